@@ -1,0 +1,8 @@
+import torch
+import torch_xla
+
+
+def pick(no_cuda: bool):
+    use_cuda = not no_cuda and torch.cuda.is_available()
+    device = torch.device("xla" if use_cuda else "cpu")
+    return device

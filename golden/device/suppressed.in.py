@@ -1,0 +1,5 @@
+import torch
+
+model = torch.nn.Linear(2, 2).cuda()  # trncodemod: ignore[TRN001]
+other = torch.nn.Linear(2, 2).cuda()  # noqa: TRN001
+third = torch.nn.Linear(2, 2).cuda()  # noqa: E501

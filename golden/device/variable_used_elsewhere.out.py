@@ -1,0 +1,10 @@
+import torch
+import torch_xla
+
+DEVICE = "cuda"
+model = torch.nn.Linear(2, 2).to(DEVICE)
+if DEVICE == "cuda":
+    torch.backends.cudnn.benchmark = True
+
+TARGET = "xla"
+batch = torch.zeros(2).to(TARGET)

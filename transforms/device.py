@@ -1,0 +1,591 @@
+"""Device placement: CUDA device choices become the target's device (reference R1, R13)."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider, ScopeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+
+_CUDA = re.compile(r"cuda(:0)?")
+_CUDA_INDEXED = re.compile(r"cuda:\d+")
+_STRING_PREFIXES = ("", "u", "U")
+
+
+class CudaMethod(Rule):
+    """## What it does
+    Rewrites `x.cuda()` and `x.cuda(non_blocking=True)` on a tensor or module to
+    `x.to(<target device>)`, keeping `non_blocking` and `memory_format`.
+
+    ## Why
+    `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
+    `RuntimeError: Found no NVIDIA driver` (reference R13, measured). The target's device is
+    `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
+    `torch.device("neuron")` on TorchNeuron (reference §1.2, §5).
+
+    ## Example
+    ```python
+    model = Net().cuda()
+    x = x.cuda(non_blocking=True)
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla
+    model = Net().to(torch_xla.device())
+    x = x.to(torch_xla.device(), non_blocking=True)
+    ```
+    """
+
+    code = "TRN001"
+    name = "cuda-method"
+    summary = "`.cuda()` → `.to(<target device>)`"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1, R13"
+
+
+class CudaDeviceString(Rule):
+    """## What it does
+    Rewrites the device string `"cuda"` (or `"cuda:0"`) where it names a device: the argument of
+    `torch.device(...)`, the first argument of `.to(...)`, a `device=` keyword,
+    `torch.set_default_device(...)`, the default and choices of an `--device` command-line option,
+    and a variable that holds it when every use of that variable is one of these places.
+    `torch.device("cuda")` becomes the target's device expression; a bare string becomes `"xla"`
+    (with `import torch_xla`, which registers the device) or `"neuron"`.
+
+    A `"cuda"` string that flows anywhere else (a comparison, a log line, `device_type=`) is
+    reported and left alone.
+
+    ## Why
+    The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples
+    use (reference R1, §1.2, `aws-neuron-samples/torch-neuronx/training/mnist_mlp/train.py`).
+
+    ## Example
+    ```python
+    device = torch.device("cuda")
+    mask = torch.ones(4, device="cuda")
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()
+    mask = torch.ones(4, device="xla")
+    ```
+    """
+
+    code = "TRN002"
+    name = "cuda-device-string"
+    summary = '`"cuda"` device strings → the target device'
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1, §1.2"
+
+
+class CudaAvailabilityChoice(Rule):
+    """## What it does
+    Rewrites the device choice `"cuda" if torch.cuda.is_available() else "cpu"` (alone or inside
+    `torch.device(...)`) to the target's device. When the choice depends on something else
+    (`"cuda" if use_cuda else "cpu"`), the `"cuda"` branch is rewritten and the condition is
+    reported: it must be true on the Trainium host or the script runs on the CPU.
+
+    ## Why
+    Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False` (reference R1,
+    measured), so the unchanged script silently trains on the host CPU.
+
+    ## Example
+    ```python
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()
+    ```
+    """
+
+    code = "TRN003"
+    name = "cuda-availability-choice"
+    summary = '`"cuda" if torch.cuda.is_available() else "cpu"` → the target device'
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1"
+
+
+class AcceleratorDevice(Rule):
+    """## What it does
+    For XLA targets, rewrites `torch.accelerator.current_accelerator()` to the target's device and
+    reports `torch.accelerator.is_available()`, which must not decide the device.
+    Nothing changes for the `neuron` target, where `torch.accelerator` works as is.
+
+    ## Why
+    Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is
+    not the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025)
+    silently runs on the CPU (reference R1, measured). TorchNeuron registers as the accelerator:
+    "If your code uses `torch.accelerator`, no changes are needed" (reference R1, §5).
+
+    ## Example
+    ```python
+    device = torch.accelerator.current_accelerator()
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()
+    ```
+    """
+
+    code = "TRN004"
+    name = "accelerator-device"
+    summary = "`torch.accelerator.current_accelerator()` → the XLA device"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1, §5"
+
+
+class CudaMapLocation(Rule):
+    """## What it does
+    Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and
+    the `torch.cuda.is_available()` choice) to `map_location="cpu"`.
+
+    ## Why
+    Loading onto CUDA fails without a driver. Loading to the CPU and then calling
+    `model.load_state_dict(...)` copies the values onto the model's device, which is how Neuron
+    documents loading (reference R10). A loaded object that is used directly as tensors (not
+    through `load_state_dict`) now lives on the CPU: review such uses, hence the `review` class.
+
+    ## Example
+    ```python
+    state = torch.load("ckpt.pt", map_location="cuda")
+    ```
+
+    ## Use instead
+    ```python
+    state = torch.load("ckpt.pt", map_location="cpu")
+    ```
+    """
+
+    code = "TRN005"
+    name = "cuda-map-location"
+    summary = '`map_location="cuda"` → `"cpu"`'
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R10, R13"
+
+
+class CudaDeviceIndex(Rule):
+    """## What it does
+    Reports a device with an explicit CUDA index: `.cuda(i)`, `"cuda:1"`, `f"cuda:{rank}"`,
+    `torch.device("cuda", i)`, and `"cuda"` strings that are used outside device arguments.
+    Nothing is rewritten.
+
+    ## Why
+    On Trainium each worker process owns one NeuronCore and uses the default XLA device; an index
+    from a GPU layout (`local_rank`) does not carry over (reference R1: with torchrun each process
+    sees one NeuronCore; `torch.cuda.set_device` raises).
+
+    ## Example
+    ```python
+    model = model.cuda(local_rank)
+    ```
+
+    ## Use instead
+    ```python
+    model = model.to(torch_xla.device())   # one device per process; launch with torchrun
+    ```
+    """
+
+    code = "TRN006"
+    name = "cuda-device-index"
+    summary = 'explicit CUDA device index or a `"cuda"` string used elsewhere (report only)'
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R1"
+
+
+class CudaAvailabilityCheck(Rule):
+    """## What it does
+    Reports `torch.cuda.is_available()` outside a device choice that the tool rewrote.
+
+    ## Why
+    It is `False` on a Trainium host (reference R13, measured): whatever it guards takes the CPU
+    path, for example `use_cuda = not args.no_cuda and torch.cuda.is_available()`.
+
+    ## Example
+    ```python
+    use_cuda = torch.cuda.is_available()
+    device = torch.device("cuda" if use_cuda else "cpu")
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()
+    ```
+    """
+
+    code = "TRN007"
+    name = "cuda-availability-check"
+    summary = "`torch.cuda.is_available()` is False on Trainium (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R1, R13"
+
+
+def _string_value(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString) and node.prefix in _STRING_PREFIXES:
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
+    quote = node.quote
+    return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
+
+
+class DevicePlacement(Pass):
+    name = "device"
+    rules = (
+        CudaMethod,
+        CudaDeviceString,
+        CudaAvailabilityChoice,
+        AcceleratorDevice,
+        CudaMapLocation,
+        CudaDeviceIndex,
+        CudaAvailabilityCheck,
+    )
+    needles = ("cuda", "accelerator")
+
+    # -- classification ----------------------------------------------------------------------
+    def _is_cuda_available(self, node: cst.BaseExpression) -> bool:
+        return (
+            isinstance(node, cst.Call)
+            and not node.args
+            and self.is_any(node.func, {"torch.cuda.is_available"})
+        )
+
+    def _kind(self, node: cst.BaseExpression) -> str | None:
+        """What a device value is: 'cuda', 'indexed', 'choice' (cuda-available test), 'other-choice'."""
+        value = _string_value(node)
+        if value is not None:
+            if _CUDA.fullmatch(value):
+                return "cuda"
+            return "indexed" if _CUDA_INDEXED.fullmatch(value) else None
+        if isinstance(node, cst.FormattedString):
+            head = node.parts[0] if node.parts else None
+            if isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda"):
+                return "indexed"
+            return None
+        if (
+            isinstance(node, cst.Call)
+            and node.args
+            and len(node.args) == 1
+            and self.is_any(node.func, {"torch.device"})
+            and self._kind(node.args[0].value) == "cuda"
+        ):
+            return "cuda"
+        if isinstance(node, cst.IfExp):
+            body, orelse = _string_value(node.body), _string_value(node.orelse)
+            if body is not None and _CUDA.fullmatch(body) and orelse == "cpu":
+                return "choice" if self._is_cuda_available(node.test) else "other-choice"
+        return None
+
+    def _device_role(self, arg: cst.Arg) -> str | None:
+        """The role of ``arg`` (an original node) in its call: 'device', 'map_location' or None."""
+        call = self.get_metadata(ParentNodeProvider, arg, None)
+        if not isinstance(call, cst.Call):
+            return None
+        keyword = arg.keyword.value if arg.keyword else None
+        if keyword == "device":
+            return "device"
+        if keyword == "map_location":
+            return "map_location"
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        first = bool(positional) and positional[0] is arg
+        if not first:
+            return None
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "to":
+            return "device"
+        if self.is_any(call.func, {"torch.device", "torch.set_default_device"}):
+            return "device"
+        return None
+
+    def _reference_roles(self, target: cst.Name) -> list[str | None]:
+        scope = self.get_metadata(ScopeProvider, target, None)
+        if scope is None:
+            return [None]
+        roles: list[str | None] = []
+        for assignment in scope.assignments[target.value]:
+            if getattr(assignment, "node", None) is not target:
+                continue
+            for access in assignment.references:
+                parent = self.get_metadata(ParentNodeProvider, access.node, None)
+                roles.append(self._device_role(parent) if isinstance(parent, cst.Arg) else None)
+        return roles
+
+    # -- rewriting ---------------------------------------------------------------------------
+    def _device_string(self, node: cst.SimpleString) -> cst.SimpleString:
+        if self.target.is_xla:
+            self.add_import("torch_xla")  # registers the "xla" device type
+        return _with_value(node, self.target.device_string)
+
+    def _rewrite_value(self, original: cst.BaseExpression, updated: cst.BaseExpression, role: str):
+        kind = self._kind(original)
+        if kind is None or (isinstance(original, cst.Call) and role != "map_location"):
+            return updated  # torch.device(...) calls are rewritten on their own
+        if kind == "indexed":
+            self.report(
+                original,
+                CudaDeviceIndex,
+                "device with an explicit CUDA index; use the "
+                "process's default device on Trainium (one NeuronCore per process)",
+                False,
+            )
+            return updated
+        if role == "map_location":
+            if kind == "other-choice":
+                return updated
+            message = 'map_location "cuda" → "cpu"; load_state_dict() copies to the device'
+            if self.report(original, CudaMapLocation, message, True):
+                return cst.SimpleString('"cpu"')
+            return updated
+        if kind == "cuda":
+            if self.report(
+                original, CudaDeviceString, f'"cuda" → "{self.target.device_string}"', True
+            ):
+                assert isinstance(updated, cst.SimpleString)
+                return self._device_string(updated)
+        return updated  # choices are rewritten in leave_IfExp
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        if self._is_cuda_available(original_node):
+            parent = self.get_metadata(ParentNodeProvider, original_node, None)
+            if not (
+                isinstance(parent, cst.IfExp)
+                and parent.test is original_node
+                and self._kind(parent) == "choice"
+            ):
+                self.report(
+                    original_node,
+                    CudaAvailabilityCheck,
+                    "torch.cuda.is_available() is "
+                    "False on Trainium: the code it guards takes the CPU path",
+                    False,
+                )
+            return updated_node
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "cuda"
+            and not self.is_any(func, {"torch.cuda"})
+        ):
+            return self._rewrite_cuda_method(original_node, updated_node)
+        if self.is_any(func, {"torch.device"}):
+            if self._role_of_expression(original_node) == "map_location":
+                return updated_node  # the whole value becomes "cpu"
+            replaced = self._rewrite_torch_device(original_node)
+            if replaced is not None:
+                return replaced
+        if self.is_any(func, {"torch.accelerator.current_accelerator"}) and self.target.is_xla:
+            if self.report(
+                original_node,
+                AcceleratorDevice,
+                f"torch.accelerator is not the XLA device → {self.target.device.expr}",
+                True,
+            ):
+                return self.emit(self.target.device)
+            return updated_node
+        if self.is_any(func, {"torch.accelerator.is_available"}) and self.target.is_xla:
+            self.report(
+                original_node,
+                AcceleratorDevice,
+                "torch.accelerator.is_available() is "
+                "False under torch_xla: do not let it choose the device",
+                False,
+            )
+            return updated_node
+        if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
+            return self._rewrite_device_option(original_node, updated_node)
+        new_args = []
+        for original_arg, updated_arg in zip(original_node.args, updated_node.args, strict=False):
+            role = self._device_role(original_arg)
+            if role is not None:
+                value = self._rewrite_value(original_arg.value, updated_arg.value, role)
+                updated_arg = updated_arg.with_changes(value=value)
+            new_args.append(updated_arg)
+        return updated_node.with_changes(args=new_args)
+
+    def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        allowed = {"non_blocking", "memory_format"}
+        if any(arg.keyword is None or arg.keyword.value not in allowed for arg in original.args):
+            self.report(
+                original,
+                CudaDeviceIndex,
+                ".cuda() with a device index: use the process's default device on Trainium",
+                False,
+            )
+            return updated
+        if not self.report(original, CudaMethod, f".cuda() → .to({self.target.device.expr})", True):
+            return updated
+        assert isinstance(updated.func, cst.Attribute)
+        device_arg = cst.Arg(self.emit(self.target.device))
+        if updated.args:
+            device_arg = device_arg.with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
+        return updated.with_changes(
+            func=updated.func.with_changes(attr=cst.Name("to")),
+            args=[device_arg, *updated.args],
+        )
+
+    def _rewrite_torch_device(self, original: cst.Call) -> cst.BaseExpression | None:
+        if not original.args or self._role_of_expression(original) == "map_location":
+            return None
+        kind = self._kind(original.args[0].value)
+        if kind in ("cuda", "choice") and len(original.args) > 1:
+            self.report(
+                original,
+                CudaDeviceIndex,
+                'torch.device("cuda", index): use the process\'s default device on Trainium',
+                False,
+            )
+            return original
+        if kind == "cuda" and original.args[0].keyword is None:
+            rule, message = CudaDeviceString, f'torch.device("cuda") → {self.target.device.expr}'
+        elif kind == "choice":
+            rule, message = (
+                CudaAvailabilityChoice,
+                (f"cuda-if-available device choice → {self.target.device.expr}"),
+            )
+        else:
+            return None
+        if self.report(original, rule, message, True):
+            return self.emit(self.target.device)
+        return original
+
+    def _rewrite_device_option(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        names = [_string_value(a.value) for a in original.args if a.keyword is None]
+        if not any(name and name.lstrip("-").replace("-", "_") == "device" for name in names):
+            return updated
+        new_args = []
+        for original_arg, updated_arg in zip(original.args, updated.args, strict=False):
+            keyword = original_arg.keyword.value if original_arg.keyword else None
+            if keyword == "default" and self._kind(original_arg.value) == "cuda":
+                if self.report(
+                    original_arg.value,
+                    CudaDeviceString,
+                    f'--device default "cuda" → "{self.target.device_string}"',
+                    True,
+                ):
+                    updated_arg = updated_arg.with_changes(
+                        value=self._device_string(updated_arg.value)  # type: ignore[arg-type]
+                    )
+            elif keyword == "choices" and isinstance(updated_arg.value, (cst.List, cst.Tuple)):
+                elements = []
+                for element in updated_arg.value.elements:
+                    if _string_value(element.value) in ("cuda",) and m.matches(
+                        element.value, m.SimpleString()
+                    ):
+                        element = element.with_changes(
+                            value=_with_value(element.value, self.target.device_string)  # type: ignore[arg-type]
+                        )
+                    elements.append(element)
+                updated_arg = updated_arg.with_changes(
+                    value=updated_arg.value.with_changes(elements=elements)
+                )
+            new_args.append(updated_arg)
+        return updated.with_changes(args=new_args)
+
+    def leave_IfExp(self, original_node: cst.IfExp, updated_node: cst.IfExp) -> cst.BaseExpression:
+        kind = self._kind(original_node)
+        if kind is None and _string_value(original_node.body) == self.target.device_string:
+            if _string_value(original_node.orelse) == "cpu":
+                kind = "migrated-choice"
+        if kind in ("other-choice", "migrated-choice"):
+            condition = cst.Module([]).code_for_node(original_node.test)
+            self.report(
+                original_node,
+                CudaAvailabilityChoice,
+                f"device choice depends on "
+                f"`{condition}`: make sure it is true on the Trainium host (a "
+                "torch.cuda.is_available() behind it is False there)",
+                False,
+            )
+        if kind == "other-choice":
+            role = self._role_of_expression(original_node)
+            if role == "device" or self._assigned_to_device_name(original_node):
+                assert isinstance(updated_node.body, cst.SimpleString)
+                if self.report(
+                    original_node.body,
+                    CudaDeviceString,
+                    f'"cuda" → "{self.target.device_string}"',
+                    True,
+                ):
+                    return updated_node.with_changes(body=self._device_string(updated_node.body))
+            return updated_node
+        if kind != "choice":
+            return updated_node
+        parent = self.get_metadata(ParentNodeProvider, original_node, None)
+        if isinstance(parent, cst.Arg):
+            grandparent = self.get_metadata(ParentNodeProvider, parent, None)
+            if isinstance(grandparent, cst.Call) and self.is_any(
+                grandparent.func, {"torch.device"}
+            ):
+                return updated_node  # the whole torch.device(...) call is rewritten
+            if self._device_role(parent) == "map_location":
+                return updated_node  # handled as a map_location value
+        message = f'cuda-if-available device choice → "{self.target.device_string}"'
+        if self.report(original_node, CudaAvailabilityChoice, message, True):
+            assert isinstance(updated_node.body, cst.SimpleString)
+            return self._device_string(updated_node.body)
+        return updated_node
+
+    def _role_of_expression(self, node: cst.BaseExpression) -> str | None:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        return self._device_role(parent) if isinstance(parent, cst.Arg) else None
+
+    def _assigned_to_device_name(self, node: cst.BaseExpression) -> bool:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        if not isinstance(target, cst.Name):
+            return False
+        roles = self._reference_roles(target)
+        return bool(roles) and all(role == "device" for role in roles)
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        if self._kind(original_node.value) != "cuda":
+            return updated_node
+        roles = (
+            self._reference_roles(original_node.targets[0].target)
+            if len(original_node.targets) == 1
+            and isinstance(original_node.targets[0].target, cst.Name)
+            else []
+        )
+        if "device" not in roles:
+            return updated_node  # a string that is never used as a device is just text
+        if all(role == "device" for role in roles):
+            if self.report(
+                original_node.value,
+                CudaDeviceString,
+                f'"cuda" → "{self.target.device_string}" (used only as a device)',
+                True,
+            ):
+                assert isinstance(updated_node.value, cst.SimpleString)
+                return updated_node.with_changes(value=self._device_string(updated_node.value))
+            return updated_node
+        self.report(
+            original_node.value,
+            CudaDeviceIndex,
+            '"cuda" is stored in a variable that '
+            "is also used outside device arguments; change it by hand",
+            False,
+        )
+        return updated_node

@@ -1,0 +1,3 @@
+from trncodemod.cli import main
+
+main()

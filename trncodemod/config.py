@@ -1,0 +1,165 @@
+"""Settings: ``[tool.trncodemod]`` in the nearest ``pyproject.toml``, overridden by the command line.
+
+An unknown key or a bad value is an error that names the file and the key, never a silent default.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from trncodemod.targets import DEFAULT_TARGET, target_names
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+OPTIMIZER_POLICIES = ("keep", "syncfree", "fp32-states")
+
+
+class ConfigError(Exception):
+    """A configuration file or option the tool cannot use; the message names where and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run needs to know; plain values only, so it pickles to worker processes."""
+
+    target: str = DEFAULT_TARGET
+    select: tuple[str, ...] = ("ALL",)
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    log_interval: int = 10
+    buckets: tuple[int, ...] = ()
+    bucket_multiple: int = 64
+    optimizer: str = "keep"
+    # Where the configuration was found; patterns in `exclude` are relative to it.
+    root: Path = field(default_factory=Path.cwd)
+    source: str = "defaults"
+
+    def with_overrides(self, **overrides: object) -> Settings:
+        given = {key: value for key, value in overrides.items() if value is not None}
+        return validate(replace(self, **given), "command line")
+
+
+# key in pyproject -> (Settings field, converter)
+def _codes(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [part for part in value.split(",") if part.strip()]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError("expected a list of rule codes")
+    return tuple(v.strip().upper() for v in value)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError("expected a list of strings")
+    return tuple(value)
+
+
+def _positive_int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TypeError("expected a positive integer")
+    return value
+
+
+def _buckets(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise TypeError("expected a non-empty list of positive integers")
+    sizes = tuple(_positive_int(v) for v in value)
+    if list(sizes) != sorted(set(sizes)):
+        raise TypeError("expected strictly increasing bucket sizes")
+    return sizes
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("expected true or false")
+    return value
+
+
+def _choice(choices: Iterable[str]):
+    allowed = tuple(choices)
+
+    def convert(value: object) -> str:
+        if value not in allowed:
+            raise TypeError(f"expected one of {', '.join(allowed)}")
+        return value  # type: ignore[return-value]
+
+    return convert
+
+
+KEYS = {
+    "target": ("target", _choice(target_names())),
+    "select": ("select", _codes),
+    "ignore": ("ignore", _codes),
+    "exclude": ("exclude", _strings),
+    "respect-gitignore": ("respect_gitignore", _bool),
+    "log-interval": ("log_interval", _positive_int),
+    "buckets": ("buckets", _buckets),
+    "bucket-multiple": ("bucket_multiple", _positive_int),
+    "optimizer": ("optimizer", _choice(OPTIMIZER_POLICIES)),
+}
+
+
+def validate(settings: Settings, where: str) -> Settings:
+    """Check values that can come from either the file or the command line."""
+    for key, (attr, convert) in KEYS.items():
+        value = getattr(settings, attr)
+        if isinstance(value, tuple):
+            value = list(value)
+        if attr in ("select",) and not value:
+            raise ConfigError(f"{where}: `{key}` selects no rule")
+        if attr in ("ignore", "exclude", "buckets") and not value:
+            continue
+        try:
+            convert(value)
+        except TypeError as err:
+            raise ConfigError(f"{where}: bad value for `{key}`: {value!r} ({err})") from None
+    return settings
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above ``start`` that has a [tool.trncodemod] table."""
+    start = start.resolve()
+    for folder in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text("utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+                raise ConfigError(f"{candidate}: cannot read: {err}") from None
+            if "trncodemod" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_settings(start: Path, config_file: Path | None = None) -> Settings:
+    path = config_file or find_pyproject(start)
+    if path is None:
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read: {err}") from None
+    table = data.get("tool", {}).get("trncodemod")
+    if table is None:
+        raise ConfigError(f"{path}: no [tool.trncodemod] table")
+    values: dict[str, object] = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            raise ConfigError(
+                f"{path}: unknown key `{key}` in [tool.trncodemod]; known keys: {', '.join(KEYS)}"
+            )
+        attr, convert = KEYS[key]
+        try:
+            values[attr] = convert(value)
+        except TypeError as err:
+            raise ConfigError(f"{path}: bad value for `{key}`: {value!r} ({err})") from None
+    if "buckets" in values and "bucket_multiple" in values:
+        raise ConfigError(f"{path}: set `buckets` or `bucket-multiple`, not both")
+    return Settings(root=path.parent, source=str(path), **values)

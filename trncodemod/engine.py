@@ -1,0 +1,237 @@
+"""Migrating one file, and many: parse once, run the selected passes to a fixed point, re-parse.
+
+A file that cannot be read, decoded or parsed, or on which a pass fails, is reported with its
+path and line and left untouched; the other files go on. Workers compute; only the caller writes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from trncodemod.config import Settings
+from trncodemod.findings import Finding
+from trncodemod.passes import Pass, PassRun
+from trncodemod.patch import PatchError, build_file_diff
+from trncodemod.rules import all_passes, enabled_codes
+from trncodemod.source import SourceError, decode_source
+from trncodemod.suppressions import find_suppressions
+from trncodemod.targets import load_target
+
+# ruff loops to convergence with a cap of 100; our passes converge in two rounds (the second one
+# proves nothing is left), so a small cap turns a non-converging pass into a reported bug quickly.
+MAX_ROUNDS = 5
+
+
+class MigrationError(Exception):
+    """The file could not be migrated; ``line`` and ``column`` are 1-based when known."""
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Migration:
+    text: str
+    findings: tuple[Finding, ...]
+    passes_run: tuple[str, ...]
+
+
+def _line_map(new: str, old: str) -> Callable[[int], int]:
+    """Map a 1-based line of ``new`` to the line of ``old`` it came from (or was inserted at)."""
+    matcher = difflib.SequenceMatcher(None, old.split("\n"), new.split("\n"), autojunk=False)
+    blocks = matcher.get_opcodes()
+
+    def to_old(line: int) -> int:
+        index = line - 1
+        for tag, i1, _i2, j1, j2 in blocks:
+            if j1 <= index < j2 or (j1 == j2 == index):
+                return (i1 + (index - j1) if tag == "equal" else i1) + 1
+        return line
+
+    return to_old
+
+
+def active_passes(settings: Settings) -> tuple[tuple[type[Pass], ...], frozenset[str]]:
+    target = load_target(settings.target)
+    enabled = enabled_codes(settings.select, settings.ignore)
+    passes = tuple(
+        p
+        for p in all_passes()
+        if p.applies_to(target) and any(rule.code in enabled for rule in p.rules)
+    )
+    return passes, enabled
+
+
+def migrate_text(text: str, path: str, settings: Settings) -> Migration:
+    """Run the selected passes over ``text`` until nothing changes; raises MigrationError."""
+    target = load_target(settings.target)
+    passes, enabled = active_passes(settings)
+    code = text
+    module: cst.Module | None = None
+    to_original: Callable[[int], int] = lambda line: line  # noqa: E731
+    findings: list[Finding] = []
+    ran: list[str] = []
+    for round_number in range(MAX_ROUNDS):
+        changed = False
+        for pass_cls in passes:
+            if not pass_cls.may_match(code):
+                continue
+            if module is None:
+                module = _parse(code)
+            run = PassRun(target, settings, enabled, find_suppressions(code))
+            instance = pass_cls(CodemodContext(filename=path), run)
+            try:
+                new_module = instance.transform_module(module)
+            except Exception as err:  # a pass bug must not take the other files down
+                raise MigrationError(
+                    f"internal error in pass {pass_cls.name}: {type(err).__name__}: {err}"
+                ) from err
+            if pass_cls.name not in ran:
+                ran.append(pass_cls.name)
+            for raw in instance.findings:
+                if round_number == 0 or raw.fixed:
+                    findings.append(
+                        Finding.from_rule(
+                            raw.rule,
+                            path,
+                            to_original(raw.line),
+                            raw.column,
+                            raw.message,
+                            raw.fixed,
+                        )
+                    )
+            new_code = new_module.code
+            if new_code != code:
+                step = _line_map(new_code, code)
+                to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
+                code, module, changed = new_code, new_module, True
+        if not changed:
+            break
+    else:
+        raise MigrationError(f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)")
+    if code != text:
+        try:
+            cst.parse_module(code)
+        except cst.ParserSyntaxError as err:
+            raise MigrationError(
+                f"internal error: rewritten code does not parse: {err.message}"
+            ) from None
+    return Migration(code, tuple(sorted(set(findings))), tuple(ran))
+
+
+def _parse(code: str) -> cst.Module:
+    try:
+        return cst.parse_module(code)
+    except cst.ParserSyntaxError as err:
+        raise MigrationError(
+            f"syntax error: {err.message}", err.raw_line, err.raw_column + 1
+        ) from None
+    except RecursionError:
+        raise MigrationError("too deeply nested to parse") from None
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    path: Path
+    display: str
+    old: bytes | None = None
+    new: bytes | None = None  # None when nothing changed or on error
+    diff: bytes = b""
+    findings: tuple[Finding, ...] = ()
+    error: str | None = None
+    error_line: int | None = None
+    error_column: int | None = None
+    passes_run: tuple[str, ...] = field(default=())
+
+    @property
+    def changed(self) -> bool:
+        return self.new is not None
+
+    def error_text(self) -> str:
+        where = self.display
+        if self.error_line is not None:
+            where += f":{self.error_line}"
+            if self.error_column is not None:
+                where += f":{self.error_column}"
+        return f"{where}: {self.error}"
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    cwd = cwd or Path.cwd()
+    try:
+        return path.resolve().relative_to(cwd.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix().lstrip("/")
+
+
+def migrate_file(path: Path, display: str, settings: Settings) -> FileOutcome:
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        return FileOutcome(path, display, error=f"cannot read: {err.strerror or err}")
+    try:
+        source = decode_source(raw)
+        migration = migrate_text(source.text, display, settings)
+        new = source.encode(migration.text) if migration.text != source.text else None
+        diff = build_file_diff(display, raw, new) if new is not None else b""
+    except SourceError as err:
+        return FileOutcome(path, display, old=raw, error=err.reason, error_line=err.line)
+    except MigrationError as err:
+        return FileOutcome(
+            path, display, old=raw, error=err.reason, error_line=err.line, error_column=err.column
+        )
+    except PatchError as err:
+        return FileOutcome(
+            path, display, old=raw, error=f"internal error building the patch: {err}"
+        )
+    return FileOutcome(
+        path,
+        display,
+        old=raw,
+        new=new,
+        diff=diff,
+        findings=migration.findings,
+        passes_run=migration.passes_run,
+    )
+
+
+def _migrate_item(item: tuple[Path, str, Settings]) -> FileOutcome:
+    return migrate_file(*item)
+
+
+def migrate_files(
+    paths: Sequence[Path], settings: Settings, jobs: int | None = None
+) -> Iterator[FileOutcome]:
+    """Outcomes in the order of ``paths``; ``jobs`` worker processes (1: in this process)."""
+    cwd = Path.cwd()
+    items = [(path, display_path(path, cwd), settings) for path in paths]
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(items) < 2 * jobs:
+        yield from map(_migrate_item, items)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(
+            _migrate_item, items, chunksize=max(1, min(32, len(items) // (jobs * 8)))
+        )
+
+
+def summarize(outcomes: Iterable[FileOutcome]) -> dict[str, int]:
+    counts = {"files": 0, "changed": 0, "errors": 0, "fixed": 0, "remaining": 0}
+    for outcome in outcomes:
+        counts["files"] += 1
+        counts["changed"] += outcome.changed
+        counts["errors"] += outcome.error is not None
+        counts["fixed"] += sum(f.fixed for f in outcome.findings)
+        counts["remaining"] += sum(f.counts_against_exit for f in outcome.findings)
+    return counts

@@ -1,0 +1,110 @@
+"""What a pass is: a LibCST codemod over one parsed module that returns a tree and findings.
+
+A pass never prints, never touches the file system and never knows the output format. The engine
+builds a new instance for every file (LibCST #1334: one instance shared across files carried
+state between them), so passes may keep per-file state on ``self``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+import libcst as cst
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import (
+    ParentNodeProvider,
+    PositionProvider,
+    QualifiedNameProvider,
+    ScopeProvider,
+)
+
+from trncodemod.config import Settings
+from trncodemod.findings import Rule
+from trncodemod.suppressions import Suppressions
+from trncodemod.targets import Api, Target
+
+
+@dataclass(frozen=True)
+class PassRun:
+    """What a pass may read about the run: target, settings, enabled rules, suppressions."""
+
+    target: Target
+    settings: Settings
+    enabled: frozenset[str]
+    suppressions: Suppressions
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    """A finding in the coordinates of the text the pass was given (1-based line and column)."""
+
+    line: int
+    column: int
+    rule: type[Rule]
+    message: str
+    fixed: bool
+
+
+class Pass(VisitorBasedCodemodCommand):
+    name: ClassVar[str]
+    rules: ClassVar[tuple[type[Rule], ...]]
+    # Text prefilter: the pass can only act on a file that contains one of these strings.
+    needles: ClassVar[tuple[str, ...]]
+
+    METADATA_DEPENDENCIES = (
+        PositionProvider,
+        QualifiedNameProvider,
+        ParentNodeProvider,
+        ScopeProvider,
+    )
+
+    def __init__(self, context: CodemodContext, run: PassRun) -> None:
+        super().__init__(context)
+        self.run = run
+        self.target = run.target
+        self.settings = run.settings
+        self.findings: list[RawFinding] = []
+
+    # -- what the engine asks before running the pass --------------------------------------
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        return cls.name not in target.skip_passes
+
+    @classmethod
+    def may_match(cls, text: str) -> bool:
+        return any(needle in text for needle in cls.needles)
+
+    # -- what a pass uses ------------------------------------------------------------------
+    def enabled(self, rule: type[Rule]) -> bool:
+        return rule.code in self.run.enabled
+
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+        """Record a finding at ``node`` (an original node). False, and nothing recorded, when the
+        rule is not selected or a comment suppresses it there: the pass must then leave the code
+        as it is."""
+        if not self.enabled(rule):
+            return False
+        start = self.get_metadata(PositionProvider, node).start
+        if self.run.suppressions.covers(start.line, rule.code):
+            return False
+        self.findings.append(
+            RawFinding(start.line, start.column + 1, rule, message, fixed and rule.fixable)
+        )
+        return True
+
+    def qualified_names(self, node: cst.CSTNode) -> set[str]:
+        return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
+
+    def is_any(self, node: cst.CSTNode, names: Iterable[str]) -> bool:
+        return not self.qualified_names(node).isdisjoint(names)
+
+    def emit(self, api: Api) -> cst.BaseExpression:
+        """The target's expression for ``api``, with its import scheduled once per module."""
+        self.add_import(api.module, api.alias)
+        return cst.parse_expression(api.expr)
+
+    def add_import(self, module: str, alias: str = "", obj: str | None = None) -> None:
+        AddImportsVisitor.add_needed_import(self.context, module, obj, alias or None)

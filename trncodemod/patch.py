@@ -1,0 +1,116 @@
+"""Unified diffs that ``git apply`` accepts, built from the bytes on disk, and checked by reading
+them back with unidiff.
+
+Lines are split on ``\\n`` only, as git does: ``str.splitlines`` also splits on form feeds and other
+separators that are not line ends for git or for Python's tokenizer, and a patch built that way
+does not apply. The diff is bytes so that a latin-1 or BOM-prefixed file keeps its exact bytes in
+context lines.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+from unidiff import PatchedFile, PatchSet
+
+NO_NEWLINE = b"\\ No newline at end of file\n"
+
+
+class PatchError(Exception):
+    """A patch that does not describe the change it was built from, or does not fit a file."""
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Lines with their ``\\n`` kept; the last one may lack it."""
+    lines = data.split(b"\n")
+    last = lines.pop()
+    result = [line + b"\n" for line in lines]
+    if last:
+        result.append(last)
+    return result
+
+
+def build_file_diff(path: str, old: bytes, new: bytes, context: int = 3) -> bytes:
+    """The unified diff of one file, with ``a/`` and ``b/`` headers; empty when nothing changed."""
+    if old == new:
+        return b""
+    encoded_path = path.replace("\\", "/").encode("utf-8", "surrogateescape")
+    chunks: list[bytes] = []
+    for line in difflib.diff_bytes(
+        difflib.unified_diff,
+        split_lines(old),
+        split_lines(new),
+        b"a/" + encoded_path,
+        b"b/" + encoded_path,
+        n=context,
+    ):
+        if line.endswith(b"\n"):
+            chunks.append(line)
+        else:
+            chunks.append(line + b"\n" + NO_NEWLINE)
+    diff = b"".join(chunks)
+    check_file_diff(diff, old, new)
+    return diff
+
+
+def _as_text(data: bytes) -> str:
+    # latin-1 maps every byte to one character, so counts and contents survive the round trip.
+    return data.decode("latin-1")
+
+
+def apply_patched_file(old_lines: Sequence[str], patched: PatchedFile) -> list[str]:
+    """Apply one file's hunks to its lines; every context and removed line must match exactly."""
+    result: list[str] = []
+    cursor = 0
+    for hunk in patched:
+        start = max(hunk.source_start - 1, 0)
+        if start < cursor or start > len(old_lines):
+            raise PatchError(f"hunk at line {hunk.source_start} is out of order or past the end")
+        result.extend(old_lines[cursor:start])
+        cursor = start
+        lines = list(hunk)
+        for index, line in enumerate(lines):
+            if line.line_type == "\\":
+                continue
+            value = line.value
+            if index + 1 < len(lines) and lines[index + 1].line_type == "\\":
+                value = value[:-1] if value.endswith("\n") else value
+            if line.is_context or line.is_removed:
+                if cursor >= len(old_lines) or old_lines[cursor] != value:
+                    raise PatchError(
+                        f"hunk at line {hunk.source_start} does not match the file at line "
+                        f"{cursor + 1}"
+                    )
+                cursor += 1
+                if line.is_context:
+                    result.append(value)
+            elif line.is_added:
+                result.append(value)
+    result.extend(old_lines[cursor:])
+    return result
+
+
+def check_file_diff(diff: bytes, old: bytes, new: bytes) -> None:
+    """Read ``diff`` back with unidiff: counts and contents must reproduce ``new`` from ``old``."""
+    patch = PatchSet(_as_text(diff))
+    if len(patch) != 1:
+        raise PatchError(f"expected one file in the patch, found {len(patch)}")
+    (patched,) = patch
+    old_lines = split_lines(old)
+    new_lines = split_lines(new)
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    removed = sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
+    added = sum(j2 - j1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal")
+    if (patched.added, patched.removed) != (added, removed):
+        raise PatchError(
+            f"patch for {patched.path} counts +{patched.added}/-{patched.removed}, "
+            f"the change is +{added}/-{removed}"
+        )
+    rebuilt = apply_patched_file([_as_text(line) for line in old_lines], patched)
+    if "".join(rebuilt) != _as_text(new):
+        raise PatchError(f"patch for {patched.path} does not reproduce the rewritten file")
+
+
+def join_diffs(diffs: Iterable[bytes]) -> bytes:
+    return b"".join(diffs)

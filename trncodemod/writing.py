@@ -1,0 +1,49 @@
+"""Writing a rewritten file: all or nothing, and never over a change made since it was read."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+class WriteError(Exception):
+    """The file was not written; it is exactly as it was."""
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` if it still holds ``expected``.
+
+    The new content goes to a temporary file in the same folder, is flushed to disk, takes the
+    original's permission bits, and replaces the original with ``os.replace``: a reader, or a
+    crash at any moment, sees either the old file or the new one. A symlink is written through
+    to its target.
+    """
+    real = path.resolve()
+    try:
+        info = real.stat()
+        current = real.read_bytes()
+    except FileNotFoundError:
+        raise WriteError("file was deleted after it was read; nothing written") from None
+    except OSError as err:
+        raise WriteError(f"cannot re-read before writing: {err.strerror}") from None
+    if current != expected:
+        raise WriteError("file changed on disk after it was read; nothing written")
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise WriteError("file is read-only; nothing written")
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".trncodemod", dir=real.parent)
+    try:
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.chmod(tmp_name, stat.S_IMODE(info.st_mode))
+        os.replace(tmp_name, real)
+    except BaseException as err:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        if isinstance(err, OSError):
+            raise WriteError(f"cannot write: {err.strerror}") from None
+        raise
