@@ -144,7 +144,11 @@ def apply(paths, dry_run, patch_file, select, ignore, target, jobs, fmt, exit_ze
 
 @main.command()
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
 )
 def rules(fmt: str) -> None:
     """List every rule: code, name, what it does, safety class, targets."""
@@ -169,8 +173,26 @@ def rules(fmt: str) -> None:
 
         click.echo(json.dumps(rows, indent=2))
         return
+    if fmt == "markdown":
+        click.echo(rules_markdown(rows))
+        return
     for row in rows:
         click.echo(f"{row['code']}  {row['name']:<28} {row['safety']:<7} {row['summary']}")
+
+
+def rules_markdown(rows: list[dict]) -> str:
+    """The README's rule table."""
+    lines = [
+        "| code | name | pass | what it does | fix | targets |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        summary = row["summary"].replace("|", "\\|")
+        lines.append(
+            f"| {row['code']} | {row['name']} | {row['pass']} | {summary} | {row['safety']} "
+            f"| {', '.join(row['targets'])} |"
+        )
+    return "\n".join(lines)
 
 
 @main.command()

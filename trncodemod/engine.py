@@ -6,6 +6,7 @@ path and line and left untouched; the other files go on. Workers compute; only t
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -134,6 +135,15 @@ def _parse(code: str) -> cst.Module:
     try:
         return cst.parse_module(code)
     except cst.ParserSyntaxError as err:
+        # CPython's own parser points at the offending token; LibCST's at where it gave up.
+        try:
+            ast.parse(code)
+        except SyntaxError as py_err:
+            raise MigrationError(
+                f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset
+            ) from None
+        except (ValueError, RecursionError, MemoryError):
+            pass
         raise MigrationError(
             f"syntax error: {err.message}", err.raw_line, err.raw_column + 1
         ) from None

@@ -1,0 +1,126 @@
+"""The command line, end to end: streams, exit codes, files on disk."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trncodemod.cli import main
+
+GPU_SCRIPT = """import torch
+
+model = torch.nn.Linear(4, 2).cuda()
+x = torch.randn(3, 4).cuda()
+"""
+
+
+def run(*args: str) -> tuple[int, bytes, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(GPU_SCRIPT)
+    return tmp_path
+
+
+def test_dry_run_prints_only_the_patch_on_stdout_and_writes_nothing(tree: Path) -> None:
+    code, out, err = run("apply", "--dry-run", ".")
+    assert code == 1, "changes pending"
+    assert out.startswith(b"--- a/train.py\n+++ b/train.py\n")
+    assert b"TRN001" not in out
+    assert "train.py:3:9: TRN001" in err
+    assert (tree / "train.py").read_text() == GPU_SCRIPT
+    result = subprocess.run(
+        ["git", "apply", "--check", "-"], input=out, cwd=tree, capture_output=True
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_apply_then_dry_run_is_clean(tree: Path) -> None:
+    code, _, _ = run("apply", ".")
+    assert code == 0
+    assert "torch_xla.device()" in (tree / "train.py").read_text()
+    code, out, err = run("apply", "--dry-run", ".")
+    assert (code, out) == (0, b""), err
+
+
+def test_patch_file_holds_the_same_patch_as_stdout(tree: Path) -> None:
+    _, out, _ = run("apply", "--dry-run", "--patch", "migration.patch", ".")
+    assert (tree / "migration.patch").read_bytes() == out
+
+
+def test_mixed_tree_broken_file_is_named_and_the_others_are_migrated(tree: Path) -> None:
+    (tree / "broken.py").write_text("import torch\ndef f(:\n    x.cuda()\n")
+    latin = "# -*- coding: latin-1 -*-\nimport torch\n# café\nm = torch.nn.Linear(2, 2).cuda()\n"
+    (tree / "latin.py").write_bytes(latin.encode("latin-1"))
+    (tree / "crlf.py").write_bytes(b"import torch\r\nm = torch.nn.Linear(2, 2).cuda()\r\n")
+    (tree / "bom.py").write_bytes(b"\xef\xbb\xbfimport torch\nm = torch.nn.Linear(2, 2).cuda()")
+    code, _, err = run("apply", ".")
+    assert code == 2
+    assert "broken.py:2:" in err and "syntax error" in err
+    assert (tree / "broken.py").read_text() == "import torch\ndef f(:\n    x.cuda()\n"
+    latin_after = (tree / "latin.py").read_bytes()
+    assert "# café".encode("latin-1") in latin_after and b".to(torch_xla.device())" in latin_after
+    assert (tree / "crlf.py").read_bytes() == (
+        b"import torch\r\nimport torch_xla\r\n\r\nm = torch.nn.Linear(2, 2).to(torch_xla.device())\r\n"
+    )
+    bom_after = (tree / "bom.py").read_bytes()
+    assert bom_after.startswith(b"\xef\xbb\xbf") and not bom_after.endswith(b"\n")
+
+
+def test_exit_zero_and_json_findings(tree: Path) -> None:
+    code, out, err = run("apply", "--dry-run", "--exit-zero", "--format", "json", ".")
+    assert code == 0 and out
+    report = json.loads(err)
+    assert report["version"] == 1
+    assert report["summary"]["changed"] == 1
+    assert {f["code"] for f in report["findings"]} == {"TRN001"}
+
+
+def test_select_and_ignore_by_prefix(tree: Path) -> None:
+    _, out, _ = run("apply", "--dry-run", "--ignore", "TRN0", ".")
+    assert out == b""
+    code, _, err = run("apply", "--dry-run", "--select", "TRN9", ".")
+    assert code == 2 and "TRN9" in err
+
+
+def test_unknown_config_key_is_a_usage_error(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text("[tool.trncodemod]\ntarget-version = 'x'\n")
+    code, _, err = run("apply", "--dry-run", ".")
+    assert code == 2 and "unknown key `target-version`" in err
+
+
+def test_missing_path_is_an_error(tree: Path) -> None:
+    code, _, err = run("apply", "--dry-run", "nope.py")
+    assert code == 2 and "nope.py: no such file" in err
+
+
+def test_explain_prints_the_rule_documentation() -> None:
+    code, out, _ = run("explain", "TRN001")
+    text = out.decode()
+    assert code == 0
+    for section in ("## What it does", "## Why", "## Example", "## Use instead", "Source:"):
+        assert section in text
+
+
+def test_explain_unknown_rule_is_a_usage_error() -> None:
+    code, _, err = run("explain", "TRN999")
+    assert code == 2 and "unknown rule" in err
+
+
+def test_target_neuron_emits_the_neuron_device(tree: Path) -> None:
+    _, out, _ = run("apply", "--dry-run", "--target", "neuron", ".")
+    assert b'.to(torch.device("neuron"))' in out and b"torch_xla" not in out
+
+
+def test_parallel_run_gives_the_same_patch_as_a_serial_one(tree: Path) -> None:
+    for index in range(12):
+        (tree / f"t{index:02}.py").write_text(GPU_SCRIPT)
+    _, serial, _ = run("apply", "--dry-run", "-j", "1", ".")
+    _, parallel, _ = run("apply", "--dry-run", "-j", "2", ".")
+    assert serial == parallel and serial.count(b"+++ b/") == 13

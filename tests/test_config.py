@@ -1,0 +1,56 @@
+"""Configuration: [tool.trncodemod] is read, validated, and overridden by the command line."""
+
+from pathlib import Path
+
+import pytest
+
+from trncodemod.config import ConfigError, Settings, load_settings
+
+
+def _pyproject(folder: Path, body: str) -> Path:
+    path = folder / "pyproject.toml"
+    path.write_text(f"[project]\nname = 'x'\n\n[tool.trncodemod]\n{body}\n")
+    return path
+
+
+def test_nearest_pyproject_with_a_trncodemod_table_is_used(tmp_path: Path) -> None:
+    _pyproject(tmp_path, 'target = "xla-2.1"\nlog-interval = 50\nbuckets = [128, 256]')
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "pyproject.toml").write_text("[project]\nname = 'inner'\n")
+    settings = load_settings(tmp_path / "pkg" / "sub")
+    assert (settings.target, settings.log_interval, settings.buckets) == ("xla-2.1", 50, (128, 256))
+    assert settings.root == tmp_path
+
+
+def test_no_configuration_means_defaults(tmp_path: Path) -> None:
+    assert load_settings(tmp_path).target == Settings().target == "xla-2.9"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('targt = "xla-2.9"', "unknown key `targt`"),
+        ('target = "tpu"', "bad value for `target`"),
+        ("log-interval = 0", "bad value for `log-interval`"),
+        ("buckets = [256, 128]", "bad value for `buckets`"),
+        ('optimizer = "fast"', "bad value for `optimizer`"),
+        ("buckets = [64]\nbucket-multiple = 8", "not both"),
+    ],
+)
+def test_bad_configuration_names_the_file_and_the_key(tmp_path: Path, body: str, message: str):
+    path = _pyproject(tmp_path, body)
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path)
+    assert message in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_command_line_overrides_the_file(tmp_path: Path) -> None:
+    _pyproject(tmp_path, 'target = "xla-2.1"')
+    settings = load_settings(tmp_path).with_overrides(target="neuron", select=None)
+    assert settings.target == "neuron"
+
+
+def test_a_bad_command_line_value_is_an_error() -> None:
+    with pytest.raises(ConfigError, match="command line"):
+        Settings().with_overrides(log_interval=-1)

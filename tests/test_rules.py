@@ -1,0 +1,36 @@
+"""The rule catalogue: unique codes, complete documentation, and a README that says the same."""
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from trncodemod.cli import main
+from trncodemod.rules import all_rules
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_codes_and_names_are_unique_and_well_formed() -> None:
+    rules = all_rules()
+    assert len({r.code for r in rules}) == len(rules)
+    assert len({r.name for r in rules}) == len(rules)
+    assert all(re.fullmatch(r"TRN\d{3}", r.code) for r in rules)
+
+
+def test_every_rule_documents_what_why_example_and_fix() -> None:
+    for rule in all_rules():
+        doc = rule.doc()
+        for section in ("## What it does", "## Why", "## Example", "## Use instead"):
+            assert section in doc, f"{rule.code} lacks {section}"
+        assert rule.source, f"{rule.code} names no source for its facts"
+
+
+def test_readme_rule_table_matches_the_catalogue() -> None:
+    table = CliRunner().invoke(main, ["rules", "--format", "markdown"]).output.strip()
+    text = README.read_text("utf-8")
+    start = text.index("<!-- rules:start -->") + len("<!-- rules:start -->")
+    end = text.index("<!-- rules:end -->")
+    assert text[start:end].strip() == table, (
+        "README rule table is stale: regenerate it with `trncodemod rules --format markdown`"
+    )
