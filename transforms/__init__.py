@@ -4,14 +4,17 @@ Installed as ``trncodemod.transforms`` (see ``pyproject.toml``): the folder is `
 the repository, but no top-level ``transforms`` package is ever installed.
 
 Order matters where one pass's output is another's input: device placement first (later passes
-find ``.to(device)`` and training loops in their migrated form), the step marker last (it goes
-after the optimizer step that the optimizer pass may have rewritten).
+find ``.to(device)`` and training loops in their migrated form); dtype and optimizer swaps next;
+padding; then the ``.item()`` hoist, which may put logging into step closures; the step marker
+last, so that it lands after the optimizer step in its final form.
 """
 
 from __future__ import annotations
 
 from trncodemod.transforms.device import DevicePlacement
 
-PASSES = (DevicePlacement,)
+PASSES = (
+    DevicePlacement,
+)
 
 __all__ = ["PASSES"]

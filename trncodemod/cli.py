@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from trncodemod.cache import ResultCache, open_cache
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.engine import FileOutcome, migrate_files, summarize
 from trncodemod.files import discover
@@ -39,8 +40,10 @@ def _settings(paths: tuple[Path, ...], config: Path | None, **overrides: object)
     return settings
 
 
-def _run(files: list[Path], settings: Settings, jobs: int | None) -> list[FileOutcome]:
-    outcomes = migrate_files(files, settings, jobs)
+def _run(
+    files: list[Path], settings: Settings, jobs: int | None, cache: ResultCache | None
+) -> list[FileOutcome]:
+    outcomes = migrate_files(files, settings, jobs, cache)
     if not sys.stderr.isatty() or len(files) < PROGRESS_MIN_FILES:
         return list(outcomes)
     from rich.progress import Progress
@@ -109,7 +112,26 @@ def main() -> None:
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     help="A pyproject.toml to read [tool.trncodemod] from (default: the nearest).",
 )
-def apply(paths, dry_run, patch_file, select, ignore, target, jobs, fmt, exit_zero, config) -> None:
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the result cache lives (default: .trncodemod_cache beside the configuration).",
+)
+def apply(
+    paths,
+    dry_run,
+    patch_file,
+    select,
+    ignore,
+    target,
+    jobs,
+    fmt,
+    exit_zero,
+    config,
+    no_cache,
+    cache_dir,
+) -> None:
     """Migrate PATHS (files or folders) for the target.
 
     The patch goes to stdout (with --dry-run) and/or to --patch FILE; findings always go to
@@ -119,7 +141,14 @@ def apply(paths, dry_run, patch_file, select, ignore, target, jobs, fmt, exit_ze
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     for path in found.missing:
         click.echo(f"{path}: no such file or folder", err=True)
-    outcomes = _run(list(found.files), settings, jobs)
+    cache = None
+    if not no_cache:
+        enabled = enabled_codes(settings.select, settings.ignore)
+        try:
+            cache = open_cache(cache_dir or settings.root / ".trncodemod_cache", settings, enabled)
+        except OSError as err:
+            click.echo(f"warning: cache disabled: {err}", err=True)
+    outcomes = _run(list(found.files), settings, jobs, cache)
     patch = b"".join(outcome.diff for outcome in outcomes)
     if patch_file is not None:
         patch_file.write_bytes(patch)

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import libcst as cst
 from libcst.codemod import CodemodContext
+from libcst.metadata import MetadataWrapper
 
+from trncodemod.cache import Entry, ResultCache
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
 from trncodemod.passes import Pass, PassRun
@@ -80,6 +82,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     passes, enabled = active_passes(settings)
     code = text
     module: cst.Module | None = None
+    wrapper: MetadataWrapper | None = None
     to_original: Callable[[int], int] = lambda line: line  # noqa: E731
     findings: list[Finding] = []
     ran: list[str] = []
@@ -88,12 +91,15 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
         for pass_cls in passes:
             if not pass_cls.may_match(code):
                 continue
-            if module is None:
-                module = _parse(code)
+            if wrapper is None:
+                # A freshly parsed tree has no shared nodes, so the wrapper need not copy it.
+                fresh = module is None
+                module = _parse(code) if module is None else module
+                wrapper = MetadataWrapper(module, unsafe_skip_copy=fresh)
             run = PassRun(target, settings, enabled, find_suppressions(code))
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
-                new_module = instance.transform_module(module)
+                new_module = instance.transform_with(wrapper)
             except Exception as err:  # a pass bug must not take the other files down
                 raise MigrationError(
                     f"internal error in pass {pass_cls.name}: {type(err).__name__}: {err}"
@@ -116,7 +122,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             if new_code != code:
                 step = _line_map(new_code, code)
                 to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
-                code, module, changed = new_code, new_module, True
+                code, module, wrapper, changed = new_code, new_module, None, True
         if not changed:
             break
     else:
@@ -185,11 +191,26 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return path.as_posix().lstrip("/")
 
 
-def migrate_file(path: Path, display: str, settings: Settings) -> FileOutcome:
+def migrate_file(
+    path: Path, display: str, settings: Settings, cache: ResultCache | None = None
+) -> FileOutcome:
     try:
         raw = path.read_bytes()
     except OSError as err:
         return FileOutcome(path, display, error=f"cannot read: {err.strerror or err}")
+    if cache is not None:
+        entry = cache.get(raw, display)
+        if entry is not None:
+            diff = build_file_diff(display, raw, entry.new) if entry.new is not None else b""
+            return FileOutcome(
+                path,
+                display,
+                old=raw,
+                new=entry.new,
+                diff=diff,
+                findings=entry.findings,
+                passes_run=entry.passes_run,
+            )
     try:
         source = decode_source(raw)
         migration = migrate_text(source.text, display, settings)
@@ -205,6 +226,8 @@ def migrate_file(path: Path, display: str, settings: Settings) -> FileOutcome:
         return FileOutcome(
             path, display, old=raw, error=f"internal error building the patch: {err}"
         )
+    if cache is not None:
+        cache.put(raw, Entry(new, migration.findings, migration.passes_run))
     return FileOutcome(
         path,
         display,
@@ -216,16 +239,19 @@ def migrate_file(path: Path, display: str, settings: Settings) -> FileOutcome:
     )
 
 
-def _migrate_item(item: tuple[Path, str, Settings]) -> FileOutcome:
+def _migrate_item(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
     return migrate_file(*item)
 
 
 def migrate_files(
-    paths: Sequence[Path], settings: Settings, jobs: int | None = None
+    paths: Sequence[Path],
+    settings: Settings,
+    jobs: int | None = None,
+    cache: ResultCache | None = None,
 ) -> Iterator[FileOutcome]:
     """Outcomes in the order of ``paths``; ``jobs`` worker processes (1: in this process)."""
     cwd = Path.cwd()
-    items = [(path, display_path(path, cwd), settings) for path in paths]
+    items = [(path, display_path(path, cwd), settings, cache) for path in paths]
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(items) < 2 * jobs:
         yield from map(_migrate_item, items)

@@ -8,13 +8,14 @@ state between them), so passes may keep per-file state on ``self``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.codemod.visitors import AddImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import (
+    MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
     QualifiedNameProvider,
@@ -67,6 +68,21 @@ class Pass(VisitorBasedCodemodCommand):
         self.target = run.target
         self.settings = run.settings
         self.findings: list[RawFinding] = []
+
+    def transform_with(self, wrapper: MetadataWrapper) -> cst.Module:
+        """Run on ``wrapper.module``, resolving metadata through ``wrapper``: passes that run on the
+        same tree share one wrapper, so scopes and qualified names are computed once per tree
+        rather than once per pass (LibCST's ``transform_module`` builds a wrapper per codemod)."""
+        with self.resolve(wrapper):
+            self.context = replace(self.context, wrapper=wrapper)
+            tree = self.transform_module_impl(wrapper.module)
+        for key, follow_up in (
+            (AddImportsVisitor.CONTEXT_KEY, AddImportsVisitor),
+            (RemoveImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor),
+        ):
+            if key in self.context.scratch:
+                tree = follow_up(self.context).transform_module(tree)
+        return tree
 
     # -- what the engine asks before running the pass --------------------------------------
     @classmethod
