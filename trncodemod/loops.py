@@ -12,7 +12,7 @@ wrapper copies the module, and only the copy's nodes are the ``original_node`` a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -152,21 +152,157 @@ def _moves_loop_batch(loop: cst.For, nodes: list[cst.CSTNode]) -> bool:
     return False
 
 
-def iterates_device_loader(loop: Loop) -> bool:
+# Wrappers that iterate their first argument: the loader underneath still drives the iteration.
+_ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
+
+
+def _unwrap_iterable(iterable: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(iterable, cst.Call) and iterable.args:
+        name = (dotted(iterable.func) or "").rsplit(".", 1)[-1]
+        if name not in _ITERATION_WRAPPERS or iterable.args[0].keyword or iterable.args[0].star:
+            break
+        iterable = iterable.args[0].value
+    return iterable
+
+
+def is_device_loader(
+    node: cst.BaseExpression,
+    device_loaders: Collection[str] = (),
+    loader_classes: Collection[str] = DEVICE_LOADERS,
+) -> bool:
+    """``pl.MpDeviceLoader(...)``, ``pl.ParallelLoader(...).per_device_loader(d)``, or a name in
+    ``device_loaders`` (a variable known to hold one), optionally wrapped in ``enumerate``/``tqdm``."""
+    node = _unwrap_iterable(node)
+    if isinstance(node, cst.Call):
+        if m.matches(node.func, m.Attribute(attr=m.Name("per_device_loader"))):
+            return is_device_loader(node.func.value, device_loaders, loader_classes)  # type: ignore[union-attr]
+        name = dotted(node.func) or ""
+        return name.rsplit(".", 1)[-1] in loader_classes
+    name = dotted(node)
+    return name is not None and name in device_loaders
+
+
+def iterates_device_loader(
+    loop: Loop,
+    device_loaders: Collection[str] = (),
+    loader_classes: Collection[str] = DEVICE_LOADERS,
+) -> bool:
+    """Whether a ``for`` loop iterates an ``MpDeviceLoader``/``ParallelLoader``, which cuts the
+    graph itself (reference R2, R3). ``device_loaders``: names bound to one before the loop."""
     if not isinstance(loop, cst.For):
         return False
-    iterable = loop.iter
-    if isinstance(iterable, cst.Call) and m.matches(iterable.func, m.Name("enumerate")):
-        iterable = iterable.args[0].value if iterable.args else iterable
-    if isinstance(iterable, cst.Call):
-        name = dotted(iterable.func) or ""
-        return name.rsplit(".", 1)[-1] in DEVICE_LOADERS
-    return False
+    return is_device_loader(loop.iter, device_loaders, loader_classes)
+
+
+@dataclass(frozen=True)
+class _Binding:
+    device_loader: bool
+    suites: tuple[cst.BaseSuite, ...]  # the blocks that enclose the assignment
+
+
+def _bound_pairs(
+    target: cst.BaseExpression, value: cst.BaseExpression
+) -> Iterator[tuple[str, cst.BaseExpression | None]]:
+    """(dotted name, value) for ``a = v``, ``self.a = v`` and ``a, b = v, w``; value None when the
+    name is bound to something that cannot be told apart (``a, b = pair``)."""
+    name = dotted(target)
+    if name is not None:
+        yield name, value
+    elif isinstance(target, cst.Tuple | cst.List):
+        values = value.elements if isinstance(value, cst.Tuple | cst.List) else None
+        if values is not None and len(values) != len(target.elements):
+            values = None
+        for index, element in enumerate(target.elements):
+            if values is None or isinstance(values[index], cst.StarredElement):
+                for bound in target_names(element.value):
+                    yield bound, None
+            else:
+                yield from _bound_pairs(element.value, values[index].value)
 
 
 class _LoopCollector(cst.CSTVisitor):
+    """Collects step loops in source order, tracking which names hold a device loader: the last
+    assignment before a loop decides, and only when it encloses the loop (not in a sibling
+    branch), so a loop is skipped only when it certainly iterates a device loader."""
+
     def __init__(self) -> None:
         self.loops: dict[Loop, LoopInfo] = {}
+        self._suites: list[cst.BaseSuite] = []
+        self._scopes: list[dict[str, _Binding]] = [{}]
+        self._loader_classes: set[str] = set(DEVICE_LOADERS)
+        # Per enclosing class: `self.<attr>` names that every assignment in the class binds to a
+        # device loader (an attribute set in `__init__` and iterated in another method).
+        self._attributes: list[set[str]] = []
+
+    def _class_attributes(self, node: cst.ClassDef) -> set[str]:
+        verdicts: dict[str, bool] = {}
+        for assign in m.findall(node, m.Assign() | m.AnnAssign()):
+            targets = (
+                [t.target for t in assign.targets]  # type: ignore[union-attr]
+                if isinstance(assign, cst.Assign)
+                else [assign.target]  # type: ignore[union-attr]
+            )
+            for target in targets:
+                for name, value in _bound_pairs(target, assign.value):  # type: ignore[union-attr, arg-type]
+                    if name.startswith("self."):
+                        loader = value is not None and is_device_loader(
+                            value, (), self._loader_classes
+                        )
+                        verdicts[name] = verdicts.get(name, True) and loader
+        return {name for name, loader in verdicts.items() if loader}
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.ClassDef):
+            self._attributes.append(self._class_attributes(node))
+        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            self._scopes.append({})
+        if isinstance(node, cst.BaseSuite):
+            self._suites.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if isinstance(original_node, cst.BaseSuite):
+            self._suites.pop()
+        if isinstance(original_node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            self._scopes.pop()
+        if isinstance(original_node, cst.ClassDef):
+            self._attributes.pop()
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            if dotted(alias.name) in DEVICE_LOADERS and alias.asname is not None:
+                self._loader_classes.add(dotted(alias.asname.name) or "")  # type: ignore[arg-type]
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if value is None:
+            return
+        for name, bound in _bound_pairs(target, value):
+            loader = bound is not None and is_device_loader(
+                bound, self._device_loaders(), self._loader_classes
+            )
+            self._scopes[-1][name] = _Binding(loader, tuple(self._suites))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target, node.value)
+
+    def _device_loaders(self) -> set[str]:
+        suites = tuple(self._suites)
+        scope = self._scopes[-1]
+        names = {
+            name
+            for name, binding in scope.items()
+            if binding.device_loader and suites[: len(binding.suites)] == binding.suites
+        }
+        if self._attributes:
+            names |= {name for name in self._attributes[-1] if name not in scope}
+        return names
 
     def _visit(self, loop: Loop) -> None:
         nodes = list(own_statements(loop.body))
@@ -174,11 +310,12 @@ class _LoopCollector(cst.CSTVisitor):
         steps = [c for c in calls if is_optimizer_step(c)]
         backwards = [c for c in calls if is_backward(c)]
         counter, offset = _counter(loop)
+        on_device_loader = iterates_device_loader(
+            loop, self._device_loaders(), self._loader_classes
+        )
         if steps or backwards:
             kind: Literal["train", "eval"] = "train"
-        elif isinstance(loop, cst.For) and (
-            _moves_loop_batch(loop, nodes) or iterates_device_loader(loop)
-        ):
+        elif isinstance(loop, cst.For) and (_moves_loop_batch(loop, nodes) or on_device_loader):
             kind = "eval"
         else:
             return
@@ -189,7 +326,7 @@ class _LoopCollector(cst.CSTVisitor):
             backward_calls=backwards,
             counter=counter,
             counter_offset=offset,
-            iterates_device_loader=iterates_device_loader(loop),
+            iterates_device_loader=on_device_loader,
         )
 
     def visit_For(self, node: cst.For) -> None:

@@ -1,0 +1,12 @@
+import torch
+import torch_xla
+
+
+def accumulate_then_step(model, loader, optimizer, device):
+    optimizer.zero_grad()
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        loss.backward()
+        print(loss.detach())
+        torch_xla.sync()
+    optimizer.step()

@@ -1,0 +1,18 @@
+import torch
+import torch_xla
+
+
+def evaluate(model, test_loader, device):
+    model.eval()
+    correct = torch.zeros((), device=device)
+    with torch.no_grad():
+        for data, target in test_loader:
+            data, target = data.to(device), target.to(device)
+            if data.numel() == 0:
+                torch_xla.sync()
+                continue
+            output = model(data)
+            pred = output.argmax(dim=1)
+            correct += (pred == target).sum()
+            torch_xla.sync()
+    return correct.item() / len(test_loader.dataset)

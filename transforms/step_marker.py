@@ -1,0 +1,529 @@
+"""Step markers: every training and evaluation loop cuts the lazy graph once per iteration, at the
+same position (reference R2, D4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import LoopInfo, dotted, find_step_loops, own_statements
+from trncodemod.passes import Pass
+from trncodemod.targets import Api
+
+# What already cuts the graph: the step marker in every spelling (reference §1.2) and the
+# `torch_xla.step()` context manager, which syncs when its block exits.
+_MARKERS = frozenset(
+    {
+        "torch_xla.core.xla_model.mark_step",
+        "torch_xla.sync",
+        "torch_xla.torch_xla.sync",
+        "torch_xla.step",
+        "torch_xla.torch_xla.step",
+    }
+)
+_ITERATION_ENDS = (cst.Continue, cst.Break, cst.Return)
+_KEYWORDS = {
+    cst.If: "if",
+    cst.Try: "try",
+    cst.TryStar: "try",
+    cst.With: "with",
+    cst.Match: "match",
+    cst.For: "for",
+    cst.While: "while",
+}
+
+
+class TrainLoopStepMarker(Rule):
+    """## What it does
+    Inserts the target's step marker into a training loop (a `for`/`while` whose own body calls
+    `.backward()` or steps an optimizer): right after the statement at the top of the loop body
+    that holds the last optimizer step (a step nested in `if`/`try`/`with`, as in gradient
+    accumulation, gets the marker after that whole statement), or at the end of the body when no
+    optimizer step is recognised. A `continue` that would skip the marker gets one right before it,
+    so every iteration that goes on to the next one cuts the graph exactly once.
+
+    Loops that iterate an `MpDeviceLoader`/`ParallelLoader` (directly, through `enumerate`/`tqdm`,
+    or through a variable assigned from one) and loops that already call a marker
+    (`xm.mark_step()`, `torch_xla.sync()`, `with torch_xla.step():`,
+    `xm.optimizer_step(..., barrier=True)`, any alias) are left alone. Nothing is inserted for the
+    `neuron` target, whose eager backend has no graph to cut.
+
+    ## Why
+    torch_xla records operations lazily; without a cut the graph grows with every iteration and
+    is compiled again and again (`troubleshoot.md`). "Calling `torch_xla.sync()` at the end of each
+    training iteration causes XLA to execute its current graph and update the model's parameters"
+    (`pytorch-on-xla-devices.md`), and Neuron's MNIST sample calls `xm.mark_step()` right after
+    `optimizer.step()` (reference R2, §8). The marker's location is part of the compiled graph's
+    key, so it must sit at the same place every iteration (`neuron-caching.rst`).
+    `torch_xla.sync()` exists from torch-xla 2.4; the `xla-2.1` target gets `xm.mark_step()`
+    (reference §1.2).
+
+    ## Example
+    ```python
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla
+
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+        torch_xla.sync()
+    ```
+    """
+
+    code = "TRN101"
+    name = "train-loop-step-marker"
+    summary = "training loop without a graph cut → step marker after the optimizer step"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R2, §1.2, §8"
+
+
+class EvalLoopStepMarker(Rule):
+    """## What it does
+    Inserts the target's step marker at the end of the body of an evaluation loop (a `for` loop
+    without backward or optimizer step that moves its batch to a device with `.to(...)`/`.cuda()`),
+    and before each `continue` of that loop.
+
+    ## Why
+    "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
+    with the loop" (reference R2, `troubleshoot.md`).
+
+    ## Example
+    ```python
+    with torch.no_grad():
+        for x, y in test_loader:
+            x, y = x.to(device), y.to(device)
+            correct += (model(x).argmax(1) == y).sum()
+    ```
+
+    ## Use instead
+    ```python
+    with torch.no_grad():
+        for x, y in test_loader:
+            x, y = x.to(device), y.to(device)
+            correct += (model(x).argmax(1) == y).sum()
+            torch_xla.sync()
+    ```
+    """
+
+    code = "TRN102"
+    name = "eval-loop-step-marker"
+    summary = "evaluation loop over device batches without a graph cut → step marker at its end"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R2"
+
+
+class ConditionalStepMarker(Rule):
+    """## What it does
+    Reports a step marker in a training or evaluation loop that runs only on some iterations:
+    inside an `if`/`else`, an `except` handler, a conditional expression or a `match` case (a
+    marker right before a `continue`, `break` or `return` ends that iteration and is not
+    reported). Also reports a loop whose only markers sit on such early-exit paths, so the
+    iterations that run to the end have no cut. Nothing is changed.
+
+    ## Why
+    The location of the marker is part of the compiled graph's key: "Conditional syncs create
+    extra graphs", each combination of branches between two cuts is a new graph to compile
+    (reference R2, D4, `neuron-caching.rst`). Moving the marker is a change of the program's
+    structure that a person should make.
+
+    ## Example
+    ```python
+    for step, (x, y) in enumerate(loader):
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+        if step % 10 == 0:
+            xm.mark_step()
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(loader):
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+        xm.mark_step()
+    ```
+    """
+
+    code = "TRN103"
+    name = "conditional-step-marker"
+    summary = "step marker that runs only on some iterations (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R2, D4"
+
+
+class UnplaceableStepMarker(Rule):
+    """## What it does
+    Reports a training or evaluation loop that needs a step marker when a `continue` of that loop
+    sits in a `finally` block before the marker's place. Nothing is changed.
+
+    ## Why
+    Each iteration must reach exactly one marker, at the same place (reference R2, D4). A
+    `finally` block runs after a `continue` in its `try` body, so a marker before each of the two
+    `continue`s would run twice in one iteration, and a marker after the `try` is skipped. The
+    loop has to be restructured by a person.
+
+    ## Example
+    ```python
+    for x, y in loader:
+        try:
+            if x is None:
+                continue
+            loss_fn(model(x), y).backward()
+            optimizer.step()
+        finally:
+            optimizer.zero_grad()
+            if skip_rest_of_step():
+                continue
+        log_step()
+    ```
+
+    ## Use instead
+    ```python
+    for x, y in loader:
+        try:
+            if x is not None:
+                loss_fn(model(x), y).backward()
+                optimizer.step()
+        finally:
+            optimizer.zero_grad()
+        torch_xla.sync()
+        if x is None or skip_rest_of_step():
+            continue
+        log_step()
+    ```
+    """
+
+    code = "TRN104"
+    name = "unplaceable-step-marker"
+    summary = "loop needs a step marker the tool cannot place safely (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R2"
+
+
+@dataclass(frozen=True)
+class _Marker:
+    call: cst.Call
+    conditional: bool  # runs only on some iterations
+    ends_iteration: bool  # directly followed by `continue`, `break` or `return`
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _loop_continues(
+    node: cst.CSTNode, in_finally: bool = False
+) -> Iterator[tuple[cst.Continue, bool]]:
+    """The ``continue`` statements in ``node`` (a statement of a loop body) that belong to that
+    loop, each with whether it sits in a ``finally`` block. A nested loop's body has its own
+    ``continue``s, but its ``else`` clause runs in this loop's iteration."""
+    if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+        return
+    if isinstance(node, cst.Continue):
+        yield node, in_finally
+        return
+    if isinstance(node, cst.For | cst.While):
+        if node.orelse is not None:
+            yield from _loop_continues(node.orelse, in_finally)
+        return
+    in_finally = in_finally or isinstance(node, cst.Finally)
+    for child in node.children:
+        yield from _loop_continues(child, in_finally)
+
+
+class StepMarker(Pass):
+    name = "step-marker"
+    rules = (TrainLoopStepMarker, EvalLoopStepMarker, ConditionalStepMarker, UnplaceableStepMarker)
+    needles = ("backward", "step", ".to(", ".cuda(", "DeviceLoader", "ParallelLoader")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Planned on the original tree in visit_Module, applied by node identity while leaving:
+        # the suite of a loop body -> index of the statement after which the marker goes, and
+        # the `continue` statements that need a marker right before them.
+        self._after: dict[cst.BaseSuite, int] = {}
+        self._before: set[cst.Continue] = set()
+        self._marker_api: Api | None = None
+
+    # -- planning ----------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        if not self.target.is_xla or not self.target.step_marker:
+            return  # eager backend: no graph to cut (reference §5)
+        self._marker_api = self._marker_in_scope(node, self.target.step_marker)
+        for info in find_step_loops(node).values():
+            self._plan(info)
+
+    def _marker_in_scope(self, module: cst.Module, api: Api) -> Api:
+        """``api`` spelled with the alias the module already imports its module under (``import
+        torch_xla.core.xla_model as xmm`` → ``xmm.mark_step()``), so no second import is added."""
+        head = api.alias or api.module
+        if not api.expr.startswith(head + "."):
+            return api
+        for statement in module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                bound = self._binding_of(small, api.module)
+                if bound is not None:
+                    if bound == head:
+                        return api
+                    return Api(bound + api.expr[len(head) :], "", "")
+        return api
+
+    @staticmethod
+    def _binding_of(small: cst.BaseSmallStatement, module: str) -> str | None:
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                if dotted(alias.name) == module and alias.asname is not None:
+                    return dotted(alias.asname.name)  # type: ignore[arg-type]
+        if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+            parent = "." * len(small.relative) + (dotted(small.module) if small.module else "")
+            for alias in small.names:
+                if f"{parent}.{dotted(alias.name)}" == module:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    return dotted(bound)  # type: ignore[arg-type]
+        return None
+
+    def _is_marker(self, call: cst.Call) -> bool:
+        if self.is_any(call.func, _MARKERS):
+            return True
+        if m.matches(call.func, m.Attribute(attr=m.Name("mark_step"))):
+            return True  # `xm` bound in a way the scope analysis cannot follow
+        if self.is_any(call.func, {"torch_xla.core.xla_model.optimizer_step"}) or m.matches(
+            call.func, m.Attribute(value=m.Name("xm"), attr=m.Name("optimizer_step"))
+        ):
+            return any(
+                arg.keyword is not None
+                and arg.keyword.value == "barrier"
+                and m.matches(arg.value, m.Name("True"))
+                for arg in call.args
+            )
+        return False
+
+    def _markers(self, loop: cst.For | cst.While) -> list[_Marker]:
+        found: list[_Marker] = []
+        ending: set[cst.Call] = set()
+        for node in own_statements(loop.body):
+            if isinstance(
+                node, cst.IndentedBlock | cst.SimpleStatementSuite | cst.SimpleStatementLine
+            ):
+                ending |= self._markers_before_exit(node)
+        self._walk_markers(loop.body, False, ending, found)
+        return found
+
+    def _markers_before_exit(self, node: cst.CSTNode) -> set[cst.Call]:
+        """Marker calls directly followed by ``continue``/``break``/``return`` in ``node``'s list."""
+        calls: set[cst.Call] = set()
+        items = list(node.body)  # type: ignore[attr-defined]
+        for current, following in zip(items, items[1:], strict=False):
+            if isinstance(current, cst.SimpleStatementLine):
+                current = current.body[-1]
+            if isinstance(following, cst.SimpleStatementLine):
+                following = following.body[0]
+            if (
+                isinstance(current, cst.Expr)
+                and isinstance(current.value, cst.Call)
+                and isinstance(following, _ITERATION_ENDS)
+                and self._is_marker(current.value)
+            ):
+                calls.add(current.value)
+        return calls
+
+    def _walk_markers(
+        self, node: cst.CSTNode, conditional: bool, ending: set[cst.Call], found: list[_Marker]
+    ) -> None:
+        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda | cst.For | cst.While):
+            return  # another scope or another loop's iterations
+        if isinstance(node, cst.Call) and self._is_marker(node):
+            found.append(_Marker(node, conditional, node in ending))
+        if isinstance(node, cst.If):
+            self._walk_markers(node.test, conditional, ending, found)
+            self._walk_markers(node.body, True, ending, found)
+            if node.orelse is not None:
+                self._walk_markers(node.orelse, True, ending, found)
+            return
+        if isinstance(node, cst.IfExp):
+            self._walk_markers(node.test, conditional, ending, found)
+            self._walk_markers(node.body, True, ending, found)
+            self._walk_markers(node.orelse, True, ending, found)
+            return
+        if isinstance(node, cst.BooleanOperation):
+            self._walk_markers(node.left, conditional, ending, found)
+            self._walk_markers(node.right, True, ending, found)
+            return
+        branch = isinstance(
+            node, cst.ExceptHandler | cst.ExceptStarHandler | cst.MatchCase | cst.CompFor
+        )
+        for child in node.children:
+            self._walk_markers(child, conditional or branch, ending, found)
+
+    def _placement(self, info: LoopInfo) -> tuple[int, cst.CSTNode, str]:
+        """Where one iteration's marker goes: the index of the loop body's top-level statement
+        it follows, the node a finding points at, and the place in words."""
+        loop = info.node
+        statements = list(loop.body.body)
+        if info.kind == "train" and info.optimizer_steps:
+            steps = set(info.optimizer_steps)
+            index = max(
+                (
+                    position
+                    for position, statement in enumerate(statements)
+                    if any(node in steps for node in own_statements(statement))
+                ),
+                default=len(statements) - 1,
+            )
+            step = info.optimizer_steps[-1]
+            holder = statements[index]
+            if isinstance(holder, cst.BaseCompoundStatement):
+                keyword = _KEYWORDS.get(type(holder), "block")
+                return index, step, f"after the `{keyword}` block that holds `{_code(step)}`"
+            return index, step, f"after `{_code(step)}`"
+        if info.kind == "train":
+            return len(statements) - 1, info.backward_calls[-1], "at the end of the loop body"
+        anchor = loop.iter if isinstance(loop, cst.For) else loop
+        return len(statements) - 1, anchor, "at the end of the loop body"
+
+    def _plan(self, info: LoopInfo) -> None:
+        loop = info.node
+        markers = self._markers(loop)
+        if markers:
+            self._report_conditional(info, markers)
+            return
+        if info.iterates_device_loader:
+            return  # MpDeviceLoader syncs at every batch (reference R2, R3)
+        assert self._marker_api is not None
+        expr = self._marker_api.expr
+        last, anchor, where = self._placement(info)
+        continues: list[cst.Continue] = []
+        for statement in list(loop.body.body)[: last + 1]:
+            for node, in_finally in _loop_continues(statement):
+                if in_finally:
+                    self.report(
+                        node,
+                        UnplaceableStepMarker,
+                        f"this loop needs `{expr}` once per iteration, {where}, but this "
+                        "`continue` in a `finally` block runs after any `continue` in its `try` "
+                        "(one iteration could reach two markers) and skips a marker after it: "
+                        f"restructure the loop so that every iteration reaches exactly one `{expr}`",
+                        False,
+                    )
+                    return
+                continues.append(node)
+        rule = TrainLoopStepMarker if info.kind == "train" else EvalLoopStepMarker
+        kind = "training loop" if info.kind == "train" else "loop over device batches"
+        also = ""
+        if continues:
+            count = len(continues)
+            also = f" and before {count} `continue`" + ("s" if count > 1 else "")
+        message = f"{kind} without a graph cut: `{expr}` inserted {where}{also}"
+        if not self.report(anchor, rule, message, True):
+            return
+        self._after[loop.body] = last
+        self._before.update(continues)
+
+    def _report_conditional(self, info: LoopInfo, markers: list[_Marker]) -> None:
+        _, anchor, where = self._placement(info)
+        for marker in markers:
+            if marker.conditional and not marker.ends_iteration:
+                self.report(
+                    marker.call,
+                    ConditionalStepMarker,
+                    f"`{_code(marker.call)}` runs only on some iterations, and each combination "
+                    "of branches between two cuts compiles another graph: call it once per "
+                    f"iteration at the loop body's top level, {where}",
+                    False,
+                )
+        if all(marker.ends_iteration for marker in markers):
+            self.report(
+                anchor,
+                ConditionalStepMarker,
+                f"the loop's only `{_code(markers[0].call)}` runs just before leaving an "
+                "iteration early, so the iterations that run to the end have no graph cut: "
+                f"add one at the loop body's top level, {where}",
+                False,
+            )
+
+    # -- rewriting ---------------------------------------------------------------------------
+    def _marker(self) -> cst.Expr:
+        assert self._marker_api is not None
+        if self._marker_api.module:
+            return cst.Expr(self.emit(self._marker_api))
+        return cst.Expr(cst.parse_expression(self._marker_api.expr))
+
+    def _small_statements(
+        self, original: cst.BaseSuite | cst.SimpleStatementLine, updated_body: list
+    ) -> list:
+        """``a; continue`` → ``a; <marker>; continue``, and the marker after the planned index of
+        a one-line loop body."""
+        after = self._after.get(original, -1) if isinstance(original, cst.BaseSuite) else -1
+        body = []
+        for index, (old, new) in enumerate(zip(original.body, updated_body, strict=True)):
+            if old in self._before:
+                body.append(self._marker())
+            body.append(new)
+            if index == after:
+                body.append(self._marker())  # a default semicolon renders as "; " between
+        return body
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        if len(original_node.body) == 1 or not any(s in self._before for s in original_node.body):
+            return updated_node  # a line that is only `continue` gets its marker on its own line
+        return updated_node.with_changes(
+            body=self._small_statements(original_node, list(updated_node.body))
+        )
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        if original_node not in self._after and not any(
+            s in self._before for s in original_node.body
+        ):
+            return updated_node
+        return updated_node.with_changes(
+            body=self._small_statements(original_node, list(updated_node.body))
+        )
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        after = self._after.get(original_node, -1)
+        lone_continue = [
+            isinstance(s, cst.SimpleStatementLine)
+            and len(s.body) == 1
+            and s.body[0] in self._before
+            for s in original_node.body
+        ]
+        if after < 0 and not any(lone_continue):
+            return updated_node
+        body: list[cst.BaseStatement] = []
+        for index, new in enumerate(updated_node.body):
+            if lone_continue[index]:
+                # Comments above the `continue` stay above the marker.
+                body.append(
+                    cst.SimpleStatementLine([self._marker()], leading_lines=new.leading_lines)
+                )
+                new = new.with_changes(leading_lines=())
+            body.append(new)
+            if index == after:
+                body.append(cst.SimpleStatementLine([self._marker()]))
+        return updated_node.with_changes(body=body)
