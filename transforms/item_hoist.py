@@ -1,0 +1,1099 @@
+"""Per-step `.item()` syncs in training and evaluation loops: keep values on the device and read
+them only at log steps (reference R6, D1, §5)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+
+from trncodemod.closures import step_closure
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import LoopInfo, dotted, find_step_loops, own_statements, root_name
+from trncodemod.passes import Pass
+
+
+class ItemAccumulator(Rule):
+    """## What it does
+    Rewrites a per-step accumulation of a host value (`total += loss.item()`,
+    `losses.append(loss.item())`, `correct += pred.eq(y).sum().item()`) to accumulate on the
+    device (`total += loss.detach()`), and turns the accumulator back into a Python number once,
+    right after the loop (`total = float(total)`, `correct = int(correct)`,
+    `losses = torch.stack(losses).flatten().tolist() if losses else []`). Reads of a running
+    total in logging inside the loop become `float(total)`.
+
+    Only done when it is certain: the accumulator is set to a number (or `[]`) before the loop in
+    the same function, and inside the loop it is only accumulated, reset to a number, or read by
+    logging that this pass guards. Whether it ends as an `int` or a `float` must be known: a
+    comparison count (`.eq(...).sum()`) is an `int`; a tensor that `.backward()` is called on, a
+    `.mean()`, a loss function's result or a `float(...)` is a `float`.
+
+    ## Why
+    `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
+    (reference D1, measured: one device-to-host transfer each). Summing on the device removes
+    that sync from every step (reference R6; `pytorch/xla/test/test_train_mp_mnist.py`).
+    The sum is now done in the tensor's dtype (float32 rather than Python's float64, bf16 if the
+    loss is bf16; Neuron keeps running losses in fp32, reference R6), and an empty loop leaves
+    `float(0)`: review the last digits of printed averages.
+
+    ## Example
+    ```python
+    correct = 0
+    for data, target in loader:
+        correct += output.argmax(1).eq(target).sum().item()
+    ```
+
+    ## Use instead
+    ```python
+    correct = 0
+    for data, target in loader:
+        correct += output.argmax(1).eq(target).sum()
+    correct = int(correct)
+    ```
+    """
+
+    code = "TRN121"
+    name = "item-accumulator"
+    summary = "per-step `.item()` accumulation → on-device accumulator, read once after the loop"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
+class ItemLogInterval(Rule):
+    """## What it does
+    Guards logging that reads a device value every step (`print`, `logging`/`logger.*`,
+    `tqdm.set_postfix`, `writer.add_scalar`, `wandb.log`, `accelerator.log`, ...) with an
+    interval on the loop's own counter: `if step % args.log_interval == 0:` when the script has a
+    `log_interval` argument, else the configured `log-interval`. For XLA targets the guarded call
+    runs in `xm.add_step_closure`, with the values it reads passed as `args` (closures bind late),
+    when a sync follows it in the same iteration (`torch_xla.sync()`, `xm.mark_step()`, or a
+    device loader without `break`); otherwise it reads the value directly at log steps. For the
+    `neuron` target it reads directly: TorchNeuron has no step closures (reference §5).
+
+    ## Why
+    Every read of a device value syncs (reference D1); "it is advised to throttle the
+    printing/reporting events once every N steps" (`xm.add_step_closure` docstring, reference
+    R6). The log now appears every N steps instead of every step: this is the point of the fix,
+    and why it is `review`.
+
+    ## Example
+    ```python
+    for step, (x, y) in enumerate(loader):
+        ...
+        print(f"step {step} loss {loss.item():.4f}")
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(loader):
+        ...
+        if step % 10 == 0:
+            def _log(step, loss):
+                print(f"step {step} loss {loss.item():.4f}")
+            xm.add_step_closure(_log, args=(step, loss))
+    ```
+    """
+
+    code = "TRN122"
+    name = "item-log-interval"
+    summary = "per-step logging of a device value → every N steps (in a step closure on XLA)"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1, §5"
+
+
+class ItemLogClosure(Rule):
+    """## What it does
+    Moves logging that already runs under an interval guard (`if step % N == 0:`) and reads a
+    device value into `xm.add_step_closure`, passing the values as `args`, when a sync follows in
+    the same iteration. Only for XLA targets; nothing changes for `neuron`.
+
+    ## Why
+    "The printing of lazy tensors should be wrapped using `xm.add_step_closure()` to avoid
+    unnecessary compilation-and-executions" (Neuron programming guide, reference R6). The log
+    lines are the same, but they are printed at the sync that follows, after the step's graph
+    ran: output written in between now comes first, hence `review`. During
+    `neuron_parallel_compile` graph extraction the values are not real
+    (`NEURON_EXTRACT_GRAPHS_ONLY`, reference R6).
+
+    ## Example
+    ```python
+    if step % 10 == 0:
+        print(f"loss {loss.item():.4f}")
+    torch_xla.sync()
+    ```
+
+    ## Use instead
+    ```python
+    if step % 10 == 0:
+        def _log(loss):
+            print(f"loss {loss.item():.4f}")
+        xm.add_step_closure(_log, args=(loss,))
+    torch_xla.sync()
+    ```
+    """
+
+    code = "TRN123"
+    name = "item-log-closure"
+    summary = "interval-guarded logging of a device value → `xm.add_step_closure`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6"
+
+
+class ItemControlFlow(Rule):
+    """## What it does
+    Reports a per-step `.item()` (or `float(t)`, `int(t)`) whose value drives control flow or
+    host logic in the same step: `if loss.item() > limit`, a NaN check that `break`s,
+    `math.isnan(...)`, `scheduler.step(val)`, early stopping. Nothing is rewritten.
+
+    ## Why
+    The value is needed before the step can go on, so moving it would change what the program
+    does (reference R6 caveats). Each such read executes the graph and copies to the host
+    (reference D1); a data-dependent branch also compiles a graph per branch combination.
+
+    ## Example
+    ```python
+    if torch.isnan(loss).item():
+        break
+    ```
+
+    ## Use instead
+    ```python
+    # compute with tensor ops (torch.where) or check every N steps:
+    if step % 100 == 0 and torch.isnan(loss).item():
+        break
+    ```
+    """
+
+    code = "TRN124"
+    name = "item-control-flow"
+    summary = "per-step `.item()` that drives control flow (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
+class ItemPerStepSync(Rule):
+    """## What it does
+    Reports a per-step `.item()` (or `float(t)`, `int(t)`, `.tolist()`) in a training or
+    evaluation loop that the pass could not move with certainty; the message says why (no loop
+    counter to guard logging with, an accumulator that is used for something else, a value kept
+    in a variable, ...). Nothing is rewritten.
+
+    ## Why
+    Each read executes the pending graph and copies the value to the host, every step
+    (reference D1, measured).
+
+    ## Example
+    ```python
+    for x, y in loader:
+        ...
+        print(loss.item())
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(loader):
+        ...
+        if step % 10 == 0:
+            print(loss.item())
+    ```
+    """
+
+    code = "TRN125"
+    name = "item-per-step-sync"
+    summary = "per-step `.item()` the pass could not move (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
+# -- what the pass recognises (data, interpreted below) -----------------------------------------
+_LOGGING_LEVELS = ("debug", "info", "warning", "warn", "error", "critical", "exception", "log")
+_LOG_FUNCTIONS = frozenset(
+    {
+        "builtins.print",
+        "wandb.log",
+        "mlflow.log_metric",
+        "mlflow.log_metrics",
+        "torch_xla.core.xla_model.master_print",
+        *(f"logging.{level}" for level in _LOGGING_LEVELS),
+    }
+)
+# method name -> pattern the receiver's last name must match ("" = any receiver)
+_LOG_METHODS = {
+    "set_postfix": "",
+    "set_postfix_str": "",
+    "set_description": "",
+    "add_scalar": "",
+    "add_scalars": "",
+    "log_metrics": "",
+    **{level: r"log" for level in _LOGGING_LEVELS},
+    "log": r"log|accelerator|wandb|run|tracker",
+}
+_HOST_CHECKS = frozenset(
+    f"{module}.{name}" for module in ("math", "numpy") for name in ("isnan", "isinf", "isfinite")
+)
+_SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step"})
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "std", "var", "prod", "amax", "amin"})
+_FLOAT_METHODS = frozenset({"mean", "float", "double", "half", "bfloat16", "std", "var", "norm"})
+_LOSS_NAME = re.compile(r"loss|criterion", re.IGNORECASE)
+_XLA_MODEL = "torch_xla.core.xla_model"
+_DEFINITIONS = (cst.Import, cst.ImportFrom, cst.FunctionDef, cst.ClassDef)
+_STATEMENTS = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite)
+_JUMPS = (cst.Break, cst.Continue, cst.Return)
+
+
+@dataclass
+class Sync:
+    """A host read of a device value: ``tensor.item()``, ``float(tensor)``, ``int(tensor)``."""
+
+    node: cst.Call
+    tensor: cst.BaseExpression
+    spelling: str  # "item", "tolist", "float", "int"
+
+
+@dataclass
+class Accumulator:
+    name: str
+    init: cst.BaseExpression
+    syncs: list[Sync] = field(default_factory=list)
+    values: list[cst.BaseExpression] = field(default_factory=list)
+    first_top_index: int | None = None  # first top-level statement that accumulates
+    failure: str | None = None
+
+    @property
+    def is_list(self) -> bool:
+        return isinstance(self.init, cst.List)
+
+
+@dataclass
+class LogStatement:
+    statement: cst.SimpleStatementLine
+    call: cst.Call
+    index: int  # of the top-level statement of the loop body that holds it
+    guard: cst.If | None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def _is_count(node: cst.BaseExpression) -> bool:
+    """``(a == b).sum()`` / ``pred.eq(y).sum()``: an integer tensor."""
+    if not m.matches(node, m.Call(func=m.Attribute(attr=m.Name("sum")), args=[])):
+        return False
+    inner = node.func.value  # type: ignore[attr-defined]
+    if isinstance(inner, cst.Comparison):
+        return all(isinstance(c.operator, cst.Equal | cst.NotEqual) for c in inner.comparisons)
+    return m.matches(inner, m.Call(func=m.Attribute(attr=m.Name("eq") | m.Name("ne"))))
+
+
+def _is_interval_guard(test: cst.BaseExpression) -> bool:
+    """``step % n == 0``, ``(i + 1) % n == k``, optionally ``and``-ed with other conditions."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _is_interval_guard(test.left) or _is_interval_guard(test.right)
+    return m.matches(
+        test,
+        m.Comparison(
+            left=m.BinaryOperation(operator=m.Modulo()),
+            comparisons=[m.ComparisonTarget(operator=m.Equal(), comparator=m.Integer())],
+        ),
+    )
+
+
+def _consecutive(logs: list[LogStatement]) -> list[list[LogStatement]]:
+    """Logging statements that follow each other at the loop body's top level, grouped."""
+    runs: list[list[LogStatement]] = []
+    for log in logs:
+        if runs and runs[-1][-1].index == log.index - 1:
+            runs[-1].append(log)
+        else:
+            runs.append([log])
+    return runs
+
+
+def _literal_number(node: cst.BaseExpression) -> str | None:
+    """'int' / 'float' for a number literal, 'list' for ``[]``."""
+    if isinstance(node, cst.Integer):
+        return "int"
+    if isinstance(node, cst.Float):
+        return "float"
+    if isinstance(node, cst.List) and not node.elements:
+        return "list"
+    return None
+
+
+def _module_binding(module: cst.Module, dotted_name: str) -> str | None:
+    """The expression that names module ``dotted_name`` after the module's top-level imports."""
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if _code(alias.name) == dotted_name:
+                        return alias.evaluated_alias or dotted_name
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                if small.relative or small.module is None:
+                    continue
+                for alias in small.names:
+                    if f"{_code(small.module)}.{_code(alias.name)}" == dotted_name:
+                        return alias.evaluated_alias or alias.evaluated_name
+    return None
+
+
+class ItemHoist(Pass):
+    name = "item-hoist"
+    rules = (ItemAccumulator, ItemLogInterval, ItemLogClosure, ItemControlFlow, ItemPerStepSync)
+    needles = (".item()", "float(", "int(", ".tolist()")
+
+    # -- planning, on the original tree ------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> bool:
+        self.tree = node
+        self.expr_edits: dict[cst.CSTNode, Callable[[cst.BaseExpression], cst.BaseExpression]] = {}
+        self.wrap: dict[cst.CSTNode, tuple[cst.BaseExpression, list | None]] = {}
+        self.closures: dict[cst.If, dict[cst.CSTNode, tuple[list[cst.CSTNode], list]]] = {}
+        self.after: dict[cst.CSTNode, list[cst.BaseStatement]] = {}
+        for info in find_step_loops(node).values():
+            if isinstance(info.node.body, cst.IndentedBlock):
+                self._plan(info)
+        return True
+
+    def _allowed(self, node: cst.CSTNode, rule: type[Rule]) -> bool:
+        line = self.get_metadata(PositionProvider, node).start.line
+        return self.enabled(rule) and not self.run.suppressions.covers(line, rule.code)
+
+    def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.get_metadata(ParentNodeProvider, node, None)
+
+    def _sync(self, node: cst.CSTNode, backward: set[str]) -> Sync | None:
+        if not isinstance(node, cst.Call):
+            return None
+        func = node.func
+        if isinstance(func, cst.Attribute) and not node.args:
+            if func.attr.value == "item":
+                return Sync(node, func.value, "item")
+            if func.attr.value == "tolist" and m.matches(
+                func.value, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, _REDUCTIONS))))
+            ):
+                return Sync(node, func.value, "tolist")
+            return None
+        if (
+            len(node.args) == 1
+            and node.args[0].keyword is None
+            and not node.args[0].star
+            and self.is_any(func, {"builtins.float", "builtins.int"})
+        ):
+            value = node.args[0].value
+            tensor = (
+                (isinstance(value, cst.Name) and value.value in backward)
+                or m.matches(value, m.Attribute(attr=m.Name("loss")))
+                or m.matches(
+                    value, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, _REDUCTIONS))))
+                )
+            )
+            if tensor:
+                return Sync(node, value, func.value)  # type: ignore[attr-defined]
+        return None
+
+    def _value_type(self, sync: Sync, backward: set[str]) -> str | None:
+        """'int' / 'float' for the Python value the sync returns; None when unknown."""
+        if sync.spelling == "float":
+            return "float"
+        tensor = sync.tensor
+        if _is_count(tensor):
+            return "int"
+        if sync.spelling == "int":
+            return None
+        if isinstance(tensor, cst.Name) and tensor.value in backward:
+            return "float"
+        if m.matches(tensor, m.Attribute(attr=m.Name("loss"))):
+            return "float"
+        if isinstance(tensor, cst.Call):
+            func = tensor.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _FLOAT_METHODS:
+                return "float"
+            if any(
+                q.startswith("torch.nn.functional.") and ("loss" in q or "entropy" in q)
+                for q in self.qualified_names(func)
+            ):
+                return "float"
+            name = dotted(func)
+            if name and _LOSS_NAME.search(name.rsplit(".", 1)[-1]):
+                return "float"
+        return None
+
+    def _is_log_call(self, node: cst.BaseExpression) -> bool:
+        if not isinstance(node, cst.Call):
+            return False
+        if self.is_any(node.func, _LOG_FUNCTIONS):
+            return True
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS:
+            pattern = _LOG_METHODS[func.attr.value]
+            receiver = dotted(func.value) or root_name(func.value) or ""
+            last = receiver.rsplit(".", 1)[-1]
+            return not pattern or bool(re.search(pattern, last, re.IGNORECASE))
+        return False
+
+    def _log_statement(self, statement: cst.CSTNode) -> cst.Call | None:
+        if (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and self._is_log_call(statement.body[0].value)
+        ):
+            return statement.body[0].value  # type: ignore[return-value]
+        return None
+
+    def _is_sync_point(self, node: cst.CSTNode) -> bool:
+        if not isinstance(node, cst.Call):
+            return False
+        if self.is_any(node.func, _SYNC_CALLS):
+            return True
+        return self.is_any(node.func, {f"{_XLA_MODEL}.optimizer_step"}) and any(
+            arg.keyword is not None
+            and arg.keyword.value == "barrier"
+            and m.matches(arg.value, m.Name("True"))
+            for arg in node.args
+        )
+
+    def _sync_follows(self, info: LoopInfo, body: list[cst.BaseStatement], index: int) -> bool:
+        """A sync runs after ``body[index]`` in every iteration, so its closures run this step."""
+        for statement in body[index:]:
+            nodes = list(own_statements(statement))
+            if statement is not body[index] and any(self._is_sync_point(n) for n in nodes):
+                return True
+            if any(isinstance(n, _JUMPS) for n in nodes):
+                return False
+        own = own_statements(info.node.body)
+        return info.iterates_device_loader and not any(
+            isinstance(n, cst.Break | cst.Return) for n in own
+        )
+
+    def _enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        parent = self._parent(node)
+        while parent is not None and not isinstance(parent, cst.FunctionDef):
+            parent = self._parent(parent)
+        return parent
+
+    def _interval(self, loop: cst.CSTNode) -> str:
+        function = self._enclosing_function(loop)
+        where: cst.CSTNode = function or self.tree
+        for node in _walk(where):
+            if m.matches(node, m.Attribute(value=m.Name(), attr=m.Name("log_interval"))):
+                return _code(node)
+        if function is not None and any(p.name.value == "args" for p in function.params.params):
+            declared = any(
+                m.matches(
+                    node,
+                    m.Call(
+                        func=m.Attribute(attr=m.Name("add_argument")),
+                        args=[
+                            m.Arg(m.SimpleString(), keyword=None),
+                            m.ZeroOrMore(),
+                        ],
+                    ),
+                )
+                and node.args[0].value.evaluated_value in ("--log-interval", "--log_interval")  # type: ignore[attr-defined]
+                for node in _walk(self.tree)
+            )
+            if declared:
+                return "args.log_interval"
+        return str(self.settings.log_interval)
+
+    def _find_init(self, loop: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+        """The literal ``name`` is set to before ``loop``, in the same function, with no other
+        binding in between; None when there is no such certainty."""
+        child: cst.CSTNode = loop
+        parent = self._parent(child)
+        while parent is not None:
+            body = getattr(parent, "body", None)
+            if isinstance(body, list | tuple) and child in body:
+                for statement in reversed(body[: body.index(child)]):
+                    binding = self._binding(statement, name)
+                    if binding is False:
+                        continue
+                    return binding  # the literal, or None when bound otherwise
+            if isinstance(parent, cst.For | cst.While | cst.FunctionDef | cst.ClassDef):
+                return None
+            child, parent = parent, self._parent(parent)
+        return None
+
+    def _binding(self, statement: cst.CSTNode, name: str) -> cst.BaseExpression | None | bool:
+        """False: ``statement`` does not bind ``name``; the literal of ``name = <literal>``; else
+        None."""
+        if m.matches(
+            statement,
+            m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(target=m.Name(name))])]),
+        ):
+            value = statement.body[0].value  # type: ignore[attr-defined]
+            return value if _literal_number(value) else None
+        for node in _walk(statement):
+            target = None
+            if isinstance(
+                node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor
+            ):
+                target = node.target
+            elif isinstance(node, cst.AsName):
+                target = node.name
+            elif isinstance(node, cst.NamedExpr):
+                target = node.target
+            elif isinstance(node, cst.Global | cst.Nonlocal):
+                if any(n.name.value == name for n in node.names):
+                    return None
+            if target is not None and any(
+                isinstance(t, cst.Name) and t.value == name for t in _walk(target)
+            ):
+                return None
+        return False
+
+    def _plan(self, info: LoopInfo) -> None:
+        loop = info.node
+        body = list(loop.body.body)  # type: ignore[union-attr]
+        own = list(own_statements(loop.body))
+        backward: set[str] = set()
+        for node in own:
+            if isinstance(node, cst.Call) and m.matches(
+                node.func, m.Attribute(attr=m.Name("backward"))
+            ):
+                receiver = node.func.value  # type: ignore[attr-defined]
+                target = node.args[0].value if node.args else receiver
+                if isinstance(target, cst.Name) and (node.args or isinstance(receiver, cst.Name)):
+                    backward.add(target.value)
+        syncs = {n: s for n in own if (s := self._sync(n, backward)) is not None}
+        top_of = {}  # node -> index of its top-level statement
+        for index, statement in enumerate(body):
+            for node in own_statements(statement):
+                top_of[node] = index
+
+        # logging statements: unguarded at top level, or inside an interval guard at top level
+        logs: list[LogStatement] = []
+        guards: list[cst.If] = []
+        for index, statement in enumerate(body):
+            call = self._log_statement(statement)
+            if call is not None:
+                logs.append(LogStatement(statement, call, index, None))  # type: ignore[arg-type]
+            elif (
+                isinstance(statement, cst.If)
+                and statement.orelse is None
+                and isinstance(statement.body, cst.IndentedBlock)
+                and _is_interval_guard(statement.test)
+            ):
+                guards.append(statement)
+                for inner in statement.body.body:
+                    call = self._log_statement(inner)
+                    if call is not None:
+                        logs.append(LogStatement(inner, call, index, statement))  # type: ignore[arg-type]
+        guarded_nodes = {n for g in guards for n in _walk(g.body)}
+        log_nodes = {id(n): log for log in logs for n in _walk(log.statement)}
+        can_guard = info.counter is not None
+
+        def handled(log: LogStatement) -> bool:
+            return log.guard is not None or (can_guard and self._allowed(log.call, ItemLogInterval))
+
+        # accumulators
+        accumulators: dict[str, Accumulator] = {}
+        statement_of: dict[cst.CSTNode, str] = {}
+        for node in own:
+            name, value = None, None
+            if m.matches(node, m.AugAssign(target=m.Name(), operator=m.AddAssign())):
+                name, value = node.target.value, node.value  # type: ignore[attr-defined]
+            elif m.matches(
+                node,
+                m.Expr(
+                    value=m.Call(
+                        func=m.Attribute(value=m.Name(), attr=m.Name("append")),
+                        args=[m.Arg(keyword=None, star="")],
+                    )
+                ),
+            ):
+                call = node.value  # type: ignore[attr-defined]
+                name, value = call.func.value.value, call.args[0].value
+            if name is None or value is None:
+                continue
+            sync = syncs.get(value)
+            if sync is None and isinstance(value, cst.BinaryOperation):
+                if isinstance(value.operator, cst.Multiply | cst.Divide):
+                    sync = syncs.get(value.left) or (
+                        syncs.get(value.right) if isinstance(value.operator, cst.Multiply) else None
+                    )
+            if sync is None or any(n in syncs and n is not sync.node for n in _walk(value)):
+                continue
+            acc = accumulators.get(name)
+            if acc is None:
+                init = self._find_init(loop, name)
+                acc = accumulators[name] = Accumulator(name, init or cst.Name("None"))
+                if init is None:
+                    acc.failure = f"`{name}` is not set to a number before the loop"
+            acc.syncs.append(sync)
+            acc.values.append(value)
+            statement_of[node] = name
+            index = top_of.get(node)
+            parent = self._parent(node)
+            at_top = parent is not None and self._parent(parent) is loop.body
+            if at_top and (acc.first_top_index is None or index < acc.first_top_index):
+                acc.first_top_index = index
+        for acc in accumulators.values():
+            self._check_accumulator(acc, loop, backward, statement_of, log_nodes, handled)
+
+        converted = {name: acc for name, acc in accumulators.items() if acc.failure is None}
+        done: set[cst.CSTNode] = set()  # sync nodes taken care of
+        for acc in converted.values():
+            if not self._convert(acc, loop, backward):
+                acc.failure = "rule not selected"
+                continue
+            done.update(s.node for s in acc.syncs)
+        converted = {name: acc for name, acc in converted.items() if acc.failure is None}
+
+        # logging
+        register: cst.BaseExpression | None = None
+        interval = self._interval(loop) if can_guard else ""
+        by_guard: dict[cst.If, list[LogStatement]] = {}
+        unguarded: list[tuple[LogStatement, Sync | None]] = []
+        for log in logs:
+            nodes = list(_walk(log.statement))
+            reads = [
+                n
+                for n in nodes
+                if isinstance(n, cst.Name) and n.value in converted and self._is_read(n)
+            ]
+            log_syncs = [syncs[n] for n in nodes if n in syncs]
+            if not log_syncs and not reads:
+                continue
+            done.update(s.node for s in log_syncs)
+            if log.guard is not None:
+                by_guard.setdefault(log.guard, []).append(log)
+            elif not can_guard:
+                if log_syncs:
+                    self.report(
+                        log_syncs[0].node,
+                        ItemPerStepSync,
+                        f"`{_code(log_syncs[0].node)}` is logged every step and the loop has no "
+                        "counter to guard it with: iterate `for step, batch in enumerate(...)` "
+                        f"and log under `if step % {self.settings.log_interval} == 0:`",
+                        False,
+                    )
+            else:
+                unguarded.append((log, log_syncs[0] if log_syncs else None))
+        test = f"{info.counter} % {interval} == 0"
+        for run in _consecutive([log for log, _ in unguarded]):
+            closure = self.target.is_xla and self._sync_follows(info, body, run[-1].index)
+            if not self.target.is_xla:
+                how = "reading it at log steps (TorchNeuron has no step closures)"
+            elif closure:
+                how = "in a step closure"
+            else:
+                how = "reading it at log steps (no sync follows it in the loop for a step closure)"
+            reported = []
+            for log, sync in unguarded:
+                if log not in run:
+                    continue
+                what = f"`{_code(sync.node)}`" if sync else "a running total"
+                message = f"{what} is logged every step → under `if {test}:`, {how}"
+                if self.report(log.call, ItemLogInterval, message, True):
+                    reported.append(log)
+                elif sync:
+                    done.discard(sync.node)
+            for part in _consecutive(reported):
+                statements = [log.statement for log in part]
+                params = (
+                    self._closure_args(part[0], statements, converted, body, loop)
+                    if closure
+                    else None
+                )
+                if params is not None:
+                    register = register or self._register()
+                    params = [register, params]
+                self.wrap[statements[0]] = (cst.parse_expression(test), params, statements)
+        for guard, guard_logs in by_guard.items():
+            index = body.index(guard)
+            if not self.target.is_xla or not self._sync_follows(info, body, index):
+                continue
+            statements = list(guard.body.body)  # type: ignore[union-attr]
+            chosen = {log.statement for log in guard_logs}
+            runs: list[list[cst.CSTNode]] = []
+            for position, statement in enumerate(statements):
+                if self._log_statement(statement) is None:
+                    continue
+                if runs and statements[position - 1] is runs[-1][-1]:
+                    runs[-1].append(statement)
+                else:
+                    runs.append([statement])
+            runs = [run for run in runs if chosen.intersection(run)]
+            planned = {}
+            for run in runs:
+                first = next(log for log in guard_logs if log.statement in run)
+                params = self._closure_args(first, run, converted, statements, loop, guard)
+                if params is None:
+                    continue
+                if not self._report_log(
+                    first,
+                    ItemLogClosure,
+                    "interval logging reads device values → run it in a step closure after the step's graph",
+                ):
+                    continue
+                register = register or self._register()
+                planned[run[0]] = (run, [register, params])
+            if planned:
+                self.closures[guard] = planned
+
+        # everything else that still syncs every step
+        for node, sync in syncs.items():
+            if node in done or node in guarded_nodes:
+                continue
+            statement_acc = next(
+                (statement_of[s] for s in statement_of if any(n is node for n in _walk(s))),
+                None,
+            )
+            self._report_other(
+                sync, own, accumulators.get(statement_acc) if statement_acc else None
+            )
+
+    def _is_read(self, name: cst.Name) -> bool:
+        parent = self._parent(name)
+        if isinstance(parent, cst.Attribute) and parent.attr is name:
+            return False
+        return not (isinstance(parent, cst.Arg) and parent.keyword is name)
+
+    def _check_accumulator(self, acc, loop, backward, statement_of, log_nodes, handled) -> None:
+        if acc.failure:
+            return
+        kind = _literal_number(acc.init)
+        appends = [
+            s for s, name in statement_of.items() if name == acc.name and isinstance(s, cst.Expr)
+        ]
+        adds = [
+            s
+            for s, name in statement_of.items()
+            if name == acc.name and isinstance(s, cst.AugAssign)
+        ]
+        if (kind == "list" and adds) or (kind != "list" and appends):
+            acc.failure = f"`{acc.name}` is set to `{_code(acc.init)}` but accumulated differently"
+            return
+        types = {self._value_type(s, backward) for s in acc.syncs}
+        for sync, value in zip(acc.syncs, acc.values, strict=True):
+            if sync.spelling == "int" and not _is_count(sync.tensor):
+                acc.failure = f"`{_code(sync.node)}` truncates each value"
+            if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Divide):
+                types.add("float")
+            elif (
+                isinstance(value, cst.BinaryOperation)
+                and self._value_type(sync, backward) != "float"
+            ):
+                types.add(None)
+        if acc.failure:
+            return
+        if kind == "list":
+            if any(s.spelling not in ("item", "tolist") for s in acc.syncs):
+                acc.failure = f"`{acc.name}` collects `float(...)`/`int(...)` values"
+                return
+        elif kind == "float":
+            acc.result = "float"  # type: ignore[attr-defined]
+        elif types == {"int"}:
+            acc.result = "int"  # type: ignore[attr-defined]
+        elif None not in types:
+            acc.result = "float"  # type: ignore[attr-defined]
+        else:
+            acc.failure = (
+                f"cannot tell whether `{acc.name}` sums ints or floats; "
+                f"initialise it as `{acc.name} = 0.0` if it sums floats"
+            )
+            return
+        accumulating = set(statement_of)
+        for node in _walk(loop.body):
+            if not (isinstance(node, cst.Name) and node.value == acc.name):
+                continue
+            parent = self._parent(node)
+            if parent in accumulating:
+                continue  # `acc += ...`
+            if isinstance(parent, cst.Attribute) and self._parent(parent) is not None:
+                call = self._parent(parent)
+                if isinstance(call, cst.Call) and self._parent(call) in accumulating:
+                    continue  # `acc.append(...)`
+            if isinstance(parent, cst.AssignTarget):
+                assign = self._parent(parent)
+                if (
+                    isinstance(assign, cst.Assign)
+                    and len(assign.targets) == 1
+                    and _literal_number(assign.value) == kind
+                ):
+                    continue  # reset
+            log = log_nodes.get(id(node))
+            if log is not None and kind != "list" and handled(log) and self._is_read(node):
+                continue
+            use: cst.CSTNode = node
+            parent = self._parent(use)
+            while parent is not None and not isinstance(parent, _STATEMENTS):
+                use, parent = parent, self._parent(parent)
+            if isinstance(parent, cst.BaseSmallStatement):
+                use = parent
+            acc.failure = f"`{acc.name}` is also used by `{_code(use).strip()}` in the loop"
+            return
+
+    def _convert(self, acc: Accumulator, loop: cst.CSTNode, backward: set[str]) -> bool:
+        sync = acc.syncs[0]
+        read_after = self._read_outside(loop, acc.name)
+        if acc.is_list:
+            message = f"`{_code(sync.node)}` collected every step → keep the tensors"
+            if read_after:
+                message += ", one transfer after the loop"
+        else:
+            message = f"`{_code(sync.node)}` accumulated every step → accumulate on the device"
+            if read_after:
+                message += f", `{acc.result}({acc.name})` after the loop"  # type: ignore[attr-defined]
+        if not self.report(sync.node, ItemAccumulator, message, True):
+            return False
+        for s in acc.syncs:
+            keep = _is_count(s.tensor)
+            self.expr_edits[s.node] = self._tensor_edit(s.spelling, keep)
+        if acc.is_list:
+            torch = _module_binding(self.tree, "torch")
+            if torch is None:
+                self.add_import("torch")
+                torch = "torch"
+            conversion = (
+                f"{acc.name} = {torch}.stack({acc.name}).flatten().tolist() if {acc.name} else []"
+            )
+        else:
+            conversion = f"{acc.name} = {acc.result}({acc.name})"  # type: ignore[attr-defined]
+            result = acc.result  # type: ignore[attr-defined]
+            for node in _walk(loop.body):
+                if isinstance(node, cst.Name) and node.value == acc.name and self._is_read(node):
+                    parent = self._parent(node)
+                    if not isinstance(parent, cst.AugAssign | cst.AssignTarget):
+                        self.expr_edits.setdefault(node, self._conversion_edit(result))
+        if read_after:
+            self.after.setdefault(loop, []).append(cst.parse_statement(conversion))
+        return True
+
+    @staticmethod
+    def _tensor_edit(
+        spelling: str, keep: bool
+    ) -> Callable[[cst.BaseExpression], cst.BaseExpression]:
+        def edit(updated: cst.BaseExpression) -> cst.BaseExpression:
+            assert isinstance(updated, cst.Call)
+            item = spelling in ("item", "tolist")
+            tensor = updated.func.value if item else updated.args[0].value  # type: ignore[attr-defined]
+            if not keep:
+                tensor = cst.Call(func=cst.Attribute(value=tensor, attr=cst.Name("detach")))
+            return (
+                tensor.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+                if updated.lpar
+                else tensor
+            )
+
+        return edit
+
+    @staticmethod
+    def _conversion_edit(result: str) -> Callable[[cst.BaseExpression], cst.BaseExpression]:
+        def edit(updated: cst.BaseExpression) -> cst.BaseExpression:
+            return cst.Call(func=cst.Name(result), args=[cst.Arg(updated)])
+
+        return edit
+
+    def _read_outside(self, loop: cst.CSTNode, name: str) -> bool:
+        scope = self.get_metadata(ScopeProvider, loop, None)
+        if scope is None:
+            return True
+        inside = {id(n) for n in _walk(loop)}
+        return any(id(access.node) not in inside for access in scope.accesses[name])
+
+    def _register(self) -> cst.BaseExpression:
+        alias = _module_binding(self.tree, _XLA_MODEL)
+        if alias is None:
+            return self.emit(self.target.step_closure)
+        return cst.parse_expression(f"{alias}.add_step_closure")
+
+    def _closure_args(self, log, statements, converted, siblings, loop, guard=None) -> list | None:
+        """Parameter names and argument expressions for a closure over ``statements``; None when a
+        running accumulator cannot be passed safely."""
+        scope = self.get_metadata(ScopeProvider, loop, None)
+        names: list[str] = []
+        for statement in statements:
+            for node in _walk(statement):
+                if not isinstance(node, cst.Name) or not self._is_read(node) or node.value in names:
+                    continue
+                if self.get_metadata(ScopeProvider, node, None) is not scope or scope is None:
+                    continue
+                assignments = scope.assignments[node.value]
+                if assignments and not all(isinstance(a.node, _DEFINITIONS) for a in assignments):
+                    names.append(node.value)
+        args: list[cst.BaseExpression] = []
+        for name in names:
+            acc = converted.get(name)
+            if acc is None:
+                args.append(cst.Name(name))
+                continue
+            # `acc += t` updates the tensor in place: pass a snapshot unless it is rebound right
+            # after, and only when it is already a tensor here.
+            if acc.first_top_index is None or acc.first_top_index >= log.index:
+                return None
+            rest = siblings[siblings.index(statements[-1]) + 1 :] if guard is not None else []
+            rebound = any(
+                m.matches(
+                    s,
+                    m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name(name))])]),
+                )
+                for s in rest
+            )
+            args.append(cst.Name(name) if rebound else cst.parse_expression(f"{name}.clone()"))
+        return [names, args]
+
+    def _report_log(self, log: LogStatement, rule: type[Rule], message: str) -> bool:
+        return self.report(log.call, rule, message, True)
+
+    def _report_other(self, sync: Sync, own: list[cst.CSTNode], acc: Accumulator | None) -> None:
+        text = _code(sync.node)
+        check = self._control_use(sync, own)
+        if check:
+            self.report(
+                sync.node,
+                ItemControlFlow,
+                f"`{text}` {check} and syncs every step; not moved: compute it with tensor ops "
+                "(`torch.where`) or check it every N steps",
+                False,
+            )
+            return
+        if acc is not None and acc.failure and acc.failure != "rule not selected":
+            reason = acc.failure
+        else:
+            reason = "its value is used on the host"
+        self.report(
+            sync.node,
+            ItemPerStepSync,
+            f"`{text}` syncs every step and was not moved ({reason}): keep the value on the "
+            "device and read it every N steps",
+            False,
+        )
+
+    def _control_use(self, sync: Sync, own: list[cst.CSTNode]) -> str | None:
+        child: cst.CSTNode = sync.node
+        parent = self._parent(child)
+        while parent is not None and not isinstance(parent, cst.BaseStatement):
+            if isinstance(parent, cst.If | cst.While | cst.IfExp) and parent.test is child:
+                return "decides a branch"
+            if isinstance(parent, cst.Assert):
+                return "is asserted"
+            if isinstance(parent, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation):
+                return "is compared"
+            if isinstance(parent, cst.Call) and child in parent.args:
+                if self.is_any(parent.func, _HOST_CHECKS):
+                    return "is checked on the host"
+                if m.matches(parent.func, m.Attribute(attr=m.Name("step"))):
+                    return f"drives `{_code(parent.func)}`"
+            if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+                target = parent.targets[0].target
+                if isinstance(target, cst.Name):
+                    for node in own:
+                        if isinstance(node, cst.If | cst.While):
+                            uses = _walk(node.test)
+                        elif isinstance(node, cst.Call) and (
+                            self.is_any(node.func, _HOST_CHECKS)
+                            or m.matches(node.func, m.Attribute(attr=m.Name("step")))
+                        ):
+                            uses = (a.value for a in node.args)
+                        else:
+                            continue
+                        if any(isinstance(u, cst.Name) and u.value == target.value for u in uses):
+                            return f"decides host logic through `{target.value}`"
+            child, parent = parent, self._parent(parent)
+        if isinstance(parent, cst.If | cst.While) and parent.test is child:
+            return "decides a branch"
+        return None
+
+    # -- rewriting ---------------------------------------------------------------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        edit = self.expr_edits.get(original_node)
+        return edit(updated_node) if edit else updated_node
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        edit = self.expr_edits.get(original_node)
+        return edit(updated_node) if edit else updated_node
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.BaseStatement:
+        planned = self.closures.get(original_node)
+        if not planned:
+            return updated_node
+        originals = list(original_node.body.body)  # type: ignore[union-attr]
+        updated = list(updated_node.body.body)  # type: ignore[union-attr]
+        body: list[cst.BaseStatement] = []
+        skip: set[int] = set()
+        for position, (old, new) in enumerate(zip(originals, updated, strict=True)):
+            if position in skip:
+                continue
+            if old in planned:
+                run, (register, (params, args)) = planned[old]
+                group = [updated[originals.index(s)] for s in run]
+                skip.update(originals.index(s) for s in run)
+                head = group[0]
+                group[0] = head.with_changes(leading_lines=())
+                closure = step_closure(group, params, args, register)
+                closure[0] = closure[0].with_changes(leading_lines=head.leading_lines)
+                body.extend(closure)
+            else:
+                body.append(new)
+        return updated_node.with_changes(body=updated_node.body.with_changes(body=body))
+
+    def _rebuild(self, original: list, updated: list) -> list:
+        """The block's statements with planned guards and the statements due after loops."""
+        body: list[cst.BaseStatement] = []
+        taken: set[int] = set()
+        for position, (old, new) in enumerate(zip(original, updated, strict=True)):
+            if position in taken:
+                continue
+            plan = self.wrap.get(old)
+            if plan is None:
+                body.append(new)
+            else:
+                test, closure, statements = plan
+                positions = [original.index(s) for s in statements]
+                taken.update(positions)
+                inner = [updated[p] for p in positions]
+                head = inner[0]
+                inner[0] = head.with_changes(leading_lines=())
+                if closure:
+                    register, (params, args) = closure
+                    inner = step_closure(inner, params, args, register)
+                body.append(
+                    cst.If(
+                        test=test,
+                        body=cst.IndentedBlock(body=inner),
+                        leading_lines=head.leading_lines,
+                    )
+                )
+            body.extend(self.after.get(old, ()))
+        return body
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if not any(s in self.after or s in self.wrap for s in original_node.body):
+            return updated_node
+        return updated_node.with_changes(
+            body=self._rebuild(list(original_node.body), list(updated_node.body))
+        )
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not any(s in self.after or s in self.wrap for s in original_node.body):
+            return updated_node
+        return updated_node.with_changes(
+            body=self._rebuild(list(original_node.body), list(updated_node.body))
+        )
