@@ -12,12 +12,14 @@ last, so that it lands after the optimizer step in its final form.
 from __future__ import annotations
 
 from trncodemod.transforms.device import DevicePlacement
+from trncodemod.transforms.float64 import Float64ToFloat32
 from trncodemod.transforms.item_hoist import ItemHoist
 from trncodemod.transforms.optimizer import FusedOptimizers
 from trncodemod.transforms.step_marker import StepMarker
 
 PASSES = (
     DevicePlacement,
+    Float64ToFloat32,
     FusedOptimizers,
     ItemHoist,
     StepMarker,

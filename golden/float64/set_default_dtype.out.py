@@ -1,0 +1,10 @@
+import torch
+
+
+def _mp_fn(index, flags):
+    torch.set_default_dtype(torch.float32)
+    torch.set_default_tensor_type(torch.FloatTensor)
+    torch.set_default_tensor_type("torch.FloatTensor")
+    torch.set_default_tensor_type(torch.cuda.DoubleTensor)
+    eps = torch.finfo(torch.float64).eps
+    return eps

@@ -1,0 +1,27 @@
+"""The float64 pass's rules: codes in its range and documentation `trncodemod explain` can print."""
+
+from __future__ import annotations
+
+import pytest
+from trncodemod.transforms.float64 import Float64ToFloat32
+
+from trncodemod.findings import Safety, Severity
+
+
+@pytest.mark.parametrize("rule", Float64ToFloat32.rules, ids=lambda r: r.code)
+def test_rule_is_documented_with_its_source(rule) -> None:
+    doc = rule.doc()
+    for section in ("## What it does", "## Why", "## Example", "## Use instead"):
+        assert section in doc, f"{rule.code}: missing {section}"
+    assert "R7" in rule.source
+    assert "TRN201" <= rule.code <= "TRN209"
+
+
+@pytest.mark.parametrize("rule", Float64ToFloat32.rules, ids=lambda r: r.code)
+def test_rule_changing_numerics_is_review_class(rule) -> None:
+    assert rule.safety is Safety.REVIEW
+
+
+def test_only_unknown_numpy_dtype_is_a_note() -> None:
+    notes = [rule.code for rule in Float64ToFloat32.rules if rule.severity is Severity.INFO]
+    assert notes == ["TRN206"]

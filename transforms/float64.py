@@ -1,0 +1,885 @@
+"""float64 → float32 where float64 certainly reaches a tensor (reference R7).
+
+Neuron has no FP64: torch_xla silently computes a float64 tensor in f32 on Neuron while PJRT CPU
+keeps f64, so the CPU check and the device disagree. The pass rewrites only where the value is
+certainly a tensor's dtype (a torch call's ``dtype=``, ``.to``/``.type``, ``.double()``, the
+default dtype, a NumPy array that is visibly float64 flowing into a tensor constructor). Values
+that stay in NumPy, integer data and dtype comparisons are never touched.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+
+_TORCH_F64 = frozenset({"torch.float64", "torch.double"})
+_NUMPY_F64 = frozenset({"numpy.float64", "numpy.double", "numpy.float_", "numpy.float"})
+_DOUBLE_TENSOR = frozenset({"torch.DoubleTensor"})
+_CUDA_DOUBLE_TENSOR = frozenset({"torch.cuda.DoubleTensor"})
+_TENSOR_TYPE_STRINGS = {"torch.DoubleTensor": "torch.FloatTensor"}
+_CUDA_TENSOR_TYPE_STRINGS = frozenset({"torch.cuda.DoubleTensor"})
+
+# Tensor methods whose ``dtype=`` sets the dtype of the tensor they return.
+_TENSOR_DTYPE_METHODS = frozenset(
+    {
+        "to",
+        "type",
+        "new_tensor",
+        "new_zeros",
+        "new_ones",
+        "new_empty",
+        "new_full",
+        "sum",
+        "mean",
+        "nansum",
+        "nanmean",
+        "prod",
+        "cumsum",
+        "cumprod",
+        "softmax",
+        "log_softmax",
+        "norm",
+    }
+)
+# Methods whose positional argument may be a dtype: `x.to(torch.float64)`, `x.type(torch.double)`.
+_POSITIONAL_DTYPE_METHODS = frozenset({"to", "type"})
+# Methods that already fix the dtype of the tensor they are called on.
+_DTYPE_CONVERSIONS = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "bool", "type"}
+)
+_TORCH_DTYPE_NAMES = frozenset(
+    {
+        "float",
+        "float32",
+        "float16",
+        "half",
+        "bfloat16",
+        "float64",
+        "double",
+        "int",
+        "int8",
+        "int16",
+        "short",
+        "int32",
+        "int64",
+        "long",
+        "uint8",
+        "bool",
+        "complex64",
+        "complex128",
+    }
+)
+# Calls that make a tensor from array data: argument 0 is the data, and its dtype is kept.
+_TENSOR_SINKS = frozenset({"torch.from_numpy", "torch.tensor", "torch.as_tensor", "torch.asarray"})
+
+# NumPy, as data: how each constructor picks its dtype.
+_NUMPY_FLOAT_SAMPLERS = frozenset(
+    f"numpy.random.{name}"
+    for name in (
+        "rand",
+        "randn",
+        "normal",
+        "uniform",
+        "random",
+        "random_sample",
+        "ranf",
+        "sample",
+        "standard_normal",
+        "exponential",
+        "lognormal",
+        "beta",
+        "gamma",
+    )
+)
+_NUMPY_INTEGER_SAMPLERS = frozenset(
+    f"numpy.random.{name}" for name in ("randint", "binomial", "poisson", "geometric")
+)
+# name → (index of a positional dtype, what decides the dtype without one):
+# "float64" (the documented default), "fill" (argument 1), "data" (argument 0), "range" (arange).
+_NUMPY_CONSTRUCTORS: dict[str, tuple[int, str]] = {
+    "numpy.zeros": (1, "float64"),
+    "numpy.ones": (1, "float64"),
+    "numpy.empty": (1, "float64"),
+    "numpy.identity": (1, "float64"),
+    "numpy.eye": (3, "float64"),
+    "numpy.linspace": (5, "float64"),
+    "numpy.logspace": (5, "float64"),
+    "numpy.loadtxt": (1, "float64"),
+    "numpy.genfromtxt": (1, "float64"),
+    "numpy.full": (2, "fill"),
+    "numpy.array": (1, "data"),
+    "numpy.asarray": (1, "data"),
+    "numpy.ascontiguousarray": (1, "data"),
+    "numpy.arange": (3, "range"),
+}
+# Array methods and attributes that keep the dtype of the array they are called on.
+_NUMPY_SAME_DTYPE = frozenset(
+    {"copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "swapaxes"}
+)
+_NUMPY_F64_STRINGS = frozenset({"float64", "f8", "<f8", "double", "float", "d", "float_"})
+_NUMPY_OTHER_DTYPES = frozenset({"builtins.int", "builtins.bool", "builtins.complex"})
+_MAX_DEPTH = 6
+
+FLOAT64 = "float64"
+OTHER = "other"  # a known dtype that is not float64
+NUMPY = "numpy"  # a NumPy value whose dtype is not visible here
+
+
+class Float64DtypeArgument(Rule):
+    """## What it does
+    Rewrites `torch.float64` / `torch.double` to `torch.float32` where it is a tensor's dtype: the
+    `dtype=` keyword of a `torch.*` call (`torch.zeros`, `torch.tensor`, `nn.Linear`, ...) or of a
+    tensor method that returns a tensor (`.to`, `.type`, `.new_zeros`, `.sum`, ...), the positional
+    dtype of `.to(...)` and `.type(...)`, and a variable assigned once whose every use is one of
+    those places. The spelling of the module is kept (`th.double` → `th.float32`).
+
+    `torch.float64` anywhere else (`x.dtype == torch.float64`, `torch.finfo(torch.float64)`) is
+    not a tensor's dtype and is left alone.
+
+    ## Why
+    Neuron has no FP64 (reference R7, `data-types.rst`). torch_xla silently stores float64 as f32
+    on Neuron, while PJRT CPU keeps f64 (measured), so a local check and the device compute
+    different numbers. The rewrite does what the device already does, and makes the CPU check
+    agree with it: `review`, because it changes numerics on the CPU.
+
+    ## Example
+    ```python
+    x = torch.zeros(8, dtype=torch.float64)
+    y = y.to(device, torch.double)
+    ```
+
+    ## Use instead
+    ```python
+    x = torch.zeros(8, dtype=torch.float32)
+    y = y.to(device, torch.float32)
+    ```
+    """
+
+    code = "TRN201"
+    name = "float64-dtype-argument"
+    summary = "`dtype=torch.float64` / `.to(torch.float64)` → `torch.float32`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class DoubleMethod(Rule):
+    """## What it does
+    Rewrites `x.double()` (no arguments) on a tensor or module to `x.float()`.
+
+    ## Why
+    `.double()` makes float64 tensors, which Neuron computes in f32 while PJRT CPU keeps f64
+    (reference R7): the rewrite makes the CPU check agree with the device. `review`, because it
+    changes numerics on the CPU.
+
+    ## Example
+    ```python
+    loss = criterion(out.double(), target.double())
+    ```
+
+    ## Use instead
+    ```python
+    loss = criterion(out.float(), target.float())
+    ```
+    """
+
+    code = "TRN202"
+    name = "double-method"
+    summary = "`.double()` → `.float()`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class Float64DefaultDtype(Rule):
+    """## What it does
+    Rewrites `torch.set_default_dtype(torch.float64)` to `torch.set_default_dtype(torch.float32)`
+    and `torch.set_default_tensor_type(torch.DoubleTensor)` (or `"torch.DoubleTensor"`) to
+    `torch.FloatTensor`. A CUDA tensor type (`torch.cuda.DoubleTensor`) is reported.
+
+    ## Why
+    A float64 default makes every new floating tensor float64, which Neuron computes in f32 while
+    PJRT CPU keeps f64 (reference R7); torch_xla's own MNIST test sets the default to float32.
+    `review`, because it changes numerics on the CPU.
+
+    ## Example
+    ```python
+    torch.set_default_dtype(torch.float64)
+    ```
+
+    ## Use instead
+    ```python
+    torch.set_default_dtype(torch.float32)
+    ```
+    """
+
+    code = "TRN203"
+    name = "float64-default-dtype"
+    summary = "`torch.set_default_dtype(torch.float64)` → `torch.float32`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class DoubleTensorType(Rule):
+    """## What it does
+    Rewrites the legacy CPU tensor type `torch.DoubleTensor` to `torch.FloatTensor` where it makes
+    or converts a tensor: the constructor `torch.DoubleTensor(...)` and `x.type(torch.DoubleTensor)`
+    (also the string `"torch.DoubleTensor"`). Both spellings make a CPU tensor, so only the dtype
+    changes. `torch.cuda.DoubleTensor` is reported, not rewritten: it is a CUDA type, and the
+    replacement depends on the device. `isinstance(x, torch.DoubleTensor)` is left alone.
+
+    ## Why
+    float64 tensors run in f32 on Neuron and in f64 on PJRT CPU (reference R7). `review`, because it
+    changes numerics on the CPU.
+
+    ## Example
+    ```python
+    w = torch.DoubleTensor(3, 4)
+    y = x.type(torch.DoubleTensor)
+    ```
+
+    ## Use instead
+    ```python
+    w = torch.FloatTensor(3, 4)
+    y = x.type(torch.FloatTensor)
+    ```
+    """
+
+    code = "TRN204"
+    name = "double-tensor-type"
+    summary = "`torch.DoubleTensor` → `torch.FloatTensor`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class NumpyFloat64ToTensor(Rule):
+    """## What it does
+    Converts a NumPy array that is visibly float64 where it becomes a tensor:
+    `torch.from_numpy(a)` → `torch.from_numpy(a).float()`, and `torch.tensor(a)` /
+    `torch.as_tensor(a)` without a dtype → `torch.tensor(a, dtype=torch.float32)`.
+
+    An array is visibly float64 when it is made right there, or by a local variable assigned once
+    in the same scope, with a float64 dtype (`np.float64`, `"float64"`, `float`, `np.double`), by
+    `np.random.rand/randn/normal/uniform/random`, by `np.zeros/ones/empty/linspace/eye/loadtxt`
+    without a dtype, by `np.full` with a float fill value, by `np.arange` with a float argument,
+    or by `np.array([...])` of float literals. Integer data (`np.random.randint`, `np.arange(10)`,
+    `dtype=np.int64`) is never cast. The NumPy array itself is not changed: host-only statistics
+    keep their float64.
+
+    ## Why
+    NumPy's default dtype is float64 and `torch.from_numpy` keeps it; Neuron computes the tensor
+    in f32 while PJRT CPU keeps f64 (reference R7). A `np.float64` *scalar* times a float32 tensor
+    stays float32 (measured), so only arrays matter. `review`, because it changes numerics on the
+    CPU, and because the converted tensor is a copy: `torch.from_numpy(a)` and `torch.as_tensor(a)`
+    share memory with `a`, so code that writes into `a` (or the tensor) in place and expects the
+    other to follow must be changed by hand.
+
+    ## Example
+    ```python
+    x = torch.from_numpy(np.random.randn(64, 10))
+    ```
+
+    ## Use instead
+    ```python
+    x = torch.from_numpy(np.random.randn(64, 10)).float()
+    ```
+    """
+
+    code = "TRN205"
+    name = "numpy-float64-to-tensor"
+    summary = "float64 NumPy array → float32 tensor"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class NumpyDtypeUnknown(Rule):
+    """## What it does
+    Notes a NumPy array whose dtype the tool cannot see where it becomes a tensor:
+    `torch.from_numpy(load_array())`, or `torch.tensor(np.load(path))`. Nothing is rewritten.
+
+    ## Why
+    If the array is float64 (NumPy's default for floating data), the tensor is float64: Neuron
+    computes it in f32 while PJRT CPU keeps f64 (reference R7). Guessing would cast integer labels
+    and indices to float. This is a note (`info`): nearly every data pipeline has such a call, and
+    most are fine.
+
+    ## Example
+    ```python
+    x = torch.from_numpy(load_features(path))
+    ```
+
+    ## Use instead
+    ```python
+    x = torch.from_numpy(load_features(path)).float()   # only if the features are floating point
+    ```
+    """
+
+    code = "TRN206"
+    name = "numpy-dtype-unknown"
+    summary = "NumPy array of unknown dtype becomes a tensor (note only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.INFO
+    source = "reference R7"
+
+
+class Float64DtypeElsewhere(Rule):
+    """## What it does
+    Reports `torch.float64` / `torch.double` that may become a tensor's dtype out of the tool's
+    sight: passed to a function outside `torch` (`make_batch(dtype=torch.float64)`), a parameter
+    default (`def f(dtype=torch.double)`), stored in an attribute, or held in a variable that is
+    used both as a dtype argument and elsewhere. Nothing is rewritten.
+
+    ## Why
+    If it ends up as a tensor's dtype, Neuron computes that tensor in f32 while PJRT CPU keeps f64
+    (reference R7). Host-only uses (statistics, comparisons) are fine as they are; only a person
+    can tell which it is. NxD, for example, keeps `torch.double` for its running loss on purpose.
+
+    ## Example
+    ```python
+    batch = make_batch(rows, dtype=torch.float64)
+    ```
+
+    ## Use instead
+    ```python
+    batch = make_batch(rows, dtype=torch.float32)   # if make_batch builds tensors for the device
+    ```
+    """
+
+    code = "TRN207"
+    name = "float64-dtype-elsewhere"
+    summary = "`torch.float64` that may become a tensor's dtype (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class NumpyDtypeForTorch(Rule):
+    """## What it does
+    Reports `np.float64` (or `np.double`) passed as the dtype of a torch call, such as
+    `torch.zeros(3, dtype=np.float64)` or `x.to(np.float64)`. Nothing is rewritten.
+
+    ## Why
+    torch does not accept NumPy dtypes: these calls raise `TypeError` (measured on torch 2.9), on
+    every device. The intended dtype was float64, which Neuron does not have (reference R7): use
+    `torch.float32`.
+
+    ## Example
+    ```python
+    x = torch.tensor(rows, dtype=np.float64)
+    ```
+
+    ## Use instead
+    ```python
+    x = torch.tensor(rows, dtype=torch.float32)
+    ```
+    """
+
+    code = "TRN208"
+    name = "numpy-dtype-for-torch"
+    summary = "`np.float64` used as a torch dtype (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R7"
+
+
+def _no_space_equal() -> cst.AssignEqual:
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
+
+
+def _string_value(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString) and node.prefix in ("", "u", "U"):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _literal_dtype(node: cst.BaseExpression) -> str | None:
+    """The dtype NumPy gives a Python literal (nested lists of numbers); None when unknown."""
+    if isinstance(node, cst.Float):
+        return FLOAT64
+    if isinstance(node, cst.Integer) or (
+        isinstance(node, cst.Name) and node.value in ("True", "False")
+    ):
+        return OTHER
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _literal_dtype(node.expression)
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        kinds = set()
+        for element in node.elements:
+            if isinstance(element, (cst.StarredElement,)):
+                return None
+            kinds.add(_literal_dtype(element.value))
+        if None in kinds:
+            return None
+        return FLOAT64 if FLOAT64 in kinds else OTHER
+    return None
+
+
+def _is_dotted(node: cst.CSTNode) -> bool:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
+def _positional(call: cst.Call) -> list[cst.Arg]:
+    return [arg for arg in call.args if arg.keyword is None and not arg.star]
+
+
+def _keyword(call: cst.Call, name: str) -> cst.Arg | None:
+    return next((arg for arg in call.args if arg.keyword and arg.keyword.value == name), None)
+
+
+class Float64ToFloat32(Pass):
+    name = "float64"
+    rules = (
+        Float64DtypeArgument,
+        DoubleMethod,
+        Float64DefaultDtype,
+        DoubleTensorType,
+        NumpyFloat64ToTensor,
+        NumpyDtypeUnknown,
+        Float64DtypeElsewhere,
+        NumpyDtypeForTorch,
+    )
+    needles = ("float64", "double", "Double", "from_numpy", "tensor", "asarray")
+
+    # -- what a name or call is --------------------------------------------------------------
+    def _names(self, node: cst.CSTNode) -> set[str]:
+        """Qualified names of a dotted name only: LibCST names `np.random.rand(3).astype` as
+        `numpy.random.rand.astype`, which is a method of an array, not a NumPy function."""
+        return self.qualified_names(node) if _is_dotted(node) else set()
+
+    def _is(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
+        return not self._names(node).isdisjoint(names)
+
+    def _is_torch_f64(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, (cst.Name, cst.Attribute)) and self._is(node, _TORCH_F64)
+
+    def _is_torch_call(self, call: cst.Call) -> bool:
+        return any(name.startswith("torch.") for name in self._names(call.func))
+
+    def _method(self, call: cst.Call) -> str | None:
+        """The method name of ``x.method(...)`` when ``x`` is not a module (torch, numpy)."""
+        if not isinstance(call.func, cst.Attribute):
+            return None
+        if any(name.startswith(("torch.", "numpy.")) for name in self._names(call.func)):
+            return None
+        return call.func.attr.value
+
+    def _arg_role(self, call: cst.Call, arg: cst.Arg) -> str | None:
+        """What a dtype in ``arg`` does: 'fix' (a tensor's dtype), 'default' (the default dtype),
+        'report' (passed out of sight), or None (a query such as torch.finfo)."""
+        if arg.star:
+            return None
+        keyword = arg.keyword.value if arg.keyword else None
+        if self._is(call.func, {"torch.set_default_dtype"}):
+            return "default"
+        torch_call = self._is_torch_call(call)
+        method = None if torch_call else self._method(call)
+        if keyword == "dtype":
+            return "fix" if torch_call or method in _TENSOR_DTYPE_METHODS else "report"
+        if keyword is None and method in _POSITIONAL_DTYPE_METHODS:
+            return "fix"
+        if torch_call or any(n.startswith("builtins.") for n in self._names(call.func)):
+            return None  # a query (torch.finfo, print, isinstance): not a tensor's dtype
+        return "report"
+
+    def _role_of(self, node: cst.BaseExpression) -> str | None:
+        """The role of an original expression that is an argument of a call."""
+        arg = self.get_metadata(ParentNodeProvider, node, None)
+        if not isinstance(arg, cst.Arg) or arg.value is not node:
+            return None
+        call = self.get_metadata(ParentNodeProvider, arg, None)
+        if not isinstance(call, cst.Call) or arg not in call.args:
+            return None
+        return self._arg_role(call, arg)
+
+    def _assigned_value(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The value of a local variable assigned exactly once in the scope where it is read."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None:
+            return None
+        assignments = scope.assignments[name.value]
+        if len(assignments) != 1:
+            return None
+        (assignment,) = assignments
+        if not isinstance(assignment, Assignment) or not isinstance(assignment.node, cst.Name):
+            return None
+        target = assignment.node
+        parent = self.get_metadata(ParentNodeProvider, target, None)
+        if isinstance(parent, cst.AnnAssign) and parent.target is target:
+            return parent.value
+        if isinstance(parent, cst.AssignTarget):
+            statement = self.get_metadata(ParentNodeProvider, parent, None)
+            if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+                return statement.value
+        return None
+
+    def _numpy_dtype_value(self, node: cst.BaseExpression) -> str | None:
+        """What a NumPy ``dtype=`` value names: FLOAT64, OTHER, or None (cannot tell)."""
+        text = _string_value(node)
+        if text is not None:
+            return FLOAT64 if text in _NUMPY_F64_STRINGS else OTHER
+        names = self._names(node)
+        if names & (_NUMPY_F64 | {"builtins.float"}):
+            return FLOAT64
+        if names & _NUMPY_OTHER_DTYPES or any(n.startswith("numpy.") for n in names):
+            return OTHER
+        return None
+
+    def _array_dtype(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        """The dtype of a NumPy value: FLOAT64, OTHER, NUMPY (a NumPy value, dtype unknown), or
+        None (not visibly a NumPy value)."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Name):
+            value = self._assigned_value(node)
+            return None if value is None else self._array_dtype(value, depth + 1)
+        if isinstance(node, cst.Subscript):
+            return self._array_dtype(node.value, depth + 1)
+        if isinstance(node, cst.Attribute):
+            return self._array_dtype(node.value, depth + 1) if node.attr.value == "T" else None
+        if not isinstance(node, cst.Call):
+            return None
+        names = self._names(node.func)
+        if names & _NUMPY_FLOAT_SAMPLERS:
+            return FLOAT64
+        if names & _NUMPY_INTEGER_SAMPLERS:
+            return OTHER
+        if names & _NUMPY_F64:  # np.float64(x): a float64 scalar
+            return FLOAT64
+        constructor = next(iter(names & _NUMPY_CONSTRUCTORS.keys()), None)
+        if constructor is not None:
+            return self._constructor_dtype(node, *_NUMPY_CONSTRUCTORS[constructor], depth)
+        if any(name.startswith("numpy.") for name in names):
+            return NUMPY
+        if isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            if method == "astype":
+                dtype_arg = _keyword(node, "dtype") or next(iter(_positional(node)), None)
+                if dtype_arg is None:
+                    return None
+                return self._numpy_dtype_value(dtype_arg.value) or NUMPY
+            if method in _NUMPY_SAME_DTYPE:
+                return self._array_dtype(node.func.value, depth + 1)
+        return None
+
+    def _constructor_dtype(self, call: cst.Call, index: int, default: str, depth: int) -> str:
+        positional = _positional(call)
+        dtype_arg = _keyword(call, "dtype") or (
+            positional[index] if len(positional) > index else None
+        )
+        if dtype_arg is not None:
+            return self._numpy_dtype_value(dtype_arg.value) or NUMPY
+        if any(arg.star for arg in call.args):
+            return NUMPY
+        if default == FLOAT64:
+            return FLOAT64
+        if default == "fill":
+            fill = positional[1].value if len(positional) > 1 else None
+            return (fill is not None and _literal_dtype(fill)) or NUMPY
+        if default == "range":
+            kinds = {_literal_dtype(arg.value) for arg in positional}
+            if FLOAT64 in kinds:
+                return FLOAT64
+            return OTHER if kinds == {OTHER} else NUMPY
+        data = positional[0].value if positional else None
+        if data is None:
+            return NUMPY
+        if isinstance(data, cst.Name):
+            value = self._assigned_value(data)
+            literal = _literal_dtype(value) if value is not None else None
+            if literal is not None:
+                return literal
+        literal = _literal_dtype(data)
+        if literal is not None:
+            return literal
+        inner = self._array_dtype(data, depth + 1)
+        return inner if inner in (FLOAT64, OTHER) else NUMPY
+
+    def _dtype_is_set_after(self, call: cst.Call) -> bool:
+        """``call`` is the receiver of a conversion that sets the dtype (`.float()`, `.long()`,
+        `.to(torch.float16)`): adding a cast before it would change nothing or lose precision."""
+        attribute = self.get_metadata(ParentNodeProvider, call, None)
+        if not isinstance(attribute, cst.Attribute) or attribute.value is not call:
+            return False
+        method = attribute.attr.value
+        if method in _DTYPE_CONVERSIONS:
+            return True
+        outer = self.get_metadata(ParentNodeProvider, attribute, None)
+        if method != "to" or not isinstance(outer, cst.Call):
+            return False
+        if _keyword(outer, "dtype") is not None:
+            return True
+        return any(
+            name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TORCH_DTYPE_NAMES
+            for arg in _positional(outer)
+            for name in self._names(arg.value)
+        )
+
+    # -- what replaces what --------------------------------------------------------------------
+    def _torch_attr(self, spelled: cst.BaseExpression, attr: str) -> cst.BaseExpression:
+        """``torch.<attr>`` spelled with the module alias of ``spelled`` (`th.float64`), or with a
+        name imported from torch (`from torch import float32`)."""
+        if isinstance(spelled, cst.Attribute):
+            return spelled.with_changes(attr=cst.Name(attr))
+        self.add_import("torch", obj=attr)
+        return cst.Name(attr)
+
+    def _float32_for_call(self, func: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(func, cst.Attribute):
+            return cst.Attribute(value=func.value, attr=cst.Name("float32"))
+        self.add_import("torch")
+        return cst.parse_expression("torch.float32")
+
+    # -- torch.float64 as an argument ------------------------------------------------------------
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        value = original_node.value
+        call = self.get_metadata(ParentNodeProvider, original_node, None)
+        if not isinstance(call, cst.Call):
+            return updated_node
+        if self._is_torch_f64(value):
+            return self._rewrite_f64_arg(original_node, updated_node, call)
+        if self._is(value, _NUMPY_F64):
+            if self._arg_role(call, original_node) in ("fix", "default") and (
+                self._is_torch_call(call) or self._method(call) in _POSITIONAL_DTYPE_METHODS
+            ):
+                self.report(
+                    value,
+                    NumpyDtypeForTorch,
+                    "np.float64 is not a torch dtype (torch raises TypeError); "
+                    "use torch.float32 (Neuron has no float64)",
+                    False,
+                )
+            return updated_node
+        if original_node.keyword is None and (
+            self._is(call.func, {"torch.set_default_tensor_type"}) or self._method(call) == "type"
+        ):
+            return self._rewrite_tensor_type_arg(original_node, updated_node, call)
+        return updated_node
+
+    def _rewrite_f64_arg(self, original: cst.Arg, updated: cst.Arg, call: cst.Call) -> cst.Arg:
+        role = self._arg_role(call, original)
+        spelled = cst.Module([]).code_for_node(original.value)
+        if role == "fix":
+            rule = Float64DtypeArgument
+            message = f"{spelled} → float32 as a tensor dtype (Neuron has no float64)"
+        elif role == "default":
+            rule = Float64DefaultDtype
+            message = f"default dtype {spelled} → float32 (Neuron has no float64)"
+        else:
+            if role == "report":
+                self.report(
+                    original.value,
+                    Float64DtypeElsewhere,
+                    f"{spelled} is passed where the tool cannot tell whether it becomes a "
+                    "tensor's dtype; if it does, use torch.float32 (Neuron has no float64)",
+                    False,
+                )
+            return updated
+        if self.report(original.value, rule, message, True):
+            return updated.with_changes(value=self._torch_attr(updated.value, "float32"))
+        return updated
+
+    def _rewrite_tensor_type_arg(
+        self, original: cst.Arg, updated: cst.Arg, call: cst.Call
+    ) -> cst.Arg:
+        value = original.value
+        rule = (
+            Float64DefaultDtype
+            if self._is(call.func, {"torch.set_default_tensor_type"})
+            else DoubleTensorType
+        )
+        text = _string_value(value)
+        if self._is(value, _CUDA_DOUBLE_TENSOR) or text in _CUDA_TENSOR_TYPE_STRINGS:
+            self.report(
+                value,
+                rule,
+                "torch.cuda.DoubleTensor is a CUDA float64 type: use "
+                ".to(<device>, torch.float32) (Neuron has no float64)",
+                False,
+            )
+            return updated
+        if self._is(value, _DOUBLE_TENSOR):
+            if self.report(value, rule, "torch.DoubleTensor → torch.FloatTensor", True):
+                return updated.with_changes(value=self._torch_attr(updated.value, "FloatTensor"))
+            return updated
+        if text in _TENSOR_TYPE_STRINGS and isinstance(updated.value, cst.SimpleString):
+            new = _TENSOR_TYPE_STRINGS[text]
+            if self.report(value, rule, f'"{text}" → "{new}"', True):
+                quote = updated.value.quote
+                new_value = f"{updated.value.prefix}{quote}{new}{quote}"
+                return updated.with_changes(value=updated.value.with_changes(value=new_value))
+        return updated
+
+    # -- torch.float64 elsewhere -----------------------------------------------------------------
+    def visit_Param(self, node: cst.Param) -> None:
+        if node.default is not None and self._is_torch_f64(node.default):
+            spelled = cst.Module([]).code_for_node(node.default)
+            self.report(
+                node.default,
+                Float64DtypeElsewhere,
+                f"parameter {node.name.value} defaults to {spelled}; if it becomes a tensor's "
+                "dtype, default to torch.float32 (Neuron has no float64)",
+                False,
+            )
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        target = original_node.targets[0].target if len(original_node.targets) == 1 else None
+        value = self._stored_f64(original_node.value, updated_node.value, target)
+        return updated_node.with_changes(value=value)
+
+    def leave_AnnAssign(
+        self, original_node: cst.AnnAssign, updated_node: cst.AnnAssign
+    ) -> cst.AnnAssign:
+        if original_node.value is None or updated_node.value is None:
+            return updated_node
+        value = self._stored_f64(original_node.value, updated_node.value, original_node.target)
+        return updated_node.with_changes(value=value)
+
+    def _stored_f64(
+        self,
+        original: cst.BaseExpression,
+        updated: cst.BaseExpression,
+        target: cst.BaseExpression | None,
+    ) -> cst.BaseExpression:
+        """``torch.float64`` assigned to a variable: rewritten when every use of the variable is a
+        tensor's dtype, reported when some are."""
+        if not self._is_torch_f64(original):
+            return updated
+        spelled = cst.Module([]).code_for_node(original)
+        if not isinstance(target, cst.Name):
+            self.report(
+                original,
+                Float64DtypeElsewhere,
+                f"{spelled} is stored where the tool cannot follow it; if it becomes a "
+                "tensor's dtype, use torch.float32 (Neuron has no float64)",
+                False,
+            )
+            return updated
+        roles, single = self._reference_roles(target)
+        dtype_uses = [role for role in roles if role in ("fix", "default")]
+        if single and dtype_uses and len(dtype_uses) == len(roles):
+            message = f"{spelled} → float32 ({target.value} is used only as a tensor dtype)"
+            if self.report(original, Float64DtypeArgument, message, True):
+                return self._torch_attr(updated, "float32")
+            return updated
+        if dtype_uses:
+            message = (
+                f"{target.value} = {spelled} is used as a tensor dtype and elsewhere (or assigned "
+                "again); use torch.float32 by hand where it becomes a tensor's dtype"
+            )
+        elif "report" in roles:
+            message = (
+                f"{target.value} = {spelled} is passed where the tool cannot tell whether it "
+                "becomes a tensor's dtype; if it does, use torch.float32"
+            )
+        else:
+            return updated  # never a dtype argument: comparisons and the like
+        self.report(original, Float64DtypeElsewhere, f"{message} (Neuron has no float64)", False)
+        return updated
+
+    def _reference_roles(self, target: cst.Name) -> tuple[list[str | None], bool]:
+        """The roles of every read of ``target``, and whether it is assigned only here."""
+        scope = self.get_metadata(ScopeProvider, target, None)
+        if scope is None:
+            return [None], False
+        assignments = scope.assignments[target.value]
+        roles: list[str | None] = []
+        for assignment in assignments:
+            if getattr(assignment, "node", None) is not target:
+                continue
+            for access in assignment.references:
+                node = access.node
+                roles.append(self._role_of(node) if isinstance(node, cst.Name) else None)
+        return roles, len(assignments) == 1
+
+    # -- calls: .double(), torch.DoubleTensor(...), NumPy arrays into tensors ----------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "double"
+            and not original_node.args
+            and self._method(original_node) == "double"
+        ):
+            if self.report(func.attr, DoubleMethod, ".double() → .float()", True):
+                assert isinstance(updated_node.func, cst.Attribute)
+                return updated_node.with_changes(
+                    func=updated_node.func.with_changes(attr=cst.Name("float"))
+                )
+            return updated_node
+        if self._is(func, _DOUBLE_TENSOR):
+            if self.report(func, DoubleTensorType, "torch.DoubleTensor → torch.FloatTensor", True):
+                return updated_node.with_changes(
+                    func=self._torch_attr(updated_node.func, "FloatTensor")
+                )
+            return updated_node
+        if self._is(func, _CUDA_DOUBLE_TENSOR):
+            self.report(
+                func,
+                DoubleTensorType,
+                "torch.cuda.DoubleTensor(...) makes a CUDA float64 tensor: use "
+                "torch.tensor(..., dtype=torch.float32, device=<device>) (Neuron has no float64)",
+                False,
+            )
+            return updated_node
+        if self._is(func, _TENSOR_SINKS):
+            return self._convert_array(original_node, updated_node)
+        return updated_node
+
+    def _convert_array(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        positional = _positional(original)
+        if not positional or positional[0] is not original.args[0]:
+            return updated
+        from_numpy = self._is(original.func, {"torch.from_numpy"})
+        if not from_numpy and (_keyword(original, "dtype") is not None or len(positional) > 1):
+            return updated  # the dtype is given
+        if any(arg.star for arg in original.args) or self._dtype_is_set_after(original):
+            return updated
+        kind = self._array_dtype(positional[0].value)
+        if kind == OTHER or (kind is None and not from_numpy):
+            return updated
+        call = "torch.from_numpy(...)" if from_numpy else "a tensor"
+        if kind != FLOAT64:
+            fix = "append .float()" if from_numpy else "pass dtype=torch.float32"
+            self.report(
+                original,
+                NumpyDtypeUnknown,
+                f"the dtype of the NumPy array made into {call} is not visible here; if it can "
+                f"be float64, {fix} (Neuron has no float64)",
+                False,
+            )
+            return updated
+        if from_numpy:
+            message = "float64 NumPy array → torch.from_numpy(...).float() (Neuron has no float64)"
+            if self.report(original, NumpyFloat64ToTensor, message, True):
+                return cst.Call(func=cst.Attribute(value=updated, attr=cst.Name("float")))
+            return updated
+        message = "float64 NumPy array → dtype=torch.float32 (Neuron has no float64)"
+        if not self.report(original, NumpyFloat64ToTensor, message, True):
+            return updated
+        dtype = cst.Arg(
+            keyword=cst.Name("dtype"),
+            value=self._float32_for_call(updated.func),
+            equal=_no_space_equal(),
+        )
+        args = list(updated.args)
+        last = args[-1]
+        if isinstance(last.comma, cst.Comma):  # a trailing comma: keep the layout of the call
+            dtype = dtype.with_changes(comma=last.comma)
+            args[-1] = last.with_changes(
+                comma=cst.Comma(whitespace_after=updated.whitespace_before_args)
+            )
+        return updated.with_changes(args=[*args, dtype])
