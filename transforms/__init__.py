@@ -11,6 +11,7 @@ last, so that it lands after the optimizer step in its final form.
 
 from __future__ import annotations
 
+from trncodemod.transforms.buckets import PadToBuckets
 from trncodemod.transforms.device import DevicePlacement
 from trncodemod.transforms.float64 import Float64ToFloat32
 from trncodemod.transforms.item_hoist import ItemHoist
@@ -21,6 +22,7 @@ PASSES = (
     DevicePlacement,
     Float64ToFloat32,
     FusedOptimizers,
+    PadToBuckets,
     ItemHoist,
     StepMarker,
 )
