@@ -124,3 +124,11 @@ def test_parallel_run_gives_the_same_patch_as_a_serial_one(tree: Path) -> None:
     _, serial, _ = run("apply", "--dry-run", "-j", "1", ".")
     _, parallel, _ = run("apply", "--dry-run", "-j", "2", ".")
     assert serial == parallel and serial.count(b"+++ b/") == 13
+
+
+def test_dry_run_exit_code_answers_whether_anything_would_change(tree: Path) -> None:
+    (tree / "train.py").write_text("import torch\nok = torch.cuda.is_available()\n")
+    code, out, err = run("apply", "--dry-run", ".")
+    assert (code, out) == (0, b"") and "TRN007" in err
+    code, _, _ = run("apply", ".")
+    assert code == 1, "a writing run exits 1 while findings are left for a person"

@@ -1,7 +1,7 @@
 """The command line: ``trncodemod apply | rules | explain``.
 
-Exit codes, as ruff's: 0 nothing left to do; 1 changes pending (dry run) or findings left;
-2 usage, configuration, read, parse or internal error.
+Exit codes, as ruff's: 0 nothing left to do; 1 changes pending (with --dry-run) or findings
+left for a person (after writing); 2 usage, configuration, read, parse or internal error.
 """
 
 from __future__ import annotations
@@ -166,7 +166,10 @@ def apply(
     counts = summarize(outcomes)
     if counts["errors"] or found.missing:
         sys.exit(EXIT_ERROR)
-    if not exit_zero and (counts["remaining"] or (dry_run and counts["changed"])):
+    # As ruff's --diff: a dry run answers "would anything change?"; a writing run answers
+    # "is anything left for a person?" (`check` reports every finding).
+    pending = counts["changed"] if dry_run else counts["remaining"]
+    if not exit_zero and pending:
         sys.exit(EXIT_PENDING)
     sys.exit(EXIT_CLEAN)
 
@@ -238,3 +241,6 @@ def explain(code: str) -> None:
     click.echo(f"Fix: {safety}. Severity: {rule.severity.value}. Targets: {', '.join(targets)}.")
     click.echo(f"Source: {rule.source}\n")
     click.echo(rule.doc())
+
+
+# Further commands live in their own modules and register here, one line each.

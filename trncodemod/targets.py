@@ -39,6 +39,12 @@ class Target:
     step_marker: Api
     step_closure: Api
     skip_passes: tuple[str, ...]
+    # Further APIs by role (`[targets.<name>.apis]` in targets.toml), e.g. "save", "world_size".
+    apis: dict[str, Api]
+
+    def api(self, role: str) -> Api:
+        """The target's API for ``role``; an empty Api when the target has none."""
+        return self.apis.get(role, Api("", "", ""))
 
     @property
     def is_xla(self) -> bool:
@@ -61,5 +67,8 @@ def load_target(name: str) -> Target:
     if name not in table:
         raise KeyError(f"unknown target {name!r}; choose one of: {', '.join(table)}")
     row = dict(table[name])
-    apis = {key: Api(**row.pop(key)) for key in ("device", "step_marker", "step_closure")}
-    return Target(name=name, skip_passes=tuple(row.pop("skip_passes")), **apis, **row)
+    fields = {key: Api(**row.pop(key)) for key in ("device", "step_marker", "step_closure")}
+    apis = {role: Api(**value) for role, value in row.pop("apis", {}).items()}
+    return Target(
+        name=name, skip_passes=tuple(row.pop("skip_passes")), apis=apis, **fields, **row
+    )
