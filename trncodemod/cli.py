@@ -244,3 +244,6 @@ def explain(code: str) -> None:
 
 
 # Further commands live in their own modules and register here, one line each.
+from trncodemod.golden import golden_command  # noqa: E402
+
+main.add_command(golden_command)

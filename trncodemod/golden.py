@@ -5,20 +5,29 @@ The first lines of an input may set options for that case, in the keys of ``[too
 
     # golden: target=neuron optimizer=syncfree log-interval=5
 
-The folder name picks the pass whose rules are selected; ``golden/pipeline/`` runs every pass.
+The folder name picks the pass whose rules are selected; ``golden/pipeline/`` (or a folder that
+names no pass, as in a team's own golden folder) runs every pass.
+
+``trncodemod golden check DIR`` compares, ``trncodemod golden update DIR`` rewrites; the
+project's own ``golden/`` is checked the same way by ``tests/test_golden.py``.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import click
 
 from trncodemod.config import KEYS, ConfigError, Settings
 from trncodemod.engine import migrate_text
 from trncodemod.findings import Finding
 from trncodemod.rules import all_passes
-from trncodemod.source import decode_source
+from trncodemod.source import SourceError, decode_source
+from trncodemod.targets import target_names
 
 _DIRECTIVE = re.compile(r"^#\s*golden:(.*)$", re.MULTILINE)
 ALL_PASSES = "pipeline"
@@ -60,10 +69,8 @@ class GoldenCase:
                 except TypeError as err:
                     raise ConfigError(f"{self.input}: bad golden option {item!r}: {err}") from None
         folder = self.input.parent.name
-        if "select" not in options and folder != ALL_PASSES:
-            owner = next((p for p in all_passes() if p.name == folder), None)
-            if owner is None:
-                raise ConfigError(f"{self.input}: folder {folder!r} names no pass")
+        owner = next((p for p in all_passes() if p.name == folder), None)
+        if "select" not in options and owner is not None:
             options["select"] = tuple(rule.code for rule in owner.rules)
         return Settings(**options)  # type: ignore[arg-type]
 
@@ -87,10 +94,13 @@ class GoldenRun:
     findings: list[str]
 
 
-def run_case(case: GoldenCase, data: bytes | None = None) -> GoldenRun:
+def run_case(
+    case: GoldenCase, data: bytes | None = None, overrides: dict[str, object] | None = None
+) -> GoldenRun:
     raw = case.input.read_bytes() if data is None else data
     source = decode_source(raw)
-    migration = migrate_text(source.text, case.input.name, case.settings())
+    settings = case.settings().with_overrides(**(overrides or {}))
+    migration = migrate_text(source.text, case.input.name, settings)
     return GoldenRun(source.encode(migration.text), [format_finding(f) for f in migration.findings])
 
 
@@ -107,3 +117,69 @@ def update_case(case: GoldenCase, run: GoldenRun) -> None:
 
 def find_cases(root: Path) -> list[GoldenCase]:
     return [GoldenCase(path) for path in sorted(root.rglob("*.in.py"))]
+
+
+def case_diff(case: GoldenCase, run: GoldenRun) -> str:
+    """What differs between the expected files and this run, as unified diffs ("" if nothing)."""
+    parts = []
+    expected = case.expected_output().decode("utf-8", "replace").splitlines(keepends=True)
+    actual = run.output.decode("utf-8", "replace").splitlines(keepends=True)
+    shown = case.output if case.output.exists() else case.input
+    parts.extend(difflib.unified_diff(expected, actual, f"expected {shown}", "actual output"))
+    expected_findings = [line + "\n" for line in case.expected_findings()]
+    actual_findings = [line + "\n" for line in run.findings]
+    parts.extend(
+        difflib.unified_diff(
+            expected_findings, actual_findings, f"expected {case.findings_file}", "actual findings"
+        )
+    )
+    return "".join(parts)
+
+
+def _overrides(target: str | None, select: str | None) -> dict[str, object]:
+    codes = tuple(c.strip().upper() for c in select.split(",")) if select else None
+    return {"target": target, "select": codes}
+
+
+@click.group("golden")
+def golden_command() -> None:
+    """Golden-file review: run the tool on every *.in.py under a folder and compare."""
+
+
+@golden_command.command("check")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--target", type=click.Choice(target_names()), help="Override each case's target.")
+@click.option("--select", help="Override each case's rule selection (codes or prefixes).")
+def golden_check(folder: Path, target: str | None, select: str | None) -> None:
+    """Print a unified diff for every case whose output or findings differ; exit 1 if any."""
+    cases = find_cases(folder)
+    failed = 0
+    for case in cases:
+        try:
+            diff = case_diff(case, run_case(case, overrides=_overrides(target, select)))
+        except (ConfigError, SourceError) as err:
+            diff = f"{case.input}: {err}\n"
+        if diff:
+            failed += 1
+            click.echo(diff, nl=False)
+    click.echo(f"{len(cases)} golden cases, {failed} differ.", err=True)
+    sys.exit(1 if failed else 0)
+
+
+@golden_command.command("update")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--target", type=click.Choice(target_names()), help="Override each case's target.")
+@click.option("--select", help="Override each case's rule selection (codes or prefixes).")
+def golden_update(folder: Path, target: str | None, select: str | None) -> None:
+    """Rewrite every case's expected output and findings from the tool's current behaviour."""
+    cases = find_cases(folder)
+    changed = 0
+    for case in cases:
+        run = run_case(case, overrides=_overrides(target, select))
+        if case_diff(case, run):
+            changed += 1
+            update_case(case, run)
+            click.echo(f"updated {case.name}", err=True)
+    click.echo(
+        f"{len(cases)} golden cases, {changed} updated; review them with git diff.", err=True
+    )
