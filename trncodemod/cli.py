@@ -247,3 +247,6 @@ def explain(code: str) -> None:
 from trncodemod.golden import golden_command  # noqa: E402
 
 main.add_command(golden_command)
+from trncodemod.reviewed_patch import apply_patch_command  # noqa: E402
+
+main.add_command(apply_patch_command)

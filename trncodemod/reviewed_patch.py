@@ -1,0 +1,96 @@
+"""Applying a patch a person has reviewed, and perhaps edited (hunks deleted):
+``trncodemod apply-patch FILE``.
+
+Every hunk's context and removed lines must still match the file on disk; a file with one
+hunk that does not match is refused whole, with the reason, and left exactly as it is. Each file
+is written atomically, so a file is either fully patched or untouched.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from unidiff import PatchSet
+from unidiff.errors import UnidiffParseError
+
+from trncodemod.patch import PatchError, apply_patched_file, split_lines
+from trncodemod.writing import WriteError, write_atomic
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: Path
+    new: bytes | None  # None when refused or unchanged
+    error: str | None
+
+
+def _strip_prefix(name: str) -> str:
+    return name[2:] if name.startswith(("a/", "b/")) else name
+
+
+def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
+    """What applying the patch would do to each file, without writing anything."""
+    try:
+        patch = PatchSet(patch_bytes.decode("latin-1"))
+    except UnidiffParseError as err:
+        raise PatchError(f"not a unified diff: {err}") from None
+    if not len(patch):
+        raise PatchError("the patch names no file")
+    results = []
+    for patched in patch:
+        if patched.is_added_file or patched.is_removed_file or patched.is_rename:
+            name = _strip_prefix(patched.path)
+            results.append(FileResult(root / name, None, "creates, deletes or renames a file"))
+            continue
+        path = root / _strip_prefix(patched.target_file)
+        try:
+            old = path.read_bytes()
+        except OSError as err:
+            results.append(FileResult(path, None, f"cannot read: {err.strerror}"))
+            continue
+        old_lines = [line.decode("latin-1") for line in split_lines(old)]
+        try:
+            new = "".join(apply_patched_file(old_lines, patched)).encode("latin-1")
+        except PatchError as err:
+            results.append(FileResult(path, None, f"{err}; the file changed since the patch"))
+            continue
+        results.append(FileResult(path, new if new != old else None, None))
+    return results
+
+
+@click.command("apply-patch")
+@click.argument("patch_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--check", is_flag=True, help="Only check that every hunk applies; write nothing.")
+@click.option(
+    "--directory",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("."),
+    help="Folder the patch's paths are relative to (default: the current folder).",
+)
+def apply_patch_command(patch_file: Path, check: bool, directory: Path) -> None:
+    """Apply PATCH_FILE (from `apply --patch` or `--dry-run`, possibly edited by a person).
+
+    A file whose hunks no longer match is refused whole and named; the others are written.
+    Exit 0 when every file applied, 2 when any was refused.
+    """
+    try:
+        results = plan(patch_file.read_bytes(), directory)
+    except PatchError as err:
+        raise click.UsageError(f"{patch_file}: {err}") from None
+    refused = 0
+    for result in results:
+        if result.error is None and result.new is not None and not check:
+            old = result.path.read_bytes()
+            try:
+                write_atomic(result.path, result.new, old)
+            except WriteError as err:
+                result = FileResult(result.path, None, str(err))
+        if result.error is not None:
+            refused += 1
+            click.echo(f"{result.path}: refused: {result.error}", err=True)
+    verb = "would apply" if check else "applied"
+    click.echo(f"{len(results) - refused} file(s) {verb}, {refused} refused.", err=True)
+    sys.exit(2 if refused else 0)
