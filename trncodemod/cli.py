@@ -250,3 +250,6 @@ main.add_command(golden_command)
 from trncodemod.reviewed_patch import apply_patch_command  # noqa: E402
 
 main.add_command(apply_patch_command)
+from trncodemod.pull_request import pr_command  # noqa: E402
+
+main.add_command(pr_command)

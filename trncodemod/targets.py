@@ -38,6 +38,7 @@ class Target:
     device: Api
     step_marker: Api
     step_closure: Api
+    pins: str  # the requirement line for this target
     skip_passes: tuple[str, ...]
     # Further APIs by role (`[targets.<name>.apis]` in targets.toml), e.g. "save", "world_size".
     apis: dict[str, Api]
