@@ -1,0 +1,53 @@
+"""Interactive review: exactly the accepted hunks are applied."""
+
+from pathlib import Path
+
+from trncodemod.config import Settings
+from trncodemod.engine import migrate_file
+from trncodemod.review import review
+
+SCRIPT = (
+    "import torch\nimport torch_xla\n\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+    + "".join(f"x{i} = {i}\n" for i in range(10))
+    + "batch = torch.zeros(2).cuda()\n"
+    + "".join(f"y{i} = {i}\n" for i in range(10))
+    + "other = torch.ones(2).cuda()\n"
+)
+
+
+def _outcome(tmp_path: Path, name: str = "t.py"):
+    path = tmp_path / name
+    path.write_text(SCRIPT)
+    return migrate_file(path, name, Settings())
+
+
+def _answers(*values: str):
+    queue = list(values)
+    return lambda prompt: queue.pop(0) if queue else None
+
+
+def test_accepted_hunks_only(tmp_path: Path) -> None:
+    outcome = _outcome(tmp_path)
+    shown: list[str] = []
+    (result,), summary = review([outcome], _answers("y", "n", "y"), shown.append)
+    text = result.new.decode()
+    assert "Linear(2, 2).to(torch_xla.device())" in text
+    assert "batch = torch.zeros(2).cuda()" in text
+    assert "other = torch.ones(2).to(torch_xla.device())" in text
+    assert summary == "Applied 2 of 3 hunks in 1 file(s)."
+    assert "TRN001 cuda-method" in shown[0], "each hunk names the rule that made it"
+
+
+def test_help_then_rest_of_file_and_quit(tmp_path: Path) -> None:
+    first, second = _outcome(tmp_path, "a.py"), _outcome(tmp_path, "b.py")
+    shown: list[str] = []
+    results, summary = review([first, second], _answers("?", "d", "q"), shown.append)
+    assert any("apply this hunk and all later hunks" in s for s in shown)
+    assert results[0].new is None and results[1].new is None
+    assert summary == "Applied 0 of 6 hunks in 0 file(s)."
+
+
+def test_end_of_input_applies_nothing_more(tmp_path: Path) -> None:
+    (result,), summary = review([_outcome(tmp_path)], _answers("a"), lambda s: None)
+    assert result.new is not None and result.new.count(b"torch_xla.device()") == 3
+    assert summary == "Applied 3 of 3 hunks in 1 file(s)."
