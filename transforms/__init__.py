@@ -4,27 +4,52 @@ Installed as ``trncodemod.transforms`` (see ``pyproject.toml``): the folder is `
 the repository, but no top-level ``transforms`` package is ever installed.
 
 Order matters where one pass's output is another's input: device placement first (later passes
-find ``.to(device)`` and training loops in their migrated form); dtype and optimizer swaps next;
-padding; then the ``.item()`` hoist, which may put logging into step closures; the step marker
-last, so that it lands after the optimizer step in its final form.
+find ``.to(device)`` and training loops in their migrated form); API upgrades, mixed precision
+and CUDA-only calls next; dtype and optimizer swaps; checkpoints and process utilities; the
+device loader before the step marker, so that a loop over an MpDeviceLoader never also gets a
+marker; padding; then the ``.item()`` hoist, which may put logging into step closures; the step
+marker after every rewrite of the optimizer step; report-only diagnostics last, so they see the
+migrated code.
 """
 
 from __future__ import annotations
 
+from trncodemod.transforms.amp import MixedPrecision
 from trncodemod.transforms.buckets import PadToBuckets
+from trncodemod.transforms.checkpoints import Checkpoints
+from trncodemod.transforms.compiler_flags import CompilerFlags
+from trncodemod.transforms.cpu_fallback import CpuFallbackDiagnostics
+from trncodemod.transforms.cuda_calls import CudaOnlyCalls
+from trncodemod.transforms.data_parallel import DataParallel
 from trncodemod.transforms.device import DevicePlacement
+from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.float64 import Float64ToFloat32
+from trncodemod.transforms.host_sync import HostSyncDiagnostics
 from trncodemod.transforms.item_hoist import ItemHoist
 from trncodemod.transforms.optimizer import FusedOptimizers
+from trncodemod.transforms.process_utilities import ProcessUtilities
+from trncodemod.transforms.recompilation import RecompilationDiagnostics
 from trncodemod.transforms.step_marker import StepMarker
+from trncodemod.transforms.torch_xla_apis import TorchXlaApis
 
 PASSES = (
     DevicePlacement,
+    TorchXlaApis,
+    MixedPrecision,
+    CudaOnlyCalls,
     Float64ToFloat32,
     FusedOptimizers,
+    Checkpoints,
+    ProcessUtilities,
+    CompilerFlags,
+    DeviceLoader,
+    DataParallel,
     PadToBuckets,
     ItemHoist,
     StepMarker,
+    HostSyncDiagnostics,
+    CpuFallbackDiagnostics,
+    RecompilationDiagnostics,
 )
 
 __all__ = ["PASSES"]

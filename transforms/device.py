@@ -561,6 +561,9 @@ class DevicePlacement(Pass):
         return bool(roles) and all(role == "device" for role in roles)
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        # Only a plain string; `torch.device("cuda")` is rewritten as a call in leave_Call.
+        if not isinstance(original_node.value, cst.SimpleString):
+            return updated_node
         if self._kind(original_node.value) != "cuda":
             return updated_node
         roles = (

@@ -127,6 +127,20 @@ def _counter(loop: Loop) -> tuple[str | None, int]:
                     start = int(arg.value.value)
             if isinstance(first, cst.Name):
                 return first.value, start
+        # `for step in range(n)` / `range(start, n)` with a step of one: the target counts.
+        if (
+            m.matches(call.func, m.Name("range"))
+            and isinstance(loop.target, cst.Name)
+            and 1 <= len(call.args) <= 2
+            and all(arg.keyword is None and not arg.star for arg in call.args)
+        ):
+            first_arg = call.args[0].value
+            start = (
+                int(first_arg.value)
+                if len(call.args) == 2 and isinstance(first_arg, cst.Integer)
+                else 0
+            )
+            return loop.target.value, start
     body = loop.body
     if isinstance(body, cst.IndentedBlock):
         for statement in body.body:

@@ -1,0 +1,11 @@
+import os
+
+import torch
+
+os.environ["NEURON_COMPILE_CACHE_URL"] = "/shared/cache"
+
+
+def train(model, optimizer, loader, loss_fn):
+    for x, y in loader:
+        loss_fn(model(x), y).backward()
+        optimizer.step()

@@ -1,0 +1,1 @@
+model = __import__("torch").nn.Transformer()

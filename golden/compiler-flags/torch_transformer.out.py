@@ -1,0 +1,15 @@
+"""Train a small encoder."""
+
+from __future__ import annotations
+
+import torch.nn as nn
+import os
+
+os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"
+
+
+# the model
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.TransformerEncoder(nn.TransformerEncoderLayer(64, 4), 2)

@@ -1,0 +1,9 @@
+import torch
+import torch.backends.cudnn as cudnn
+
+
+def configure(args):
+    if args.deterministic:
+        pass
+    torch.backends.cudnn.enabled = bool(args.cudnn)
+    return cudnn.benchmark

@@ -1,0 +1,15 @@
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def run(rank, world_size):
+    dist.init_process_group(backend="nccl", rank=rank, world_size=world_size)
+    model = DDP(Net().cuda(rank), device_ids=[rank], output_device=rank, find_unused_parameters=True)
+    other = torch.nn.parallel.DistributedDataParallel(Net(), [rank])
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        # DDP all-reduces in backward: the step stays as it is.
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()

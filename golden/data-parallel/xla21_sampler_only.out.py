@@ -1,0 +1,14 @@
+# golden: target=xla-2.1
+import torch
+import torch.distributed
+from torch.utils.data import DistributedSampler
+import torch_xla.runtime as xr
+import torch_xla.core.xla_model as xm
+
+sampler = DistributedSampler(ds, xr.world_size(), xr.global_ordinal())
+
+
+def train_step(x, y):
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    xm.optimizer_step(optimizer)
+    optimizer.zero_grad()

@@ -1,0 +1,13 @@
+import torch
+import torch_xla
+from torch.utils.data import DataLoader
+import torch_xla.distributed.parallel_loader as pl
+
+loader = DataLoader(ds, batch_size=16, drop_last=True)
+model = Model().to("xla")
+for x, y in pl.MpDeviceLoader(loader, "xla"):
+    batch_size = x.shape[0]
+    x = x.view(batch_size, -1)
+    loss = torch.nn.functional.nll_loss(model(x), y)
+    loss.backward()
+    optimizer.step()

@@ -1,0 +1,12 @@
+import random
+
+import torch
+
+
+def setup(args):
+    torch.manual_seed(args.seed)
+    torch.random.manual_seed(0)
+    g = torch.manual_seed(args.seed + args.rank)
+    random.seed(1); torch.manual_seed(int(args.seed))
+    torch.manual_seed(random.randint(0, 1000))
+    torch.manual_seed(seed=1234)

@@ -1,0 +1,846 @@
+"""Mixed precision: CUDA autocast becomes bf16 autocast on the target's device, GradScaler goes,
+and the Neuron compiler's own auto-cast is switched off (reference R9, R15, §5)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import dotted, is_optimizer_step, root_name
+from trncodemod.passes import Pass
+from trncodemod.statements import drop_small_statements, is_dropped
+
+_CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
+_AUTOCAST = frozenset({"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast"})
+_CUDA_SCALER = frozenset({"torch.cuda.amp.GradScaler", "torch.cuda.amp.grad_scaler.GradScaler"})
+_SCALER = frozenset({"torch.amp.GradScaler", "torch.amp.grad_scaler.GradScaler"})
+_FP16 = frozenset({"torch.float16", "torch.half"})
+_BF16 = frozenset({"torch.bfloat16"})
+# Positional parameters: torch.cuda.amp.autocast(enabled, dtype, cache_enabled) and
+# torch.autocast(device_type, dtype, enabled, cache_enabled).
+_CUDA_PARAMS = ("enabled", "dtype", "cache_enabled")
+_PARAMS = ("device_type", "dtype", "enabled", "cache_enabled")
+_FLAG = " --auto-cast=none"
+_FLAG_STATEMENT = (
+    'os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + "' + _FLAG + '"'
+)
+_CLIP = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_"})
+
+
+class CudaAutocast(Rule):
+    """## What it does
+    Rewrites CUDA autocast — `torch.cuda.amp.autocast(...)`, `torch.autocast("cuda", ...)`,
+    `torch.amp.autocast("cuda")`, `autocast(device_type="cuda", ...)`, in any import form, as a
+    context manager, a value or a decorator — to `torch.autocast("xla", dtype=torch.bfloat16)`
+    (`"neuron"` for the `neuron` target). `enabled=` and `cache_enabled=` are kept (positional
+    arguments become keywords); an fp16 or absent dtype becomes `torch.bfloat16`.
+
+    ## Why
+    CUDA autocast around an XLA model is silently inactive: the Linear output stays float32
+    (reference R9, measured), so mixed precision is lost without an error. XLA autocast on
+    Trainium supports bf16 only (`torch_xla/amp/autocast_mode.py`); fp16 → bf16 changes the
+    numerics (wider range, fewer mantissa bits), hence the `review` class.
+    `torch_xla.amp.autocast` is never emitted: it crashes off TPU/Neuron in torch-xla 2.9
+    (reference R9, measured). TorchNeuron uses `torch.autocast(device_type="neuron")` (§5).
+
+    ## Example
+    ```python
+    with torch.cuda.amp.autocast(enabled=use_amp):
+        loss = criterion(model(x), y)
+    ```
+
+    ## Use instead
+    ```python
+    with torch.autocast("xla", dtype=torch.bfloat16, enabled=use_amp):
+        loss = criterion(model(x), y)
+    ```
+    """
+
+    code = "TRN301"
+    name = "cuda-autocast"
+    summary = "CUDA autocast → `torch.autocast(<target>, dtype=torch.bfloat16)`"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R9, §5"
+
+
+class AutocastRegion(Rule):
+    """## What it does
+    When a rewritten `with autocast(...):` block also holds the backward pass and the optimizer
+    step, moves those statements out of the block, so only forward and loss run under autocast.
+    The move is done when the block has one context manager and every statement from the first
+    `backward()`/optimizer step on is gradient bookkeeping: `backward()`, optimizer and scheduler
+    `step()`, `zero_grad()`, GradScaler calls, `clip_grad_norm_`/`clip_grad_value_`, a step marker,
+    or an `if` of only those. Otherwise the region is reported and left as it is.
+
+    ## Why
+    Neuron documents "place only the forward-pass … in the `torch.autocast` scope" (reference R9,
+    `migration-from-xla-downcast-bf16.rst`); PyTorch does not recommend backward under autocast,
+    and backward ops run in the dtype of their forward ops anyway. An optimizer step under autocast
+    would run its matrix products in bf16, hence the `review` class.
+
+    ## Example
+    ```python
+    with torch.autocast("xla", dtype=torch.bfloat16):
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    with torch.autocast("xla", dtype=torch.bfloat16):
+        loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    ```
+    """
+
+    code = "TRN302"
+    name = "autocast-region"
+    summary = "backward and optimizer step moved out of the autocast block"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R9"
+
+
+class UnresolvedAutocast(Rule):
+    """## What it does
+    Reports CUDA autocast the tool cannot rewrite exactly: a dtype that is not a literal
+    `torch.float16`/`torch.bfloat16` (a variable, `torch.float32`), `*args`/`**kwargs`, an
+    autocast class used without calling it, an fp16 autocast whose device is not a literal, and
+    `torch.cuda.amp.custom_fwd`/`custom_bwd`. Nothing is changed.
+
+    ## Why
+    CUDA autocast is silently inactive on Trainium, and XLA autocast supports bf16 only
+    (reference R9): the region must become `torch.autocast("xla", dtype=torch.bfloat16)`, which
+    needs a person where the dtype or device is computed.
+
+    ## Example
+    ```python
+    with torch.autocast("cuda", dtype=amp_dtype):
+        loss = model(x)
+    ```
+
+    ## Use instead
+    ```python
+    with torch.autocast("xla", dtype=torch.bfloat16):
+        loss = model(x)
+    ```
+    """
+
+    code = "TRN303"
+    name = "unresolved-autocast"
+    summary = "CUDA autocast with a computed dtype or device (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R9"
+
+
+class AutoCastCompilerFlag(Rule):
+    """## What it does
+    On the XLA targets, when this pass rewrote an autocast in a module, appends ` --auto-cast=none`
+    to `NEURON_CC_FLAGS` once, right after the module's imports (or after the last top-level
+    assignment of `NEURON_CC_FLAGS`), without overwriting what the launcher set:
+    `os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"`.
+    A module that already mentions `--auto-cast` is left alone; one that sets `NEURON_CC_FLAGS`
+    inside a function or block is reported instead, because that later assignment would drop the
+    flag. The compiler-flags pass may append other flags the same way; each append is independent.
+
+    ## Why
+    With autocast deciding the precision, the compiler must not cast on its own: "turn off compiler
+    auto-cast" (reference R9, migration app note); the docs disagree on its default, so the flag is
+    set explicitly (R9, R15). Appending keeps flags set by the launcher (`neuron-caching.rst`).
+    The compiler reads the variable when a graph is compiled, after the imports.
+
+    ## Example
+    ```python
+    import torch
+
+    with torch.cuda.amp.autocast():
+        loss = model(x)
+    ```
+
+    ## Use instead
+    ```python
+    import os
+    import torch
+
+    os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
+    with torch.autocast("xla", dtype=torch.bfloat16):
+        loss = model(x)
+    ```
+    """
+
+    code = "TRN304"
+    name = "auto-cast-compiler-flag"
+    summary = "`--auto-cast=none` appended to `NEURON_CC_FLAGS` where autocast was rewritten"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R9, R15"
+
+
+class GradScalerRemoved(Rule):
+    """## What it does
+    Removes a CUDA `GradScaler` (`torch.cuda.amp.GradScaler(...)`, `torch.amp.GradScaler("cuda")`)
+    assigned to a name when every use of that name is a statement of one of these forms:
+    `scaler.scale(loss).backward()` → `loss.backward()`, `scaler.step(optimizer)` →
+    `optimizer.step()`, `scaler.update()` and `scaler.unscale_(optimizer)` → removed. A block left
+    empty gets `pass`. `enabled=` needs no keeping: a disabled scaler makes the same plain calls.
+
+    ## Why
+    bf16 has the range of float32, so gradient scaling is "not necessary" (torch_xla `amp.md`;
+    reference R9). A removed scaler no longer skips a step whose gradients hold inf/NaN, hence the
+    `review` class.
+
+    ## Example
+    ```python
+    scaler = torch.cuda.amp.GradScaler()
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    ```
+
+    ## Use instead
+    ```python
+    loss.backward()
+    optimizer.step()
+    ```
+    """
+
+    code = "TRN305"
+    name = "grad-scaler"
+    summary = "CUDA `GradScaler` removed (bf16 needs no loss scaling)"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R9"
+
+
+class GradScalerKept(Rule):
+    """## What it does
+    Reports a CUDA `GradScaler` that is used in any other way — saved or loaded with
+    `state_dict()`, read with `get_scale()`, passed to a function, stored on an attribute,
+    assigned twice — or in a file whose autocast could not be rewritten. Nothing is changed.
+
+    ## Why
+    bf16 needs no loss scaling (reference R9), but removing the scaler changes every place that
+    uses it; a person must drop those uses (a checkpoint's `"scaler"` entry, logging of the scale).
+    On Trainium the CUDA scaler disables itself with a warning, so the code still runs.
+
+    ## Example
+    ```python
+    scaler = torch.cuda.amp.GradScaler()
+    checkpoint = {"model": model.state_dict(), "scaler": scaler.state_dict()}
+    ```
+
+    ## Use instead
+    ```python
+    checkpoint = {"model": model.state_dict()}
+    ```
+    """
+
+    code = "TRN306"
+    name = "grad-scaler-kept"
+    summary = "CUDA `GradScaler` with uses the tool cannot drop (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R9"
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString) and node.prefix in ("", "u", "U"):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``node`` safe to put before ``.attr``."""
+    if node.lpar or isinstance(node, cst.Name | cst.Attribute | cst.Subscript | cst.Call):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+_EQUAL = cst.AssignEqual(
+    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+)
+
+
+def _keyword(name: str, value: cst.BaseExpression, **changes) -> cst.Arg:
+    return cst.Arg(value, keyword=cst.Name(name), equal=_EQUAL, **changes)
+
+
+class MixedPrecision(Pass):
+    name = "amp"
+    rules = (
+        CudaAutocast,
+        AutocastRegion,
+        UnresolvedAutocast,
+        AutoCastCompilerFlag,
+        GradScalerRemoved,
+        GradScalerKept,
+    )
+    needles = ("autocast", "GradScaler", "amp")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._rewritten: list[cst.Call] = []  # autocast calls rewritten, in source order
+        self._drop: set[cst.BaseSmallStatement] = set()
+        self._backward: set[cst.Call] = set()  # scaler.scale(x).backward() → x.backward()
+        self._step: set[cst.Call] = set()  # scaler.step(opt) → opt.step()
+        self._scalers: set[cst.Call] = set()  # constructors of removed scalers
+        self._narrow: dict[cst.With, int] = {}  # autocast blocks → first statement to move out
+        self._cleanup: set[cst.BaseExpression] = set()  # funcs whose imports may become unused
+
+    # -- autocast classification -------------------------------------------------------------
+    def _dtype(self, node: cst.BaseExpression | None) -> str:
+        """'absent', 'fp16', 'bf16' or 'other'."""
+        if node is None:
+            return "absent"
+        names = self.qualified_names(node)
+        if not names.isdisjoint(_FP16):
+            return "fp16"
+        return "bf16" if not names.isdisjoint(_BF16) else "other"
+
+    def _bound(self, call: cst.Call, params: tuple[str, ...]) -> dict[str, cst.Arg] | None:
+        """Arguments by parameter name; None with ``*args``/``**kwargs`` or unknown keywords."""
+        bound: dict[str, cst.Arg] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return None
+            name = (
+                arg.keyword.value if arg.keyword else (params[index] if index < len(params) else "")
+            )
+            if name not in params:
+                return None
+            bound[name] = arg
+        return bound
+
+    def _autocast_kind(self, call: cst.Call) -> tuple[str, str] | None:
+        """('rewrite', '') for CUDA autocast this pass rewrites, ('report', why) for CUDA autocast
+        it cannot, None for anything else."""
+        cuda_form = self.is_any(call.func, _CUDA_AUTOCAST)
+        if not cuda_form and not self.is_any(call.func, _AUTOCAST):
+            return None
+        bound = self._bound(call, _CUDA_PARAMS if cuda_form else _PARAMS)
+        if bound is None:
+            return ("report", "its arguments are unpacked with */**") if cuda_form else None
+        dtype = self._dtype(bound["dtype"].value if "dtype" in bound else None)
+        if not cuda_form:
+            device = bound.get("device_type")
+            value = _string(device.value) if device is not None else None
+            if value is None:
+                if device is not None and dtype == "fp16":
+                    return "report", "its device is computed and its dtype is float16"
+                return None
+            if value != "cuda":
+                return None
+        if dtype == "other":
+            code = _code(bound["dtype"].value)
+            return "report", f"its dtype `{code}` is not a literal float16/bfloat16"
+        return "rewrite", ""
+
+    # -- planning on the original tree ---------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        calls = m.findall(node, m.Call())
+        unresolved = any(
+            (kind := self._autocast_kind(c)) is not None and kind[0] == "report"
+            for c in calls
+            if isinstance(c, cst.Call)
+        )
+        for call in calls:
+            if isinstance(call, cst.Call) and self._is_cuda_scaler(call):
+                self._plan_scaler(call, unresolved)
+        for with_node in m.findall(node, m.With()):
+            if isinstance(with_node, cst.With):
+                self._plan_region(with_node)
+
+    def _is_cuda_scaler(self, call: cst.Call) -> bool:
+        if self.is_any(call.func, _CUDA_SCALER):
+            return True
+        if not self.is_any(call.func, _SCALER):
+            return False
+        device = next(
+            (
+                a
+                for i, a in enumerate(call.args)
+                if (a.keyword is None and i == 0 and not a.star)
+                or (a.keyword is not None and a.keyword.value == "device")
+            ),
+            None,
+        )
+        return device is None or _string(device.value) == "cuda"
+
+    def _plan_scaler(self, call: cst.Call, unresolved: bool) -> None:
+        assign = self.get_metadata(ParentNodeProvider, call, None)
+        name = (
+            assign.targets[0].target
+            if isinstance(assign, cst.Assign) and len(assign.targets) == 1
+            else None
+        )
+        if unresolved:
+            self._keep_scaler(call, "an autocast in this file could not be rewritten")
+            return
+        if not isinstance(name, cst.Name):
+            self._keep_scaler(call, "it is not assigned to a plain variable")
+            return
+        if any(m.findall(a.value, m.Call()) for a in call.args):
+            self._keep_scaler(call, "its arguments call functions")
+            return
+        scope = self.get_metadata(ScopeProvider, name, None)
+        assignments = list(scope.assignments[name.value]) if scope is not None else []
+        if len(assignments) != 1:
+            self._keep_scaler(call, f"`{name.value}` is assigned more than once")
+            return
+        backward: set[cst.Call] = set()
+        step: set[cst.Call] = set()
+        drop: set[cst.BaseSmallStatement] = set()
+        for access in assignments[0].references:
+            use = self._scaler_use(access.node)
+            if use is None:
+                parent = self.get_metadata(ParentNodeProvider, access.node, None)
+                shown = parent if isinstance(parent, cst.Attribute) else access.node
+                self._keep_scaler(
+                    call, f"`{_code(shown)}` is used at line {self._line(access.node)}"
+                )
+                return
+            kind, node = use
+            {"backward": backward, "step": step}.get(kind, set()).add(node)  # type: ignore[arg-type]
+            if kind == "drop":
+                drop.add(node)  # type: ignore[arg-type]
+        message = (
+            f"GradScaler `{name.value}` removed: bf16 needs no loss scaling; "
+            "scale(loss).backward() → loss.backward(), step(opt) → opt.step(), "
+            "update()/unscale_() dropped"
+        )
+        if not self.report(call, GradScalerRemoved, message, True):
+            return
+        self._backward |= backward
+        self._step |= step
+        self._drop |= drop | {assign}
+        self._scalers.add(call)
+        self._cleanup.add(call.func)
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.get_metadata(PositionProvider, node).start.line
+
+    def _keep_scaler(self, call: cst.Call, why: str) -> None:
+        self.report(
+            call,
+            GradScalerKept,
+            f"GradScaler kept because {why}: bf16 needs no loss scaling, so remove it by hand "
+            "(scale(loss).backward() → loss.backward(), step(opt) → opt.step(), drop update(), "
+            "unscale_(), get_scale() and its state_dict save/load)",
+            False,
+        )
+
+    def _scaler_use(self, name: cst.CSTNode) -> tuple[str, cst.CSTNode] | None:
+        attribute = self.get_metadata(ParentNodeProvider, name, None)
+        if not (isinstance(attribute, cst.Attribute) and attribute.value is name):
+            return None
+        call = self.get_metadata(ParentNodeProvider, attribute, None)
+        if not (isinstance(call, cst.Call) and call.func is attribute):
+            return None
+        method = attribute.attr.value
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if method == "scale":
+            outer = self.get_metadata(ParentNodeProvider, call, None)
+            backward = self.get_metadata(ParentNodeProvider, outer, None) if outer else None
+            if (
+                len(call.args) == 1
+                and len(positional) == 1
+                and m.matches(outer, m.Attribute(attr=m.Name("backward")))
+                and isinstance(backward, cst.Call)
+                and backward.func is outer
+                and self._statement(backward) is not None
+            ):
+                return "backward", backward
+            return None
+        statement = self._statement(call)
+        if statement is None:
+            return None
+        if method == "step" and positional and call.args[0] is positional[0]:
+            return "step", call
+        if method in ("update", "unscale_"):
+            return "drop", statement
+        return None
+
+    def _statement(self, call: cst.Call) -> cst.Expr | None:
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        return parent if isinstance(parent, cst.Expr) and parent.value is call else None
+
+    def _plan_region(self, node: cst.With) -> None:
+        if len(node.items) != 1 or not isinstance(node.items[0].item, cst.Call):
+            return
+        kind = self._autocast_kind(node.items[0].item)
+        if kind is None or kind[0] != "rewrite":
+            return
+        if not isinstance(node.body, cst.IndentedBlock):
+            if m.findall(node.body, m.Call(func=m.Attribute(attr=m.Name("backward")))):
+                self._narrow[node] = -1
+            return
+        statements = list(node.body.body)
+        first = next((i for i, s in enumerate(statements) if self._grad_work(s)), None)
+        if first is None:
+            return
+        exact = (
+            first > 0
+            and not node.asynchronous
+            and all(self._bookkeeping(s) for s in statements[first:])
+        )
+        self._narrow[node] = first if exact else -1
+
+    def _grad_work(self, statement: cst.CSTNode) -> bool:
+        return any(
+            isinstance(c, cst.Call)
+            and (m.matches(c.func, m.Attribute(attr=m.Name("backward"))) or is_optimizer_step(c))
+            for c in m.findall(statement, m.Call())
+        )
+
+    def _bookkeeping_call(self, call: cst.BaseExpression) -> bool:
+        if not isinstance(call, cst.Call):
+            return False
+        if self.is_any(call.func, _CLIP) or is_optimizer_step(call):
+            return True
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        method = call.func.attr.value
+        receiver = (root_name(call.func.value) or "").lower()
+        if method in ("backward", "zero_grad", "mark_step", "sync"):
+            return True
+        if method == "step" and "sched" in (dotted(call.func.value) or "").lower():
+            return True
+        return method in ("update", "unscale_") and "scaler" in receiver
+
+    def _bookkeeping(self, statement: cst.CSTNode) -> bool:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Expr) and self._bookkeeping_call(small.value):
+                    continue
+                if isinstance(small, cst.Assign) and self._bookkeeping_call(small.value):
+                    continue
+                if isinstance(small, cst.Pass):
+                    continue
+                return False
+            return True
+        if isinstance(statement, cst.If):
+            if m.findall(statement.test, m.Call()):
+                return False
+            blocks = [statement.body]
+            if statement.orelse is not None:
+                blocks.append(statement.orelse.body)
+                if isinstance(statement.orelse, cst.If):
+                    return self._bookkeeping(statement.orelse) and self._bookkeeping_block(
+                        statement.body
+                    )
+            return all(self._bookkeeping_block(b) for b in blocks)
+        return False
+
+    def _bookkeeping_block(self, block: cst.BaseSuite) -> bool:
+        if isinstance(block, cst.SimpleStatementSuite):
+            return self._bookkeeping(cst.SimpleStatementLine(body=block.body))
+        return all(self._bookkeeping(s) for s in block.body)
+
+    # -- rewriting calls ---------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if original_node in self._backward:
+            inner = updated_node.func.value  # type: ignore[attr-defined]
+            loss = _atom(inner.args[0].value)
+            return updated_node.with_changes(
+                func=updated_node.func.with_changes(value=loss)  # type: ignore[attr-defined]
+            )
+        if original_node in self._step:
+            optimizer = _atom(updated_node.args[0].value)
+            rest = list(updated_node.args[1:])
+            return updated_node.with_changes(
+                func=cst.Attribute(value=optimizer, attr=cst.Name("step")), args=rest
+            )
+        if self.is_any(
+            original_node.func, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
+        ):
+            self._report_custom(original_node)
+            return updated_node
+        kind = self._autocast_kind(original_node)
+        if kind is None:
+            return updated_node
+        if kind[0] == "report":
+            self.report(
+                original_node,
+                UnresolvedAutocast,
+                f"CUDA autocast is silently inactive on Trainium and {kind[1]}: write "
+                f"{self._autocast_expr()} by hand",
+                False,
+            )
+            return updated_node
+        return self._rewrite_autocast(original_node, updated_node)
+
+    def _autocast_expr(self) -> str:
+        return f'torch.autocast("{self.target.device_string}", dtype=torch.bfloat16)'
+
+    def _rewrite_autocast(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        device = self.target.device_string
+        cuda_form = self.is_any(original.func, _CUDA_AUTOCAST)
+        params = _CUDA_PARAMS if cuda_form else _PARAMS
+        bound = self._bound(updated, params)
+        assert bound is not None
+        original_bound = self._bound(original, params) or {}
+        dtype = self._dtype(original_bound["dtype"].value if "dtype" in original_bound else None)
+        # `torch` spelled as the call spells it (`th.autocast` → `th.bfloat16`), else imported.
+        alias = self._torch_alias(original.func)
+        torch_name = alias or "torch"
+        old_dtype = bound.get("dtype")
+        if old_dtype is not None and isinstance(old_dtype.value, cst.Attribute):
+            bf16: cst.BaseExpression = old_dtype.value.with_changes(attr=cst.Name("bfloat16"))
+        else:
+            bf16 = cst.parse_expression(f"{torch_name}.bfloat16")
+        if cuda_form:
+            args = [cst.Arg(cst.SimpleString(f'"{device}"')), _keyword("dtype", bf16)]
+            for name, arg in bound.items():
+                if name != "dtype":
+                    args.append(_keyword(name, arg.value))
+            func = cst.parse_expression(f"{torch_name}.autocast")
+            new = updated.with_changes(func=func, args=args)
+        else:
+            args = []
+            for arg in updated.args:
+                if arg is bound["device_type"]:
+                    quoted = arg.value
+                    assert isinstance(quoted, cst.SimpleString)
+                    value = quoted.with_changes(
+                        value=f"{quoted.prefix}{quoted.quote}{device}{quoted.quote}"
+                    )
+                    arg = arg.with_changes(value=value)
+                    if "dtype" not in bound:
+                        args.append(
+                            arg.with_changes(
+                                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                            )
+                        )
+                        args.append(_keyword("dtype", bf16, comma=arg.comma))
+                        continue
+                elif arg is old_dtype:
+                    arg = arg.with_changes(value=bf16)
+                args.append(arg)
+            new = updated.with_changes(args=args)
+        numerics = " (fp16 → bf16 changes numerics)" if dtype in ("fp16", "absent") else ""
+        message = (
+            f"CUDA autocast is silently inactive on Trainium: {_code(original)} → "
+            f"{_code(new)}{numerics}"
+        )
+        if not self.report(original, CudaAutocast, message, True):
+            return updated
+        if alias is None and (
+            cuda_form or not isinstance(getattr(old_dtype, "value", None), cst.Attribute)
+        ):
+            self.add_import("torch")
+        self._rewritten.append(original)
+        self._cleanup.add(original.func)
+        return new
+
+    def _torch_alias(self, func: cst.BaseExpression) -> str | None:
+        """The name ``torch`` is bound to where ``func`` (``th.autocast``) is written, if any."""
+        head = func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if isinstance(head, cst.Name) and self.qualified_names(head) == {"torch"}:
+            return head.value
+        return None
+
+    def _report_custom(self, node: cst.CSTNode) -> None:
+        self.report(
+            node,
+            UnresolvedAutocast,
+            "torch.cuda.amp.custom_fwd/custom_bwd are CUDA autocast decorators: use "
+            f'torch.amp.custom_fwd(device_type="{self.target.device_string}") / '
+            f'torch.amp.custom_bwd(device_type="{self.target.device_string}")',
+            False,
+        )
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        if not isinstance(node.decorator, cst.Call) and self.is_any(
+            node.decorator, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
+        ):
+            self._report_custom(node.decorator)
+
+    def _bare_reference(self, node: cst.Name | cst.Attribute) -> None:
+        if not self.is_any(node, _CUDA_AUTOCAST):
+            return
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Call) and parent.func is node:
+            return
+        self.report(
+            node,
+            UnresolvedAutocast,
+            f"CUDA autocast used without a call is silently inactive on Trainium: call "
+            f"{self._autocast_expr()} where it is entered",
+            False,
+        )
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._bare_reference(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._bare_reference(node)
+
+    # -- regions -----------------------------------------------------------------------------
+    def leave_With(
+        self, original_node: cst.With, updated_node: cst.With
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        first = self._narrow.get(original_node)
+        if first is None or original_node.items[0].item not in self._rewritten:
+            return updated_node
+        if first < 0:
+            self.report(
+                original_node.items[0].item,
+                AutocastRegion,
+                "this autocast block also runs the backward pass or optimizer step with "
+                "statements the tool cannot move: keep only forward and loss inside it",
+                False,
+            )
+            return updated_node
+        statements = list(original_node.body.body)  # type: ignore[union-attr]
+        if not self.report(
+            statements[first],
+            AutocastRegion,
+            f"{len(statements) - first} statement(s) from the backward pass on moved out of the "
+            "autocast block (forward and loss only)",
+            True,
+        ):
+            return updated_node
+        # Lines whose statements were all dropped are gone from the updated body.
+        first -= sum(is_dropped(s, self._drop) for s in statements[:first])
+        body = list(updated_node.body.body)  # type: ignore[union-attr]
+        inner = updated_node.body.with_changes(body=body[:first])  # type: ignore[union-attr]
+        return cst.FlattenSentinel([updated_node.with_changes(body=inner), *body[first:]])
+
+    # -- removing statements -----------------------------------------------------------------
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        return drop_small_statements(original_node, updated_node, self._drop)
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        return drop_small_statements(original_node, updated_node, self._drop)
+
+    # -- the module: compiler flag and imports -------------------------------------------------
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        body = list(updated_node.body)
+        for func in self._cleanup:
+            self._schedule_import_cleanup(func)
+        if self._rewritten and self.target.is_xla:
+            body = self._with_compiler_flag(original_node, body)
+        return updated_node.with_changes(body=body)
+
+    def _with_compiler_flag(self, original: cst.Module, body: list) -> list:
+        if any(
+            "--auto-cast" in (s.evaluated_value or "")  # type: ignore[operator]
+            for s in m.findall(original, m.SimpleString())
+            if isinstance(s, cst.SimpleString) and isinstance(s.evaluated_value, str)
+        ):
+            return body  # the module already decides the compiler's auto-cast
+        anchor = self._rewritten[0]
+        nested = [
+            a
+            for a in m.findall(original, m.Assign())
+            if isinstance(a, cst.Assign) and self._sets_cc_flags(a) and not self._top_level(a)
+        ]
+        if nested:
+            self.report(
+                anchor,
+                AutoCastCompilerFlag,
+                "autocast needs the compiler's auto-cast off, and NEURON_CC_FLAGS is set at "
+                f'line {self._line(nested[0])} inside a block: append "{_FLAG}" there',
+                False,
+            )
+            return body
+        index = self._flag_index(body)
+        message = f'"{_FLAG.strip()}" appended to NEURON_CC_FLAGS after the imports: autocast decides the precision'
+        if not self.report(anchor, AutoCastCompilerFlag, message, True):
+            return body
+        self.add_import("os")
+        statement = cst.parse_statement(_FLAG_STATEMENT)
+        return [*body[:index], statement, *body[index:]]
+
+    @staticmethod
+    def _sets_cc_flags(node: cst.Assign) -> bool:
+        return any(
+            m.matches(
+                t.target,
+                m.Subscript(slice=[m.SubscriptElement(m.Index(m.SimpleString()))]),
+            )
+            and "NEURON_CC_FLAGS" in _code(t.target)
+            for t in node.targets
+        )
+
+    def _top_level(self, node: cst.Assign) -> bool:
+        line = self.get_metadata(ParentNodeProvider, node, None)
+        return isinstance(self.get_metadata(ParentNodeProvider, line, None), cst.Module)
+
+    def _flag_index(self, body: list) -> int:
+        """After the leading imports, or after the last top-level NEURON_CC_FLAGS assignment."""
+        index = 0
+        for position, statement in enumerate(body):
+            if isinstance(statement, cst.SimpleStatementLine) and all(
+                isinstance(s, cst.Import | cst.ImportFrom)
+                or (
+                    position == 0
+                    and isinstance(s, cst.Expr)
+                    and isinstance(s.value, cst.SimpleString)
+                )
+                for s in statement.body
+            ):
+                index = position + 1
+                continue
+            break
+        for position, statement in enumerate(body):
+            if isinstance(statement, cst.SimpleStatementLine) and any(
+                isinstance(s, cst.Assign) and self._sets_cc_flags(s) for s in statement.body
+            ):
+                index = max(index, position + 1)
+        return index
+
+    def _schedule_import_cleanup(self, func: cst.BaseExpression) -> None:
+        """Remove the import that bound ``func``'s first name once nothing uses it."""
+        head = root_name(func)
+        if head is None or head == "torch":
+            return
+        scope = self.get_metadata(ScopeProvider, func if isinstance(func, cst.Name) else func, None)
+        if scope is None:
+            return
+        for assignment in scope[head]:
+            node = getattr(assignment, "node", None)
+            if isinstance(node, cst.ImportFrom) and not node.relative and node.module is not None:
+                if isinstance(node.names, cst.ImportStar):
+                    continue
+                for alias in node.names:
+                    bound = alias.asname.name.value if alias.asname else alias.name.value  # type: ignore[union-attr]
+                    if bound == head and isinstance(alias.name, cst.Name):
+                        RemoveImportsVisitor.remove_unused_import(
+                            self.context,
+                            dotted(node.module) or "",
+                            alias.name.value,
+                            alias.asname.name.value if alias.asname else None,  # type: ignore[union-attr]
+                        )
+            elif isinstance(node, cst.Import):
+                for alias in node.names:
+                    if alias.asname is not None and alias.asname.name.value == head:  # type: ignore[union-attr]
+                        RemoveImportsVisitor.remove_unused_import(
+                            self.context, dotted(alias.name) or "", asname=head
+                        )

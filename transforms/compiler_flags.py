@@ -1,0 +1,342 @@
+"""Compiler flags: the `NEURON_CC_FLAGS` a migrated script needs, as notes for the launcher and,
+for `--model-type=transformer` only, as an append at the top of the script (reference R15, §4).
+
+`--auto-cast=none` (needed with autocast) is the mixed-precision pass's to append, next to the
+autocast rewrite that makes it necessary; this pass does not add or report it a second time.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+from libcst.metadata import ScopeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import find_step_loops
+from trncodemod.passes import Pass
+
+_VARIABLE = "NEURON_CC_FLAGS"
+_TRANSFORMER_FLAG = "--model-type=transformer"
+_APPEND = f'os.environ["{_VARIABLE}"] = os.environ.get("{_VARIABLE}", "") + " {_TRANSFORMER_FLAG}"'
+_EXPORT = f'export {_VARIABLE}="${_VARIABLE} {_TRANSFORMER_FLAG}"'
+# Attention layers by qualified name; `torch.nn.X` and its defining module both resolve.
+_TORCH_TRANSFORMERS = frozenset(
+    {
+        f"{module}.{name}"
+        for module in ("torch.nn", "torch.nn.modules.transformer", "torch.nn.modules.activation")
+        for name in (
+            "Transformer",
+            "TransformerEncoder",
+            "TransformerDecoder",
+            "TransformerEncoderLayer",
+            "TransformerDecoderLayer",
+            "MultiheadAttention",
+        )
+    }
+    | {
+        "torch.nn.functional.scaled_dot_product_attention",
+        "torch.nn.functional.multi_head_attention_forward",
+    }
+)
+# transformers model classes (`AutoModelForCausalLM`, `BertModel`, `LlamaForCausalLM`,
+# `GPT2LMHeadModel`), not tokenizers, configs or trainers; torchvision's vision transformers.
+_HF_MODEL = re.compile(r"^transformers\.(\w+\.)*(AutoModel\w*|\w+Model|\w+For[A-Z]\w*)$")
+_VISION_TRANSFORMER = re.compile(r"^torchvision\.models\.(\w+\.)*(vit_|swin_|maxvit_)\w*$")
+_CONSTRUCTORS = (".from_pretrained", ".from_config")
+
+
+class TransformerModelType(Rule):
+    """## What it does
+    For a script that builds a transformer model — `torch.nn.Transformer*`,
+    `nn.MultiheadAttention`, `F.scaled_dot_product_attention`, a `transformers` model class
+    (`AutoModel*`, `*Model`, `*For*`, also through `.from_pretrained`), torchvision's
+    `vit_*`/`swin_*` — appends `--model-type=transformer` to `NEURON_CC_FLAGS` right after the
+    module's leading imports, before any other statement:
+
+    `os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"`
+
+    It appends (flags from the launcher are kept), and only when no string in the file mentions
+    `--model-type` already (so a second run adds nothing and a chosen model type is respected).
+    Where it cannot append exactly — the script assigns `NEURON_CC_FLAGS` outright later, or `os`
+    names something else — it reports the line for the launcher instead. Nothing for `neuron`.
+
+    ## Why
+    neuronx-cc optimises for `--model-type {generic,transformer,unet-inference}`; Neuron's BERT
+    sample and optimum-neuron's Llama tutorial compile transformers with
+    `--model-type=transformer` (reference R15, `compiler/neuronx-cc/api-reference-guide`). The
+    variable is read when graphs are compiled, which happens on the first step marker, long after
+    the module's imports (reference R15, §4; append, don't overwrite: `neuron-caching.rst`).
+
+    ## Example
+    ```python
+    import torch.nn as nn
+
+    encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(512, 8), 6)
+    ```
+
+    ## Use instead
+    ```python
+    import os
+    import torch.nn as nn
+
+    os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"
+    encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(512, 8), 6)
+    ```
+    """
+
+    code = "TRN341"
+    name = "transformer-model-type"
+    summary = "transformer model → `--model-type=transformer` in `NEURON_CC_FLAGS`"
+    safety = Safety.SAFE
+    severity = Severity.INFO
+    source = "reference R15, §4"
+
+
+class CompilerFlagsOverwritten(Rule):
+    """## What it does
+    Reports `os.environ["NEURON_CC_FLAGS"] = ...` whose value does not read the variable's
+    current value. Nothing is changed.
+
+    ## Why
+    It throws away the flags the launcher set (`--cache_dir`, `-O1`, `--model-type`,
+    `--auto-cast=none` for autocast). Neuron's caching guide appends instead (reference R15, §4,
+    `neuron-caching.rst`).
+
+    ## Example
+    ```python
+    os.environ["NEURON_CC_FLAGS"] = "--retry_failed_compilation"
+    ```
+
+    ## Use instead
+    ```python
+    os.environ["NEURON_CC_FLAGS"] = (
+        os.environ.get("NEURON_CC_FLAGS", "") + " --retry_failed_compilation"
+    )
+    ```
+    """
+
+    code = "TRN342"
+    name = "compiler-flags-overwritten"
+    summary = "`NEURON_CC_FLAGS` assigned outright, dropping the launcher's flags (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R15, §4"
+
+
+class CompileCache(Rule):
+    """## What it does
+    Notes, once per file with a training loop, where compiled graphs are cached when the file
+    names no cache (`--cache_dir`, `NEURON_COMPILE_CACHE_URL`), with the launcher line to keep
+    them. Nothing is changed; a note never fails a run.
+
+    ## Why
+    Every distinct graph is compiled by neuronx-cc, which takes minutes; the results go to
+    `/var/tmp/neuron-compile-cache` unless `NEURON_COMPILE_CACHE_URL` or `--cache_dir=` (local or
+    `s3://`) says otherwise, and `--cache_dir` wins. A cache shared between jobs or machines, and
+    `neuron_parallel_compile` for a trial run, save that time (reference R15, §4).
+
+    ## Example
+    ```python
+    for x, y in loader:
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```bash
+    export NEURON_COMPILE_CACHE_URL=s3://my-bucket/neuron-cache   # or a shared local path
+    neuron_parallel_compile torchrun --nproc_per_node=32 train.py   # optional trial compile
+    ```
+    """
+
+    code = "TRN343"
+    name = "compile-cache"
+    summary = "note: where compiled graphs are cached, and the launcher line to share them"
+    fixable = False
+    safety = Safety.SAFE
+    severity = Severity.INFO
+    source = "reference R15, §4"
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _strings(module: cst.Module) -> list[str]:
+    found: list[str] = []
+
+    class _Collector(cst.CSTVisitor):
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            value = node.evaluated_value
+            found.append(value if isinstance(value, str) else "")
+
+        def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
+            found.append(node.value)
+
+    module.visit(_Collector())
+    return found
+
+
+def _is_import_line(statement: cst.BaseStatement, index: int) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    if index == 0 and len(statement.body) == 1 and isinstance(statement.body[0], cst.Expr):
+        return isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    return all(isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body)
+
+
+class CompilerFlags(Pass):
+    name = "compiler-flags"
+    rules = (TransformerModelType, CompilerFlagsOverwritten, CompileCache)
+    needles = (
+        "Transformer",
+        "Attention",
+        "attention",
+        "transformers",
+        "torchvision",
+        _VARIABLE,
+        "backward",
+        "step",
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._transformer: cst.CSTNode | None = None  # the first evidence, for the finding
+        self._transformer_name = ""
+        self._overwrites: list[cst.Assign] = []
+        self._module_strings: list[str] = []
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        if not self.target.is_xla:
+            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS (§0.1 R15)
+        strings = _strings(node)
+        if not any("--cache_dir" in s or "NEURON_COMPILE_CACHE_URL" in s for s in strings):
+            train = [i for i in find_step_loops(node).values() if i.kind == "train"]
+            if train:
+                anchor = train[0].node
+                self.report(
+                    anchor,
+                    CompileCache,
+                    "compiled graphs go to /var/tmp/neuron-compile-cache on this host: to reuse "
+                    "them across jobs or machines, launch with `export "
+                    "NEURON_COMPILE_CACHE_URL=<shared path or s3://bucket/prefix>`",
+                    False,
+                )
+        self._module_strings = strings
+        return True
+
+    # -- evidence ------------------------------------------------------------------------------
+    def _transformer_evidence(self, node: cst.BaseExpression) -> str | None:
+        for name in self.qualified_names(node):
+            for suffix in _CONSTRUCTORS:
+                name = name.removesuffix(suffix)
+            if (
+                name in _TORCH_TRANSFORMERS
+                or _HF_MODEL.match(name)
+                or _VISION_TRANSFORMER.match(name)
+            ):
+                return name
+        return None
+
+    def _note(self, node: cst.CSTNode, name: str | None) -> None:
+        if name is not None and self._transformer is None:
+            self._transformer, self._transformer_name = node, name
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._note(node, self._transformer_evidence(node.func))
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        for base in node.bases:
+            self._note(base.value, self._transformer_evidence(base.value))
+
+    def _reads_flags(self, node: cst.CSTNode) -> bool:
+        class _Reads(cst.CSTVisitor):
+            found = False
+
+            def visit_SimpleString(self, string: cst.SimpleString) -> None:
+                if string.evaluated_value == _VARIABLE:
+                    self.found = True
+
+        reads = _Reads()
+        node.visit(reads)
+        return reads.found
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            subscript = target.target
+            if not (
+                isinstance(subscript, cst.Subscript)
+                and self.is_any(subscript.value, {"os.environ"})
+                and len(subscript.slice) == 1
+                and isinstance(subscript.slice[0].slice, cst.Index)
+            ):
+                continue
+            key = subscript.slice[0].slice.value
+            if isinstance(key, cst.SimpleString) and key.evaluated_value == _VARIABLE:
+                if not self._reads_flags(node.value):
+                    self._overwrites.append(node)
+
+    # -- the edit ------------------------------------------------------------------------------
+    def _os_is_module(self, module: cst.Module) -> bool:
+        """Whether the global name ``os`` is unbound or bound only by ``import os``."""
+        scope = self.get_metadata(ScopeProvider, module, None)
+        if scope is None:
+            return False
+        for assignment in scope["os"]:
+            node = getattr(assignment, "node", None)
+            if not (
+                isinstance(node, cst.Import)
+                and any(alias.asname is None and _code(alias.name) == "os" for alias in node.names)
+            ):
+                return False
+        return True
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        for assign in self._overwrites:
+            self.report(
+                assign.value,
+                CompilerFlagsOverwritten,
+                f"this replaces the {_VARIABLE} set by the launcher (cache dir, -O1, model "
+                f'type, --auto-cast): append instead, `os.environ["{_VARIABLE}"] = '
+                f'os.environ.get("{_VARIABLE}", "") + " <flags>"`',
+                False,
+            )
+        evidence = self._transformer
+        if evidence is None or any("--model-type" in s for s in self._module_strings):
+            return updated_node
+        found = f"transformer model (`{self._transformer_name}`)"
+        why = None
+        if self._overwrites:
+            why = f"the script assigns {_VARIABLE} outright later, which would drop an append"
+        elif not self._os_is_module(original_node):
+            why = "the name `os` is bound to something else here"
+        if why is not None:
+            self.report(
+                evidence,
+                TransformerModelType,
+                f"{found}: compile with {_TRANSFORMER_FLAG}; {why}, so add it yourself "
+                f"(launcher: `{_EXPORT}`)",
+                False,
+            )
+            return updated_node
+        if not self.report(
+            evidence,
+            TransformerModelType,
+            f"{found}: `{_TRANSFORMER_FLAG}` appended to {_VARIABLE} after the imports "
+            f"(launcher equivalent: `{_EXPORT}`)",
+            True,
+        ):
+            return updated_node
+        body = list(updated_node.body)
+        index = 0
+        while index < len(body) and _is_import_line(body[index], index):
+            index += 1
+        self.add_import("os")
+        line = cst.parse_statement(_APPEND + "\n")
+        if index < len(body):
+            # The next statement's comments and blank lines stay with it, below the append.
+            line = line.with_changes(leading_lines=[cst.EmptyLine()])
+        body.insert(index, line)
+        return updated_node.with_changes(body=body)

@@ -1,0 +1,938 @@
+"""Ops that fall back to the CPU, make shapes depend on the data, or that neuronx-cc rejects, in
+model and training code (reference D1, D2, §5). Report only: the op table is data,
+``data/fallback_ops.toml``.
+
+Model and training code is: a training or evaluation loop (``trncodemod.loops``), a class that
+derives from ``nn.Module`` (also ``PreTrainedModel``, ``LightningModule``, ``autograd.Function``,
+and classes of the file derived from those), a function that calls ``.backward()`` or steps an
+optimizer, and every function of the file that this code calls by name. Collate functions and
+``__getitem__``/``__iter__`` (dataset code, which runs on the host) never are, and an operand that
+is visibly on the host (``.cpu()``, ``.numpy()``, ``.to("cpu")``, a NumPy call, or a name bound
+only to one) is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import (
+    Assignment,
+    ParentNodeProvider,
+    QualifiedNameProvider,
+    QualifiedNameSource,
+    ScopeProvider,
+)
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import (
+    dotted,
+    find_step_loops,
+    is_backward,
+    is_optimizer_step,
+    own_statements,
+)
+from trncodemod.passes import Pass
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+
+class NonzeroFallback(Rule):
+    """## What it does
+    Reports `torch.nonzero(x)`, `x.nonzero()`, `torch.argwhere(x)` and `x.argwhere()` (any
+    `as_tuple`) in model and training code. Nothing is rewritten.
+
+    ## Why
+    The number of results depends on the values, so XLA cannot compile it: it runs on the CPU
+    (`aten::nonzero` in the metrics report), which executes the pending graph and copies the input
+    to the host, and every new count is a new shape downstream (reference D1, measured on
+    torch_xla 2.9: 1 execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero`
+    introduce dynamic shapes"). TorchNeuron also runs unsupported ops on the CPU (reference §5).
+
+    ## Example
+    ```python
+    idx = torch.nonzero(scores > 0.5).squeeze(1)
+    picked = features[idx]
+    ```
+
+    ## Use instead
+    ```python
+    top = scores.topk(k).indices            # a fixed number of positions
+    keep = scores.gather(0, top) > 0.5      # and a mask for the ones that count
+    picked = features[top] * keep.unsqueeze(1)
+    ```
+    """
+
+    code = "TRN411"
+    name = "nonzero-fallback"
+    summary = "`torch.nonzero`/`argwhere` runs on the CPU with a data-dependent shape (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1, D2, §5"
+
+
+class BooleanMaskIndex(Rule):
+    """## What it does
+    Reports indexing with a mask that is visibly boolean — a comparison (`x[x > 0]`), `isnan`,
+    `isfinite`, `logical_*`, `.bool()`, `~mask`, `mask & other`, or a name bound only to one of
+    these — in model and training code, both reading (`x[mask]`) and writing (`x[mask] = 0`). A
+    mask of unknown type is not reported. Nothing is rewritten.
+
+    ## Why
+    Boolean-mask indexing is `nonzero` underneath: it runs on the CPU (`aten::nonzero`), copies to
+    the host, and the result's size depends on the data (reference D1, measured; writing through
+    a mask also falls back). The usual rewrite keeps the full shape: `x[mask].sum()` →
+    `(x * mask).sum()`, `x[mask].mean()` → `(x * mask).sum() / mask.sum()`, `x[mask] = v` →
+    `x = x.masked_fill(mask, v)`.
+
+    ## Example
+    ```python
+    loss = per_token_loss[labels != -100].mean()
+    ```
+
+    ## Use instead
+    ```python
+    mask = labels != -100
+    loss = (per_token_loss * mask).sum() / mask.sum()
+    ```
+    """
+
+    code = "TRN412"
+    name = "boolean-mask-index"
+    summary = "`x[mask]` with a boolean mask runs `nonzero` on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class OneArgumentWhere(Rule):
+    """## What it does
+    Reports `torch.where(cond)` with one argument in model and training code. The
+    three-argument form `torch.where(cond, a, b)` is lowered and not reported.
+
+    ## Why
+    One-argument `where` is `nonzero(cond, as_tuple=True)`: it runs on the CPU, copies to the host
+    and returns a data-dependent shape (reference D1, measured).
+
+    ## Example
+    ```python
+    rows, cols = torch.where(adjacency > 0)
+    ```
+
+    ## Use instead
+    ```python
+    weights = torch.where(adjacency > 0, adjacency, 0)   # same shape, no host round trip
+    ```
+    """
+
+    code = "TRN413"
+    name = "one-argument-where"
+    summary = "one-argument `torch.where` is `nonzero` on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class MaskedSelect(Rule):
+    """## What it does
+    Reports `torch.masked_select(x, mask)` and `x.masked_select(mask)` in model and training
+    code.
+
+    ## Why
+    Runs on the CPU (`aten::masked_select`) with a data-dependent output size (reference D1,
+    measured; `XLA_EXPERIMENTAL="nonzero:masked_select"` is experimental and TPU-only).
+
+    ## Example
+    ```python
+    total = torch.masked_select(loss, valid).sum()
+    ```
+
+    ## Use instead
+    ```python
+    total = torch.where(valid, loss, 0).sum()
+    ```
+    """
+
+    code = "TRN414"
+    name = "masked-select"
+    summary = "`masked_select` runs on the CPU with a data-dependent shape (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class UniqueFallback(Rule):
+    """## What it does
+    Reports `torch.unique`, `torch.unique_consecutive` and the methods of the same names in model
+    and training code.
+
+    ## Why
+    Runs on the CPU (`aten::_unique2`, `aten::unique_consecutive`) and copies to the host; the
+    number of distinct values is a new shape each time (reference D1, measured;
+    `source_of_recompilation.md`: "another example is torch.unique()").
+
+    ## Example
+    ```python
+    present = torch.unique(labels)
+    ```
+
+    ## Use instead
+    ```python
+    present = torch.zeros(num_classes, device=labels.device).scatter_add_(
+        0, labels, torch.ones_like(labels, dtype=torch.float)) > 0
+    ```
+    """
+
+    code = "TRN415"
+    name = "unique-fallback"
+    summary = "`torch.unique` runs on the CPU with a data-dependent shape (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class SamplingAndHistogramFallback(Rule):
+    """## What it does
+    Reports `torch.multinomial`, `torch.bincount`, `torch.histc` and their method forms in model
+    and training code.
+
+    ## Why
+    They have no XLA lowering: each runs on the CPU (`aten::multinomial`, `aten::bincount`,
+    `aten::histc`) and copies its input to the host every time (reference D1, measured).
+
+    ## Example
+    ```python
+    next_token = torch.multinomial(probs, 1)
+    ```
+
+    ## Use instead
+    ```python
+    gumbel = -torch.log(-torch.log(torch.rand_like(probs)))
+    next_token = (probs.log() + gumbel).argmax(-1, keepdim=True)
+    ```
+    """
+
+    code = "TRN416"
+    name = "sampling-histogram-fallback"
+    summary = "`multinomial`/`bincount`/`histc` run on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class RepeatInterleaveTensor(Rule):
+    """## What it does
+    Reports `repeat_interleave` whose repeats are visibly a tensor (a `torch.*` call, `.long()`,
+    `.to(...)`, a name bound only to one) and the one-argument form `torch.repeat_interleave(r)`.
+    Repeats given as a Python int are lowered and not reported.
+
+    ## Why
+    With tensor repeats the output size depends on the values: it runs on the CPU
+    (`aten::repeat_interleave.Tensor`), even when `output_size=` is given (reference D1, measured
+    on torch_xla 2.9).
+
+    ## Example
+    ```python
+    expanded = torch.repeat_interleave(tokens, lengths)
+    ```
+
+    ## Use instead
+    ```python
+    # pad every row to the longest repeat count and carry a mask
+    expanded = tokens.unsqueeze(1).expand(-1, max_len)
+    mask = torch.arange(max_len, device=tokens.device) < lengths.unsqueeze(1)
+    ```
+    """
+
+    code = "TRN417"
+    name = "repeat-interleave-tensor"
+    summary = "`repeat_interleave` with tensor repeats runs on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class FftFallback(Rule):
+    """## What it does
+    Reports every `torch.fft.*` function and `torch.stft`/`torch.istft` (and the methods) in
+    model and training code.
+
+    ## Why
+    FFTs run on the CPU (`aten::_fft_r2c`, reference D1, measured) and produce complex tensors,
+    which neuronx-cc does not support (EVRF004); Neuron's own analysis tutorial uses
+    `torch.fft.fft` as its unsupported-op example.
+
+    ## Example
+    ```python
+    spec = torch.fft.rfft(frames, dim=-1).abs()
+    ```
+
+    ## Use instead
+    ```python
+    # in the Dataset / collate function, on the host:
+    spec = torch.fft.rfft(frames, dim=-1).abs()
+    ```
+    """
+
+    code = "TRN418"
+    name = "fft-fallback"
+    summary = "`torch.fft.*`/`stft` run on the CPU and make complex tensors (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class SparseTensor(Rule):
+    """## What it does
+    Reports sparse tensors in model and training code: `x.to_sparse*()`, `torch.sparse_*_tensor`,
+    `torch.sparse.*`, and `nn.Embedding`/`nn.EmbeddingBag`/`F.embedding` with `sparse=True`.
+
+    ## Why
+    The XLA backend has no sparse kernels: moving a sparse tensor to the device raises
+    `NotImplementedError: Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with
+    arguments from the 'SparseXLA' backend` (reference D1, measured); an embedding with
+    `sparse=True` raises the same at `backward()` (measured on torch_xla 2.9).
+
+    ## Example
+    ```python
+    self.embed = nn.Embedding(vocab, dim, sparse=True)
+    ```
+
+    ## Use instead
+    ```python
+    self.embed = nn.Embedding(vocab, dim)
+    ```
+    """
+
+    code = "TRN419"
+    name = "sparse-tensor"
+    summary = "sparse tensors have no XLA kernels: a hard error (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class ComplexDtype(Rule):
+    """## What it does
+    Reports complex dtypes (`torch.complex64`, `torch.complex128`, `torch.cfloat`,
+    `torch.cdouble`, `torch.complex32`, `torch.chalf`) and `torch.view_as_complex`,
+    `torch.complex`, `torch.polar` in model and training code.
+
+    ## Why
+    neuronx-cc does not support complex data types (error EVRF004, reference D1 "Neuron-side
+    compiler restrictions"): the graph fails to compile on Trainium, whatever the target.
+
+    ## Example
+    ```python
+    freqs = torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2))
+    ```
+
+    ## Use instead
+    ```python
+    x1, x2 = x[..., 0::2], x[..., 1::2]          # rotary embedding with real arithmetic
+    out = torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1).flatten(-2)
+    ```
+    """
+
+    code = "TRN421"
+    name = "complex-dtype"
+    summary = "complex dtypes are rejected by neuronx-cc (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1 (EVRF004)"
+
+
+class IntegerTopk(Rule):
+    """## What it does
+    Reports `topk` on a tensor that is visibly integer: `.long()`, `.int()`, `.to(torch.int64)`,
+    `torch.randint(...)`, `argmax`/`argsort` results, a creation call with an integer `dtype=`,
+    or a name bound only to one of these. `topk` on a tensor of unknown dtype is not reported.
+
+    ## Why
+    neuronx-cc rejects `topk` on int32/int64 inputs (error EVRF013, reference D1): cast to float.
+    (torch_xla on the CPU runs it, so the failure only shows on Trainium.)
+
+    ## Example
+    ```python
+    best = counts.long().topk(5)
+    ```
+
+    ## Use instead
+    ```python
+    best = counts.float().topk(5)   # exact for integers below 2**24
+    ```
+    """
+
+    code = "TRN422"
+    name = "integer-topk"
+    summary = "`topk` on an integer tensor is rejected by neuronx-cc (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1 (EVRF013)"
+
+
+class IntegerMatmul(Rule):
+    """## What it does
+    Reports a matrix product (`@`, `torch.matmul`, `mm`, `bmm`, `mv`, `dot` and their methods)
+    with an operand that is visibly integer (as for TRN422). Products of unknown dtype are not
+    reported.
+
+    ## Why
+    neuronx-cc rejects integer matrix multiplication (error EVRF035, reference D1).
+
+    ## Example
+    ```python
+    counts = one_hot.long() @ transitions.long()
+    ```
+
+    ## Use instead
+    ```python
+    counts = one_hot.float() @ transitions.float()
+    ```
+    """
+
+    code = "TRN423"
+    name = "integer-matmul"
+    summary = "integer matmul is rejected by neuronx-cc (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1 (EVRF035)"
+
+
+RULES: tuple[type[Rule], ...] = (
+    NonzeroFallback,
+    BooleanMaskIndex,
+    OneArgumentWhere,
+    MaskedSelect,
+    UniqueFallback,
+    SamplingAndHistogramFallback,
+    RepeatInterleaveTensor,
+    FftFallback,
+    SparseTensor,
+    ComplexDtype,
+    IntegerTopk,
+    IntegerMatmul,
+)
+_BY_CODE = {rule.code: rule for rule in RULES}
+
+
+# -- the op table (data/fallback_ops.toml) ------------------------------------------------------
+@dataclass(frozen=True)
+class Op:
+    key: str
+    rule: type[Rule]
+    functions: frozenset[str]
+    prefixes: tuple[str, ...]
+    methods: frozenset[str]
+    when: str
+    counter: str
+    fix: str
+    dynamic_shape: bool
+    references: bool
+
+
+@cache
+def fallback_ops() -> tuple[Op, ...]:
+    text = resources.files("trncodemod").joinpath("data/fallback_ops.toml").read_text("utf-8")
+    return tuple(
+        Op(
+            key=key,
+            rule=_BY_CODE[row["rule"]],
+            functions=frozenset(row.get("functions", ())),
+            prefixes=tuple(row.get("prefixes", ())),
+            methods=frozenset(row.get("methods", ())),
+            when=row.get("when", ""),
+            counter=row["counter"],
+            fix=row["fix"],
+            dynamic_shape=row.get("dynamic_shape", False),
+            references=row.get("references", False),
+        )
+        for key, row in tomllib.loads(text)["ops"].items()
+    )
+
+
+# -- what an expression visibly is --------------------------------------------------------------
+_INT_DTYPES = frozenset(
+    f"torch.{name}"
+    for name in ("int", "int8", "int16", "int32", "int64", "long", "short", "uint8", "uint16")
+    + ("uint32", "uint64")
+)
+_INT_METHODS = frozenset({"long", "int", "short", "byte", "char", "argmax", "argmin", "argsort"})
+_INT_FUNCTIONS = frozenset(
+    f"torch.{name}"
+    for name in ("randint", "randint_like", "argmax", "argmin", "argsort", "randperm")
+)
+_BOOL_NAMES = [
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isneginf",
+    "isposinf",
+    "isin",
+    "signbit",
+    "logical_and",
+    "logical_or",
+    "logical_not",
+    "logical_xor",
+    "eq",
+    "ne",
+    "gt",
+    "ge",
+    "lt",
+    "le",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "not_equal",
+]
+_BOOL_FUNCTIONS = frozenset(f"torch.{name}" for name in _BOOL_NAMES)
+_BOOL_METHODS = frozenset({"bool", *_BOOL_NAMES})
+_NOT_TENSOR_FUNCTIONS = re.compile(
+    r"^torch\.(Size|device|dtype|is_|get_|set_|cuda\.|distributed\.)"
+)
+_HOST_METHODS = frozenset({"cpu", "numpy"})
+_NON_VALUE_COMPARISONS = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+_DEPTH = 6  # how many name bindings an expression is followed through
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _keyword(call: cst.Call, name: str) -> cst.Arg | None:
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def _positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _method(call: cst.Call) -> str | None:
+    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+
+
+class Facts:
+    """What the code visibly says about an expression (boolean, integer, tensor, on the host),
+    following names to the values they are bound to in their scope. Shared by the cpu-fallback
+    and recompilation passes; ``owner`` is the pass, for metadata."""
+
+    def __init__(self, owner: Pass) -> None:
+        self.owner = owner
+
+    def names(self, node: cst.CSTNode) -> set[str]:
+        """Qualified names of a dotted name; none for ``f(x).y``, whose qualified name LibCST
+        spells as if ``y`` were an attribute of the function ``f``."""
+        if isinstance(node, cst.BaseExpression) and dotted(node) is None:
+            return set()
+        return self.owner.qualified_names(node)
+
+    def imported(self, node: cst.CSTNode) -> bool:
+        """``node`` names something from an import (``np.unique``), not a method of a value."""
+        if isinstance(node, cst.BaseExpression) and dotted(node) is None:
+            return False
+        return any(
+            q.source is QualifiedNameSource.IMPORT
+            for q in self.owner.get_metadata(QualifiedNameProvider, node, set())
+        )
+
+    def bound_values(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """Every value ``name`` is bound to in its scope; None when one of them cannot be read
+        (a parameter, a loop target, tuple unpacking, ``+=``, an import)."""
+        scope = self.owner.get_metadata(ScopeProvider, name, None)
+        if scope is None:
+            return None
+        assignments = scope[name.value]
+        if not assignments:
+            return None
+        values = []
+        for assignment in assignments:
+            if not isinstance(assignment, Assignment):
+                return None
+            target = assignment.node
+            parent = self.owner.get_metadata(ParentNodeProvider, target, None)
+            if isinstance(parent, cst.AssignTarget) and parent.target is target:
+                values.append(self.owner.get_metadata(ParentNodeProvider, parent).value)
+            elif isinstance(parent, cst.AnnAssign) and parent.target is target and parent.value:
+                values.append(parent.value)
+            else:
+                return None
+        return values
+
+    def _through_names(self, node: cst.BaseExpression, test, depth: int) -> bool:
+        if depth <= 0:
+            return False
+        values = self.bound_values(node) if isinstance(node, cst.Name) else None
+        return bool(values) and all(test(v, depth - 1) for v in values)
+
+    def is_bool(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+        if isinstance(node, cst.Comparison):
+            return not any(isinstance(c.operator, _NON_VALUE_COMPARISONS) for c in node.comparisons)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self.is_bool(node.expression, depth)
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+            node.operator, cst.BitAnd | cst.BitOr | cst.BitXor
+        ):
+            return self.is_bool(node.left, depth) or self.is_bool(node.right, depth)
+        if isinstance(node, cst.Call):
+            if self.is_any_name(node.func, _BOOL_FUNCTIONS):
+                return True
+            method = _method(node)
+            if method in _BOOL_METHODS and not self.imported(node.func):
+                return True
+            return self._dtype_of_call(node) == "torch.bool"
+        return self._through_names(node, self.is_bool, depth)
+
+    def is_int(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+        if isinstance(node, cst.Call):
+            if self.is_any_name(node.func, _INT_FUNCTIONS):
+                return True
+            method = _method(node)
+            if method in _INT_METHODS and not self.imported(node.func):
+                return True
+            dtype = self._dtype_of_call(node)
+            if dtype is not None:
+                return dtype in _INT_DTYPES
+            if self.is_any_name(node.func, {"torch.arange"}):
+                args = _positional(node)
+                return bool(args) and all(isinstance(a.value, cst.Integer) for a in args)
+            return False
+        return self._through_names(node, self.is_int, depth)
+
+    def is_tensor(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+        if isinstance(node, cst.Call):
+            names = self.names(node.func)
+            if any(n.startswith("torch.") and not _NOT_TENSOR_FUNCTIONS.match(n) for n in names):
+                return True
+            if _method(node) in ("to", "cuda", "long", "int", "float", "bool"):
+                return not self.imported(node.func)
+            return self.is_int(node) or self.is_bool(node)
+        return self._through_names(node, self.is_tensor, depth)
+
+    def on_host(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+        """The value is visibly a host tensor or array: ``.cpu()``, ``.numpy()``, ``.to("cpu")``,
+        a NumPy call, somewhere along its receiver chain."""
+        while True:
+            if isinstance(node, cst.Call):
+                if any(n.split(".")[0] == "numpy" for n in self.names(node.func)):
+                    return True
+                method = _method(node)
+                if method in _HOST_METHODS or (method == "to" and moves_to_cpu(node)):
+                    return True
+                node = node.func
+            elif isinstance(node, cst.Attribute | cst.Subscript):
+                node = node.value
+            else:
+                return self._through_names(node, self.on_host, depth)
+
+    def is_any_name(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
+        return not self.names(node).isdisjoint(names)
+
+    def _dtype_of_call(self, call: cst.Call) -> str | None:
+        """The dtype a call visibly makes: ``dtype=torch.x``, ``.to(torch.x)``, ``.type(torch.x)``."""
+        arg = _keyword(call, "dtype")
+        if arg is None and _method(call) in ("to", "type"):
+            positional = _positional(call)
+            arg = positional[0] if positional else None
+        if arg is None:
+            return None
+        dtypes = {n for n in self.names(arg.value) if n.startswith("torch.")}
+        if dtypes & _INT_DTYPES:
+            return next(iter(dtypes & _INT_DTYPES))
+        return "torch.bool" if "torch.bool" in dtypes else next(iter(dtypes), None)
+
+    # -- the op table ------------------------------------------------------------------------
+    def op_of_call(self, call: cst.Call) -> tuple[Op, str, cst.BaseExpression | None] | None:
+        """The table's op for ``call``, how it is spelled, and its main operand."""
+        names = self.names(call.func)
+        method = _method(call)
+        for op in fallback_ops():
+            if op.references:
+                continue
+            if names & op.functions or any(n.startswith(op.prefixes) for n in names if op.prefixes):
+                spelling = min(names & op.functions or names)
+                args = _positional(call)
+                operand = args[0].value if args else None
+                receiver = False
+            elif method in op.methods and not self.imported(call.func):
+                spelling = f".{method}()"
+                operand = call.func.value  # type: ignore[union-attr]
+                receiver = True
+            else:
+                continue
+            if self._applies(op, call, receiver):
+                return op, spelling, operand
+        return None
+
+    def _applies(self, op: Op, call: cst.Call, receiver: bool) -> bool:
+        args = _positional(call)
+        if op.when == "one-argument":
+            return len(call.args) == 1 and len(args) == 1
+        if op.when == "tensor-repeats":
+            repeats = _keyword(call, "repeats")
+            if repeats is None:
+                position = 0 if receiver else 1
+                if not receiver and len(args) == 1 and _keyword(call, "input") is None:
+                    return True  # torch.repeat_interleave(repeats)
+                repeats = args[position] if len(args) > position else None
+            return repeats is not None and self.is_tensor(repeats.value)
+        if op.when == "integer-operand":
+            operands = [a.value for a in args[: 1 if op.key == "integer_topk" else 2]]
+            if receiver:
+                operands.insert(0, call.func.value)  # type: ignore[union-attr]
+            if op.key == "integer_topk":
+                operands = operands[:1]
+            return any(self.is_int(o) for o in operands)
+        if op.when == "sparse-keyword":
+            sparse = _keyword(call, "sparse")
+            return sparse is not None and m.matches(sparse.value, m.Name("True"))
+        return True
+
+    def op_of_reference(self, node: cst.Name | cst.Attribute) -> tuple[Op, str] | None:
+        names = self.names(node)
+        for op in fallback_ops():
+            if op.references and names & op.functions:
+                return op, min(names & op.functions)
+        return None
+
+    def is_mask_index(self, node: cst.Subscript) -> bool:
+        return any(
+            isinstance(element.slice, cst.Index) and self.is_bool(element.slice.value)
+            for element in node.slice
+        )
+
+    def dynamic_shape(self, node: cst.BaseExpression) -> str | None:
+        """How ``node`` gets a data-dependent size, or None: a dynamic-shape op of the table or
+        boolean-mask indexing, at the root of a chain of calls, attributes and subscripts."""
+        while True:
+            if isinstance(node, cst.Call):
+                found = self.op_of_call(node)
+                if found is not None:
+                    op, spelling, operand = found
+                    if op.dynamic_shape and not (operand is not None and self.on_host(operand)):
+                        return f"`{spelling}`" if spelling.startswith(".") else f"`{spelling}(...)`"
+                node = node.func
+            elif isinstance(node, cst.Subscript):
+                if self.is_mask_index(node) and not self.on_host(node.value):
+                    return "boolean-mask indexing"
+                node = node.value
+            elif isinstance(node, cst.Attribute):
+                node = node.value
+            else:
+                return None
+
+
+def moves_to_cpu(call: cst.Call) -> bool:
+    """``.to("cpu")``, ``.to(device="cpu")``, ``.to(torch.device("cpu"))``."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value != "device":
+            continue
+        value = arg.value
+        if m.matches(value, m.Call(func=m.Attribute(attr=m.Name("device")) | m.Name("device"))):
+            value = value.args[0].value if value.args else value  # type: ignore[attr-defined]
+        if isinstance(value, cst.SimpleString) and value.evaluated_value in ("cpu", "cpu:0"):
+            return True
+    return False
+
+
+# -- where model and training code is -----------------------------------------------------------
+_MODEL_BASES = re.compile(r"(^|\.)(Module|PreTrainedModel|LightningModule|Function)$")
+_HOST_FUNCTIONS = re.compile(r"collate|^__(getitem|iter|next|len)__$", re.IGNORECASE)
+
+
+def _steps_itself(function: cst.FunctionDef) -> bool:
+    return any(
+        isinstance(node, cst.Call) and (is_backward(node) or is_optimizer_step(node))
+        for node in own_statements(function.body)
+    )
+
+
+def model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
+    """The parts of ``module`` that run as model or training code (see the module docstring)."""
+    roots: list[cst.CSTNode] = list(find_step_loops(module))
+    classes = {
+        c.name.value: c for c in m.findall(module, m.ClassDef()) if isinstance(c, cst.ClassDef)
+    }
+    models: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in classes.items():
+            if name in models:
+                continue
+            for base in node.bases:
+                spelled = {*owner.qualified_names(base.value), _code(base.value)}
+                if any(_MODEL_BASES.search(s) for s in spelled) or spelled & models:
+                    models.add(name)
+                    changed = True
+                    break
+    roots.extend(classes[name] for name in models)
+    functions = {
+        s.name.value: s
+        for s in module.body
+        if isinstance(s, cst.FunctionDef) and not _HOST_FUNCTIONS.search(s.name.value)
+    }
+    roots.extend(f for f in functions.values() if _steps_itself(f))
+    pending = list(roots)
+    while pending:
+        root = pending.pop()
+        for call in m.findall(root, m.Call(func=m.Name())):
+            function = functions.get(call.func.value)  # type: ignore[union-attr]
+            if function is not None and function not in roots:
+                roots.append(function)
+                pending.append(function)
+    return roots
+
+
+def walk(roots: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """Every node under ``roots`` once, in source order, imports left out."""
+    seen: set[int] = set()
+    for root in roots:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen or isinstance(node, cst.Import | cst.ImportFrom):
+                continue
+            seen.add(id(node))
+            yield node
+            stack.extend(reversed(node.children))
+
+
+class CpuFallbackDiagnostics(Pass):
+    name = "cpu-fallback"
+    rules = RULES
+    needles = (
+        "nonzero",
+        "argwhere",
+        "where(",
+        "[",
+        "masked_select",
+        "unique",
+        "multinomial",
+        "bincount",
+        "histc",
+        "repeat_interleave",
+        "fft",
+        "stft",
+        "sparse",
+        "complex",
+        "cfloat",
+        "cdouble",
+        "chalf",
+        "polar",
+        "topk",
+        "@",
+        "mm(",
+        "mv(",
+        "dot(",
+        "matmul",
+    )
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self.facts = Facts(self)
+        for found in walk(model_code(self, node)):
+            if isinstance(found, cst.Call):
+                self._call(found)
+            elif isinstance(found, cst.Subscript):
+                self._subscript(found)
+            elif isinstance(found, cst.BinaryOperation) and isinstance(
+                found.operator, cst.MatrixMultiply
+            ):
+                if self.facts.is_int(found.left) or self.facts.is_int(found.right):
+                    op = next(o for o in fallback_ops() if o.key == "integer_matmul")
+                    self.report(found, op.rule, f"`@` {op.counter}: {op.fix}", False)
+            elif isinstance(found, cst.Name | cst.Attribute):
+                self._reference(found)
+        return False  # report only: nothing to transform
+
+    def _call(self, call: cst.Call) -> None:
+        found = self.facts.op_of_call(call)
+        if found is None:
+            return
+        op, spelling, operand = found
+        if operand is not None and self.facts.on_host(operand):
+            return
+        message = f"`{spelling}` {op.counter}"
+        if op.dynamic_shape:
+            message += ", and its size depends on the data (a new graph for each new size)"
+        self.report(call, op.rule, f"{message}: {op.fix}", False)
+
+    def _subscript(self, node: cst.Subscript) -> None:
+        if not self.facts.is_mask_index(node) or self.facts.on_host(node.value):
+            return
+        text = _code(node)
+        what = f"`{text}`" if len(text) <= 40 else "boolean-mask indexing"
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        grand = self.get_metadata(ParentNodeProvider, parent, None) if parent else None
+        reduction = (
+            _method(grand)
+            if isinstance(parent, cst.Attribute) and isinstance(grand, cst.Call)
+            else None
+        )
+        value, mask, factor = _code(node.value), "mask", "mask"
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            mask_node = node.slice[0].slice.value
+            if len(_code(mask_node)) <= 24:
+                mask = factor = _code(mask_node)
+                if not isinstance(mask_node, cst.Name | cst.Attribute | cst.Call):
+                    factor = f"({mask})"
+        if isinstance(parent, cst.AugAssign):
+            fix = (
+                f"update the whole tensor on the device: `{value} = torch.where({mask}, <new "
+                f"value>, {value})`"
+            )
+        elif isinstance(parent, cst.AssignTarget):
+            assigned = self.get_metadata(ParentNodeProvider, parent) if parent else None
+            new = "v"
+            if isinstance(assigned, cst.Assign) and len(_code(assigned.value)) <= 12:
+                new = _code(assigned.value)
+            fix = (
+                f"write through the mask on the device: `{value} = {value}.masked_fill({mask}, "
+                f"{new})`"
+            )
+        elif reduction == "sum":
+            fix = f"`({value} * {factor}).sum()` or `torch.where({mask}, {value}, 0).sum()`"
+        elif reduction == "mean":
+            fix = f"`({value} * {factor}).sum() / {factor}.sum()`"
+        else:
+            fix = (
+                f"keep the full shape, `torch.where({mask}, {value}, 0)`, and carry the mask "
+                "into the reduction"
+            )
+        self.report(
+            node,
+            BooleanMaskIndex,
+            f"{what} indexes with a boolean mask: `nonzero` on the CPU (`aten::nonzero`), a copy "
+            f"to the host, and a data-dependent size: {fix}",
+            False,
+        )
+
+    def _reference(self, node: cst.Name | cst.Attribute) -> None:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            return  # the `complex64` of `torch.complex64`: the attribute is the reference
+        found = self.facts.op_of_reference(node)
+        if found is not None:
+            op, spelling = found
+            self.report(node, op.rule, f"`{spelling}` {op.counter}: {op.fix}", False)

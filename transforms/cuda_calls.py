@@ -1,0 +1,452 @@
+"""CUDA-only calls: `torch.cuda.*` runtime calls, cuDNN/TF32 flags and pinned memory, mapped,
+removed or reported from the table in ``data/cuda_calls.toml`` (reference R13)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+from trncodemod.statements import drop_small_statements
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+_PIN_KEYWORDS = frozenset({"pin_memory", "pin_memory_device"})
+
+
+@dataclass(frozen=True)
+class CudaCall:
+    action: str  # "wait", "remove" or "query"
+    why: str
+    fix: str = ""
+    neuron: str = ""
+    neuron_fix: str = ""
+
+
+@dataclass(frozen=True)
+class CudaTable:
+    calls: dict[str, CudaCall]
+    flags: frozenset[str]
+    owned_names: frozenset[str]
+    owned_prefixes: tuple[str, ...]
+
+
+@cache
+def cuda_table() -> CudaTable:
+    text = resources.files("trncodemod").joinpath("data/cuda_calls.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return CudaTable(
+        calls={name: CudaCall(**row) for name, row in data["calls"].items()},
+        flags=frozenset(data["flags"]["names"]),
+        owned_names=frozenset(data["owned_elsewhere"]["names"]),
+        owned_prefixes=tuple(data["owned_elsewhere"]["prefixes"]),
+    )
+
+
+class CudaSynchronize(Rule):
+    """## What it does
+    Rewrites `torch.cuda.synchronize()` to the target's wait for device work:
+    `xm.wait_device_ops()` on the XLA targets, `torch.accelerator.synchronize()` on `neuron`.
+    A device argument is dropped (one device per process).
+
+    ## Why
+    `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host (reference R13,
+    measured). Under torch_xla, `xm.wait_device_ops()` waits for the graphs already sent to the
+    device, but does not run operations still recorded in the lazy graph: code that times a step
+    must cut the graph first (`torch_xla.sync()`), hence the `review` class. TorchNeuron keeps
+    `torch.accelerator` working (reference §5).
+
+    ## Example
+    ```python
+    torch.cuda.synchronize()
+    elapsed = time.time() - start
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla.core.xla_model as xm
+    xm.wait_device_ops()
+    elapsed = time.time() - start
+    ```
+    """
+
+    code = "TRN311"
+    name = "cuda-synchronize"
+    summary = "`torch.cuda.synchronize()` → wait for device operations"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R13, §5"
+
+
+class CudaNoOpCall(Rule):
+    """## What it does
+    Removes a statement that only calls `torch.cuda.empty_cache()`,
+    `torch.cuda.reset_peak_memory_stats()`, `torch.cuda.reset_max_memory_allocated()`,
+    `torch.cuda.set_device(...)`, `torch.cuda.manual_seed(s)` or `torch.cuda.manual_seed_all(s)`.
+    A block left empty gets `pass`. A call whose value is used is reported, not removed.
+
+    ## Why
+    On a Trainium host these calls either raise (`set_device`: `Found no NVIDIA driver`,
+    `reset_peak_memory_stats`: `invalid argument`) or do nothing (`empty_cache`, the CUDA seeds),
+    reference R13, measured. Each worker process owns one NeuronCore, so there is no device to
+    select. The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
+    plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)` (reference R12).
+
+    ## Example
+    ```python
+    torch.cuda.set_device(local_rank)
+    torch.cuda.manual_seed_all(seed)
+    torch.cuda.empty_cache()
+    ```
+
+    ## Use instead
+    ```python
+    # nothing: one NeuronCore per process; seed with torch.manual_seed(seed)
+    ```
+    """
+
+    code = "TRN312"
+    name = "cuda-no-op-call"
+    summary = "`torch.cuda` cache, statistics, seed and `set_device` calls removed"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R13, R12"
+
+
+class CudaBackendFlag(Rule):
+    """## What it does
+    Removes assignments to cuDNN and CUDA matmul flags: `torch.backends.cudnn.benchmark`,
+    `.deterministic`, `.allow_tf32`, `.enabled` and `torch.backends.cuda.matmul.allow_tf32` (and
+    the reduced-precision-reduction flags), when the statement assigns only the flag and its
+    value calls nothing. A block left empty gets `pass`. Reading a flag is left alone.
+
+    ## Why
+    These flags configure cuDNN and cuBLAS; on Trainium they are accepted and have no effect
+    (reference R13, measured), so they only mislead a reader about what the run does.
+
+    ## Example
+    ```python
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cuda.matmul.allow_tf32 = True
+    ```
+
+    ## Use instead
+    ```python
+    # nothing
+    ```
+    """
+
+    code = "TRN313"
+    name = "cuda-backend-flag"
+    summary = "cuDNN / TF32 flag assignments removed (no effect on Trainium)"
+    safety = Safety.SAFE
+    severity = Severity.INFO
+    source = "reference R13"
+
+
+class PinnedMemory(Rule):
+    """## What it does
+    On the XLA targets, drops `pin_memory=` and `pin_memory_device=` from `DataLoader(...)` and
+    replaces `x.pin_memory()` with `x` (a statement that only pins is removed). Nothing changes for
+    the `neuron` target, where pinned memory serves the `neuron` accelerator.
+
+    ## Why
+    Without CUDA, `tensor.pin_memory()` raises `RuntimeError` and `DataLoader(pin_memory=True)`
+    warns that pinned memory won't be used (reference R13, measured); host-to-XLA copies do not use
+    pinned memory. Pinning never changes values.
+
+    ## Example
+    ```python
+    loader = DataLoader(ds, batch_size=32, pin_memory=True)
+    x = x.pin_memory()
+    ```
+
+    ## Use instead
+    ```python
+    loader = DataLoader(ds, batch_size=32)
+    x = x
+    ```
+    """
+
+    code = "TRN314"
+    name = "pinned-memory"
+    summary = "`pin_memory=True` / `.pin_memory()` dropped on XLA targets"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R13"
+
+
+class CudaQuery(Rule):
+    """## What it does
+    Handles calls that read CUDA state: `torch.cuda.device_count()`, `current_device()`,
+    `get_device_name()`, `memory_allocated()`, `max_memory_allocated()`, `memory_reserved()`,
+    `max_memory_reserved()` and `is_bf16_supported()`. On the `neuron` target,
+    `device_count()` and `current_device()` without arguments become
+    `torch.accelerator.device_count()` / `torch.accelerator.current_device_index()`. Everywhere
+    else the call is reported with what to write instead, and nothing changes: the Trainium
+    equivalent answers a different question (processes rather than devices, device memory
+    rather than allocator statistics).
+
+    ## Why
+    On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
+    `Found no NVIDIA driver` (reference R13, measured): `is_bf16_supported()` is `False` although
+    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator` (reference §5).
+
+    ## Example
+    ```python
+    world_size = torch.cuda.device_count()
+    ```
+
+    ## Use instead
+    ```python
+    world_size = torch_xla.runtime.world_size()    # XLA targets, by hand
+    world_size = torch.accelerator.device_count()  # neuron target
+    ```
+    """
+
+    code = "TRN315"
+    name = "cuda-query"
+    summary = "`torch.cuda` device and memory queries → `torch.accelerator` (neuron) or reported"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R13, §5"
+
+
+class OtherCudaCall(Rule):
+    """## What it does
+    Reports any other call under `torch.cuda` (`torch.cuda.Event`, `torch.cuda.Stream`,
+    `torch.cuda.nvtx.range_push`, `torch.cuda.get_device_properties`, ...). Nothing is changed.
+    `torch.cuda.is_available()` (device pass), `torch.cuda.amp.*` (amp pass) and
+    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes.
+
+    ## Why
+    These are CUDA runtime APIs: on a Trainium host they raise or return CUDA's answer for a host
+    without a GPU (reference R13). There is no general equivalent; each needs a person.
+
+    ## Example
+    ```python
+    start = torch.cuda.Event(enable_timing=True)
+    ```
+
+    ## Use instead
+    ```python
+    start = time.perf_counter()   # after xm.wait_device_ops()
+    ```
+    """
+
+    code = "TRN316"
+    name = "other-cuda-call"
+    summary = "other `torch.cuda.*` calls (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R13"
+
+
+def _has_call(node: cst.CSTNode) -> bool:
+    return bool(m.findall(node, m.Call() | m.Await() | m.Yield() | m.NamedExpr()))
+
+
+class CudaOnlyCalls(Pass):
+    name = "cuda-calls"
+    rules = (CudaSynchronize, CudaNoOpCall, CudaBackendFlag, PinnedMemory, CudaQuery, OtherCudaCall)
+    needles = ("cuda", "pin_memory")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = cuda_table()
+        self._drop: set[cst.BaseSmallStatement] = set()
+
+    # -- classification ----------------------------------------------------------------------
+    def _cuda_name(self, node: cst.BaseExpression) -> str | None:
+        for name in self.qualified_names(node):
+            if name.startswith("torch.cuda."):
+                return name
+        return None
+
+    def _statement_of(self, call: cst.Call) -> cst.Expr | None:
+        """The expression statement whose whole value is ``call`` (its value unused), else None."""
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        return parent if isinstance(parent, cst.Expr) and parent.value is call else None
+
+    # -- calls -------------------------------------------------------------------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        name = self._cuda_name(original_node.func)
+        if name is not None:
+            return self._cuda_call(name, original_node, updated_node)
+        if self.target.is_xla and self.is_any(original_node.func, _DATA_LOADERS):
+            return self._drop_pin_keywords(original_node, updated_node)
+        if (
+            self.target.is_xla
+            and m.matches(original_node.func, m.Attribute(attr=m.Name("pin_memory")))
+            and not any(n.startswith("torch.") for n in self.qualified_names(original_node.func))
+        ):
+            return self._remove_pin(original_node, updated_node)
+        return updated_node
+
+    def _cuda_call(self, name: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        entry = self.table.calls.get(name)
+        short = name
+        if entry is None:
+            owned = name in self.table.owned_names or name.startswith(self.table.owned_prefixes)
+            if not owned:
+                self.report(
+                    original,
+                    OtherCudaCall,
+                    f"{short}() is a CUDA runtime API with no Trainium equivalent: replace or "
+                    "remove it by hand",
+                    False,
+                )
+            return updated
+        if entry.action == "wait":
+            return self._wait(short, entry, original, updated)
+        if entry.action == "remove":
+            statement = self._statement_of(original)
+            if statement is None:
+                self.report(
+                    original,
+                    CudaNoOpCall,
+                    f"{short}() {entry.why}; its value is used here, so remove it by hand",
+                    False,
+                )
+            elif self.report(original, CudaNoOpCall, f"{short}() removed: {entry.why}", True):
+                self._drop.add(statement)
+            return updated
+        return self._query(short, entry, original, updated)
+
+    def _wait(
+        self, short: str, entry: CudaCall, original: cst.Call, updated: cst.Call
+    ) -> cst.BaseExpression:
+        api = self.target.api("wait_device_ops")
+        if not api:
+            self.report(
+                original,
+                CudaSynchronize,
+                f"{short}() {entry.why}, and target {self.target.name} has no wait for device "
+                "operations: remove it",
+                False,
+            )
+            return updated
+        note = ""
+        if self.target.is_xla:
+            note = " (it does not run ops still in the lazy graph: cut the graph first if timing)"
+        if not self.report(original, CudaSynchronize, f"{short}() → {api.expr}{note}", True):
+            return updated
+        replacement = self.emit(api) if api.module else cst.parse_expression(api.expr)
+        return replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def _query(
+        self, short: str, entry: CudaCall, original: cst.Call, updated: cst.Call
+    ) -> cst.BaseExpression:
+        if not self.target.is_xla and entry.neuron and not original.args:
+            if self.report(original, CudaQuery, f"{short}() → {entry.neuron}()", True):
+                self.add_import("torch")
+                return updated.with_changes(func=cst.parse_expression(entry.neuron))
+            return updated
+        fix = entry.neuron_fix if not self.target.is_xla and entry.neuron_fix else entry.fix
+        self.report(original, CudaQuery, f"{short}() {entry.why}: {fix}", False)
+        return updated
+
+    # -- pinned memory -----------------------------------------------------------------------
+    def _drop_pin_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        pins = [
+            arg
+            for arg in original.args
+            if arg.keyword is not None and arg.keyword.value in _PIN_KEYWORDS
+        ]
+        if not pins:
+            return updated
+        if any(_has_call(arg.value) for arg in pins):
+            self.report(
+                pins[0],
+                PinnedMemory,
+                "pinned memory is not used for XLA devices: drop the pin_memory argument "
+                "(its value calls a function, so the tool left it)",
+                False,
+            )
+            return updated
+        if not self.report(
+            pins[0], PinnedMemory, "pin_memory dropped: XLA devices do not use pinned memory", True
+        ):
+            return updated
+        kept = [
+            new for old, new in zip(original.args, updated.args, strict=True) if old not in pins
+        ]
+        if kept:
+            last = original.args[-1]
+            kept[-1] = kept[-1].with_changes(comma=last.comma if last in pins else kept[-1].comma)
+        return updated.with_changes(args=kept)
+
+    def _remove_pin(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        statement: cst.BaseSmallStatement | None
+        assert isinstance(original.func, cst.Attribute) and isinstance(updated.func, cst.Attribute)
+        statement = self._statement_of(original)
+        if statement is not None and _has_call(original.func.value):
+            statement = None  # keep the statement for the calls in `x`: `next(it).pin_memory()`
+        parent = self.get_metadata(ParentNodeProvider, original, None)
+        if (
+            isinstance(parent, cst.Assign)
+            and parent.value is original
+            and len(parent.targets) == 1
+            and isinstance(original.func.value, cst.Name)
+            and m.matches(parent.targets[0].target, m.Name(original.func.value.value))
+        ):
+            statement = parent  # `x = x.pin_memory()` would become `x = x`
+        message = ".pin_memory() raises without CUDA and XLA devices do not use pinned memory: " + (
+            "statement removed" if statement is not None else "call removed"
+        )
+        if not self.report(original, PinnedMemory, message, True):
+            return updated
+        if statement is not None:
+            self._drop.add(statement)
+            return updated
+        inner = updated.func.value
+        return inner.with_changes(
+            lpar=[*updated.lpar, *inner.lpar], rpar=[*inner.rpar, *updated.rpar]
+        )
+
+    # -- flags -------------------------------------------------------------------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        flags = [
+            t.target
+            for t in node.targets
+            if not self.qualified_names(t.target).isdisjoint(self.table.flags)
+        ]
+        if not flags:
+            return
+        flag = min(self.qualified_names(flags[0]) & self.table.flags)
+        short = flag
+        if len(node.targets) > 1 or _has_call(node.value):
+            self.report(
+                node,
+                CudaBackendFlag,
+                f"{short} has no effect on Trainium: remove this assignment by hand",
+                False,
+            )
+            return
+        if self.report(
+            node, CudaBackendFlag, f"{short} = ... removed: no effect on Trainium", True
+        ):
+            self._drop.add(node)
+
+    # -- removing statements -----------------------------------------------------------------
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        return drop_small_statements(original_node, updated_node, self._drop)
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        return drop_small_statements(original_node, updated_node, self._drop)

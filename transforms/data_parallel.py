@@ -1,0 +1,633 @@
+"""Data parallelism on XLA: gradients are all-reduced by the optimizer step, the process group
+uses the `xla` backend, and DDP, samplers and launchers take their XLA forms (reference R4, R3)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import dotted, is_optimizer_step
+from trncodemod.passes import Pass
+from trncodemod.targets import Target
+
+
+class OptimizerStepReduce(Rule):
+    """## What it does
+    In a data-parallel script (one that calls `torch.distributed.init_process_group` or builds a
+    `DistributedSampler`) that does not wrap its model in `DistributedDataParallel`, rewrites
+    `optimizer.step()` to `xm.optimizer_step(optimizer)`. A step with arguments
+    (`optimizer.step(closure)`) and `scaler.step(optimizer)` are reported.
+
+    With DDP the step is left alone: DDP all-reduces the gradients during `backward()`, and
+    `xm.optimizer_step` would all-reduce them a second time.
+
+    ## Why
+    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one
+    worker) + `optimizer.step()` (`xla_model.py`; reference R4). Without it each worker steps on
+    its own gradients and the replicas drift apart.
+
+    ## Example
+    ```python
+    loss.backward()
+    optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    loss.backward()
+    xm.optimizer_step(optimizer)
+    ```
+    """
+
+    code = "TRN141"
+    name = "optimizer-step-reduce"
+    summary = "data-parallel `optimizer.step()` → `xm.optimizer_step(optimizer)`"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R4"
+
+
+class ReduceBeforeClip(Rule):
+    """## What it does
+    Where TRN141 applies and the gradients are clipped (`torch.nn.utils.clip_grad_norm_` or
+    `clip_grad_value_`) before `optimizer.step()`, inserts `xm.reduce_gradients(optimizer)`
+    right before the statement that clips (in the same block as the step) and keeps
+    `optimizer.step()`. A clip elsewhere (another block, after the step, another spelling such
+    as `accelerator.clip_grad_norm_`) is reported.
+
+    ## Why
+    `xm.optimizer_step` reduces inside the call, after the clip: the clip would see each
+    worker's own gradients and their norms. "All-reduce and then clip. Order matters" (Neuron's
+    dp_bert sample; reference R4).
+
+    ## Example
+    ```python
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    loss.backward()
+    xm.reduce_gradients(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    ```
+    """
+
+    code = "TRN142"
+    name = "reduce-before-clip"
+    summary = "data-parallel gradient clipping → `xm.reduce_gradients(optimizer)` before the clip"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R4"
+
+
+class XlaProcessGroup(Rule):
+    """## What it does
+    Rewrites `torch.distributed.init_process_group("nccl")` (or `backend="nccl"`) to the `xla`
+    backend and adds `import torch_xla.distributed.xla_backend`, which registers it. When the
+    call passes no `init_method`, `store`, `rank` or `world_size`, `init_method="xla://"` is
+    added (the runtime then supplies rank and world size). Another backend, a backend held in a
+    variable, a missing backend or `device_id=` is reported.
+
+    ## Why
+    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend
+    (torch_xla README; Neuron `train_torchrun.py`; reference R4).
+
+    ## Example
+    ```python
+    dist.init_process_group("nccl")
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla.distributed.xla_backend
+    dist.init_process_group("xla", init_method="xla://")
+    ```
+    """
+
+    code = "TRN143"
+    name = "xla-process-group"
+    summary = '`init_process_group("nccl")` → `init_process_group("xla", init_method="xla://")`'
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R4"
+
+
+class XlaDistributedDataParallel(Rule):
+    """## What it does
+    Rewrites `DDP(model, device_ids=[rank], output_device=rank)` to the XLA form
+    `DDP(model, gradient_as_bucket_view=True)`: `device_ids` and `output_device` (keyword or
+    positional) are removed and `gradient_as_bucket_view=True` is added unless given. Other
+    arguments stay. More than three positional arguments are reported.
+
+    ## Why
+    On XLA every process owns one device, and DDP takes no CUDA device ids there; torch_xla's
+    README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
+    gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
+    (reference R4).
+
+    ## Example
+    ```python
+    model = DDP(model, device_ids=[local_rank])
+    ```
+
+    ## Use instead
+    ```python
+    model = DDP(model, gradient_as_bucket_view=True)
+    ```
+    """
+
+    code = "TRN144"
+    name = "xla-ddp"
+    summary = "`DDP(model, device_ids=[rank])` → `DDP(model, gradient_as_bucket_view=True)`"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R4"
+
+
+class SamplerWorldSize(Rule):
+    """## What it does
+    In `DistributedSampler(...)`, rewrites `num_replicas=dist.get_world_size()` to
+    `xr.world_size()` and `rank=dist.get_rank()` to `xr.global_ordinal()` (keyword or
+    positional). The sampler itself is kept: MpDeviceLoader does not shard data.
+
+    ## Why
+    Neuron's and torch_xla's data-parallel samples shard with
+    `DistributedSampler(num_replicas=xr.world_size(), rank=xr.global_ordinal())`, values the
+    XLA runtime knows even before a process group exists (reference R3, §9).
+
+    ## Example
+    ```python
+    DistributedSampler(ds, num_replicas=dist.get_world_size(), rank=dist.get_rank())
+    ```
+
+    ## Use instead
+    ```python
+    DistributedSampler(ds, num_replicas=xr.world_size(), rank=xr.global_ordinal())
+    ```
+    """
+
+    code = "TRN145"
+    name = "sampler-world-size"
+    summary = "`DistributedSampler` world size and rank from `torch_xla.runtime`"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R3, §9"
+
+
+class DataParallelSetDevice(Rule):
+    """## What it does
+    In a data-parallel script, removes the statement `torch.cuda.set_device(local_rank)`; used
+    inside an expression it is reported.
+
+    Contract with the cuda-calls pass, which runs before this one and removes
+    `torch.cuda.set_device` in every script: when it is selected the call is gone by the time
+    this pass runs, so only one of the two ever reports it; this rule acts when only the
+    data-parallel rules are selected.
+
+    ## Why
+    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already
+    sees its one NeuronCore as the default XLA device (reference R1, R13).
+
+    ## Example
+    ```python
+    torch.cuda.set_device(local_rank)
+    ```
+
+    ## Use instead
+    ```python
+    # nothing: each process uses its default XLA device
+    ```
+    """
+
+    code = "TRN146"
+    name = "data-parallel-set-device"
+    summary = "data-parallel `torch.cuda.set_device(rank)` removed"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1, R4, R13"
+
+
+class MultiprocessSpawn(Rule):
+    """## What it does
+    On targets at torch-xla 2.5 or later, reports `xmp.spawn(fn, nprocs=n)` with `n` other than
+    `None` or `1`. Nothing is rewritten.
+
+    ## Why
+    "`xmp.spawn(nprocs>1)` is an error since torch-xla 2.6 on Neuron": launch with
+    `torchrun --nproc_per_node=<cores>` (32 on trn1.32xlarge), or keep `xmp.spawn` without
+    `nprocs` and set `NEURON_NUM_DEVICES` (reference R4).
+
+    ## Example
+    ```python
+    xmp.spawn(main, args=(flags,), nprocs=8)
+    ```
+
+    ## Use instead
+    ```python
+    xmp.spawn(main, args=(flags,))   # NEURON_NUM_DEVICES=8, or launch with torchrun
+    ```
+    """
+
+    code = "TRN147"
+    name = "multiprocess-spawn"
+    summary = "`xmp.spawn(nprocs>1)` fails on Neuron from torch-xla 2.6 (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R4"
+
+
+_INIT = frozenset(
+    {
+        "torch.distributed.init_process_group",
+        "torch.distributed.distributed_c10d.init_process_group",
+    }
+)
+_DDP = frozenset(
+    {
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.parallel.distributed.DistributedDataParallel",
+    }
+)
+_SAMPLER = frozenset(
+    {
+        "torch.utils.data.DistributedSampler",
+        "torch.utils.data.distributed.DistributedSampler",
+    }
+)
+_CLIPS = frozenset(
+    {
+        "torch.nn.utils.clip_grad_norm_",
+        "torch.nn.utils.clip_grad_value_",
+        "torch.nn.utils.clip_grad.clip_grad_norm_",
+        "torch.nn.utils.clip_grad.clip_grad_value_",
+    }
+)
+_WORLD = {
+    "torch.distributed.get_world_size": "world_size",
+    "torch.distributed.get_rank": "global_ordinal",
+}
+_SAMPLER_SLOTS = {
+    "num_replicas": (1, "torch.distributed.get_world_size"),
+    "rank": (2, "torch.distributed.get_rank"),
+}
+_REDUCES = frozenset(
+    {"torch_xla.core.xla_model.reduce_gradients", "torch_xla.core.xla_model.all_reduce"}
+)
+_SPAWN = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn"})
+_UNITS = (cst.For, cst.While, cst.FunctionDef, cst.Module)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _argument(call: cst.Call, keyword: str, position: int) -> cst.Arg | None:
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg
+        if arg.keyword is None and not arg.star and index == position:
+            return arg
+    return None
+
+
+def _last_without_comma(args: list[cst.Arg]) -> list[cst.Arg]:
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return args
+
+
+class DataParallel(Pass):
+    name = "data-parallel"
+    rules = (
+        OptimizerStepReduce,
+        ReduceBeforeClip,
+        XlaProcessGroup,
+        XlaDistributedDataParallel,
+        SamplerWorldSize,
+        DataParallelSetDevice,
+        MultiprocessSpawn,
+    )
+    needles = ("init_process_group", "DistributedSampler", "DistributedDataParallel", "spawn")
+
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        # TorchNeuron keeps standard torch.distributed (reference §5).
+        return target.is_xla and super().applies_to(target)
+
+    def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(context, run)
+        self.data_parallel = False
+        self.uses_ddp = False
+        self.steps: set[cst.Call] = set()  # optimizer steps to turn into xm.optimizer_step
+        self.reduce_before: dict[cst.BaseStatement, str] = {}  # statement → optimizer
+
+    # -- the whole module ----------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        calls = [c for c in m.findall(node, m.Call()) if isinstance(c, cst.Call)]
+        kinds = [self.qualified_names(c.func) for c in calls]
+        self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds)
+        self.data_parallel = self.uses_ddp or any(
+            not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
+        )
+        if not self.data_parallel or self.uses_ddp:
+            return
+        for call in calls:
+            if is_optimizer_step(call) and call.func.attr.value == "step":  # type: ignore[attr-defined]
+                self._plan_step(call)
+
+    def _enclosing(self, node: cst.CSTNode, kinds: tuple[type, ...]) -> cst.CSTNode | None:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, kinds):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        return parent
+
+    def _statement(self, node: cst.CSTNode) -> cst.BaseStatement | None:
+        statement = self._enclosing(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+        return statement  # type: ignore[return-value]
+
+    def _plan_step(self, call: cst.Call) -> None:
+        receiver = dotted(call.func.value) or ""  # type: ignore[attr-defined]
+        if "scaler" in receiver.rsplit(".", 1)[-1].lower():
+            self.report(
+                call,
+                OptimizerStepReduce,
+                f"data-parallel `{_code(call)}`: gradients are not all-reduced; call "
+                f"`xm.reduce_gradients(optimizer)` after `scaler.unscale_(optimizer)` (or drop "
+                "the GradScaler with bf16, reference R9)",
+                False,
+            )
+            return
+        if call.args:
+            self.report(
+                call,
+                OptimizerStepReduce,
+                f"data-parallel `{_code(call)}` with arguments: call "
+                f"`xm.reduce_gradients({receiver})` right before it",
+                False,
+            )
+            return
+        unit = self._enclosing(call, _UNITS)
+        assert unit is not None
+        scope = unit if isinstance(unit, cst.Module) else unit.body  # type: ignore[attr-defined]
+        calls = [c for c in m.findall(scope, m.Call()) if isinstance(c, cst.Call)]
+        if any(self.is_any(c.func, _REDUCES) for c in calls):
+            return  # the gradients are reduced by hand already
+        clips = [c for c in calls if self._is_clip(c)]
+        if not clips:
+            if self.report(
+                call,
+                OptimizerStepReduce,
+                f"`{_code(call)}` → `xm.optimizer_step({receiver})`",
+                True,
+            ):
+                self.steps.add(call)
+            return
+        step_statement = self._statement(call)
+        block = self.get_metadata(ParentNodeProvider, step_statement, None)
+        siblings = list(getattr(block, "body", ()))
+        before = siblings[: siblings.index(step_statement)] if step_statement in siblings else []
+        clip_statements = [s for s in before if any(self._contains(s, c) for c in clips)]
+        certain = (
+            clip_statements
+            and all(self._qualified_clip(c) for c in clips)
+            and all(any(self._contains(s, c) for s in clip_statements) for c in clips)
+        )
+        if not certain:
+            self.report(
+                call,
+                ReduceBeforeClip,
+                f"gradients are clipped in this data-parallel step but not right before "
+                f"`{_code(call)}` in the same block: call `xm.reduce_gradients({receiver})` "
+                f"before the clip and keep `{_code(call)}`",
+                False,
+            )
+            return
+        if self.report(
+            clips[0],
+            ReduceBeforeClip,
+            f"`xm.reduce_gradients({receiver})` inserted before the clip; `{_code(call)}` kept",
+            True,
+        ):
+            self.reduce_before[clip_statements[0]] = receiver
+
+    def _is_clip(self, call: cst.Call) -> bool:
+        if self._qualified_clip(call):
+            return True
+        name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+        return name.startswith("clip_grad")
+
+    def _qualified_clip(self, call: cst.Call) -> bool:
+        return self.is_any(call.func, _CLIPS)
+
+    @staticmethod
+    def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+        return bool(m.findall(outer, m.MatchIfTrue(lambda node: node is inner)))
+
+    # -- rewriting -----------------------------------------------------------------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if original_node in self.steps:
+            func = self.emit(self.target.api("optimizer_step"))
+            receiver = updated_node.func.value  # type: ignore[attr-defined]
+            return cst.Call(func=func, args=[cst.Arg(receiver)])
+        names = self.qualified_names(original_node.func)
+        if not names.isdisjoint(_INIT):
+            return self._process_group(original_node, updated_node)
+        if not names.isdisjoint(_DDP):
+            return self._ddp(original_node, updated_node)
+        if not names.isdisjoint(_SAMPLER):
+            return self._sampler(original_node, updated_node)
+        if not names.isdisjoint(_SPAWN):
+            self._spawn(original_node)
+        if "torch.cuda.set_device" in names and self.data_parallel:
+            parent = self.get_metadata(ParentNodeProvider, original_node, None)
+            if not isinstance(parent, cst.Expr):
+                self.report(
+                    original_node,
+                    DataParallelSetDevice,
+                    "`torch.cuda.set_device` raises on Trainium: remove it (each process "
+                    "uses its default XLA device)",
+                    False,
+                )
+        return updated_node
+
+    def _process_group(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        backend = _argument(original, "backend", 0)
+        value = _string(backend.value) if backend is not None else None
+        if value == "xla":
+            return updated
+        if value != "nccl" or any(
+            a.keyword and a.keyword.value == "device_id" for a in original.args
+        ):
+            what = "no backend" if backend is None else f"backend `{_code(backend.value)}`"
+            self.report(
+                original,
+                XlaProcessGroup,
+                f'process group with {what}: use `init_process_group("xla", '
+                'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
+                + (" and drop `device_id=`" if value == "nccl" else ""),
+                False,
+            )
+            return updated
+        given = {a.keyword.value for a in original.args if a.keyword}
+        adds_method = given.isdisjoint({"init_method", "store", "rank", "world_size"})
+        message = '"nccl" → "xla"' + (', init_method="xla://"' if adds_method else "")
+        if not self.report(original, XlaProcessGroup, message, True):
+            return updated
+        self.add_import(self.target.api("xla_backend").module)
+        quote = backend.value.quote  # type: ignore[union-attr]
+        new_value = cst.SimpleString(f"{quote}xla{quote}")
+        args = []
+        for original_arg, arg in zip(original.args, updated.args, strict=True):
+            args.append(arg.with_changes(value=new_value) if original_arg is backend else arg)
+        if adds_method:
+            args = _last_without_comma(args)
+            args[-1] = args[-1].with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
+            args.append(
+                cst.Arg(
+                    cst.SimpleString(f"{quote}xla://{quote}"),
+                    keyword=cst.Name("init_method"),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                )
+            )
+        return updated.with_changes(args=args)
+
+    def _ddp(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        positional = [a for a in original.args if a.keyword is None]
+        if len(positional) > 3 or any(a.star for a in original.args):
+            self.report(
+                original,
+                XlaDistributedDataParallel,
+                "DDP with many positional arguments: construct it as `DDP(model, "
+                "gradient_as_bucket_view=True)` without `device_ids`/`output_device`",
+                False,
+            )
+            return updated
+        dropped = {"device_ids", "output_device"}
+        kept: list[cst.Arg] = []
+        removed = []
+        for index, (original_arg, arg) in enumerate(zip(original.args, updated.args, strict=True)):
+            keyword = original_arg.keyword.value if original_arg.keyword else None
+            if keyword in dropped or (keyword is None and index in (1, 2)):
+                removed.append(keyword or ("device_ids", "output_device")[index - 1])
+                continue
+            kept.append(arg)
+        has_view = any(a.keyword and a.keyword.value == "gradient_as_bucket_view" for a in kept)
+        if not removed and has_view:
+            return updated
+        message = f"DDP for XLA: {', '.join(f'`{r}`' for r in removed) or 'nothing'} removed" + (
+            "" if has_view else ", `gradient_as_bucket_view=True` added"
+        )
+        if not self.report(original, XlaDistributedDataParallel, message, True):
+            return updated
+        kept = _last_without_comma(kept)
+        if not has_view:
+            if kept:
+                kept[-1] = kept[-1].with_changes(
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+            kept.append(
+                cst.Arg(
+                    cst.Name("True"),
+                    keyword=cst.Name("gradient_as_bucket_view"),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                )
+            )
+        return updated.with_changes(args=kept)
+
+    def _sampler(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        args = list(updated.args)
+        for keyword, (position, source) in _SAMPLER_SLOTS.items():
+            arg = _argument(original, keyword, position)
+            if arg is None or not isinstance(arg.value, cst.Call) or arg.value.args:
+                continue
+            if source not in self.qualified_names(arg.value.func):
+                continue
+            api = self.target.api(_WORLD[source])
+            if not api or not self.report(
+                arg.value, SamplerWorldSize, f"`{_code(arg.value)}` → `{api.expr}`", True
+            ):
+                continue
+            index = original.args.index(arg)
+            args[index] = args[index].with_changes(value=self.emit(api))
+        return updated.with_changes(args=args)
+
+    def _spawn(self, call: cst.Call) -> None:
+        version = tuple(int(p) for p in self.target.torch_xla.split(".")[:2])
+        nprocs = _argument(call, "nprocs", 2)
+        if version < (2, 5) or nprocs is None:
+            return
+        if m.matches(nprocs.value, m.Name("None") | m.Integer("1")):
+            return
+        self.report(
+            call,
+            MultiprocessSpawn,
+            f"`xmp.spawn(..., nprocs={_code(nprocs.value)})` fails on Neuron from torch-xla "
+            "2.6: launch with `torchrun --nproc_per_node=<NeuronCores>`, or drop `nprocs` and "
+            "set NEURON_NUM_DEVICES",
+            False,
+        )
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel | cst.RemovalSentinel:
+        if self.data_parallel and len(original_node.body) == 1:
+            small = original_node.body[0]
+            if (
+                isinstance(small, cst.Expr)
+                and isinstance(small.value, cst.Call)
+                and self.is_any(small.value.func, {"torch.cuda.set_device"})
+                and self.report(
+                    small.value,
+                    DataParallelSetDevice,
+                    "`torch.cuda.set_device(...)` removed: each process uses its default XLA "
+                    "device",
+                    True,
+                )
+            ):
+                return cst.RemoveFromParent()
+        return self._with_reduce(original_node, updated_node)
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if original_node.body and not updated_node.body:
+            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        return updated_node
+
+    def _with_reduce(self, original: cst.BaseStatement, updated):  # type: ignore[no-untyped-def]
+        receiver = self.reduce_before.get(original)
+        if receiver is None:
+            return updated
+        func = self.emit(self.target.api("reduce_gradients"))
+        # Blank lines go above the inserted call; comments stay with the clip they describe.
+        lines = list(updated.leading_lines)
+        blank = 0
+        while blank < len(lines) and lines[blank].comment is None:
+            blank += 1
+        reduce = cst.SimpleStatementLine(
+            [cst.Expr(cst.Call(func=func, args=[cst.Arg(cst.parse_expression(receiver))]))],
+            leading_lines=lines[:blank],
+        )
+        return cst.FlattenSentinel([reduce, updated.with_changes(leading_lines=lines[blank:])])
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If):  # type: ignore[no-untyped-def]
+        return self._with_reduce(original_node, updated_node)
+
+    def leave_With(self, original_node: cst.With, updated_node: cst.With):  # type: ignore[no-untyped-def]
+        return self._with_reduce(original_node, updated_node)

@@ -1,0 +1,451 @@
+"""Device loaders: a loop over a DataLoader whose batches it moves to the XLA device iterates a
+``pl.MpDeviceLoader`` instead, which prefetches the batches onto the device and cuts the graph at
+every step (reference R2, R3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import LoopInfo, dotted, find_step_loops, own_statements, target_names
+from trncodemod.passes import Pass
+from trncodemod.targets import Target
+
+
+class DeviceLoaderWrap(Rule):
+    """## What it does
+    For XLA targets, a training or evaluation `for` loop over a `torch.utils.data.DataLoader`
+    that moves its batch to the XLA device iterates `pl.MpDeviceLoader(loader, device)` instead
+    (`import torch_xla.distributed.parallel_loader as pl`), in place, inside any
+    `enumerate(...)`/`tqdm(...)`; the now redundant `.to(device)` calls on the batch are removed
+    (a statement left as `x, y = x, y` goes). The loader's construction is not touched, so a
+    `DistributedSampler`, `len(loader)` and `loader.dataset` stay as they are.
+
+    Done only when it is certain:
+    - the loop variable is a name assigned only from `DataLoader(...)`;
+    - every `.to(...)` on a name the loop target binds has the same single device argument (plus
+      an optional `non_blocking=`), and that device is the XLA device: `torch_xla.device()`,
+      `xm.xla_device()`, `"xla"`, `torch.device("xla")`, or a variable assigned only those;
+    - before a batch name is rebound to its device copy (`x = x.to(device)`), it is used only
+      as the receiver of that move or for its shape (`len(x)`, `x.shape`, `x.size()`,
+      `x.dim()`, `x.ndim`, `x.dtype`, `x.numel()`), because every item the loader yields now
+      arrives on the device;
+    - the loop has no step marker of its own (a loop already ported by hand is left alone).
+    Otherwise a loop that moves its batch is reported with what to check, and nothing changes.
+    A `break` in the loop is fine: MpDeviceLoader stops with the loop (reference R3).
+
+    Contract with the step-marker pass (TRN101/TRN102), which runs after this one: it skips
+    loops over an MpDeviceLoader (`trncodemod/loops.py`), and this pass skips loops that have a
+    marker, so a loop gets one of the two cuts, never both and never neither. `drop_last=True`
+    on training loaders is the buckets pass's (TRN112); nothing is done for the `neuron` target.
+
+    ## Why
+    "The `MpDeviceLoader` is optimized for XLA and should always be used if possible": it
+    overlaps host-to-device copies with compute and calls the step marker per batch
+    (Neuron programming guide; reference R3). It does not shard data: a `DistributedSampler`
+    must stay (reference R3, §9).
+
+    ## Example
+    ```python
+    for x, y in train_loader:
+        x, y = x.to(device), y.to(device)
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla.distributed.parallel_loader as pl
+
+    for x, y in pl.MpDeviceLoader(train_loader, device):
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    ```
+    """
+
+    code = "TRN131"
+    name = "device-loader"
+    summary = "loop moving DataLoader batches to the device → iterate `pl.MpDeviceLoader`"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R2, R3, §9"
+
+
+# What already cuts the graph in a loop (reference R2, §1.2): such a loop was ported by hand.
+_MARKERS = frozenset(
+    {
+        "torch_xla.core.xla_model.mark_step",
+        "torch_xla.sync",
+        "torch_xla.torch_xla.sync",
+        "torch_xla.step",
+        "torch_xla.torch_xla.step",
+    }
+)
+_XLA_DEVICE_CALLS = frozenset(
+    {"torch_xla.device", "torch_xla.torch_xla.device", "torch_xla.core.xla_model.xla_device"}
+)
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+_ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
+# Reading these from a batch gives the same answer on the host and on the device.
+_SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
+_SHAPE_METHODS = frozenset({"size", "dim", "numel"})
+_MOVE_KEYWORDS = frozenset({"non_blocking"})
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _loader_of(iterable: cst.BaseExpression) -> cst.BaseExpression:
+    """The iterable under ``enumerate(...)``/``tqdm(...)`` wrappers."""
+    while isinstance(iterable, cst.Call) and iterable.args:
+        name = (dotted(iterable.func) or "").rsplit(".", 1)[-1]
+        first = iterable.args[0]
+        if name not in _ITERATION_WRAPPERS or first.keyword or first.star:
+            break
+        iterable = first.value
+    return iterable
+
+
+def _rewrap(iterable: cst.BaseExpression, wrapped: cst.BaseExpression) -> cst.BaseExpression:
+    """``iterable`` with the loader under its wrappers replaced by ``wrapped``."""
+    if _loader_of(iterable) is iterable:
+        return wrapped
+    assert isinstance(iterable, cst.Call)
+    first = iterable.args[0]
+    return iterable.with_changes(
+        args=[first.with_changes(value=_rewrap(first.value, wrapped)), *iterable.args[1:]]
+    )
+
+
+def _is_self_assignment(statement: cst.BaseSmallStatement) -> bool:
+    """``x = x`` or ``x, y = x, y``: what a removed move leaves behind."""
+    if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+        return False
+    target, value = statement.targets[0].target, statement.value
+    if isinstance(target, cst.Name) and isinstance(value, cst.Name):
+        return target.value == value.value
+    if isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List):
+        return len(target.elements) == len(value.elements) and all(
+            isinstance(t.value, cst.Name)
+            and isinstance(v.value, cst.Name)
+            and t.value.value == v.value.value
+            for t, v in zip(target.elements, value.elements, strict=True)
+        )
+    return False
+
+
+@dataclass
+class _Plan:
+    loader: cst.BaseExpression  # the original loader expression under the wrappers
+    device: cst.BaseExpression  # the device expression, as written in the moves
+    moves: list[cst.Call]
+
+
+class DeviceLoader(Pass):
+    name = "device-loader"
+    rules = (DeviceLoaderWrap,)
+    needles = (".to(",)
+
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        return target.is_xla and super().applies_to(target)
+
+    def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(context, run)
+        self.loops: dict[cst.CSTNode, LoopInfo] = {}
+        self.plans: dict[cst.For, _Plan] = {}
+        self.moves: set[cst.Call] = set()
+        self.move_lines: set[cst.SimpleStatementLine] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.loops = dict(find_step_loops(node))
+
+    # -- deciding ----------------------------------------------------------------------------
+    def visit_For(self, node: cst.For) -> None:
+        info = self.loops.get(node)
+        if info is None or info.iterates_device_loader or self._has_marker(node):
+            return
+        plan = self._plan(node)
+        if plan is None:
+            return
+        device = _code(plan.device)
+        message = (
+            f"`{_code(plan.loader)}` → `pl.MpDeviceLoader({_code(plan.loader)}, {device})`"
+            f"; {len(plan.moves)} `.to({device})` on the batch removed"
+        )
+        if self.report(plan.loader, DeviceLoaderWrap, message, True):
+            self.plans[node] = plan
+            self.moves.update(plan.moves)
+            for move in plan.moves:
+                line = self._statement_line(move)
+                if line is not None:
+                    self.move_lines.add(line)
+
+    def _has_marker(self, loop: cst.For) -> bool:
+        for node in own_statements(loop.body):
+            if isinstance(node, cst.Call):
+                if self.is_any(node.func, _MARKERS):
+                    return True
+                if m.matches(node.func, m.Attribute(attr=m.Name("optimizer_step"))) and any(
+                    arg.keyword and arg.keyword.value == "barrier" for arg in node.args
+                ):
+                    return True
+        return False
+
+    def _uncertain(self, loop: cst.For, loader: cst.BaseExpression, why: str) -> None:
+        self.report(
+            loader,
+            DeviceLoaderWrap,
+            f"the loop moves its batch to the device, but {why}; if it is certain, iterate "
+            f"`pl.MpDeviceLoader({_code(loader)}, device)` and remove the `.to(device)` calls on "
+            "the batch",
+            False,
+        )
+
+    def _plan(self, loop: cst.For) -> _Plan | None:
+        loader = _loader_of(loop.iter)
+        batch = self._batch_names(loop)
+        moves, other_moves = self._moves(loop, batch)
+        if not moves and not other_moves:
+            return None  # the batch is not moved here: not a loop this pass knows how to help
+        if other_moves:
+            if any(m.matches(call.func, m.Attribute(attr=m.Name("cuda"))) for call in other_moves):
+                return None  # the device pass turns `.cuda()` into `.to(device)` first
+            self._uncertain(
+                loop,
+                loader,
+                f"`{_code(other_moves[0])}` is not a plain move to one device",
+            )
+            return None
+        devices = {_code(call.args[0].value) for call in moves}
+        if len(devices) != 1:
+            self._uncertain(loop, loader, f"the batch moves to {len(devices)} different devices")
+            return None
+        if not (isinstance(loader, cst.Name) and self._is_data_loader(loader)):
+            self._uncertain(
+                loop,
+                loader,
+                f"`{_code(loader)}` is not a name assigned only from `DataLoader(...)`",
+            )
+            return None
+        device = moves[0].args[0].value
+        if not self._is_xla_device(device):
+            self._uncertain(loop, loader, f"`{_code(device)}` is not certainly the XLA device")
+            return None
+        misuse = self._host_use(loop, batch, moves)
+        if misuse is not None:
+            self._uncertain(
+                loop,
+                loader,
+                f"`{misuse}` is used on the host before it moves to the device (MpDeviceLoader "
+                "yields every item on the device)",
+            )
+            return None
+        return _Plan(loader, device, moves)
+
+    @staticmethod
+    def _batch_names(loop: cst.For) -> set[str]:
+        target = loop.target
+        if (
+            isinstance(loop.iter, cst.Call)
+            and (dotted(loop.iter.func) or "") == "enumerate"
+            and isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+        ):
+            target = target.elements[1].value
+        return target_names(target)
+
+    @staticmethod
+    def _moves(loop: cst.For, batch: set[str]) -> tuple[list[cst.Call], list[cst.Call]]:
+        """Moves of batch names anywhere in the body: plain `.to(device[, non_blocking=])`
+        calls, and every other `.to(...)`/`.cuda(...)` on a batch name."""
+        plain: list[cst.Call] = []
+        other: list[cst.Call] = []
+        for call in m.findall(
+            loop.body, m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("to") | m.Name("cuda")))
+        ):
+            assert isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            if call.func.value.value not in batch:  # type: ignore[attr-defined]
+                continue
+            positional = [a for a in call.args if a.keyword is None]
+            is_plain = (
+                call.func.attr.value == "to"
+                and len(positional) == 1
+                and not positional[0].star
+                and all(a.keyword.value in _MOVE_KEYWORDS for a in call.args if a.keyword)
+            )
+            (plain if is_plain else other).append(call)
+        return plain, other
+
+    def _assigned_values(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """The values every binding of ``name`` visible here assigns, or None when one of them is
+        not a plain ``name = value`` (a parameter, an import, a loop target...)."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None:
+            return None
+        assignments = scope[name.value]
+        if not assignments:
+            return None
+        values = []
+        for assignment in assignments:
+            node = getattr(assignment, "node", None)
+            target = self.get_metadata(ParentNodeProvider, node, None) if node else None
+            assign = self.get_metadata(ParentNodeProvider, target, None) if target else None
+            if not (
+                isinstance(target, cst.AssignTarget)
+                and target.target is node
+                and isinstance(assign, cst.Assign)
+            ):
+                return None
+            values.append(assign.value)
+        return values
+
+    def _is_data_loader(self, name: cst.Name) -> bool:
+        values = self._assigned_values(name)
+        return bool(values) and all(
+            isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS)
+            for v in values  # type: ignore[union-attr]
+        )
+
+    def _is_xla_device(self, node: cst.BaseExpression, follow: bool = True) -> bool:
+        if isinstance(node, cst.SimpleString):
+            return node.evaluated_value == "xla"
+        if isinstance(node, cst.Call):
+            if self.is_any(node.func, _XLA_DEVICE_CALLS):
+                return True
+            return (
+                self.is_any(node.func, {"torch.device"})
+                and len(node.args) == 1
+                and self._is_xla_device(node.args[0].value, follow=False)
+            )
+        if isinstance(node, cst.Name) and follow:
+            values = self._assigned_values(node)
+            return bool(values) and all(self._is_xla_device(v, follow=False) for v in values)  # type: ignore[union-attr]
+        return False
+
+    def _host_use(self, loop: cst.For, batch: set[str], moves: list[cst.Call]) -> str | None:
+        """The first batch name used on the host before it is rebound to its device copy."""
+        body = loop.body
+        assert isinstance(body, cst.IndentedBlock | cst.SimpleStatementSuite)
+        receivers = {call.func.value for call in moves}  # type: ignore[attr-defined]
+        for name in sorted(batch):
+            rebound_at = None
+            for statement in body.body:
+                if self._rebinds_to_device(statement, name, moves):
+                    rebound_at = self.get_metadata(PositionProvider, statement).end
+                    break
+            for node in m.findall(body, m.Name(name)):
+                start = self.get_metadata(PositionProvider, node).start
+                if rebound_at is not None and (start.line, start.column) >= (
+                    rebound_at.line,
+                    rebound_at.column,
+                ):
+                    continue
+                if node in receivers or not self._is_variable(node):
+                    continue
+                if self._rebind_target(node, name, moves) or self._shape_use(node):
+                    continue
+                return name
+        return None
+
+    def _is_variable(self, node: cst.Name) -> bool:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            return False
+        return not (isinstance(parent, cst.Arg) and parent.keyword is node)
+
+    def _rebinds_to_device(self, statement: cst.CSTNode, name: str, moves: list[cst.Call]) -> bool:
+        """``name = name.to(d)`` or ``a, name = ..., name.to(d)`` as a top-level statement."""
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        for small in statement.body:
+            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                continue
+            target, value = small.targets[0].target, small.value
+            pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = [(target, value)]
+            if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple):
+                pairs = [
+                    (t.value, v.value)
+                    for t, v in zip(target.elements, value.elements, strict=False)
+                ]
+            for bound, bound_value in pairs:
+                if m.matches(bound, m.Name(name)) and bound_value in moves:
+                    return True
+        return False
+
+    def _rebind_target(self, node: cst.Name, name: str, moves: list[cst.Call]) -> bool:
+        """Whether ``node`` is the target of a ``name = name.to(d)`` rebinding."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while isinstance(parent, cst.Element | cst.Tuple):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        if not isinstance(parent, cst.AssignTarget):
+            return False
+        statement = self.get_metadata(ParentNodeProvider, parent, None)
+        line = self.get_metadata(ParentNodeProvider, statement, None)
+        return line is not None and self._rebinds_to_device(line, name, moves)
+
+    def _shape_use(self, node: cst.Name) -> bool:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            if parent.attr.value in _SHAPE_ATTRIBUTES:
+                return True
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            return (
+                parent.attr.value in _SHAPE_METHODS
+                and isinstance(call, cst.Call)
+                and call.func is parent
+            )
+        if isinstance(parent, cst.Arg):
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            return (
+                isinstance(call, cst.Call)
+                and m.matches(call.func, m.Name("len"))
+                and len(call.args) == 1
+            )
+        return False
+
+    def _statement_line(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        while node is not None and not isinstance(node, cst.SimpleStatementLine):
+            node = self.get_metadata(ParentNodeProvider, node, None)
+        return node
+
+    # -- rewriting ---------------------------------------------------------------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if original_node in self.moves:
+            return updated_node.func.value  # type: ignore[attr-defined]
+        return updated_node
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+        if original_node in self.move_lines and all(
+            _is_self_assignment(small) for small in updated_node.body
+        ):
+            return cst.RemoveFromParent()
+        return updated_node
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if original_node.body and not updated_node.body:
+            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:
+        plan = self.plans.get(original_node)
+        if plan is None:
+            return updated_node
+        self.add_import("torch_xla.distributed.parallel_loader", "pl")
+        wrapped = cst.Call(
+            func=cst.parse_expression("pl.MpDeviceLoader"),
+            args=[
+                cst.Arg(plan.loader, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                cst.Arg(plan.device),
+            ],
+        )
+        return updated_node.with_changes(iter=_rewrap(updated_node.iter, wrapped))

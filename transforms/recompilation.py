@@ -1,0 +1,281 @@
+"""Sources of recompilation that the rewriting passes leave behind (reference D4, R8). Report only.
+
+What other passes own, and this one does not report again: padding to buckets in tokenizers,
+collators, `pad_sequence` and `DataLoader(drop_last=...)` is the `buckets` pass's (TRN211–TRN218);
+a step marker that runs only on some iterations is the `step-marker` pass's (TRN103); the
+data-dependent op itself (`nonzero`, `x[mask]`, ...) is the `cpu-fallback` pass's (TRN411–TRN417).
+Changing Python scalars (a learning rate from a scheduler, `x * s`) are *not* a source: torch_xla
+passes them as device data (reference D4, measured), so nothing here looks at them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+import libcst.matchers as m
+from trncodemod.transforms.cpu_fallback import Facts, model_code, walk
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import Loop, LoopInfo, dotted, find_step_loops
+from trncodemod.passes import Pass
+
+
+class DataDependentShapeUse(Rule):
+    """## What it does
+    Reports `.shape`, `.size()`, `.numel()` and `len()` of a value whose size depends on the
+    data — the result of `nonzero`, `argwhere`, one-argument `where`, `masked_select`, `unique`,
+    `repeat_interleave` with tensor repeats, or boolean-mask indexing, directly or through a name
+    bound only to one — in model and training code (the same code as the `cpu-fallback` pass).
+
+    ## Why
+    The size is a new Python number for every batch, and whatever is built from it (a `view`,
+    a `torch.zeros(n)`, a loop bound) is traced into the graph as a constant: each distinct count
+    compiles another graph (reference D4, `source_of_recompilation.md` §2.2). The op itself is
+    reported by `cpu-fallback`.
+
+    ## Example
+    ```python
+    idx = torch.nonzero(mask).squeeze(1)
+    out = torch.zeros(idx.shape[0], dim, device=x.device)
+    ```
+
+    ## Use instead
+    ```python
+    out = torch.where(mask.unsqueeze(-1), x, 0)   # a fixed shape; count with mask.sum()
+    ```
+    """
+
+    code = "TRN431"
+    name = "data-dependent-shape-use"
+    summary = "`.shape` of a `nonzero`/mask-indexed result: a graph per count (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D4"
+
+
+class ShapeDependentBranch(Rule):
+    """## What it does
+    Reports an `if`, `while` or conditional expression inside a training or evaluation step
+    whose test reads a `.shape` or `.size()`. Not reported: a branch that only leaves the
+    iteration (`if x.size(0) < batch_size: continue`, `break`, `raise`, `return` as its last
+    statement: it skips a partial batch, which is the fix) and a branch that pads (calls a
+    function whose name contains `pad`).
+
+    ## Why
+    Shapes are Python numbers while tracing, so each shape that takes the other side traces a
+    different graph, compiled on first use (reference D4: data-dependent control flow). With
+    inputs padded to fixed shapes (reference R8) the branch always goes the same way.
+
+    ## Example
+    ```python
+    if x.shape[1] > 256:
+        x = x[:, -256:]
+    ```
+
+    ## Use instead
+    ```python
+    # pad or truncate every batch to the same length in the collate function
+    ```
+    """
+
+    code = "TRN432"
+    name = "shape-dependent-branch"
+    summary = "a Python branch on a tensor's shape inside the step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D4, R8"
+
+
+class DataDependentSlice(Rule):
+    """## What it does
+    Reports slicing inside a training or evaluation step whose bound is read from the data:
+    `x[:, :lengths.max()]`, `ids[:, : int(mask.sum(1).max())]`, or a name bound in the step to
+    such a value (`.item()`, `.max()`, `.sum()`, `.amax()`, `.count_nonzero()`, `.tolist()`).
+    This is the variable input shape that no padding pass can see: the batch is trimmed after it
+    was padded.
+
+    ## Why
+    Every batch gets the length of its longest sequence, so every new length compiles a new graph
+    (reference R8, measured: 10 lengths → 10 compiles), and reading the bound syncs (reference
+    D1). The `.item()`/`int()` itself is reported by `item-hoist`; this finding is about the
+    shape.
+
+    ## Example
+    ```python
+    longest = int(attention_mask.sum(1).max())
+    input_ids = input_ids[:, :longest]
+    ```
+
+    ## Use instead
+    ```python
+    # keep the padded length (one of a few buckets) and pass attention_mask to the model
+    ```
+    """
+
+    code = "TRN433"
+    name = "data-dependent-slice"
+    summary = "slicing a batch to a length read from the data (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R8, D4, D1"
+
+
+_SIZE_METHODS = ("size", "numel")
+_DATA_READS = frozenset({"item", "max", "sum", "amax", "count_nonzero", "tolist"})
+_LEAVES = (cst.Continue, cst.Break, cst.Raise, cst.Return)
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _step_code(loop: Loop, loops: dict[Loop, LoopInfo]) -> Iterator[cst.CSTNode]:
+    """The step's own code and the loops nested in it; not functions defined there, and not a
+    nested step loop (it is a step of its own)."""
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(
+            c for c in reversed(node.children) if not isinstance(c, _SCOPES) and c not in loops
+        )
+
+
+def _leaves_iteration(body: cst.BaseSuite) -> bool:
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+        return isinstance(last.body[-1], _LEAVES)
+    return False
+
+
+class RecompilationDiagnostics(Pass):
+    name = "recompilation"
+    rules = (DataDependentShapeUse, ShapeDependentBranch, DataDependentSlice)
+    needles = (".shape", ".size(", ".numel(", "len(", ":")
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self.facts = Facts(self)
+        self.shape_uses: set[int] = set()
+        for found in walk(model_code(self, node)):
+            self._shape_use(found)
+        loops = find_step_loops(node)
+        for info in loops.values():
+            nodes = list(_step_code(info.node, loops))
+            bindings = self._bindings(nodes)
+            for found in nodes:
+                if isinstance(found, cst.If | cst.While | cst.IfExp):
+                    self._branch(found)
+                elif isinstance(found, cst.Subscript):
+                    self._slice(found, bindings)
+        return False  # report only: nothing to transform
+
+    # -- TRN431 ----------------------------------------------------------------------------------
+    def _size_of(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The value whose size ``node`` reads: ``v.shape``, ``v.size(...)``, ``v.numel()``,
+        ``len(v)``."""
+        if m.matches(node, m.Attribute(attr=m.Name("shape"))):
+            return node.value  # type: ignore[attr-defined]
+        if isinstance(node, cst.Call):
+            if m.matches(node.func, m.Attribute(attr=m.OneOf(*map(m.Name, _SIZE_METHODS)))):
+                return node.func.value  # type: ignore[attr-defined]
+            if self.is_any(node.func, {"builtins.len"}) and len(node.args) == 1:
+                return node.args[0].value
+        return None
+
+    def _dynamic(self, value: cst.BaseExpression) -> str | None:
+        how = self.facts.dynamic_shape(value)
+        if how is None and isinstance(value, cst.Name):
+            values = self.facts.bound_values(value)
+            kinds = [self.facts.dynamic_shape(v) for v in values or ()]
+            how = kinds[0] if kinds and all(kinds) else None
+        return how
+
+    def _shape_use(self, node: cst.CSTNode) -> None:
+        value = self._size_of(node)
+        how = self._dynamic(value) if value is not None else None
+        if how is None:
+            return
+        self.shape_uses.add(id(node))
+        self.report(
+            node,
+            DataDependentShapeUse,
+            f"`{_code(node)}` is the size of a {how} result, which depends on the data: what is "
+            "built from it compiles another graph for every new count; keep a fixed shape "
+            "(`torch.where` with the mask, `mask.sum()` to count, `topk` with a fixed k)",
+            False,
+        )
+
+    # -- TRN432 ----------------------------------------------------------------------------------
+    def _branch(self, node: cst.If | cst.While | cst.IfExp) -> None:
+        if not isinstance(node, cst.IfExp):
+            if isinstance(node, cst.If) and node.orelse is None and _leaves_iteration(node.body):
+                return
+            if any(
+                "pad" in (dotted(call.func) or "").rsplit(".", 1)[-1].lower()
+                for call in m.findall(node.body, m.Call())
+                if isinstance(call, cst.Call)
+            ):
+                return
+        for found in m.findall(node.test, m.Attribute(attr=m.Name("shape")) | m.Call()):
+            value = self._size_of(found)
+            if value is None or not (
+                isinstance(found, cst.Attribute) or m.matches(found.func, m.Attribute())  # type: ignore[union-attr]
+            ):
+                continue  # `len(...)` of a Python list is not a tensor shape
+            if id(found) in self.shape_uses or self.facts.on_host(value):
+                continue
+            keyword = "while" if isinstance(node, cst.While) else "if"
+            self.report(
+                found,
+                ShapeDependentBranch,
+                f"`{keyword}` on `{_code(found)}` inside the step: each shape that goes the other "
+                "way traces and compiles another graph; pad inputs to fixed shapes (buckets) so "
+                "the branch always goes one way, or skip the odd batch with `continue`",
+                False,
+            )
+            return
+
+    # -- TRN433 ----------------------------------------------------------------------------------
+    def _bindings(self, nodes: list[cst.CSTNode]) -> dict[str, list[cst.BaseExpression]]:
+        bindings: dict[str, list[cst.BaseExpression]] = {}
+        for node in nodes:
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        bindings.setdefault(target.target.value, []).append(node.value)
+        return bindings
+
+    def _reads_data(self, node: cst.BaseExpression, bindings: dict, depth: int = 4) -> bool:
+        for found in m.findall(node, m.Call(func=m.Attribute()) | m.Name()):
+            if isinstance(found, cst.Call):
+                if found.func.attr.value in _DATA_READS and not self.facts.imported(found.func):  # type: ignore[attr-defined]
+                    return True
+            elif depth > 0 and isinstance(found, cst.Name) and found.value in bindings:
+                if any(self._reads_data(v, bindings, depth - 1) for v in bindings[found.value]):
+                    return True
+        return False
+
+    def _slice(self, node: cst.Subscript, bindings: dict) -> None:
+        for element in node.slice:
+            part = element.slice
+            if not isinstance(part, cst.Slice):
+                continue
+            bounds = [b for b in (part.lower, part.upper, part.step) if b is not None]
+            bound = next((b for b in bounds if self._reads_data(b, bindings)), None)
+            if bound is None:
+                continue
+            self.report(
+                node,
+                DataDependentSlice,
+                f"`{_code(node)}` slices to `{_code(bound)}`, a length read from the data: every "
+                "new length compiles another graph (and reading it syncs); keep the padded length "
+                "(a few fixed buckets) and let the attention mask hide the padding",
+                False,
+            )
+            return

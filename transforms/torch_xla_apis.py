@@ -1,0 +1,494 @@
+"""torch_xla API history: code already written for torch_xla is brought up to the names of the
+chosen target, and what the target removed is reported (reference §1.2, D3). The history itself is
+data, in ``data/torch_xla_apis.toml``; this module interprets it."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.metadata import ParentNodeProvider
+
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.loops import dotted
+from trncodemod.passes import Pass
+from trncodemod.targets import Api, Target
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+
+class RemovedXlaApi(Rule):
+    """## What it does
+    Rewrites `xm.xrt_world_size()` to `xr.world_size()` and `xm.get_ordinal()` to
+    `xr.global_ordinal()` (with `import torch_xla.runtime as xr`) on every XLA target. A call
+    with arguments (`defval=`), a function imported by name (`from torch_xla.core.xla_model
+    import get_ordinal`) and a reference that is not called are reported and left alone.
+
+    ## Why
+    Both were deprecated in torch-xla 2.5 and removed in 2.7 (`hasattr` is False on 2.9,
+    measured); the script fails with `AttributeError`. `torch_xla.runtime` has had
+    `world_size()` and `global_ordinal()` since 2.1, so the new names work on every target
+    (reference §1.2, R4, D3).
+
+    ## Example
+    ```python
+    import torch_xla.core.xla_model as xm
+    sampler = DistributedSampler(ds, num_replicas=xm.xrt_world_size(), rank=xm.get_ordinal())
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla.runtime as xr
+    sampler = DistributedSampler(ds, num_replicas=xr.world_size(), rank=xr.global_ordinal())
+    ```
+    """
+
+    code = "TRN011"
+    name = "removed-xla-runtime-api"
+    summary = "`xm.xrt_world_size()`/`xm.get_ordinal()` → `xr.world_size()`/`xr.global_ordinal()`"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference §1.2, R4, D3"
+
+
+class DeprecatedXlaApi(Rule):
+    """## What it does
+    On targets at torch-xla 2.8 or later (`xla-2.9`), rewrites `xm.xla_device()` to
+    `torch_xla.device()` and `xm.mark_step()` to `torch_xla.sync()`, keeping the arguments
+    (`xla_device(n)` → `device(n)`; `devkind=`, which 2.9 ignores, is dropped;
+    `mark_step(wait, reset_scope)` → `sync(wait, reset_scope)`). The `xm` import is removed when
+    nothing else uses it. Older targets keep the old names, which they do not deprecate.
+
+    ## Why
+    torch-xla 2.8 marks both `@deprecated("Use torch_xla.device instead")` /
+    `("Use torch_xla.sync instead")`, and Neuron's 2.8 notes ask to switch (reference §1.2). The
+    old functions only forward to the new ones in 2.9.
+
+    ## Example
+    ```python
+    device = xm.xla_device()
+    xm.mark_step()
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()
+    torch_xla.sync()
+    ```
+    """
+
+    code = "TRN012"
+    name = "deprecated-xla-api"
+    summary = "`xm.xla_device()`/`xm.mark_step()` → `torch_xla.device()`/`torch_xla.sync()` (2.8+)"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference §1.2"
+
+
+class MovedXlaModule(Rule):
+    """## What it does
+    On targets at torch-xla 2.5 or later, rewrites the import of
+    `torch_xla.experimental.xla_sharding` (and `xla_sharded_tensor`) to its new home
+    `torch_xla.distributed.spmd.*`, in the forms `import old as alias` and
+    `from old import name`. An import without an alias (whose uses spell the old path) is
+    reported.
+
+    ## Why
+    The SPMD API moved to `torch_xla.distributed.spmd` in 2.2 and the old path is gone from
+    later releases (absent from the 2.9 wheel, measured; reference D3).
+
+    ## Example
+    ```python
+    import torch_xla.experimental.xla_sharding as xs
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla.distributed.spmd.xla_sharding as xs
+    ```
+    """
+
+    code = "TRN013"
+    name = "moved-xla-module"
+    summary = "`torch_xla.experimental.xla_sharding` → `torch_xla.distributed.spmd.xla_sharding`"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference D3"
+
+
+class RemovedXlaName(Rule):
+    """## What it does
+    Reports modules and names that the target's torch-xla no longer has:
+    `torch_xla.experimental.pjrt` and `xr.using_pjrt()` (removed in 2.5),
+    `torch_xla.amp.GradScaler` (removed in 2.9). Each finding says what to use instead. Nothing
+    is rewritten: the replacements are not the same call.
+
+    ## Why
+    The import or attribute access fails on the target (reference §1.2, D3).
+
+    ## Example
+    ```python
+    from torch_xla.amp import GradScaler
+    ```
+
+    ## Use instead
+    ```python
+    # bf16 autocast needs no gradient scaling (reference R9)
+    ```
+    """
+
+    code = "TRN014"
+    name = "removed-xla-name"
+    summary = "torch_xla module or name removed on the target (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference §1.2, D3"
+
+
+class DeprecatedXlaEnvVar(Rule):
+    """## What it does
+    On targets at torch-xla 2.5 or later, reports `XLA_USE_BF16` and `XLA_DOWNCAST_BF16` where
+    the script sets or reads them: `os.environ[...]`, `os.environ.get/setdefault/pop(...)`,
+    `os.getenv(...)`, `os.putenv(...)`, `"..." in os.environ`, and the key of a dict literal (an
+    environment passed to a launcher). Nothing is rewritten: the replacement changes where the
+    casts happen.
+
+    ## Why
+    Both are "deprecated in PyTorch Neuron 2.5" and print end-of-support warnings through 2.9;
+    Neuron's migration note replaces them with `model.to(torch.bfloat16)` plus stochastic
+    rounding, or with `torch.autocast("xla", dtype=torch.bfloat16)` (reference R9, §1.2).
+
+    ## Example
+    ```python
+    os.environ["XLA_USE_BF16"] = "1"
+    ```
+
+    ## Use instead
+    ```python
+    os.environ["NEURON_RT_STOCHASTIC_ROUNDING_EN"] = "1"
+    model = model.to(torch.bfloat16)
+    ```
+    """
+
+    code = "TRN015"
+    name = "deprecated-xla-env-var"
+    summary = "`XLA_USE_BF16`/`XLA_DOWNCAST_BF16` are deprecated (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R9, §1.2"
+
+
+# -- the table ---------------------------------------------------------------------------------
+Version = tuple[int, ...]
+
+
+def _version(text: str) -> Version | None:
+    if not text:
+        return None
+    return tuple(int(part) for part in text.split(".")[:2])
+
+
+@dataclass(frozen=True)
+class RenamedCall:
+    old: str
+    new: Api
+    rewrite_from: Version
+    removed: bool  # removed in some release (else only deprecated)
+    params: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class MovedModule:
+    old: str
+    new: str
+    rewrite_from: Version
+
+
+@dataclass(frozen=True)
+class RemovedName:
+    name: str
+    removed: Version | None
+    deprecated: Version | None
+    message: str
+
+    def applies(self, version: Version) -> bool:
+        return any(v is not None and version >= v for v in (self.removed, self.deprecated))
+
+
+@dataclass(frozen=True)
+class ApiHistory:
+    calls: tuple[RenamedCall, ...]
+    modules: tuple[MovedModule, ...]
+    removed: tuple[RemovedName, ...]
+    env: tuple[RemovedName, ...]
+
+
+@cache
+def api_history() -> ApiHistory:
+    text = resources.files("trncodemod").joinpath("data/torch_xla_apis.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    calls = tuple(
+        RenamedCall(
+            old=row["old"],
+            new=Api(**row["new"]),
+            rewrite_from=_version(row["rewrite_from"]) or (0,),
+            removed=bool(row["removed"]),
+            params=tuple((old, new) for old, new in row["params"]),
+        )
+        for row in data["calls"]
+    )
+    modules = tuple(
+        MovedModule(row["old"], row["new"], _version(row["rewrite_from"]) or (0,))
+        for row in data["modules"]
+    )
+
+    def removed(rows: list[dict]) -> tuple[RemovedName, ...]:
+        return tuple(
+            RemovedName(
+                row["name"],
+                _version(row.get("removed", "")),
+                _version(row.get("deprecated", "")),
+                row["message"],
+            )
+            for row in rows
+        )
+
+    return ApiHistory(calls, modules, removed(data["removed"]), removed(data["env"]))
+
+
+_ENVIRON_CALLS = ("os.environ.get", "os.environ.setdefault", "os.environ.pop", "os.getenv")
+_ENVIRON_CALLS += ("os.putenv",)
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class TorchXlaApis(Pass):
+    name = "torch-xla-api"
+    rules = (RemovedXlaApi, DeprecatedXlaApi, MovedXlaModule, RemovedXlaName, DeprecatedXlaEnvVar)
+    needles = ("torch_xla", "XLA_USE_BF16", "XLA_DOWNCAST_BF16")
+
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        # TorchNeuron has no torch_xla at all: porting torch_xla code to it is not a rename.
+        return target.is_xla and super().applies_to(target)
+
+    def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(context, run)
+        self.history = api_history()
+        self.version: Version = _version(self.target.torch_xla) or (0,)
+
+    # -- renamed calls ---------------------------------------------------------------------
+    def _renamed(self, func: cst.BaseExpression) -> RenamedCall | None:
+        names = self.qualified_names(func)
+        return next((row for row in self.history.calls if row.old in names), None)
+
+    @staticmethod
+    def _rule(row: RenamedCall) -> type[Rule]:
+        return RemovedXlaApi if row.removed else DeprecatedXlaApi
+
+    def _new_args(self, row: RenamedCall, call: cst.Call) -> list[cst.Arg] | None:
+        """The arguments of the new call, or None when one cannot be mapped."""
+        params = dict(row.params)
+        order = [old for old, _new in row.params]
+        args: list[cst.Arg] = []
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return None
+            if arg.keyword is None:
+                if index >= len(order):
+                    return None
+                new = params[order[index]]
+                if new and (len(args) != index):
+                    return None  # an earlier positional argument was dropped
+                if new:
+                    args.append(arg)
+                continue
+            if arg.keyword.value not in params:
+                return None
+            new = params[arg.keyword.value]
+            if new:
+                args.append(arg.with_changes(keyword=cst.Name(new)))
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return args
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        row = self._renamed(original_node.func)
+        if row is None or self.version < row.rewrite_from:
+            return updated_node
+        rule = self._rule(row)
+        new_name = row.new.expr
+        if not isinstance(original_node.func, cst.Attribute):
+            self.report(
+                original_node,
+                rule,
+                f"`{_code(original_node.func)}` is imported by name: call `{new_name}()` "
+                f"instead, with `import {row.new.module}"
+                + (f" as {row.new.alias}`" if row.new.alias else "`"),
+                False,
+            )
+            return updated_node
+        args = self._new_args(row, original_node)
+        if args is None:
+            self.report(
+                original_node,
+                rule,
+                f"`{_code(original_node)}`: arguments that `{new_name}()` does not take; "
+                f"rewrite it to `{new_name}(...)` by hand",
+                False,
+            )
+            return updated_node
+        if not self.report(
+            original_node, rule, f"`{_code(original_node.func)}` → `{new_name}`", True
+        ):
+            return updated_node
+        RemoveImportsVisitor.remove_unused_import_by_node(self.context, original_node.func)
+        return updated_node.with_changes(func=self.emit(row.new), args=args)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        row = self._renamed(node)
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if row is not None and self.version >= row.rewrite_from:
+            if not (isinstance(parent, cst.Call) and parent.func is node):
+                self.report(
+                    node,
+                    self._rule(row),
+                    f"`{_code(node)}` is used without a call: replace it with `{row.new.expr}`",
+                    False,
+                )
+            return
+        names = self.qualified_names(node)
+        for removed in self.history.removed:
+            if removed.name in names and removed.applies(self.version):
+                if not isinstance(parent, cst.Attribute):  # the longest spelling only
+                    self.report(node, RemovedXlaName, removed.message, False)
+
+    # -- imports ---------------------------------------------------------------------------
+    def _moved(self, module: str) -> MovedModule | None:
+        return next(
+            (
+                row
+                for row in self.history.modules
+                if row.old == module and self.version >= row.rewrite_from
+            ),
+            None,
+        )
+
+    def _report_removed_module(self, node: cst.CSTNode, module: str) -> None:
+        for removed in self.history.removed:
+            if removed.applies(self.version) and (
+                module == removed.name or module.startswith(removed.name + ".")
+            ):
+                self.report(node, RemovedXlaName, removed.message, False)
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        aliases = []
+        for original, alias in zip(original_node.names, updated_node.names, strict=True):
+            module = dotted(original.name) or ""
+            self._report_removed_module(original, module)
+            moved = self._moved(module)
+            if moved is not None:
+                if alias.asname is None:
+                    self.report(
+                        original,
+                        MovedXlaModule,
+                        f"`{module}` moved to `{moved.new}`: import it as "
+                        f"`import {moved.new} as <alias>` and update the uses",
+                        False,
+                    )
+                elif self.report(original, MovedXlaModule, f"`{module}` → `{moved.new}`", True):
+                    alias = alias.with_changes(name=cst.parse_expression(moved.new))
+            aliases.append(alias)
+        return updated_node.with_changes(names=aliases)
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.ImportFrom:
+        if original_node.module is None or original_node.relative:
+            return updated_node
+        module = dotted(original_node.module) or ""
+        names = (
+            []
+            if isinstance(original_node.names, cst.ImportStar)
+            else [dotted(alias.name) or "" for alias in original_node.names]
+        )
+        self._report_removed_module(original_node, module)
+        aliases = [] if isinstance(original_node.names, cst.ImportStar) else original_node.names
+        for name, alias in zip(names, aliases, strict=True):
+            qualified = f"{module}.{name}"
+            for removed in self.history.removed:
+                if removed.name == qualified and removed.applies(self.version):
+                    self.report(alias, RemovedXlaName, removed.message, False)
+        moved = self._moved(module)
+        if moved is not None:
+            if self.report(original_node, MovedXlaModule, f"`{module}` → `{moved.new}`", True):
+                return updated_node.with_changes(module=cst.parse_expression(moved.new))
+            return updated_node
+        submodules = [self._moved(f"{module}.{name}") for name in names]
+        if any(submodules):
+            if all(submodules) and len({row.new.rsplit(".", 1)[0] for row in submodules}) == 1:  # type: ignore[union-attr]
+                new_parent = submodules[0].new.rsplit(".", 1)[0]  # type: ignore[union-attr]
+                if self.report(original_node, MovedXlaModule, f"`{module}` → `{new_parent}`", True):
+                    return updated_node.with_changes(module=cst.parse_expression(new_parent))
+            else:
+                self.report(
+                    original_node,
+                    MovedXlaModule,
+                    "this import mixes moved and unmoved modules: import the SPMD modules "
+                    "from `torch_xla.distributed.spmd` on a line of their own",
+                    False,
+                )
+        return updated_node
+
+    # -- environment variables -------------------------------------------------------------
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = _string(node)
+        row = next((r for r in self.history.env if r.name == value), None)
+        if row is None or not row.applies(self.version):
+            return
+        if self._names_environment(node):
+            self.report(node, DeprecatedXlaEnvVar, row.message, False)
+
+    def _names_environment(self, node: cst.SimpleString) -> bool:
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Index):
+            subscript = self.get_metadata(
+                ParentNodeProvider, self.get_metadata(ParentNodeProvider, parent), None
+            )
+            return isinstance(subscript, cst.Subscript) and self.is_any(
+                subscript.value, {"os.environ"}
+            )
+        if isinstance(parent, cst.Arg):
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            return (
+                isinstance(call, cst.Call)
+                and bool(call.args)
+                and call.args[0] is parent
+                and self.is_any(call.func, _ENVIRON_CALLS)
+            )
+        if isinstance(parent, cst.Comparison):
+            return any(
+                m.matches(target.operator, m.In() | m.NotIn())
+                and self.is_any(target.comparator, {"os.environ"})
+                for target in parent.comparisons
+            )
+        return isinstance(parent, cst.DictElement) and parent.key is node
