@@ -51,3 +51,22 @@ def test_end_of_input_applies_nothing_more(tmp_path: Path) -> None:
     (result,), summary = review([_outcome(tmp_path)], _answers("a"), lambda s: None)
     assert result.new is not None and result.new.count(b"torch_xla.device()") == 3
     assert summary == "Applied 3 of 3 hunks in 1 file(s)."
+
+
+def test_apply_interactive_with_piped_answers_writes_exactly_the_accepted_hunks(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.py").write_text(SCRIPT)
+    result = CliRunner().invoke(
+        main, ["apply", "-i", "--no-cache", "--select", "TRN0", "t.py"], input="n\ny\nn\n"
+    )
+    text = (tmp_path / "t.py").read_text()
+    assert "model = torch.nn.Linear(2, 2).cuda()" in text
+    assert "batch = torch.zeros(2).to(torch_xla.device())" in text
+    assert "other = torch.ones(2).cuda()" in text
+    assert "Applied 1 of 3 hunks in 1 file(s)." in result.stderr

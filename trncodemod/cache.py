@@ -19,6 +19,7 @@ from pathlib import Path
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Safety, Severity
+from trncodemod.plugins import PluginError, load_plugin
 
 FORMAT = 1
 
@@ -46,8 +47,16 @@ def settings_fingerprint(settings: Settings, enabled: frozenset[str]) -> str:
         ",".join(map(str, settings.buckets)),
         str(settings.bucket_multiple),
         settings.optimizer,
+        *(f"{spec}={_plugin_fingerprint(spec)}" for spec in settings.plugins),
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _plugin_fingerprint(spec: str) -> str:
+    try:
+        return load_plugin(spec).fingerprint
+    except PluginError:
+        return "unloadable"  # the engine reports it on every file
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,7 @@ class ResultCache:
                 severity=Severity(f["severity"]),
                 safety=Safety(f["safety"]),
                 fixed=f["fixed"],
+                cell=f.get("cell"),
             )
             for f in data["findings"]
         )

@@ -1,22 +1,39 @@
-"""The command line: ``trncodemod apply | rules | explain``.
+"""The command line: ``trncodemod apply | check | rules | explain``.
 
-Exit codes, as ruff's: 0 nothing left to do; 1 changes pending (with --dry-run) or findings
-left for a person (after writing); 2 usage, configuration, read, parse or internal error.
+Exit codes, as ruff's: 0 nothing left to do; 1 changes pending (with --dry-run), findings left
+for a person (after writing), or anything to fix or do (``check``); 2 usage, configuration, read,
+parse or internal error.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from trncodemod.annotate import annotate_outcome
 from trncodemod.cache import ResultCache, open_cache
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.engine import FileOutcome, migrate_files, summarize
 from trncodemod.files import discover
-from trncodemod.report import finding_lines, json_report, summary_line
+from trncodemod.report import (
+    check_lines,
+    check_summary,
+    error_lines,
+    finding_lines,
+    github_lines,
+    json_report,
+    statistics_lines,
+    summary_line,
+)
+from trncodemod.report import statistics as statistics_rows
+from trncodemod.review import review
 from trncodemod.rules import SelectionError, all_rules, enabled_codes, pass_of, rule_by_code
+from trncodemod.sarif import sarif_report
 from trncodemod.targets import load_target, target_names
 from trncodemod.writing import WriteError, write_atomic
 
@@ -75,69 +92,89 @@ def _write(outcomes: list[FileOutcome]) -> list[FileOutcome]:
     return written
 
 
+def _ask(prompt: str) -> str | None:
+    """One answer per line from stdin (a terminal or a pipe); None at the end of input."""
+    click.echo(prompt, nl=False, err=True)
+    line = sys.stdin.readline()
+    return line or None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="trncodemod")
 def main() -> None:
     """Rewrite PyTorch GPU/CPU training code for AWS Trainium, as a reviewable patch."""
 
 
-@main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--dry-run", is_flag=True, help="Write nothing; print the patch on stdout.")
-@click.option(
-    "--patch",
-    "patch_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the patch to this file.",
-)
-@click.option("--select", help="Rule codes or prefixes to run (default: ALL).")
-@click.option("--ignore", help="Rule codes or prefixes to leave out.")
-@click.option(
-    "--target", type=click.Choice(target_names()), help="Target profile (default xla-2.9)."
-)
-@click.option(
-    "-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores)."
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Format of the findings on stderr.",
-)
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when changes or findings are left.")
-@click.option(
-    "--config",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    help="A pyproject.toml to read [tool.trncodemod] from (default: the nearest).",
-)
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Where the result cache lives (default: .trncodemod_cache beside the configuration).",
-)
-def apply(
-    paths,
-    dry_run,
-    patch_file,
-    select,
-    ignore,
-    target,
-    jobs,
-    fmt,
-    exit_zero,
-    config,
-    no_cache,
-    cache_dir,
-) -> None:
-    """Migrate PATHS (files or folders) for the target.
+@dataclass(frozen=True)
+class Run:
+    """What `apply` and `check` share: the files found, and what the engine made of them."""
 
-    The patch goes to stdout (with --dry-run) and/or to --patch FILE; findings always go to
-    stderr, so the two never mix.
-    """
-    settings = _settings(paths, config, target=target, select=_codes(select), ignore=_codes(ignore))
+    outcomes: list[FileOutcome]
+    missing: tuple[Path, ...]
+
+
+def _run_options(command: Callable) -> Callable:
+    """The options `apply` and `check` share: which rules, which target, how to run."""
+    options = [
+        click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path)),
+        click.option("--select", help="Rule codes or prefixes to run (default: ALL)."),
+        click.option("--ignore", help="Rule codes or prefixes to leave out."),
+        click.option(
+            "--target", type=click.Choice(target_names()), help="Target profile (default xla-2.9)."
+        ),
+        click.option(
+            "-j",
+            "--jobs",
+            type=click.IntRange(min=1),
+            help="Worker processes (default: all cores).",
+        ),
+        click.option(
+            "--exit-zero", is_flag=True, help="Exit 0 even when changes or findings are left."
+        ),
+        click.option(
+            "--config",
+            type=click.Path(dir_okay=False, exists=True, path_type=Path),
+            help="A pyproject.toml to read [tool.trncodemod] from (default: the nearest).",
+        ),
+        click.option(
+            "--plugin",
+            "plugins",
+            multiple=True,
+            help="A LibCST codemod or Bowler query (`module:attr` or `file.py:attr`) to run after "
+            "the built-in passes; repeatable; replaces `plugins` from the configuration.",
+        ),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option(
+            "--cache-dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="Where the result cache lives (default: .trncodemod_cache beside the configuration).",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _migrate(
+    paths: tuple[Path, ...],
+    config: Path | None,
+    select: str | None,
+    ignore: str | None,
+    target: str | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    plugins: tuple[str, ...] = (),
+) -> Run:
+    """Find the files, run the selected passes on each (through the cache), write nothing."""
+    settings = _settings(
+        paths,
+        config,
+        target=target,
+        select=_codes(select),
+        ignore=_codes(ignore),
+        plugins=tuple(plugins) or None,
+    )
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     for path in found.missing:
         click.echo(f"{path}: no such file or folder", err=True)
@@ -148,7 +185,66 @@ def apply(
             cache = open_cache(cache_dir or settings.root / ".trncodemod_cache", settings, enabled)
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
-    outcomes = _run(list(found.files), settings, jobs, cache)
+    return Run(_run(list(found.files), settings, jobs, cache), tuple(found.missing))
+
+
+@main.command()
+@_run_options
+@click.option("--dry-run", is_flag=True, help="Write nothing; print the patch on stdout.")
+@click.option(
+    "--patch",
+    "patch_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the patch to this file.",
+)
+@click.option(
+    "-i",
+    "--interactive",
+    is_flag=True,
+    help="Review each hunk: y apply, n skip, a/d the rest of the file, q quit, ? help.",
+)
+@click.option(
+    "--annotate",
+    is_flag=True,
+    help="Add a `# TODO(trncodemod): CODE message` comment above each finding left for a person.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Format of the findings on stderr.",
+)
+def apply(
+    paths,
+    dry_run,
+    patch_file,
+    interactive,
+    annotate,
+    select,
+    ignore,
+    target,
+    jobs,
+    fmt,
+    exit_zero,
+    config,
+    no_cache,
+    cache_dir,
+    plugins,
+) -> None:
+    """Migrate PATHS (files or folders) for the target.
+
+    The patch goes to stdout (with --dry-run) and/or to --patch FILE; findings always go to
+    stderr, so the two never mix.
+    """
+    run = _migrate(paths, config, select, ignore, target, jobs, no_cache, cache_dir, plugins)
+    outcomes = run.outcomes
+    if annotate:
+        outcomes = [annotate_outcome(outcome) for outcome in outcomes]
+    if interactive:
+        outcomes, reviewed = review(outcomes, _ask, lambda text: click.echo(text, err=True))
+        click.echo(reviewed, err=True)
     patch = b"".join(outcome.diff for outcome in outcomes)
     if patch_file is not None:
         patch_file.write_bytes(patch)
@@ -158,13 +254,13 @@ def apply(
     else:
         outcomes = _write(outcomes)
     if fmt == "json":
-        click.echo(json_report(outcomes), err=True)
+        click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
     else:
         for line in finding_lines(outcomes):
             click.echo(line, err=True)
         click.echo(summary_line(outcomes, dry_run), err=True)
     counts = summarize(outcomes)
-    if counts["errors"] or found.missing:
+    if counts["errors"] or run.missing:
         sys.exit(EXIT_ERROR)
     # As ruff's --diff: a dry run answers "would anything change?"; a writing run answers
     # "is anything left for a person?" (`check` reports every finding).
@@ -172,6 +268,72 @@ def apply(
     if not exit_zero and pending:
         sys.exit(EXIT_PENDING)
     sys.exit(EXIT_CLEAN)
+
+
+@main.command()
+@_run_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif", "github"]),
+    default="text",
+    show_default=True,
+    help="Format of the findings on stdout.",
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="One row per rule (count, code, [*] when `apply` fixes them, name) instead of findings.",
+)
+def check(
+    paths,
+    select,
+    ignore,
+    target,
+    jobs,
+    exit_zero,
+    config,
+    plugins,
+    no_cache,
+    cache_dir,
+    fmt,
+    statistics,
+) -> None:
+    """Report what `apply` would fix ([*]) and what it leaves for a person; write nothing.
+
+    Findings go to stdout; files that cannot be read, parsed or migrated go to stderr. Exit 1 when
+    a finding is fixable or left for a person (notes that need nothing do not count), 2 on errors.
+    """
+    if statistics and fmt not in ("text", "json"):
+        raise click.UsageError("--statistics prints text or json, not " + fmt)
+    run = _migrate(paths, config, select, ignore, target, jobs, no_cache, cache_dir, plugins)
+    outcomes = run.outcomes
+    if fmt == "github":
+        for line in github_lines(outcomes):
+            click.echo(line)
+    else:
+        for line in error_lines(outcomes):
+            click.echo(line, err=True)
+    if statistics:
+        rows = statistics_rows(outcomes)
+        if fmt == "json":
+            click.echo(json.dumps(rows, indent=2, sort_keys=True))
+        else:
+            for line in statistics_lines(rows):
+                click.echo(line)
+    elif fmt == "json":
+        click.echo(json_report(outcomes, "check"))
+    elif fmt == "sarif":
+        click.echo(sarif_report(outcomes))
+    elif fmt == "text":
+        for line in check_lines(outcomes):
+            click.echo(line)
+        click.echo(check_summary(outcomes))
+    counts = summarize(outcomes)
+    if counts["errors"] or run.missing:
+        sys.exit(EXIT_ERROR)
+    found = any(f.fixed or f.counts_against_exit for o in outcomes for f in o.findings)
+    sys.exit(EXIT_PENDING if found and not exit_zero else EXIT_CLEAN)
 
 
 @main.command()
@@ -244,6 +406,9 @@ def explain(code: str) -> None:
 
 
 # Further commands live in their own modules and register here, one line each.
+from trncodemod.doctor import doctor_command  # noqa: E402
+
+main.add_command(doctor_command)
 from trncodemod.golden import golden_command  # noqa: E402
 
 main.add_command(golden_command)

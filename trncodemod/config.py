@@ -37,6 +37,7 @@ class Settings:
     buckets: tuple[int, ...] = ()
     bucket_multiple: int = 64
     optimizer: str = "keep"
+    plugins: tuple[str, ...] = ()  # `module:attr` or `file.py:attr`, run after the passes
     # Where the configuration was found; patterns in `exclude` are relative to it.
     root: Path = field(default_factory=Path.cwd)
     source: str = "defaults"
@@ -103,6 +104,7 @@ KEYS = {
     "buckets": ("buckets", _buckets),
     "bucket-multiple": ("bucket_multiple", _positive_int),
     "optimizer": ("optimizer", _choice(OPTIMIZER_POLICIES)),
+    "plugins": ("plugins", _strings),
 }
 
 
@@ -114,7 +116,7 @@ def validate(settings: Settings, where: str) -> Settings:
             value = list(value)
         if attr in ("select",) and not value:
             raise ConfigError(f"{where}: `{key}` selects no rule")
-        if attr in ("ignore", "exclude", "buckets") and not value:
+        if attr in ("ignore", "exclude", "buckets", "plugins") and not value:
             continue
         try:
             convert(value)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import difflib
+import itertools
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -23,10 +25,12 @@ from trncodemod.config import Settings
 from trncodemod.findings import Finding
 from trncodemod.passes import Pass, PassRun
 from trncodemod.patch import PatchError, build_file_diff
-from trncodemod.rules import all_passes, enabled_codes
+from trncodemod.plugins import PluginError, PluginRewrite, plugin_runner
+from trncodemod.rules import all_passes, all_rules, enabled_codes
 from trncodemod.source import SourceError, decode_source
 from trncodemod.suppressions import find_suppressions
 from trncodemod.targets import load_target
+from trncodemod.unused_suppressions import UnusedSuppression, unused_suppressions
 
 # ruff loops to convergence with a cap of 100; our passes converge in two rounds (the second one
 # proves nothing is left), so a small cap turns a non-converging pass into a reported bug quickly.
@@ -86,6 +90,8 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     to_original: Callable[[int], int] = lambda line: line  # noqa: E731
     findings: list[Finding] = []
     ran: list[str] = []
+    original_suppressions = find_suppressions(text)
+    used_suppressions: set[tuple[int, str]] = set()
     for round_number in range(MAX_ROUNDS):
         changed = False
         for pass_cls in passes:
@@ -96,14 +102,20 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 fresh = module is None
                 module = _parse(code) if module is None else module
                 wrapper = MetadataWrapper(module, unsafe_skip_copy=fresh)
-            run = PassRun(target, settings, enabled, find_suppressions(code))
+            suppressions = find_suppressions(code)
+            run = PassRun(target, settings, enabled, suppressions)
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
                 new_module = instance.transform_with(wrapper)
+            except RecursionError:  # visitors recurse once per level of nesting
+                raise MigrationError(
+                    f"too deeply nested to migrate (pass {pass_cls.name} ran out of stack)"
+                ) from None
             except Exception as err:  # a pass bug must not take the other files down
                 raise MigrationError(
                     f"internal error in pass {pass_cls.name}: {type(err).__name__}: {err}"
                 ) from err
+            used_suppressions |= suppressions.hits_in(original_suppressions, to_original)
             if pass_cls.name not in ran:
                 ran.append(pass_cls.name)
             for raw in instance.findings:
@@ -127,6 +139,19 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             break
     else:
         raise MigrationError(f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)")
+    if UnusedSuppression.code in enabled:
+        findings.extend(
+            unused_suppressions(
+                path,
+                original_suppressions,
+                used_suppressions,
+                [rule.code for rule in all_rules()],
+                [r.code for p in all_passes() if p.applies_to(target) for r in p.rules],
+                enabled,
+            )
+        )
+    if settings.plugins:
+        code = _run_plugins(code, text, path, settings, findings, to_original)
     if code != text:
         try:
             cst.parse_module(code)
@@ -137,9 +162,64 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     return Migration(code, tuple(sorted(set(findings))), tuple(ran))
 
 
-def _parse(code: str) -> cst.Module:
+def _run_plugins(
+    code: str,
+    text: str,
+    path: str,
+    settings: Settings,
+    findings: list[Finding],
+    to_original: Callable[[int], int],
+) -> str:
+    """User plugins run once, after the built-in passes reached their fixed point."""
     try:
-        return cst.parse_module(code)
+        new_code = plugin_runner(settings.plugins)(code, path)
+    except PluginError as err:
+        raise MigrationError(str(err)) from None
+    if new_code != code:
+        first = next(
+            (
+                tag
+                for tag in difflib.SequenceMatcher(
+                    None, code.split("\n"), new_code.split("\n"), autojunk=False
+                ).get_opcodes()
+                if tag[0] != "equal"
+            ),
+            None,
+        )
+        line = to_original(first[1] + 1) if first else 1
+        specs = ", ".join(settings.plugins)
+        findings.append(
+            Finding.from_rule(PluginRewrite, path, line, 1, f"changed by plugin {specs}", True)
+        )
+    return new_code
+
+
+# LibCST's native parser overflows the C stack on a few thousand nested brackets: a segfault that
+# kills the worker, which no `except` can catch. CPython's tokenizer refuses more than 200 levels
+# (MAXLEVEL in Parser/tokenizer.h), so such a file is never valid Python anyway. Counting brackets
+# over-estimates (strings, comments); CPython settles the doubtful files before LibCST sees them.
+MAX_BRACKET_DEPTH = 200
+_BRACKET_STEP = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+
+
+def _deepest_brackets(code: str) -> int:
+    steps = map(_BRACKET_STEP.__getitem__, _NOT_BRACKETS.sub("", code))
+    return max(itertools.accumulate(steps), default=0)
+
+
+def _parse(code: str) -> cst.Module:
+    if _deepest_brackets(code) > MAX_BRACKET_DEPTH:
+        try:
+            ast.parse(code)
+        except SyntaxError as py_err:
+            raise MigrationError(
+                f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset
+            ) from None
+        except (RecursionError, MemoryError):
+            raise MigrationError("too deeply nested to parse") from None
+    try:
+        module = cst.parse_module(code)
     except cst.ParserSyntaxError as err:
         # CPython's own parser points at the offending token; LibCST's at where it gave up.
         try:
@@ -155,6 +235,13 @@ def _parse(code: str) -> cst.Module:
         ) from None
     except RecursionError:
         raise MigrationError("too deeply nested to parse") from None
+    if module.default_indent.strip(" \t"):
+        # LibCST takes the first indentation as the default for new code and refuses to parse
+        # snippets with one holding a form feed (`Module.config_for_parsing`).
+        raise MigrationError(
+            f"indentation {module.default_indent!r} is not spaces or tabs; LibCST cannot add code"
+        )
+    return module
 
 
 @dataclass(frozen=True)
@@ -212,9 +299,15 @@ def migrate_file(
                 passes_run=entry.passes_run,
             )
     try:
-        source = decode_source(raw)
-        migration = migrate_text(source.text, display, settings)
-        new = source.encode(migration.text) if migration.text != source.text else None
+        if path.suffix == ".ipynb":
+            from trncodemod.notebooks import migrate_notebook
+
+            new, found, ran = migrate_notebook(raw, display, settings)
+            migration = Migration("", found, ran)
+        else:
+            source = decode_source(raw)
+            migration = migrate_text(source.text, display, settings)
+            new = source.encode(migration.text) if migration.text != source.text else None
         diff = build_file_diff(display, raw, new) if new is not None else b""
     except SourceError as err:
         return FileOutcome(path, display, old=raw, error=err.reason, error_line=err.line)

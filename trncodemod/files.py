@@ -38,7 +38,7 @@ ALWAYS_SKIPPED = frozenset(
         ".eggs",
     }
 )
-SUFFIXES = (".py",)
+SUFFIXES = (".py", ".ipynb")
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,11 @@ def _walk(given: Path, top: Path, filt: _Filter, skipped: list[Skipped]) -> Iter
             if not name.endswith(SUFFIXES):
                 continue
             if path.is_symlink():
-                target = path.resolve()
+                try:
+                    target = path.resolve()
+                except (OSError, RuntimeError):  # a symlink loop: RuntimeError before 3.13
+                    skipped.append(Skipped(path, "symlink loop"))
+                    continue
                 if not target.is_file() or not _within(target, top):
                     skipped.append(Skipped(path, "symlink to a file outside the searched folder"))
                     continue

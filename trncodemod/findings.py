@@ -53,6 +53,13 @@ class Finding:
     severity: Severity
     safety: Safety
     fixed: bool
+    cell: int | None = None  # the notebook cell (1-based) the line counts in
+
+    @property
+    def location(self) -> str:
+        """``path:line:column``, or ``path[cell N]:line:column`` in a notebook."""
+        cell = f"[cell {self.cell}]" if self.cell is not None else ""
+        return f"{self.path}{cell}:{self.line}:{self.column}"
 
     @classmethod
     def from_rule(

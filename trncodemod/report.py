@@ -1,24 +1,37 @@
-"""How findings and run results are shown: text for people, JSON for tools.
+"""How findings and run results are shown: text for people, JSON and SARIF for tools, GitHub
+workflow annotations for CI logs.
 
-JSON (``--format json``) is one object, stable across releases within ``"version": 1``::
+JSON (``--format json``) is one object, stable across releases within ``"version": 1``; its JSON
+Schema is ``tests/data/report.schema.json``::
 
     {"version": 1,
+     "mode":     "apply" | "dry-run" | "check",
      "files":    [{"path": str, "changed": bool, "error": str | null}],
      "findings": [{"path", "line", "column", "code", "name", "message",
                    "severity": "error"|"warning"|"info", "safety": "safe"|"review",
-                   "fixed": bool}],
+                   "fixed": bool, "cell": int | null}],
      "summary":  {"files", "changed", "errors", "fixed", "remaining"}}
+
+``fixed`` and ``changed`` mean "applied" after ``apply`` and "would be applied by ``apply``" after
+``apply --dry-run`` and ``check``. ``cell`` is the notebook cell a line counts in (null in a
+``.py`` file).
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 
 from trncodemod.engine import FileOutcome, summarize
+from trncodemod.findings import Finding, Severity
+
+MODES = ("apply", "dry-run", "check")
+FIXABLE_MARK = "[*]"
 
 
 def finding_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
+    """``apply``'s lines: what was fixed (and whether to review it) and what is left."""
     lines = []
     for outcome in outcomes:
         if outcome.error is not None:
@@ -27,8 +40,21 @@ def finding_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
             status = ""
             if f.fixed:
                 status = " [fixed, review]" if f.safety.value == "review" else " [fixed]"
-            lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}{status}")
+            lines.append(f"{f.location}: {f.code} {f.message}{status}")
     return lines
+
+
+def check_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
+    """``check``'s lines, as ruff's: ``[*]`` before the message of a finding ``apply`` fixes."""
+    return [
+        f"{f.location}: {f.code} {FIXABLE_MARK + ' ' if f.fixed else ''}{f.message}"
+        for outcome in outcomes
+        for f in outcome.findings
+    ]
+
+
+def error_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
+    return [f"{o.error_text()} [error]" for o in outcomes if o.error is not None]
 
 
 def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool) -> str:
@@ -46,9 +72,52 @@ def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool) -> str:
     return ", ".join(parts) + "."
 
 
-def json_report(outcomes: Sequence[FileOutcome]) -> str:
+def check_summary(outcomes: Sequence[FileOutcome]) -> str:
+    findings = [f for o in outcomes for f in o.findings]
+    if not findings:
+        return "No findings."
+    fixable = sum(f.fixed for f in findings)
+    text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
+    if fixable:
+        text += f" ({fixable} fixable with `trncodemod apply`)"
+    return text + "."
+
+
+def statistics(outcomes: Sequence[FileOutcome]) -> list[dict]:
+    """One row per rule: how often it was found, how many of those ``apply`` fixes."""
+    found: Counter[str] = Counter()
+    fixable: Counter[str] = Counter()
+    names: dict[str, str] = {}
+    for f in (f for o in outcomes for f in o.findings):
+        found[f.code] += 1
+        fixable[f.code] += f.fixed
+        names[f.code] = f.name
+    return [
+        {"code": code, "name": names[code], "count": count, "fixable": fixable[code]}
+        for code, count in sorted(found.items(), key=lambda item: (-item[1], item[0]))
+    ]
+
+
+def statistics_lines(rows: Sequence[dict]) -> list[str]:
+    """As ruff's ``--statistics``: count, code, ``[*]`` when ``apply`` fixes every one, name."""
+    width = max((len(str(row["count"])) for row in rows), default=1)
+    return [
+        f"{row['count']:>{width}}  {row['code']}  "
+        f"{FIXABLE_MARK if row['fixable'] == row['count'] else ' ' * len(FIXABLE_MARK)} "
+        f"{row['name']}"
+        + (
+            f" ({row['fixable']} of {row['count']} fixable)"
+            if 0 < row["fixable"] < row["count"]
+            else ""
+        )
+        for row in rows
+    ]
+
+
+def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply") -> str:
     document = {
         "version": 1,
+        "mode": mode,
         "files": [
             {"path": o.display, "changed": o.changed, "error": o.error_text() if o.error else None}
             for o in outcomes
@@ -57,3 +126,42 @@ def json_report(outcomes: Sequence[FileOutcome]) -> str:
         "summary": summarize(outcomes),
     }
     return json.dumps(document, indent=2, sort_keys=True)
+
+
+# GitHub workflow commands: data escapes %, CR and LF; properties also ':' and ','.
+_DATA_ESCAPES = {"%": "%25", "\r": "%0D", "\n": "%0A"}
+_PROPERTY_ESCAPES = {**_DATA_ESCAPES, ":": "%3A", ",": "%2C"}
+_GITHUB_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _escape(text: str, table: dict[str, str]) -> str:
+    return "".join(table.get(char, char) for char in text)
+
+
+def github_annotation(f: Finding) -> str:
+    """``::error file=…,line=…,col=…,title=TRN001::message``; severity picks error, warning or
+    notice."""
+    props = ",".join(
+        f"{key}={_escape(str(value), _PROPERTY_ESCAPES)}"
+        for key, value in (("file", f.path), ("line", f.line), ("col", f.column), ("title", f.code))
+    )
+    message = f"{f.name}: {f.message}"
+    if f.fixed:
+        message += " (fixable with `trncodemod apply`)"
+    if f.cell is not None:
+        message = f"cell {f.cell}: {message}"
+    return f"::{_GITHUB_COMMAND[f.severity]} {props}::{_escape(message, _DATA_ESCAPES)}"
+
+
+def github_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
+    lines = []
+    for o in outcomes:
+        if o.error is not None:
+            props = f"file={_escape(o.display, _PROPERTY_ESCAPES)}"
+            if o.error_line is not None:
+                props += f",line={o.error_line}"
+                if o.error_column is not None:
+                    props += f",col={o.error_column}"
+            lines.append(f"::error {props},title=trncodemod::{_escape(o.error, _DATA_ESCAPES)}")
+        lines.extend(github_annotation(f) for f in o.findings)
+    return lines

@@ -6,7 +6,12 @@ from collections.abc import Iterable
 
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
+from trncodemod.plugins import PluginChanges
 from trncodemod.transforms import PASSES
+from trncodemod.unused_suppressions import SuppressionAudit
+
+# Every rule's owner: the passes, and the checks the engine makes itself after them.
+CATALOGUE: tuple[type[Pass], ...] = (*PASSES, SuppressionAudit, PluginChanges)
 
 
 class SelectionError(ValueError):
@@ -18,7 +23,7 @@ def all_passes() -> tuple[type[Pass], ...]:
 
 
 def all_rules() -> list[type[Rule]]:
-    return sorted((rule for p in PASSES for rule in p.rules), key=lambda r: r.code)
+    return sorted((rule for p in CATALOGUE for rule in p.rules), key=lambda r: r.code)
 
 
 def rule_by_code(code: str) -> type[Rule] | None:
@@ -29,7 +34,7 @@ def rule_by_code(code: str) -> type[Rule] | None:
 
 
 def pass_of(rule: type[Rule]) -> type[Pass]:
-    return next(p for p in PASSES if rule in p.rules)
+    return next(p for p in CATALOGUE if rule in p.rules)
 
 
 def _expand(prefixes: Iterable[str], codes: list[str], option: str) -> set[str]:

@@ -51,7 +51,11 @@ def decode_source(raw: bytes) -> Source:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as err:  # bad or unknown coding cookie, BOM that contradicts the cookie
-        raise SourceError(f"bad encoding declaration: {err.msg}", err.lineno) from None
+        if not err.msg.startswith("invalid or missing encoding declaration"):
+            raise SourceError(f"bad encoding declaration: {err.msg}", err.lineno) from None
+        # tokenize says this when one of the first two lines is not UTF-8 and has no cookie:
+        # the decode below names the byte instead of blaming a declaration that is not there.
+        encoding = "utf-8"
     try:
         codecs.lookup(encoding)
         text = raw.decode(encoding)

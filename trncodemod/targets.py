@@ -70,6 +70,4 @@ def load_target(name: str) -> Target:
     row = dict(table[name])
     fields = {key: Api(**row.pop(key)) for key in ("device", "step_marker", "step_closure")}
     apis = {role: Api(**value) for role, value in row.pop("apis", {}).items()}
-    return Target(
-        name=name, skip_passes=tuple(row.pop("skip_passes")), apis=apis, **fields, **row
-    )
+    return Target(name=name, skip_passes=tuple(row.pop("skip_passes")), apis=apis, **fields, **row)

@@ -1,0 +1,257 @@
+"""Output formats of `check`: JSON (with its schema), SARIF 2.1.0, GitHub annotations, statistics.
+
+The SARIF schema in tests/data/sarif-2.1.0-subset.schema.json is a hand-written subset of the
+official SARIF 2.1.0 JSON schema (no package on PyPI ships the schema file, and the tests have no
+network): it lists every object and property trncodemod writes, with the official constraints on
+them, and forbids properties the official schema does not define for those objects.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft7Validator, Draft202012Validator
+
+from trncodemod.cli import main
+from trncodemod.engine import FileOutcome
+from trncodemod.findings import Finding, Safety, Severity
+from trncodemod.report import github_annotation, statistics, statistics_lines
+from trncodemod.rules import all_rules
+from trncodemod.sarif import replacements
+
+DATA = Path(__file__).parent / "data"
+REPORT_SCHEMA = json.loads((DATA / "report.schema.json").read_text("utf-8"))
+SARIF_SCHEMA = json.loads((DATA / "sarif-2.1.0-subset.schema.json").read_text("utf-8"))
+
+SCRIPT = """import torch
+
+model = torch.nn.Linear(4, 2).cuda()  # café
+x = torch.randn(3, 4).cuda()
+if torch.cuda.is_available():
+    print("gpu")
+"""
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    return tmp_path
+
+
+def _validate(validator_cls: type, schema: dict, document: dict) -> None:
+    validator_cls.check_schema(schema)
+    errors = sorted(validator_cls(schema).iter_errors(document), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+
+
+def test_check_json_validates_against_its_schema_and_round_trips(tree: Path) -> None:
+    code, out, _ = run("check", "--format", "json", ".")
+    assert code == 2, "broken.py is an error"
+    document = json.loads(out)
+    _validate(Draft202012Validator, REPORT_SCHEMA, document)
+    assert json.dumps(document, indent=2, sort_keys=True) + "\n" == out
+    assert document["mode"] == "check"
+    assert [f["code"] for f in document["findings"]] == ["TRN001", "TRN001", "TRN007"]
+    assert [f["fixed"] for f in document["findings"]] == [True, True, False]
+    broken = next(f for f in document["files"] if f["path"] == "broken.py")
+    assert broken["error"].startswith("broken.py:1:")
+
+
+def test_apply_json_on_stderr_validates_against_the_same_schema(tree: Path) -> None:
+    (tree / "broken.py").unlink()
+    _, out, err = run("apply", "--format", "json", ".")
+    document = json.loads(err)
+    _validate(Draft202012Validator, REPORT_SCHEMA, document)
+    assert document["mode"] == "apply" and out == ""
+
+
+def test_a_schema_violation_is_caught() -> None:
+    """The schema is strict enough to fail: an unknown key or a 0-based line is refused."""
+    document = {
+        "version": 1,
+        "mode": "check",
+        "files": [],
+        "findings": [],
+        "summary": {"files": 0, "changed": 0, "errors": 0, "fixed": 0, "remaining": 0},
+    }
+    _validate(Draft202012Validator, REPORT_SCHEMA, document)
+    validator = Draft202012Validator(REPORT_SCHEMA)
+    assert not validator.is_valid({**document, "extra": 1})
+    finding = {
+        "path": "t.py",
+        "line": 0,
+        "column": 1,
+        "code": "TRN001",
+        "name": "cuda-method",
+        "message": "m",
+        "severity": "error",
+        "safety": "safe",
+        "fixed": True,
+        "cell": None,
+    }
+    assert not validator.is_valid({**document, "findings": [finding]})
+    assert validator.is_valid({**document, "findings": [{**finding, "line": 1}]})
+
+
+# -- SARIF --------------------------------------------------------------------------------------
+
+
+def _sarif(tree: Path) -> dict:
+    code, out, _ = run("check", "--format", "sarif", ".")
+    assert code == 2
+    return json.loads(out)
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema(tree: Path) -> None:
+    _validate(Draft7Validator, SARIF_SCHEMA, _sarif(tree))
+
+
+def test_sarif_describes_every_rule_from_its_documentation(tree: Path) -> None:
+    driver = _sarif(tree)["runs"][0]["tool"]["driver"]
+    assert driver["name"] == "trncodemod"
+    assert [rule["id"] for rule in driver["rules"]] == [r.code for r in all_rules()]
+    cuda = next(rule for rule in driver["rules"] if rule["id"] == "TRN001")
+    assert cuda["name"] == "cuda-method"
+    assert cuda["shortDescription"]["text"] == "`.cuda()` → `.to(<target device>)`"
+    assert cuda["fullDescription"]["text"].startswith("Rewrites `x.cuda()`")
+    assert "## Why" in cuda["help"]["markdown"]
+    assert cuda["defaultConfiguration"]["level"] == "error"
+
+
+def test_sarif_results_point_at_the_same_places_as_the_text_output(tree: Path) -> None:
+    log = _sarif(tree)
+    run_ = log["runs"][0]
+    places = [
+        (
+            r["ruleId"],
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            r["locations"][0]["physicalLocation"]["region"]["startColumn"],
+            r["level"],
+        )
+        for r in run_["results"]
+    ]
+    assert places == [
+        ("TRN001", "train.py", 3, 9, "error"),
+        ("TRN001", "train.py", 4, 5, "error"),
+        ("TRN007", "train.py", 5, 4, "warning"),
+    ]
+    rules = run_["tool"]["driver"]["rules"]
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run_["results"])
+    (notification,) = run_["invocations"][0]["toolExecutionNotifications"]
+    assert notification["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    assert run_["invocations"][0]["executionSuccessful"] is False
+
+
+def _apply_replacements(text: str, change: dict) -> str:
+    for replacement in sorted(
+        change["replacements"], key=lambda r: r["deletedRegion"]["charOffset"], reverse=True
+    ):
+        region = replacement["deletedRegion"]
+        start, length = region["charOffset"], region["charLength"]
+        inserted = replacement.get("insertedContent", {}).get("text", "")
+        text = text[:start] + inserted + text[start + length :]
+    return text
+
+
+def test_sarif_fix_of_a_fixed_finding_rewrites_the_file_as_apply_does(tree: Path) -> None:
+    results = _sarif(tree)["runs"][0]["results"]
+    fixed = [r for r in results if r["properties"]["fixed"]]
+    assert fixed and all(len(r["fixes"]) == 1 for r in fixed)
+    assert all("fixes" not in r for r in results if not r["properties"]["fixed"])
+    (change,) = fixed[0]["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "train.py"
+    patched = _apply_replacements(SCRIPT, change)
+    run("apply", "train.py")
+    assert patched == (tree / "train.py").read_text()
+
+
+def test_sarif_replacement_regions_give_the_same_place_as_lines_and_as_offsets() -> None:
+    old = "a\nb\nc"
+    new = "a\nB\nc\nd\n"
+    changes = replacements(old, new)
+    assert _apply_replacements(old, {"replacements": changes}) == new
+    for change in changes:
+        region = change["deletedRegion"]
+        lines = old.split("\n")
+        offset = sum(len(line) + 1 for line in lines[: region["startLine"] - 1])
+        assert offset + region["startColumn"] - 1 == region["charOffset"]
+
+
+# -- GitHub and statistics ----------------------------------------------------------------------
+
+
+def _finding(**changes: object) -> Finding:
+    base = dict(
+        path="src/train.py",
+        line=3,
+        column=9,
+        code="TRN001",
+        message=".cuda() → .to(torch_xla.device())",
+        name="cuda-method",
+        severity=Severity.ERROR,
+        safety=Safety.SAFE,
+        fixed=False,
+    )
+    return Finding(**{**base, **changes})  # type: ignore[arg-type]
+
+
+def test_github_format_prints_one_workflow_annotation_per_finding(tree: Path) -> None:
+    code, out, err = run("check", "--format", "github", ".")
+    lines = out.splitlines()
+    assert code == 2 and err == ""
+    assert lines[0].startswith("::error file=broken.py,line=1,col=")
+    assert lines[1] == (
+        "::error file=train.py,line=3,col=9,title=TRN001::cuda-method: .cuda() → "
+        ".to(torch_xla.device()) (fixable with `trncodemod apply`)"
+    )
+    assert lines[3].startswith("::warning file=train.py,line=5,col=4,title=TRN007::")
+
+
+def test_github_annotation_escapes_what_would_break_the_command() -> None:
+    line = github_annotation(
+        _finding(path="a,b:c.py", message="50% done\nnext", severity=Severity.INFO)
+    )
+    assert line == (
+        "::notice file=a%2Cb%3Ac.py,line=3,col=9,title=TRN001::cuda-method: 50%25 done%0Anext"
+    )
+
+
+def test_statistics_marks_a_rule_as_fixable_only_when_apply_fixes_every_finding() -> None:
+    outcome = FileOutcome(
+        Path("t.py"),
+        "t.py",
+        findings=(
+            _finding(fixed=True),
+            _finding(line=4, fixed=False),
+            _finding(line=5, code="TRN002", name="cuda-device-string", fixed=True),
+        ),
+    )
+    rows = statistics([outcome])
+    assert rows == [
+        {"code": "TRN001", "name": "cuda-method", "count": 2, "fixable": 1},
+        {"code": "TRN002", "name": "cuda-device-string", "count": 1, "fixable": 1},
+    ]
+    assert statistics_lines(rows) == [
+        "2  TRN001      cuda-method (1 of 2 fixable)",
+        "1  TRN002  [*] cuda-device-string",
+    ]
+
+
+def test_statistics_as_json(tree: Path) -> None:
+    _, out, _ = run("check", "--statistics", "--format", "json", ".")
+    assert json.loads(out) == [
+        {"code": "TRN001", "name": "cuda-method", "count": 2, "fixable": 2},
+        {"code": "TRN007", "name": "cuda-availability-check", "count": 1, "fixable": 0},
+    ]

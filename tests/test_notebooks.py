@@ -1,0 +1,70 @@
+"""Notebooks: code cells are migrated as one program; magics, markdown and outputs survive."""
+
+from pathlib import Path
+
+import nbformat
+
+from trncodemod.config import Settings
+from trncodemod.engine import migrate_file
+
+
+def _notebook(path: Path) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("Train a model with `.cuda()`."),
+        nbformat.v4.new_code_cell("%matplotlib inline\n!pip install -q torch\nimport torch"),
+        nbformat.v4.new_code_cell(
+            "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "model = torch.nn.Linear(4, 2).to(device)\n"
+            "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)"
+        ),
+        nbformat.v4.new_code_cell(
+            "for step in range(10):\n"
+            "    x = torch.randn(8, 4).to(device)\n"
+            "    loss = model(x).pow(2).mean()\n"
+            "    optimizer.zero_grad()\n"
+            "    loss.backward()\n"
+            "    optimizer.step()\n"
+            "    print(step, loss.item())",
+            outputs=[nbformat.v4.new_output("stream", text="0 1.0\n")],
+        ),
+        nbformat.v4.new_code_cell("%%bash\necho cuda"),
+    ]
+    path.write_text(nbformat.writes(nb) + "\n")
+
+
+def test_training_notebook_is_migrated_and_still_a_valid_notebook(tmp_path: Path) -> None:
+    path = tmp_path / "train.ipynb"
+    _notebook(path)
+    outcome = migrate_file(path, "train.ipynb", Settings())
+    assert outcome.error is None, outcome.error
+    nb = nbformat.reads(outcome.new.decode(), as_version=4)
+    nbformat.validate(nb)
+    sources = [cell.source for cell in nb.cells]
+    assert sources[0] == "Train a model with `.cuda()`."
+    assert sources[1] == "%matplotlib inline\n!pip install -q torch\nimport torch\nimport torch_xla"
+    assert sources[2].startswith("device = torch_xla.device()\n")
+    assert "    optimizer.step()\n    torch_xla.sync()\n" in sources[3]
+    assert sources[4] == "%%bash\necho cuda"
+    assert nb.cells[3].outputs[0].text == "0 1.0\n"
+    cells = {f.code: f.cell for f in outcome.findings}
+    assert cells["TRN003"] == 3 and cells["TRN101"] == 4
+    assert (
+        next(f for f in outcome.findings if f.code == "TRN003").location
+        == "train.ipynb[cell 3]:1:10"
+    )
+
+
+def test_second_run_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "train.ipynb"
+    _notebook(path)
+    path.write_bytes(migrate_file(path, "train.ipynb", Settings()).new)
+    assert migrate_file(path, "train.ipynb", Settings()).new is None
+
+
+def test_a_notebook_that_is_not_json_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{not json")
+    outcome = migrate_file(path, "broken.ipynb", Settings())
+    assert outcome.error.startswith("not a notebook")
+    assert outcome.new is None

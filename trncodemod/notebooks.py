@@ -1,0 +1,153 @@
+"""Jupyter notebooks: each code cell is migrated on its own, as a module.
+
+IPython syntax is not Python: line magics (``%matplotlib inline``), shell escapes
+(``!pip install ...``) and help (``x?``) are masked as comments before parsing and restored
+byte for byte afterwards; a cell magic (``%%bash``) makes the whole cell foreign and it is left
+alone. Outputs, metadata and markdown cells are never touched. The notebook is written back with
+nbformat, and findings name the cell they are in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+import nbformat
+
+from trncodemod.config import Settings
+from trncodemod.engine import MigrationError, migrate_text
+from trncodemod.findings import Finding
+from trncodemod.source import SourceError
+
+_IPYTHON_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:[%!]|\S.*\?$)")
+_MASK = "# trncodemod-ipython {}"
+_MASKED = re.compile(r"^[ \t]*# trncodemod-ipython (\d+)$")
+
+
+def mask_ipython(source: str) -> tuple[str, list[str]]:
+    lines = source.split("\n")
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        match = _IPYTHON_LINE.match(line)
+        if match and not line.lstrip().startswith("#"):
+            lines[index] = match.group("indent") + _MASK.format(len(kept))
+            kept.append(line)
+    return "\n".join(lines), kept
+
+
+def unmask_ipython(text: str, kept: list[str]) -> str:
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        match = _MASKED.match(line)
+        if match and int(match.group(1)) < len(kept):
+            lines[index] = kept[int(match.group(1))]
+    return "\n".join(lines)
+
+
+def read_notebook(raw: bytes) -> nbformat.NotebookNode:
+    try:
+        return nbformat.reads(raw.decode("utf-8"), as_version=nbformat.NO_CONVERT)
+    except UnicodeDecodeError as err:
+        raise SourceError(
+            f"notebook is not UTF-8: byte {raw[err.start]:#04x} at {err.start}"
+        ) from None
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError) as err:
+        raise SourceError(f"not a notebook: invalid JSON ({err})") from None
+    except Exception as err:  # nbformat raises several kinds for a malformed document
+        raise SourceError(f"not a notebook: {type(err).__name__}: {err}") from None
+
+
+_CELL = "# trncodemod-cell {}"
+_CELL_LINE = re.compile(r"^# trncodemod-cell (\d+)$")
+
+
+def _join(cells: list[tuple[int, str]]) -> tuple[str, dict[int, int]]:
+    """All code cells as one module, each after a marker line; where each cell starts."""
+    parts: list[str] = []
+    starts: dict[int, int] = {}
+    line = 1
+    for number, source in cells:
+        parts.append(_CELL.format(number))
+        starts[number] = line + 1
+        parts.append(source)
+        line += 2 + source.count("\n")
+    return "\n".join(parts) + "\n", starts
+
+
+def _split(text: str, numbers: list[int]) -> dict[int, str] | None:
+    """Cell sources back from the joined module; None when a marker was lost or moved."""
+    lines = text.split("\n")
+    marks = [(i, int(m.group(1))) for i, line in enumerate(lines) if (m := _CELL_LINE.match(line))]
+    if [number for _, number in marks] != numbers:
+        return None
+    sources: dict[int, str] = {}
+    for k, (index, number) in enumerate(marks):
+        end = marks[k + 1][0] if k + 1 < len(marks) else len(lines) - 1
+        body = lines[index + 1 : end]
+        if k == 0:
+            body = lines[:index] + body  # imports added above the first cell belong to it
+        sources[number] = "\n".join(body)
+    return sources
+
+
+def _cell_of(line: int, starts: dict[int, int]) -> tuple[int, int]:
+    number = max((n for n, start in starts.items() if start <= line), default=min(starts))
+    return number, max(line - starts[number] + 1, 1)
+
+
+def migrate_notebook(
+    raw: bytes, path: str, settings: Settings
+) -> tuple[bytes | None, tuple[Finding, ...], tuple[str, ...]]:
+    """The rewritten notebook (None if unchanged), its findings, and the passes that ran.
+
+    The code cells run as one program, so they are migrated as one module (a name imported in
+    cell 1 resolves in cell 5, and a needed import is added once, to the first cell), with a
+    marker line between cells to split the result back.
+    """
+    notebook = read_notebook(raw)
+    cells = [
+        cell
+        for cell in notebook.get("cells", [])
+        if cell.get("cell_type") == "code" and not cell.source.lstrip().startswith("%%")
+    ]
+    if not cells:
+        return None, (), ()
+    numbered = {id(cell): number for number, cell in enumerate(notebook.cells, 1)}
+    masked: list[tuple[int, str]] = []
+    kept: dict[int, list[str]] = {}
+    for cell in cells:
+        number = numbered[id(cell)]
+        text, kept[number] = mask_ipython(cell.source)
+        masked.append((number, text))
+    joined, starts = _join(masked)
+    try:
+        migration = migrate_text(joined, path, settings)
+    except MigrationError as err:
+        if err.line is None:
+            raise
+        number, line = _cell_of(err.line, starts)
+        raise MigrationError(f"cell {number}: {err.reason}", line, err.column) from None
+    sources = _split(migration.text, [number for number, _ in masked])
+    if sources is None:
+        raise MigrationError("internal error: a pass moved a cell boundary; nothing written")
+    findings = []
+    for finding in migration.findings:
+        number, line = _cell_of(finding.line, starts)
+        findings.append(replace(finding, line=line, cell=number))
+    changed = False
+    for cell in cells:
+        number = numbered[id(cell)]
+        new_source = unmask_ipython(sources[number], kept[number])
+        # Keep the cell's own trailing newlines: an import added at its end brings a blank line.
+        trailing = len(cell.source) - len(cell.source.rstrip("\n"))
+        new_source = new_source.rstrip("\n") + "\n" * trailing
+        if new_source != cell.source:
+            cell.source = new_source
+            changed = True
+    if not changed:
+        return None, tuple(findings), migration.passes_run
+    text = nbformat.writes(notebook)
+    if raw.endswith(b"\n") and not text.endswith("\n"):
+        text += "\n"
+    return text.encode("utf-8"), tuple(findings), migration.passes_run
