@@ -546,6 +546,24 @@ class ItemHoist(Pass):
         ):
             value = statement.body[0].value  # type: ignore[attr-defined]
             return value if _literal_number(value) else None
+        # `total, correct, seen = 0.0, 0, 0`: unpacking a tuple of literals, name for name.
+        if m.matches(
+            statement,
+            m.SimpleStatementLine(
+                body=[m.Assign(targets=[m.AssignTarget(target=m.Tuple())], value=m.Tuple())]
+            ),
+        ):
+            assign = statement.body[0]  # type: ignore[attr-defined]
+            names = assign.targets[0].target.elements
+            values = assign.value.elements
+            if len(names) == len(values) and all(
+                isinstance(e.value, cst.Name) and not isinstance(e, cst.StarredElement)
+                for e in names
+            ):
+                for element, value in zip(names, values, strict=True):
+                    if element.value.value == name:
+                        literal = value.value
+                        return literal if _literal_number(literal) else None
         for node in _walk(statement):
             target = None
             if isinstance(

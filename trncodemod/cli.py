@@ -418,3 +418,6 @@ main.add_command(apply_patch_command)
 from trncodemod.pull_request import pr_command  # noqa: E402
 
 main.add_command(pr_command)
+from trncodemod.verify import verify_command  # noqa: E402
+
+main.add_command(verify_command)

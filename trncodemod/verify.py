@@ -1,0 +1,279 @@
+"""``trncodemod verify SCRIPT [-- ARGS]``: run a (migrated) script on a real XLA runtime on the
+CPU (``PJRT_DEVICE=CPU``) for a bounded number of steps and judge it by reference §6.2.
+
+The script runs in a separate interpreter that has torch and torch-xla (``--python``, default
+this one) through ``verify_runner.py``; this process never imports torch. The report: graphs
+compiled, uncached compiles after the warm-up, executions and device-to-host transfers per step,
+CPU fallback ops with the file and line that caused them (torch_xla's ``PT_XLA_DEBUG`` frames),
+float64 tensors left on the device; then a verdict with an exit code: 0 pass, 1 fail, 2 the run
+itself failed or the runtime is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+RUNNER = Path(__file__).with_name("verify_runner.py")
+INSTALL = (
+    "pip install 'trncodemod[verify]'  (torch==2.9.0 and torch-xla==2.9.0 from PyPI, "
+    "Linux x86_64, Python 3.10-3.13; the two versions must match exactly)"
+)
+# Fallbacks that are expected: reading a value for logging (reference §6.2 criterion 4).
+EXPECTED_FALLBACKS = {"aten::_local_scalar_dense"}
+_FRAME = re.compile(r"^\s+(?P<function>\S+) \((?P<file>.+):(?P<line>\d+)\)$")
+
+
+class RuntimeMissing(click.ClickException):
+    exit_code = 2
+
+
+def probe_runtime(python: str) -> tuple[str, str]:
+    """torch and torch-xla versions of ``python``; RuntimeMissing with the fix otherwise."""
+    code = "import json, torch, torch_xla; print(json.dumps([torch.__version__, torch_xla.__version__]))"
+    try:
+        result = subprocess.run(
+            [python, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PJRT_DEVICE": "CPU"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise RuntimeMissing(f"cannot run {python}: {err}") from None
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        if "undefined symbol" in result.stderr:
+            reason = "torch and torch-xla are installed but their ABIs differ"
+        elif "No module named" in result.stderr:
+            reason = "torch or torch-xla is not installed"
+        else:
+            reason = f"importing torch_xla failed ({last})"
+        raise RuntimeMissing(f"{reason} in {python}: {INSTALL}")
+    torch_version, xla_version = json.loads(result.stdout.strip().splitlines()[-1])
+    if torch_version.split("+")[0] != xla_version.split("+")[0]:
+        raise RuntimeMissing(
+            f"torch {torch_version} with torch-xla {xla_version} in {python}: {INSTALL}"
+        )
+    return torch_version, xla_version
+
+
+def fallback_frames(stderr: str, script: Path) -> list[dict[str, Any]]:
+    """Where the user's code caused an unlowered op or a host read: the innermost frame of each
+    FRAME block of PT_XLA_DEBUG's "Unlowered Op usage summary" that lies in the user's files."""
+    frames: list[dict[str, Any]] = []
+    in_summary, count, taken = False, 0, True
+    for raw in stderr.splitlines():
+        line = raw.split("pt-xla-profiler:", 1)[-1]
+        if "Unlowered Op usage summary" in line:
+            in_summary = True
+            continue
+        if not in_summary:
+            continue
+        if line.startswith("FRAME (count="):
+            count, taken = int(line.split("=", 1)[1].split(")", 1)[0]), False
+            continue
+        match = _FRAME.match(line)
+        if taken or not match:
+            continue
+        file = match["file"]
+        if file.startswith("<") or "site-packages" in file or Path(file) == RUNNER:
+            continue
+        taken = True
+        frames.append(
+            {
+                "file": file,
+                "line": int(match["line"]),
+                "function": match["function"],
+                "count": count,
+                "in_script": Path(file) == script,
+            }
+        )
+    return frames
+
+
+@dataclass(frozen=True)
+class Criterion:
+    name: str
+    passed: bool
+    detail: str
+    blocking: bool = True
+
+
+def judge(report: dict[str, Any], log_interval: int) -> list[Criterion]:
+    """Reference §6.2's pass criteria, measured after the warm-up."""
+    steps = report["per_step"]
+    measured = len(steps)
+    criteria = [
+        Criterion(
+            "script ran",
+            report["exit_status"] == 0 and not report.get("error"),
+            f"exit status {report['exit_status']}"
+            + (" (stopped after the steps)" if report.get("stopped_after_steps") else ""),
+        ),
+        Criterion(
+            "steps measured",
+            measured > 0,
+            f"{measured} step(s) after {report['warmup_steps']} warm-up",
+        ),
+    ]
+    if measured:
+        uncached = sum(step["uncached_compiles"] for step in steps)
+        criteria.append(
+            Criterion(
+                "no new compiles after warm-up", uncached == 0, f"{uncached} uncached compile(s)"
+            )
+        )
+        worst = max(step["executions"] for step in steps)
+        criteria.append(
+            Criterion(
+                "about one graph execution per step",
+                worst <= 2,
+                f"at most {worst} per step (more means a mid-step sync: .item() before backward, print, data-dependent if)",
+            )
+        )
+        d2h = sum(step["d2h"] - step["save_d2h"] for step in steps)
+        allowed = math.ceil(measured / log_interval) + 1
+        criteria.append(
+            Criterion(
+                "device-to-host transfers only at log steps",
+                d2h <= allowed,
+                f"{d2h} over {measured} steps (allowed {allowed} at log interval {log_interval}, checkpoint saves apart)",
+            )
+        )
+    unexpected = sorted(set(report.get("fallback_ops", [])) - EXPECTED_FALLBACKS)
+    criteria.append(
+        Criterion(
+            "no CPU fallback ops",
+            not unexpected,
+            ", ".join(unexpected) or "only aten::_local_scalar_dense from logging, if any",
+        )
+    )
+    float64 = report.get("float64_on_device", 0)
+    criteria.append(
+        Criterion(
+            "no float64 on the device",
+            float64 == 0,
+            f"{float64} float64 tensor(s) live at the end (f32 on Neuron, f64 on XLA:CPU)",
+            blocking=False,
+        )
+    )
+    return criteria
+
+
+def run_script(
+    python: str, script: Path, args: tuple[str, ...], steps: int, warmup: int, timeout: int
+) -> tuple[dict[str, Any], str]:
+    with tempfile.TemporaryDirectory(prefix="trncodemod-verify-") as tmp:
+        out = Path(tmp) / "report.json"
+        env = {**os.environ, "PJRT_DEVICE": "CPU", "PT_XLA_DEBUG": "1"}
+        command = [
+            python,
+            str(RUNNER),
+            "--warmup",
+            str(warmup),
+            "--steps",
+            str(steps),
+            "--json",
+            str(out),
+            str(script),
+            *args,
+        ]
+        try:
+            result = subprocess.run(
+                command, capture_output=True, text=True, timeout=timeout, env=env
+            )
+            stderr = result.stderr
+        except subprocess.TimeoutExpired as err:
+            stderr = (
+                (err.stderr or b"").decode("utf-8", "replace")
+                if isinstance(err.stderr, bytes)
+                else (err.stderr or "")
+            )
+            stderr += f"\ntrncodemod verify: the script ran past {timeout} s and was stopped"
+        if not out.exists():
+            raise click.ClickException(f"{script}: the run left no report:\n{stderr[-3000:]}")
+        return json.loads(out.read_text("utf-8")), stderr
+
+
+@click.command("verify")
+@click.argument("script", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
+@click.option("--steps", default=10, show_default=True, help="Steps to measure after the warm-up.")
+@click.option(
+    "--warmup",
+    default=3,
+    show_default=True,
+    help="Steps before the metrics reset (the first step initialises optimizer state, the second "
+    "still adds to accumulators that start as Python numbers: reference §6.2 says 2-3).",
+)
+@click.option(
+    "--log-interval", type=click.IntRange(min=1), help="Logging interval (default: configuration)."
+)
+@click.option(
+    "--python", default=sys.executable, show_default=True, help="Interpreter with torch-xla."
+)
+@click.option(
+    "--timeout", default=600, show_default=True, help="Seconds before the run is stopped."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def verify_command(script, script_args, steps, warmup, log_interval, python, timeout, fmt) -> None:
+    """Run SCRIPT (after `--`, its ARGS) on XLA:CPU for a bounded number of steps and judge it."""
+    from trncodemod.config import load_settings
+
+    interval = log_interval or load_settings(script.parent).log_interval
+    torch_version, xla_version = probe_runtime(python)
+    script = script.resolve()
+    report, stderr = run_script(python, script, script_args, steps, warmup, timeout)
+    criteria = judge(report, interval)
+    frames = fallback_frames(stderr, script)
+    passed = all(c.passed for c in criteria if c.blocking)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "script": str(script),
+                    "torch": torch_version,
+                    "torch_xla": xla_version,
+                    "passed": passed,
+                    "criteria": [asdict(c) for c in criteria],
+                    "fallback_frames": frames,
+                    "metrics": report,
+                },
+                indent=2,
+            )
+        )
+    else:
+        warm = report.get("warmup") or {}
+        totals = report.get("measured_totals", {})
+        n = max(report.get("measured_steps", 0), 1)
+        click.echo(f"{script} on XLA:CPU (torch {torch_version}, torch-xla {xla_version})")
+        click.echo(
+            f"  warm-up: {warm.get('compiles', 0)} graph(s) compiled; measured {report.get('measured_steps', 0)} "
+            f"step(s): {totals.get('compiles', 0)} compiles, {totals.get('executions', 0) / n:.1f} "
+            f"executions/step, {totals.get('d2h', 0) / n:.2f} transfers/step, "
+            f"{totals.get('saves', 0)} checkpoint save(s)"
+        )
+        for frame in frames:
+            click.echo(
+                f"  unlowered op or host read at {frame['file']}:{frame['line']} in {frame['function']} (x{frame['count']})"
+            )
+        for c in criteria:
+            mark = "PASS" if c.passed else ("FAIL" if c.blocking else "WARN")
+            click.echo(f"  {mark} {c.name}: {c.detail}")
+        click.echo("verdict: " + ("pass" if passed else "fail"))
+        if report.get("error"):
+            click.echo(report["error"].rstrip(), err=True)
+    sys.exit(0 if passed else 1)
