@@ -180,8 +180,10 @@ class CudaMapLocation(Rule):
 class CudaDeviceIndex(Rule):
     """## What it does
     Reports a device with an explicit CUDA index: `.cuda(i)`, `"cuda:1"`, `f"cuda:{rank}"`,
-    `torch.device("cuda", i)`, and `"cuda"` strings that are used outside device arguments.
-    Nothing is rewritten.
+    `torch.device("cuda", i)`; `"cuda"` strings that are used outside device arguments; and
+    comparisons with `"cuda"` (`device.type == "cuda"`), which are False on Trainium and so
+    silently switch off what they enable (AMP's `enabled=use_amp`, for one). Nothing is
+    rewritten.
 
     ## Why
     On Trainium each worker process owns one NeuronCore and uses the default XLA device; an index
@@ -559,6 +561,25 @@ class DevicePlacement(Pass):
             return False
         roles = self._reference_roles(target)
         return bool(roles) and all(role == "device" for role in roles)
+
+    def leave_Comparison(
+        self, original_node: cst.Comparison, updated_node: cst.Comparison
+    ) -> cst.BaseExpression:
+        # `device.type == "cuda"`, `"cuda" in str(device)`: False on Trainium, so whatever the
+        # test enables (AMP's `enabled=`, pinned memory, a fast path) silently switches off.
+        operands = [original_node.left, *(t.comparator for t in original_node.comparisons)]
+        if any(
+            _string_value(o) is not None and _CUDA.fullmatch(_string_value(o) or "")
+            for o in operands
+        ):
+            self.report(
+                original_node,
+                CudaDeviceIndex,
+                'compares a device with "cuda": False on Trainium, so what it enables (e.g. '
+                "autocast's enabled=, pinned memory) is off; test for the target device instead",
+                False,
+            )
+        return updated_node
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         # Only a plain string; `torch.device("cuda")` is rewritten as a call in leave_Call.
