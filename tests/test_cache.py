@@ -45,7 +45,7 @@ def test_a_different_setting_is_a_different_entry(tmp_path, change) -> None:
 
 def test_files_with_errors_are_not_cached(tmp_path) -> None:
     path = tmp_path / "bad.py"
-    path.write_bytes(b"x.cuda(\n")
+    path.write_bytes(b"import torch\nx.cuda(\n")
     settings = Settings()
     cache = _cache(tmp_path / "c", settings)
     assert engine.migrate_file(path, "bad.py", settings, cache).error

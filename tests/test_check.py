@@ -56,10 +56,10 @@ def test_check_exit_zero_still_prints_the_findings(tree: Path) -> None:
 
 
 def test_check_exits_two_on_a_file_it_cannot_parse_and_names_it_on_stderr(tree: Path) -> None:
-    (tree / "broken.py").write_text("def f(:\n")
+    (tree / "broken.py").write_text("import torch\ndef f(:\n")
     code, out, err = run("check", ".")
     assert code == 2
-    assert "broken.py:1:" in err and "syntax error" in err
+    assert "broken.py:2:" in err and "syntax error" in err
     assert "TRN001" in out, "the other files are still checked"
 
 

@@ -42,7 +42,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "train.py").write_text(SCRIPT)
-    (tmp_path / "broken.py").write_text("def f(:\n")
+    (tmp_path / "broken.py").write_text("import torch\ndef f(:\n")
     return tmp_path
 
 
@@ -65,7 +65,7 @@ def test_check_json_validates_against_its_schema_and_round_trips(tree: Path) -> 
     assert [f["code"] for f in document["findings"]] == ["TRN001", "TRN001", "TRN007"]
     assert [f["fixed"] for f in document["findings"]] == [True, True, False]
     broken = next(f for f in document["files"] if f["path"] == "broken.py")
-    assert broken["error"].startswith("broken.py:1:")
+    assert broken["error"].startswith("broken.py:2:")
 
 
 def test_apply_json_on_stderr_validates_against_the_same_schema(tree: Path) -> None:
@@ -150,7 +150,7 @@ def test_sarif_results_point_at_the_same_places_as_the_text_output(tree: Path) -
     rules = run_["tool"]["driver"]["rules"]
     assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run_["results"])
     (notification,) = run_["invocations"][0]["toolExecutionNotifications"]
-    assert notification["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    assert notification["locations"][0]["physicalLocation"]["region"]["startLine"] == 2
     assert run_["invocations"][0]["executionSuccessful"] is False
 
 
@@ -211,7 +211,7 @@ def test_github_format_prints_one_workflow_annotation_per_finding(tree: Path) ->
     code, out, err = run("check", "--format", "github", ".")
     lines = out.splitlines()
     assert code == 2 and err == ""
-    assert lines[0].startswith("::error file=broken.py,line=1,col=")
+    assert lines[0].startswith("::error file=broken.py,line=2,col=")
     assert lines[1] == (
         "::error file=train.py,line=3,col=9,title=TRN001::cuda-method: .cuda() → "
         ".to(torch_xla.device()) (fixable with `trncodemod apply`)"

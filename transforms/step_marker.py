@@ -252,7 +252,16 @@ def _loop_continues(
 class StepMarker(Pass):
     name = "step-marker"
     rules = (TrainLoopStepMarker, EvalLoopStepMarker, ConditionalStepMarker, UnplaceableStepMarker)
-    needles = ("backward", "step", ".to(", ".cuda(", "DeviceLoader", "ParallelLoader")
+    needles = (
+        "backward",
+        "step",
+        ".to(",
+        ".cuda(",
+        "DeviceLoader",
+        "ParallelLoader",
+        "no_grad",
+        "inference_mode",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

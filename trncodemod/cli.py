@@ -85,7 +85,8 @@ def _write(outcomes: list[FileOutcome]) -> list[FileOutcome]:
                     outcome.path,
                     outcome.display,
                     old=outcome.old,
-                    findings=outcome.findings,
+                    # Nothing was written, so nothing was fixed.
+                    findings=tuple(f for f in outcome.findings if not f.fixed),
                     error=str(err),
                 )
         written.append(outcome)
@@ -178,6 +179,12 @@ def _migrate(
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     for path in found.missing:
         click.echo(f"{path}: no such file or folder", err=True)
+    for skipped in found.skipped:
+        click.echo(f"{skipped.path}: skipped: {skipped.reason}", err=True)
+    # A path named on the command line that cannot be read is an error, like a missing one.
+    broken = tuple(
+        s.path for s in found.skipped if s.path in paths and s.reason == "broken symlink"
+    )
     cache = None
     if not no_cache:
         enabled = enabled_codes(settings.select, settings.ignore)
@@ -185,7 +192,7 @@ def _migrate(
             cache = open_cache(cache_dir or settings.root / ".trncodemod_cache", settings, enabled)
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
-    return Run(_run(list(found.files), settings, jobs, cache), tuple(found.missing))
+    return Run(_run(list(found.files), settings, jobs, cache), tuple(found.missing) + broken)
 
 
 @main.command()

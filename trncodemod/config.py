@@ -5,6 +5,7 @@ An unknown key or a bad value is an error that names the file and the key, never
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -127,7 +128,8 @@ def validate(settings: Settings, where: str) -> Settings:
 
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` that has a [tool.trncodemod] table."""
-    start = start.resolve()
+    # realpath, unlike Path.resolve on Python 3.11, does not raise on a symlink loop.
+    start = Path(os.path.realpath(start))
     for folder in (start, *start.parents) if start.is_dir() else start.parents:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():

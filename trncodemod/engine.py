@@ -319,6 +319,10 @@ def migrate_file(
         return FileOutcome(
             path, display, old=raw, error=f"internal error building the patch: {err}"
         )
+    except Exception as err:  # a bug on one file must not take the other files down
+        return FileOutcome(
+            path, display, old=raw, error=f"internal error: {type(err).__name__}: {err}"
+        )
     if cache is not None:
         cache.put(raw, Entry(new, migration.findings, migration.passes_run))
     return FileOutcome(

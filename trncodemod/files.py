@@ -117,7 +117,7 @@ def discover(
     missing: list[Path] = []
     for given in paths:
         if given.is_symlink() and not given.exists():
-            skipped.append(Skipped(given, "broken symlink"))
+            skipped.append(Skipped(given, "broken symlink"))  # dangling, or a loop
             continue
         if not given.exists():
             missing.append(given)

@@ -234,6 +234,42 @@ def _bound_pairs(
                 yield from _bound_pairs(element.value, values[index].value)
 
 
+_NO_GRAD = ("no_grad", "inference_mode")
+
+
+def _is_no_grad(expression: cst.BaseExpression) -> bool:
+    target = expression.func if isinstance(expression, cst.Call) else expression
+    name = dotted(target) or ""
+    return name.rsplit(".", 1)[-1] in _NO_GRAD
+
+
+def _enters_no_grad(node: cst.CSTNode) -> bool:
+    """A function decorated with, or a `with` block under, torch.no_grad()/inference_mode()."""
+    if isinstance(node, cst.FunctionDef):
+        return any(_is_no_grad(d.decorator) for d in node.decorators)
+    if isinstance(node, cst.With):
+        return any(_is_no_grad(item.item) for item in node.items)
+    return False
+
+
+_TENSOR_READS = ("item", "tolist", "sum", "mean", "detach")
+
+
+def _reads_values(nodes: list[cst.CSTNode]) -> bool:
+    """An evaluation loop whose batches come from a helper (nanoGPT's `get_batch`): under
+    no_grad, it reads a tensor value every iteration (`.item()`, `.tolist()`) or accumulates
+    one (`total += loss.sum()`); `count += len(row)` on host data does not count."""
+    reads = m.Call(func=m.Attribute(attr=m.OneOf(*(m.Name(n) for n in _TENSOR_READS))))
+    for node in nodes:
+        if isinstance(node, cst.Call) and m.matches(
+            node.func, m.Attribute(attr=m.Name("item") | m.Name("tolist"))
+        ):
+            return True
+        if isinstance(node, cst.AugAssign) and m.findall(node.value, reads):
+            return True
+    return False
+
+
 class _LoopCollector(cst.CSTVisitor):
     """Collects step loops in source order, tracking which names hold a device loader: the last
     assignment before a loop decides, and only when it encloses the loop (not in a sibling
@@ -247,6 +283,7 @@ class _LoopCollector(cst.CSTVisitor):
         # Per enclosing class: `self.<attr>` names that every assignment in the class binds to a
         # device loader (an attribute set in `__init__` and iterated in another method).
         self._attributes: list[set[str]] = []
+        self._no_grad = 0  # depth of enclosing no_grad/inference_mode functions and blocks
 
     def _class_attributes(self, node: cst.ClassDef) -> set[str]:
         verdicts: dict[str, bool] = {}
@@ -272,12 +309,16 @@ class _LoopCollector(cst.CSTVisitor):
             self._scopes.append({})
         if isinstance(node, cst.BaseSuite):
             self._suites.append(node)
+        if _enters_no_grad(node):
+            self._no_grad += 1
         return super().on_visit(node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         super().on_leave(original_node)
         if isinstance(original_node, cst.BaseSuite):
             self._suites.pop()
+        if _enters_no_grad(original_node):
+            self._no_grad -= 1
         if isinstance(original_node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
             self._scopes.pop()
         if isinstance(original_node, cst.ClassDef):
@@ -329,7 +370,11 @@ class _LoopCollector(cst.CSTVisitor):
         )
         if steps or backwards:
             kind: Literal["train", "eval"] = "train"
-        elif isinstance(loop, cst.For) and (_moves_loop_batch(loop, nodes) or on_device_loader):
+        elif isinstance(loop, cst.For) and (
+            _moves_loop_batch(loop, nodes)
+            or on_device_loader
+            or (self._no_grad and _reads_values(nodes))
+        ):
             kind = "eval"
         else:
             return

@@ -47,7 +47,7 @@ def unmask_ipython(text: str, kept: list[str]) -> str:
 
 def read_notebook(raw: bytes) -> nbformat.NotebookNode:
     try:
-        return nbformat.reads(raw.decode("utf-8"), as_version=nbformat.NO_CONVERT)
+        notebook = nbformat.reads(raw.decode("utf-8"), as_version=nbformat.NO_CONVERT)
     except UnicodeDecodeError as err:
         raise SourceError(
             f"notebook is not UTF-8: byte {raw[err.start]:#04x} at {err.start}"
@@ -56,6 +56,12 @@ def read_notebook(raw: bytes) -> nbformat.NotebookNode:
         raise SourceError(f"not a notebook: invalid JSON ({err})") from None
     except Exception as err:  # nbformat raises several kinds for a malformed document
         raise SourceError(f"not a notebook: {type(err).__name__}: {err}") from None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list) or not all(
+        isinstance(cell, dict) and isinstance(cell.get("source", ""), str) for cell in cells
+    ):
+        raise SourceError("not a notebook: `cells` is not a list of cells")
+    return notebook
 
 
 _CELL = "# trncodemod-cell {}"

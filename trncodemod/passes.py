@@ -27,6 +27,9 @@ from trncodemod.findings import Rule
 from trncodemod.suppressions import Suppressions
 from trncodemod.targets import Api, Target
 
+# A file without one of these is not PyTorch training code for any pass.
+PYTORCH_SIGNS = ("torch", "transformers", "apex", "bitsandbytes", ".backward(")
+
 
 @dataclass(frozen=True)
 class PassRun:
@@ -91,7 +94,12 @@ class Pass(VisitorBasedCodemodCommand):
 
     @classmethod
     def may_match(cls, text: str) -> bool:
-        return any(needle in text for needle in cls.needles)
+        # Every pass is about PyTorch code: a file with no sign of it is not parsed (TorchFix's
+        # "torch" prefilter, widened to the libraries and the autograd call our rules cover), and
+        # a loop calling another library's .step() is left alone.
+        return any(sign in text for sign in PYTORCH_SIGNS) and any(
+            needle in text for needle in cls.needles
+        )
 
     # -- what a pass uses ------------------------------------------------------------------
     def enabled(self, rule: type[Rule]) -> bool:
