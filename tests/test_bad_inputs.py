@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import trncodemod.cli
+import trncodemod.writing
 from trncodemod.cli import main
 from trncodemod.writing import write_atomic
 
@@ -148,7 +149,7 @@ def test_a_file_changed_between_read_and_write_is_not_overwritten(
                 path.write_bytes(b"# edited meanwhile\n" + GPU_SCRIPT)
         write_atomic(path, data, expected)
 
-    monkeypatch.setattr(trncodemod.cli, "write_atomic", someone_else_first)
+    monkeypatch.setattr(trncodemod.writing, "write_atomic", someone_else_first)
     code, err = apply(".")
     assert code == 2
     if change == "deleted":

@@ -8,6 +8,7 @@ import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from trncodemod.calls import keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, is_optimizer_step, root_name
 from trncodemod.passes import Pass
@@ -268,15 +269,6 @@ def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
     if node.lpar or isinstance(node, cst.Name | cst.Attribute | cst.Subscript | cst.Call):
         return node
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-
-_EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-)
-
-
-def _keyword(name: str, value: cst.BaseExpression, **changes) -> cst.Arg:
-    return cst.Arg(value, keyword=cst.Name(name), equal=_EQUAL, **changes)
 
 
 class MixedPrecision(Pass):
@@ -609,10 +601,10 @@ class MixedPrecision(Pass):
         else:
             bf16 = cst.parse_expression(f"{torch_name}.bfloat16")
         if cuda_form:
-            args = [cst.Arg(cst.SimpleString(f'"{device}"')), _keyword("dtype", bf16)]
+            args = [cst.Arg(cst.SimpleString(f'"{device}"')), keyword("dtype", bf16)]
             for name, arg in bound.items():
                 if name != "dtype":
-                    args.append(_keyword(name, arg.value))
+                    args.append(keyword(name, arg.value))
             func = cst.parse_expression(f"{torch_name}.autocast")
             new = updated.with_changes(func=func, args=args)
         else:
@@ -631,7 +623,7 @@ class MixedPrecision(Pass):
                                 comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
                             )
                         )
-                        args.append(_keyword("dtype", bf16, comma=arg.comma))
+                        args.append(keyword("dtype", bf16, comma=arg.comma))
                         continue
                 elif arg is old_dtype:
                     arg = arg.with_changes(value=bf16)

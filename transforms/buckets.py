@@ -17,6 +17,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, find_step_loops
 from trncodemod.passes import Pass
@@ -429,36 +430,7 @@ def _truncates(value: object) -> bool:
     return value is True or (isinstance(value, str) and value != "do_not_truncate")
 
 
-def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
-    return cst.Arg(
-        keyword=cst.Name(name),
-        value=value,
-        equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-        ),
-    )
-
-
-def _append_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
-    """Add ``name=value`` as the last argument, in the layout of the call (one per line too)."""
-    args = list(call.args)
-    new = _keyword(name, value)
-    if not args:
-        return call.with_changes(args=[new])
-    last = args[-1]
-    if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
-        separator = args[-2].comma
-    elif isinstance(last.comma, cst.Comma) and isinstance(
-        call.whitespace_before_args, cst.ParenthesizedWhitespace
-    ):
-        separator = cst.Comma(whitespace_after=call.whitespace_before_args)
-    else:
-        separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    args[-1] = last.with_changes(comma=separator)
-    return call.with_changes(args=[*args, new.with_changes(comma=last.comma)])
-
-
-def _set_keyword(call: cst.Call, original: cst.Arg, value: cst.BaseExpression) -> cst.Call:
+def _setkeyword(call: cst.Call, original: cst.Arg, value: cst.BaseExpression) -> cst.Call:
     """Replace the value of ``original`` (an arg of the original call, same index in ``call``)."""
     name = original.keyword.value if original.keyword else None
     return call.with_changes(
@@ -710,11 +682,11 @@ class PadToBuckets(Pass):
                 return updated
             value = cst.SimpleString('"max_length"')
             if padding is not None:
-                updated = _set_keyword(updated, padding, value)
+                updated = _setkeyword(updated, padding, value)
             else:
-                updated = _append_keyword(updated, "padding", value)
+                updated = append_keyword(updated, "padding", value)
             if implicit:
-                updated = _append_keyword(updated, "truncation", cst.Name("True"))
+                updated = append_keyword(updated, "truncation", cst.Name("True"))
             return updated
         if self.settings.buckets:
             self.report(
@@ -733,7 +705,7 @@ class PadToBuckets(Pass):
             True,
         ):
             return updated
-        return _append_keyword(updated, "pad_to_multiple_of", cst.Integer(str(multiple)))
+        return append_keyword(updated, "pad_to_multiple_of", cst.Integer(str(multiple)))
 
     def _gets_max_length(self, call: cst.Call, kind: str) -> bool:
         """Whether padding to the call's own max_length keeps every row the same length: the
@@ -802,7 +774,7 @@ class PadToBuckets(Pass):
             True,
         ):
             return updated
-        return _append_keyword(updated, "pad_to_multiple_of", cst.Integer(str(multiple)))
+        return append_keyword(updated, "pad_to_multiple_of", cst.Integer(str(multiple)))
 
     def _label_padding(
         self, arg: cst.Arg | None, default: int | None = None
@@ -909,7 +881,7 @@ class PadToBuckets(Pass):
             True,
         ):
             return updated
-        return _append_keyword(updated, "drop_last", cst.Name("True"))
+        return append_keyword(updated, "drop_last", cst.Name("True"))
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self._helper_needed:

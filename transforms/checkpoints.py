@@ -16,6 +16,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.step_marker import EvalLoopStepMarker, StepMarker, TrainLoopStepMarker
 
+from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     Loop,
@@ -519,23 +520,10 @@ class Checkpoints(Pass):
             else arg
             for arg in updated_node.args
         ]
+        call = updated_node.with_changes(func=self.emit(self.target.api("save")), args=args)
         if self._rewrite[original_node]:
-            last = args[-1]
-            args[-1] = last.with_changes(
-                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-            )
-            args.append(
-                cst.Arg(
-                    cst.Name("False"),
-                    keyword=cst.Name("master_only"),
-                    equal=cst.AssignEqual(
-                        whitespace_before=cst.SimpleWhitespace(""),
-                        whitespace_after=cst.SimpleWhitespace(""),
-                    ),
-                    comma=last.comma,
-                )
-            )
-        return updated_node.with_changes(func=self.emit(self.target.api("save")), args=args)
+            call = append_keyword(call, "master_only", cst.Name("False"))
+        return call
 
     def _marker(self) -> cst.Expr:
         return cst.Expr(self.emit(self.target.step_marker))

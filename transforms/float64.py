@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 
+from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 
@@ -389,12 +390,6 @@ class NumpyDtypeForTorch(Rule):
     safety = Safety.REVIEW
     severity = Severity.ERROR
     source = "reference R7"
-
-
-def _no_space_equal() -> cst.AssignEqual:
-    return cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-    )
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -870,16 +865,4 @@ class Float64ToFloat32(Pass):
         message = "float64 NumPy array → dtype=torch.float32 (Neuron has no float64)"
         if not self.report(original, NumpyFloat64ToTensor, message, True):
             return updated
-        dtype = cst.Arg(
-            keyword=cst.Name("dtype"),
-            value=self._float32_for_call(updated.func),
-            equal=_no_space_equal(),
-        )
-        args = list(updated.args)
-        last = args[-1]
-        if isinstance(last.comma, cst.Comma):  # a trailing comma: keep the layout of the call
-            dtype = dtype.with_changes(comma=last.comma)
-            args[-1] = last.with_changes(
-                comma=cst.Comma(whitespace_after=updated.whitespace_before_args)
-            )
-        return updated.with_changes(args=[*args, dtype])
+        return append_keyword(updated, "dtype", self._float32_for_call(updated.func))

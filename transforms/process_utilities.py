@@ -7,6 +7,7 @@ import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
 
+from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.ranks import mentions_rank, rank_zero_test
@@ -359,22 +360,10 @@ class ProcessUtilities(Pass):
             else arg
             for arg in call.args
         ]
+        call = call.with_changes(func=self.emit(self.target.api("master_print")), args=args)
         if master == "local":
-            if args:
-                args[-1] = args[-1].with_changes(
-                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-                )
-            args.append(
-                cst.Arg(
-                    cst.Name("True"),
-                    keyword=cst.Name("local"),
-                    equal=cst.AssignEqual(
-                        whitespace_before=cst.SimpleWhitespace(""),
-                        whitespace_after=cst.SimpleWhitespace(""),
-                    ),
-                )
-            )
-        return call.with_changes(func=self.emit(self.target.api("master_print")), args=args)
+            call = append_keyword(call, "local", cst.Name("True"))
+        return call
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If):
         master = self._master_print.get(original_node)
@@ -456,26 +445,13 @@ class ProcessUtilities(Pass):
         if original_node not in self._checkpoint:
             return updated_node
         args = list(updated_node.args)
+        call = updated_node.with_changes(func=self.emit(self.target.api("checkpoint")), args=args)
         if not any(a.keyword is not None and a.keyword.value == "use_reentrant" for a in args):
-            last = args[-1]
-            args[-1] = last.with_changes(
-                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-            )
-            args.append(
-                cst.Arg(
-                    cst.Name("True"),
-                    keyword=cst.Name("use_reentrant"),
-                    equal=cst.AssignEqual(
-                        whitespace_before=cst.SimpleWhitespace(""),
-                        whitespace_after=cst.SimpleWhitespace(""),
-                    ),
-                    comma=last.comma,
-                )
-            )
+            call = append_keyword(call, "use_reentrant", cst.Name("True"))
         RemoveImportsVisitor.remove_unused_import(
             self.context, "torch.utils.checkpoint", "checkpoint"
         )
-        return updated_node.with_changes(func=self.emit(self.target.api("checkpoint")), args=args)
+        return call
 
     # -- statements --------------------------------------------------------------------------
     def _with_seeds(self, original, updated) -> list[cst.BaseSmallStatement]:

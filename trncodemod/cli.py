@@ -35,7 +35,7 @@ from trncodemod.review import review
 from trncodemod.rules import SelectionError, all_rules, enabled_codes, pass_of, rule_by_code
 from trncodemod.sarif import sarif_report
 from trncodemod.targets import load_target, target_names
-from trncodemod.writing import WriteError, write_atomic
+from trncodemod.writing import write_outcomes
 
 EXIT_CLEAN, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
@@ -72,25 +72,6 @@ def _run(
             collected.append(outcome)
             progress.advance(task)
         return collected
-
-
-def _write(outcomes: list[FileOutcome]) -> list[FileOutcome]:
-    written = []
-    for outcome in outcomes:
-        if outcome.changed:
-            try:
-                write_atomic(outcome.path, outcome.new, outcome.old)  # type: ignore[arg-type]
-            except WriteError as err:
-                outcome = FileOutcome(
-                    outcome.path,
-                    outcome.display,
-                    old=outcome.old,
-                    # Nothing was written, so nothing was fixed.
-                    findings=tuple(f for f in outcome.findings if not f.fixed),
-                    error=str(err),
-                )
-        written.append(outcome)
-    return written
 
 
 def _ask(prompt: str) -> str | None:
@@ -259,7 +240,7 @@ def apply(
         sys.stdout.buffer.write(patch)
         sys.stdout.flush()
     else:
-        outcomes = _write(outcomes)
+        outcomes = write_outcomes(outcomes)
     if fmt == "json":
         click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
     else:

@@ -22,7 +22,7 @@ from trncodemod.files import discover
 from trncodemod.findings import Finding
 from trncodemod.rules import SelectionError, enabled_codes, rule_by_code
 from trncodemod.targets import Target, load_target, target_names
-from trncodemod.writing import WriteError, write_atomic
+from trncodemod.writing import write_outcomes
 
 
 class GitError(click.ClickException):
@@ -162,14 +162,11 @@ def pr_command(paths, branch, base, message_file, target, select, ignore, allow_
         click.echo(outcome.error_text(), err=True)
     _git("switch", "-c", branch, base, cwd=top)
     written = []
-    for outcome in outcomes:
-        if outcome.changed:
-            try:
-                write_atomic(outcome.path, outcome.new, outcome.old)  # type: ignore[arg-type]
-            except WriteError as err:
-                click.echo(f"{outcome.display}: {err}", err=True)
-                continue
-            written.append(str(outcome.path.resolve()))
+    for before, after in zip(outcomes, write_outcomes(outcomes), strict=True):
+        if after.error and not before.error:
+            click.echo(after.error_text(), err=True)
+        elif after.changed:
+            written.append(str(after.path.resolve()))
     header = message_file.read() if message_file else None
     if written:
         _git("add", "--", *written, cwd=top)

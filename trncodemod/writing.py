@@ -6,7 +6,10 @@ import contextlib
 import os
 import stat
 import tempfile
+from dataclasses import replace
 from pathlib import Path
+
+from trncodemod.engine import FileOutcome
 
 
 class WriteError(Exception):
@@ -47,3 +50,23 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
         if isinstance(err, OSError):
             raise WriteError(f"cannot write: {err.strerror}") from None
         raise
+
+
+def write_outcomes(outcomes: list[FileOutcome]) -> list[FileOutcome]:
+    """Write every changed file; a file that cannot be written becomes an error outcome that
+    claims no fix, since nothing was written."""
+    written = []
+    for outcome in outcomes:
+        if outcome.changed:
+            try:
+                write_atomic(outcome.path, outcome.new, outcome.old)  # type: ignore[arg-type]
+            except WriteError as err:
+                outcome = replace(
+                    outcome,
+                    new=None,
+                    diff=b"",
+                    findings=tuple(f for f in outcome.findings if not f.fixed),
+                    error=str(err),
+                )
+        written.append(outcome)
+    return written
