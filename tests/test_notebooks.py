@@ -68,3 +68,26 @@ def test_a_notebook_that_is_not_json_is_a_clear_error(tmp_path: Path) -> None:
     outcome = migrate_file(path, "broken.ipynb", Settings())
     assert outcome.error.startswith("not a notebook")
     assert outcome.new is None
+
+
+def test_dry_run_patch_applies_and_stderr_shows_each_changed_cell_as_code(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    _notebook(tmp_path / "train.ipynb")
+    result = CliRunner().invoke(main, ["apply", "--dry-run", "--no-cache", "train.ipynb"])
+    assert result.exit_code == 1
+    assert "--- a/train.ipynb[cell 3]\n+++ b/train.ipynb[cell 3]\n" in result.stderr
+    assert "+device = torch_xla.device()\n" in result.stderr
+    assert "[cell" not in result.stdout_bytes.decode(), "stdout holds only the JSON patch"
+    applied = subprocess.run(
+        ["git", "apply", "-"], input=result.stdout_bytes, cwd=tmp_path, capture_output=True
+    )
+    assert applied.returncode == 0, applied.stderr
+    nbformat.validate(nbformat.read(tmp_path / "train.ipynb", as_version=4))

@@ -20,6 +20,7 @@ from trncodemod.cache import ResultCache, open_cache
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.engine import FileOutcome, migrate_files, summarize
 from trncodemod.files import discover
+from trncodemod.notebooks import cell_diffs
 from trncodemod.report import (
     check_lines,
     check_summary,
@@ -246,6 +247,12 @@ def apply(
     else:
         for line in finding_lines(outcomes):
             click.echo(line, err=True)
+        for outcome in outcomes:
+            # A notebook's patch is JSON; show people its cells as code (stderr, like findings).
+            if outcome.changed and outcome.path.suffix == ".ipynb":
+                click.echo(
+                    cell_diffs(outcome.old, outcome.new, outcome.display), err=True, nl=False
+                )
         click.echo(summary_line(outcomes, dry_run), err=True)
     counts = summarize(outcomes)
     if counts["errors"] or run.missing:

@@ -9,6 +9,7 @@ nbformat, and findings name the cell they are in.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import replace
@@ -157,3 +158,24 @@ def migrate_notebook(
     if raw.endswith(b"\n") and not text.endswith("\n"):
         text += "\n"
     return text.encode("utf-8"), tuple(findings), migration.passes_run
+
+
+def cell_diffs(old: bytes, new: bytes, path: str) -> str:
+    """The change to a notebook as one unified diff per changed code cell, for people: the patch
+    itself is the diff of the notebook's JSON (that is what ``git apply`` needs)."""
+    before = read_notebook(old).cells
+    after = read_notebook(new).cells
+    parts: list[str] = []
+    for number, (old_cell, new_cell) in enumerate(zip(before, after, strict=False), 1):
+        if old_cell.source == new_cell.source:
+            continue
+        label = f"{path}[cell {number}]"
+        parts.extend(
+            difflib.unified_diff(
+                (old_cell.source + "\n").splitlines(keepends=True),
+                (new_cell.source + "\n").splitlines(keepends=True),
+                f"a/{label}",
+                f"b/{label}",
+            )
+        )
+    return "".join(parts)
