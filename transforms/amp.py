@@ -12,7 +12,7 @@ from trncodemod.calls import keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, is_optimizer_step, root_name
 from trncodemod.passes import Pass
-from trncodemod.statements import drop_small_statements, is_dropped
+from trncodemod.statements import DropsStatements, is_dropped
 
 _CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
 _AUTOCAST = frozenset({"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast"})
@@ -271,7 +271,7 @@ def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-class MixedPrecision(Pass):
+class MixedPrecision(DropsStatements, Pass):
     name = "amp"
     rules = (
         CudaAutocast,
@@ -719,17 +719,6 @@ class MixedPrecision(Pass):
         body = list(updated_node.body.body)  # type: ignore[union-attr]
         inner = updated_node.body.with_changes(body=body[:first])  # type: ignore[union-attr]
         return cst.FlattenSentinel([updated_node.with_changes(body=inner), *body[first:]])
-
-    # -- removing statements -----------------------------------------------------------------
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine:
-        return drop_small_statements(original_node, updated_node, self._drop)
-
-    def leave_SimpleStatementSuite(
-        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
-    ) -> cst.SimpleStatementSuite:
-        return drop_small_statements(original_node, updated_node, self._drop)
 
     # -- the module: compiler flag and imports -------------------------------------------------
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:

@@ -14,7 +14,7 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
-from trncodemod.statements import drop_small_statements
+from trncodemod.statements import DropsStatements
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -258,7 +258,7 @@ def _has_call(node: cst.CSTNode) -> bool:
     return bool(m.findall(node, m.Call() | m.Await() | m.Yield() | m.NamedExpr()))
 
 
-class CudaOnlyCalls(Pass):
+class CudaOnlyCalls(DropsStatements, Pass):
     name = "cuda-calls"
     rules = (CudaSynchronize, CudaNoOpCall, CudaBackendFlag, PinnedMemory, CudaQuery, OtherCudaCall)
     needles = ("cuda", "pin_memory")
@@ -439,14 +439,3 @@ class CudaOnlyCalls(Pass):
             node, CudaBackendFlag, f"{short} = ... removed: no effect on Trainium", True
         ):
             self._drop.add(node)
-
-    # -- removing statements -----------------------------------------------------------------
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine:
-        return drop_small_statements(original_node, updated_node, self._drop)
-
-    def leave_SimpleStatementSuite(
-        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
-    ) -> cst.SimpleStatementSuite:
-        return drop_small_statements(original_node, updated_node, self._drop)

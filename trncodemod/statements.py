@@ -34,3 +34,20 @@ def is_dropped(statement: cst.BaseStatement, drop: Collection[cst.BaseSmallState
     return isinstance(statement, cst.SimpleStatementLine) and all(
         small in drop for small in statement.body
     )
+
+
+class DropsStatements(cst.CSTTransformer):
+    """Mixin for a pass that removes small statements: it adds their original nodes to
+    ``self._drop`` while it walks, and the lines are rebuilt on the way out."""
+
+    _drop: set[cst.BaseSmallStatement]
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        return drop_small_statements(original_node, updated_node, self._drop)
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        return drop_small_statements(original_node, updated_node, self._drop)
