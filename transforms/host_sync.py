@@ -38,6 +38,7 @@ from trncodemod.loops import (
     LoopInfo,
     dotted,
     find_step_loops,
+    is_interval_guard,
     own_statements,
     root_name,
     target_names,
@@ -370,19 +371,6 @@ def _method(node: cst.CSTNode, *names: str) -> bool:
     return m.matches(node, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, names)))))
 
 
-def _is_interval_guard(test: cst.BaseExpression) -> bool:
-    """``step % n == 0``, alone or ``and``-ed with other conditions (as item-hoist writes it)."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _is_interval_guard(test.left) or _is_interval_guard(test.right)
-    return m.matches(
-        test,
-        m.Comparison(
-            left=m.BinaryOperation(operator=m.Modulo()),
-            comparisons=[m.ComparisonTarget(operator=m.Equal(), comparator=m.Integer())],
-        ),
-    )
-
-
 class HostSyncDiagnostics(Pass):
     name = "host-sync"
     rules = (
@@ -413,7 +401,7 @@ class HostSyncDiagnostics(Pass):
             for child in reversed(node.children):
                 if isinstance(child, _SCOPES) or child in loops:
                     continue
-                if isinstance(child, cst.If) and _is_interval_guard(child.test):
+                if isinstance(child, cst.If) and is_interval_guard(child.test):
                     stack.append(child.test)  # the guard's test runs every step; its body not
                     if child.orelse is not None:
                         stack.append(child.orelse)
@@ -660,7 +648,7 @@ class HostSyncDiagnostics(Pass):
         while operands:
             node = operands.pop(0)
             if isinstance(node, cst.BooleanOperation):
-                if isinstance(node.operator, cst.And) and _is_interval_guard(node.left):
+                if isinstance(node.operator, cst.And) and is_interval_guard(node.left):
                     continue  # evaluated only at interval steps
                 operands[:0] = [node.left, node.right]
                 continue

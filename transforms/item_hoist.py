@@ -13,7 +13,14 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.closures import step_closure
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import LoopInfo, dotted, find_step_loops, own_statements, root_name
+from trncodemod.loops import (
+    LoopInfo,
+    dotted,
+    find_step_loops,
+    is_interval_guard,
+    own_statements,
+    root_name,
+)
 from trncodemod.passes import Pass
 
 
@@ -303,19 +310,6 @@ def _is_count(node: cst.BaseExpression) -> bool:
     if isinstance(inner, cst.Comparison):
         return all(isinstance(c.operator, cst.Equal | cst.NotEqual) for c in inner.comparisons)
     return m.matches(inner, m.Call(func=m.Attribute(attr=m.Name("eq") | m.Name("ne"))))
-
-
-def _is_interval_guard(test: cst.BaseExpression) -> bool:
-    """``step % n == 0``, ``(i + 1) % n == k``, optionally ``and``-ed with other conditions."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _is_interval_guard(test.left) or _is_interval_guard(test.right)
-    return m.matches(
-        test,
-        m.Comparison(
-            left=m.BinaryOperation(operator=m.Modulo()),
-            comparisons=[m.ComparisonTarget(operator=m.Equal(), comparator=m.Integer())],
-        ),
-    )
 
 
 def _consecutive(logs: list[LogStatement]) -> list[list[LogStatement]]:
@@ -613,7 +607,7 @@ class ItemHoist(Pass):
                 isinstance(statement, cst.If)
                 and statement.orelse is None
                 and isinstance(statement.body, cst.IndentedBlock)
-                and _is_interval_guard(statement.test)
+                and is_interval_guard(statement.test)
             ):
                 guards.append(statement)
                 for inner in statement.body.body:

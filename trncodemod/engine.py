@@ -208,28 +208,26 @@ def _deepest_brackets(code: str) -> int:
     return max(itertools.accumulate(steps), default=0)
 
 
+def _check_with_cpython(code: str) -> None:
+    """Raise CPython's own syntax error, which points at the offending token (LibCST's points
+    where it gave up), or refuse nesting too deep for the parsers."""
+    try:
+        ast.parse(code)
+    except SyntaxError as py_err:
+        raise MigrationError(f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset) from None
+    except (RecursionError, MemoryError):
+        raise MigrationError("too deeply nested to parse") from None
+    except ValueError:
+        pass  # e.g. a NUL byte; LibCST's message is reported instead
+
+
 def _parse(code: str) -> cst.Module:
     if _deepest_brackets(code) > MAX_BRACKET_DEPTH:
-        try:
-            ast.parse(code)
-        except SyntaxError as py_err:
-            raise MigrationError(
-                f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset
-            ) from None
-        except (RecursionError, MemoryError):
-            raise MigrationError("too deeply nested to parse") from None
+        _check_with_cpython(code)
     try:
         module = cst.parse_module(code)
     except cst.ParserSyntaxError as err:
-        # CPython's own parser points at the offending token; LibCST's at where it gave up.
-        try:
-            ast.parse(code)
-        except SyntaxError as py_err:
-            raise MigrationError(
-                f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset
-            ) from None
-        except (ValueError, RecursionError, MemoryError):
-            pass
+        _check_with_cpython(code)
         raise MigrationError(
             f"syntax error: {err.message}", err.raw_line, err.raw_column + 1
         ) from None

@@ -84,6 +84,20 @@ def is_backward(call: cst.Call) -> bool:
     return m.matches(call.func, m.Attribute(attr=m.Name("backward")))
 
 
+def is_interval_guard(test: cst.BaseExpression) -> bool:
+    """A logging interval: ``step % n == 0`` or ``(i + 1) % n == k``, alone or ``and``-ed with
+    other conditions (the item-hoist pass writes it; host-sync leaves code under it alone)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return is_interval_guard(test.left) or is_interval_guard(test.right)
+    return m.matches(
+        test,
+        m.Comparison(
+            left=m.BinaryOperation(operator=m.Modulo()),
+            comparisons=[m.ComparisonTarget(operator=m.Equal(), comparator=m.Integer())],
+        ),
+    )
+
+
 def own_statements(body: cst.BaseSuite) -> Iterator[cst.CSTNode]:
     """Every node in ``body`` that runs in the same iteration: nested loops, functions, classes
     and lambdas are not entered."""
