@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import libcst as cst
@@ -110,12 +110,12 @@ def own_statements(body: cst.BaseSuite) -> Iterator[cst.CSTNode]:
                 stack.append(child)
 
 
-@dataclass
+@dataclass(frozen=True)
 class LoopInfo:
     node: Loop
     kind: Literal["train", "eval"]
-    optimizer_steps: list[cst.Call] = field(default_factory=list)
-    backward_calls: list[cst.Call] = field(default_factory=list)
+    optimizer_steps: tuple[cst.Call, ...] = ()
+    backward_calls: tuple[cst.Call, ...] = ()
     # The per-iteration counter: the index of `enumerate(...)`, or a name incremented by
     # `name += 1` at the loop body's top level.
     counter: str | None = None
@@ -395,8 +395,8 @@ class _LoopCollector(cst.CSTVisitor):
         self.loops[loop] = LoopInfo(
             node=loop,
             kind=kind,
-            optimizer_steps=steps,
-            backward_calls=backwards,
+            optimizer_steps=tuple(steps),
+            backward_calls=tuple(backwards),
             counter=counter,
             counter_offset=offset,
             iterates_device_loader=on_device_loader,
@@ -409,8 +409,18 @@ class _LoopCollector(cst.CSTVisitor):
         self._visit(node)
 
 
+_last: tuple[cst.Module, dict[Loop, LoopInfo]] | None = None
+
+
 def find_step_loops(module: cst.Module) -> dict[Loop, LoopInfo]:
-    """Training and evaluation loops of ``module``, keyed by the (original) loop node."""
-    collector = _LoopCollector()
-    module.visit(collector)
-    return collector.loops
+    """Training and evaluation loops of ``module``, keyed by the (original) loop node.
+
+    Most passes ask, in turn, about the same tree (the engine shares one tree between passes until
+    one changes it), so the last answer is kept, keyed by the tree's identity; LoopInfo is frozen
+    and each caller gets its own dict."""
+    global _last
+    if _last is None or _last[0] is not module:
+        collector = _LoopCollector()
+        module.visit(collector)
+        _last = (module, collector.loops)
+    return dict(_last[1])
