@@ -134,6 +134,42 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
+class _SizeReads(cst.CSTVisitor):
+    """Whether a module spells any read of a size that ``_size_of`` could accept: ``.shape``,
+    ``.size(...)``, ``.numel()``, ``len(...)``, or any call at all where ``builtins`` is
+    imported (``from builtins import len as n`` is only known from qualified names)."""
+
+    def __init__(self, any_call: bool) -> None:
+        self.any_call = any_call
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.found:
+            return False
+        if isinstance(node, cst.Attribute):
+            self.found = node.attr.value == "shape"
+        elif isinstance(node, cst.Call):
+            func = node.func
+            self.found = (
+                self.any_call
+                or (isinstance(func, cst.Attribute) and func.attr.value in _SIZE_METHODS)
+                or (dotted(func) or "").rsplit(".", 1)[-1] == "len"
+            )
+        return not self.found
+
+
+def _reads_sizes(module: cst.Module) -> bool:
+    imports_builtins = any(
+        isinstance(node, cst.Import | cst.ImportFrom) and "builtins" in _code(node)
+        for line in module.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for node in line.body
+    )
+    visitor = _SizeReads(imports_builtins)
+    module.visit(visitor)
+    return visitor.found
+
+
 def _step_code(loop: Loop, loops: dict[Loop, LoopInfo]) -> Iterator[cst.CSTNode]:
     """The step's own code and the loops nested in it; not functions defined there, and not a
     nested step loop (it is a step of its own)."""
@@ -160,11 +196,15 @@ class RecompilationDiagnostics(Pass):
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
     def visit_Module(self, node: cst.Module) -> bool:
+        loops = find_step_loops(node)
+        if not loops and not _reads_sizes(node):
+            # Nothing for TRN432/433 (step code only) nor TRN431 (a size read): model code
+            # without either is settled without scopes or qualified names.
+            return False
         self.facts = Facts(self)
         self.shape_uses: set[int] = set()
         for found in walk(model_code(self, node)):
             self._shape_use(found)
-        loops = find_step_loops(node)
         for info in loops.values():
             nodes = list(_step_code(info.node, loops))
             bindings = self._bindings(nodes)

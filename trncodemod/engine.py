@@ -88,13 +88,25 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     module: cst.Module | None = None
     wrapper: MetadataWrapper | None = None
     to_original: Callable[[int], int] = lambda line: line  # noqa: E731
-    findings: list[Finding] = []
+    fixes: list[Finding] = []
+    # What each pass leaves for a person, from its first run: a rerun sees the pass's own rewrite
+    # and would no longer recognise what it reported about the code it rewrote.
+    open_findings: dict[str, list[Finding]] = {}
     ran: list[str] = []
     original_suppressions = find_suppressions(text)
     used_suppressions: set[tuple[int, str]] = set()
-    for round_number in range(MAX_ROUNDS):
-        changed = False
+    # A pass runs again only on a tree it has not seen: after the last rewrite of a round, the
+    # passes behind it already saw the final tree, and the round that proves nothing is left
+    # runs only the passes in front of that rewrite (and the rewriting pass itself).
+    version = 0
+    seen: dict[str, int] = {}
+    for _round in range(MAX_ROUNDS):
+        if all(seen.get(p.name) == version for p in passes):
+            break
         for pass_cls in passes:
+            if seen.get(pass_cls.name) == version:
+                continue
+            seen[pass_cls.name] = version
             if not pass_cls.may_match(code):
                 continue
             if wrapper is None:
@@ -118,27 +130,28 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             used_suppressions |= suppressions.hits_in(original_suppressions, to_original)
             if pass_cls.name not in ran:
                 ran.append(pass_cls.name)
-            for raw in instance.findings:
-                if round_number == 0 or raw.fixed:
-                    findings.append(
-                        Finding.from_rule(
-                            raw.rule,
-                            path,
-                            to_original(raw.line),
-                            raw.column,
-                            raw.message,
-                            raw.fixed,
-                        )
-                    )
+            found = [
+                Finding.from_rule(
+                    raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                )
+                for raw in instance.findings
+            ]
+            fixes.extend(finding for finding in found if finding.fixed)
+            open_findings.setdefault(pass_cls.name, [x for x in found if not x.fixed])
+            if new_module is wrapper.module:  # the pass did not even rebuild the tree
+                continue
             new_code = new_module.code
             if new_code != code:
                 step = _line_map(new_code, code)
                 to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
-                code, module, wrapper, changed = new_code, new_module, None, True
-        if not changed:
-            break
+                code, module, wrapper = new_code, new_module, None
+                version += 1
     else:
-        raise MigrationError(f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)")
+        if any(seen.get(p.name) != version for p in passes):
+            raise MigrationError(
+                f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)"
+            )
+    findings = fixes + [x for left in open_findings.values() for x in left]
     if UnusedSuppression.code in enabled:
         findings.extend(
             unused_suppressions(

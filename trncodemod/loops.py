@@ -12,7 +12,7 @@ wrapper copies the module, and only the copy's nodes are the ``original_node`` a
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Container, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -195,7 +195,7 @@ def _unwrap_iterable(iterable: cst.BaseExpression) -> cst.BaseExpression:
 
 def is_device_loader(
     node: cst.BaseExpression,
-    device_loaders: Collection[str] = (),
+    device_loaders: Container[str] = (),
     loader_classes: Collection[str] = DEVICE_LOADERS,
 ) -> bool:
     """``pl.MpDeviceLoader(...)``, ``pl.ParallelLoader(...).per_device_loader(d)``, or a name in
@@ -212,7 +212,7 @@ def is_device_loader(
 
 def iterates_device_loader(
     loop: Loop,
-    device_loaders: Collection[str] = (),
+    device_loaders: Container[str] = (),
     loader_classes: Collection[str] = DEVICE_LOADERS,
 ) -> bool:
     """Whether a ``for`` loop iterates an ``MpDeviceLoader``/``ParallelLoader``, which cuts the
@@ -284,6 +284,20 @@ def _reads_values(nodes: list[cst.CSTNode]) -> bool:
     return False
 
 
+class _Lazy:
+    """A set of names computed on the first membership test: most bindings and loops are
+    settled without asking which names hold a device loader."""
+
+    def __init__(self, compute: Callable[[], set[str]]) -> None:
+        self._compute = compute
+        self._names: set[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = self._compute()
+        return name in self._names
+
+
 class _LoopCollector(cst.CSTVisitor):
     """Collects step loops in source order, tracking which names hold a device loader: the last
     assignment before a loop decides, and only when it encloses the loop (not in a sibling
@@ -295,11 +309,13 @@ class _LoopCollector(cst.CSTVisitor):
         self._scopes: list[dict[str, _Binding]] = [{}]
         self._loader_classes: set[str] = set(DEVICE_LOADERS)
         # Per enclosing class: `self.<attr>` names that every assignment in the class binds to a
-        # device loader (an attribute set in `__init__` and iterated in another method).
-        self._attributes: list[set[str]] = []
+        # device loader (an attribute set in `__init__` and iterated in another method), worked
+        # out only when a name is looked up: [class, loader classes known there, names or None].
+        self._attributes: list[list] = []
         self._no_grad = 0  # depth of enclosing no_grad/inference_mode functions and blocks
 
-    def _class_attributes(self, node: cst.ClassDef) -> set[str]:
+    @staticmethod
+    def _class_attributes(node: cst.ClassDef, loader_classes: Collection[str]) -> set[str]:
         verdicts: dict[str, bool] = {}
         for assign in m.findall(node, m.Assign() | m.AnnAssign()):
             targets = (
@@ -310,15 +326,13 @@ class _LoopCollector(cst.CSTVisitor):
             for target in targets:
                 for name, value in _bound_pairs(target, assign.value):  # type: ignore[union-attr, arg-type]
                     if name.startswith("self."):
-                        loader = value is not None and is_device_loader(
-                            value, (), self._loader_classes
-                        )
+                        loader = value is not None and is_device_loader(value, (), loader_classes)
                         verdicts[name] = verdicts.get(name, True) and loader
         return {name for name, loader in verdicts.items() if loader}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.ClassDef):
-            self._attributes.append(self._class_attributes(node))
+            self._attributes.append([node, frozenset(self._loader_classes), None])
         if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
             self._scopes.append({})
         if isinstance(node, cst.BaseSuite):
@@ -350,7 +364,7 @@ class _LoopCollector(cst.CSTVisitor):
             return
         for name, bound in _bound_pairs(target, value):
             loader = bound is not None and is_device_loader(
-                bound, self._device_loaders(), self._loader_classes
+                bound, _Lazy(self._device_loaders), self._loader_classes
             )
             self._scopes[-1][name] = _Binding(loader, tuple(self._suites))
 
@@ -370,7 +384,10 @@ class _LoopCollector(cst.CSTVisitor):
             if binding.device_loader and suites[: len(binding.suites)] == binding.suites
         }
         if self._attributes:
-            names |= {name for name in self._attributes[-1] if name not in scope}
+            entry = self._attributes[-1]
+            if entry[2] is None:
+                entry[2] = self._class_attributes(entry[0], entry[1])
+            names |= {name for name in entry[2] if name not in scope}
         return names
 
     def _visit(self, loop: Loop) -> None:
@@ -380,7 +397,7 @@ class _LoopCollector(cst.CSTVisitor):
         backwards = [c for c in calls if is_backward(c)]
         counter, offset = _counter(loop)
         on_device_loader = iterates_device_loader(
-            loop, self._device_loaders(), self._loader_classes
+            loop, _Lazy(self._device_loaders), self._loader_classes
         )
         if steps or backwards:
             kind: Literal["train", "eval"] = "train"
