@@ -31,7 +31,7 @@ SLOW_FSYNC = (
     "sys.argv[0] = 'trncodemod'\n"
     "main()\n"
 )
-TEMPORARY = re.compile(r"^\.(?P<name>.+\.py)\.[A-Za-z0-9_]+\.trncodemod$")
+TEMPORARY = re.compile(r"^\.(?P<name>.+\.py)\.(?P<pid>[0-9]+)\.[A-Za-z0-9_]+\.trncodemod$")
 
 
 def apply(folder: Path, cache: Path, *, slow: bool = False) -> subprocess.Popen[bytes]:
@@ -100,9 +100,10 @@ def test_sigkill_during_apply_leaves_each_file_old_or_new(tmp_path: Path) -> Non
         assert match and (leftover.parent / match["name"]) in origin, leftover.name
     assert set(discover([tree]).files) == set(origin)
 
-    # A second run finishes the job; the leftovers are neither read nor touched.
+    # A second run finishes the job, and removes the killed run's temporaries as it writes the
+    # files they belong to (their process is gone); it never reads them as source.
     again = apply(tree, cache)
     _, err = again.communicate(timeout=300)
     assert again.returncode == 0, err.decode()
     assert all(path.read_bytes() == new[name] for path, name in origin.items())
-    assert all(leftover.exists() for leftover in leftovers)
+    assert not any(leftover.exists() for leftover in leftovers), [p.name for p in leftovers]

@@ -50,3 +50,30 @@ def test_writes_through_a_symlink_and_keeps_the_link(tmp_path: Path) -> None:
     write_atomic(link, b"new\n", b"old\n")
     assert link.is_symlink()
     assert real.read_bytes() == b"new\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process liveness is asked with signal 0")
+def test_removes_the_temporaries_of_a_dead_run_and_nothing_else(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead_pid = int(gone.stdout)  # exited; reused only after the kernel wraps around
+    path = tmp_path / "f.py"
+    path.write_bytes(b"old\n")
+    stale = tmp_path / f".f.py.{dead_pid}.k3j2x9.trncodemod"
+    live = tmp_path / f".f.py.{os.getpid()}.a8b7c6.trncodemod"  # a run still writing
+    no_pid = tmp_path / ".f.py.q1w2e3.trncodemod"  # not ours to judge
+    other = tmp_path / f".g.py.{dead_pid}.z9y8x7.trncodemod"  # another file's
+    for leftover in (stale, live, no_pid, other):
+        leftover.write_bytes(b"half")
+    write_atomic(path, b"new\n", b"old\n")
+    assert path.read_bytes() == b"new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["f.py", live.name, no_pid.name, other.name]
+    )

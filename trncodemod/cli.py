@@ -7,6 +7,7 @@ parse or internal error.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -82,7 +83,29 @@ def _ask(prompt: str) -> str | None:
     return line or None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """Commands that live in their own modules are imported when used (click's documented lazy
+    group): `doctor` alone brings yaml and packaging, which every `apply` would pay for."""
+
+    LAZY = {
+        "doctor": "trncodemod.doctor:doctor_command",
+        "golden": "trncodemod.golden:golden_command",
+        "apply-patch": "trncodemod.reviewed_patch:apply_patch_command",
+        "pr": "trncodemod.pull_request:pr_command",
+        "verify": "trncodemod.verify:verify_command",
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY:
+            module, _, attribute = self.LAZY[cmd_name].partition(":")
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="trncodemod")
 def main() -> None:
     """Rewrite PyTorch GPU/CPU training code for AWS Trainium, as a reviewable patch."""
@@ -398,21 +421,3 @@ def explain(code: str) -> None:
     click.echo(f"Fix: {safety}. Severity: {rule.severity.value}. Targets: {', '.join(targets)}.")
     click.echo(f"Source: {rule.source}\n")
     click.echo(rule.doc())
-
-
-# Further commands live in their own modules and register here, one line each.
-from trncodemod.doctor import doctor_command  # noqa: E402
-
-main.add_command(doctor_command)
-from trncodemod.golden import golden_command  # noqa: E402
-
-main.add_command(golden_command)
-from trncodemod.reviewed_patch import apply_patch_command  # noqa: E402
-
-main.add_command(apply_patch_command)
-from trncodemod.pull_request import pr_command  # noqa: E402
-
-main.add_command(pr_command)
-from trncodemod.verify import verify_command  # noqa: E402
-
-main.add_command(verify_command)

@@ -282,9 +282,10 @@ class FileOutcome:
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
-    cwd = cwd or Path.cwd()
+    """``path`` relative to ``cwd`` (resolved; pass it resolved once for many paths)."""
+    cwd = cwd or Path.cwd().resolve()
     try:
-        return path.resolve().relative_to(cwd.resolve()).as_posix()
+        return path.resolve().relative_to(cwd).as_posix()
     except ValueError:
         return path.as_posix().lstrip("/")
 
@@ -358,7 +359,7 @@ def migrate_files(
     cache: ResultCache | None = None,
 ) -> Iterator[FileOutcome]:
     """Outcomes in the order of ``paths``; ``jobs`` worker processes (1: in this process)."""
-    cwd = Path.cwd()
+    cwd = Path.cwd().resolve()
     items = [(path, display_path(path, cwd), settings, cache) for path in paths]
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(items) < 2 * jobs:

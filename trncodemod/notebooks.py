@@ -13,13 +13,15 @@ import difflib
 import json
 import re
 from dataclasses import replace
-
-import nbformat
+from typing import TYPE_CHECKING
 
 from trncodemod.config import Settings
 from trncodemod.engine import MigrationError, migrate_text
 from trncodemod.findings import Finding
 from trncodemod.source import SourceError
+
+if TYPE_CHECKING:
+    import nbformat
 
 _IPYTHON_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:[%!]|\S.*\?$)")
 _MASK = "# trncodemod-ipython {}"
@@ -47,6 +49,8 @@ def unmask_ipython(text: str, kept: list[str]) -> str:
 
 
 def read_notebook(raw: bytes) -> nbformat.NotebookNode:
+    import nbformat  # with jsonschema, a tenth of a second: only for notebooks
+
     try:
         notebook = nbformat.reads(raw.decode("utf-8"), as_version=nbformat.NO_CONVERT)
     except UnicodeDecodeError as err:
@@ -154,6 +158,8 @@ def migrate_notebook(
             changed = True
     if not changed:
         return None, tuple(findings), migration.passes_run
+    import nbformat
+
     text = nbformat.writes(notebook)
     if raw.endswith(b"\n") and not text.endswith("\n"):
         text += "\n"

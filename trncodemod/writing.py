@@ -3,13 +3,41 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from trncodemod.engine import FileOutcome
+
+TEMPORARY_SUFFIX = ".trncodemod"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists and belongs to someone else
+        return True
+    return True
+
+
+def stale_temporaries(real: Path) -> Iterator[Path]:
+    """Temporaries for ``real`` (``.<name>.<pid>.<random>.trncodemod``) left by a run that was
+    killed between writing one and renaming it, and whose process is gone. A live process's
+    temporary, or one whose name does not carry a process id, is never touched."""
+    if os.name != "posix":  # no signal 0 to ask whether a process exists
+        return
+    prefix = f".{real.name}."
+    for path in real.parent.glob(glob.escape(prefix) + "*" + TEMPORARY_SUFFIX):
+        middle = path.name[len(prefix) : -len(TEMPORARY_SUFFIX)]
+        pid, dot, _random = middle.partition(".")
+        if dot and pid.isdigit() and int(pid) > 0 and not _alive(int(pid)):
+            yield path
 
 
 class WriteError(Exception):
@@ -36,7 +64,12 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
         raise WriteError("file changed on disk after it was read; nothing written")
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise WriteError("file is read-only; nothing written")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".trncodemod", dir=real.parent)
+    for stale in stale_temporaries(real):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{real.name}.{os.getpid()}.", suffix=TEMPORARY_SUFFIX, dir=real.parent
+    )
     try:
         with os.fdopen(fd, "wb") as tmp:
             tmp.write(data)
