@@ -14,7 +14,7 @@ from libcst.metadata import ScopeProvider
 
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import find_step_loops
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, PlainVisitor
 
 _VARIABLE = "NEURON_CC_FLAGS"
 _TRANSFORMER_FLAG = "--model-type=transformer"
@@ -167,7 +167,7 @@ def _code(node: cst.CSTNode) -> str:
 def _strings(module: cst.Module) -> list[str]:
     found: list[str] = []
 
-    class _Collector(cst.CSTVisitor):
+    class _Collector(PlainVisitor):
         def visit_SimpleString(self, node: cst.SimpleString) -> None:
             value = node.evaluated_value
             found.append(value if isinstance(value, str) else "")
@@ -252,7 +252,7 @@ class CompilerFlags(Pass):
             self._note(base.value, self._transformer_evidence(base.value))
 
     def _reads_flags(self, node: cst.CSTNode) -> bool:
-        class _Reads(cst.CSTVisitor):
+        class _Reads(PlainVisitor):
             found = False
 
             def visit_SimpleString(self, string: cst.SimpleString) -> None:

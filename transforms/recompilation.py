@@ -18,7 +18,7 @@ from trncodemod.transforms.cpu_fallback import Facts, model_code, walk
 
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import Loop, LoopInfo, dotted, find_step_loops
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, PlainVisitor
 
 
 class DataDependentShapeUse(Rule):
@@ -134,7 +134,7 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
-class _SizeReads(cst.CSTVisitor):
+class _SizeReads(PlainVisitor):
     """Whether a module spells any read of a size that ``_size_of`` could accept: ``.shape``,
     ``.size(...)``, ``.numel()``, ``len(...)``, or any call at all where ``builtins`` is
     imported (``from builtins import len as n`` is only known from qualified names)."""

@@ -23,6 +23,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from trncodemod.engine import FileOutcome
 from trncodemod.findings import Finding
+from trncodemod.passes import PlainVisitor
 from trncodemod.patch import PatchError, build_file_diff
 from trncodemod.source import SourceError, decode_source
 
@@ -56,7 +57,7 @@ def _old_to_new(old: str, new: str) -> Callable[[int], int]:
     return to_new
 
 
-class _Statements(cst.CSTVisitor):
+class _Statements(PlainVisitor):
     """Every statement's own lines: a simple statement's all; a compound statement's header."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)

@@ -19,6 +19,8 @@ from typing import Literal
 import libcst as cst
 import libcst.matchers as m
 
+from trncodemod.passes import PlainVisitor, per_tree
+
 Loop = cst.For | cst.While
 _OPTIMIZER = re.compile(r"(^|_)(optim|optimizer|opt|optimiser)(\d*|_\w*)$", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
@@ -298,7 +300,7 @@ class _Lazy:
         return name in self._names
 
 
-class _LoopCollector(cst.CSTVisitor):
+class _LoopCollector(PlainVisitor):
     """Collects step loops in source order, tracking which names hold a device loader: the last
     assignment before a loop decides, and only when it encloses the loop (not in a sibling
     branch), so a loop is skipped only when it certainly iterates a device loader."""
@@ -426,18 +428,14 @@ class _LoopCollector(cst.CSTVisitor):
         self._visit(node)
 
 
-_last: tuple[cst.Module, dict[Loop, LoopInfo]] | None = None
+def _collect(module: cst.Module) -> dict[Loop, LoopInfo]:
+    collector = _LoopCollector()
+    module.visit(collector)
+    return collector.loops
 
 
 def find_step_loops(module: cst.Module) -> dict[Loop, LoopInfo]:
-    """Training and evaluation loops of ``module``, keyed by the (original) loop node.
-
-    Most passes ask, in turn, about the same tree (the engine shares one tree between passes until
-    one changes it), so the last answer is kept, keyed by the tree's identity; LoopInfo is frozen
-    and each caller gets its own dict."""
-    global _last
-    if _last is None or _last[0] is not module:
-        collector = _LoopCollector()
-        module.visit(collector)
-        _last = (module, collector.loops)
-    return dict(_last[1])
+    """Training and evaluation loops of ``module``, keyed by the (original) loop node; found once
+    per tree, since most passes ask about the same one (LoopInfo is frozen; each caller gets its
+    own dict)."""
+    return dict(per_tree(module, "step loops", _collect))
