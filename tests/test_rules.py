@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.rules import all_rules
+from trncodemod.selection import rule_codes
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -33,4 +34,13 @@ def test_readme_rule_table_matches_the_catalogue() -> None:
     end = text.index("<!-- rules:end -->")
     assert text[start:end].strip() == table, (
         "README rule table is stale: regenerate it with `trncodemod rules --format markdown`"
+    )
+
+
+def test_code_list_for_selection_matches_the_catalogue() -> None:
+    # `--select`/`--ignore` are resolved from this list so that a fully cached run never
+    # imports the passes; regenerate it from the catalogue when a rule is added.
+    assert list(rule_codes()) == [rule.code for rule in all_rules()], (
+        "trncodemod/data/rule_codes.txt is stale: write one code per line from "
+        "`trncodemod.rules.all_rules()`"
     )

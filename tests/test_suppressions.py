@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.config import Settings
-from trncodemod.engine import migrate_text
+from trncodemod.migrate import migrate_text
 from trncodemod.suppressions import find_suppressions
 
 SUPPRESSED = """import torch

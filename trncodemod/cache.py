@@ -10,6 +10,7 @@ failed are never cached: their error is recomputed, and reported, every run.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import tempfile
@@ -19,7 +20,6 @@ from pathlib import Path
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Safety, Severity
-from trncodemod.plugins import PluginError, load_plugin
 
 FORMAT = 1
 
@@ -27,12 +27,11 @@ FORMAT = 1
 @cache
 def tool_fingerprint() -> str:
     """A hash of the installed tool's code and data."""
-    import trncodemod
-    import trncodemod.transforms
-
     digest = hashlib.sha256(f"format {FORMAT}".encode())
-    for package in (trncodemod, trncodemod.transforms):
-        folder = Path(package.__file__).parent
+    for package in ("trncodemod", "trncodemod.transforms"):
+        spec = importlib.util.find_spec(package)  # located, not imported (the passes load LibCST)
+        assert spec is not None and spec.origin is not None, package
+        folder = Path(spec.origin).parent
         for path in sorted([*folder.glob("*.py"), *folder.glob("data/*")]):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
@@ -53,6 +52,8 @@ def settings_fingerprint(settings: Settings, enabled: frozenset[str]) -> str:
 
 
 def _plugin_fingerprint(spec: str) -> str:
+    from trncodemod.plugins import PluginError, load_plugin  # LibCST: only when plugins are set
+
     try:
         return load_plugin(spec).fingerprint
     except PluginError:

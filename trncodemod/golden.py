@@ -23,8 +23,8 @@ from pathlib import Path
 import click
 
 from trncodemod.config import KEYS, ConfigError, Settings
-from trncodemod.engine import migrate_text
 from trncodemod.findings import Finding
+from trncodemod.migrate import migrate_text
 from trncodemod.rules import all_passes
 from trncodemod.source import SourceError, decode_source
 from trncodemod.targets import target_names

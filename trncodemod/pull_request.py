@@ -20,7 +20,8 @@ from trncodemod.config import ConfigError, load_settings
 from trncodemod.engine import FileOutcome, migrate_files
 from trncodemod.files import discover
 from trncodemod.findings import Finding
-from trncodemod.rules import SelectionError, enabled_codes, rule_by_code
+from trncodemod.rules import rule_by_code
+from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import Target, load_target, target_names
 from trncodemod.writing import write_outcomes
 

@@ -1,0 +1,237 @@
+"""Migrating one file's text: parse once, run the selected passes to a fixed point, re-parse."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.metadata import MetadataWrapper
+
+from trncodemod.config import Settings
+from trncodemod.engine import MigrationError
+from trncodemod.findings import Finding
+from trncodemod.passes import Pass, PassRun
+from trncodemod.plugins import PluginError, PluginRewrite, plugin_runner
+from trncodemod.rules import all_passes, all_rules
+from trncodemod.selection import enabled_codes
+from trncodemod.suppressions import find_suppressions
+from trncodemod.targets import load_target
+from trncodemod.unused_suppressions import UnusedSuppression, unused_suppressions
+
+# ruff loops to convergence with a cap of 100; our passes converge in two rounds (the second one
+# proves nothing is left), so a small cap turns a non-converging pass into a reported bug quickly.
+MAX_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class Migration:
+    text: str
+    findings: tuple[Finding, ...]
+    passes_run: tuple[str, ...]
+
+
+def _line_map(new: str, old: str) -> Callable[[int], int]:
+    """Map a 1-based line of ``new`` to the line of ``old`` it came from (or was inserted at)."""
+    matcher = difflib.SequenceMatcher(None, old.split("\n"), new.split("\n"), autojunk=False)
+    blocks = matcher.get_opcodes()
+
+    def to_old(line: int) -> int:
+        index = line - 1
+        for tag, i1, _i2, j1, j2 in blocks:
+            if j1 <= index < j2 or (j1 == j2 == index):
+                return (i1 + (index - j1) if tag == "equal" else i1) + 1
+        return line
+
+    return to_old
+
+
+def active_passes(settings: Settings) -> tuple[tuple[type[Pass], ...], frozenset[str]]:
+    target = load_target(settings.target)
+    enabled = enabled_codes(settings.select, settings.ignore)
+    passes = tuple(
+        p
+        for p in all_passes()
+        if p.applies_to(target) and any(rule.code in enabled for rule in p.rules)
+    )
+    return passes, enabled
+
+
+def migrate_text(text: str, path: str, settings: Settings) -> Migration:
+    """Run the selected passes over ``text`` until nothing changes; raises MigrationError."""
+    target = load_target(settings.target)
+    passes, enabled = active_passes(settings)
+    code = text
+    module: cst.Module | None = None
+    wrapper: MetadataWrapper | None = None
+    to_original: Callable[[int], int] = lambda line: line  # noqa: E731
+    fixes: list[Finding] = []
+    # What each pass leaves for a person, from its first run: a rerun sees the pass's own rewrite
+    # and would no longer recognise what it reported about the code it rewrote.
+    open_findings: dict[str, list[Finding]] = {}
+    ran: list[str] = []
+    original_suppressions = find_suppressions(text)
+    used_suppressions: set[tuple[int, str]] = set()
+    # A pass runs again only on a tree it has not seen: after the last rewrite of a round, the
+    # passes behind it already saw the final tree, and the round that proves nothing is left
+    # runs only the passes in front of that rewrite (and the rewriting pass itself).
+    version = 0
+    seen: dict[str, int] = {}
+    for _round in range(MAX_ROUNDS):
+        if all(seen.get(p.name) == version for p in passes):
+            break
+        for pass_cls in passes:
+            if seen.get(pass_cls.name) == version:
+                continue
+            seen[pass_cls.name] = version
+            if not pass_cls.may_match(code):
+                continue
+            if wrapper is None:
+                # A freshly parsed tree has no shared nodes, so the wrapper need not copy it.
+                fresh = module is None
+                module = _parse(code) if module is None else module
+                wrapper = MetadataWrapper(module, unsafe_skip_copy=fresh)
+            suppressions = find_suppressions(code)
+            run = PassRun(target, settings, enabled, suppressions)
+            instance = pass_cls(CodemodContext(filename=path), run)
+            try:
+                new_module = instance.transform_with(wrapper)
+            except RecursionError:  # visitors recurse once per level of nesting
+                raise MigrationError(
+                    f"too deeply nested to migrate (pass {pass_cls.name} ran out of stack)"
+                ) from None
+            except Exception as err:  # a pass bug must not take the other files down
+                raise MigrationError(
+                    f"internal error in pass {pass_cls.name}: {type(err).__name__}: {err}"
+                ) from err
+            used_suppressions |= suppressions.hits_in(original_suppressions, to_original)
+            if pass_cls.name not in ran:
+                ran.append(pass_cls.name)
+            found = [
+                Finding.from_rule(
+                    raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                )
+                for raw in instance.findings
+            ]
+            fixes.extend(finding for finding in found if finding.fixed)
+            open_findings.setdefault(pass_cls.name, [x for x in found if not x.fixed])
+            if new_module is wrapper.module:  # the pass did not even rebuild the tree
+                continue
+            new_code = new_module.code
+            if new_code != code:
+                step = _line_map(new_code, code)
+                to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
+                code, module, wrapper = new_code, new_module, None
+                version += 1
+    else:
+        if any(seen.get(p.name) != version for p in passes):
+            raise MigrationError(
+                f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)"
+            )
+    findings = fixes + [x for left in open_findings.values() for x in left]
+    if UnusedSuppression.code in enabled:
+        findings.extend(
+            unused_suppressions(
+                path,
+                original_suppressions,
+                used_suppressions,
+                [rule.code for rule in all_rules()],
+                [r.code for p in all_passes() if p.applies_to(target) for r in p.rules],
+                enabled,
+            )
+        )
+    if settings.plugins:
+        code = _run_plugins(code, text, path, settings, findings, to_original)
+    if code != text:
+        try:
+            cst.parse_module(code)
+        except cst.ParserSyntaxError as err:
+            raise MigrationError(
+                f"internal error: rewritten code does not parse: {err.message}"
+            ) from None
+    return Migration(code, tuple(sorted(set(findings))), tuple(ran))
+
+
+def _run_plugins(
+    code: str,
+    text: str,
+    path: str,
+    settings: Settings,
+    findings: list[Finding],
+    to_original: Callable[[int], int],
+) -> str:
+    """User plugins run once, after the built-in passes reached their fixed point."""
+    try:
+        new_code = plugin_runner(settings.plugins)(code, path)
+    except PluginError as err:
+        raise MigrationError(str(err)) from None
+    if new_code != code:
+        first = next(
+            (
+                tag
+                for tag in difflib.SequenceMatcher(
+                    None, code.split("\n"), new_code.split("\n"), autojunk=False
+                ).get_opcodes()
+                if tag[0] != "equal"
+            ),
+            None,
+        )
+        line = to_original(first[1] + 1) if first else 1
+        specs = ", ".join(settings.plugins)
+        findings.append(
+            Finding.from_rule(PluginRewrite, path, line, 1, f"changed by plugin {specs}", True)
+        )
+    return new_code
+
+
+# LibCST's native parser overflows the C stack on a few thousand nested brackets: a segfault that
+# kills the worker, which no `except` can catch. CPython's tokenizer refuses more than 200 levels
+# (MAXLEVEL in Parser/tokenizer.h), so such a file is never valid Python anyway. Counting brackets
+# over-estimates (strings, comments); CPython settles the doubtful files before LibCST sees them.
+MAX_BRACKET_DEPTH = 200
+_BRACKET_STEP = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+
+
+def _deepest_brackets(code: str) -> int:
+    steps = map(_BRACKET_STEP.__getitem__, _NOT_BRACKETS.sub("", code))
+    return max(itertools.accumulate(steps), default=0)
+
+
+def _check_with_cpython(code: str) -> None:
+    """Raise CPython's own syntax error, which points at the offending token (LibCST's points
+    where it gave up), or refuse nesting too deep for the parsers."""
+    try:
+        ast.parse(code)
+    except SyntaxError as py_err:
+        raise MigrationError(f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset) from None
+    except (RecursionError, MemoryError):
+        raise MigrationError("too deeply nested to parse") from None
+    except ValueError:
+        pass  # e.g. a NUL byte; LibCST's message is reported instead
+
+
+def _parse(code: str) -> cst.Module:
+    if _deepest_brackets(code) > MAX_BRACKET_DEPTH:
+        _check_with_cpython(code)
+    try:
+        module = cst.parse_module(code)
+    except cst.ParserSyntaxError as err:
+        _check_with_cpython(code)
+        raise MigrationError(
+            f"syntax error: {err.message}", err.raw_line, err.raw_column + 1
+        ) from None
+    except RecursionError:
+        raise MigrationError("too deeply nested to parse") from None
+    if module.default_indent.strip(" \t"):
+        # LibCST takes the first indentation as the default for new code and refuses to parse
+        # snippets with one holding a form feed (`Module.config_for_parsing`).
+        raise MigrationError(
+            f"indentation {module.default_indent!r} is not spaces or tabs; LibCST cannot add code"
+        )
+    return module
