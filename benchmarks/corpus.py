@@ -115,6 +115,9 @@ def generate(folder: Path, files: int, training_share: float, seed: int = 0) -> 
         else:
             text = templates[index % len(templates)]
             text = text.replace("def train", f"def train_{index}").replace("Net", f"Net{index}")
+            # Every file distinct, as in a real tree: the cache is keyed by content, and copies
+            # would be answered from it within the first run.
+            text = f"# {kind}_{index}.py\n{text}"
         path = folder / f"pkg{index % 37}" / f"{kind}_{index}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text), "utf-8")
