@@ -70,10 +70,11 @@ def test_removes_the_temporaries_of_a_dead_run_and_nothing_else(tmp_path: Path) 
     live = tmp_path / f".f.py.{os.getpid()}.a8b7c6.trncodemod"  # a run still writing
     no_pid = tmp_path / ".f.py.q1w2e3.trncodemod"  # not ours to judge
     other = tmp_path / f".g.py.{dead_pid}.z9y8x7.trncodemod"  # another file's
-    for leftover in (stale, live, no_pid, other):
+    longer = tmp_path / f".f.py.{dead_pid}.py.{os.getpid()}.m4n5b6.trncodemod"  # f.py.<n>.py's
+    for leftover in (stale, live, no_pid, other, longer):
         leftover.write_bytes(b"half")
     write_atomic(path, b"new\n", b"old\n")
     assert path.read_bytes() == b"new\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["f.py", live.name, no_pid.name, other.name]
+        ["f.py", live.name, no_pid.name, other.name, longer.name]
     )

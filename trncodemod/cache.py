@@ -30,7 +30,8 @@ def tool_fingerprint() -> str:
     digest = hashlib.sha256(f"format {FORMAT}".encode())
     for package in ("trncodemod", "trncodemod.transforms"):
         spec = importlib.util.find_spec(package)  # located, not imported (the passes load LibCST)
-        assert spec is not None and spec.origin is not None, package
+        if spec is None or spec.origin is None:
+            raise RuntimeError(f"cannot locate the installed package {package}")
         folder = Path(spec.origin).parent
         for path in sorted([*folder.glob("*.py"), *folder.glob("data/*")]):
             digest.update(path.name.encode())

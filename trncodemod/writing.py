@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 from trncodemod.engine import FileOutcome
 
 TEMPORARY_SUFFIX = ".trncodemod"
+_OWNER = re.compile(r"([0-9]+)\.[A-Za-z0-9_]+")
 
 
 def _alive(pid: int) -> bool:
@@ -34,9 +36,10 @@ def stale_temporaries(real: Path) -> Iterator[Path]:
         return
     prefix = f".{real.name}."
     for path in real.parent.glob(glob.escape(prefix) + "*" + TEMPORARY_SUFFIX):
-        middle = path.name[len(prefix) : -len(TEMPORARY_SUFFIX)]
-        pid, dot, _random = middle.partition(".")
-        if dot and pid.isdigit() and int(pid) > 0 and not _alive(int(pid)):
+        # `<pid>.<random>` exactly (mkstemp's letters, digits, `_`): not the temporary of a
+        # longer name such as `a.py.5.py`.
+        owner = _OWNER.fullmatch(path.name[len(prefix) : -len(TEMPORARY_SUFFIX)])
+        if owner and int(owner[1]) > 0 and not _alive(int(owner[1])):
             yield path
 
 
