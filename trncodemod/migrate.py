@@ -14,7 +14,6 @@ from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper
 
 from trncodemod.config import Settings
-from trncodemod.engine import MigrationError
 from trncodemod.findings import Finding
 from trncodemod.passes import Pass, PassRun
 from trncodemod.plugins import PluginError, PluginRewrite, plugin_runner
@@ -27,6 +26,16 @@ from trncodemod.unused_suppressions import UnusedSuppression, unused_suppression
 # ruff loops to convergence with a cap of 100; our passes converge in two rounds (the second one
 # proves nothing is left), so a small cap turns a non-converging pass into a reported bug quickly.
 MAX_ROUNDS = 5
+
+
+class MigrationError(Exception):
+    """The file could not be migrated; ``line`` and ``column`` are 1-based when known."""
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.column = column
 
 
 @dataclass(frozen=True)

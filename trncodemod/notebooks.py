@@ -16,9 +16,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from trncodemod.config import Settings
-from trncodemod.engine import MigrationError
 from trncodemod.findings import Finding
-from trncodemod.migrate import migrate_text
+from trncodemod.migrate import MigrationError, migrate_text
 from trncodemod.source import SourceError
 
 if TYPE_CHECKING:
