@@ -70,3 +70,27 @@ def test_apply_interactive_with_piped_answers_writes_exactly_the_accepted_hunks(
     assert "batch = torch.zeros(2).to(torch_xla.device())" in text
     assert "other = torch.ones(2).cuda()" in text
     assert "Applied 1 of 3 hunks in 1 file(s)." in result.stderr
+
+
+def test_a_notebook_is_reviewed_cell_by_cell_as_code(tmp_path: Path) -> None:
+    import nbformat
+    from test_notebooks import _notebook
+
+    path = tmp_path / "train.ipynb"
+    _notebook(path)
+    outcome = migrate_file(path, "train.ipynb", Settings())
+    shown: list[str] = []
+    (result,), summary = review([outcome], _answers("y", "n", "y"), shown.append)
+    assert summary == "Applied 2 of 3 hunks in 1 file(s)."
+    assert [s.split(" hunk")[0].strip() for s in shown] == [
+        "train.ipynb[cell 2]",
+        "train.ipynb[cell 3]",
+        "train.ipynb[cell 4]",
+    ]
+    assert "TRN003" in shown[1] and not any('"source"' in s for s in shown), "code, not JSON"
+    cells = nbformat.reads(result.new.decode(), as_version=4).cells
+    original = nbformat.read(path, as_version=4).cells
+    assert cells[1].source.endswith("import torch\nimport torch_xla")
+    assert cells[2].source == original[2].source, "the refused hunk is not applied"
+    assert "torch_xla.sync()" in cells[3].source and cells[3].outputs == original[3].outputs
+    nbformat.validate(nbformat.reads(result.new.decode(), as_version=4))

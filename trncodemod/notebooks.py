@@ -158,28 +158,45 @@ def migrate_notebook(
             changed = True
     if not changed:
         return None, tuple(findings), migration.passes_run
+    return _write(notebook, raw), tuple(findings), migration.passes_run
+
+
+def _write(notebook: nbformat.NotebookNode, raw: bytes) -> bytes:
+    """The notebook as nbformat writes it, ending with a newline where the original did."""
     import nbformat
 
     text = nbformat.writes(notebook)
     if raw.endswith(b"\n") and not text.endswith("\n"):
         text += "\n"
-    return text.encode("utf-8"), tuple(findings), migration.passes_run
+    return text.encode("utf-8")
+
+
+def cell_sources(raw: bytes) -> list[str]:
+    """The source of every cell, in order (cell N is item N - 1)."""
+    return [cell.source for cell in read_notebook(raw).cells]
+
+
+def with_cell_sources(raw: bytes, sources: dict[int, str]) -> bytes:
+    """The notebook ``raw`` with the sources of the cells numbered in ``sources`` replaced."""
+    notebook = read_notebook(raw)
+    for number, source in sources.items():
+        notebook.cells[number - 1].source = source
+    return _write(notebook, raw)
 
 
 def cell_diffs(old: bytes, new: bytes, path: str) -> str:
     """The change to a notebook as one unified diff per changed code cell, for people: the patch
     itself is the diff of the notebook's JSON (that is what ``git apply`` needs)."""
-    before = read_notebook(old).cells
-    after = read_notebook(new).cells
     parts: list[str] = []
-    for number, (old_cell, new_cell) in enumerate(zip(before, after, strict=False), 1):
-        if old_cell.source == new_cell.source:
+    pairs = zip(cell_sources(old), cell_sources(new), strict=False)
+    for number, (before, after) in enumerate(pairs, 1):
+        if before == after:
             continue
         label = f"{path}[cell {number}]"
         parts.extend(
             difflib.unified_diff(
-                (old_cell.source + "\n").splitlines(keepends=True),
-                (new_cell.source + "\n").splitlines(keepends=True),
+                (before + "\n").splitlines(keepends=True),
+                (after + "\n").splitlines(keepends=True),
                 f"a/{label}",
                 f"b/{label}",
             )

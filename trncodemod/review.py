@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from unidiff import PatchSet
+from unidiff import Hunk, PatchedFile, PatchSet
 
 from trncodemod.engine import FileOutcome
 from trncodemod.patch import apply_patched_file, build_file_diff, split_lines
@@ -32,30 +32,30 @@ class Decision:
     quit: bool
 
 
-def _rules_for(outcome: FileOutcome, start: int, length: int) -> list[str]:
+def _rules_for(outcome: FileOutcome, start: int, length: int, cell: int | None = None) -> str:
     end = start + max(length, 1)
     codes = sorted(
-        {f"{f.code} {f.name}" for f in outcome.findings if f.fixed and start <= f.line < end}
+        {
+            f"{f.code} {f.name}"
+            for f in outcome.findings
+            if f.fixed and f.cell == cell and start <= f.line < end
+        }
     )
-    return codes or ["(imports or context for other hunks of this file)"]
+    return ", ".join(codes) or "(imports or context for other hunks of this file)"
 
 
-def review_file(
-    outcome: FileOutcome, ask: Callable[[str], str | None], show: Callable[[str], None]
-) -> Decision:
-    """Offer each hunk of ``outcome``'s diff; rebuild the file from the accepted ones."""
-    assert outcome.old is not None and outcome.new is not None
-    (patched,) = PatchSet(outcome.diff.decode("latin-1"))
-    hunks = list(patched)
+def _choose(
+    offers: list[str], ask: Callable[[str], str | None], show: Callable[[str], None]
+) -> tuple[list[bool], bool]:
+    """Whether each offered hunk is accepted, and whether the user quit."""
     chosen: list[bool] = []
     mode: str | None = None  # "a" or "d" for the rest of the file
     quit_all = False
-    for index, hunk in enumerate(hunks, 1):
+    for offer in offers:
         if mode is not None or quit_all:
             chosen.append(mode == "a")
             continue
-        rules = ", ".join(_rules_for(outcome, hunk.source_start, hunk.source_length))
-        show(f"\n{outcome.display} hunk {index}/{len(hunks)} ({rules})\n{hunk}")
+        show(offer)
         while True:
             answer = ask("Apply this hunk [y,n,a,d,q,?]? ")
             answer = "q" if answer is None else answer.strip().lower()[:1]
@@ -67,13 +67,83 @@ def review_file(
         if answer in ("a", "d"):
             mode = answer
         chosen.append(answer in ("y", "a"))
-    accepted = sum(chosen)
-    if not accepted:
+    return chosen, quit_all
+
+
+def _apply(old: bytes, patched: PatchedFile, hunks: list[Hunk], keep: list[bool]) -> bytes:
+    """``old`` with the kept ``hunks`` of ``patched`` applied (latin-1 keeps any bytes as is)."""
+    patched[:] = [hunk for hunk, kept in zip(hunks, keep, strict=True) if kept]
+    old_lines = [line.decode("latin-1") for line in split_lines(old)]
+    return "".join(apply_patched_file(old_lines, patched)).encode("latin-1")
+
+
+def review_file(
+    outcome: FileOutcome, ask: Callable[[str], str | None], show: Callable[[str], None]
+) -> Decision:
+    """Offer each hunk of ``outcome``'s diff; rebuild the file from the accepted ones."""
+    assert outcome.old is not None and outcome.new is not None
+    if outcome.path.suffix == ".ipynb":
+        return _review_cells(outcome, ask, show)
+    (patched,) = PatchSet(outcome.diff.decode("latin-1"))
+    hunks = list(patched)
+    offers = [
+        f"\n{outcome.display} hunk {index}/{len(hunks)} "
+        f"({_rules_for(outcome, hunk.source_start, hunk.source_length)})\n{hunk}"
+        for index, hunk in enumerate(hunks, 1)
+    ]
+    chosen, quit_all = _choose(offers, ask, show)
+    if not any(chosen):
         return Decision(None, 0, len(hunks), quit_all)
-    patched[:] = [hunk for hunk, keep in zip(hunks, chosen, strict=True) if keep]
-    old_lines = [line.decode("latin-1") for line in split_lines(outcome.old)]
-    new = "".join(apply_patched_file(old_lines, patched)).encode("latin-1")
-    return Decision(new, accepted, len(hunks), quit_all)
+    return Decision(_apply(outcome.old, patched, hunks, chosen), sum(chosen), len(hunks), quit_all)
+
+
+def _cell_patches(outcome: FileOutcome) -> list[tuple[int, bytes, PatchedFile]]:
+    """Per changed cell of a notebook: its number, old source, and the diff of its code. People
+    review code, not the notebook's JSON (which is what the patch for ``git apply`` holds)."""
+    from trncodemod.notebooks import cell_sources
+
+    patches = []
+    pairs = zip(cell_sources(outcome.old), cell_sources(outcome.new), strict=True)  # type: ignore[arg-type]
+    for number, (before, after) in enumerate(pairs, 1):
+        if before != after:
+            old, new = (before + "\n").encode(), (after + "\n").encode()
+            (patched,) = PatchSet(build_file_diff("cell", old, new).decode("latin-1"))
+            patches.append((number, old, patched))
+    return patches
+
+
+def _review_cells(
+    outcome: FileOutcome, ask: Callable[[str], str | None], show: Callable[[str], None]
+) -> Decision:
+    from trncodemod.notebooks import with_cell_sources
+
+    patches = _cell_patches(outcome)
+    total = sum(len(patched) for _, _, patched in patches)
+    offers = []
+    for number, _, patched in patches:
+        for hunk in patched:
+            rules = _rules_for(outcome, hunk.source_start, hunk.source_length, number)
+            label = f"{outcome.display}[cell {number}]"
+            offers.append(f"\n{label} hunk {len(offers) + 1}/{total} ({rules})\n{hunk}")
+    chosen, quit_all = _choose(offers, ask, show)
+    if not any(chosen):
+        return Decision(None, 0, total, quit_all)
+    sources: dict[int, str] = {}
+    answers = iter(chosen)
+    for number, old, patched in patches:
+        hunks = list(patched)
+        keep = [next(answers) for _ in hunks]
+        if any(keep):
+            # less the newline added to the cell for the diff
+            sources[number] = _apply(old, patched, hunks, keep).decode("utf-8")[:-1]
+    new = with_cell_sources(outcome.old, sources)  # type: ignore[arg-type]
+    return Decision(new, sum(chosen), total, quit_all)
+
+
+def _hunk_count(outcome: FileOutcome) -> int:
+    if outcome.path.suffix == ".ipynb":
+        return sum(len(patched) for _, _, patched in _cell_patches(outcome))
+    return len(PatchSet(outcome.diff.decode("latin-1"))[0])
 
 
 def review(
@@ -86,7 +156,7 @@ def review(
     for outcome in outcomes:
         if not outcome.changed or stop:
             if outcome.changed:
-                offered += len(list(PatchSet(outcome.diff.decode("latin-1"))[0]))
+                offered += _hunk_count(outcome)
             reviewed.append(_without_change(outcome) if outcome.changed else outcome)
             continue
         decision = review_file(outcome, ask, show)
