@@ -99,6 +99,50 @@ def test_a_5_mb_file_is_read_and_left_whole(tree: Path) -> None:
     assert_untouched_and_neighbour_migrated(tree, "big.py", content)
 
 
+def test_code_over_max_file_bytes_is_not_parsed_and_says_which_setting(tree: Path) -> None:
+    # The default (1 MB) spares a run an hour and gigabytes on one generated file; a small limit
+    # stands in for it here.
+    (tree / "pyproject.toml").write_text("[tool.trncodemod]\nmax-file-bytes = 1000\n")
+    content = GPU_SCRIPT + b"".join(b"# padding line %d\n" % i for i in range(100))
+    (tree / "big.py").write_bytes(content)
+    code, err = apply(".")
+    assert code == 2, err
+    assert f"big.py: too large to migrate: {len(content):,} bytes of code" in err, err
+    assert "over `max-file-bytes` (1,000)" in err
+    assert_untouched_and_neighbour_migrated(tree, "big.py", content)
+
+
+KILLING_PLUGIN = """\
+import os
+import libcst as cst
+
+class Killer(cst.CSTTransformer):
+    def visit_Module(self, node):
+        if "DIE" + "_HERE" in node.code:
+            os._exit(9)  # what an out-of-memory kill looks like to the pool
+"""
+
+
+def test_a_worker_that_dies_is_an_error_for_its_file_and_the_run_goes_on(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for index in range(8):
+        (tree / f"f{index}.py").write_bytes(GPU_SCRIPT + (b"# DIE_HERE\n" if index == 5 else b""))
+    (tmp_path / "killer.py").write_text(KILLING_PLUGIN)
+    result = subprocess.run(
+        [sys.executable, "-m", "trncodemod", "apply", "--dry-run", "--no-cache", "-j", "2"]
+        + ["--plugin", str(tmp_path / "killer.py") + ":Killer", "tree"],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    err = result.stderr.decode()
+    assert result.returncode == 2, err
+    assert "Traceback" not in err
+    assert "tree/f5.py: the worker process died while migrating this file" in err, err
+    assert result.stdout.count(b"+++ b/tree/f") == 7, "every other file is migrated"
+
+
 def test_2000_nested_parentheses_are_a_per_file_error_not_a_crash(tree: Path) -> None:
     # In a subprocess: LibCST's native parser overflows the C stack on such input (a segfault),
     # which would take pytest down with it if the engine's guard ever regressed.

@@ -34,6 +34,7 @@ def test_no_configuration_means_defaults(tmp_path: Path) -> None:
         ("log-interval = 0", "bad value for `log-interval`"),
         ("buckets = [256, 128]", "bad value for `buckets`"),
         ('optimizer = "fast"', "bad value for `optimizer`"),
+        ("max-file-bytes = -1", "bad value for `max-file-bytes`"),
         ("buckets = [64]\nbucket-multiple = 8", "not both"),
     ],
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,9 +136,34 @@ def migrate_files(
     if jobs == 1 or len(items) < 2 * jobs:
         yield from map(_migrate_item, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(
-            _migrate_item, items, chunksize=max(1, min(32, len(items) // (jobs * 8)))
+    pending = items
+    while pending:
+        done = 0
+        try:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                chunk = max(1, min(32, len(pending) // (jobs * 8)))
+                for outcome in pool.map(_migrate_item, pending, chunksize=chunk):
+                    yield outcome
+                    done += 1
+            return
+        except BrokenProcessPool:
+            # A worker died (out of memory, a crash in native code or a plugin), failing every
+            # file still in the pool. The first of them runs alone: it is either the one that
+            # kills its process, reported as such, or innocent; the rest go to a fresh pool.
+            yield _alone(pending[done])
+            pending = pending[done + 1 :]
+
+
+def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
+    try:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            return pool.submit(_migrate_item, item).result()
+    except BrokenProcessPool:
+        return FileOutcome(
+            item[0],
+            item[1],
+            error="the worker process died while migrating this file (out of memory, or a crash "
+            "in native code or a plugin); nothing was written for it",
         )
 
 

@@ -103,7 +103,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             if wrapper is None:
                 # A freshly parsed tree has no shared nodes, so the wrapper need not copy it.
                 fresh = module is None
-                module = _parse(code) if module is None else module
+                module = _parse(code, settings.max_file_bytes) if module is None else module
                 wrapper = MetadataWrapper(module, unsafe_skip_copy=fresh)
             suppressions = find_suppressions(code)
             run = PassRun(target, settings, enabled, suppressions)
@@ -225,7 +225,14 @@ def _check_with_cpython(code: str) -> None:
         pass  # e.g. a NUL byte; LibCST's message is reported instead
 
 
-def _parse(code: str) -> cst.Module:
+def _parse(code: str, max_bytes: int = 0) -> cst.Module:
+    size = len(code.encode("utf-8", "surrogatepass")) if max_bytes else 0
+    if size > max_bytes:
+        raise MigrationError(
+            f"too large to migrate: {size:,} bytes of code, over `max-file-bytes` ({max_bytes:,}); "
+            "LibCST takes about 20 s and 0.7 GB a MB to parse and resolve names, and the passes "
+            "minutes more: raise the limit in [tool.trncodemod] (0: none) to migrate it anyway"
+        )
     if _deepest_brackets(code) > MAX_BRACKET_DEPTH:
         _check_with_cpython(code)
     try:
