@@ -150,6 +150,16 @@ class _AddImports(_PlainDispatch, AddImportsVisitor, _NoMatcherSetUp):
         )
         super().visit_Module(node.with_changes(body=node.body[: end + 1]))
 
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # It changes only the module and its top-level `from` imports (leave_ImportFrom acts on
+        # the gathered ones alone): nothing inside another statement needs visiting.
+        if isinstance(node, cst.BaseCompoundStatement) or (
+            isinstance(node, cst.SimpleStatementLine)
+            and not any(isinstance(small, cst.ImportFrom) for small in node.body)
+        ):
+            return False
+        return super().on_visit(node)
+
 
 class _RemoveImports(_PlainDispatch, RemoveImportsVisitor, _NoMatcherSetUp):
     pass
