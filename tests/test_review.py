@@ -94,3 +94,13 @@ def test_a_notebook_is_reviewed_cell_by_cell_as_code(tmp_path: Path) -> None:
     assert cells[2].source == original[2].source, "the refused hunk is not applied"
     assert "torch_xla.sync()" in cells[3].source and cells[3].outputs == original[3].outputs
     nbformat.validate(nbformat.reads(result.new.decode(), as_version=4))
+
+
+def test_hunks_are_shown_as_the_source_reads_not_as_latin_1(tmp_path: Path) -> None:
+    path = tmp_path / "t.py"
+    path.write_text(
+        "import torch\n# données du modèle\nm = torch.nn.Linear(2, 2).cuda()\n", "utf-8"
+    )
+    shown: list[str] = []
+    review([migrate_file(path, "t.py", Settings())], _answers("n"), shown.append)
+    assert "# données du modèle" in shown[0], shown[0]

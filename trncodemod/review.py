@@ -70,6 +70,12 @@ def _choose(
     return chosen, quit_all
 
 
+def _shown(hunk: Hunk) -> str:
+    """A hunk as people read it: patches are handled as latin-1 so that any bytes survive, but
+    source is nearly always UTF-8 (``café``, not ``cafÃ©``)."""
+    return str(hunk).encode("latin-1").decode("utf-8", "replace")
+
+
 def _apply(old: bytes, patched: PatchedFile, hunks: list[Hunk], keep: list[bool]) -> bytes:
     """``old`` with the kept ``hunks`` of ``patched`` applied (latin-1 keeps any bytes as is)."""
     patched[:] = [hunk for hunk, kept in zip(hunks, keep, strict=True) if kept]
@@ -88,7 +94,7 @@ def review_file(
     hunks = list(patched)
     offers = [
         f"\n{outcome.display} hunk {index}/{len(hunks)} "
-        f"({_rules_for(outcome, hunk.source_start, hunk.source_length)})\n{hunk}"
+        f"({_rules_for(outcome, hunk.source_start, hunk.source_length)})\n{_shown(hunk)}"
         for index, hunk in enumerate(hunks, 1)
     ]
     chosen, quit_all = _choose(offers, ask, show)
@@ -124,7 +130,7 @@ def _review_cells(
         for hunk in patched:
             rules = _rules_for(outcome, hunk.source_start, hunk.source_length, number)
             label = f"{outcome.display}[cell {number}]"
-            offers.append(f"\n{label} hunk {len(offers) + 1}/{total} ({rules})\n{hunk}")
+            offers.append(f"\n{label} hunk {len(offers) + 1}/{total} ({rules})\n{_shown(hunk)}")
     chosen, quit_all = _choose(offers, ask, show)
     if not any(chosen):
         return Decision(None, 0, total, quit_all)
