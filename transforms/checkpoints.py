@@ -12,13 +12,14 @@ the optimizer step, or already there) runs before it; otherwise it is reported.
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.step_marker import EvalLoopStepMarker, StepMarker, TrainLoopStepMarker
 
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
+    STEP_MARKERS,
     Loop,
     LoopInfo,
     find_step_loops,
@@ -30,11 +31,6 @@ from trncodemod.passes import Pass
 from trncodemod.ranks import mentions_rank
 
 _SAVE = frozenset({"torch.save", "torch.serialization.save"})
-# The step marker in every spelling (reference §1.2). `xm.wait_device_ops()` is not one: it
-# waits for graphs already launched and leaves pending operations pending.
-_CUTS = frozenset(
-    {"torch_xla.core.xla_model.mark_step", "torch_xla.sync", "torch_xla.torch_xla.sync"}
-)
 _KEYWORDS = {"obj": "data", "f": "file_or_path"}
 _LITERALS = (
     cst.SimpleString,
@@ -228,27 +224,6 @@ class Checkpoints(Pass):
         return True
 
     # -- classification ----------------------------------------------------------------------
-    def _assigned_values(self, name: cst.Name) -> list[cst.BaseExpression] | None:
-        """The values ``name`` is bound to in its scope (parents included); None when one of its
-        bindings is not a plain ``name = value``."""
-        scope = self.get_metadata(ScopeProvider, name, None)
-        if scope is None:
-            return None
-        values = []
-        for assignment in scope[name.value]:
-            target = getattr(assignment, "node", None)
-            parent = self.get_metadata(ParentNodeProvider, target, None) if target else None
-            holder = self.get_metadata(ParentNodeProvider, parent, None) if parent else None
-            if not (
-                isinstance(parent, cst.AssignTarget)
-                and isinstance(holder, cst.Assign)
-                and len(holder.targets) == 1
-                and parent.target is target
-            ):
-                return None
-            values.append(holder.value)
-        return values or None
-
     def _is_state(self, node: cst.BaseExpression, depth: int = 0) -> bool:
         if depth > 3:
             return False
@@ -268,7 +243,7 @@ class Checkpoints(Pass):
                 for element in node.elements
             )
         if isinstance(node, cst.Name):
-            values = self._assigned_values(node)
+            values = self.bound_values(node)
             return values is not None and all(self._is_state(v, depth + 1) for v in values)
         return False
 
@@ -277,7 +252,7 @@ class Checkpoints(Pass):
         if mentions_rank(path, qualified):
             return True
         if isinstance(path, cst.Name):
-            values = self._assigned_values(path)
+            values = self.bound_values(path)
             return values is not None and any(mentions_rank(v, qualified) for v in values)
         return False
 
@@ -318,7 +293,7 @@ class Checkpoints(Pass):
         return (
             isinstance(node, cst.Expr)
             and isinstance(node.value, cst.Call)
-            and self.is_any(node.value.func, _CUTS)
+            and self.is_any(node.value.func, STEP_MARKERS)
         )
 
     def _loader_may_be_wrapped(self, info: LoopInfo) -> bool:
@@ -350,7 +325,7 @@ class Checkpoints(Pass):
             and any(self._is_cut(small) for small in statement.body)
         ]
         has_marker = any(
-            isinstance(node, cst.Call) and self.is_any(node.func, _CUTS)
+            isinstance(node, cst.Call) and self.is_any(node.func, STEP_MARKERS)
             for node in own_statements(info.node.body)
         )
         if any(position < index for position in cuts):

@@ -23,11 +23,9 @@ from importlib import resources
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import (
-    Assignment,
     ParentNodeProvider,
     QualifiedNameProvider,
     QualifiedNameSource,
-    ScopeProvider,
 )
 
 from trncodemod.findings import Rule, Safety, Severity
@@ -557,33 +555,10 @@ class Facts:
             for q in self.owner.get_metadata(QualifiedNameProvider, node, set())
         )
 
-    def bound_values(self, name: cst.Name) -> list[cst.BaseExpression] | None:
-        """Every value ``name`` is bound to in its scope; None when one of them cannot be read
-        (a parameter, a loop target, tuple unpacking, ``+=``, an import)."""
-        scope = self.owner.get_metadata(ScopeProvider, name, None)
-        if scope is None:
-            return None
-        assignments = scope[name.value]
-        if not assignments:
-            return None
-        values = []
-        for assignment in assignments:
-            if not isinstance(assignment, Assignment):
-                return None
-            target = assignment.node
-            parent = self.owner.get_metadata(ParentNodeProvider, target, None)
-            if isinstance(parent, cst.AssignTarget) and parent.target is target:
-                values.append(self.owner.get_metadata(ParentNodeProvider, parent).value)
-            elif isinstance(parent, cst.AnnAssign) and parent.target is target and parent.value:
-                values.append(parent.value)
-            else:
-                return None
-        return values
-
     def _through_names(self, node: cst.BaseExpression, test, depth: int) -> bool:
         if depth <= 0:
             return False
-        values = self.bound_values(node) if isinstance(node, cst.Name) else None
+        values = self.owner.bound_values(node) if isinstance(node, cst.Name) else None
         return bool(values) and all(test(v, depth - 1) for v in values)
 
     def is_bool(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:

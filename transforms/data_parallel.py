@@ -603,13 +603,6 @@ class DataParallel(Pass):
                 return cst.RemoveFromParent()
         return self._with_reduce(original_node, updated_node)
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
-    ) -> cst.IndentedBlock:
-        if original_node.body and not updated_node.body:
-            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-        return updated_node
-
     def _with_reduce(self, original: cst.BaseStatement, updated):  # type: ignore[no-untyped-def]
         receiver = self.reduce_before.get(original)
         if receiver is None:

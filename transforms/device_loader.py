@@ -8,10 +8,18 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import LoopInfo, dotted, find_step_loops, own_statements, target_names
+from trncodemod.loops import (
+    STEP_CONTEXTS,
+    STEP_MARKERS,
+    LoopInfo,
+    dotted,
+    find_step_loops,
+    own_statements,
+    target_names,
+)
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
@@ -76,15 +84,7 @@ class DeviceLoaderWrap(Rule):
 
 
 # What already cuts the graph in a loop (reference R2, §1.2): such a loop was ported by hand.
-_MARKERS = frozenset(
-    {
-        "torch_xla.core.xla_model.mark_step",
-        "torch_xla.sync",
-        "torch_xla.torch_xla.sync",
-        "torch_xla.step",
-        "torch_xla.torch_xla.step",
-    }
-)
+_MARKERS = STEP_MARKERS | STEP_CONTEXTS
 _XLA_DEVICE_CALLS = frozenset(
     {"torch_xla.device", "torch_xla.torch_xla.device", "torch_xla.core.xla_model.xla_device"}
 )
@@ -282,31 +282,8 @@ class DeviceLoader(Pass):
             (plain if is_plain else other).append(call)
         return plain, other
 
-    def _assigned_values(self, name: cst.Name) -> list[cst.BaseExpression] | None:
-        """The values every binding of ``name`` visible here assigns, or None when one of them is
-        not a plain ``name = value`` (a parameter, an import, a loop target...)."""
-        scope = self.get_metadata(ScopeProvider, name, None)
-        if scope is None:
-            return None
-        assignments = scope[name.value]
-        if not assignments:
-            return None
-        values = []
-        for assignment in assignments:
-            node = getattr(assignment, "node", None)
-            target = self.get_metadata(ParentNodeProvider, node, None) if node else None
-            assign = self.get_metadata(ParentNodeProvider, target, None) if target else None
-            if not (
-                isinstance(target, cst.AssignTarget)
-                and target.target is node
-                and isinstance(assign, cst.Assign)
-            ):
-                return None
-            values.append(assign.value)
-        return values
-
     def _is_data_loader(self, name: cst.Name) -> bool:
-        values = self._assigned_values(name)
+        values = self.bound_values(name)
         return bool(values) and all(
             isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS)
             for v in values  # type: ignore[union-attr]
@@ -324,7 +301,7 @@ class DeviceLoader(Pass):
                 and self._is_xla_device(node.args[0].value, follow=False)
             )
         if isinstance(node, cst.Name) and follow:
-            values = self._assigned_values(node)
+            values = self.bound_values(node)
             return bool(values) and all(self._is_xla_device(v, follow=False) for v in values)  # type: ignore[union-attr]
         return False
 
@@ -427,13 +404,6 @@ class DeviceLoader(Pass):
             _is_self_assignment(small) for small in updated_node.body
         ):
             return cst.RemoveFromParent()
-        return updated_node
-
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
-    ) -> cst.IndentedBlock:
-        if original_node.body and not updated_node.body:
-            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return updated_node
 
     def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:

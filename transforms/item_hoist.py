@@ -14,6 +14,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.closures import step_closure
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
+    STEP_MARKERS,
     LoopInfo,
     dotted,
     find_step_loops,
@@ -249,7 +250,6 @@ _LOG_METHODS = {
 _HOST_CHECKS = frozenset(
     f"{module}.{name}" for module in ("math", "numpy") for name in ("isnan", "isinf", "isfinite")
 )
-_SYNC_CALLS = frozenset({"torch_xla.sync", "torch_xla.core.xla_model.mark_step"})
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "std", "var", "prod", "amax", "amin"})
 _FLOAT_METHODS = frozenset({"mean", "float", "double", "half", "bfloat16", "std", "var", "norm"})
 _LOSS_NAME = re.compile(r"loss|criterion", re.IGNORECASE)
@@ -460,7 +460,7 @@ class ItemHoist(Pass):
     def _is_sync_point(self, node: cst.CSTNode) -> bool:
         if not isinstance(node, cst.Call):
             return False
-        if self.is_any(node.func, _SYNC_CALLS):
+        if self.is_any(node.func, STEP_MARKERS):
             return True
         return self.is_any(node.func, {f"{_XLA_MODEL}.optimizer_step"}) and any(
             arg.keyword is not None

@@ -231,7 +231,7 @@ class RecompilationDiagnostics(Pass):
     def _dynamic(self, value: cst.BaseExpression) -> str | None:
         how = self.facts.dynamic_shape(value)
         if how is None and isinstance(value, cst.Name):
-            values = self.facts.bound_values(value)
+            values = self.bound_values(value)
             kinds = [self.facts.dynamic_shape(v) for v in values or ()]
             how = kinds[0] if kinds and all(kinds) else None
         return how

@@ -10,21 +10,19 @@ import libcst as cst
 import libcst.matchers as m
 
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import LoopInfo, dotted, find_step_loops, own_statements
+from trncodemod.loops import (
+    STEP_CONTEXTS,
+    STEP_MARKERS,
+    LoopInfo,
+    dotted,
+    find_step_loops,
+    own_statements,
+)
 from trncodemod.passes import Pass
 from trncodemod.targets import Api
 
-# What already cuts the graph: the step marker in every spelling (reference §1.2) and the
-# `torch_xla.step()` context manager, which syncs when its block exits.
-_MARKERS = frozenset(
-    {
-        "torch_xla.core.xla_model.mark_step",
-        "torch_xla.sync",
-        "torch_xla.torch_xla.sync",
-        "torch_xla.step",
-        "torch_xla.torch_xla.step",
-    }
-)
+# What already cuts the graph: the step marker, or the `torch_xla.step()` context manager.
+_MARKERS = STEP_MARKERS | STEP_CONTEXTS
 _ITERATION_ENDS = (cst.Continue, cst.Break, cst.Return)
 _KEYWORDS = {
     cst.If: "if",

@@ -26,6 +26,13 @@ _OPTIMIZER = re.compile(r"(^|_)(optim|optimizer|opt|optimiser)(\d*|_\w*)$", re.I
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _SCOPE_BREAKERS = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 DEVICE_LOADERS = ("MpDeviceLoader", "ParallelLoader")
+# The step marker in every spelling (reference §1.2); `xm.wait_device_ops()` is not one: it waits
+# for graphs already launched and leaves pending operations pending.
+STEP_MARKERS = frozenset(
+    {"torch_xla.core.xla_model.mark_step", "torch_xla.sync", "torch_xla.torch_xla.sync"}
+)
+# `with torch_xla.step():` cuts the graph when its block exits, not where it is called.
+STEP_CONTEXTS = frozenset({"torch_xla.step", "torch_xla.torch_xla.step"})
 
 
 def dotted(node: cst.BaseExpression) -> str | None:

@@ -21,6 +21,7 @@ from libcst.codemod import (
 )
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import (
+    Assignment,
     MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
@@ -269,6 +270,29 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
 
     def is_any(self, node: cst.CSTNode, names: Iterable[str]) -> bool:
         return not self.qualified_names(node).isdisjoint(names)
+
+    def bound_values(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """Every value ``name`` is bound to where it is read (its scope and the enclosing ones):
+        ``name = value``, ``a = name = value`` or ``name: T = value``. None when one binding is
+        anything else (a parameter, a loop target, tuple unpacking, ``+=``, an import), or there
+        is none: then what the name holds is not certain."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        assignments = scope[name.value] if scope is not None else ()
+        if not assignments:
+            return None
+        values = []
+        for assignment in assignments:
+            if not isinstance(assignment, Assignment):
+                return None
+            target = assignment.node
+            parent = self.get_metadata(ParentNodeProvider, target, None)
+            if isinstance(parent, cst.AssignTarget) and parent.target is target:
+                values.append(self.get_metadata(ParentNodeProvider, parent).value)
+            elif isinstance(parent, cst.AnnAssign) and parent.target is target and parent.value:
+                values.append(parent.value)
+            else:
+                return None
+        return values
 
     def emit(self, api: Api) -> cst.BaseExpression:
         """The target's expression for ``api``, with its import scheduled once per module."""
