@@ -16,6 +16,9 @@ class Safety(str, Enum):
 
 
 class Severity(str, Enum):
+    # The migrated program will not run on the accelerator (it trains on the CPU, or crashes):
+    # the port is not done while one is left.
+    BLOCKER = "blocker"
     ERROR = "error"  # the code fails or silently misbehaves on the target
     WARNING = "warning"  # the code runs, but slowly or with a cost on the target
     INFO = "info"  # a note about an applied rewrite; never fails a run

@@ -8,7 +8,7 @@ Schema is ``tests/data/report.schema.json``::
      "mode":     "apply" | "dry-run" | "check",
      "files":    [{"path": str, "changed": bool, "error": str | null}],
      "findings": [{"path", "line", "column", "code", "name", "message",
-                   "severity": "error"|"warning"|"info", "safety": "safe"|"review",
+                   "severity": "blocker"|"error"|"warning"|"info", "safety": "safe"|"review",
                    "fixed": bool, "cell": int | null}],
      "summary":  {"files", "changed", "errors", "fixed", "remaining"}}
 
@@ -131,7 +131,12 @@ def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply") -> str:
 # GitHub workflow commands: data escapes %, CR and LF; properties also ':' and ','.
 _DATA_ESCAPES = {"%": "%25", "\r": "%0D", "\n": "%0A"}
 _PROPERTY_ESCAPES = {**_DATA_ESCAPES, ":": "%3A", ",": "%2C"}
-_GITHUB_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+_GITHUB_COMMAND = {
+    Severity.BLOCKER: "error",
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "notice",
+}
 
 
 def _escape(text: str, table: dict[str, str]) -> str:

@@ -25,7 +25,12 @@ from trncodemod.rules import all_rules, pass_of
 from trncodemod.source import SourceError, decode_source
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+LEVELS = {
+    Severity.BLOCKER: "error",
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "note",
+}
 _SECTION = re.compile(r"^## What it does\s*\n(?P<body>.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 
 
