@@ -1,9 +1,12 @@
 """Patches: git apply accepts them for every kind of file, and unidiff reads them back."""
 
+import difflib
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trncodemod.patch import PatchError, build_file_diff, check_file_diff, split_lines
 
@@ -50,3 +53,68 @@ def test_a_patch_that_does_not_describe_the_change_is_caught() -> None:
 
 def test_split_lines_splits_on_newline_only() -> None:
     assert split_lines(b"a\x0cb\r\nc") == [b"a\x0cb\r\n", b"c"]
+
+
+# A long file with many blank lines (215 lines, "b" blank, "s" a statement) and four edits: the
+# shape on which difflib.unified_diff's autojunk (on past 200 lines) described the change with
+# other counts than the check's matcher, and the file was lost to an internal error.
+LONG_SHAPE = (
+    "sbsbsbssbbbssssbbsbbsbbssssbbbssbssbsbbbssbbsssssssbbsssbsssbbssssssbssbssbbssssssssbbssbsb"
+    "sssssbsbsbssssbsbbsbsbssbbsssbssbbsssbbsbsbssbsbsbbbbssbssbbsbbbbsssbbssbsssbbbbssbbssbbbss"
+    "ssbbbsssssssssssbsbsbsbsbssbsbssb"
+)
+
+
+def _long_file_and_edit() -> tuple[bytes, bytes]:
+    lines = [b"\n" if kind == "b" else b"x = %d\n" % i for i, kind in enumerate(LONG_SHAPE)]
+    new = list(lines)
+    del new[34]
+    new.insert(126, b"\n")
+    del new[35]
+    new[145] = b"y = 0\n"
+    return b"".join(lines), b"".join(new)
+
+
+def test_a_long_file_with_many_blank_lines_gets_a_patch_git_applies(tmp_path: Path) -> None:
+    old, new = _long_file_and_edit()
+    autojunk = b"".join(
+        difflib.diff_bytes(difflib.unified_diff, split_lines(old), split_lines(new), b"a", b"b")
+    )
+    with pytest.raises(PatchError):  # the shape really is one autojunk gets wrong
+        check_file_diff(autojunk, old, new)
+    (tmp_path / "f.py").write_bytes(old)
+    (tmp_path / "p.diff").write_bytes(build_file_diff("f.py", old, new))
+    result = subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "f.py").read_bytes() == new
+
+
+_LINE = st.sampled_from([b"\n", b"\n", b"x = 1\n", b"    pass\n", b"y = f(x)\n", b"# c\n"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(_LINE, min_size=201, max_size=400),
+    edits=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(["ins", "del", "set"]))),
+)
+def test_files_past_200_lines_get_patches_that_reproduce_them(
+    lines: list[bytes], edits: list[tuple[int, str]]
+) -> None:
+    new = list(lines)
+    for position, kind in edits:
+        at = position % (len(new) + 1)
+        if kind == "ins":
+            new.insert(at, b"import torch_xla\n" if position % 2 else b"\n")
+        elif new and at < len(new):
+            if kind == "del":
+                del new[at]
+            else:
+                new[at] = b"\n" if position % 2 else b"xm.mark_step()\n"
+    old_bytes, new_bytes = b"".join(lines), b"".join(new)
+    diff = build_file_diff("f.py", old_bytes, new_bytes)  # builds and checks, or raises
+    assert (diff == b"") == (old_bytes == new_bytes)
+
+
+def test_an_absolute_path_keeps_its_slash_in_the_headers() -> None:
+    diff = build_file_diff("/srv/proj/train.py", b"x = 1\n", b"x = 2\n")
+    assert diff.startswith(b"--- a//srv/proj/train.py\n+++ b//srv/proj/train.py\n")

@@ -1,6 +1,10 @@
 """Unified diffs that ``git apply`` accepts, built from the bytes on disk, and checked by reading
 them back with unidiff.
 
+The hunks come from the same line matcher the check uses, ``SequenceMatcher(autojunk=False)``:
+``difflib.unified_diff`` turns autojunk on, which in a file over 200 lines treats frequent lines
+(blank ones) as junk and can describe the change with other counts than the check expects.
+
 Lines are split on ``\\n`` only, as git does: ``str.splitlines`` also splits on form feeds and other
 separators that are not line ends for git or for Python's tokenizer, and a patch built that way
 does not apply. The diff is bytes so that a latin-1 or BOM-prefixed file keeps its exact bytes in
@@ -31,24 +35,45 @@ def split_lines(data: bytes) -> list[bytes]:
     return result
 
 
+def line_matcher(old_lines: Sequence[bytes], new_lines: Sequence[bytes]) -> difflib.SequenceMatcher:
+    """The one matcher every diff of the tool is built and checked with (no autojunk)."""
+    return difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+
+
+def _range(start: int, stop: int) -> bytes:
+    # As difflib's unified format: 1-based start, length omitted when 1, start-1 when empty.
+    length = stop - start
+    first = start + 1
+    if length == 1:
+        return b"%d" % first
+    if length == 0:
+        first -= 1
+    return b"%d,%d" % (first, length)
+
+
+def _line(prefix: bytes, line: bytes) -> bytes:
+    return prefix + line if line.endswith(b"\n") else prefix + line + b"\n" + NO_NEWLINE
+
+
 def build_file_diff(path: str, old: bytes, new: bytes, context: int = 3) -> bytes:
-    """The unified diff of one file, with ``a/`` and ``b/`` headers; empty when nothing changed."""
+    """The unified diff of one file, with ``a/`` and ``b/`` before the path as given (an absolute
+    path keeps its ``/``: ``a//srv/train.py``); empty when nothing changed."""
     if old == new:
         return b""
     encoded_path = path.replace("\\", "/").encode("utf-8", "surrogateescape")
-    chunks: list[bytes] = []
-    for line in difflib.diff_bytes(
-        difflib.unified_diff,
-        split_lines(old),
-        split_lines(new),
-        b"a/" + encoded_path,
-        b"b/" + encoded_path,
-        n=context,
-    ):
-        if line.endswith(b"\n"):
-            chunks.append(line)
-        else:
-            chunks.append(line + b"\n" + NO_NEWLINE)
+    old_lines, new_lines = split_lines(old), split_lines(new)
+    chunks = [b"--- a/" + encoded_path + b"\n", b"+++ b/" + encoded_path + b"\n"]
+    for group in line_matcher(old_lines, new_lines).get_grouped_opcodes(context):
+        first, last = group[0], group[-1]
+        chunks.append(
+            b"@@ -" + _range(first[1], last[2]) + b" +" + _range(first[3], last[4]) + b" @@\n"
+        )
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                chunks.extend(_line(b" ", line) for line in old_lines[i1:i2])
+                continue
+            chunks.extend(_line(b"-", line) for line in old_lines[i1:i2])
+            chunks.extend(_line(b"+", line) for line in new_lines[j1:j2])
     diff = b"".join(chunks)
     check_file_diff(diff, old, new)
     return diff
@@ -99,7 +124,7 @@ def check_file_diff(diff: bytes, old: bytes, new: bytes) -> None:
     (patched,) = patch
     old_lines = split_lines(old)
     new_lines = split_lines(new)
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    matcher = line_matcher(old_lines, new_lines)
     removed = sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
     added = sum(j2 - j1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal")
     if (patched.added, patched.removed) != (added, removed):
