@@ -13,6 +13,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper
 
+from trncodemod.analysis.training import UNKNOWN, TrainingProfile, profile_of_text
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
 from trncodemod.passes import Pass, PassRun
@@ -43,6 +44,7 @@ class Migration:
     text: str
     findings: tuple[Finding, ...]
     passes_run: tuple[str, ...]
+    profile: TrainingProfile = UNKNOWN
 
 
 def _line_map(new: str, old: str) -> Callable[[int], int]:
@@ -91,6 +93,9 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     # runs only the passes in front of that rewrite (and the rewriting pass itself).
     version = 0
     seen: dict[str, int] = {}
+    # Of the text as given: what the passes add (a device loader, a step marker) does not change
+    # what kind of training the file does.
+    profile = profile_of_text(text)
     for _round in range(MAX_ROUNDS):
         if all(seen.get(p.name) == version for p in passes):
             break
@@ -106,7 +111,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 module = _parse(code, settings.max_file_bytes) if module is None else module
                 wrapper = MetadataWrapper(module, unsafe_skip_copy=fresh)
             suppressions = find_suppressions(code)
-            run = PassRun(target, settings, enabled, suppressions)
+            run = PassRun(target, settings, enabled, suppressions, profile)
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
                 new_module = instance.transform_with(wrapper)
@@ -163,7 +168,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             raise MigrationError(
                 f"internal error: rewritten code does not parse: {err.message}"
             ) from None
-    return Migration(code, tuple(sorted(set(findings))), tuple(ran))
+    return Migration(code, tuple(sorted(set(findings))), tuple(ran), profile)
 
 
 def _run_plugins(

@@ -1,0 +1,249 @@
+"""The training profile: what kind of training a file does, read from its ``ast``."""
+
+from __future__ import annotations
+
+import textwrap
+
+from trncodemod.analysis import training as t
+from trncodemod.analysis.training import TrainingProfile, profile_of_text
+
+
+def profile(code: str) -> TrainingProfile:
+    return profile_of_text(textwrap.dedent(code))
+
+
+def test_script_with_main_guard_is_an_entry_script():
+    p = profile(
+        """
+        import torch
+        def main():
+            loss.backward()
+        if __name__ == "__main__":
+            main()
+        """
+    )
+    assert p.is_entry_script and p.trains
+    assert p.launchers == (t.PYTHON,)
+
+
+def test_module_of_classes_and_functions_is_a_library_module():
+    p = profile(
+        """
+        import torch
+        from torch import nn
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        def helper(loss):
+            loss.backward()
+        """
+    )
+    assert not p.is_entry_script
+    assert p.launchers == ()
+
+
+def test_top_level_argparse_or_training_loop_makes_an_entry_script():
+    assert profile(
+        """
+        import argparse
+        parser = argparse.ArgumentParser()
+        """
+    ).is_entry_script
+    assert profile(
+        """
+        import torch
+        for x in loader:
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+        """
+    ).is_entry_script
+
+
+def test_ddp_through_an_alias_is_plain_data_parallel():
+    p = profile(
+        """
+        import torch.distributed as dist
+        from torch.nn.parallel import DistributedDataParallel as Wrap
+        dist.init_process_group("nccl")
+        model = Wrap(model)
+        """
+    )
+    assert p.parallelism == (t.DDP,)
+    assert p.plain_data_parallel
+    assert t.TORCHRUN in p.launchers
+
+
+def test_torch_fsdp2_fully_shard_is_sharded():
+    p = profile(
+        """
+        from torch.distributed.fsdp import fully_shard
+        fully_shard(model)
+        """
+    )
+    assert p.parallelism == (t.TORCH_FSDP,)
+    assert not p.plain_data_parallel
+    assert p.reduces_own_gradients == (t.TORCH_FSDP,)
+
+
+def test_torch_xla_fsdp_and_zero1_and_spmd_are_recognised():
+    p = profile(
+        """
+        from torch_xla.distributed.fsdp import XlaFullyShardedDataParallel as FSDP
+        from torch_xla.distributed.zero_redundancy_optimizer import ZeroRedundancyOptimizer
+        import torch_xla.distributed.spmd as xs
+        """
+    )
+    assert set(p.parallelism) == {t.XLA_FSDP, t.ZERO, t.XLA_SPMD}
+
+
+def test_fsdpv2_is_both_spmd_and_fsdp():
+    p = profile(
+        """
+        from torch_xla.experimental.spmd_fully_sharded_data_parallel import (
+            SpmdFullyShardedDataParallel as FSDPv2,
+        )
+        model = FSDPv2(model)
+        """
+    )
+    assert set(p.parallelism) == {t.XLA_FSDP, t.XLA_SPMD}
+
+
+def test_neuronx_distributed_deepspeed_rpc_and_apex_are_recognised():
+    assert (
+        t.NXD
+        in profile("from neuronx_distributed.parallel_layers import parallel_state\n").parallelism
+    )
+    assert profile("import deepspeed\nengine = deepspeed.initialize(model=m)\n").parallelism == (
+        t.DEEPSPEED,
+    )
+    assert profile("import torch.distributed.rpc as rpc\nrpc.init_rpc('ps')\n").parallelism == (
+        t.RPC,
+    )
+    assert profile("from apex.parallel import DistributedDataParallel\n").parallelism == (
+        t.APEX_DDP,
+    )
+
+
+def test_gradients_all_reduced_by_hand():
+    p = profile(
+        """
+        import torch.distributed as dist
+        for param in model.parameters():
+            dist.all_reduce(param.grad.data)
+        """
+    )
+    assert t.HAND_REDUCED in p.parallelism
+    assert not p.plain_data_parallel
+
+
+def test_all_reduce_of_a_metric_is_not_hand_reduced_gradients():
+    p = profile(
+        """
+        import torch.distributed as dist
+        dist.all_reduce(total_loss)
+        """
+    )
+    assert p.parallelism == ()
+
+
+def test_launchers():
+    assert (
+        t.MP_SPAWN
+        in profile("import torch.multiprocessing as mp\nmp.spawn(main, nprocs=2)\n").launchers
+    )
+    assert (
+        t.XMP_SPAWN
+        in profile(
+            "import torch_xla.distributed.xla_multiprocessing as xmp\nxmp.spawn(main)\n"
+        ).launchers
+    )
+    assert t.TORCHRUN in profile("import os\nrank = int(os.environ['LOCAL_RANK'])\n").launchers
+    assert (
+        t.ACCELERATE in profile("from accelerate import Accelerator\na = Accelerator()\n").launchers
+    )
+    assert t.LIGHTNING in profile("import lightning as L\ntrainer = L.Trainer()\n").launchers
+    hf = profile(
+        """
+        from transformers import Trainer, TrainingArguments
+        trainer = Trainer(model=model, args=TrainingArguments("out"))
+        trainer.train()
+        """
+    )
+    assert t.HF_TRAINER in hf.launchers and hf.trains
+
+
+def test_model_train_alone_is_not_training():
+    assert not profile("import torch\nmodel.train()\n").trains
+
+
+def test_accelerate_prepare_owns_the_gradients_and_the_loaders():
+    p = profile(
+        """
+        from accelerate import Accelerator
+        accelerator = Accelerator()
+        model, optimizer, train_dl = accelerator.prepare(model, optimizer, train_dl)
+        """
+    )
+    assert t.ACCELERATE_PREPARE in p.already_xla
+    assert "train_dl" in p.device_loaders
+    assert not p.plain_data_parallel
+
+
+def test_device_loader_behind_a_helper_and_a_reassignment():
+    p = profile(
+        """
+        import torch_xla.distributed.parallel_loader as pl
+        def make_loader(loader, device):
+            return pl.MpDeviceLoader(loader, device)
+        train_loader = make_loader(raw, device)
+        loader = train_loader
+        self.eval_loader = pl.ParallelLoader(raw, [device]).per_device_loader(device)
+        """
+    )
+    assert {"make_loader", "train_loader", "loader", "self.eval_loader"} <= p.device_loaders
+    assert t.MP_DEVICE_LOADER in p.already_xla
+
+
+def test_step_trace_and_nxd_helpers_are_already_xla():
+    assert (
+        t.STEP_TRACE
+        in profile(
+            "import torch_xla.debug.profiler as xp\nwith xp.StepTrace('train'):\n    pass\n"
+        ).already_xla
+    )
+    assert (
+        t.NXD_STEP
+        in profile(
+            "from neuronx_distributed.trainer import initialize_parallel_model\n"
+        ).already_xla
+    )
+
+
+def test_bf16_downcast_autocast_and_compile():
+    p = profile(
+        """
+        import os, torch
+        os.environ["XLA_DOWNCAST_BF16"] = "1"
+        with torch.autocast("cuda"):
+            pass
+        model = torch.compile(model)
+        """
+    )
+    assert p.bf16_downcast and p.autocast and p.compiles
+
+
+def test_unparsable_text_has_the_empty_profile():
+    assert profile_of_text("def (:\n") == t.UNKNOWN
+
+
+def test_profile_round_trips_through_json():
+    p = profile(
+        """
+        from torch.distributed.fsdp import FullyShardedDataParallel
+        if __name__ == "__main__":
+            loss.backward()
+        """
+    )
+    again = TrainingProfile.from_json(p.to_json())
+    assert again.to_json() == p.to_json()
