@@ -32,7 +32,6 @@ from libcst.metadata import (
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
-from trncodemod.imports import binds_only, module_bindings, name_for
 from trncodemod.suppressions import Suppressions
 from trncodemod.targets import Api, Target
 
@@ -299,33 +298,9 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         return values
 
     def emit(self, api: Api) -> cst.BaseExpression:
-        """The target's expression for ``api``, with its import scheduled once per module. Where
-        the file binds the name the import would (``xm = ...``, a local ``torch_xla``), the
-        module is reached under another name (``trncodemod.imports``)."""
-        name = self.add_import(api.module, api.alias)
-        expr = api.expr
-        if api.alias and name != api.alias:
-            expr = name + expr[len(api.alias) :]
-        elif not api.alias and name != api.module.split(".")[0]:
-            prefix = api.module if expr.startswith(api.module) else api.module.split(".")[0]
-            expr = name + expr[len(prefix) :]
-        return cst.parse_expression(expr)
+        """The target's expression for ``api``, with its import scheduled once per module."""
+        self.add_import(api.module, api.alias)
+        return cst.parse_expression(api.expr)
 
-    def add_import(self, module: str, alias: str = "", obj: str | None = None) -> str:
-        """Schedule ``import module [as alias]`` (or ``from module import obj``); the name that
-        reaches it. A ``torch_xla`` module whose name the file binds otherwise is imported under
-        another name, which callers must then use (``emit`` does)."""
-        root = module.split(".")[0]
-        name = alias or obj or root
-        wrapper = getattr(self, "_wrapper", None)
-        if obj is None and root == "torch_xla" and wrapper is not None:
-            bindings = per_tree(wrapper.module, "bindings", lambda _m: module_bindings(wrapper))
-            if alias:
-                name = name_for(bindings, module, alias)
-            elif not binds_only(bindings, root, root):
-                name = name_for(bindings, module, module.split(".")[-1])
-            if name != root or alias:
-                AddImportsVisitor.add_needed_import(self.context, module, None, name)
-                return name
+    def add_import(self, module: str, alias: str = "", obj: str | None = None) -> None:
         AddImportsVisitor.add_needed_import(self.context, module, obj, alias or None)
-        return name
