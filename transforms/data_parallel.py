@@ -7,6 +7,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
 
+from trncodemod.analysis import training
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, is_optimizer_step
 from trncodemod.passes import Pass
@@ -243,6 +244,144 @@ class MultiprocessSpawn(Rule):
     source = "reference R4"
 
 
+class GradientsReducedElsewhere(Rule):
+    """## What it does
+    Where the file's training is not plain data parallel — it shards the model or the optimizer
+    state (torch-xla FSDP or FSDPv2, SPMD, ZeRO-1, neuronx-distributed), is driven by accelerate,
+    reduces its gradients by hand, or uses RPC — reports each `optimizer.step()` instead of
+    rewriting it (TRN141/TRN142 are for plain data parallel only), saying what reduces the
+    gradients and what the target needs. Nothing is rewritten; a wrapper with no XLA
+    implementation is reported where it is built (TRN152).
+
+    ## Why
+    `xm.optimizer_step` all-reduces every gradient before stepping (reference R4). Under sharded
+    training the gradients are reduce-scattered in `backward()` (torch-xla FSDP), global under
+    SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by the
+    script: a second all-reduce sums shards that are not replicas, or doubles the gradients.
+    All 8 such rewrites on the issue-12 corpus were wrong.
+
+    ## Example
+    ```python
+    model = XlaFullyShardedDataParallel(model)
+    loss.backward()
+    optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    model = XlaFullyShardedDataParallel(model)
+    loss.backward()
+    optimizer.step()  # FSDP reduce-scattered the gradients already
+    ```
+    """
+
+    code = "TRN151"
+    name = "gradients-reduced-elsewhere"
+    summary = "sharded, model-parallel or hand-reduced training: `optimizer.step()` kept"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.INFO
+    source = "reference R4, R5"
+
+
+class ParallelismWithoutXla(Rule):
+    """## What it does
+    Reports the construction of a parallel wrapper that has no XLA implementation on the XLA
+    targets: torch FSDP (`FullyShardedDataParallel`, FSDP2 `fully_shard`), torch tensor or
+    pipeline parallelism (`parallelize_module`, `torch.distributed.pipelining`), DeepSpeed
+    (`deepspeed.initialize`) and apex `DistributedDataParallel`, with the torch-xla or
+    neuronx-distributed form to use. Nothing is rewritten: the sharding configuration is a
+    design choice.
+
+    ## Why
+    On Trainium with torch-xla, sharding is done by torch-xla's own FSDP
+    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD
+    (`torch_xla.distributed.spmd`, FSDPv2), ZeRO-1
+    (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
+    neuronx-distributed (tensor/pipeline parallel layers, `NeuronZero1Optimizer`); DeepSpeed and
+    apex need CUDA kernels (reference R4, R5). TorchNeuron (`--target neuron`) runs torch FSDP
+    and DTensor natively, so this rule is for the XLA targets only (reference §5).
+
+    ## Example
+    ```python
+    from torch.distributed.fsdp import fully_shard
+    fully_shard(model)
+    ```
+
+    ## Use instead
+    ```python
+    from torch_xla.distributed.fsdp import XlaFullyShardedDataParallel as FSDP
+    model = FSDP(model)
+    ```
+    """
+
+    code = "TRN152"
+    name = "parallelism-without-xla"
+    summary = "torch FSDP/TP/PP, DeepSpeed or apex DDP: no XLA implementation (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    source = "reference R4, R5, §5"
+
+
+# What reduces the gradients in each kind of training that is not plain data parallel, and what
+# the target needs (reference R4, R5).
+_ELSEWHERE = {
+    training.XLA_FSDP: "torch-xla FSDP reduce-scatters the gradients in `backward()`: keep "
+    "`{step}` (FSDP shards the optimizer state; clip with `model.clip_grad_norm_`)",
+    training.XLA_SPMD: "under SPMD the gradients are global arrays, reduced by the compiler: keep "
+    "`{step}`",
+    training.ZERO: "the ZeRO-1 optimizer reduce-scatters the gradients inside its `step()`: keep "
+    "`{step}` (on XLA use `torch_xla.distributed.zero_redundancy_optimizer."
+    "ZeroRedundancyOptimizer`, not torch's)",
+    training.NXD: "neuronx-distributed reduces the gradients in its optimizer wrapper "
+    "(`nxd.initialize_parallel_optimizer`): keep `{step}`",
+    training.DEEPSPEED: "DeepSpeed's engine reduces the gradients, but DeepSpeed does not run on "
+    "XLA: port to neuronx-distributed (`NeuronZero1Optimizer`) or torch-xla ZeRO-1",
+    training.TORCH_FSDP: "torch FSDP reduce-scatters the gradients, but has no XLA backend: wrap "
+    "with `torch_xla.distributed.fsdp.XlaFullyShardedDataParallel` (or FSDPv2 with SPMD) and keep "
+    "`{step}`",
+    training.TENSOR_PARALLEL: "torch tensor parallelism has no XLA backend: shard with SPMD "
+    "(`xs.mark_sharding`) or neuronx-distributed parallel layers, then keep `{step}`",
+    training.PIPELINE_PARALLEL: "torch pipeline parallelism has no XLA backend: use "
+    "neuronx-distributed's `NxDPPModel`, which runs the step",
+    training.RPC: "RPC and distributed autograd have no XLA backend: keep the parameter server's "
+    "tensors on the CPU, or restructure as data parallel with `xm.optimizer_step`",
+    training.APEX_DDP: "apex DDP all-reduces in `backward()` but needs CUDA: replace it with "
+    "`torch.nn.parallel.DistributedDataParallel(model, gradient_as_bucket_view=True)` after "
+    '`init_process_group("xla")` and keep `{step}`',
+    training.HAND_REDUCED: "the gradients are all-reduced by hand: keep `{step}` and make sure the "
+    'process group uses the `"xla"` backend (adding `xm.optimizer_step` would reduce twice)',
+    training.ACCELERATE: "accelerate's prepared optimizer all-reduces the gradients on XLA: keep "
+    "`{step}`",
+}
+# Constructions with no XLA implementation (TRN152), by qualified-name prefix.
+_WITHOUT_XLA = {
+    "torch.distributed.fsdp.FullyShardedDataParallel": "torch FSDP has no XLA backend: use "
+    "`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel` (or FSDPv2, "
+    "`SpmdFullyShardedDataParallel` with SPMD)",
+    "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel": "torch FSDP "
+    "has no XLA backend: use `torch_xla.distributed.fsdp.XlaFullyShardedDataParallel` (or "
+    "FSDPv2, `SpmdFullyShardedDataParallel` with SPMD)",
+    "torch.distributed.fsdp.fully_shard": "FSDP2 `fully_shard` has no XLA backend: use "
+    "`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`, or FSDPv2 "
+    "(`SpmdFullyShardedDataParallel`) with SPMD",
+    "torch.distributed._composable.fsdp.fully_shard": "FSDP2 `fully_shard` has no XLA backend: "
+    "use `torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`, or FSDPv2 "
+    "(`SpmdFullyShardedDataParallel`) with SPMD",
+    "torch.distributed.tensor.parallel.parallelize_module": "torch tensor parallelism has no XLA "
+    "backend: shard with SPMD (`xs.mark_sharding`) or neuronx-distributed's "
+    "`ColumnParallelLinear`/`RowParallelLinear`",
+    "torch.distributed.pipelining.pipeline": "torch pipelining has no XLA backend: use "
+    "neuronx-distributed's `NxDPPModel`",
+    "deepspeed.initialize": "DeepSpeed does not run on XLA: use neuronx-distributed "
+    "(`nxd.initialize_parallel_optimizer` with `zero_one_enabled`) or torch-xla ZeRO-1",
+    "apex.parallel.DistributedDataParallel": "apex DDP needs CUDA: use "
+    "`torch.nn.parallel.DistributedDataParallel(model, gradient_as_bucket_view=True)` after "
+    '`init_process_group("xla")`, or drop it and step with `xm.optimizer_step`',
+}
+
+
 _INIT = frozenset(
     {
         "torch.distributed.init_process_group",
@@ -320,8 +459,21 @@ class DataParallel(Pass):
         SamplerWorldSize,
         DataParallelSetDevice,
         MultiprocessSpawn,
+        GradientsReducedElsewhere,
+        ParallelismWithoutXla,
     )
-    needles = ("init_process_group", "DistributedSampler", "DistributedDataParallel", "spawn")
+    needles = (
+        "init_process_group",
+        "DistributedSampler",
+        "DistributedDataParallel",
+        "spawn",
+        "fully_shard",
+        "FullyShardedDataParallel",
+        "deepspeed",
+        "parallelize_module",
+        "pipelining",
+        "ZeroRedundancyOptimizer",
+    )
 
     @classmethod
     def applies_to(cls, target: Target) -> bool:
@@ -343,11 +495,25 @@ class DataParallel(Pass):
         self.data_parallel = self.uses_ddp or any(
             not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
         )
+        steps = [
+            c
+            for c in calls
+            if is_optimizer_step(c) and c.func.attr.value == "step"  # type: ignore[attr-defined]
+        ]
         if not self.data_parallel or self.uses_ddp:
             return
-        for call in calls:
-            if is_optimizer_step(call) and call.func.attr.value == "step":  # type: ignore[attr-defined]
+        elsewhere = self.run.profile.reduces_own_gradients
+        for call in steps:
+            if elsewhere:
+                # Sharded, model-parallel, framework-driven or hand-reduced: nothing to add.
+                self._report_elsewhere(call, elsewhere)
+            else:
                 self._plan_step(call)
+
+    def _report_elsewhere(self, call: cst.Call, kinds: tuple[str, ...]) -> None:
+        step = _code(call)
+        what = "; ".join(_ELSEWHERE[k].format(step=step) for k in kinds if k in _ELSEWHERE)
+        self.report(call, GradientsReducedElsewhere, f"not plain data parallel: {what}", False)
 
     def _enclosing(self, node: cst.CSTNode, kinds: tuple[type, ...]) -> cst.CSTNode | None:
         parent = self.get_metadata(ParentNodeProvider, node, None)
@@ -452,6 +618,10 @@ class DataParallel(Pass):
             return self._sampler(original_node, updated_node)
         if not names.isdisjoint(_SPAWN):
             self._spawn(original_node)
+        for name in names:
+            if name in _WITHOUT_XLA:
+                self.report(original_node, ParallelismWithoutXla, _WITHOUT_XLA[name], False)
+                break
         if "torch.cuda.set_device" in names and self.data_parallel:
             parent = self.get_metadata(ParentNodeProvider, original_node, None)
             if not isinstance(parent, cst.Expr):
