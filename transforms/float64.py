@@ -392,6 +392,42 @@ class NumpyDtypeForTorch(Rule):
     source = "reference R7"
 
 
+class Float64UnderBf16Downcast(Rule):
+    """## What it does
+    On the XLA targets, in a file that names `XLA_USE_BF16` or `XLA_DOWNCAST_BF16`, leaves every
+    float64 it would otherwise rewrite or report as it is, with this note at each place
+    (`np.float64` passed as a torch dtype is still reported: it raises).
+
+    ## Why
+    With either variable set, torch_xla stores `torch.float32` tensors as bf16 and
+    `torch.float64` as f32 on the device: `torch.double` is the documented way to keep an
+    accumulator (a running loss, a norm) in f32 in such a script, and NxD's own port keeps it
+    (reference R7 "NxD deliberately uses `torch.double` for the running loss", R9). Rewriting it
+    to float32 would make it bf16. 9 of 16 float64 fixes on the issue-12 corpus were in such
+    files.
+
+    ## Example
+    ```python
+    os.environ["XLA_USE_BF16"] = "1"
+    running_loss = torch.zeros(1, dtype=torch.double, device=device)
+    ```
+
+    ## Use instead
+    ```python
+    os.environ["XLA_USE_BF16"] = "1"
+    running_loss = torch.zeros(1, dtype=torch.double, device=device)  # f32 on the device
+    ```
+    """
+
+    code = "TRN153"
+    name = "float64-under-bf16-downcast"
+    summary = "float64 kept where `XLA_USE_BF16`/`XLA_DOWNCAST_BF16` makes it the f32 type"
+    fixable = False
+    safety = Safety.SAFE
+    severity = Severity.INFO
+    source = "reference R7, R9"
+
+
 def _string_value(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString) and node.prefix in ("", "u", "U"):
         value = node.evaluated_value
@@ -446,8 +482,28 @@ class Float64ToFloat32(Pass):
         NumpyDtypeUnknown,
         Float64DtypeElsewhere,
         NumpyDtypeForTorch,
+        Float64UnderBf16Downcast,
     )
     needles = ("float64", "double", "Double", "from_numpy", "tensor", "asarray")
+
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+        """Under BF16 downcast every finding becomes a note and nothing is rewritten: the
+        training profile, not the line, decides what float64 means there."""
+        # `np.float64` as a torch dtype raises whatever the precision: still reported.
+        # TorchNeuron has no such variables (reference §5): only the XLA targets downcast.
+        if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
+            self.run.profile.bf16_downcast and self.target.is_xla
+        ):
+            return super().report(node, rule, message, fixed)
+        super().report(
+            node,
+            Float64UnderBf16Downcast,
+            f"kept ({message.split(' (', 1)[0]} not applied): this file uses "
+            "XLA_USE_BF16/XLA_DOWNCAST_BF16, under which torch_xla keeps float64 as f32 and "
+            "float32 as bf16",
+            False,
+        )
+        return False
 
     # -- what a name or call is --------------------------------------------------------------
     def _names(self, node: cst.CSTNode) -> set[str]:
