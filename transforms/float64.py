@@ -423,7 +423,7 @@ class Float64UnderBf16Downcast(Rule):
     name = "float64-under-bf16-downcast"
     summary = "float64 kept where `XLA_USE_BF16`/`XLA_DOWNCAST_BF16` makes it the f32 type"
     fixable = False
-    safety = Safety.SAFE
+    safety = Safety.REVIEW
     severity = Severity.INFO
     source = "reference R7, R9"
 
