@@ -247,3 +247,27 @@ def test_profile_round_trips_through_json():
     )
     again = TrainingProfile.from_json(p.to_json())
     assert again.to_json() == p.to_json()
+
+
+def test_model_loaded_at_import_time_makes_an_entry_script():
+    assert profile(
+        """
+        from transformers import AutoModel
+        model = AutoModel.from_pretrained("bert-base-uncased")
+        """
+    ).is_entry_script
+    assert profile("import torch\nmodel = torch.nn.Transformer()\n").is_entry_script
+
+
+def test_module_level_logger_and_constants_are_not_script_work():
+    p = profile(
+        """
+        import logging
+        import torch
+        logger = logging.getLogger(__name__)
+        SIZES = (128, 256)
+        def helper():
+            return torch.zeros(1)
+        """
+    )
+    assert not p.is_entry_script

@@ -160,6 +160,44 @@ class CompileCache(Rule):
     source = "reference R15, §4"
 
 
+class ProcessLevelInLibrary(Rule):
+    """## What it does
+    In a module that is not an entry script (no `if __name__ == "__main__":`, no arguments
+    parsed and no training at the top level: a module of a package that only defines classes
+    and functions) but that trains, reports the process-level change a script would get — here
+    `--model-type=transformer` in `NEURON_CC_FLAGS` — as the line for the launcher, instead of
+    writing it into the module. A library module that does not train gets nothing.
+
+    ## Why
+    Environment variables, seeds and compiler flags belong to the process: written into a
+    library module they run at import time, in every program that imports it, whatever model it
+    compiles (TRN341 fired in 102 of 500 `transformers` modules before the training profile told
+    it which files are scripts; issue 12). The launcher or the entry script sets them once
+    (reference R15: "launcher only").
+
+    ## Example
+    ```python
+    # mypackage/training.py, imported by the launch script
+    def train(model, loader):
+        ...
+    ```
+
+    ## Use instead
+    ```sh
+    export NEURON_CC_FLAGS="$NEURON_CC_FLAGS --model-type=transformer"
+    python launch.py
+    ```
+    """
+
+    code = "TRN351"
+    name = "process-level-in-library"
+    summary = "library module: compiler flags go to the launcher, not the module (report only)"
+    fixable = False
+    safety = Safety.SAFE
+    severity = Severity.INFO
+    source = "reference R15"
+
+
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
@@ -189,7 +227,7 @@ def _is_import_line(statement: cst.BaseStatement, index: int) -> bool:
 
 class CompilerFlags(Pass):
     name = "compiler-flags"
-    rules = (TransformerModelType, CompilerFlagsOverwritten, CompileCache)
+    rules = (TransformerModelType, CompilerFlagsOverwritten, CompileCache, ProcessLevelInLibrary)
     needles = (
         "Transformer",
         "Attention",
@@ -307,6 +345,17 @@ class CompilerFlags(Pass):
         if evidence is None or any("--model-type" in s for s in self._module_strings):
             return updated_node
         found = f"transformer model (`{self._transformer_name}`)"
+        if not self.run.profile.is_entry_script:
+            # Process-level: never written into a module that others import.
+            if self.run.profile.trains:
+                self.report(
+                    evidence,
+                    ProcessLevelInLibrary,
+                    f"{found} in a library module: compile with {_TRANSFORMER_FLAG} from the "
+                    f"launcher (`{_EXPORT}`) or the entry script, not here",
+                    False,
+                )
+            return updated_node
         why = None
         if self._overwrites:
             why = f"the script assigns {_VARIABLE} outright later, which would drop an append"

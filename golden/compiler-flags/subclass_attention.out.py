@@ -6,3 +6,7 @@ os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --mode
 
 class Attn(MHA):
     pass
+
+
+if __name__ == "__main__":
+    layer = Attn(64, 4)

@@ -13,3 +13,7 @@ class Encoder(nn.Module):
     def __init__(self):
         super().__init__()
         self.layers = nn.TransformerEncoder(nn.TransformerEncoderLayer(64, 4), 2)
+
+
+if __name__ == "__main__":
+    model = Encoder()

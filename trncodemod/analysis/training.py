@@ -279,7 +279,17 @@ def _calls_attribute(node: ast.AST, attributes: set[str]) -> bool:
     )
 
 
-_TOP_LEVEL_WORK = {"backward", "step", "fit", "train", "parse_args", "parse_args_into_dataclasses"}
+_TOP_LEVEL_WORK = {
+    "backward",
+    "step",
+    "fit",
+    "train",
+    "parse_args",
+    "parse_args_into_dataclasses",
+    "from_pretrained",
+    "cuda",
+}
+_MODEL_BUILDERS = ("torch.nn", "torchvision.models", "timm.create_model")
 
 
 def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
@@ -296,7 +306,8 @@ def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
         for node in ast.walk(statement):
             if isinstance(node, ast.Call):
                 name = resolver.qualified(node.func) or ""
-                if name in ("argparse.ArgumentParser", "sys.argv"):
+                # Arguments parsed, or a model built or loaded, when the module is imported.
+                if name == "argparse.ArgumentParser" or _starts(name, _MODEL_BUILDERS):
                     return True
             if isinstance(node, ast.Attribute) and resolver.qualified(node) == "sys.argv":
                 return True
