@@ -9,7 +9,8 @@ and CUDA-only calls next; dtype and optimizer swaps; checkpoints and process uti
 device loader before the step marker, so that a loop over an MpDeviceLoader never also gets a
 marker; padding; then the ``.item()`` hoist, which may put logging into step closures; the step
 marker after every rewrite of the optimizer step; report-only diagnostics last, so they see the
-migrated code.
+migrated code. On the neuron target, torch-xla code is moved to TorchNeuron right after device
+placement, so that the later passes see plain PyTorch.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
 from trncodemod.transforms.step_marker import StepMarker
 from trncodemod.transforms.torch_xla_apis import TorchXlaApis
+from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 
 PASSES = (
     DevicePlacement,
     TorchXlaApis,
+    XlaToNeuron,
     MixedPrecision,
     CudaOnlyCalls,
     Float64ToFloat32,

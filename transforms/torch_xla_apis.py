@@ -465,30 +465,34 @@ class TorchXlaApis(Pass):
         row = next((r for r in self.history.env if r.name == value), None)
         if row is None or not row.applies(self.version):
             return
-        if self._names_environment(node):
+        if names_environment(self, node):
             self.report(node, DeprecatedXlaEnvVar, row.message, False)
 
-    def _names_environment(self, node: cst.SimpleString) -> bool:
-        parent = self.get_metadata(ParentNodeProvider, node, None)
-        if isinstance(parent, cst.Index):
-            subscript = self.get_metadata(
-                ParentNodeProvider, self.get_metadata(ParentNodeProvider, parent), None
-            )
-            return isinstance(subscript, cst.Subscript) and self.is_any(
-                subscript.value, {"os.environ"}
-            )
-        if isinstance(parent, cst.Arg):
-            call = self.get_metadata(ParentNodeProvider, parent, None)
-            return (
-                isinstance(call, cst.Call)
-                and bool(call.args)
-                and call.args[0] is parent
-                and self.is_any(call.func, _ENVIRON_CALLS)
-            )
-        if isinstance(parent, cst.Comparison):
-            return any(
-                m.matches(target.operator, m.In() | m.NotIn())
-                and self.is_any(target.comparator, {"os.environ"})
-                for target in parent.comparisons
-            )
-        return isinstance(parent, cst.DictElement) and parent.key is node
+
+def names_environment(pass_: Pass, node: cst.SimpleString) -> bool:
+    """Whether ``node`` names an environment variable: a key of ``os.environ``, the first
+    argument of ``os.getenv``/``os.environ.get``/..., ``"..." in os.environ``, or a key of a dict
+    literal (an environment handed to a launcher)."""
+    parent = pass_.get_metadata(ParentNodeProvider, node, None)
+    if isinstance(parent, cst.Index):
+        subscript = pass_.get_metadata(
+            ParentNodeProvider, pass_.get_metadata(ParentNodeProvider, parent), None
+        )
+        return isinstance(subscript, cst.Subscript) and pass_.is_any(
+            subscript.value, {"os.environ"}
+        )
+    if isinstance(parent, cst.Arg):
+        call = pass_.get_metadata(ParentNodeProvider, parent, None)
+        return (
+            isinstance(call, cst.Call)
+            and bool(call.args)
+            and call.args[0] is parent
+            and pass_.is_any(call.func, _ENVIRON_CALLS)
+        )
+    if isinstance(parent, cst.Comparison):
+        return any(
+            m.matches(target.operator, m.In() | m.NotIn())
+            and pass_.is_any(target.comparator, {"os.environ"})
+            for target in parent.comparisons
+        )
+    return isinstance(parent, cst.DictElement) and parent.key is node

@@ -1,0 +1,28 @@
+# golden: target=neuron
+"""torch-xla 2.5+ spellings: torch_xla.device(), torch_xla.sync(), torch_xla.manual_seed,
+xm.wait_device_ops, and a graph cut alone in a block."""
+import time
+
+import torch
+import torch_xla
+import torch_xla.core.xla_model as xm
+
+
+def train(model, loader, optimizer, steps):
+    torch_xla.manual_seed(42)
+    device = torch_xla.device()
+    model = model.to(device)
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        torch_xla.sync()
+        if step == steps:
+            break
+    start = time.time()
+    xm.wait_device_ops()
+    if model.training:
+        xm.mark_step()
+    return time.time() - start

@@ -1,0 +1,25 @@
+# golden: target=neuron
+"""torch-xla 2.5+ spellings: torch_xla.device(), torch_xla.sync(), torch_xla.manual_seed,
+xm.wait_device_ops, and a graph cut alone in a block."""
+import time
+
+import torch
+
+
+def train(model, loader, optimizer, steps):
+    torch.manual_seed(42)
+    device = torch.device("neuron")
+    model = model.to(device)
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        if step == steps:
+            break
+    start = time.time()
+    torch.accelerator.synchronize()
+    if model.training:
+        pass
+    return time.time() - start
