@@ -1,0 +1,161 @@
+"""Benchmark on real code: trncodemod against its peers on the source of pinned PyPI packages.
+
+    python benchmarks/real.py [--library-files 500] [-j 2] [--torchfix PATH] [--ruff PATH]
+
+Two sets of files nobody on this project wrote, fetched from PyPI alone (no other network):
+* training scripts: the training scripts that accelerate ships in its wheel
+  (``accelerate/test_utils/scripts``), plus this repository's ``examples/``;
+* library code: a deterministic sample of the ``transformers`` wheel's modules.
+
+In one run it times, as CPU seconds of the child processes (fairer than wall time on a shared
+machine; worker processes are counted), `trncodemod check` cold and cached, LibCST parse-only,
+``ast.parse``, and TorchFix and ruff when their executables are given or on PATH, and prints the
+ratios issue 13 sets targets for. The wheels are downloaded once into ``--cache`` (default
+``~/.cache/trncodemod-bench``) with ``pip download --no-deps``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PINS = ("transformers==4.57.1", "accelerate==1.15.0")
+SCRIPTS_IN_WHEEL = "accelerate/test_utils/scripts/"
+
+PARSE = """
+import sys
+import {module}
+for path in sys.argv[1:]:
+    with open(path, "rb") as handle:
+        {call}
+"""
+
+
+def fetch(cache: Path) -> dict[str, Path]:
+    """Each pinned wheel, extracted once under ``cache``; {package name: folder}."""
+    folders = {}
+    for pin in PINS:
+        name = pin.split("==")[0]
+        folder = cache / pin
+        if not folder.is_dir():
+            with tempfile.TemporaryDirectory() as download:
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "pip",
+                        "download",
+                        "-q",
+                        "--no-deps",
+                        "-d",
+                        download,
+                        pin,
+                    ],
+                    check=True,
+                )
+                (wheel,) = Path(download).glob("*.whl")
+                partial = cache / f".{pin}.partial"
+                shutil.rmtree(partial, ignore_errors=True)
+                with zipfile.ZipFile(wheel) as archive:
+                    archive.extractall(partial)
+                partial.rename(folder)
+        folders[name] = folder
+    return folders
+
+
+def corpus(folders: dict[str, Path], library_files: int, into: Path) -> dict[str, Path]:
+    """Copy the two sets into ``into`` (so no cache or config of the packages interferes)."""
+    sets = {"training": into / "training", "library": into / "library"}
+    for folder in sets.values():
+        folder.mkdir(parents=True)
+    accelerate = folders["accelerate"]
+    scripts = sorted(accelerate.glob(SCRIPTS_IN_WHEEL + "**/*.py"))
+    for path in [*scripts, *sorted((ROOT / "examples").glob("*.py"))]:
+        if path.name != "__init__.py":
+            relative = path.relative_to(accelerate if path.is_relative_to(accelerate) else ROOT)
+            (sets["training"] / "__".join(relative.parts)).write_bytes(path.read_bytes())
+    modules = sorted(folders["transformers"].glob("transformers/**/*.py"))
+    random.Random(13).shuffle(modules)
+    for path in modules[:library_files]:
+        relative = path.relative_to(folders["transformers"])
+        (sets["library"] / "__".join(relative.parts)).write_bytes(path.read_bytes())
+    return sets
+
+
+def cpu_seconds(command: list[str], ok: tuple[int, ...] = (0,)) -> float:
+    """User + system CPU seconds of ``command`` and every process it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = subprocess.run(command, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode not in ok:
+        sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr.decode()[-2000:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(files: list[Path], folder: Path, args: argparse.Namespace, tmp: Path) -> dict:
+    paths = [str(p) for p in files]
+    python = sys.executable
+    rows: dict[str, float] = {}
+    rows["ast.parse"] = cpu_seconds(
+        [python, "-c", PARSE.format(module="ast", call="ast.parse(handle.read())"), *paths]
+    )
+    rows["LibCST parse-only"] = cpu_seconds(
+        [python, "-c", PARSE.format(module="libcst", call="libcst.parse_module(handle.read())")]
+        + paths
+    )
+    tool = [python, "-m", "trncodemod", "check", "--exit-zero", "-j", str(args.jobs)]
+    rows["trncodemod check, cold"] = cpu_seconds([*tool, "--no-cache", str(folder)])
+    cache = ["--cache-dir", str(tmp / f"cache-{folder.name}")]
+    cpu_seconds([*tool, *cache, str(folder)])  # fills the cache
+    rows["trncodemod check, cached"] = cpu_seconds([*tool, *cache, str(folder)])
+    if args.torchfix:
+        # TorchFix exits 1 when it finds something.
+        rows["TorchFix (all rules)"] = cpu_seconds(
+            [args.torchfix, "--select", "ALL", str(folder)], ok=(0, 1)
+        )
+    if args.ruff:
+        rows["ruff --select ALL"] = cpu_seconds(
+            [args.ruff, "check", "--no-cache", "--select", "ALL", "--exit-zero", "-q", str(folder)]
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library-files", type=int, default=500)
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/trncodemod-bench")
+    parser.add_argument("--torchfix", default=shutil.which("torchfix"))
+    parser.add_argument("--ruff", default=shutil.which("ruff"))
+    args = parser.parse_args()
+    args.cache.mkdir(parents=True, exist_ok=True)
+    folders = fetch(args.cache)
+    with tempfile.TemporaryDirectory(prefix="trncodemod-real-") as tmp:
+        sets = corpus(folders, args.library_files, Path(tmp))
+        for name, folder in sets.items():
+            files = sorted(folder.glob("*.py"))
+            lines = sum(p.read_bytes().count(b"\n") for p in files)
+            print(f"\n{name}: {len(files)} files, {lines} lines, -j {args.jobs}")
+            rows = measure(files, folder, args, Path(tmp))
+            parse = rows["LibCST parse-only"]
+            cold = rows["trncodemod check, cold"]
+            for label, seconds in rows.items():
+                print(f"  {label:28s} {seconds:8.2f} s CPU  {seconds / parse:6.2f}x LibCST parse")
+            if "TorchFix (all rules)" in rows:
+                print(f"  TorchFix / trncodemod cold: {rows['TorchFix (all rules)'] / cold:.2f}x")
+            print(f"  cached / cold: {rows['trncodemod check, cached'] / cold:.1%}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"\npeak memory of one process: {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
