@@ -194,8 +194,8 @@ def test_device_loader_behind_a_helper_and_a_reassignment():
     p = profile(
         """
         import torch_xla.distributed.parallel_loader as pl
-        def make_loader(loader, device):
-            return pl.MpDeviceLoader(loader, device)
+        def make_loader(raw_loader, device):
+            return pl.MpDeviceLoader(raw_loader, device)
         train_loader = make_loader(raw, device)
         loader = train_loader
         self.eval_loader = pl.ParallelLoader(raw, [device]).per_device_loader(device)
@@ -271,3 +271,17 @@ def test_module_level_logger_and_constants_are_not_script_work():
         """
     )
     assert not p.is_entry_script
+
+
+def test_name_also_bound_to_a_parameter_is_not_a_device_loader():
+    p = profile(
+        """
+        import torch_xla.distributed.parallel_loader as pl
+        def train(loader, device, wrap):
+            if wrap:
+                loader = pl.MpDeviceLoader(loader, device)
+            for x in loader:
+                pass
+        """
+    )
+    assert "loader" not in p.device_loaders

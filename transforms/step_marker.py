@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import libcst as cst
 import libcst.matchers as m
 
+from trncodemod.analysis import training
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     STEP_CONTEXTS,
@@ -17,6 +18,7 @@ from trncodemod.loops import (
     dotted,
     find_step_loops,
     own_statements,
+    unwrap_iterable,
 )
 from trncodemod.passes import Pass
 from trncodemod.targets import Api
@@ -408,14 +410,37 @@ class StepMarker(Pass):
         anchor = loop.iter if isinstance(loop, cst.For) else loop
         return len(statements) - 1, anchor, "at the end of the loop body"
 
+    def _cut_elsewhere(self, info: LoopInfo) -> bool:
+        """The loop's batches come from a loader that cuts the graph itself: an MpDeviceLoader
+        (also behind a helper or a reassignment anywhere in the file), what `accelerator.prepare`
+        returned (accelerate wraps it in an MpDeviceLoader on XLA), or NxD's pipeline engine,
+        whose `run_train`/`run_eval` runs the step with its cut (training profile)."""
+        if info.iterates_device_loader:
+            return True
+        profile = self.run.profile
+        if isinstance(info.node, cst.For):
+            iterable = unwrap_iterable(info.node.iter)
+            name = dotted(iterable.func if isinstance(iterable, cst.Call) else iterable)
+            if name is not None and name in profile.device_loaders:
+                return True
+        if training.NXD_STEP in profile.already_xla:
+            return any(
+                isinstance(node, cst.Call)
+                and m.matches(node.func, m.Attribute(attr=m.Name("run_train") | m.Name("run_eval")))
+                for node in own_statements(info.node.body)
+            )
+        return False
+
     def _plan(self, info: LoopInfo) -> None:
         loop = info.node
+        if self._cut_elsewhere(info):
+            # MpDeviceLoader syncs at every batch (reference R2, R3): no marker to add, and one
+            # the script calls on some iterations only does not add graphs of its own.
+            return
         markers = self._markers(loop)
         if markers:
             self._report_conditional(info, markers)
             return
-        if info.iterates_device_loader:
-            return  # MpDeviceLoader syncs at every batch (reference R2, R3)
         assert self._marker_api is not None
         expr = self._marker_api.expr
         last, anchor, where = self._placement(info)

@@ -31,8 +31,11 @@ DEVICE_LOADERS = ("MpDeviceLoader", "ParallelLoader")
 STEP_MARKERS = frozenset(
     {"torch_xla.core.xla_model.mark_step", "torch_xla.sync", "torch_xla.torch_xla.sync"}
 )
-# `with torch_xla.step():` cuts the graph when its block exits, not where it is called.
-STEP_CONTEXTS = frozenset({"torch_xla.step", "torch_xla.torch_xla.step"})
+# `with torch_xla.step():` cuts the graph when its block exits, not where it is called; so does
+# the profiler's `with xp.StepTrace(...)` (its `__exit__` calls the marker).
+STEP_CONTEXTS = frozenset(
+    {"torch_xla.step", "torch_xla.torch_xla.step", "torch_xla.debug.profiler.StepTrace"}
+)
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -193,7 +196,7 @@ def _moves_loop_batch(loop: cst.For, nodes: list[cst.CSTNode]) -> bool:
 _ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
 
 
-def _unwrap_iterable(iterable: cst.BaseExpression) -> cst.BaseExpression:
+def unwrap_iterable(iterable: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(iterable, cst.Call) and iterable.args:
         name = (dotted(iterable.func) or "").rsplit(".", 1)[-1]
         if name not in _ITERATION_WRAPPERS or iterable.args[0].keyword or iterable.args[0].star:
@@ -209,7 +212,7 @@ def is_device_loader(
 ) -> bool:
     """``pl.MpDeviceLoader(...)``, ``pl.ParallelLoader(...).per_device_loader(d)``, or a name in
     ``device_loaders`` (a variable known to hold one), optionally wrapped in ``enumerate``/``tqdm``."""
-    node = _unwrap_iterable(node)
+    node = unwrap_iterable(node)
     if isinstance(node, cst.Call):
         if m.matches(node.func, m.Attribute(attr=m.Name("per_device_loader"))):
             return is_device_loader(node.func.value, device_loaders, loader_classes)  # type: ignore[union-attr]

@@ -323,55 +323,82 @@ def _mentions_grad(node: ast.AST) -> bool:
 
 
 def _device_loaders(tree: ast.Module, resolver: _Resolver) -> frozenset[str]:
-    """Names bound to a device loader, through helpers and reassignments (a fixed point)."""
-    known: set[str] = set()
-
-    def makes_loader(value: ast.AST) -> bool:
-        # `pl.MpDeviceLoader(...)`, `pl.ParallelLoader(...).per_device_loader(device)`,
-        # `helper(...)` where helper returns one, or a name already known to hold one.
-        for node in ast.walk(value):
-            if isinstance(node, ast.Call):
-                name = resolver.qualified(node.func) or ""
-                if _starts(name, _DEVICE_LOADERS):
-                    return True
-                local = _dotted(node.func)
-                if local in known:
-                    return True
-                if isinstance(node.func, ast.Attribute) and node.func.attr in (
-                    "prepare",
-                    "prepare_data_loader",
-                ):
-                    receiver = _dotted(node.func.value) or ""
-                    if "accelerator" in receiver.lower():
-                        return True
-        text = _dotted(value)
-        return text is not None and text in known
-
-    functions = [
-        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-    ]
-    assignments = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign))]
-    while True:
-        before = len(known)
-        for function in functions:
-            if function.name in known:
-                continue
-            returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value]
-            if any(makes_loader(r) for r in returns):
-                known.add(function.name)
-        for assignment in assignments:
-            if assignment.value is None or not makes_loader(assignment.value):
-                continue
-            targets = (
-                assignment.targets if isinstance(assignment, ast.Assign) else [assignment.target]
-            )
+    """Names every binding of which is a device loader: variables and attributes assigned one
+    (also through helpers and reassignments), and helper functions every ``return`` of which
+    gives one. A name bound to anything else anywhere in the file is left out: a loop over it
+    might then be a plain loader that needs its own graph cut."""
+    bindings: dict[str, list[ast.AST | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arguments):
+            # A parameter holds whatever the caller passes.
+            every = [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
+            for arg in every:
+                if arg is not None:
+                    bindings.setdefault(arg.arg, []).append(None)
+        elif isinstance(node, ast.NamedExpr):
+            bindings.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, (ast.comprehension, ast.ExceptHandler)):
+            for name in _bound_names(node):
+                bindings.setdefault(name, []).append(None)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            returns = [n.value for n in ast.walk(node) if isinstance(n, ast.Return)]
+            bindings.setdefault(node.name, []).extend(returns or [None])
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.With):
+                targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+                value = None
+            else:
+                targets = [node.target]
+                value = node.value if isinstance(node, (ast.AnnAssign,)) else None
             for target in targets:
-                for element in target.elts if isinstance(target, ast.Tuple) else [target]:
+                elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                for element in elements:
                     name = _dotted(element)
                     if name:
-                        known.add(name)
+                        # A tuple target takes the value only from `accelerator.prepare(...)`,
+                        # which returns each argument prepared.
+                        single = element is target or _is_prepare(value)
+                        bindings.setdefault(name, []).append(value if single else None)
+    known: set[str] = set()
+
+    def makes_loader(value: ast.AST | None) -> bool:
+        if value is None:
+            return False
+        if _is_prepare(value):
+            return True
+        if isinstance(value, ast.Call):
+            if isinstance(value.func, ast.Attribute) and value.func.attr == "per_device_loader":
+                return True
+            name = resolver.qualified(value.func) or ""
+            return _starts(name, _DEVICE_LOADERS) or _dotted(value.func) in known
+        return _dotted(value) in known
+
+    while True:
+        before = len(known)
+        for name, values in bindings.items():
+            if name not in known and all(makes_loader(v) for v in values):
+                known.add(name)
         if len(known) == before:
             return frozenset(known)
+
+
+def _bound_names(node: ast.comprehension | ast.ExceptHandler) -> list[str]:
+    if isinstance(node, ast.ExceptHandler):
+        return [node.name] if node.name else []
+    return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+
+
+def _is_prepare(value: ast.AST | None) -> bool:
+    """``accelerator.prepare(...)``/``prepare_data_loader(...)``: on XLA accelerate wraps each
+    loader in its MpDeviceLoader (``accelerate.data_loader.MpDeviceLoaderWrapper``)."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in ("prepare", "prepare_data_loader")
+        and "accelerator" in (_dotted(value.func.value) or "").lower()
+    )
 
 
 def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
