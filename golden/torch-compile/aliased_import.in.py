@@ -1,0 +1,5 @@
+from torch import compile as jit
+
+import torch
+
+model = jit(model)

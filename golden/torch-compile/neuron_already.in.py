@@ -1,0 +1,4 @@
+# golden: target=neuron
+import torch
+
+model = torch.compile(model, backend="neuron", dynamic=False)

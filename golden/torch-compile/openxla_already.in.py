@@ -1,0 +1,3 @@
+import torch
+
+model = torch.compile(model, backend="openxla")
