@@ -31,6 +31,7 @@ from trncodemod.transforms.optimizer import FusedOptimizers
 from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
 from trncodemod.transforms.step_marker import StepMarker
+from trncodemod.transforms.torch_compile import TorchCompile
 from trncodemod.transforms.torch_xla_apis import TorchXlaApis
 from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 
@@ -45,6 +46,7 @@ PASSES = (
     Checkpoints,
     ProcessUtilities,
     CompilerFlags,
+    TorchCompile,
     DeviceLoader,
     DataParallel,
     PadToBuckets,
