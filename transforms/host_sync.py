@@ -449,7 +449,8 @@ class HostSyncDiagnostics(Pass):
                     bindings.setdefault(name.value, []).append(None)  # type: ignore[union-attr]
         known: set[str] = set()
         if info.iterates_device_loader and isinstance(info.node, cst.For):
-            known |= target_names(info.node.target)
+            # The batch is on the device; the index of `enumerate` is a Python int.
+            known |= target_names(info.node.target) - {info.counter}
         for node in nodes:
             if isinstance(node, cst.Call) and m.matches(
                 node.func, m.Attribute(attr=m.Name("backward"))
