@@ -8,10 +8,11 @@ import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from trncodemod.analysis.device import analyse
 from trncodemod.calls import keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, is_optimizer_step, root_name
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.statements import DropsStatements, is_dropped
 
 _CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
@@ -349,12 +350,48 @@ class MixedPrecision(DropsStatements, Pass):
             for c in calls
             if isinstance(c, cst.Call)
         )
+        fp16 = self._float16_autocast([c for c in calls if isinstance(c, cst.Call)], node)
         for call in calls:
             if isinstance(call, cst.Call) and self._is_cuda_scaler(call):
+                if fp16 is not None and not self._disabled_on_target(call, node):
+                    self._keep_scaler(call, fp16)
+                    continue
                 self._plan_scaler(call, unresolved)
         for with_node in m.findall(node, m.With()):
             if isinstance(with_node, cst.With):
                 self._plan_region(with_node)
+
+    def _float16_autocast(self, calls: list[cst.Call], module: cst.Module) -> str | None:
+        """Why an autocast left as it is may still run in float16 on the target, if one may: its
+        dtype is computed (`dtype=ptdtype`) and the device analysis cannot show it is bf16 there
+        (nanoGPT's `ptdtype` is, once `torch.cuda.is_bf16_supported()` is resolved). A scaler
+        must then stay (issue 11: no scaler removed while an fp16 path remains)."""
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.qualified_names))
+        for call in calls:
+            if not self.is_any(call.func, _AUTOCAST | _CUDA_AUTOCAST):
+                continue
+            bound = self._bound(
+                call, _CUDA_PARAMS if self.is_any(call.func, _CUDA_AUTOCAST) else _PARAMS
+            )
+            dtype = bound.get("dtype") if bound else None
+            if dtype is None or self._dtype(dtype.value) != "other":
+                continue  # literal dtypes are rewritten to bf16 or reported (TRN301, TRN303)
+            held = facts.dtype(dtype.value)
+            if held != "bfloat16":
+                shown = f"`{held}`" if held else "not known"
+                return (
+                    f"the autocast at line {self._line(call)} computes its dtype "
+                    f"(`{_code(dtype.value)}`, {shown} on Trainium), so a float16 path remains (make it bfloat16 first)"
+                )
+        return None
+
+    def _disabled_on_target(self, call: cst.Call, module: cst.Module) -> bool:
+        """``GradScaler(enabled=dtype == "float16")`` where that is False on the target."""
+        enabled = next((a for a in call.args if a.keyword and a.keyword.value == "enabled"), None)
+        if enabled is None:
+            return False
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.qualified_names))
+        return facts.truth(enabled.value) is False
 
     def _is_cuda_scaler(self, call: cst.Call) -> bool:
         if self.is_any(call.func, _CUDA_SCALER):

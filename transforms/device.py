@@ -6,10 +6,17 @@ import re
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from trncodemod.analysis.device import (
+    ACCELERATOR,
+    DeviceFacts,
+    analyse,
+    identity_subject,
+    is_cuda_string,
+)
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 
 _CUDA = re.compile(r"cuda(:0)?")
 _CUDA_INDEXED = re.compile(r"cuda:\d+")
@@ -239,11 +246,200 @@ class CudaAvailabilityCheck(Rule):
     source = "reference R1, R13"
 
 
+class DeviceGate(Rule):
+    """## What it does
+    Resolves the availability checks that decide the training device, or its dtype, for the
+    target, where the accelerator is there: `torch.cuda.is_available()`,
+    `torch.accelerator.is_available()` (XLA targets) and `torch.cuda.is_bf16_supported()` become
+    true, and the expression around them is simplified: `not args.no_cuda and
+    torch.cuda.is_available()` becomes `not args.no_cuda` (the user's opt-out is kept), `x if
+    True else y` becomes `x`, and `if True:` keeps its body and drops its `else`. A check that
+    does not decide the device (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`)
+    is left to TRN007 and the CUDA-call rules.
+
+    ## Why
+    Under torch_xla both availability checks are `False` (reference R1, measured): the
+    pytorch/examples mnist shape `use_cuda = not args.no_cuda and torch.cuda.is_available()` then
+    picks the CPU, and the migrated script runs no graph on the XLA device. Neuron's own examples
+    set `torch.cuda.is_bf16_supported = lambda: True` (reference R9, R13), since Trainium
+    computes in bf16.
+
+    ## Example
+    ```python
+    use_cuda = not args.no_cuda and torch.cuda.is_available()
+    device = torch.device("cuda" if use_cuda else "cpu")
+    ```
+
+    ## Use instead
+    ```python
+    use_cuda = not args.no_cuda
+    device = torch.device("xla" if use_cuda else "cpu")
+    ```
+    """
+
+    code = "TRN021"
+    name = "device-gate"
+    summary = "availability check that decides the device → true on the target, simplified"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1, R9, R13"
+
+
+class CpuTrainingDevice(Rule):
+    """## What it does
+    In an entry script that trains, rewrites the explicit CPU device that the model and the
+    batches are moved to (`device = "cpu"`, `device = torch.device("cpu")`) to the target's
+    device. Copies to the host (`loss.to("cpu")`, `map_location="cpu"`) are left alone, and so
+    is every module that is not a training script.
+
+    ## Why
+    A CPU training script migrated as it is still trains on the host CPU. Neuron's own port of
+    the mnist MLP sample (`train_cpu.py` → `train.py` in aws-neuron-samples
+    `torch-neuronx/training/mnist_mlp`) changes exactly this line to `device = 'xla'`
+    (reference §7, R1).
+
+    ## Example
+    ```python
+    device = "cpu"
+    model = MLP().to(device)
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla
+    device = "xla"
+    model = MLP().to(device)
+    ```
+    """
+
+    code = "TRN022"
+    name = "cpu-training-device"
+    summary = "explicit CPU training device in a training script → the target device"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference §7, R1"
+
+
+class DeviceIdentityTest(Rule):
+    """## What it does
+    Rewrites a test of the device's identity against `"cuda"` to a test for the target's device
+    type: `device.type == "cuda"`, `device == "cuda"`, `"cuda" in device`, `"cuda" in
+    str(device)`, `x.device.type != "cuda"`, and the nanoGPT choice `device_type = "cuda" if
+    "cuda" in device else "cpu"` use `"xla"` (`"neuron"` on the `neuron` target) instead. What
+    the test guards (autocast and its dtype, pinned memory, a GradScaler, a CUDA-only branch)
+    then takes the way it took on the GPU.
+
+    ## Why
+    On Trainium the device's type is `xla` (or `neuron`), so a test against `"cuda"` is False and
+    silently switches off what it enables: autocast stays off, bf16 becomes fp32 (reference R1,
+    R9). The test is kept rather than folded, so a script that can still choose the CPU keeps
+    its CPU path.
+
+    ## Example
+    ```python
+    use_amp = device.type == "cuda"
+    device_type = "cuda" if "cuda" in device else "cpu"
+    ```
+
+    ## Use instead
+    ```python
+    use_amp = device.type == "xla"
+    device_type = "xla" if "xla" in device else "cpu"
+    ```
+    """
+
+    code = "TRN023"
+    name = "device-identity-test"
+    summary = '`device.type == "cuda"` and alike → a test for the target device'
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1, R9"
+
+
+class RankAsDevice(Rule):
+    """## What it does
+    Rewrites a device given as a process index to the target's device: `.to(local_rank)`,
+    `.to(self.gpu_id)`, `.cuda(args.gpu)`, `.to(device)` where `device = 0`, and `device =
+    torch.device(f"cuda:{rank}")` (also `torch.device("cuda", rank)` and `"cuda:%d" % rank`).
+    `non_blocking=` and `memory_format=` are kept. A literal other index (`"cuda:1"`, model
+    parallel over GPUs) stays reported as TRN006.
+
+    ## Why
+    On Trainium each worker process owns one NeuronCore and uses the default XLA device; an
+    index from a GPU layout does not carry over, and a CUDA index raises `Found no NVIDIA
+    driver` (reference R1: with torchrun each process sees one NeuronCore).
+
+    ## Example
+    ```python
+    self.gpu_id = int(os.environ["LOCAL_RANK"])
+    self.model = model.to(self.gpu_id)
+    ```
+
+    ## Use instead
+    ```python
+    self.gpu_id = int(os.environ["LOCAL_RANK"])
+    self.model = model.to(torch_xla.device())
+    ```
+    """
+
+    code = "TRN024"
+    name = "rank-as-device"
+    summary = "a rank or CUDA index used as the device → the target device"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1"
+
+
+class UnresolvedTrainingDevice(Rule):
+    """## What it does
+    In a file that trains, reports the exact expression that decides the training device when
+    the tool cannot tell what it is on the target: a value read from a config file, the
+    environment, a function or a parameter whose callers it cannot see, a flag without a
+    default. Nothing is rewritten: a guess could move training to the wrong device.
+
+    ## Why
+    The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")`
+    on TorchNeuron) or the script trains on the host CPU, and under torch_xla the usual ways a
+    GPU script decides it (`torch.cuda.is_available()`) are False (reference R1, measured). A
+    blocker: the port does not run on the accelerator while it is left.
+
+    ## Example
+    ```python
+    cfg = json.load(open(sys.argv[1]))
+    device = torch.device(cfg["device"])
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()   # or set "device": "xla" in every config the job uses
+    ```
+    """
+
+    code = "TRN026"
+    name = "unresolved-training-device"
+    summary = "the training device is decided by a value the tool cannot read (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    source = "reference R1"
+
+
 def _string_value(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString) and node.prefix in _STRING_PREFIXES:
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _in_parens_of(outer: cst.BaseExpression, inner: cst.BaseExpression) -> cst.BaseExpression:
+    """``inner`` standing in for ``outer``, keeping the parentheses ``outer`` had."""
+    if outer.lpar and not inner.lpar:
+        return inner.with_changes(lpar=outer.lpar, rpar=outer.rpar)
+    return inner
 
 
 def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
@@ -261,8 +457,198 @@ class DevicePlacement(Pass):
         CudaMapLocation,
         CudaDeviceIndex,
         CudaAvailabilityCheck,
+        DeviceGate,
+        CpuTrainingDevice,
+        DeviceIdentityTest,
+        RankAsDevice,
+        UnresolvedTrainingDevice,
     )
-    needles = ("cuda", "accelerator")
+    needles = ("cuda", "accelerator", "device", "cpu", "rank", "gpu")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.facts = DeviceFacts()
+        self._true: set[int] = set()  # ids of the `True` this pass wrote for a resolved check
+        self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
+
+    # -- the training device (trncodemod.analysis.device) ------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self.facts = per_tree(node, "device", lambda module: analyse(module, self.qualified_names))
+        if not self.run.profile.trains:
+            return
+        for blame, why in self.facts.unresolved.items():
+            if self.get_metadata(PositionProvider, blame, None) is None:
+                continue  # a node the analysis made up (the call mp.spawn makes)
+            self.report(
+                blame,
+                UnresolvedTrainingDevice,
+                f"the training device is decided by `{_code(blame)}`, and {why}: on Trainium "
+                f'it must be {self.target.device.expr} ("{self.target.device_string}"), or '
+                "the script trains on the CPU; set it here, or make sure it is "
+                f'"{self.target.device_string}" in every run',
+                False,
+            )
+
+    def _true_name(self) -> cst.Name:
+        true = cst.Name("True")
+        self._true.add(id(true))
+        return true
+
+    def _is_true(self, node: cst.CSTNode) -> bool:
+        return id(node) in self._true
+
+    def _resolves(self, call: cst.Call) -> bool:
+        """An availability check this pass makes true: it decides the device on the target."""
+        if call not in self.facts.gates:
+            return False
+        if self.is_any(call.func, {"torch.accelerator.is_available"}) and not self.target.is_xla:
+            return False  # TorchNeuron registers as the accelerator: it is true as it is
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        # `"cuda" if torch.cuda.is_available() else "cpu"` is rewritten whole (TRN003).
+        return not (isinstance(parent, cst.IfExp) and self._kind(parent) == "choice")
+
+    def _gate(self, original: cst.Call) -> cst.BaseExpression | None:
+        if self.is_any(original.func, {"torch.cuda.is_bf16_supported"}):
+            message = (
+                "torch.cuda.is_bf16_supported() is False under torch_xla; Trainium computes in "
+                "bf16 → True"
+            )
+        else:
+            message = (
+                f"{_code(original)} decides the training device and is False on Trainium → "
+                "True (the accelerator is there)"
+            )
+        if self.report(original, DeviceGate, message, True):
+            return self._true_name()
+        return None
+
+    def _device_for(self, original: cst.CSTNode) -> cst.BaseExpression:
+        """The target's device expression for a rewrite at ``original``; inside a loop, a
+        variable bound once before the outermost loop, so no step builds the device again."""
+        loop = self._outermost_loop(original)
+        if loop is None:
+            return self.emit(self.target.device)
+        name = self._hoist.get(loop) or self._device_before(loop)
+        if name is None:
+            name = self._hoist[loop] = self._free_name(loop)
+        return cst.Name(name)
+
+    def _device_before(self, loop: cst.CSTNode) -> str | None:
+        """A plain variable of the loop's own scope that holds the target's device and is bound
+        only before the loop (or is a parameter that receives it): reused as it is."""
+        scope = self.get_metadata(ScopeProvider, loop, None)
+        evaluator = self.facts.evaluator
+        if scope is None or evaluator is None:
+            return None
+        start = self.get_metadata(PositionProvider, loop).start.line
+        for name in sorted(n for n in self.facts.device_names if "." not in n):
+            if evaluator.value(cst.Name(name)).kinds != {ACCELERATOR}:
+                continue
+            assignments = [a for a in scope.assignments[name] if a.scope is scope]
+            if assignments and all(
+                isinstance(a.node, cst.CSTNode)
+                and self.get_metadata(PositionProvider, a.node).start.line < start
+                for a in assignments
+            ):
+                return name
+        return None
+
+    def _outermost_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        loop = None
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(
+            current, cst.FunctionDef | cst.ClassDef | cst.Lambda | cst.Module
+        ):
+            if isinstance(current, cst.For | cst.While):
+                loop = current
+            elif isinstance(current, cst.CompFor):
+                return None  # a comprehension: no statement to bind the device before
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return loop
+
+    def _free_name(self, loop: cst.CSTNode) -> str:
+        scope = self.get_metadata(ScopeProvider, loop, None)
+        base = f"{self.target.device_string}_device"
+        for candidate in ("device", base, *(f"{base}_{i}" for i in range(2, 100))):
+            if scope is None or (candidate not in scope and not scope.accesses[candidate]):
+                return candidate
+        return base
+
+    def _hoisted(self, original: cst.CSTNode, updated: cst.For | cst.While):
+        name = self._hoist.get(original)
+        if name is None:
+            return updated
+        assign = cst.SimpleStatementLine(
+            [cst.Assign([cst.AssignTarget(cst.Name(name))], self.emit(self.target.device))],
+            leading_lines=updated.leading_lines,
+        )
+        return cst.FlattenSentinel([assign, updated.with_changes(leading_lines=())])
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For):
+        return self._hoisted(original_node, updated_node)
+
+    def leave_While(self, original_node: cst.While, updated_node: cst.While):
+        return self._hoisted(original_node, updated_node)
+
+    def leave_BooleanOperation(
+        self, original_node: cst.BooleanOperation, updated_node: cst.BooleanOperation
+    ) -> cst.BaseExpression:
+        left, right = updated_node.left, updated_node.right
+        if isinstance(updated_node.operator, cst.And):
+            if self._is_true(right):
+                return _in_parens_of(updated_node, left)
+            if self._is_true(left):
+                return _in_parens_of(updated_node, right)
+        elif self._is_true(left) or self._is_true(right):
+            return self._true_name()
+        return updated_node
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If):
+        if not self._is_true(updated_node.test):
+            return updated_node
+        parent = self.get_metadata(ParentNodeProvider, original_node, None)
+        if isinstance(parent, cst.If) and parent.orelse is original_node:
+            return updated_node  # an `elif`: its body cannot stand in for it
+        body = updated_node.body
+        if isinstance(body, cst.IndentedBlock):
+            statements = list(body.body)
+        else:
+            statements = [cst.SimpleStatementLine(body.body)]
+        if not statements:
+            return updated_node
+        statements[0] = statements[0].with_changes(
+            leading_lines=[*updated_node.leading_lines, *statements[0].leading_lines]
+        )
+        return cst.FlattenSentinel(statements)
+
+    def _cpu_allowed(self) -> bool:
+        profile = self.run.profile
+        return profile.trains and profile.is_entry_script
+
+    def leave_SimpleString(
+        self, original_node: cst.SimpleString, updated_node: cst.SimpleString
+    ) -> cst.BaseExpression:
+        if original_node in self.facts.cpu_values and self._cpu_allowed():
+            if self.report(
+                original_node,
+                CpuTrainingDevice,
+                f'the model and batches are moved to "cpu" in a training script → '
+                f'"{self.target.device_string}"',
+                True,
+            ):
+                return self._device_string(updated_node)
+        return updated_node
+
+    def _rank_device(self, original: cst.BaseExpression, code: str) -> cst.BaseExpression | None:
+        if self.report(
+            original,
+            RankAsDevice,
+            f"`{code}` is a CUDA device index; on Trainium each process has one device → "
+            f"{self.target.device.expr}",
+            True,
+        ):
+            return self._device_for(original)
+        return None
 
     # -- classification ----------------------------------------------------------------------
     def _is_cuda_available(self, node: cst.BaseExpression) -> bool:
@@ -328,6 +714,11 @@ class DevicePlacement(Pass):
                 continue
             for access in assignment.references:
                 parent = self.get_metadata(ParentNodeProvider, access.node, None)
+                if isinstance(parent, cst.ComparisonTarget):
+                    parent = self.get_metadata(ParentNodeProvider, parent, None)
+                if isinstance(parent, cst.Comparison) and self._compares_identity(parent):
+                    roles.append("device")  # rewritten to the target's device type (TRN023)
+                    continue
                 roles.append(self._device_role(parent) if isinstance(parent, cst.Arg) else None)
         return roles
 
@@ -367,6 +758,21 @@ class DevicePlacement(Pass):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
+        if self._resolves(original_node):
+            resolved = self._gate(original_node)
+            if resolved is not None:
+                return resolved
+        if original_node in self.facts.rank_values:
+            return self._rank_device(original_node, _code(original_node)) or updated_node
+        if original_node in self.facts.cpu_values and self._cpu_allowed():
+            if self.report(
+                original_node,
+                CpuTrainingDevice,
+                f"the model and batches are moved to the CPU in a training script → "
+                f"{self.target.device.expr}",
+                True,
+            ):
+                return self.emit(self.target.device)
         if self._is_cuda_available(original_node):
             parent = self.get_metadata(ParentNodeProvider, original_node, None)
             if not (
@@ -416,6 +822,12 @@ class DevicePlacement(Pass):
             return self._rewrite_device_option(original_node, updated_node)
         new_args = []
         for original_arg, updated_arg in zip(original_node.args, updated_node.args, strict=False):
+            value = original_arg.value
+            if value in self.facts.rank_devices or value in self.facts.rank_values:
+                device = self._rank_device(value, _code(value))
+                if device is not None:
+                    new_args.append(updated_arg.with_changes(value=device))
+                    continue
             role = self._device_role(original_arg)
             if role is not None:
                 value = self._rewrite_value(original_arg.value, updated_arg.value, role)
@@ -425,6 +837,17 @@ class DevicePlacement(Pass):
 
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
+        first = original.args[0] if original.args else None
+        if first is not None and first.keyword is None and first.value in self.facts.rank_devices:
+            device = self._rank_device(original, _code(original))
+            if device is None:
+                return updated
+            assert isinstance(updated.func, cst.Attribute)
+            rest = list(updated.args[1:])
+            return updated.with_changes(
+                func=updated.func.with_changes(attr=cst.Name("to")),
+                args=[updated.args[0].with_changes(value=device), *rest],
+            )
         if any(arg.keyword is None or arg.keyword.value not in allowed for arg in original.args):
             self.report(
                 original,
@@ -436,7 +859,7 @@ class DevicePlacement(Pass):
         if not self.report(original, CudaMethod, f".cuda() → .to({self.target.device.expr})", True):
             return updated
         assert isinstance(updated.func, cst.Attribute)
-        device_arg = cst.Arg(self.emit(self.target.device))
+        device_arg = cst.Arg(self._device_for(original))
         if updated.args:
             device_arg = device_arg.with_changes(
                 comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
@@ -505,11 +928,47 @@ class DevicePlacement(Pass):
         return updated.with_changes(args=new_args)
 
     def leave_IfExp(self, original_node: cst.IfExp, updated_node: cst.IfExp) -> cst.BaseExpression:
+        result = self._leave_choice(original_node, updated_node)
+        if isinstance(result, cst.IfExp) and self._is_true(result.test):
+            return _in_parens_of(result, result.body)
+        return result
+
+    def _identity_choice(self, node: cst.IfExp) -> bool:
+        """``"cuda" if "cuda" in device else "cpu"``: a device type chosen by a device test."""
+        test = node.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return False
+        operands = (test.left, test.comparisons[0].comparator)
+        return any(is_cuda_string(o) for o in operands) and any(
+            identity_subject(o) is not None for o in operands
+        )
+
+    def _decided(self, test: cst.BaseExpression) -> bool:
+        """The test's value on the target is known, or a blocker already names what decides it."""
+        return test in self.facts.known_tests or (
+            self.run.profile.trains and bool(self.facts.unresolved)
+        )
+
+    def _leave_choice(self, original_node: cst.IfExp, updated_node: cst.IfExp):
+        if (
+            is_cuda_string(original_node.body)
+            and _string_value(original_node.orelse) == "cpu"
+            and self._identity_choice(original_node)
+        ):
+            if self.report(
+                original_node.body,
+                DeviceIdentityTest,
+                f'device type chosen by a device test: "cuda" → "{self.target.device_string}"',
+                True,
+            ):
+                assert isinstance(updated_node.body, cst.SimpleString)
+                return updated_node.with_changes(body=self._device_string(updated_node.body))
+            return updated_node
         kind = self._kind(original_node)
         if kind is None and _string_value(original_node.body) == self.target.device_string:
             if _string_value(original_node.orelse) == "cpu":
                 kind = "migrated-choice"
-        if kind in ("other-choice", "migrated-choice"):
+        if kind in ("other-choice", "migrated-choice") and not self._decided(original_node.test):
             condition = cst.Module([]).code_for_node(original_node.test)
             self.report(
                 original_node,
@@ -567,6 +1026,9 @@ class DevicePlacement(Pass):
     ) -> cst.BaseExpression:
         # `device.type == "cuda"`, `"cuda" in str(device)`: False on Trainium, so whatever the
         # test enables (AMP's `enabled=`, pinned memory, a fast path) silently switches off.
+        identity = self._identity_test(original_node, updated_node)
+        if identity is not None:
+            return identity
         operands = [original_node.left, *(t.comparator for t in original_node.comparisons)]
         if any(
             _string_value(o) is not None and _CUDA.fullmatch(_string_value(o) or "")
@@ -581,7 +1043,70 @@ class DevicePlacement(Pass):
             )
         return updated_node
 
+    @staticmethod
+    def _identity_side(node: cst.Comparison) -> str | None:
+        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test."""
+        if len(node.comparisons) != 1:
+            return None
+        left, right = node.left, node.comparisons[0].comparator
+        if is_cuda_string(left) and identity_subject(right) is not None:
+            return "left"
+        if is_cuda_string(right) and identity_subject(left) is not None:
+            return "right"
+        return None
+
+    def _holds_kept_cuda_string(self, node: cst.Comparison, string_side: str) -> bool:
+        """``DEVICE == "cuda"`` where ``DEVICE = "cuda"`` stays as it is (also used as text):
+        the test must stay as true as it was."""
+        other = node.comparisons[0].comparator if string_side == "left" else node.left
+        subject = identity_subject(other)
+        if not isinstance(subject, cst.Name):
+            return False
+        values = self.bound_values(subject) or []
+        scope = self.get_metadata(ScopeProvider, subject, None)
+        if scope is None or not any(is_cuda_string(v) for v in values):
+            return False
+        for assignment in scope[subject.value]:
+            target = getattr(assignment, "node", None)
+            if isinstance(target, cst.Name):
+                roles = self._reference_roles(target)
+                if not all(role == "device" for role in roles):
+                    return True
+        return False
+
+    def _compares_identity(self, node: cst.Comparison) -> bool:
+        return self._identity_side(node) is not None and self.enabled(DeviceIdentityTest)
+
+    def _identity_test(
+        self, original: cst.Comparison, updated: cst.Comparison
+    ) -> cst.Comparison | None:
+        """``device.type == "cuda"`` → ``device.type == "xla"`` (TRN023)."""
+        string_side = self._identity_side(original)
+        if string_side is None or self._holds_kept_cuda_string(original, string_side):
+            return None
+        new = self.target.device_string
+        if not self.report(
+            original,
+            DeviceIdentityTest,
+            f'compares the device with "cuda", False on Trainium → "{new}"',
+            True,
+        ):
+            return None
+        if string_side == "left":
+            assert isinstance(updated.left, cst.SimpleString)
+            return updated.with_changes(left=self._device_string(updated.left))
+        target = updated.comparisons[0]
+        assert isinstance(target.comparator, cst.SimpleString)
+        return updated.with_changes(
+            comparisons=[target.with_changes(comparator=self._device_string(target.comparator))]
+        )
+
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        value = original_node.value
+        if value in self.facts.rank_values and not isinstance(value, cst.Call):
+            device = self._rank_device(value, _code(value))
+            if device is not None:
+                return updated_node.with_changes(value=device)
         # Only a plain string; `torch.device("cuda")` is rewritten as a call in leave_Call.
         if not isinstance(original_node.value, cst.SimpleString):
             return updated_node

@@ -1,7 +1,7 @@
 import torch
 import torch_xla
 
-use_accel = torch.accelerator.is_available()
+use_accel = True
 if use_accel:
     device = torch_xla.device()
 else:

@@ -21,7 +21,7 @@ def evaluate(model, loader, device):
 
 for epoch in range(2):
     for x, y in train_loader:
-        x, y = x.to(torch_xla.device()), y.to(torch_xla.device())
+        x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
         torch.nn.functional.cross_entropy(model(x), y).backward()
         optimizer.step()

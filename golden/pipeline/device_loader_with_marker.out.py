@@ -21,7 +21,7 @@ def evaluate(model, loader, device):
 
 
 for epoch in range(2):
-    for x, y in pl.MpDeviceLoader(train_loader, torch_xla.device()):
+    for x, y in pl.MpDeviceLoader(train_loader, device):
         optimizer.zero_grad()
         torch.nn.functional.cross_entropy(model(x), y).backward()
         optimizer.step()

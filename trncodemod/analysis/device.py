@@ -1,0 +1,891 @@
+"""The training device: the value the model and the batches are moved to, and what decides it.
+
+Worked out once per tree and asked by the passes (reference R1, R13). Every expression that
+decides the device is evaluated as it would run on the target, where the accelerator is there:
+`torch.cuda.is_available()` and `torch.accelerator.is_available()` are True (they are False
+under torch_xla, measured, so an unchanged script trains on the CPU), `torch.cuda.
+is_bf16_supported()` is True (Trainium computes in bf16; Neuron's own examples patch it so), an
+argparse flag takes its default, and a test of the device's identity (`device.type == "cuda"`)
+is true when the device is the accelerator. Values are followed through assignments, `if`/else
+branches, conditional expressions, function and constructor arguments and attributes
+(`self.gpu_id`). A value the tool cannot read (a config file, the environment, a function it
+cannot see) is *unknown*, and the node that holds it is kept so a pass can name its line.
+
+Names are matched as dotted text (`device`, `self.device`, `args.device`) across the file, not
+per scope: training scripts bind the device once and pass it around under the same name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from trncodemod.loops import dotted
+
+Qualified = Callable[[cst.CSTNode], set[str]]
+
+# What a device value can be on the target.
+ACCELERATOR = "accelerator"
+CPU = "cpu"
+RANK = "rank"  # a CUDA device index (an int, a rank): on Trainium, the process's one device
+UNKNOWN = "unknown"
+
+_AVAILABLE = frozenset({"torch.cuda.is_available", "torch.accelerator.is_available"})
+_BF16 = frozenset({"torch.cuda.is_bf16_supported"})
+_NOT_HERE = frozenset({"torch.backends.mps.is_available", "torch.mps.is_available"})
+_ACCELERATOR_CALLS = frozenset(
+    {
+        "torch.accelerator.current_accelerator",
+        "torch_xla.device",
+        "torch_xla.core.xla_model.xla_device",
+    }
+)
+_INDEX_CALLS = frozenset(
+    {
+        "torch.cuda.current_device",
+        "torch.accelerator.current_device_index",
+        "torch.distributed.get_rank",
+        "torch.distributed.get_node_local_rank",
+    }
+)
+_DEVICE_COUNTS = frozenset({"torch.cuda.device_count", "torch.accelerator.device_count"})
+_SPAWNS = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"})
+_CUDA = re.compile(r"cuda(:\d+)?")
+# Names that hold a per-process device index in GPU code: `self.gpu_id`, `args.gpu`,
+# `local_rank`, `rank`, `device_id`.
+_RANK_NAME = re.compile(r"^((local|global)_)?rank$|^gpu(_id|_index)?$|^device_id$", re.I)
+_RANK_ENV = ("RANK", "LOCAL_RANK")
+_DEPTH = 12
+_DTYPES = {
+    "bfloat16": "bfloat16",
+    "float16": "float16",
+    "half": "float16",
+    "float32": "float32",
+    "float": "float32",
+    "float64": "float64",
+    "double": "float64",
+}
+
+
+def _string(node: cst.CSTNode | None) -> str | None:
+    if isinstance(node, cst.SimpleString) and node.prefix in ("", "u", "U"):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def is_cuda_string(node: cst.CSTNode | None) -> bool:
+    value = _string(node)
+    return value is not None and _CUDA.fullmatch(value) is not None
+
+
+def _last(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def is_rank_name(node: cst.BaseExpression) -> bool:
+    name = dotted(node)
+    return name is not None and _RANK_NAME.match(_last(name)) is not None
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One ``name = value`` (value None: a binding the tool cannot read, e.g. tuple unpacking),
+    with the ``if`` tests around it and whether each must be true."""
+
+    value: cst.BaseExpression | None
+    guards: tuple[tuple[cst.BaseExpression, bool], ...]
+    parameter: tuple[cst.FunctionDef, int, str] | None = None  # (function, position, name)
+
+
+@dataclass(frozen=True)
+class Option:
+    """An argparse option as the script declares it."""
+
+    action: str
+    default: cst.BaseExpression | None
+
+
+@dataclass
+class DeviceFacts:
+    """What the passes ask. Nodes are those of the tree the facts were worked out on."""
+
+    # Something in the file is placed on a device (`.to(x)`, `.cuda()`, `device=`).
+    places_on_device: bool = False
+    # What the training device is on the target: a subset of ACCELERATOR, CPU, UNKNOWN (empty:
+    # the file names no training device).
+    outcome: frozenset[str] = frozenset()
+    # Availability and bf16 checks that decide the device or its dtype: True on the target.
+    gates: set[cst.Call] = field(default_factory=set)
+    # The expressions that keep the device undecided, each with why (for a blocker's message).
+    unresolved: dict[cst.CSTNode, str] = field(default_factory=dict)
+    # Explicit CPU values the training device is bound to (`device = "cpu"`).
+    cpu_values: set[cst.BaseExpression] = field(default_factory=set)
+    # Device arguments that are a rank or index (`.to(self.gpu_id)`, `.to(device)` with
+    # `device = 0`, `torch.device(f"cuda:{rank}")`).
+    rank_devices: set[cst.BaseExpression] = field(default_factory=set)
+    # Where such a device is built from an index: `device = torch.device(f"cuda:{rank}")`.
+    rank_values: set[cst.BaseExpression] = field(default_factory=set)
+    # Dotted names that hold the training device (or its type string).
+    device_names: set[str] = field(default_factory=set)
+    # Launcher calls sized by the CUDA/accelerator device count, with the count call.
+    launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
+    # `if`-tests and conditions whose value on the target is known (True or False).
+    known_tests: dict[cst.BaseExpression, bool] = field(default_factory=dict)
+
+    evaluator: _Evaluator | None = None
+
+    @property
+    def on_accelerator(self) -> bool:
+        return self.outcome == frozenset({ACCELERATOR})
+
+    def truth(self, node: cst.BaseExpression) -> bool | None:
+        """The value of a condition on the target, None when the tool cannot tell."""
+        if self.evaluator is None:
+            return None
+        recording, self.evaluator.recording = self.evaluator.recording, False
+        try:
+            value = self.evaluator.truth(node)
+        finally:
+            self.evaluator.recording = recording
+        return value if isinstance(value, bool) else None
+
+    def dtype(self, node: cst.BaseExpression) -> str | None:
+        """The floating dtype an expression holds on the target ("bfloat16", "float16",
+        "float32"...), followed through names, conditional expressions, a dict indexed by a
+        known key (nanoGPT's ``{"bfloat16": torch.bfloat16, ...}[dtype]``) and
+        ``getattr(torch, name)``; None when the tool cannot tell."""
+        return self.evaluator.dtype(node) if self.evaluator is not None else None
+
+
+class _Collector(cst.CSTVisitor):
+    def __init__(self, qualified: Qualified) -> None:
+        self.qualified = qualified
+        self.bindings: dict[str, list[Binding]] = {}
+        self.options: dict[str, Option] = {}
+        self.functions: dict[str, list[cst.FunctionDef]] = {}
+        self.classes: dict[str, cst.ClassDef] = {}
+        self.calls: list[cst.Call] = []
+        self.guards: list[tuple[cst.BaseExpression, bool]] = []
+        self.saved_guards: list[list[tuple[cst.BaseExpression, bool]]] = []
+        self.comparisons: list[cst.Comparison] = []
+        self.if_tests: list[cst.BaseExpression] = []
+
+    # -- guards ------------------------------------------------------------------------------
+    def visit_If(self, node: cst.If) -> bool:
+        self.if_tests.append(node.test)
+        node.test.visit(self)
+        self.guards.append((node.test, True))
+        node.body.visit(self)
+        self.guards.pop()
+        if node.orelse is not None:
+            self.guards.append((node.test, False))
+            node.orelse.visit(self)
+            self.guards.pop()
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.setdefault(node.name.value, []).append(node)
+        self.saved_guards.append(self.guards)
+        self.guards = []  # a function's body runs when it is called, not under the `if` around it
+        params = [*node.params.posonly_params, *node.params.params]
+        for position, param in enumerate(params):
+            name = param.name.value
+            self.bindings.setdefault(name, []).append(Binding(None, (), (node, position, name)))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.guards = self.saved_guards.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes[node.name.value] = node
+
+    # -- bindings ----------------------------------------------------------------------------
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        name = dotted(target)
+        if name is not None:
+            self.bindings.setdefault(name, []).append(Binding(value, tuple(self.guards)))
+        elif isinstance(target, cst.Tuple | cst.List):
+            for element in target.elements:
+                self._bind(element.value, None)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target, None)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_argument":
+            self._option(node)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self.comparisons.append(node)
+
+    def _option(self, call: cst.Call) -> None:
+        flags = [_string(a.value) for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        dest_node = keywords.get("dest")
+        dest = _string(dest_node) if dest_node is not None else None
+        if dest is None:
+            longs = [f for f in flags if f and f.startswith("--")]
+            if not longs:
+                return
+            dest = longs[0][2:].replace("-", "_")
+        action = _string(keywords.get("action")) or "store"
+        self.options[dest] = Option(action, keywords.get("default"))
+
+
+@dataclass(frozen=True)
+class _Value:
+    kinds: frozenset[str]
+    blame: cst.CSTNode | None = None  # the node that makes it unknown
+    why: str = ""
+
+
+def _unknown(node: cst.CSTNode, why: str) -> _Value:
+    return _Value(frozenset({UNKNOWN}), node, why)
+
+
+def _known(kind: str) -> _Value:
+    return _Value(frozenset({kind}))
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class _Evaluator:
+    """Evaluates device values and conditions as they would be on the target."""
+
+    def __init__(self, collected: _Collector, facts: DeviceFacts) -> None:
+        self.c = collected
+        self.q = collected.qualified
+        self.facts = facts
+        self.active: set[int] = set()  # nodes being evaluated (cycles)
+        # Availability checks met while this is set decide the training device: the pass
+        # resolves them. Elsewhere (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`)
+        # they are left to the rules about CUDA calls.
+        self.recording = True
+
+    def _names(self, node: cst.CSTNode) -> set[str]:
+        return self.q(node)
+
+    # -- device values -------------------------------------------------------------------------
+    def value(self, node: cst.BaseExpression, depth: int = 0) -> _Value:
+        if id(node) in self.active:
+            return _Value(frozenset())  # a cycle (`f(device)` inside `f`) adds nothing
+        if depth > _DEPTH:
+            return _unknown(node, "it is computed in a way the tool cannot follow")
+        self.active.add(id(node))
+        try:
+            return self._value(node, depth + 1)
+        finally:
+            self.active.discard(id(node))
+
+    def _value(self, node: cst.BaseExpression, depth: int) -> _Value:
+        text = _string(node)
+        if text is not None:
+            if _CUDA.fullmatch(text) or text in ("xla", "neuron"):
+                return _known(ACCELERATOR)
+            if text == "cpu":
+                return _known(CPU)
+            return _unknown(node, f'"{text}" is not a device the target has')
+        if isinstance(node, cst.Integer):
+            return _known(RANK)
+        if isinstance(node, cst.FormattedString):
+            head = node.parts[0] if node.parts else None
+            if isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda:"):
+                return _known(RANK)
+            return _unknown(node, "the device string is built at run time")
+        if isinstance(node, cst.BinaryOperation) and (_string(node.left) or "").startswith("cuda:"):
+            return _known(RANK)
+        if isinstance(node, cst.IfExp):
+            truth = self.truth(node.test, depth)
+            if truth is True:
+                return self.value(node.body, depth)
+            if truth is False:
+                return self.value(node.orelse, depth)
+            return self._either(self.value(node.body, depth), self.value(node.orelse, depth), truth)
+        if isinstance(node, cst.Call):
+            return self._call_value(node, depth)
+        if isinstance(node, cst.Name | cst.Attribute):
+            return self._name_value(node, depth)
+        return _unknown(node, "the tool cannot read it")
+
+    def _either(self, body: _Value, orelse: _Value, test: _Value | bool | None) -> _Value:
+        if not body.kinds or not orelse.kinds:
+            return body if body.kinds else orelse
+        kinds = body.kinds | orelse.kinds
+        if len(kinds) == 1:
+            return _Value(kinds)
+        if isinstance(test, _Value) and test.blame is not None:
+            return _Value(kinds | {UNKNOWN}, test.blame, test.why)
+        blame = body.blame or orelse.blame
+        return _Value(kinds | {UNKNOWN}, blame, body.why or orelse.why)
+
+    def _call_value(self, node: cst.Call, depth: int) -> _Value:
+        names = self._names(node.func)
+        if names & {"torch.device"} and node.args:
+            first = self.value(node.args[0].value, depth)
+            if len(node.args) > 1 and first.kinds == {ACCELERATOR}:
+                return _known(RANK)  # torch.device("cuda", rank)
+            return first
+        if names & _ACCELERATOR_CALLS:
+            return _known(ACCELERATOR)
+        if names & _INDEX_CALLS:
+            return _known(RANK)
+        if names & {"builtins.int"} and node.args:
+            inner = node.args[0].value
+            if _environ_key(inner, self.q) in _RANK_ENV or is_rank_name(inner):
+                return _known(RANK)
+        return _unknown(node, f"`{_code(node)}` is a call the tool cannot follow")
+
+    def _name_value(self, node: cst.Name | cst.Attribute, depth: int) -> _Value:
+        name = dotted(node)
+        if name is None:
+            return _unknown(node, "the tool cannot read it")
+        bindings = self.c.bindings.get(name)
+        if not bindings:
+            if _RANK_NAME.match(_last(name)):
+                return _known(RANK)
+            option = self._option(name)
+            if option is not None:
+                if option.default is None:
+                    return _unknown(node, f"`{name}` has no default")
+                return self.value(option.default, depth)
+            return _unknown(node, f"`{name}` is set outside what the tool can see")
+        return self._bound(node, name, bindings, depth)
+
+    def _bound(self, node, name: str, bindings: list[Binding], depth: int) -> _Value:
+        result: _Value | None = None
+        for binding in bindings:
+            guard = self._guards(binding, depth)
+            if guard is False:
+                continue
+            if binding.parameter is not None:
+                value = self._parameter(node, binding.parameter, depth)
+            elif binding.value is None:
+                value = _unknown(node, f"`{name}` is bound in a way the tool cannot follow")
+            else:
+                value = self.value(binding.value, depth)
+            if result is None or (guard is True and binding.parameter is None):
+                result = value  # a later unconditional binding replaces what came before
+            else:
+                result = self._either(result, value, guard)
+        if result is None or not result.kinds:
+            return _unknown(node, f"no binding of `{name}` runs on the target")
+        if _RANK_NAME.match(_last(name)) and UNKNOWN in result.kinds:
+            return _known(RANK)
+        return result
+
+    def _guards(self, binding: Binding, depth: int) -> bool | _Value:
+        """True when every `if` around the binding takes its way on the target, False when one
+        does not, else the unknown test."""
+        for test, wanted in binding.guards:
+            truth = self.truth(test, depth)
+            if isinstance(truth, _Value):
+                return truth
+            if truth is not wanted:
+                return False
+        return True
+
+    def _parameter(self, node, parameter: tuple[cst.FunctionDef, int, str], depth: int) -> _Value:
+        function, position, name = parameter
+        values: list[_Value] = []
+        for call in self._calls_of(function):
+            offset = 1 if self._is_method(function) else 0
+            arg = _argument(call, position - offset, name)
+            if arg is None:
+                default = _default(function, name)
+                if default is None:
+                    continue
+                arg = default
+            values.append(self.value(arg, depth))
+        if not values:
+            default = _default(function, name)
+            if default is not None:
+                return self.value(default, depth)
+            return _unknown(
+                node,
+                f"`{name}` is a parameter of `{function.name.value}`, whose "
+                "callers the tool cannot see",
+            )
+        result = values[0]
+        for value in values[1:]:
+            result = self._either(result, value, None)
+        return result
+
+    def _is_method(self, function: cst.FunctionDef) -> bool:
+        params = function.params.params
+        return bool(params) and params[0].name.value in ("self", "cls")
+
+    def _calls_of(self, function: cst.FunctionDef) -> list[cst.Call]:
+        name = function.name.value
+        owner = next((c for c in self.c.classes.values() if function in _methods(c)), None)
+        wanted = {name}
+        if owner is not None and name == "__init__":
+            wanted = {owner.name.value}
+        found = []
+        for call in self.c.calls:
+            func = call.func
+            called = func.value if isinstance(func, cst.Name) else None
+            if isinstance(func, cst.Attribute) and owner is not None and name != "__init__":
+                called = func.attr.value
+            if called in wanted:
+                found.append(call)
+            # mp.spawn(fn, args=(...)) calls fn(rank, *args)
+            elif self._names(call.func) & _SPAWNS and call.args:
+                if isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name:
+                    found.append(_spawned(call))
+        return found
+
+    def _option(self, name: str) -> Option | None:
+        if "." not in name:
+            return None
+        return self.c.options.get(_last(name))
+
+    # -- constants and dtypes --------------------------------------------------------------------
+    def constant(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        """A string an expression holds on the target, when certain."""
+        if depth > _DEPTH:
+            return None
+        text = _string(node)
+        if text is not None:
+            return text
+        if isinstance(node, cst.IfExp):
+            truth = self.truth(node.test, depth + 1)
+            if isinstance(truth, bool):
+                return self.constant(node.body if truth else node.orelse, depth + 1)
+            return None
+        if isinstance(node, cst.Name | cst.Attribute):
+            name = dotted(node)
+            values = set()
+            for binding in self.c.bindings.get(name or "", ()):
+                guard = self._guards(binding, depth + 1)
+                if guard is False:
+                    continue
+                if guard is not True or binding.value is None:
+                    return None
+                values = {self.constant(binding.value, depth + 1)}  # the later binding wins
+            if not values and name is not None:
+                option = self._option(name)
+                if option is not None and option.default is not None:
+                    return self.constant(option.default, depth + 1)
+            return values.pop() if len(values) == 1 else None
+        return None
+
+    def dtype(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        if depth > _DEPTH:
+            return None
+        for name in self._names(node):
+            if name.startswith("torch.") and name.count(".") == 1:
+                return _DTYPES.get(name[len("torch.") :])
+        if isinstance(node, cst.IfExp):
+            truth = self.truth(node.test, depth + 1)
+            if isinstance(truth, bool):
+                return self.dtype(node.body if truth else node.orelse, depth + 1)
+            return None
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Dict):
+            element = node.slice[0].slice if len(node.slice) == 1 else None
+            key = (
+                self.constant(element.value, depth + 1) if isinstance(element, cst.Index) else None
+            )
+            for entry in node.value.elements:
+                if (
+                    key is not None
+                    and isinstance(entry, cst.DictElement)
+                    and _string(entry.key) == key
+                ):
+                    return self.dtype(entry.value, depth + 1)
+            return None
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "getattr"
+            and len(node.args) == 2
+            and self._names(node.args[0].value) & {"torch"}
+        ):
+            return _DTYPES.get(self.constant(node.args[1].value, depth + 1) or "")
+        if isinstance(node, cst.Name | cst.Attribute):
+            bindings = self.c.bindings.get(dotted(node) or "", ())
+            result = None
+            for binding in bindings:
+                guard = self._guards(binding, depth + 1)
+                if guard is False:
+                    continue
+                if guard is not True or binding.value is None:
+                    return None
+                result = self.dtype(binding.value, depth + 1)
+            return result
+        return None
+
+    # -- conditions ----------------------------------------------------------------------------
+    def truth(self, node: cst.BaseExpression, depth: int = 0) -> bool | _Value:
+        """True/False as the condition is on the target; a _Value with the blame when unknown."""
+        if depth > _DEPTH or id(node) in self.active:
+            return _unknown(node, "it is computed in a way the tool cannot follow")
+        self.active.add(id(node))
+        try:
+            result = self._truth(node, depth + 1)
+        finally:
+            self.active.discard(id(node))
+        if isinstance(result, bool):
+            self.facts.known_tests[node] = result
+        return result
+
+    def _truth(self, node: cst.BaseExpression, depth: int) -> bool | _Value:
+        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+            return node.value == "True"
+        if isinstance(node, cst.Call):
+            names = self._names(node.func)
+            if names & (_AVAILABLE | _BF16) and not node.args:
+                if self.recording:
+                    self.facts.gates.add(node)
+                return True
+            if names & _NOT_HERE:
+                return False
+            return _unknown(node, f"`{_code(node)}` is a call the tool cannot follow")
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            inner = self.truth(node.expression, depth)
+            return (not inner) if isinstance(inner, bool) else inner
+        if isinstance(node, cst.BooleanOperation):
+            left = self.truth(node.left, depth)
+            right = self.truth(node.right, depth)
+            if isinstance(node.operator, cst.And):
+                if left is False or right is False:
+                    return False
+                if left is True and right is True:
+                    return True
+            else:
+                if left is True or right is True:
+                    return True
+                if left is False and right is False:
+                    return False
+            return left if isinstance(left, _Value) else right
+        if isinstance(node, cst.Comparison):
+            return self._comparison(node, depth)
+        if isinstance(node, cst.Name | cst.Attribute):
+            name = dotted(node)
+            if name is None:
+                return _unknown(node, "the tool cannot read it")
+            bindings = self.c.bindings.get(name)
+            if not bindings:
+                option = self._option(name)
+                if option is not None and option.action in ("store_true", "store_false"):
+                    if option.default is not None:
+                        return self.truth(option.default, depth)
+                    return option.action == "store_false"
+                return _unknown(node, f"`{name}` is set outside what the tool can see")
+            results = set()
+            for binding in bindings:
+                guard = self._guards(binding, depth)
+                if guard is False:
+                    continue
+                if binding.value is None:
+                    return _unknown(node, f"`{name}` is bound in a way the tool cannot follow")
+                truth = self.truth(binding.value, depth)
+                if isinstance(truth, _Value):
+                    return truth
+                results.add(truth)
+            if len(results) == 1:
+                return results.pop()
+            return _unknown(node, f"`{name}` is set both ways")
+        return _unknown(node, "the tool cannot read it")
+
+    def _comparison(self, node: cst.Comparison, depth: int) -> bool | _Value:
+        """``device.type == "cuda"``, ``"cuda" in device``, ``device != "cpu"``: true on the
+        target where the device is the accelerator (the pass rewrites "cuda" to its type)."""
+        if len(node.comparisons) != 1:
+            return _unknown(node, "the tool cannot read it")
+        target = node.comparisons[0]
+        left, right, operator = node.left, target.comparator, target.operator
+        if _string(left) is not None and _string(right) is None:
+            left, right = right, left
+        text = _string(right)
+        subject = identity_subject(left)
+        if text is not None and subject is None:
+            held = self.constant(left, depth)  # `dtype == "float16"`, `args.precision == "bf16"`
+            if held is not None and isinstance(operator, cst.Equal | cst.NotEqual):
+                return (held == text) is isinstance(operator, cst.Equal)
+        if text is None or subject is None:
+            return _unknown(node, f"`{_code(node)}` is a test the tool cannot decide")
+        value = self.value(subject, depth)
+        if value.kinds not in ({ACCELERATOR}, {CPU}, {RANK}):
+            return value
+        device = "cuda" if value.kinds != {CPU} else "cpu"
+        if isinstance(operator, cst.Equal | cst.In):
+            same = device == text if isinstance(operator, cst.Equal) else text in device
+        elif isinstance(operator, cst.NotEqual | cst.NotIn):
+            same = device != text if isinstance(operator, cst.NotEqual) else text not in device
+        else:
+            return _unknown(node, f"`{_code(node)}` is a test the tool cannot decide")
+        if _CUDA.fullmatch(text):
+            self.facts.device_names.add(dotted(subject) or "")
+        return same
+
+
+def identity_subject(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The device in a test of a device's identity: ``device`` in ``device.type``,
+    ``str(device)``, ``device`` itself when its name says it is one (``device_type``)."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "type":
+        return node.value
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "str"
+        and len(node.args) == 1
+    ):
+        return node.args[0].value
+    name = dotted(node)
+    if name is not None and "device" in _last(name).lower():
+        return node
+    return None
+
+
+def _environ_key(node: cst.BaseExpression, qualified: Qualified) -> str | None:
+    key: cst.BaseExpression | None = None
+    if isinstance(node, cst.Subscript) and qualified(node.value) & {"os.environ"}:
+        element = node.slice[0].slice if len(node.slice) == 1 else None
+        key = element.value if isinstance(element, cst.Index) else None
+    elif isinstance(node, cst.Call) and node.args:
+        if qualified(node.func) & {"os.environ.get", "os.getenv"}:
+            key = node.args[0].value
+    return _string(key)
+
+
+def _methods(cls: cst.ClassDef) -> Iterable[cst.FunctionDef]:
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return [s for s in body if isinstance(s, cst.FunctionDef)]
+
+
+def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in positional[: position + 1]) or position < 0:
+        return None
+    return positional[position].value if position < len(positional) else None
+
+
+def _default(function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+    for param in [*function.params.params, *function.params.kwonly_params]:
+        if param.name.value == name:
+            return param.default
+    return None
+
+
+def _spawned(call: cst.Call) -> cst.Call:
+    """The call ``mp.spawn(fn, args=(a, b))`` makes: ``fn(rank, a, b)``."""
+    args: list[cst.Arg] = [cst.Arg(cst.Name("rank"))]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "args":
+            if isinstance(arg.value, cst.Tuple):
+                args += [cst.Arg(e.value) for e in arg.value.elements]
+    return cst.Call(call.func, args)
+
+
+def _device_argument(call: cst.Call, qualified: Qualified) -> cst.BaseExpression | None:
+    """The device a call places something on: ``x.to(d)``, ``x.cuda(d)``, ``f(device=d)``."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "device":
+            return arg.value
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in ("to", "cuda") and call.args:
+        first = call.args[0]
+        if first.keyword is None and not first.star:
+            if func.attr.value == "cuda" and qualified(func) & {"torch.cuda"}:
+                return None
+            return first.value
+    return None
+
+
+def _is_dtype(node: cst.BaseExpression, qualified: Qualified) -> bool:
+    name = dotted(node) or ""
+    return bool(qualified(node) & {f"torch.{_last(name)}"}) and not _last(name).startswith("dev")
+
+
+def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
+    """The training device of ``module`` and what decides it."""
+    collected = _Collector(qualified)
+    module.visit(collected)
+    facts = DeviceFacts()
+    evaluator = _Evaluator(collected, facts)
+    outcome: set[str] = set()
+    for call in collected.calls:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "cuda" and not call.args:
+            if not (qualified(func) & {"torch.cuda"}):
+                facts.places_on_device = True
+                outcome.add(ACCELERATOR)
+            continue
+        device = _device_argument(call, qualified)
+        if device is None or _is_dtype(device, qualified):
+            continue
+        literal = _string(device)
+        if literal is not None and not _CUDA.fullmatch(literal):
+            continue  # `.to("cpu")`: a copy to the host, not the training device
+        if isinstance(device, cst.Tuple | cst.List | cst.Dict | cst.Lambda):
+            continue
+        value = evaluator.value(device)
+        if value.kinds == {UNKNOWN} and isinstance(device, cst.Name | cst.Attribute):
+            name = dotted(device) or ""
+            if "device" not in _last(name).lower() and _last(name) not in collected.bindings:
+                continue  # `.to(other_tensor)`, `.to(memory_format)`: not a device
+        facts.places_on_device = True
+        name = dotted(device)
+        if name is not None:
+            facts.device_names.add(name)
+        if value.kinds == {RANK}:
+            built = _index_devices(device, collected, qualified)
+            if built:
+                facts.rank_values |= built  # rewrite where the device is built, once
+            else:
+                facts.rank_devices.add(device)
+        kinds = {ACCELERATOR if k == RANK else k for k in value.kinds}
+        outcome |= kinds
+        if UNKNOWN in kinds and value.blame is not None:
+            facts.unresolved.setdefault(value.blame, value.why)
+        if kinds == {CPU}:
+            facts.cpu_values |= _cpu_values(device, collected, evaluator)
+    for call in collected.calls:
+        # `torch.device("cuda", local_rank)` is a device wherever it is; a literal index other
+        # than 0 (`"cuda:1"`, model parallel over GPUs) is not a process's own device.
+        if qualified(call.func) & {"torch.device"} and is_index_device(call, qualified):
+            index = call.args[-1].value
+            if not (isinstance(index, cst.Integer) and index.value != "0"):
+                facts.rank_values.add(call)
+    evaluator.recording = False
+    for test in collected.if_tests:
+        evaluator.truth(test)  # records the device-identity tests they contain
+    for comparison in collected.comparisons:
+        if comparison not in facts.known_tests:
+            evaluator.truth(comparison)
+    for call in collected.calls:
+        names = qualified(call.func)
+        if names & _BF16 and not call.args:
+            facts.gates.add(call)
+        if names & _SPAWNS:
+            count = _launcher_count(call, collected, qualified)
+            if count is not None:
+                facts.launchers[call] = count
+    _bf16_partners(collected, facts, qualified)
+    facts.outcome = frozenset(outcome)
+    facts.evaluator = evaluator
+    return facts
+
+
+def _cpu_values(
+    device: cst.BaseExpression, collected: _Collector, evaluator: _Evaluator
+) -> set[cst.BaseExpression]:
+    """The literal CPU values a device variable is bound to (only plain bindings)."""
+    name = dotted(device)
+    if name is None:
+        return set()
+    values = set()
+    for binding in collected.bindings.get(name, ()):
+        if binding.value is None or binding.parameter is not None:
+            continue
+        value = binding.value
+        if _string(value) == "cpu":
+            values.add(value)
+        elif isinstance(value, cst.Call) and value.args and _string(value.args[0].value) == "cpu":
+            if evaluator.q(value.func) & {"torch.device"} and len(value.args) == 1:
+                values.add(value)
+        elif isinstance(value, cst.Name | cst.Attribute):
+            values |= _cpu_values(value, collected, evaluator)
+    return values
+
+
+def is_index_device(node: cst.BaseExpression, qualified: Qualified) -> bool:
+    """A CUDA device built from an index: ``f"cuda:{rank}"``, ``"cuda:%d" % rank``,
+    ``torch.device(f"cuda:{rank}")``, ``torch.device("cuda", rank)``."""
+    if isinstance(node, cst.FormattedString):
+        head = node.parts[0] if node.parts else None
+        return isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda:")
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        return (_string(node.left) or "").startswith("cuda:")
+    if isinstance(node, cst.Call) and qualified(node.func) & {"torch.device"} and node.args:
+        first = node.args[0].value
+        if len(node.args) == 2:
+            keyword = node.args[1].keyword
+            return is_cuda_string(first) and (keyword is None or keyword.value == "index")
+        return len(node.args) == 1 and is_index_device(first, qualified)
+    return False
+
+
+def _index_devices(
+    device: cst.BaseExpression, collected: _Collector, qualified: Qualified
+) -> set[cst.BaseExpression]:
+    """The index-built devices a device argument holds, when that is all it holds."""
+    if is_index_device(device, qualified):
+        return {device}
+    name = dotted(device)
+    bindings = collected.bindings.get(name or "", [])
+    values = [b.value for b in bindings]
+    if not values or any(v is None or not is_index_device(v, qualified) for v in values):
+        return set()
+    return set(values)  # type: ignore[arg-type]
+
+
+def _launcher_count(call: cst.Call, collected: _Collector, qualified: Qualified) -> cst.Call | None:
+    """The device-count call that sizes ``mp.spawn(fn, nprocs=...)``, directly or through a name."""
+    nprocs = next((a.value for a in call.args if a.keyword and a.keyword.value == "nprocs"), None)
+    if nprocs is None:
+        return None
+    seen = 0
+    while isinstance(nprocs, cst.Name | cst.Attribute) and seen < _DEPTH:
+        seen += 1
+        bindings = collected.bindings.get(dotted(nprocs) or "", [])
+        values = [b.value for b in bindings if b.value is not None]
+        if len(values) != 1:
+            return None
+        nprocs = values[0]
+    for node in _walk(nprocs):
+        if isinstance(node, cst.Call) and qualified(node.func) & _DEVICE_COUNTS:
+            return node
+    return None
+
+
+def _bf16_partners(collected: _Collector, facts: DeviceFacts, qualified: Qualified) -> None:
+    """``torch.cuda.is_available() and torch.cuda.is_bf16_supported()`` (nanoGPT's dtype
+    choice): the availability check there decides the dtype, and is True on the target."""
+    for op in _and_operations(collected):
+        calls = [n for n in _walk(op) if isinstance(n, cst.Call)]
+        if any(qualified(c.func) & _BF16 for c in calls):
+            for c in calls:
+                if qualified(c.func) & _AVAILABLE and not c.args:
+                    facts.gates.add(c)
+
+
+def _and_operations(collected: _Collector) -> Iterable[cst.BooleanOperation]:
+    for binding_list in collected.bindings.values():
+        for binding in binding_list:
+            if isinstance(binding.value, cst.BooleanOperation):
+                yield binding.value
+            elif isinstance(binding.value, cst.IfExp) and isinstance(
+                binding.value.test, cst.BooleanOperation
+            ):
+                yield binding.value.test
+    for test in collected.if_tests:
+        if isinstance(test, cst.BooleanOperation):
+            yield test
+
+
+def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
