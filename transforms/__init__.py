@@ -27,6 +27,7 @@ from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.float64 import Float64ToFloat32
 from trncodemod.transforms.host_sync import HostSyncDiagnostics
 from trncodemod.transforms.item_hoist import ItemHoist
+from trncodemod.transforms.launchers import Launchers
 from trncodemod.transforms.optimizer import FusedOptimizers
 from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
@@ -37,6 +38,7 @@ from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 
 PASSES = (
     DevicePlacement,
+    Launchers,
     TorchXlaApis,
     XlaToNeuron,
     MixedPrecision,
