@@ -474,6 +474,9 @@ class PadToBuckets(Pass):
                 self._helper_state = "present" if _HELPER_MARK in doc else "taken"
         for call in _calls(node):
             self._scan_call(call)
+        # Text cut into fixed-length blocks after tokenizing (`group_texts` in HF's run_clm):
+        # every sequence has the block's length, whatever the tokenizer did.
+        self._padding_later = self._padding_later or _makes_fixed_blocks(node)
         for loop in find_step_loops(node).values():
             if loop.iterable is None:
                 continue
@@ -710,7 +713,14 @@ class PadToBuckets(Pass):
     def _gets_max_length(self, call: cst.Call, kind: str) -> bool:
         """Whether padding to the call's own max_length keeps every row the same length: the
         call truncates, explicitly or implicitly (max_length without padding or truncation)."""
-        if kind not in ("longest", "none") or _argument(call, "max_length", None) is None:
+        max_length = _argument(call, "max_length", None)
+        # `max_length=None` pads to the model's maximum (512 for BERT), not to a length the
+        # script chose: no fixed size of the script's own to pad to.
+        if (
+            kind not in ("longest", "none")
+            or max_length is None
+            or _literal(max_length.value) is None
+        ):
             return False
         truncation = _argument(call, "truncation", None)
         if truncation is None:
@@ -904,6 +914,37 @@ class PadToBuckets(Pass):
                 )
         body.insert(index, helper)
         return updated_node.with_changes(body=body)
+
+
+def _makes_fixed_blocks(module: cst.Module) -> bool:
+    """A function passed to some ``.map(...)`` that cuts sequences into blocks of one size:
+    ``[t[i : i + size] for i in range(0, total, size)]``."""
+    mapped = {
+        call.args[0].value.value
+        for call in _calls(module)
+        if m.matches(call.func, m.Attribute(attr=m.Name("map")))
+        and call.args
+        and isinstance(call.args[0].value, cst.Name)
+    }
+    for function in m.findall(module, m.FunctionDef()):
+        if function.name.value not in mapped:  # type: ignore[attr-defined]
+            continue
+        for comp in m.findall(function, m.CompFor(iter=m.Call(func=m.Name("range")))):
+            args = comp.iter.args  # type: ignore[attr-defined]
+            if len(args) != 3 or not isinstance(comp.target, cst.Name):  # type: ignore[attr-defined]
+                continue
+            index, size = comp.target.value, _code(args[2].value)  # type: ignore[attr-defined]
+            block = m.Slice(
+                lower=m.Name(index),
+                upper=m.BinaryOperation(
+                    left=m.Name(index),
+                    operator=m.Add(),
+                    right=m.MatchIfTrue(lambda node, size=size: _code(node) == size),
+                ),
+            )
+            if m.findall(function, block):
+                return True
+    return False
 
 
 def _is_preamble(statement: cst.BaseStatement, index: int) -> bool:
