@@ -132,3 +132,54 @@ def test_dry_run_exit_code_answers_whether_anything_would_change(tree: Path) -> 
     assert (code, out) == (0, b"") and "TRN007" in err
     code, _, _ = run("apply", ".")
     assert code == 1, "a writing run exits 1 while findings are left for a person"
+
+
+def test_ctrl_c_stops_within_a_second_with_exit_130_and_no_aborted(tmp_path: Path) -> None:
+    import signal
+    import sys
+    import time
+
+    examples = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
+    for index in range(40):
+        for example in examples:
+            (tmp_path / f"t{index}_{example.name}").write_bytes(example.read_bytes())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "trncodemod", "check", "--no-cache", "-j", "2", "."],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(2.0)  # past start-up, well inside the run
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.0
+    assert process.returncode == 130
+    assert b"Aborted!" not in err and b"interrupted" in err
+
+
+def test_absolute_paths_outside_the_folder_keep_their_leading_slash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "here").mkdir()
+    script = tmp_path / "proj" / "train.py"
+    script.write_text(GPU_SCRIPT)
+    monkeypatch.chdir(tmp_path / "here")
+    given = script.as_posix()
+    _, out, _ = run("check", "--no-cache", given)
+    assert out.decode().startswith(f"{given}:3:9: TRN001")
+    _, out, _ = run("check", "--no-cache", "--format", "json", given)
+    assert {f["path"] for f in json.loads(out)["findings"]} == {given}
+    _, out, _ = run("check", "--no-cache", "--format", "github", given)
+    assert f"file={given}".replace(":", "%3A") in out.decode()
+    _, out, _ = run("check", "--no-cache", "--format", "sarif", given)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(out)["runs"][0]["results"]
+    }
+    assert uris == {given}
+    _, out, err = run("apply", "--dry-run", "--no-cache", given)
+    assert out.startswith(f"--- a/{given}\n+++ b/{given}\n".encode())
+    assert f"{given}:3:9: TRN001" in err

@@ -7,16 +7,18 @@ them, and forbids properties the official schema does not define for those objec
 """
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from jsonschema import Draft7Validator, Draft202012Validator
 
+from trncodemod import cli as cli_module
 from trncodemod.cli import main
 from trncodemod.engine import FileOutcome
 from trncodemod.findings import Finding, Safety, Severity
-from trncodemod.report import github_annotation, statistics, statistics_lines
+from trncodemod.report import github_annotation, one_line, statistics, statistics_lines
 from trncodemod.rules import all_rules
 from trncodemod.sarif import replacements
 
@@ -83,7 +85,14 @@ def test_a_schema_violation_is_caught() -> None:
         "mode": "check",
         "files": [],
         "findings": [],
-        "summary": {"files": 0, "changed": 0, "errors": 0, "fixed": 0, "remaining": 0},
+        "summary": {
+            "files": 0,
+            "changed": 0,
+            "errors": 0,
+            "fixed": 0,
+            "remaining": 0,
+            "blockers": 0,
+        },
     }
     _validate(Draft202012Validator, REPORT_SCHEMA, document)
     validator = Draft202012Validator(REPORT_SCHEMA)
@@ -239,9 +248,9 @@ def test_statistics_marks_a_rule_as_fixable_only_when_apply_fixes_every_finding(
         ),
     )
     rows = statistics([outcome])
-    assert rows == [
-        {"code": "TRN001", "name": "cuda-method", "count": 2, "fixable": 1},
-        {"code": "TRN002", "name": "cuda-device-string", "count": 1, "fixable": 1},
+    assert [(r["code"], r["count"], r["fixable"], r["blockers"]) for r in rows] == [
+        ("TRN001", 2, 1, 0),
+        ("TRN002", 1, 1, 0),
     ]
     assert statistics_lines(rows) == [
         "2  TRN001      cuda-method (1 of 2 fixable)",
@@ -251,7 +260,80 @@ def test_statistics_marks_a_rule_as_fixable_only_when_apply_fixes_every_finding(
 
 def test_statistics_as_json(tree: Path) -> None:
     _, out, _ = run("check", "--statistics", "--format", "json", ".")
-    assert json.loads(out) == [
-        {"code": "TRN001", "name": "cuda-method", "count": 2, "fixable": 2},
-        {"code": "TRN007", "name": "cuda-availability-check", "count": 1, "fixable": 0},
+    assert [(r["code"], r["name"], r["count"], r["fixable"]) for r in json.loads(out)] == [
+        ("TRN001", "cuda-method", 2, 2),
+        ("TRN007", "cuda-availability-check", 1, 0),
     ]
+
+
+# -- Blockers (severity "blocker": the migrated program will not run on the accelerator) -------
+
+
+@pytest.fixture
+def blocker_run(tree: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A run whose second file holds one blocker left, whatever the passes say today."""
+    (tree / "broken.py").unlink()
+    (tree / "z.py").write_text("import torch\n")
+    blocker = _finding(
+        path="z.py",
+        line=1,
+        column=1,
+        code="TRN998",
+        name="trains-on-cpu",
+        message="the model never reaches the device:\n`model = Net(\n    4,\n)`",
+        severity=Severity.BLOCKER,
+    )
+    real = cli_module.migrate_files
+
+    def with_blocker(files, *args, **kwargs):  # type: ignore[no-untyped-def]
+        for outcome in real(files, *args, **kwargs):
+            if outcome.display == "z.py":
+                outcome = replace(outcome, findings=(*outcome.findings, blocker))
+            yield outcome
+
+    monkeypatch.setattr(cli_module, "migrate_files", with_blocker)
+    return tree
+
+
+def test_check_text_lists_blockers_first_on_one_line_and_counts_them(blocker_run: Path) -> None:
+    code, out, _ = run("check", "--no-cache", ".")
+    lines = out.splitlines()
+    assert (
+        lines[0]
+        == "z.py:1:1: TRN998 [blocker] the model never reaches the device: `model = Net( 4, )`"
+    )
+    assert lines[1].startswith("train.py:")
+    assert "1 blocker (will not run on the accelerator)" in lines[-1]
+    assert code == 1
+
+
+def test_a_blocker_fails_the_run_even_with_exit_zero(blocker_run: Path) -> None:
+    assert run("check", "--no-cache", "--exit-zero", ".")[0] == 1
+    code, _, err = run("apply", "--no-cache", "--exit-zero", ".")
+    assert code == 1
+    assert err.splitlines()[0].startswith("z.py:1:1: TRN998 [blocker]")
+    assert err.splitlines()[-1].startswith("1 blocker (will not run on the accelerator), ")
+
+
+def test_json_sarif_and_statistics_carry_the_blocker(blocker_run: Path) -> None:
+    report = json.loads(run("check", "--no-cache", "--format", "json", ".")[1])
+    _validate(Draft202012Validator, REPORT_SCHEMA, report)
+    assert report["summary"]["blockers"] == 1
+    assert [f["severity"] for f in report["findings"] if f["code"] == "TRN998"] == ["blocker"]
+    sarif = json.loads(run("check", "--no-cache", "--format", "sarif", ".")[1])
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "TRN998"]
+    assert result["level"] == "error" and result["properties"]["severity"] == "blocker"
+    stats = run("check", "--no-cache", "--statistics", ".")[1].splitlines()
+    assert stats[0].startswith("1  TRN998") and stats[0].endswith("[blocker]")
+
+
+def test_github_annotation_of_a_blocker_is_an_error(blocker_run: Path) -> None:
+    out = run("check", "--no-cache", "--format", "github", ".")[1]
+    assert any(line.startswith("::error file=z.py") for line in out.splitlines())
+
+
+def test_one_line_shortens_a_long_code_excerpt_and_keeps_short_ones() -> None:
+    long_code = "x = " + " + ".join(["value"] * 30)
+    text = one_line(f"`{long_code}` syncs; use `xm.mark_step()`")
+    assert "\n" not in text and "…`" in text and "`xm.mark_step()`" in text
+    assert len(text.split("`")[1]) == 80

@@ -7,12 +7,16 @@ parse or internal error.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -35,10 +39,14 @@ from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import load_target, target_names
 from trncodemod.writing import write_outcomes
 
+if TYPE_CHECKING:  # rich is imported only when a terminal shows progress
+    from rich.progress import Progress, TaskID
+
 # LibCST and the passes are imported where a command needs them (`trncodemod.migrate`, on the
 # first file the cache does not answer), so a run served from the cache starts in 0.1 s.
 EXIT_CLEAN, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
-PROGRESS_MIN_FILES = 50
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+PROGRESS_AFTER_S = 0.5  # a run shorter than this shows no progress at all
 
 
 def _codes(value: str | None) -> tuple[str, ...] | None:
@@ -60,18 +68,64 @@ def _settings(paths: tuple[Path, ...], config: Path | None, **overrides: object)
 def _run(
     files: list[Path], settings: Settings, jobs: int | None, cache: ResultCache | None
 ) -> list[FileOutcome]:
+    """Every file's outcome; on a terminal, a progress line once the run takes a moment."""
     outcomes = migrate_files(files, settings, jobs, cache)
-    if not sys.stderr.isatty() or len(files) < PROGRESS_MIN_FILES:
-        return list(outcomes)
-    from rich.progress import Progress
-
-    with Progress(transient=True, console=None) as progress:
-        task = progress.add_task("migrating", total=len(files))
-        collected = []
+    collected: list[FileOutcome] = []
+    progress = task = timer = None
+    if sys.stderr.isatty() and files:
+        progress, task = _progress(len(files), str(files[0]))
+        # Shown from a timer, so a run whose first result is slow (a worker's batch of files)
+        # still shows it; a run over within the moment shows nothing.
+        timer = threading.Timer(PROGRESS_AFTER_S, progress.start)
+        timer.daemon = True
+        timer.start()
+    try:
         for outcome in outcomes:
             collected.append(outcome)
-            progress.advance(task)
+            if progress is not None:
+                current = files[len(collected)] if len(collected) < len(files) else ""
+                progress.update(task, completed=len(collected), current=str(current))
         return collected
+    finally:
+        outcomes.close()  # on Ctrl-C: the engine stops its workers now
+        if timer is not None and progress is not None:
+            timer.cancel()
+            timer.join()
+            progress.stop()
+
+
+def _progress(total: int, first: str) -> tuple[Progress, TaskID]:
+    """Files done/total, elapsed time and the file being migrated, on stderr; gone when done."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("migrating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[current]}"),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    return progress, progress.add_task("migrating", total=total, current=first)
+
+
+@contextlib.contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Ctrl-C while files are written takes effect once they are: never a half-written run."""
+    received: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda number, _: received.append(number))
+    except ValueError:  # not the main thread: nothing to defer to
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt
 
 
 def _ask(prompt: str) -> str | None:
@@ -92,6 +146,15 @@ class _LazyGroup(click.Group):
         "pr": "trncodemod.pull_request:pr_command",
         "verify": "trncodemod.verify:verify_command",
     }
+
+    def invoke(self, ctx: click.Context) -> object:
+        # Ctrl-C: exit 130 with a line saying so, not click's "Aborted!" and exit 1 (which
+        # means "findings left").
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted: nothing more was written", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.LAZY])
@@ -133,7 +196,9 @@ def _run_options(command: Callable) -> Callable:
             help="Worker processes (default: all cores).",
         ),
         click.option(
-            "--exit-zero", is_flag=True, help="Exit 0 even when changes or findings are left."
+            "--exit-zero",
+            is_flag=True,
+            help="Exit 0 even when changes or findings are left; a blocker left still exits 1.",
         ),
         click.option(
             "--config",
@@ -266,7 +331,8 @@ def apply(
         sys.stdout.buffer.write(patch)
         sys.stdout.flush()
     else:
-        outcomes = write_outcomes(outcomes)
+        with _interrupt_deferred():
+            outcomes = write_outcomes(outcomes)
     if fmt == "json":
         click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
     else:
@@ -287,9 +353,16 @@ def apply(
     # As ruff's --diff: a dry run answers "would anything change?"; a writing run answers
     # "is anything left for a person?" (`check` reports every finding).
     pending = counts["changed"] if dry_run else counts["remaining"]
-    if not exit_zero and pending:
-        sys.exit(EXIT_PENDING)
-    sys.exit(EXIT_CLEAN)
+    sys.exit(_exit_code(counts, bool(pending), exit_zero))
+
+
+def _exit_code(counts: dict[str, int], pending: bool, exit_zero: bool) -> int:
+    """1 while anything is pending; --exit-zero forgives that, but never a blocker left: it
+    exists to land a migration with work left for later, and one that will not run on the
+    accelerator is not that."""
+    if counts["blockers"]:
+        return EXIT_PENDING
+    return EXIT_PENDING if pending and not exit_zero else EXIT_CLEAN
 
 
 @main.command()
@@ -357,7 +430,7 @@ def check(
     if counts["errors"] or run.missing:
         sys.exit(EXIT_ERROR)
     found = any(f.fixed or f.counts_against_exit for o in outcomes for f in o.findings)
-    sys.exit(EXIT_PENDING if found and not exit_zero else EXIT_CLEAN)
+    sys.exit(_exit_code(counts, found, exit_zero))
 
 
 @main.command()

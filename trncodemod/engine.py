@@ -10,6 +10,7 @@ them (importing LibCST alone takes a third of a second).
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from trncodemod.cache import Entry, ResultCache
 from trncodemod.config import Settings
-from trncodemod.findings import Finding
+from trncodemod.findings import Finding, Severity
 from trncodemod.patch import PatchError, build_file_diff
 from trncodemod.source import SourceError, decode_source
 
@@ -50,12 +51,13 @@ class FileOutcome:
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
-    """``path`` relative to ``cwd`` (resolved; pass it resolved once for many paths)."""
+    """``path`` relative to ``cwd`` (resolved; pass it resolved once for many paths) when it lies
+    inside it, else as given: ``/srv/proj/train.py`` keeps its ``/``, ``../x.py`` its ``..``."""
     cwd = cwd or Path.cwd().resolve()
     try:
         return path.resolve().relative_to(cwd).as_posix()
     except ValueError:
-        return path.as_posix().lstrip("/")
+        return path.as_posix()
 
 
 def migrate_file(
@@ -139,24 +141,49 @@ def migrate_files(
     pending = items
     while pending:
         done = 0
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_parent)
         try:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                chunk = max(1, min(32, len(pending) // (jobs * 8)))
-                for outcome in pool.map(_migrate_item, pending, chunksize=chunk):
-                    yield outcome
-                    done += 1
+            chunk = max(1, min(8, len(pending) // (jobs * 8)))  # small: progress moves
+            for outcome in pool.map(_migrate_item, pending, chunksize=chunk):
+                yield outcome
+                done += 1
+            pool.shutdown()
             return
         except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
             # A worker died (out of memory, a crash in native code or a plugin), failing every
             # file still in the pool. The first of them runs alone: it is either the one that
             # kills its process, reported as such, or innocent; the rest go to a fresh pool.
             yield _alone(pending[done])
             pending = pending[done + 1 :]
+        except BaseException:
+            # Ctrl-C, or the caller stopped reading: waiting for the pool to drain took tens of
+            # seconds, so the workers are stopped now (they hold nothing the caller needs).
+            _stop(pool)
+            raise
+
+
+def _leave_interrupts_to_parent() -> None:
+    # Ctrl-C reaches the whole process group; the parent alone decides, and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and end the workers without waiting for the file they are on."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    # Before shutdown, which forgets them; the pool's manager thread then sees them gone.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for process in workers:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
     try:
-        with ProcessPoolExecutor(max_workers=1) as pool:
+        with ProcessPoolExecutor(max_workers=1, initializer=_leave_interrupts_to_parent) as pool:
             return pool.submit(_migrate_item, item).result()
     except BrokenProcessPool:
         return FileOutcome(
@@ -167,12 +194,18 @@ def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
         )
 
 
+def blocks(finding: Finding) -> bool:
+    """Left, and the migrated program will not run on the accelerator while it is."""
+    return finding.severity is Severity.BLOCKER and not finding.fixed
+
+
 def summarize(outcomes: Iterable[FileOutcome]) -> dict[str, int]:
-    counts = {"files": 0, "changed": 0, "errors": 0, "fixed": 0, "remaining": 0}
+    counts = {"files": 0, "changed": 0, "errors": 0, "fixed": 0, "remaining": 0, "blockers": 0}
     for outcome in outcomes:
         counts["files"] += 1
         counts["changed"] += outcome.changed
         counts["errors"] += outcome.error is not None
         counts["fixed"] += sum(f.fixed for f in outcome.findings)
         counts["remaining"] += sum(f.counts_against_exit for f in outcome.findings)
+        counts["blockers"] += sum(blocks(f) for f in outcome.findings)
     return counts

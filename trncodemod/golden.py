@@ -25,6 +25,7 @@ import click
 from trncodemod.config import KEYS, ConfigError, Settings
 from trncodemod.findings import Finding
 from trncodemod.migrate import migrate_text
+from trncodemod.report import one_line
 from trncodemod.rules import all_passes
 from trncodemod.source import SourceError, decode_source
 from trncodemod.targets import target_names
@@ -85,7 +86,10 @@ class GoldenCase:
 
 def format_finding(finding: Finding) -> str:
     status = " [fixed]" if finding.fixed else ""
-    return f"{finding.line}:{finding.column}: {finding.code} {finding.message}{status}"
+    # One line per finding (a message may quote multi-line code), never shortened: golden
+    # files record the whole message.
+    message = one_line(finding.message, width=None)
+    return f"{finding.line}:{finding.column}: {finding.code} {message}{status}"
 
 
 @dataclass(frozen=True)

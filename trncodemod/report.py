@@ -10,7 +10,7 @@ Schema is ``tests/data/report.schema.json``::
      "findings": [{"path", "line", "column", "code", "name", "message",
                    "severity": "blocker"|"error"|"warning"|"info", "safety": "safe"|"review",
                    "fixed": bool, "cell": int | null}],
-     "summary":  {"files", "changed", "errors", "fixed", "remaining"}}
+     "summary":  {"files", "changed", "errors", "fixed", "remaining", "blockers"}}
 
 ``fixed`` and ``changed`` mean "applied" after ``apply`` and "would be applied by ``apply``" after
 ``apply --dry-run`` and ``check``. ``cell`` is the notebook cell a line counts in (null in a
@@ -23,34 +23,66 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
-from trncodemod.engine import FileOutcome, summarize
+from trncodemod.engine import FileOutcome, blocks, summarize
 from trncodemod.findings import Finding, Severity
 
 MODES = ("apply", "dry-run", "check")
 FIXABLE_MARK = "[*]"
+BLOCKER_MARK = "[blocker]"
+EXCERPT_WIDTH = 80
+
+
+def one_line(message: str, width: int | None = EXCERPT_WIDTH) -> str:
+    """``message`` on one line, as ``path:line:col: CODE message`` needs: a code excerpt in
+    backticks that spans lines has its whitespace collapsed, and one longer than ``width`` is
+    cut with "…" (None: never cut)."""
+    parts = message.split("`")
+    for index in range(1, len(parts) - 1, 2):  # the spans between backticks (paired)
+        code = parts[index]
+        if "\n" in code:
+            code = " ".join(code.split())
+        if width is not None and len(code) > width:
+            code = code[: width - 1].rstrip() + "…"
+        parts[index] = code
+    return " ".join("`".join(parts).split("\n"))
+
+
+def _blockers_first(outcomes: Sequence[FileOutcome]) -> list[tuple[FileOutcome | None, Finding]]:
+    """Every finding, the blockers left (across files) first; otherwise in file order."""
+    found = [(o, f) for o in outcomes for f in o.findings]
+    return [item for item in found if blocks(item[1])] + [
+        item for item in found if not blocks(item[1])
+    ]
+
+
+def _finding_line(f: Finding, fixable_mark: bool) -> str:
+    mark = f"{BLOCKER_MARK} " if blocks(f) else ""
+    if fixable_mark and f.fixed:
+        mark += f"{FIXABLE_MARK} "
+    return f"{f.location}: {f.code} {mark}{one_line(f.message)}"
 
 
 def finding_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
-    """``apply``'s lines: what was fixed (and whether to review it) and what is left."""
-    lines = []
+    """``apply``'s lines: the blockers left first, then each file's errors, what was fixed (and
+    whether to review it) and what is left."""
+    lines = [_finding_line(f, False) for o in outcomes for f in o.findings if blocks(f)]
     for outcome in outcomes:
         if outcome.error is not None:
             lines.append(f"{outcome.error_text()} [error]")
         for f in outcome.findings:
+            if blocks(f):
+                continue
             status = ""
             if f.fixed:
                 status = " [fixed, review]" if f.safety.value == "review" else " [fixed]"
-            lines.append(f"{f.location}: {f.code} {f.message}{status}")
+            lines.append(_finding_line(f, False) + status)
     return lines
 
 
 def check_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
-    """``check``'s lines, as ruff's: ``[*]`` before the message of a finding ``apply`` fixes."""
-    return [
-        f"{f.location}: {f.code} {FIXABLE_MARK + ' ' if f.fixed else ''}{f.message}"
-        for outcome in outcomes
-        for f in outcome.findings
-    ]
+    """``check``'s lines, as ruff's: ``[*]`` before the message of a finding ``apply`` fixes;
+    the blockers, marked ``[blocker]``, first."""
+    return [_finding_line(f, True) for _, f in _blockers_first(outcomes)]
 
 
 def error_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
@@ -61,7 +93,8 @@ def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool) -> str:
     counts = summarize(outcomes)
     review = sum(f.fixed and f.safety.value == "review" for o in outcomes for f in o.findings)
     verb = "would change" if dry_run else "changed"
-    parts = [
+    parts = [_blockers(counts["blockers"])] if counts["blockers"] else []
+    parts += [
         f"{counts['files']} file{'s' * (counts['files'] != 1)} checked",
         f"{counts['changed']} {verb}",
         f"{counts['fixed']} fix{'es' * (counts['fixed'] != 1)} ({review} to review)",
@@ -72,6 +105,10 @@ def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool) -> str:
     return ", ".join(parts) + "."
 
 
+def _blockers(count: int) -> str:
+    return f"{count} blocker{'s' * (count != 1)} (will not run on the accelerator)"
+
+
 def check_summary(outcomes: Sequence[FileOutcome]) -> str:
     findings = [f for o in outcomes for f in o.findings]
     if not findings:
@@ -80,21 +117,38 @@ def check_summary(outcomes: Sequence[FileOutcome]) -> str:
     text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
     if fixable:
         text += f" ({fixable} fixable with `trncodemod apply`)"
+    blockers = sum(blocks(f) for f in findings)
+    if blockers:
+        text += f"; {_blockers(blockers)}"
     return text + "."
 
 
 def statistics(outcomes: Sequence[FileOutcome]) -> list[dict]:
-    """One row per rule: how often it was found, how many of those ``apply`` fixes."""
+    """One row per rule: how often it was found, how many of those ``apply`` fixes, how many are
+    blockers left; rules with blockers first."""
     found: Counter[str] = Counter()
     fixable: Counter[str] = Counter()
+    blockers: Counter[str] = Counter()
     names: dict[str, str] = {}
+    severities: dict[str, str] = {}
     for f in (f for o in outcomes for f in o.findings):
         found[f.code] += 1
         fixable[f.code] += f.fixed
+        blockers[f.code] += blocks(f)
         names[f.code] = f.name
+        severities[f.code] = f.severity.value
     return [
-        {"code": code, "name": names[code], "count": count, "fixable": fixable[code]}
-        for code, count in sorted(found.items(), key=lambda item: (-item[1], item[0]))
+        {
+            "code": code,
+            "name": names[code],
+            "count": count,
+            "fixable": fixable[code],
+            "blockers": blockers[code],
+            "severity": severities[code],
+        }
+        for code, count in sorted(
+            found.items(), key=lambda item: (-blockers[item[0]], -item[1], item[0])
+        )
     ]
 
 
@@ -110,6 +164,7 @@ def statistics_lines(rows: Sequence[dict]) -> list[str]:
             if 0 < row["fixable"] < row["count"]
             else ""
         )
+        + (f" {BLOCKER_MARK}" if row.get("blockers") else "")
         for row in rows
     ]
 

@@ -55,6 +55,7 @@ def _rule_descriptor(rule: type[Rule]) -> dict:
             "pass": owner.name,
             "fixable": rule.fixable,
             "safety": rule.safety.value,
+            "severity": rule.severity.value,
             "source": rule.source,
         },
     }
@@ -142,7 +143,8 @@ def _result(f: Finding, index: dict[str, int], fix: dict | None) -> dict:
         "level": LEVELS[f.severity],
         "message": {"text": message},
         "locations": [_location(f.path, f.line, f.column)],
-        "properties": {"fixed": f.fixed, "safety": f.safety.value},
+        # SARIF has no level above error: "severity" keeps a blocker apart from an error.
+        "properties": {"fixed": f.fixed, "safety": f.safety.value, "severity": f.severity.value},
     }
     if f.code in index:
         result["ruleIndex"] = index[f.code]
