@@ -285,3 +285,33 @@ def test_name_also_bound_to_a_parameter_is_not_a_device_loader():
         """
     )
     assert "loader" not in p.device_loaders
+
+
+def test_check_json_shows_the_profile_of_each_file_also_from_the_cache(tmp_path, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom torch.distributed.fsdp import fully_shard\n"
+        "if __name__ == '__main__':\n    fully_shard(model)\n    loss.backward()\n"
+    )
+    expected = {
+        "entry_script": True,
+        "trains": True,
+        "launchers": ["python"],
+        "parallelism": ["torch-fsdp"],
+        "already_xla": [],
+        "bf16_downcast": False,
+        "autocast": False,
+        "compiles": False,
+    }
+    for _run in range(2):  # the second run is answered from the cache
+        result = CliRunner().invoke(
+            main, ["check", "--format", "json", "--cache-dir", str(tmp_path / "cache"), "."]
+        )
+        files = json.loads(result.stdout)["files"]
+        assert files[0]["profile"] == expected

@@ -67,6 +67,7 @@ class Entry:
     new: bytes | None
     findings: tuple[Finding, ...]
     passes_run: tuple[str, ...]
+    profile: dict | None = None  # the training profile, as `check --format json` shows it
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class ResultCache:
             for f in data["findings"]
         )
         new = data["new"].encode("latin-1") if data["new"] is not None else None
-        return Entry(new, findings, tuple(data["passes_run"]))
+        return Entry(new, findings, tuple(data["passes_run"]), data.get("profile"))
 
     def put(self, raw: bytes, entry: Entry) -> None:
         findings = []
@@ -111,6 +112,7 @@ class ResultCache:
             "new": entry.new.decode("latin-1") if entry.new is not None else None,
             "findings": findings,
             "passes_run": list(entry.passes_run),
+            "profile": entry.profile,
         }
         path = self._path(raw)
         try:

@@ -36,6 +36,8 @@ class FileOutcome:
     error_line: int | None = None
     error_column: int | None = None
     passes_run: tuple[str, ...] = field(default=())
+    # The file's training profile (``TrainingProfile.to_json``); None for a notebook or an error.
+    profile: dict | None = None
 
     @property
     def changed(self) -> bool:
@@ -79,6 +81,7 @@ def migrate_file(
                 diff=diff,
                 findings=entry.findings,
                 passes_run=entry.passes_run,
+                profile=entry.profile,
             )
     # Imported on the first file the cache does not answer (once per process).
     from trncodemod.migrate import Migration, MigrationError, migrate_text
@@ -108,8 +111,9 @@ def migrate_file(
         return FileOutcome(
             path, display, old=raw, error=f"internal error: {type(err).__name__}: {err}"
         )
+    profile = None if path.suffix == ".ipynb" else migration.profile.to_json()
     if cache is not None:
-        cache.put(raw, Entry(new, migration.findings, migration.passes_run))
+        cache.put(raw, Entry(new, migration.findings, migration.passes_run, profile))
     return FileOutcome(
         path,
         display,
@@ -118,6 +122,7 @@ def migrate_file(
         diff=diff,
         findings=migration.findings,
         passes_run=migration.passes_run,
+        profile=profile,
     )
 
 

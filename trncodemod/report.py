@@ -6,7 +6,8 @@ Schema is ``tests/data/report.schema.json``::
 
     {"version": 1,
      "mode":     "apply" | "dry-run" | "check",
-     "files":    [{"path": str, "changed": bool, "error": str | null}],
+     "files":    [{"path": str, "changed": bool, "error": str | null,
+                   "profile": {...} | null}],
      "findings": [{"path", "line", "column", "code", "name", "message",
                    "severity": "blocker"|"error"|"warning"|"info", "safety": "safe"|"review",
                    "fixed": bool, "cell": int | null}],
@@ -174,7 +175,12 @@ def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply") -> str:
         "version": 1,
         "mode": mode,
         "files": [
-            {"path": o.display, "changed": o.changed, "error": o.error_text() if o.error else None}
+            {
+                "path": o.display,
+                "changed": o.changed,
+                "error": o.error_text() if o.error else None,
+                "profile": o.profile,
+            }
             for o in outcomes
         ],
         "findings": [f.to_json() for o in outcomes for f in o.findings],
