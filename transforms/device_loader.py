@@ -21,7 +21,7 @@ from trncodemod.loops import (
     target_names,
 )
 from trncodemod.passes import Pass
-from trncodemod.targets import Target
+from trncodemod.targets import Api, Target
 
 
 class DeviceLoaderWrap(Rule):
@@ -85,6 +85,8 @@ class DeviceLoaderWrap(Rule):
 
 # What already cuts the graph in a loop (reference R2, §1.2): such a loop was ported by hand.
 _MARKERS = STEP_MARKERS | STEP_CONTEXTS
+# Through `emit`, so a file that binds `pl` itself gets the loader under another name.
+_MP_DEVICE_LOADER = Api("pl.MpDeviceLoader", "torch_xla.distributed.parallel_loader", "pl")
 _XLA_DEVICE_CALLS = frozenset(
     {"torch_xla.device", "torch_xla.torch_xla.device", "torch_xla.core.xla_model.xla_device"}
 )
@@ -410,9 +412,8 @@ class DeviceLoader(Pass):
         plan = self.plans.get(original_node)
         if plan is None:
             return updated_node
-        self.add_import("torch_xla.distributed.parallel_loader", "pl")
         wrapped = cst.Call(
-            func=cst.parse_expression("pl.MpDeviceLoader"),
+            func=self.emit(_MP_DEVICE_LOADER),
             args=[
                 cst.Arg(plan.loader, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                 cst.Arg(plan.device),

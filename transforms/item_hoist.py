@@ -11,7 +11,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from trncodemod.closures import step_closure
+from trncodemod.closures import CLOSURE_NAME, step_closure
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     STEP_MARKERS,
@@ -1057,7 +1057,7 @@ class ItemHoist(Pass):
                 skip.update(originals.index(s) for s in run)
                 head = group[0]
                 group[0] = head.with_changes(leading_lines=())
-                closure = step_closure(group, params, args, register)
+                closure = step_closure(group, params, args, register, self.fresh_name(CLOSURE_NAME))
                 closure[0] = closure[0].with_changes(leading_lines=head.leading_lines)
                 body.extend(closure)
             else:
@@ -1083,7 +1083,9 @@ class ItemHoist(Pass):
                 inner[0] = head.with_changes(leading_lines=())
                 if closure:
                     register, (params, args) = closure
-                    inner = step_closure(inner, params, args, register)
+                    inner = step_closure(
+                        inner, params, args, register, self.fresh_name(CLOSURE_NAME)
+                    )
                 body.append(
                     cst.If(
                         test=test,

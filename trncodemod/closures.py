@@ -23,17 +23,19 @@ def step_closure(
     params: Sequence[str],
     args: Sequence[cst.BaseExpression],
     register: cst.BaseExpression,
+    name: str = CLOSURE_NAME,
 ) -> list[cst.BaseStatement]:
     """``def _log(params): body`` followed by ``register(_log, args=(args,))``.
 
-    ``register`` is the target's ``add_step_closure`` expression; ``args`` line up with ``params``.
+    ``register`` is the target's ``add_step_closure`` expression; ``args`` line up with ``params``;
+    ``name`` replaces ``_log`` where the file already spells that name.
     """
     function = cst.FunctionDef(
-        name=cst.Name(CLOSURE_NAME),
+        name=cst.Name(name),
         params=cst.Parameters(params=[cst.Param(cst.Name(p)) for p in params]),
         body=cst.IndentedBlock(body=list(body)),
     )
-    call = f"{_code(register)}({CLOSURE_NAME}"
+    call = f"{_code(register)}({name}"
     if args:
         texts = [_code(a) for a in args]
         call += f", args=({', '.join(texts)}{',' if len(texts) == 1 else ''})"

@@ -32,6 +32,7 @@ from libcst.metadata import (
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
+from trncodemod.imports import Bindings, binds_only, fresh_name, module_bindings, name_for
 from trncodemod.suppressions import Suppressions
 from trncodemod.targets import Api, Target
 
@@ -298,9 +299,44 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         return values
 
     def emit(self, api: Api) -> cst.BaseExpression:
-        """The target's expression for ``api``, with its import scheduled once per module."""
-        self.add_import(api.module, api.alias)
-        return cst.parse_expression(api.expr)
+        """The target's expression for ``api``, with its import scheduled once per module. Where
+        the file binds the name the import would (``xm = ...``, a local ``torch_xla``), the
+        module is reached under another name (``trncodemod.imports``)."""
+        name = self.add_import(api.module, api.alias)
+        expr = api.expr
+        if api.alias and name != api.alias:
+            expr = name + expr[len(api.alias) :]
+        elif not api.alias and name != api.module.split(".")[0]:
+            prefix = api.module if expr.startswith(api.module) else api.module.split(".")[0]
+            expr = name + expr[len(prefix) :]
+        return cst.parse_expression(expr)
 
-    def add_import(self, module: str, alias: str = "", obj: str | None = None) -> None:
+    def add_import(self, module: str, alias: str = "", obj: str | None = None) -> str:
+        """Schedule ``import module [as alias]`` (or ``from module import obj``); the name that
+        reaches it. A ``torch_xla`` module whose name the file binds otherwise is imported under
+        another name, which callers must then use (``emit`` does)."""
+        root = module.split(".")[0]
+        name = alias or obj or root
+        bindings = self._bindings()
+        if obj is None and root == "torch_xla" and bindings is not None:
+            if alias:
+                name = name_for(bindings, module, alias)
+            elif not binds_only(bindings, root, root):
+                name = name_for(bindings, module, module.split(".")[-1])
+            if name != root or alias:
+                AddImportsVisitor.add_needed_import(self.context, module, None, name)
+                return name
         AddImportsVisitor.add_needed_import(self.context, module, obj, alias or None)
+        return name
+
+    def fresh_name(self, preferred: str) -> str:
+        """A name for something the pass defines (a closure, a helper): ``preferred`` unless the
+        file already spells it, then ``preferred2``, ``preferred3``..."""
+        bindings = self._bindings()
+        return preferred if bindings is None else fresh_name(bindings, preferred)
+
+    def _bindings(self) -> Bindings | None:
+        wrapper = getattr(self, "_wrapper", None)
+        if wrapper is None:  # not run through the engine (a test building a pass by hand)
+            return None
+        return per_tree(wrapper.module, "bindings", lambda _module: module_bindings(wrapper))
