@@ -11,9 +11,11 @@ from importlib import resources
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.launchers import DeviceCountLauncher
 
+from trncodemod.analysis.device import analyse
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.statements import DropsStatements
 
 if sys.version_info >= (3, 11):
@@ -354,9 +356,18 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 self.add_import("torch")
                 return updated.with_changes(func=cst.parse_expression(entry.neuron))
             return updated
+        if self._sizes_launcher(original):
+            return updated  # TRN025 names the launcher line to use instead
         fix = entry.neuron_fix if not self.target.is_xla and entry.neuron_fix else entry.fix
         self.report(original, CudaQuery, f"{short}() {entry.why}: {fix}", False)
         return updated
+
+    def _sizes_launcher(self, call: cst.Call) -> bool:
+        if not (self.target.is_xla and self.enabled(DeviceCountLauncher)):
+            return False
+        module = self._wrapper.module
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.qualified_names))
+        return call in facts.launchers.values()
 
     # -- pinned memory -----------------------------------------------------------------------
     def _drop_pin_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:

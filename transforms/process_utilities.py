@@ -7,9 +7,10 @@ import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
 
+from trncodemod.analysis.device import analyse
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.ranks import mentions_rank, rank_zero_test
 
 _MANUAL_SEED = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
@@ -239,9 +240,19 @@ class ProcessUtilities(Pass):
         position = next((i for i, s in enumerate(siblings) if s is line), len(siblings))
         return siblings[position + 1] if position + 1 < len(siblings) else None
 
+    def _places_on_device(self) -> bool:
+        """Whether the file puts anything on a device: a file that never does (a data script,
+        a CPU utility) gets no XLA seed and no `import torch_xla` (issue 14 item 8)."""
+        if self.run.profile.already_xla:
+            return True
+        module = self._wrapper.module
+        return per_tree(
+            module, "device", lambda tree: analyse(tree, self.qualified_names)
+        ).places_on_device
+
     def _plan_seed(self, call: cst.Call) -> None:
         api = self.target.api("manual_seed")
-        if not api:
+        if not api or not self._places_on_device():
             return
         small = self.get_metadata(ParentNodeProvider, call, None)
         if isinstance(small, cst.Assign) and small.value is not call:

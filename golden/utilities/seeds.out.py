@@ -15,3 +15,4 @@ def setup(args):
     torch.manual_seed(random.randint(0, 1000))
     torch.manual_seed(seed=1234)
     torch_xla.manual_seed(1234)
+    return torch.nn.Linear(2, 2).to(args.device)

@@ -9,3 +9,4 @@ def setup(seed):
     xm.set_rng_state(seed)
     manual_seed(seed)
     xm.set_rng_state(seed)
+    return th.nn.Linear(2, 2).to("xla")

@@ -734,7 +734,7 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
         if device is None or _is_dtype(device, qualified):
             continue
         literal = _string(device)
-        if literal is not None and not _CUDA.fullmatch(literal):
+        if literal is not None and not (_CUDA.fullmatch(literal) or literal in ("xla", "neuron")):
             continue  # `.to("cpu")`: a copy to the host, not the training device
         if isinstance(device, cst.Tuple | cst.List | cst.Dict | cst.Lambda):
             continue
