@@ -25,6 +25,7 @@ from trncodemod.transforms.data_parallel import DataParallel
 from trncodemod.transforms.device import DevicePlacement
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.float64 import Float64ToFloat32
+from trncodemod.transforms.frameworks import Frameworks
 from trncodemod.transforms.host_sync import HostSyncDiagnostics
 from trncodemod.transforms.item_hoist import ItemHoist
 from trncodemod.transforms.launchers import Launchers
@@ -49,6 +50,7 @@ PASSES = (
     ProcessUtilities,
     CompilerFlags,
     TorchCompile,
+    Frameworks,
     DeviceLoader,
     DataParallel,
     PadToBuckets,
