@@ -38,12 +38,13 @@ def test_bowler_plugin_changes_the_mnist_example(tmp_path: Path) -> None:
 
 def test_a_file_bowler_cannot_parse_is_an_error(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "pyproject.toml").write_text(f'[tool.trncodemod]\nplugins = ["{BOWLER_PLUGIN}"]\n')
     (tmp_path / "modern.py").write_text(
         "import torch\n\ndef test(x, /):\n    match x:\n        case _:\n            return x.cuda()\n"
     )
     (tmp_path / "plain.py").write_text("import torch\nm = torch.nn.Linear(2, 2).cuda()\n")
-    result = CliRunner().invoke(main, ["apply", "--dry-run", "--no-cache", "."])
+    result = CliRunner().invoke(
+        main, ["apply", "--dry-run", "--no-cache", "--plugin", BOWLER_PLUGIN, "."]
+    )
     assert result.exit_code == 2
     assert "modern.py" in result.stderr and "cannot read this file" in result.stderr
     assert b"+++ b/plain.py" in result.stdout_bytes, "the other file is still migrated"

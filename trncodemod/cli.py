@@ -57,8 +57,9 @@ def _codes(value: str | None) -> tuple[str, ...] | None:
 
 def _settings(paths: tuple[Path, ...], config: Path | None, **overrides: object) -> Settings:
     start = paths[0] if paths else Path.cwd()
+    allow = click.get_current_context().meta.get("allow_config_plugins", False)
     try:
-        settings = load_settings(start, config).with_overrides(**overrides)
+        settings = load_settings(start, config, allow).with_overrides(**overrides)
         enabled_codes(settings.select, settings.ignore)
     except (ConfigError, SelectionError) as err:
         raise click.UsageError(str(err)) from None
@@ -180,6 +181,21 @@ class Run:
     missing: tuple[Path, ...]
 
 
+def _remember(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    ctx.meta["allow_config_plugins"] = value
+
+
+# Shared with `pr`; read where settings are loaded (README, "Trust model").
+ALLOW_CONFIG_PLUGINS = click.option(
+    "--allow-config-plugins",
+    is_flag=True,
+    expose_value=False,
+    callback=_remember,
+    help="Run the plugins named in the scanned tree's configuration (its code runs: only for "
+    "repositories you trust). Without it they are listed on stderr and not loaded.",
+)
+
+
 def _run_options(command: Callable) -> Callable:
     """The options `apply` and `check` share: which rules, which target, how to run."""
     options = [
@@ -212,6 +228,7 @@ def _run_options(command: Callable) -> Callable:
             help="A LibCST codemod or Bowler query (`module:attr` or `file.py:attr`) to run after "
             "the built-in passes; repeatable; replaces `plugins` from the configuration.",
         ),
+        ALLOW_CONFIG_PLUGINS,
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
             "--cache-dir",
@@ -244,6 +261,8 @@ def _migrate(
         ignore=_codes(ignore),
         plugins=tuple(plugins) or None,
     )
+    for line in settings.plugin_notices():
+        click.echo(line, err=True)
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     for path in found.missing:
         click.echo(f"{path}: no such file or folder", err=True)

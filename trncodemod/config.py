@@ -39,6 +39,11 @@ class Settings:
     bucket_multiple: int = 64
     optimizer: str = "keep"
     plugins: tuple[str, ...] = ()  # `module:attr` or `file.py:attr`, run after the passes
+    # Where `plugins` came from: "command line", or the configuration file that named them.
+    plugins_source: str = "command line"
+    # Plugins the configuration names but that were not loaded: running code a scanned
+    # repository names takes `--allow-config-plugins` (README, "Trust model").
+    withheld_plugins: tuple[str, ...] = ()
     # Code over this many bytes (UTF-8) is not parsed: LibCST takes about 20 s and 0.7 GB a MB to
     # parse and resolve names, and the passes minutes more. 0: no limit.
     max_file_bytes: int = 1_000_000
@@ -48,7 +53,22 @@ class Settings:
 
     def with_overrides(self, **overrides: object) -> Settings:
         given = {key: value for key, value in overrides.items() if value is not None}
+        if "plugins" in given:  # the user's own choice replaces whatever the file named
+            given |= {"plugins_source": "command line", "withheld_plugins": ()}
         return validate(replace(self, **given), "command line")
+
+    def plugin_notices(self) -> list[str]:
+        """What `check`, `apply` and `pr` say on stderr about plugins: which run, which not."""
+        lines = []
+        if self.plugins:
+            lines.append(f"plugins loaded ({self.plugins_source}): {', '.join(self.plugins)}")
+        if self.withheld_plugins:
+            lines.append(
+                f"warning: {self.source} names plugins that were NOT loaded: "
+                f"{', '.join(self.withheld_plugins)}; they would run that repository's code. "
+                "Pass --allow-config-plugins to run them (README: Trust model)."
+            )
+        return lines
 
 
 # key in pyproject -> (Settings field, converter)
@@ -152,7 +172,26 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def load_settings(start: Path, config_file: Path | None = None) -> Settings:
+def _config_plugin(spec: str, config: Path) -> str:
+    """A plugin named in ``config``: a ``file.py`` path resolves against the configuration's folder
+    (never the current one) and, symlinks resolved, must stay inside it."""
+    location, sep, attr = spec.rpartition(":")
+    if not sep or not location.endswith(".py"):
+        return spec  # `module:attr`: imported from the environment the tool runs in
+    project = Path(os.path.realpath(config.parent))
+    path = Path(os.path.realpath(project / location))
+    if path != project and project not in path.parents:
+        raise ConfigError(
+            f"{config}: plugin {spec!r} lies outside the project ({path} is not under {project})"
+        )
+    return f"{path}:{attr}"
+
+
+def load_settings(
+    start: Path, config_file: Path | None = None, allow_plugins: bool = False
+) -> Settings:
+    """Settings from the nearest configuration (or ``config_file``). Plugins it names are kept
+    only with ``allow_plugins``, else listed in ``withheld_plugins``."""
     path = config_file or find_pyproject(start)
     if path is None:
         return Settings()
@@ -176,4 +215,11 @@ def load_settings(start: Path, config_file: Path | None = None) -> Settings:
             raise ConfigError(f"{path}: bad value for `{key}`: {value!r} ({err})") from None
     if "buckets" in values and "bucket_multiple" in values:
         raise ConfigError(f"{path}: set `buckets` or `bucket-multiple`, not both")
+    if "plugins" in values:
+        named = values.pop("plugins")
+        values["plugins_source"] = str(path)
+        if allow_plugins:
+            values["plugins"] = tuple(_config_plugin(spec, path) for spec in named)
+        else:
+            values["withheld_plugins"] = named
     return Settings(root=path.parent, source=str(path), **values)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from trncodemod.cli import ALLOW_CONFIG_PLUGINS
 from trncodemod.config import ConfigError, load_settings
 from trncodemod.engine import FileOutcome, migrate_files
 from trncodemod.files import discover
@@ -138,6 +139,7 @@ def commit_message(outcomes: list[FileOutcome], target: Target, header: str | No
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the description (default: inside .git).",
 )
+@ALLOW_CONFIG_PLUGINS
 def pr_command(paths, branch, base, message_file, target, select, ignore, allow_dirty, description):
     """Create a branch with the migration of PATHS as one commit, and a PR description."""
     top = Path(_git("rev-parse", "--show-toplevel", cwd=Path.cwd()).strip())
@@ -148,10 +150,13 @@ def pr_command(paths, branch, base, message_file, target, select, ignore, allow_
         for key, value in (("select", select), ("ignore", ignore))
     }
     try:
-        settings = load_settings(paths[0]).with_overrides(target=target, **codes)
+        allow = click.get_current_context().meta.get("allow_config_plugins", False)
+        settings = load_settings(paths[0], None, allow).with_overrides(target=target, **codes)
         enabled_codes(settings.select, settings.ignore)
     except (ConfigError, SelectionError) as err:
         raise click.UsageError(str(err)) from None
+    for line in settings.plugin_notices():
+        click.echo(line, err=True)
     profile = load_target(settings.target)
     branch = branch or f"trncodemod/{profile.name}"
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
