@@ -97,3 +97,30 @@ def test_migrated_example_passes_verify(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "verdict: pass" in result.output
+
+
+def test_a_run_that_never_touched_the_xla_device_fails_with_one_line() -> None:
+    criteria = judge(_report(executions=0), 10)
+    assert [c.name for c in criteria if not c.passed] == ["graphs ran on the XLA device"]
+    assert "0 graph executions in 10 step(s)" in criteria[-1].detail
+    assert "no new compiles after warm-up" not in {c.name for c in criteria}, "no empty verdicts"
+
+
+@pytest.mark.xla
+@pytest.mark.skipif(XLA_PYTHON is None, reason="torch-xla 2.9.0 not installed (optional XLA lane)")
+def test_a_script_training_on_the_cpu_fails_verify_on_the_xla_device(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import torch\n"
+        "model = torch.nn.Linear(4, 1)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for _ in range(8):\n"
+        "    optimizer.zero_grad()\n"
+        "    model(torch.randn(2, 4)).sum().backward()\n"
+        "    optimizer.step()\n"
+    )
+    result = CliRunner().invoke(
+        main, ["verify", "--python", XLA_PYTHON, "--steps", "3", "--warmup", "2", str(script)]
+    )
+    assert result.exit_code == 1, result.output
+    assert "FAIL graphs ran on the XLA device: 0 graph executions" in result.output

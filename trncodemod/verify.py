@@ -1,6 +1,11 @@
 """``trncodemod verify SCRIPT [-- ARGS]``: run a (migrated) script on a real XLA runtime on the
 CPU (``PJRT_DEVICE=CPU``) for a bounded number of steps and judge it by reference §6.2.
 
+``--target neuron``: there is no TorchNeuron without Trainium, so the script runs eagerly on the
+CPU with the ``neuron`` device mapped to ``cpu`` for the run (``verify_eager_runner.py``; the file
+is never changed); it fails if the run raises, imports torch_xla, never uses the ``neuron``
+device, or trains zero steps. That proves valid eager PyTorch, not that neuronx-cc accepts it.
+
 The script runs in a separate interpreter that has torch and torch-xla (``--python``, default
 this one) through ``verify_runner.py``; this process never imports torch. The report: graphs
 compiled, uncached compiles after the warm-up, executions and device-to-host transfers per step,
@@ -24,7 +29,15 @@ from typing import Any
 
 import click
 
+from trncodemod.targets import DEFAULT_TARGET, load_target, target_names
+
 RUNNER = Path(__file__).with_name("verify_runner.py")
+EAGER_RUNNER = Path(__file__).with_name("verify_eager_runner.py")
+EAGER_CAVEAT = (
+    "this proves the program is valid eager PyTorch that trains on the `neuron` device (mapped "
+    "to the CPU for this run); it does not prove that neuronx-cc compiles it or that it runs on "
+    "Trainium"
+)
 INSTALL = (
     "pip install 'trncodemod[verify]'  (torch==2.9.0 and torch-xla==2.9.0 from PyPI, "
     "Linux x86_64, Python 3.10-3.13; the two versions must match exactly)"
@@ -66,6 +79,106 @@ def probe_runtime(python: str) -> tuple[str, str]:
             f"torch {torch_version} with torch-xla {xla_version} in {python}: {INSTALL}"
         )
     return torch_version, xla_version
+
+
+def probe_torch(python: str) -> str:
+    """torch's version in ``python``; RuntimeMissing with the fix otherwise."""
+    code = "import json, torch; print(json.dumps(torch.__version__))"
+    try:
+        result = subprocess.run(
+            [python, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise RuntimeMissing(f"cannot run {python}: {err}") from None
+    if result.returncode != 0:
+        raise RuntimeMissing(
+            f"torch is not importable in {python}: pip install torch (2.9 or newer; the eager "
+            "check needs no torch-xla)"
+        )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def judge_eager(report: dict[str, Any]) -> list[Criterion]:
+    """The eager run on the CPU: it ran, imported no torch_xla, used the device, trained."""
+    imports = report.get("torch_xla_imports") or []
+    return [
+        Criterion(
+            "script ran",
+            report["exit_status"] == 0 and not report.get("error"),
+            f"exit status {report['exit_status']}"
+            + (" (stopped after the steps)" if report.get("stopped_after_steps") else ""),
+        ),
+        Criterion(
+            "no torch_xla",
+            not imports,
+            ("imported " + ", ".join(imports)) if imports else "torch_xla never imported",
+        ),
+        Criterion(
+            "uses the neuron device",
+            report.get("neuron_device_uses", 0) > 0,
+            f"{report.get('neuron_device_uses', 0)} move(s) or allocation(s) on `neuron`"
+            + ("" if report.get("neuron_device_uses") else ": the script trains on the CPU"),
+        ),
+        Criterion(
+            "trained", report.get("steps", 0) > 0, f"{report.get('steps', 0)} optimizer step(s)"
+        ),
+    ]
+
+
+def run_eager(
+    python: str, script: Path, args: tuple[str, ...], steps: int, timeout: int
+) -> tuple[dict[str, Any], str]:
+    with tempfile.TemporaryDirectory(prefix="trncodemod-verify-") as tmp:
+        out = Path(tmp) / "report.json"
+        command = [python, str(EAGER_RUNNER), "--steps", str(steps), "--json", str(out)]
+        command += [str(script), *args]
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            stderr = result.stderr
+        except subprocess.TimeoutExpired as err:
+            stderr = (
+                err.stderr.decode("utf-8", "replace")
+                if isinstance(err.stderr, bytes)
+                else (err.stderr or "")
+            )
+            stderr += f"\ntrncodemod verify: the script ran past {timeout} s and was stopped"
+        if not out.exists():
+            raise click.ClickException(f"{script}: the run left no report:\n{stderr[-3000:]}")
+        return json.loads(out.read_text("utf-8")), stderr
+
+
+def verify_eager(script: Path, script_args, steps, python, timeout, fmt) -> None:  # type: ignore[no-untyped-def]
+    torch_version = probe_torch(python)
+    report, _stderr = run_eager(python, script, script_args, steps, timeout)
+    criteria = judge_eager(report)
+    passed = all(c.passed for c in criteria)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "script": str(script),
+                    "target": "neuron",
+                    "torch": torch_version,
+                    "passed": passed,
+                    "proves": EAGER_CAVEAT,
+                    "criteria": [asdict(c) for c in criteria],
+                    "run": report,
+                },
+                indent=2,
+            )
+        )
+    else:
+        click.echo(f"{script} eagerly on the CPU, `neuron` mapped to `cpu` (torch {torch_version})")
+        for c in criteria:
+            click.echo(f"  {'PASS' if c.passed else 'FAIL'} {c.name}: {c.detail}")
+        click.echo("verdict: " + ("pass" if passed else "fail") + f" ({EAGER_CAVEAT})")
+        if report.get("error"):
+            click.echo(report["error"].rstrip(), err=True)
+    sys.exit(0 if passed else 1)
 
 
 def fallback_frames(stderr: str, script: Path) -> list[dict[str, Any]]:
@@ -127,6 +240,18 @@ def judge(report: dict[str, Any], log_interval: int) -> list[Criterion]:
             f"{measured} step(s) after {report['warmup_steps']} warm-up",
         ),
     ]
+    if measured and not any(step["executions"] for step in steps):
+        # Nothing ran on the XLA device: the other criteria would judge an empty run.
+        criteria.append(
+            Criterion(
+                "graphs ran on the XLA device",
+                False,
+                f"0 graph executions in {measured} step(s): the script trained, but not on the "
+                "XLA device (the model and batches stay on the CPU; see the device findings of "
+                "`trncodemod check`)",
+            )
+        )
+        return criteria
     if measured:
         uncached = sum(step["uncached_compiles"] for step in steps)
         criteria.append(
@@ -229,9 +354,24 @@ def run_script(
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def verify_command(script, script_args, steps, warmup, log_interval, python, timeout, fmt) -> None:
-    """Run SCRIPT (after `--`, its ARGS) on XLA:CPU for a bounded number of steps and judge it."""
+@click.option(
+    "--target",
+    type=click.Choice(target_names()),
+    default=DEFAULT_TARGET,
+    show_default=True,
+    help="The target SCRIPT was migrated for. XLA targets: run on XLA:CPU and judge its graphs "
+    "(reference §6.2); neuron: run eagerly on the CPU with `neuron` mapped to `cpu` (no torch_xla, "
+    "the device used, steps trained).",
+)
+def verify_command(
+    script, script_args, steps, warmup, log_interval, python, timeout, fmt, target
+) -> None:
+    """Run SCRIPT (after `--`, its ARGS) for a bounded number of steps and judge it: on XLA:CPU,
+    or eagerly on the CPU for a TorchNeuron program (`--target neuron`)."""
     from trncodemod.config import load_settings
+
+    if not load_target(target).is_xla:
+        verify_eager(script.resolve(), script_args, steps, python, timeout, fmt)
 
     interval = log_interval or load_settings(script.parent).log_interval
     torch_version, xla_version = probe_runtime(python)
