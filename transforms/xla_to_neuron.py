@@ -518,6 +518,10 @@ class XlaToNeuron(DropsStatements, Pass):
             )
         spelled = f"`{short}({'...' if original.args else ''})`"
         message = f"{spelled} → " + (f"`{_code(new)}`" if new is not None else "removed")
+        if new is not None and statement is not None and self._repeats_previous(statement, new):
+            # `torch.manual_seed(s)` then the XLA seed (as the xla targets write it): one is enough.
+            message = f"{spelled} removed: the statement before it is `{_code(new)}` already"
+            new = None
         self._handled.add(original.func)  # reported, or suppressed by the author
         if not self.report(original, row.rule, f"{message}: {row.why}", True):
             return updated
@@ -531,6 +535,22 @@ class XlaToNeuron(DropsStatements, Pass):
             self._drop.add(statement)  # type: ignore[arg-type]
             return updated
         return new
+
+    def _repeats_previous(self, statement: cst.Expr, new: cst.BaseExpression) -> bool:
+        """Whether the statement before ``statement`` in its block is ``new`` already."""
+        line = self.get_metadata(ParentNodeProvider, statement, None)
+        block = self.get_metadata(ParentNodeProvider, line, None)
+        body = getattr(block, "body", None)
+        if not isinstance(body, list | tuple) or line not in body:
+            return False
+        index = list(body).index(line)
+        previous = body[index - 1] if index else None
+        return (
+            isinstance(previous, cst.SimpleStatementLine)
+            and len(previous.body) == 1
+            and isinstance(previous.body[0], cst.Expr)
+            and previous.body[0].value.deep_equals(new)
+        )
 
     def _mapped_args(
         self, row: CallRow, bound: dict[str, cst.Arg], rest: list[cst.Arg]

@@ -2,6 +2,7 @@
 """syncfree optimizers (module and by-name imports), the XLA seed and torch_xla's activation
 checkpoint: their torch originals."""
 import torch
+import torch_xla
 import torch_xla.core.xla_model as xm
 import torch_xla.utils.checkpoint
 from torch_xla.amp import syncfree
@@ -17,3 +18,8 @@ def build(model, kind):
 
 def forward(block, x):
     return torch_xla.utils.checkpoint.checkpoint(block, x, use_reentrant=True)
+
+
+def seed_twice(seed):
+    torch.manual_seed(seed)
+    torch_xla.manual_seed(seed)

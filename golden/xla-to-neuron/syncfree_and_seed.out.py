@@ -13,3 +13,7 @@ def build(model, kind):
 
 def forward(block, x):
     return torch.utils.checkpoint.checkpoint(block, x, use_reentrant=True)
+
+
+def seed_twice(seed):
+    torch.manual_seed(seed)

@@ -1,0 +1,41 @@
+# golden: target=neuron
+"""The neuron twin of already_ported_xla_script: the same hand-ported torch-xla script (string
+device 'xla', a marker after optimizer.step(), xm.save) moved to TorchNeuron by every pass: the
+device becomes 'neuron', the marker goes, torch.save writes, and no torch_xla import is left."""
+import os
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class TinyMLP(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.layers = torch.nn.Sequential(
+            torch.nn.Linear(784, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10)
+        )
+
+    def forward(self, x):
+        return torch.log_softmax(self.layers(x), dim=1)
+
+
+def run(epochs: int = 2) -> None:
+    data = TensorDataset(torch.randn(256, 784), torch.randint(0, 10, (256,)))
+    loader = DataLoader(data, batch_size=32, drop_last=True)
+    device = "neuron"
+    model = TinyMLP().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    loss_fn = torch.nn.NLLLoss()
+    for epoch in range(epochs):
+        for inputs, labels in loader:
+            optimizer.zero_grad()
+            inputs, labels = inputs.to(device), labels.to(device)
+            loss = loss_fn(model(inputs), labels)
+            loss.backward()
+            optimizer.step()
+    os.makedirs("checkpoints", exist_ok=True)
+    torch.save({"state_dict": model.state_dict()}, "checkpoints/checkpoint.pt")
+
+
+if __name__ == "__main__":
+    run()
