@@ -1,9 +1,13 @@
 """Discovery: the right Python files, each once, in a stable order."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
-from trncodemod.files import discover
+import pytest
+
+from trncodemod.files import NotRegularFile, discover, read_regular
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:
@@ -65,3 +69,57 @@ def test_a_folder_named_like_a_python_file_is_a_folder(tmp_path: Path) -> None:
 def test_missing_paths_are_reported(tmp_path: Path) -> None:
     found = discover([tmp_path / "nope.py"])
     assert found.missing == (tmp_path / "nope.py",)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    # A subprocess with a timeout: the behaviour under test is "does not hang".
+    return subprocess.run(
+        [sys.executable, "-m", "trncodemod", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+SCRIPT = "import torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+
+
+@pytest.mark.parametrize("command", [["check"], ["apply"], ["apply", "--dry-run"]])
+def test_a_fifo_named_like_python_in_a_folder_is_skipped_with_a_message(
+    tmp_path: Path, command: list[str]
+) -> None:
+    (tmp_path / "train.py").write_text(SCRIPT)
+    os.mkfifo(tmp_path / "pipe.py")
+    result = _cli(*command, "--no-cache", ".", cwd=tmp_path)
+    assert "pipe.py: skipped: not a regular file (a FIFO)" in result.stderr
+    assert "train.py" in result.stdout + result.stderr
+    assert result.returncode in (0, 1), result.stderr
+
+
+def test_a_fifo_named_on_the_command_line_is_an_error_not_a_silent_success(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.py")
+    result = _cli("check", "--no-cache", "pipe.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "pipe.py: skipped: not a regular file (a FIFO)" in result.stderr
+
+
+def test_a_device_named_on_the_command_line_is_skipped(tmp_path: Path) -> None:
+    found = discover([Path(os.devnull)])
+    assert found.files == ()
+    assert found.skipped[0].reason == "not a regular file (a character device)"
+
+
+def test_reading_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "late.py"
+    os.mkfifo(fifo)  # as if swapped in after discovery: the open must not wait for a writer
+    with pytest.raises(NotRegularFile, match="FIFO"):
+        read_regular(fifo)
+
+
+def test_a_fifo_gitignore_or_configuration_does_not_hang_discovery(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(SCRIPT)
+    os.mkfifo(tmp_path / ".gitignore")
+    os.mkfifo(tmp_path / "pyproject.toml")
+    result = _cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr

@@ -270,7 +270,10 @@ def _migrate(
         click.echo(f"{skipped.path}: skipped: {skipped.reason}", err=True)
     # A path named on the command line that cannot be read is an error, like a missing one.
     broken = tuple(
-        s.path for s in found.skipped if s.path in paths and s.reason == "broken symlink"
+        s.path
+        for s in found.skipped
+        if s.path in paths
+        and (s.reason == "broken symlink" or s.reason.startswith("not a regular file"))
     )
     cache = None
     if not no_cache:

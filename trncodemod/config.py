@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from trncodemod.files import read_regular
 from trncodemod.targets import DEFAULT_TARGET, target_names
 
 if sys.version_info >= (3, 11):
@@ -164,7 +165,7 @@ def find_pyproject(start: Path) -> Path | None:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text("utf-8"))
+                data = tomllib.loads(read_regular(candidate).decode("utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
                 raise ConfigError(f"{candidate}: cannot read: {err}") from None
             if "trncodemod" in data.get("tool", {}):
@@ -196,7 +197,7 @@ def load_settings(
     if path is None:
         return Settings()
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        data = tomllib.loads(read_regular(path).decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from None
     table = data.get("tool", {}).get("trncodemod")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from trncodemod.cache import Entry, ResultCache
 from trncodemod.config import Settings
+from trncodemod.files import read_regular
 from trncodemod.findings import Finding, Severity
 from trncodemod.patch import PatchError, build_file_diff
 from trncodemod.source import SourceError, decode_source
@@ -66,7 +67,7 @@ def migrate_file(
     path: Path, display: str, settings: Settings, cache: ResultCache | None = None
 ) -> FileOutcome:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)  # never blocks on a FIFO named *.py
     except OSError as err:
         return FileOutcome(path, display, error=f"cannot read: {err.strerror or err}")
     if cache is not None:

@@ -9,6 +9,7 @@ real path.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,14 +55,52 @@ class Discovery:
     missing: tuple[Path, ...]
 
 
+_KINDS = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+
+
+def not_regular(mode: int) -> str | None:
+    """Why a file of ``mode`` is not read (opening a FIFO or a device can block forever)."""
+    if stat.S_ISREG(mode):
+        return None
+    return f"not a regular file ({_KINDS.get(stat.S_IFMT(mode), 'a special file')})"
+
+
+class NotRegularFile(OSError):
+    """Raised instead of opening something that is not a regular file."""
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of ``path``, if it is a regular file (a symlink is followed). The open never
+    blocks (O_NONBLOCK), and the file's kind is checked on the open descriptor (fstat), so a
+    file swapped for a FIFO after discovery is refused too."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        why = not_regular(os.fstat(fd).st_mode)
+        if why is not None:
+            raise NotRegularFile(0, why, str(path))
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _gitignore(folder: Path) -> pathspec.PathSpec | None:
     ignore_file = folder / ".gitignore"
     if not ignore_file.is_file():
         return None
     try:
-        lines = ignore_file.read_text("utf-8", errors="replace").splitlines()
+        raw = read_regular(ignore_file)
     except OSError:
         return None
+    lines = raw.decode("utf-8", errors="replace").splitlines()
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
@@ -122,6 +161,10 @@ def discover(
         if not given.exists():
             missing.append(given)
             continue
+        kind = not_regular(given.stat().st_mode)
+        if kind is not None and kind != "not a regular file (a folder)":
+            skipped.append(Skipped(given, kind))
+            continue
         if given.is_file():
             if given.suffix not in SUFFIXES:
                 skipped.append(Skipped(given, "not a Python file"))
@@ -161,5 +204,13 @@ def _walk(given: Path, top: Path, filt: _Filter, skipped: list[Skipped]) -> Iter
                     skipped.append(Skipped(path, "symlink to a file outside the searched folder"))
                     continue
             reason = filt.excluded(real_here / name, False, top)
-            if reason is None:
-                yield path
+            if reason is not None:
+                continue
+            try:
+                kind = not_regular(path.stat().st_mode)
+            except OSError as err:
+                kind = f"cannot read: {err.strerror}"
+            if kind is not None:
+                skipped.append(Skipped(path, kind))
+                continue
+            yield path

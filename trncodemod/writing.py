@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from trncodemod.engine import FileOutcome
+from trncodemod.files import read_regular
 
 TEMPORARY_SUFFIX = ".trncodemod"
 _OWNER = re.compile(r"([0-9]+)\.[A-Za-z0-9_]+")
@@ -58,7 +59,7 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
     real = path.resolve()
     try:
         info = real.stat()
-        current = real.read_bytes()
+        current = read_regular(real)
     except FileNotFoundError:
         raise WriteError("file was deleted after it was read; nothing written") from None
     except OSError as err:
