@@ -57,3 +57,43 @@ def test_check_writes_nothing(patched: Path) -> None:
 def test_garbage_is_a_usage_error(patched: Path) -> None:
     (patched / "bad.patch").write_text("@@ nonsense\n")
     assert CliRunner().invoke(main, ["apply-patch", "bad.patch"]).exit_code == 2
+
+
+def _patch_for(name: str, old: str = "x = 1\n", new: str = "x = 2\n") -> str:
+    return f"--- a/{name}\n+++ b/{name}\n@@ -1 +1 @@\n-{old}+{new}"
+
+
+@pytest.mark.parametrize(
+    "name", ["../outside.py", "sub/../../outside.py", "{outside}", "link/outside.py"]
+)
+def test_a_patch_naming_a_file_outside_the_folder_is_refused_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    victim = tmp_path / "outside.py"
+    victim.write_text("x = 1\n")
+    (project / "link").symlink_to(tmp_path)
+    monkeypatch.chdir(project)
+    patch = _patch_for(name.format(outside=victim))
+    if name == "{outside}":  # an absolute path, with no a/ b/ prefixes
+        patch = patch.replace(f"a/{victim}", str(victim)).replace(f"b/{victim}", str(victim))
+    (project / "m.patch").write_text(patch)
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 2, result.stderr
+    assert "refused" in result.stderr and "outside.py" in result.stderr
+    assert "0 file(s) applied, 1 refused" in result.stderr
+    assert victim.read_text() == "x = 1\n"
+
+
+def test_a_patch_inside_the_folder_still_applies_through_a_symlink_that_stays_inside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "t.py").write_text("x = 1\n")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.patch").write_text(_patch_for("alias/t.py"))
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "real" / "t.py").read_text() == "x = 2\n"

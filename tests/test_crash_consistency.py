@@ -55,7 +55,8 @@ def test_sigkill_during_apply_leaves_each_file_old_or_new(tmp_path: Path) -> Non
         (warm / script.name).write_bytes(script.read_bytes())
     finished = apply(warm, cache)
     _, err = finished.communicate(timeout=300)
-    assert finished.returncode == 0, err.decode()
+    # 1: a blocker left (`--exit-zero` never forgives one); the run itself completed.
+    assert finished.returncode in (0, 1), err.decode()
     old = {script.name: script.read_bytes() for script in SCRIPTS}
     new = {script.name: (warm / script.name).read_bytes() for script in SCRIPTS}
     assert all(old[name] != new[name] for name in old), "every script must have changes"
@@ -104,6 +105,6 @@ def test_sigkill_during_apply_leaves_each_file_old_or_new(tmp_path: Path) -> Non
     # files they belong to (their process is gone); it never reads them as source.
     again = apply(tree, cache)
     _, err = again.communicate(timeout=300)
-    assert again.returncode == 0, err.decode()
+    assert again.returncode in (0, 1), err.decode()
     assert all(path.read_bytes() == new[name] for path, name in origin.items())
     assert not any(leftover.exists() for leftover in leftovers), [p.name for p in leftovers]

@@ -78,3 +78,33 @@ def test_removes_the_temporaries_of_a_dead_run_and_nothing_else(tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         ["f.py", live.name, no_pid.name, other.name, longer.name]
     )
+
+
+def test_apply_refuses_a_named_file_that_links_outside_its_folder(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    project = tmp_path / "project"
+    project.mkdir()
+    victim = tmp_path / "victim.py"
+    victim.write_text("import torch\nm = torch.nn.Linear(2, 2).cuda()\n")
+    (project / "train.py").symlink_to(victim)
+    result = CliRunner().invoke(main, ["apply", "--no-cache", str(project / "train.py")])
+    assert result.exit_code == 2, result.stderr
+    assert f"resolves to {victim}" in result.stderr and "nothing written" in result.stderr
+    assert victim.read_text() == "import torch\nm = torch.nn.Linear(2, 2).cuda()\n"
+
+
+def test_write_atomic_refuses_a_path_whose_folder_links_outside_the_roots(tmp_path: Path) -> None:
+    from trncodemod.writing import OutsideRoot, real_roots
+
+    (tmp_path / "root").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "f.py").write_bytes(b"old\n")
+    (tmp_path / "root" / "sub").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(OutsideRoot, match="outside"):
+        write_atomic(
+            tmp_path / "root" / "sub" / "f.py", b"new\n", b"old\n", real_roots([tmp_path / "root"])
+        )
+    assert (tmp_path / "elsewhere" / "f.py").read_bytes() == b"old\n"

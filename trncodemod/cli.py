@@ -37,7 +37,7 @@ from trncodemod.report import (
 from trncodemod.report import statistics as statistics_rows
 from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import load_target, target_names
-from trncodemod.writing import write_outcomes
+from trncodemod.writing import real_roots, write_outcomes
 
 if TYPE_CHECKING:  # rich is imported only when a terminal shows progress
     from rich.progress import Progress, TaskID
@@ -354,7 +354,7 @@ def apply(
         sys.stdout.flush()
     else:
         with _interrupt_deferred():
-            outcomes = write_outcomes(outcomes)
+            outcomes = write_outcomes(outcomes, real_roots(paths))
     if fmt == "json":
         click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
     else:

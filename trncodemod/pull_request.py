@@ -24,7 +24,7 @@ from trncodemod.findings import Finding
 from trncodemod.rules import rule_by_code
 from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import Target, load_target, target_names
-from trncodemod.writing import write_outcomes
+from trncodemod.writing import real_roots, write_outcomes
 
 
 class GitError(click.ClickException):
@@ -168,7 +168,7 @@ def pr_command(paths, branch, base, message_file, target, select, ignore, allow_
         click.echo(outcome.error_text(), err=True)
     _git("switch", "-c", branch, base, cwd=top)
     written = []
-    for before, after in zip(outcomes, write_outcomes(outcomes), strict=True):
+    for before, after in zip(outcomes, write_outcomes(outcomes, real_roots(paths)), strict=True):
         if after.error and not before.error:
             click.echo(after.error_text(), err=True)
         elif after.changed:

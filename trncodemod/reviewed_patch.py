@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import click
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
+from trncodemod.files import read_regular
 from trncodemod.patch import PatchError, apply_patched_file, split_lines
-from trncodemod.writing import WriteError, write_atomic
+from trncodemod.writing import OutsideRoot, WriteError, inside_root, real_roots, write_atomic
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,16 @@ def _strip_prefix(name: str) -> str:
     return name[2:] if name.startswith(("a/", "b/")) else name
 
 
+def _escapes(name: str) -> str | None:
+    """Why a path named in the patch may not be written under the folder, before any symlink is
+    looked at: absolute, or climbing out with ``..``."""
+    if PurePosixPath(name).is_absolute() or PureWindowsPath(name).drive:
+        return "an absolute path"
+    if ".." in PurePosixPath(name).parts:
+        return "a path with `..`"
+    return None
+
+
 def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
     """What applying the patch would do to each file, without writing anything."""
     try:
@@ -40,14 +51,27 @@ def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
     if not len(patch):
         raise PatchError("the patch names no file")
     results = []
+    roots = real_roots([root])
     for patched in patch:
         if patched.is_added_file or patched.is_removed_file or patched.is_rename:
             name = _strip_prefix(patched.path)
             results.append(FileResult(root / name, None, "creates, deletes or renames a file"))
             continue
-        path = root / _strip_prefix(patched.target_file)
+        name = _strip_prefix(patched.target_file)
+        path = root / name
+        source = _strip_prefix(patched.source_file)
+        why = _escapes(name) or _escapes(source)
+        if why is None and source != name:
+            why = "different names before and after (a/ and b/)"
+        if why is not None:
+            results.append(FileResult(path, None, f"refused: {why}; nothing written"))
+            continue
         try:
-            old = path.read_bytes()
+            inside_root(path, roots)
+            old = read_regular(path)
+        except OutsideRoot as err:
+            results.append(FileResult(path, None, str(err)))
+            continue
         except OSError as err:
             results.append(FileResult(path, None, f"cannot read: {err.strerror}"))
             continue
@@ -77,16 +101,16 @@ def apply_patch_command(patch_file: Path, check: bool, directory: Path) -> None:
     Exit 0 when every file applied, 2 when any was refused.
     """
     try:
-        results = plan(patch_file.read_bytes(), directory)
+        results = plan(read_regular(patch_file), directory)
     except PatchError as err:
         raise click.UsageError(f"{patch_file}: {err}") from None
     refused = 0
     for result in results:
         if result.error is None and result.new is not None and not check:
-            old = result.path.read_bytes()
             try:
-                write_atomic(result.path, result.new, old)
-            except WriteError as err:
+                old = read_regular(result.path)
+                write_atomic(result.path, result.new, old, real_roots([directory]))
+            except (WriteError, OSError) as err:
                 result = FileResult(result.path, None, str(err))
         if result.error is not None:
             refused += 1

@@ -8,7 +8,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -48,15 +48,41 @@ class WriteError(Exception):
     """The file was not written; it is exactly as it was."""
 
 
-def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
+class OutsideRoot(WriteError):
+    """The path, symlinks resolved, lies outside every root the run was given."""
+
+
+def real_roots(paths: Sequence[Path]) -> tuple[Path, ...]:
+    """The folders a run named on its command line may write in, symlinks resolved: a folder
+    itself, and for a file, the folder that holds it."""
+    roots = []
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        roots.append(Path(os.path.realpath(folder)))
+    return tuple(roots)
+
+
+def inside_root(path: Path, roots: Sequence[Path]) -> Path:
+    """``path`` with every symlink resolved, if it lies inside one of ``roots`` (resolved by
+    ``real_roots``); else OutsideRoot, naming where it leads. Every write goes through here."""
+    real = Path(os.path.realpath(path))
+    if any(real == root or root in real.parents for root in roots):
+        return real
+    shown = " or ".join(str(root) for root in roots)
+    raise OutsideRoot(f"refused: resolves to {real}, outside {shown}; nothing written")
+
+
+def write_atomic(
+    path: Path, data: bytes, expected: bytes, roots: Sequence[Path] | None = None
+) -> None:
     """Replace ``path`` with ``data`` if it still holds ``expected``.
 
     The new content goes to a temporary file in the same folder, is flushed to disk, takes the
     original's permission bits, and replaces the original with ``os.replace``: a reader, or a
     crash at any moment, sees either the old file or the new one. A symlink is written through
-    to its target.
+    to its target, and only inside ``roots`` (from ``real_roots``) when given.
     """
-    real = path.resolve()
+    real = path.resolve() if roots is None else inside_root(path, roots)
     try:
         info = real.stat()
         current = read_regular(real)
@@ -89,14 +115,15 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
         raise
 
 
-def write_outcomes(outcomes: list[FileOutcome]) -> list[FileOutcome]:
-    """Write every changed file; a file that cannot be written becomes an error outcome that
-    claims no fix, since nothing was written."""
+def write_outcomes(outcomes: list[FileOutcome], roots: Sequence[Path]) -> list[FileOutcome]:
+    """Write every changed file that lies inside ``roots`` (``real_roots`` of the paths the user
+    named); a file that cannot be written becomes an error outcome that claims no fix, since
+    nothing was written."""
     written = []
     for outcome in outcomes:
         if outcome.changed:
             try:
-                write_atomic(outcome.path, outcome.new, outcome.old)  # type: ignore[arg-type]
+                write_atomic(outcome.path, outcome.new, outcome.old, roots)  # type: ignore[arg-type]
             except WriteError as err:
                 outcome = replace(
                     outcome,
