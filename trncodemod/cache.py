@@ -9,10 +9,12 @@ failed are never cached: their error is recomputed, and reported, every run.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -81,7 +83,7 @@ class ResultCache:
 
     def get(self, raw: bytes, display: str) -> Entry | None:
         try:
-            data = json.loads(self._path(raw).read_text("utf-8"))
+            data = json.loads(_read_own(self._path(raw)))
         except (OSError, ValueError):
             return None
         findings = tuple(
@@ -116,7 +118,9 @@ class ResultCache:
         }
         path = self._path(raw)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _own_folder(path.parent)
+            # mkstemp creates with O_EXCL (never through a link); os.replace swaps a link planted
+            # at `path` for the entry instead of writing where it points.
             fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(document, handle)
@@ -125,9 +129,36 @@ class ResultCache:
             pass  # a cache that cannot be written only costs time
 
 
+def _own_folder(folder: Path) -> None:
+    """Create ``folder`` (its parents as needed) and make sure it is a folder, not a symlink a
+    scanned repository planted to send cache files elsewhere; OSError otherwise."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(folder)
+    info = os.lstat(folder)
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        raise OSError(f"{folder} is a symlink or not a folder; not followed")
+
+
+def _read_own(path: Path) -> bytes:
+    """An entry's bytes: never through a symlink, never blocking on a FIFO."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return handle.read()
+
+
 def open_cache(folder: Path, settings: Settings, enabled: frozenset[str]) -> ResultCache:
-    folder.mkdir(parents=True, exist_ok=True)
-    gitignore = folder / ".gitignore"
-    if not gitignore.exists():
-        gitignore.write_text("# Created by trncodemod.\n*\n")
+    """The cache in ``folder``, created safely: OSError (the caller runs without a cache) when it
+    is a symlink or cannot be created, as in a read-only tree."""
+    _own_folder(folder)
+    # O_EXCL | O_NOFOLLOW: an existing `.gitignore`, or a dangling symlink planted in its place,
+    # is left alone rather than written through.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    with contextlib.suppress(FileExistsError):
+        fd = os.open(folder / ".gitignore", flags, 0o644)
+        with os.fdopen(fd, "w") as handle:
+            handle.write("# Created by trncodemod.\n*\n")
     return ResultCache(folder, tool_fingerprint() + settings_fingerprint(settings, enabled))
