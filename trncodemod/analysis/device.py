@@ -339,6 +339,8 @@ class _Evaluator:
         if names & {"torch.device"} and node.args:
             first = self.value(node.args[0].value, depth)
             if len(node.args) > 1 and first.kinds == {ACCELERATOR}:
+                if _other_gpu(node.args[1].value):
+                    return first  # torch.device("cuda", 1): a second GPU, reported as TRN006
                 return _known(RANK)  # torch.device("cuda", rank)
             return first
         if names & _ACCELERATOR_CALLS:
@@ -763,8 +765,7 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
         # `torch.device("cuda", local_rank)` is a device wherever it is; a literal index other
         # than 0 (`"cuda:1"`, model parallel over GPUs) is not a process's own device.
         if qualified(call.func) & {"torch.device"} and is_index_device(call, qualified):
-            index = call.args[-1].value
-            if not (isinstance(index, cst.Integer) and index.value != "0"):
+            if not _other_gpu(call.args[-1].value):
                 facts.rank_values.add(call)
     evaluator.recording = False
     for test in collected.if_tests:
@@ -782,6 +783,8 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
                 facts.launchers[call] = count
     _bf16_partners(collected, facts, qualified)
     facts.outcome = frozenset(outcome)
+    if facts.outcome != {CPU}:
+        facts.cpu_values.clear()  # a CPU device beside the accelerator is a deliberate one
     facts.evaluator = evaluator
     return facts
 
@@ -825,6 +828,11 @@ def is_index_device(node: cst.BaseExpression, qualified: Qualified) -> bool:
     return False
 
 
+def _other_gpu(index: cst.BaseExpression) -> bool:
+    """A literal index other than 0: a second GPU of one process (model parallel)."""
+    return isinstance(index, cst.Integer) and index.value != "0"
+
+
 def _index_devices(
     device: cst.BaseExpression, collected: _Collector, qualified: Qualified
 ) -> set[cst.BaseExpression]:
@@ -834,7 +842,11 @@ def _index_devices(
     name = dotted(device)
     bindings = collected.bindings.get(name or "", [])
     values = [b.value for b in bindings]
-    if not values or any(v is None or not is_index_device(v, qualified) for v in values):
+    # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`.
+    if not values or any(
+        v is None or not (is_index_device(v, qualified) or isinstance(v, cst.Integer))
+        for v in values
+    ):
         return set()
     return set(values)  # type: ignore[arg-type]
 
