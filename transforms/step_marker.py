@@ -26,6 +26,7 @@ from trncodemod.targets import Api
 # What already cuts the graph: the step marker, or the `torch_xla.step()` context manager.
 _MARKERS = STEP_MARKERS | STEP_CONTEXTS
 _ITERATION_ENDS = (cst.Continue, cst.Break, cst.Return)
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _KEYWORDS = {
     cst.If: "if",
     cst.Try: "try",
@@ -423,6 +424,15 @@ class StepMarker(Pass):
             name = dotted(iterable.func if isinstance(iterable, cst.Call) else iterable)
             if name is not None and name in profile.device_loaders:
                 return True
+        if training.ACCELERATE_PREPARE in profile.already_xla and isinstance(info.node, cst.For):
+            # Loaders reach an accelerate loop prepared, through parameters and helpers alike;
+            # only one built right here from a plain DataLoader is certainly not.
+            iterable = unwrap_iterable(info.node.iter)
+            if isinstance(iterable, cst.Name):
+                values = self.bound_values(iterable) or []
+                return not any(
+                    isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS) for v in values
+                )
         if training.NXD_STEP in profile.already_xla:
             return any(
                 isinstance(node, cst.Call)
