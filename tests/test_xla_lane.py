@@ -260,3 +260,56 @@ def test_no_cpu_fallback_ops(lane):
     _example, migrated = lane
     fallbacks = set(_measured(migrated)["fallback_ops"]) - ALLOWED_FALLBACKS
     assert not fallbacks, f"ops that fell back to the CPU: {sorted(fallbacks)}"
+
+
+# -- the device decision (issue 11) ---------------------------------------------------------------
+# GPU and CPU scripts whose device is decided by the shapes the device analysis resolves; each is a
+# golden input written for this (random data, no arguments needed). Migrated with default options,
+# each must train on the XLA device: at least one graph execution per step, no compile after the
+# warm-up, at most 0.5 device-to-host transfers per step, no CPU fallback (reference §6.2).
+DEVICE_DECISIONS = ("no_cuda_flag", "cpu_training_script", "nanogpt_device_type")
+DECISION_STEPS = 6
+
+
+@pytest.mark.parametrize("case", DEVICE_DECISIONS)
+def test_a_migrated_device_decision_trains_on_the_xla_device(
+    case: str, tmp_path: Path, request: pytest.FixtureRequest
+):
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    script = tmp_path / f"{case}.py"
+    shutil.copyfile(ROOT / "golden" / "device" / f"{case}.in.py", script)
+    migration = subprocess.run(
+        [sys.executable, "-m", "trncodemod", "apply", "--no-cache", script.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert migration.returncode in (0, 1), migration.stderr
+    assert "[blocker]" not in migration.stderr, migration.stderr
+    command = [sys.executable, "-m", "trncodemod", "verify", script.name, "--format", "json"]
+    command += ["--python", sys.executable, "--steps", str(DECISION_STEPS), "--warmup", "2"]
+    result = subprocess.run(
+        command,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PJRT_DEVICE": "CPU", "TF_CPP_MIN_LOG_LEVEL": "2"},
+        timeout=RUN_TIMEOUT_S,
+    )
+    verdict = json.loads(result.stdout)
+    metrics = verdict["metrics"]
+    steps = metrics["per_step"]
+    _show(
+        request,
+        f"\n{case}: executions {[s['executions'] for s in steps]}, compiles "
+        f"{[s['uncached_compiles'] for s in steps]}, d2h {[s['d2h'] for s in steps]}, "
+        f"fallbacks {metrics['fallback_ops']}",
+    )
+    assert len(steps) == DECISION_STEPS, result.stderr
+    assert all(s["executions"] >= 1 for s in steps), (steps, migration.stderr)
+    assert sum(s["uncached_compiles"] for s in steps) == 0, steps
+    assert sum(s["d2h"] - s["save_d2h"] for s in steps) <= 0.5 * DECISION_STEPS, steps
+    assert not set(metrics["fallback_ops"]) - ALLOWED_FALLBACKS, metrics["fallback_ops"]
