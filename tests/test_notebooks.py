@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from trncodemod.config import Settings
 from trncodemod.engine import migrate_file
@@ -91,3 +92,56 @@ def test_dry_run_patch_applies_and_stderr_shows_each_changed_cell_as_code(
     )
     assert applied.returncode == 0, applied.stderr
     nbformat.validate(nbformat.read(tmp_path / "train.ipynb", as_version=4))
+
+
+def _big_notebook(path: Path, indent: int | None, outputs_bytes: int) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import torch\nmodel = torch.nn.Linear(4, 2).cuda()\n"),
+        nbformat.v4.new_code_cell(
+            "print('done')",
+            outputs=[nbformat.v4.new_output("stream", text="é" + "x" * outputs_bytes + "\n")],
+        ),
+        nbformat.v4.new_markdown_cell("Notes: `.cuda()`"),
+    ]
+    path.write_text(nbformat.writes(nb, indent=indent))  # no final newline here
+    return nb
+
+
+@pytest.mark.parametrize("indent", [None, 1, 2])
+def test_a_one_line_fix_is_a_small_patch_in_the_notebooks_own_layout(
+    tmp_path: Path, indent: int | None
+) -> None:
+    path = tmp_path / "big.ipynb"
+    _big_notebook(path, indent, outputs_bytes=2_000_000)
+    raw = path.read_bytes()
+    outcome = migrate_file(path, "big.ipynb", Settings())
+    assert outcome.error is None, outcome.error
+    assert len(outcome.diff) < 2_000, f"{len(outcome.diff)} bytes of patch for a one-line fix"
+    assert outcome.diff.count(b"\n@@ ") + outcome.diff.startswith(b"@@ ") <= 1
+    # Everything but the first cell's source is byte-identical: outputs, escapes, no final newline.
+    head, _, tail = raw.partition(b'"print(')
+    assert outcome.new.endswith(b'"print(' + tail)
+    assert not outcome.new.endswith(b"\n")
+    nb = nbformat.reads(outcome.new.decode(), as_version=4)
+    nbformat.validate(nb)
+    assert "model = torch.nn.Linear(4, 2).to(torch_xla.device())\n" in nb.cells[0].source
+
+
+def test_a_source_stored_as_one_string_and_unusual_key_order_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "odd.ipynb"
+    document = (
+        '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [\n'
+        '  {"source": "import torch\\nm = torch.nn.Linear(2, 2).cuda()\\n", "cell_type": "code",'
+        ' "metadata": {}, "outputs": [], "execution_count": null, "id": "a1"}\n]}\n'
+    )
+    path.write_text(document)
+    outcome = migrate_file(path, "odd.ipynb", Settings())
+    assert outcome.error is None, outcome.error
+    assert outcome.new.decode().startswith(
+        '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [\n  {"source": "import'
+    )
+    assert outcome.new.decode().endswith(
+        '", "cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, '
+        '"id": "a1"}\n]}\n'
+    )

@@ -3,8 +3,10 @@
 IPython syntax is not Python: line magics (``%matplotlib inline``), shell escapes
 (``!pip install ...``) and help (``x?``) are masked as comments before parsing and restored
 byte for byte afterwards; a cell magic (``%%bash``) makes the whole cell foreign and it is left
-alone. Outputs, metadata and markdown cells are never touched. The notebook is written back with
-nbformat, and findings name the cell they are in.
+alone. Outputs, metadata and markdown cells are never touched. The notebook is written back by
+replacing the JSON text of the changed cells' sources only, so its layout (indentation, key
+order, escapes, final newline) is kept and a one-line fix is a one-hunk patch, even in a
+notebook of 50 MB of outputs stored on one line; findings name the cell they are in.
 """
 
 from __future__ import annotations
@@ -162,13 +164,136 @@ def migrate_notebook(
 
 
 def _write(notebook: nbformat.NotebookNode, raw: bytes) -> bytes:
-    """The notebook as nbformat writes it, ending with a newline where the original did."""
+    """``raw`` with the source of every cell that differs from ``notebook``'s replaced in place;
+    nbformat re-serialises the whole document only when the text cannot be edited so."""
+    text = raw.decode("utf-8")
+    try:
+        spans = _source_spans(text)
+        if spans is None or len(spans) != len(notebook.cells):
+            raise ValueError("cells not found")
+        parts, at = [], 0
+        for (start, end), cell in zip(spans, notebook.cells, strict=True):
+            old = json.loads(text[start:end])
+            if _joined(old) == cell.source:
+                continue
+            piece = _render_source(text, start, end, old, cell.source)
+            if _joined(json.loads(piece)) != cell.source:
+                raise ValueError("a rendered source does not read back")
+            parts += [text[at:start], piece]
+            at = end
+    except (ValueError, IndexError):
+        return _reserialise(notebook, raw)
+    return ("".join(parts) + text[at:]).encode("utf-8")
+
+
+def _joined(source: str | list[str]) -> str:
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _reserialise(notebook: nbformat.NotebookNode, raw: bytes) -> bytes:
+    """The notebook as nbformat writes it, with the original's indentation and final newline."""
     import nbformat
 
-    text = nbformat.writes(notebook)
+    indent = re.search(r"\n( *)\S", raw[:4096].decode("utf-8", "replace"))
+    text = nbformat.writes(notebook, indent=len(indent.group(1)) if indent else None)
     if raw.endswith(b"\n") and not text.endswith("\n"):
         text += "\n"
     return text.encode("utf-8")
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _source_spans(text: str) -> list[tuple[int, int]] | None:
+    """Where the JSON value of each cell's ``source`` lies in ``text``, cell by cell (a cell with
+    none gets an empty span); other values are stepped over without being kept."""
+    at = _SPACE.match(text, 0).end()
+    for key, start in _members(text, at):
+        if key == "cells":
+            return [_cell_span(text, cell) for cell in _items(text, start)]
+    return None
+
+
+def _members(text: str, at: int):
+    """(key, where its value starts) for each member of the object at ``at``."""
+    if text[at] != "{":
+        raise ValueError("not an object")
+    at = _SPACE.match(text, at + 1).end()
+    if text[at] == "}":
+        return
+    while True:
+        if text[at] != '"':
+            raise ValueError("expected a key")
+        key, at = json.decoder.scanstring(text, at + 1)
+        at = _SPACE.match(text, at).end()
+        if text[at] != ":":
+            raise ValueError("expected :")
+        at = _SPACE.match(text, at + 1).end()
+        yield key, at
+        _, at = _DECODER.raw_decode(text, at)
+        at = _SPACE.match(text, at).end()
+        if text[at] == "}":
+            return
+        if text[at] != ",":
+            raise ValueError("expected ,")
+        at = _SPACE.match(text, at + 1).end()
+
+
+def _items(text: str, at: int):
+    """Where each item of the array at ``at`` starts."""
+    if text[at] != "[":
+        raise ValueError("not an array")
+    at = _SPACE.match(text, at + 1).end()
+    if text[at] == "]":
+        return
+    while True:
+        yield at
+        _, at = _DECODER.raw_decode(text, at)
+        at = _SPACE.match(text, at).end()
+        if text[at] == "]":
+            return
+        if text[at] != ",":
+            raise ValueError("expected ,")
+        at = _SPACE.match(text, at + 1).end()
+
+
+def _cell_span(text: str, at: int) -> tuple[int, int]:
+    for key, start in _members(text, at):
+        if key == "source":
+            return start, _DECODER.raw_decode(text, start)[1]
+    raise ValueError("a cell without a source")
+
+
+def _render_source(text: str, start: int, end: int, old: str | list[str], new: str) -> str:
+    """``new`` written as the old value was: one string, or a list of lines laid out as the old
+    list was (its opening, separators and closing whitespace), with the same escaping."""
+    ascii_only = text[start:end].isascii() and not _joined(old).isascii()
+    if isinstance(old, str):
+        return json.dumps(new, ensure_ascii=ascii_only)
+    lines = new.splitlines(keepends=True)
+    items = [json.dumps(line, ensure_ascii=ascii_only) for line in lines]
+    inner = text[start + 1 : end - 1]
+    if len(old) >= 1:
+        first = _DECODER.raw_decode(text, _SPACE.match(text, start + 1).end())[1]
+        opening = text[start + 1 : _SPACE.match(text, start + 1).end()]
+        closing = inner[len(inner.rstrip(" \t\n\r")) :]
+        if len(old) >= 2:
+            second = _SPACE.match(text, text.index(",", first) + 1).end()
+            separator = text[first:second]
+        else:
+            separator = "," + opening
+    else:  # `[]`: lay the lines out as nbformat does, one an indented line
+        line_start = text.rfind("\n", 0, start) + 1
+        indent = len(text[line_start:start]) - len(text[line_start:start].lstrip(" "))
+        unit = re.search(r"\n( +)\S", text)
+        step = len(unit.group(1)) if unit else 1
+        opening = "\n" + " " * (indent + step) if unit else ""
+        closing = "\n" + " " * indent if unit else ""
+        separator = "," + (opening or " ")
+    if not items:
+        return "[]"
+    return "[" + opening + separator.join(items) + closing + "]"
 
 
 def cell_sources(raw: bytes) -> list[str]:
