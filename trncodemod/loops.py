@@ -325,6 +325,7 @@ class _LoopCollector(PlainVisitor):
         # out only when a name is looked up: [class, loader classes known there, names or None].
         self._attributes: list[list] = []
         self._no_grad = 0  # depth of enclosing no_grad/inference_mode functions and blocks
+        self._loop_targets: list[set[str]] = []  # names bound by each enclosing `for`
 
     @staticmethod
     def _class_attributes(node: cst.ClassDef, loader_classes: Collection[str]) -> set[str]:
@@ -373,6 +374,8 @@ class _LoopCollector(PlainVisitor):
 
     def on_leave(self, original_node: cst.CSTNode) -> None:  # no leave_<Node> hooks here
         kind = type(original_node)
+        if kind is cst.For:
+            self._loop_targets.pop()
         if kind in self._TRACKED:
             if isinstance(original_node, cst.BaseSuite):
                 self._suites.pop()
@@ -433,7 +436,7 @@ class _LoopCollector(PlainVisitor):
         if steps or backwards:
             kind: Literal["train", "eval"] = "train"
         elif isinstance(loop, cst.For) and (
-            _moves_loop_batch(loop, nodes)
+            (_moves_loop_batch(loop, nodes) and not self._iterates_parts(loop))
             or on_device_loader
             or (self._no_grad and _reads_values(nodes))
         ):
@@ -450,8 +453,20 @@ class _LoopCollector(PlainVisitor):
             iterates_device_loader=on_device_loader,
         )
 
+    def _iterates_parts(self, loop: cst.For) -> bool:
+        """The loop walks the parts of one value (a dict's items, the element of an enclosing
+        loop), moving each to the device: a helper that moves a batch, not a loop over batches."""
+        iterable = unwrap_iterable(loop.iter)
+        if isinstance(iterable, cst.Call) and m.matches(
+            iterable.func, m.Attribute(attr=m.Name("items") | m.Name("values") | m.Name("keys"))
+        ):
+            return True
+        name = dotted(iterable)
+        return name is not None and any(name in targets for targets in self._loop_targets)
+
     def visit_For(self, node: cst.For) -> None:
         self._visit(node)
+        self._loop_targets.append(target_names(node.target))
 
     def visit_While(self, node: cst.While) -> None:
         self._visit(node)
