@@ -44,3 +44,20 @@ def test_target_override_applies_to_every_case(tmp_path: Path) -> None:
         CliRunner().invoke(main, ["golden", "check", "--target", "neuron", str(folder)]).exit_code
         == 0
     )
+
+
+def test_a_folder_without_cases_is_a_usage_error(tmp_path: Path) -> None:
+    for command in ("check", "update"):
+        result = CliRunner().invoke(main, ["golden", command, str(tmp_path)])
+        assert result.exit_code == 2
+        assert "no golden cases" in result.output
+
+
+def test_a_bad_option_names_the_case_once(tmp_path: Path) -> None:
+    folder = tmp_path / "ours"
+    folder.mkdir()
+    case = folder / "bad.in.py"
+    case.write_text("# golden: no-such-option=1\nimport torch\n")
+    result = CliRunner().invoke(main, ["golden", "check", str(folder)])
+    assert result.exit_code == 1
+    assert result.output.count(str(case)) == 1 and "no-such-option" in result.output

@@ -150,18 +150,29 @@ def golden_command() -> None:
     """Golden-file review: run the tool on every *.in.py under a folder and compare."""
 
 
+def _cases_in(folder: Path) -> list[GoldenCase]:
+    """The cases under ``folder``; none is a usage error (exit 2): a check of nothing passing
+    would hide a mistyped folder."""
+    cases = find_cases(folder)
+    if not cases:
+        raise click.UsageError(f"{folder}: no golden cases (*.in.py) in this folder")
+    return cases
+
+
 @golden_command.command("check")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--target", type=click.Choice(target_names()), help="Override each case's target.")
 @click.option("--select", help="Override each case's rule selection (codes or prefixes).")
 def golden_check(folder: Path, target: str | None, select: str | None) -> None:
     """Print a unified diff for every case whose output or findings differ; exit 1 if any."""
-    cases = find_cases(folder)
+    cases = _cases_in(folder)
     failed = 0
     for case in cases:
         try:
             diff = case_diff(case, run_case(case, overrides=_overrides(target, select)))
-        except (ConfigError, SourceError) as err:
+        except ConfigError as err:  # its message names the case already
+            diff = f"{err}\n"
+        except SourceError as err:
             diff = f"{case.input}: {err}\n"
         if diff:
             failed += 1
@@ -176,10 +187,13 @@ def golden_check(folder: Path, target: str | None, select: str | None) -> None:
 @click.option("--select", help="Override each case's rule selection (codes or prefixes).")
 def golden_update(folder: Path, target: str | None, select: str | None) -> None:
     """Rewrite every case's expected output and findings from the tool's current behaviour."""
-    cases = find_cases(folder)
+    cases = _cases_in(folder)
     changed = 0
     for case in cases:
-        run = run_case(case, overrides=_overrides(target, select))
+        try:
+            run = run_case(case, overrides=_overrides(target, select))
+        except ConfigError as err:
+            raise click.UsageError(str(err)) from None
         if case_diff(case, run):
             changed += 1
             update_case(case, run)
