@@ -8,6 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from trncodemod.cli import main
+from trncodemod.engine import FileOutcome
+from trncodemod.findings import Finding, Safety, Severity
+from trncodemod.pull_request import describe
+from trncodemod.targets import load_target
 
 SCRIPT = """import torch
 
@@ -46,8 +50,8 @@ def test_pr_creates_a_branch_with_one_commit_and_a_full_description(repo: Path) 
     description = Path(result.stdout.strip()).read_text()
     for code in ("TRN001", "TRN005"):
         assert f"| {code} |" in description
-    assert "- [ ] `train.py:4` TRN007" in description, "the unfixed finding is a checklist item"
-    assert "- [ ] `train.py:6` TRN005" in description, "review-class changes are listed"
+    assert "- [ ] `train.py:4:4` TRN007" in description, "the unfixed finding is a checklist item"
+    assert "- [ ] `train.py:6:44` TRN005" in description, "review-class changes are listed"
     assert "torch-neuronx==2.9.*" in description
     assert "trncodemod verify train.py" in description
     assert git("status", "--porcelain", cwd=repo) == ""
@@ -59,3 +63,79 @@ def test_pr_refuses_a_dirty_tree(repo: Path) -> None:
     assert result.exit_code == 2
     assert "uncommitted changes" in result.output
     assert git("branch", "--show-current", cwd=repo).strip() == "main"
+
+
+def test_nothing_to_change_creates_no_branch_and_exits_0(repo: Path) -> None:
+    (repo / "train.py").write_text("x = 1\n")
+    git("commit", "-qam", "cpu only", cwd=repo)
+    result = CliRunner().invoke(main, ["pr", "."])
+    assert result.exit_code == 0, result.output
+    assert "nothing to change" in result.stderr and "no branch created" in result.stderr
+    assert git("branch", "--list", cwd=repo).split() == ["*", "main"]
+
+
+def test_an_existing_branch_is_named_and_force_recreates_it(repo: Path) -> None:
+    git("branch", "trncodemod/xla-2.9", cwd=repo)
+    result = CliRunner().invoke(main, ["pr", "."])
+    assert result.exit_code == 2
+    assert "branch trncodemod/xla-2.9 already exists; pass --force" in result.output
+    assert "fatal:" not in result.output
+    assert git("branch", "--show-current", cwd=repo).strip() == "main"
+    result = CliRunner().invoke(main, ["pr", "--force", "."])
+    assert result.exit_code == 0, result.output
+    assert git("branch", "--show-current", cwd=repo).strip() == "trncodemod/xla-2.9"
+    assert "Migrate training code" in git("log", "-1", "--format=%s", cwd=repo)
+
+
+def _outcome(display: str, profile: dict | None, *findings: Finding) -> FileOutcome:
+    return FileOutcome(
+        Path(display), display, old=b"x\n", new=b"y\n", findings=findings, profile=profile
+    )
+
+
+def _f(code: str, severity: Severity, fixed: bool = False, line: int = 1) -> Finding:
+    return Finding(
+        "train.py", line, 1, code, f"message of {code}", code.lower(), severity, Safety.SAFE, fixed
+    )
+
+
+def test_description_leads_with_blockers_then_review_then_rules_then_notes() -> None:
+    entry = {"entry_script": True, "launchers": []}
+    outcome = _outcome(
+        "train.py",
+        entry,
+        _f("TRN007", Severity.WARNING, line=2),
+        _f("TRN998", Severity.BLOCKER, line=9),
+        _f("TRN007", Severity.WARNING, line=5),
+        _f("TRN990", Severity.INFO, line=3),
+    )
+    text = describe([outcome], load_target("xla-2.9"), "b")
+    order = [
+        text.index(h)
+        for h in (
+            "## Blockers",
+            "## Changes to review",
+            "## Left to do by hand, by rule",
+            "## Notes",
+        )
+    ]
+    assert order == sorted(order)
+    blockers = text[text.index("## Blockers") : text.index("## Changes to review")]
+    assert "**1 blocker" in blockers and "TRN998" in blockers and "TRN007" not in blockers
+    by_rule = text[text.index("### TRN007") : text.index("## Notes")]
+    assert by_rule.count("- [ ] `train.py:") == 2 and "TRN990" not in by_rule
+
+
+def test_how_to_verify_lists_entry_scripts_with_their_launcher() -> None:
+    outcomes = [
+        _outcome("train.py", {"entry_script": True, "launchers": []}),
+        _outcome("ddp.py", {"entry_script": True, "launchers": ["torchrun"]}),
+        _outcome("acc.py", {"entry_script": True, "launchers": ["accelerate"]}),
+        _outcome("lib/model.py", {"entry_script": False, "launchers": []}),
+    ]
+    text = describe(outcomes, load_target("xla-2.9"), "b")
+    verify = text[text.index("## How to verify") : text.index("Files changed:")]
+    assert "trncodemod verify train.py" in verify
+    assert "torchrun --nproc_per_node=2 ddp.py" in verify and "verify ddp.py" not in verify
+    assert "accelerate launch acc.py" in verify
+    assert "model.py" not in verify, "a library module has nothing to run"

@@ -9,6 +9,7 @@ needs, and how to verify. Nothing is pushed; the description is ready for
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -16,14 +17,23 @@ from pathlib import Path
 
 import click
 
+from trncodemod.analysis.training import (
+    ACCELERATE,
+    HF_TRAINER,
+    LIGHTNING,
+    MP_SPAWN,
+    TORCHRUN,
+    XMP_SPAWN,
+)
 from trncodemod.cli import ALLOW_CONFIG_PLUGINS
 from trncodemod.config import ConfigError, load_settings
-from trncodemod.engine import FileOutcome, migrate_files
+from trncodemod.engine import FileOutcome, blocks, migrate_files
 from trncodemod.files import discover
-from trncodemod.findings import Finding
+from trncodemod.findings import Finding, Severity
+from trncodemod.report import one_line
 from trncodemod.rules import rule_by_code
 from trncodemod.selection import SelectionError, enabled_codes
-from trncodemod.targets import Target, load_target, target_names
+from trncodemod.targets import DEFAULT_TARGET, Target, load_target, target_names
 from trncodemod.writing import real_roots, write_outcomes
 
 
@@ -39,22 +49,148 @@ def _git(*args: str, cwd: Path) -> str:
 
 
 def _review_line(finding: Finding) -> str:
-    return f"- [ ] `{finding.path}:{finding.line}` {finding.code} {finding.message}"
+    return f"- [ ] `{finding.location}` {finding.code} {one_line(finding.message)}"
+
+
+# How each launcher starts an entry script (reference §6: multi-process jobs run under their
+# launcher; `trncodemod verify` runs one process on XLA:CPU).
+_LAUNCH = {
+    TORCHRUN: "torchrun --nproc_per_node=2 {path}",
+    ACCELERATE: "accelerate launch {path}",
+    MP_SPAWN: "python {path}",
+    XMP_SPAWN: "python {path}",
+    LIGHTNING: "python {path}",
+    HF_TRAINER: "python {path}",
+}
+
+
+def _is_entry_script(outcome: FileOutcome) -> bool:
+    if outcome.profile is not None:
+        return bool(outcome.profile.get("entry_script"))
+    if outcome.path.suffix == ".ipynb" or outcome.old is None:
+        return False
+    # No profile (an older cache entry): the `__main__` guard decides.
+    return re.search(rb"^if\s+__name__\s*==\s*[\'\"]__main__[\'\"]", outcome.old, re.M) is not None
+
+
+def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
+    """Entry scripts only, each with its launcher: a library module has nothing to run."""
+    entries = sorted(
+        (o for o in outcomes if o.changed and _is_entry_script(o)), key=lambda o: o.display
+    )
+    if not target.is_xla:
+        lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
+        lines += [f"- `{_launch(o)}`" for o in entries] or ["- (no entry script changed)"]
+        return lines
+    single = [o for o in entries if not _multi_process(o)]
+    multi = [o for o in entries if _multi_process(o)]
+    option = "" if target.name == DEFAULT_TARGET else f" --target {target.name}"
+    lines: list[str] = []
+    if single:
+        lines += [
+            "On any Linux x86_64 machine, with `pip install 'trncodemod[verify]'` "
+            "(torch 2.9.0 + torch-xla 2.9.0, CPU):",
+            "",
+            "```sh",
+            *[f"trncodemod verify{option} {o.display}" for o in single],
+            "```",
+        ]
+    if multi:
+        lines += [
+            *([""] if lines else []),
+            "Multi-process entry scripts run under their launcher, on a Trainium instance "
+            "(`trncodemod verify` runs one process):",
+            "",
+            "```sh",
+            *[_launch(o) for o in multi],
+            "```",
+        ]
+    if not lines:
+        lines = ["No entry script changed: run the scripts that import the changed modules."]
+    return lines
+
+
+def _launchers(outcome: FileOutcome) -> list[str]:
+    return list((outcome.profile or {}).get("launchers", []))
+
+
+def _multi_process(outcome: FileOutcome) -> bool:
+    return any(
+        launcher in _LAUNCH and launcher not in (LIGHTNING, HF_TRAINER)
+        for launcher in _launchers(outcome)
+    )
+
+
+def _launch(outcome: FileOutcome) -> str:
+    for launcher in _launchers(outcome):
+        if launcher in _LAUNCH:
+            return _LAUNCH[launcher].format(path=outcome.display)
+    return f"python {outcome.display}"
+
+
+def _by_rule(findings: list[Finding]) -> list[str]:
+    lines: list[str] = []
+    codes = sorted({f.code for f in findings})
+    for code in codes:
+        group = [f for f in findings if f.code == code]
+        lines += [
+            "",
+            f"### {code} {group[0].name} ({len(group)})",
+            "",
+            f"`trncodemod explain {code}` says why and what to do.",
+            "",
+            *[_review_line(f) for f in group],
+        ]
+    return lines
 
 
 def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
-    """The pull-request description."""
-    fixed = [f for o in outcomes for f in o.findings if f.fixed]
-    left = [f for o in outcomes for f in o.findings if f.counts_against_exit]
-    files_by_rule: dict[str, set[str]] = defaultdict(set)
-    for finding in fixed:
-        files_by_rule[finding.code].add(finding.path)
-    counts = Counter(f.code for f in fixed)
+    """The pull-request description: what blocks first, then the changes to check, then the
+    findings left by rule, then notes; the applied changes, environment and how to verify after."""
+    findings = [f for o in outcomes for f in o.findings]
+    fixed = [f for f in findings if f.fixed]
+    blockers = [f for f in findings if blocks(f)]
+    left = [f for f in findings if f.counts_against_exit and not blocks(f)]
+    notes = [f for f in findings if not f.fixed and f.severity is Severity.INFO]
     lines = [
         f"# Migrate to AWS Trainium ({target.name})",
         "",
         f"Generated by `trncodemod` on branch `{branch}` for target `{target.name}`: "
         f"{target.summary}.",
+        "",
+        "## Blockers",
+        "",
+    ]
+    if blockers:
+        lines += [
+            f"**{len(blockers)} blocker{'s' * (len(blockers) != 1)}: the migrated program will "
+            "not run on the accelerator until each is done by hand.**",
+            "",
+            *[_review_line(f) for f in blockers],
+        ]
+    else:
+        lines.append("None: nothing left stops the program from running on the accelerator.")
+    review = [f for f in fixed if f.safety.value == "review"]
+    lines += ["", "## Changes to review", ""]
+    if review:
+        lines.append(
+            "These rewrites change something a person should check (logging cadence, "
+            "numerics, padding):"
+        )
+        lines.append("")
+        lines += [_review_line(f) for f in review]
+    else:
+        lines.append("None: every applied change keeps behaviour on the target.")
+    lines += ["", "## Left to do by hand, by rule"]
+    lines += _by_rule(left) if left else ["", "Nothing: no finding is left."]
+    if notes:
+        lines += ["", "## Notes", "", "Nothing to do; for the record:", ""]
+        lines += [f"- `{f.location}` {f.code} {one_line(f.message)}" for f in notes]
+    files_by_rule: dict[str, set[str]] = defaultdict(set)
+    for finding in fixed:
+        files_by_rule[finding.code].add(finding.path)
+    counts = Counter(f.code for f in fixed)
+    lines += [
         "",
         "## Changes by rule",
         "",
@@ -68,24 +204,6 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
         lines.append(
             f"| {code} | {name} | {len(files_by_rule[code])} | {counts[code]} | {safety} |"
         )
-    review = [f for f in fixed if f.safety.value == "review"]
-    lines += ["", "## Changes to review", ""]
-    if review:
-        lines.append(
-            "These rewrites change something a person should check (logging cadence, "
-            "numerics, padding):"
-        )
-        lines.append("")
-        lines += [_review_line(f) for f in review]
-    else:
-        lines.append("None: every applied change keeps behaviour on the target.")
-    lines += ["", "## Left to do by hand", ""]
-    if left:
-        lines.append("`trncodemod explain CODE` says why and what to do for each:")
-        lines.append("")
-        lines += [_review_line(f) for f in left]
-    else:
-        lines.append("Nothing: no finding is left.")
     lines += [
         "",
         "## Environment",
@@ -99,20 +217,18 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
             "where autocast is used)."
         )
     changed = sorted(o.display for o in outcomes if o.changed)
-    lines += ["", "## How to verify", ""]
-    if target.is_xla:
-        lines += [
-            "On any Linux x86_64 machine, with `pip install 'trncodemod[verify]'` "
-            "(torch 2.9.0 + torch-xla 2.9.0, CPU):",
-            "",
-            "```sh",
-            *[f"trncodemod verify {path}" for path in changed[:10]],
-            "```",
-        ]
-    else:
-        lines.append("TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance.")
+    lines += ["", "## How to verify", "", *_how_to_verify(outcomes, target)]
     lines += ["", "Files changed:", "", *[f"- `{path}`" for path in changed], ""]
     return "\n".join(lines)
+
+
+def _branch_exists(branch: str, top: Path) -> bool:
+    result = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"],
+        cwd=top,
+        capture_output=True,
+    )
+    return result.returncode == 0
 
 
 def commit_message(outcomes: list[FileOutcome], target: Target, header: str | None) -> str:
@@ -135,12 +251,17 @@ def commit_message(outcomes: list[FileOutcome], target: Target, header: str | No
 @click.option("--ignore", help="Rule codes or prefixes to leave out.")
 @click.option("--allow-dirty", is_flag=True, help="Run even with uncommitted changes.")
 @click.option(
+    "--force", is_flag=True, help="Recreate the branch from --base when it already exists."
+)
+@click.option(
     "--description",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the description (default: inside .git).",
 )
 @ALLOW_CONFIG_PLUGINS
-def pr_command(paths, branch, base, message_file, target, select, ignore, allow_dirty, description):
+def pr_command(
+    paths, branch, base, message_file, target, select, ignore, allow_dirty, force, description
+):
     """Create a branch with the migration of PATHS as one commit, and a PR description."""
     top = Path(_git("rev-parse", "--show-toplevel", cwd=Path.cwd()).strip())
     if not allow_dirty and _git("status", "--porcelain", cwd=top).strip():
@@ -159,6 +280,11 @@ def pr_command(paths, branch, base, message_file, target, select, ignore, allow_
         click.echo(line, err=True)
     profile = load_target(settings.target)
     branch = branch or f"trncodemod/{profile.name}"
+    if not force and _branch_exists(branch, top):
+        raise GitError(
+            f"branch {branch} already exists; pass --force to recreate it from {base}, "
+            "or --branch NAME for another"
+        )
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     if found.missing:
         raise click.UsageError(f"no such file or folder: {found.missing[0]}")
@@ -166,7 +292,17 @@ def pr_command(paths, branch, base, message_file, target, select, ignore, allow_
     errors = [o for o in outcomes if o.error]
     for outcome in errors:
         click.echo(outcome.error_text(), err=True)
-    _git("switch", "-c", branch, base, cwd=top)
+    if not any(o.changed for o in outcomes):
+        left = sum(f.counts_against_exit for o in outcomes for f in o.findings)
+        click.echo(
+            f"nothing to change in {len(outcomes)} file(s): no branch created"
+            + (f"; {left} finding(s) left, `trncodemod check` lists them" if left else "")
+            + (f"; {len(errors)} error(s)" if errors else "")
+            + ".",
+            err=True,
+        )
+        sys.exit(2 if errors else 0)
+    _git("switch", "-C" if force else "-c", branch, base, cwd=top)
     written = []
     for before, after in zip(outcomes, write_outcomes(outcomes, real_roots(paths)), strict=True):
         if after.error and not before.error:
