@@ -260,7 +260,9 @@ def test_setup_py_is_read_never_run(copy) -> None:
 def test_target_defaults_to_the_configuration(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.trncodemod]\ntarget = "xla-2.1"\n')
-    (tmp_path / "requirements.txt").write_text("torch==2.1.2\n")
+    (tmp_path / "requirements.txt").write_bytes(
+        (FIXTURES / "row-2.1-good" / "requirements.txt").read_bytes()
+    )
     result = CliRunner().invoke(main, ["doctor"])
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "checked for xla-2.1" in result.stderr
@@ -310,3 +312,32 @@ def test_version_sets_compare_through_packaging() -> None:
     assert not meets(SpecifierSet("<2.9"), [SpecifierSet("==2.9.0")])
     assert escape(SpecifierSet("==2.8.*"), [SpecifierSet("==2.8.1")]) == Version("2.8.0")
     assert escape(SpecifierSet("==2.8.1"), [SpecifierSet("==2.8.1")]) is None
+
+
+def test_a_gpu_project_is_told_what_the_target_needs(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("torch>=2.0\ntorchvision==0.20.0\nnumpy\n")
+    code, out, _ = doctor(tmp_path, "--target", "xla-2.9")
+    assert code == 1
+    assert verdict(out, tmp_path) == [
+        "requirements.txt:1 DOC001",
+        "requirements.txt:1 DOC002",
+        "requirements.txt:1 DOC003",
+        "requirements.txt:1 DOC005",
+        "requirements.txt:2 DOC002",
+    ]
+    for line in (
+        "add `torch-neuronx==2.9.*`",
+        "write `torch==2.9.0`",
+        "add `torch-xla==2.9.0`",
+        "add `--extra-index-url https://pip.repos.neuron.amazonaws.com`",
+        "write `torchvision==0.24.0`",
+    ):
+        assert line in out
+
+
+def test_a_gpu_project_on_xla_2_5_gets_that_rows_companions(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("torch\ntorchaudio==2.9.0\n")
+    _, out, _ = doctor(tmp_path, "--target", "xla-2.5")
+    assert "add `torch-neuronx==2.5.*`" in out and "add `torch-xla==2.5.*`" in out
+    assert "`torch` allows any torch release" in out and "write `torch==2.5.1`" in out
+    assert "write `torchaudio==2.5.1`" in out

@@ -9,14 +9,16 @@ Linux x86_64 for every Python the target supports is left out.
 Codes (reference sections of ``shared/reference/trainium-migration.md``):
 
 ======  ======================  ================================================================
-DOC001  neuronx-release         torch-neuronx pin that is not (only) a release of the target (§1.1)
-DOC002  torch-release           torch pin that no torch-neuronx of the target is built for (§1.1)
+DOC001  neuronx-release         torch-neuronx pin that is not (only) a release of the target, or
+                                none in a GPU/CPU project (§1.1)
+DOC002  torch-release           torch pin that no torch-neuronx of the target is built for, or a
+                                torchvision / torchaudio built for another torch (§1.1)
 DOC003  torch-xla-release       torch-xla pin other than the one the target's torch-neuronx uses,
-                                e.g. 2.8.0 where 2.8.1 is needed (§1.1)
+                                e.g. 2.8.0 where 2.8.1 is needed, or none in a GPU project (§1.1)
 DOC004  torch-xla-abi           torch and torch-xla that do not match, or torch left unpinned
                                 beside torch-xla: its wheels do not declare torch (§6.1)
-DOC005  neuron-index            torch-neuronx / neuronx-cc without the Neuron package index: PyPI's
-                                torch-neuronx is a 2022 placeholder (§1.1)
+DOC005  neuron-index            torch-neuronx / neuronx-cc (or a GPU project) without the Neuron
+                                package index: PyPI's torch-neuronx is a 2022 placeholder (§1.1)
 DOC006  hf-minimum              transformers / accelerate below Neuron's minimum for torch-xla 2.7+
                                 (§D3)
 DOC007  python-version          requires-python (or a conda python) with no Python the target
@@ -85,6 +87,8 @@ class Row:
     accelerate: str
     targets: tuple[str, ...]
     source: str
+    torchvision: str = ""
+    torchaudio: str = ""
 
     @property
     def family(self) -> str:
@@ -132,6 +136,8 @@ def load_matrix() -> Matrix:
             accelerate=row.get("accelerate", ""),
             targets=tuple(row["targets"]),
             source=row["source"],
+            torchvision=row.get("torchvision", ""),
+            torchaudio=row.get("torchaudio", ""),
         )
         for row in data["rows"]
     )
@@ -301,10 +307,14 @@ def _plain(spec: SpecifierSet | None) -> str:
     return text[2:] if text.startswith("==") and "," not in text else text
 
 
-def check(env: Env, target: Target, index_known: bool = False) -> list[Problem]:
+def check(
+    env: Env, target: Target, index_known: bool = False, stack_known: bool = False
+) -> list[Problem]:
     """The problems of one environment for ``target``; ``index_known``: some file of the project
-    names the Neuron index (what package metadata, which cannot name one, relies on)."""
-    return _Checker(env, target, index_known).run()
+    names the Neuron index (what package metadata, which cannot name one, relies on);
+    ``stack_known``: some file names torch-neuronx or torch-xla (a file another includes, or a
+    base requirements file, is then not a GPU project missing them)."""
+    return _Checker(env, target, index_known, stack_known).run()
 
 
 _ABI = "a torch-xla wheel does not declare torch and needs exactly the torch it was built for"
@@ -314,8 +324,9 @@ class _Checker:
     """Narrows the target's rows by each pin in turn (torch-neuronx, torch, torch-xla), reporting
     a pin that leaves none, so each message names the row the other pins chose."""
 
-    def __init__(self, env: Env, target: Target, index_known: bool):
+    def __init__(self, env: Env, target: Target, index_known: bool, stack_known: bool = False):
         self.env, self.target, self.index_known = env, target, index_known
+        self.stack_known = stack_known
         self.matrix = load_matrix()
         self.rows = self.matrix.rows_for(target.name)
         self.default = self.matrix.default_row(target)
@@ -343,9 +354,79 @@ class _Checker:
             final = self.torch_xla(xla, xla.spec, torch, torch_rows, nx is None)
         for package in ("transformers", "accelerate"):
             self.minimum(package, final)
+        for package in ("torchvision", "torchaudio"):
+            self.companion(package, final)
         self.python(final)
-        self.index(torch is not None)
+        if nx is None and xla is None and not self.stack_known and not self.native_target:
+            self.missing(torch, final)  # a GPU or CPU project: nothing of the Neuron stack yet
+        else:
+            self.index(torch is not None)
         return self.problems
+
+    @property
+    def native_target(self) -> bool:
+        return all(r.native for r in self.rows)
+
+    def companion(self, package: str, rows: list[Row]) -> None:
+        """torchvision / torchaudio: each wheel requires exactly the torch it was built for, so
+        another release makes pip replace the target's torch (or fail)."""
+        dep = self.deps.get(package)
+        row = self.pick(rows)
+        pin = getattr(row, package)
+        if dep is None or dep.spec is None or not pin or meets(dep.spec, [SpecifierSet(pin)]):
+            return
+        message = (
+            f"`{dep.written}` is not the {package} built for torch {_plain(_spec(row.torch_pin))} "
+            f"of {row.label}{self.by_pin}: pip would replace that torch to satisfy it"
+        )
+        source = f"pytorch/{package.removeprefix('torch')} compatibility table; reference §1.1"
+        self.report(dep, "DOC002", message, _render(dep, dep.as_named, pin), source)
+
+    def missing(self, torch: Dep | None, rows: list[Row]) -> None:
+        """A GPU or CPU project (torch, no torch-neuronx): what the target needs added, each on
+        the line of its torch requirement (or of torchvision/torchaudio without one)."""
+        anchor = torch or self.deps.get("torchvision") or self.deps.get("torchaudio")
+        if anchor is None:
+            return
+        row = self.pick(rows)
+        source = f"reference §1.1: {row.source}"
+        why = f"target {self.target.name} trains through {row.label}"
+        add = _render(anchor, "torch-neuronx", row.neuronx_pin)
+        self.report_add(anchor, "DOC001", f"no torch-neuronx: {why}", add, source)
+        if torch is not None and torch.spec is not None and row.torch is not None:
+            loose = escape(torch.spec, [row.torch])
+            if loose is not None:
+                allows = f"torch {loose}" if len(torch.spec) else "any torch release"
+                message = (
+                    f"`{torch.written}` allows {allows}, but {row.label} is built for torch "
+                    f"{_plain(_spec(row.torch_pin))} alone"
+                )
+                write = _render(torch, torch.as_named, row.torch_pin)
+                self.report(torch, "DOC002", message, write, source)
+        if row.torch_xla is not None:
+            message = f"no torch-xla: {row.label} uses torch-xla {_plain(row.torch_xla)}"
+            write = _render(anchor, "torch-xla", _text(row.torch_xla))
+            self.report_add(anchor, "DOC003", message, write, source)
+        url = self.matrix.neuron_index
+        if not any(url in index for index in self.env.indexes) and not (
+            self.env.metadata and self.index_known
+        ):
+            message = (
+                "no Neuron package index: torch-neuronx and neuronx-cc come from it (the PyPI "
+                "torch-neuronx is a 2022 placeholder)"
+            )
+            self.report_add(
+                anchor,
+                "DOC005",
+                message,
+                _render_index(anchor, url),
+                "reference §1.1 (pytorch-dev-install.txt)",
+            )
+
+    def report_add(self, dep: Dep, code: str, message: str, write: str, source: str) -> None:
+        self.problems.append(
+            Problem(dep.path, dep.line, code, f"{message}; add `{write}`", write, source)
+        )
 
     def report(self, dep: Dep, code: str, message: str, write: str, source: str) -> None:
         action = f"write `{write}`" if write else "remove this line"
@@ -551,10 +632,16 @@ def diagnose(root: Path, target: Target) -> Report:
             report.errors.append(err)
     index = load_matrix().neuron_index
     index_known = any(index in url for _, envs in read for env in envs for url in env.indexes)
+    stack_known = any(
+        dep.name in ("torch-neuronx", "torch-xla")
+        for _, envs in read
+        for env in envs
+        for dep in env.deps
+    )
     seen: set[tuple[Path, int, str]] = set()
     for _, envs in read:
         for env in envs:
-            for problem in check(env, target, index_known):
+            for problem in check(env, target, index_known, stack_known):
                 key = (problem.path, problem.line, problem.code)
                 if key not in seen:
                     seen.add(key)
