@@ -183,3 +183,67 @@ def test_absolute_paths_outside_the_folder_keep_their_leading_slash(
     _, out, err = run("apply", "--dry-run", "--no-cache", given)
     assert out.startswith(f"--- a/{given}\n+++ b/{given}\n".encode())
     assert f"{given}:3:9: TRN001" in err
+
+
+class _Terminal:
+    """stderr as a terminal, for the progress display."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class _Progress:
+    def __init__(self) -> None:
+        self.started = self.stopped = False
+        self.updates: list[dict] = []
+
+    def start(self) -> None:
+        self.started = True
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def update(self, task: int, **fields: object) -> None:
+        self.updates.append(fields)
+
+
+def _slow_run(monkeypatch: pytest.MonkeyPatch, delay: float) -> _Progress:
+    import sys
+    import time
+
+    from trncodemod import cli as cli_module
+    from trncodemod.engine import FileOutcome
+
+    progress = _Progress()
+    monkeypatch.setattr(cli_module, "_progress", lambda total, first: (progress, 0))
+    monkeypatch.setattr(cli_module, "PROGRESS_AFTER_S", 0.05)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+
+    def slow(files, *args, **kwargs):  # type: ignore[no-untyped-def]
+        for path in files:
+            time.sleep(delay)
+            yield FileOutcome(path, str(path))
+
+    monkeypatch.setattr(cli_module, "migrate_files", slow)
+    files = [Path("a.py"), Path("b.py"), Path("c.py")]
+    cli_module._run(files, None, 1, None)  # type: ignore[arg-type]
+    return progress
+
+
+def test_a_run_longer_than_a_moment_shows_progress_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    progress = _slow_run(monkeypatch, delay=0.1)
+    assert progress.started and progress.stopped
+    assert progress.updates[-1]["completed"] == 3
+    assert progress.updates[0] == {"completed": 1, "current": "b.py"}
+
+
+def test_a_run_over_within_the_moment_shows_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not _slow_run(monkeypatch, delay=0).started
