@@ -256,7 +256,24 @@ def test_model_loaded_at_import_time_makes_an_entry_script():
         model = AutoModel.from_pretrained("bert-base-uncased")
         """
     ).is_entry_script
-    assert profile("import torch\nmodel = torch.nn.Transformer()\n").is_entry_script
+    assert profile("import torchvision\nmodel = torchvision.models.resnet18()\n").is_entry_script
+    assert profile("import os\nos.environ['XLA_USE_BF16'] = '1'\n").is_entry_script
+
+
+def test_layers_built_as_module_constants_do_not_make_a_script():
+    # transformers' modeling_openai.py: `ACT_FNS = {"relu": nn.ReLU(), ...}` at the top level.
+    assert not profile("from torch import nn\nACT_FNS = {'relu': nn.ReLU()}\n").is_entry_script
+
+
+def test_definitions_inside_a_top_level_if_do_not_run_at_import():
+    code = """
+        import torch
+        if torch.cuda.is_available():
+            def train(loss, optimizer):
+                loss.backward()
+                optimizer.step()
+        """
+    assert not profile(code).is_entry_script
 
 
 def test_module_level_logger_and_constants_are_not_script_work():

@@ -272,10 +272,24 @@ def _is_main_guard(node: ast.stmt) -> bool:
     )
 
 
-def _calls_attribute(node: ast.AST, attributes: set[str]) -> bool:
+def _runs_at_import(statement: ast.stmt) -> list[ast.AST]:
+    """The nodes of a top-level statement that run when the module is imported: not the bodies
+    of functions, classes or lambdas it defines (`if is_torch_available(): def f(): ...`)."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _calls_attribute(nodes: list[ast.AST], attributes: set[str]) -> bool:
     return any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in attributes
-        for n in ast.walk(node)
+        for n in nodes
     )
 
 
@@ -289,7 +303,9 @@ _TOP_LEVEL_WORK = {
     "from_pretrained",
     "cuda",
 }
-_MODEL_BUILDERS = ("torch.nn", "torchvision.models", "timm.create_model")
+# Models a script builds at import time; not `torch.nn` layers, which libraries build as
+# module constants (`ACT_FNS = {"relu": nn.ReLU()}` in transformers' modeling_openai.py).
+_MODEL_BUILDERS = ("torchvision.models", "timm.create_model")
 
 
 def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
@@ -301,9 +317,10 @@ def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             continue
         # Arguments parsed, or a loop that trains, at import time: only a script does that.
-        if _calls_attribute(statement, _TOP_LEVEL_WORK):
+        nodes = _runs_at_import(statement)
+        if _calls_attribute(nodes, _TOP_LEVEL_WORK):
             return True
-        for node in ast.walk(statement):
+        for node in nodes:
             if isinstance(node, ast.Call):
                 name = resolver.qualified(node.func) or ""
                 # Arguments parsed, or a model built or loaded, when the module is imported.
@@ -311,6 +328,13 @@ def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
                     return True
             if isinstance(node, ast.Attribute) and resolver.qualified(node) == "sys.argv":
                 return True
+        # The process's environment set, unconditionally, when the module is imported (a
+        # library may set one under a condition: transformers' modeling_tf_utils.py).
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Subscript) and resolver.qualified(t.value) == "os.environ"
+            for t in statement.targets
+        ):
+            return True
     return False
 
 
