@@ -34,6 +34,7 @@ from trncodemod.transforms.xla_to_neuron_rules import (
     XlaEnvVar,
 )
 
+from trncodemod.analysis import training
 from trncodemod.calls import keyword
 from trncodemod.findings import Rule
 from trncodemod.loops import dotted, root_name
@@ -57,7 +58,8 @@ class CallRow:
     imports: tuple[str, ...]
     when: str
     distributed: str | None
-    master: str
+    guard: str
+    guard_imports: tuple[str, ...]
     why: str
 
 
@@ -105,7 +107,8 @@ def neuron_table() -> NeuronTable:
             imports=tuple(row.get("imports", ())),
             when=row.get("when", ""),
             distributed=row.get("distributed"),
-            master=row.get("master", ""),
+            guard=row.get("guard", ""),
+            guard_imports=tuple(row.get("guard_imports", ())),
             why=row["why"],
         )
         for row in data["calls"]
@@ -128,12 +131,6 @@ _SPAWNS = frozenset(
     }
 )
 _PROCESS_GROUP = "torch.distributed.init_process_group"
-_DDP = frozenset(
-    {
-        "torch.nn.parallel.DistributedDataParallel",
-        "torch.nn.parallel.distributed.DistributedDataParallel",
-    }
-)
 _DEVICE_LOADER = "torch_xla.distributed.parallel_loader.MpDeviceLoader"
 _STEP_CLOSURE = "torch_xla.core.xla_model.add_step_closure"
 _COMPILE = "torch.compile"
@@ -213,7 +210,6 @@ class XlaToNeuron(DropsStatements, Pass):
         self._loaders: dict[cst.Call, _LoaderPlan] = {}
         self._moves: dict[cst.For, tuple[cst.BaseExpression, _LoaderPlan]] = {}
         self._multi_process = False
-        self._ddp = False
         self._found_inf = False
 
     # -- what the whole file says --------------------------------------------------------------
@@ -224,8 +220,6 @@ class XlaToNeuron(DropsStatements, Pass):
             names = self.qualified_names(call.func)
             if names & _SPAWNS or _PROCESS_GROUP in names:
                 self._multi_process = True
-            if names & _DDP:
-                self._ddp = True
             if any(
                 arg.keyword is not None and arg.keyword.value == "found_inf" for arg in call.args
             ):
@@ -234,6 +228,26 @@ class XlaToNeuron(DropsStatements, Pass):
                 plan = self._plan_device_loader(call)
                 if plan is not None:
                     self._loaders[call] = plan
+
+    @property
+    def _single_process(self) -> bool:
+        """Certainly one process: an entry script that starts no workers, no process group and
+        no framework launcher. A library module may run under any of them."""
+        profile = self.run.profile
+        return (
+            profile.is_entry_script
+            and not self._multi_process
+            and set(profile.launchers) <= {training.PYTHON}
+            and set(profile.parallelism) <= {training.XLA_DATA_PARALLEL}
+        )
+
+    @property
+    def _gradients_reduced(self) -> bool:
+        """Gradients need no torch-xla reduction: one process, or DDP reduces them."""
+        parallelism = set(self.run.profile.parallelism)
+        return self._single_process or (
+            training.DDP in parallelism and parallelism <= training.PLAIN_DATA_PARALLEL
+        )
 
     def _plan_device_loader(self, call: cst.Call) -> _LoaderPlan | None:
         """How to unwrap ``pl.MpDeviceLoader(loader, device)``: every loop over it, each with a
@@ -476,7 +490,7 @@ class XlaToNeuron(DropsStatements, Pass):
                 original, f"`{short}(...)`: {binding}; rewrite it by hand ({row.why})"
             )
         bound, rest = binding
-        if row.when == "reduced-gradients" and self._multi_process and not self._ddp:
+        if row.when == "reduced-gradients" and not self._gradients_reduced:
             return self._refuse(
                 original,
                 f"`{short}(...)` reduces gradients across processes and the model is not wrapped "
@@ -484,14 +498,15 @@ class XlaToNeuron(DropsStatements, Pass):
                 '`torch.distributed.init_process_group(backend="neuron")`, then call '
                 "`optimizer.step()` (TorchNeuron's DDP reduces the gradients)",
             )
-        to = row.distributed if (self._multi_process and row.distributed is not None) else row.to
+        single = self._single_process
+        to = row.to if single or row.distributed is None else row.distributed
         statement = self._statement_of(original)
-        guard = row.master if self._multi_process else ""
+        guard = "" if single else row.guard
         if (to == "" or guard) and statement is None:
             return self._refuse(
                 original,
                 f"`{short}(...)` is not a statement of its own here: {row.why}; "
-                + ("remove it by hand" if to == "" else "call it on the master process by hand"),
+                + ("remove it by hand" if to == "" else f"run it under `if {guard}:` by hand"),
             )
         new: cst.BaseExpression | None = None
         if to.startswith("@"):
@@ -518,6 +533,8 @@ class XlaToNeuron(DropsStatements, Pass):
             )
         spelled = f"`{short}({'...' if original.args else ''})`"
         message = f"{spelled} → " + (f"`{_code(new)}`" if new is not None else "removed")
+        if guard:
+            message += f" under `if {guard}:`"
         if new is not None and statement is not None and self._repeats_previous(statement, new):
             # `torch.manual_seed(s)` then the XLA seed (as the xla targets write it): one is enough.
             message = f"{spelled} removed: the statement before it is `{_code(new)}` already"
@@ -530,7 +547,8 @@ class XlaToNeuron(DropsStatements, Pass):
             self.add_import(module)
         if guard:
             self._guards[statement] = guard  # type: ignore[index]
-            self.add_import("os")
+            for module in row.guard_imports:
+                self.add_import(module)
         if new is None:
             self._drop.add(statement)  # type: ignore[arg-type]
             return updated
@@ -781,7 +799,7 @@ class XlaToNeuron(DropsStatements, Pass):
         if guard is None or not isinstance(line, cst.SimpleStatementLine) or not line.body:
             return line
         return cst.If(
-            test=cst.parse_expression(f'int(os.environ.get("{guard}", "0")) == 0'),
+            test=cst.parse_expression(guard),
             body=cst.IndentedBlock(body=[line.with_changes(leading_lines=())]),
             leading_lines=line.leading_lines,
         )

@@ -17,7 +17,8 @@ def main(dataset, model):
     world_size = int(os.environ.get("WORLD_SIZE", "1"))
     if int(os.environ.get("RANK", "0")) == 0:
         os.makedirs("data", exist_ok=True)
-    torch.distributed.barrier()
+    if torch.distributed.is_initialized():
+        torch.distributed.barrier()
     sampler = DistributedSampler(dataset, num_replicas=world_size, rank=int(os.environ.get("RANK", "0")))
     loader = DataLoader(dataset, batch_size=32, sampler=sampler, drop_last=True)
     model = DDP(model.to(device), gradient_as_bucket_view=True)
