@@ -2,12 +2,15 @@
 finds work after another pass's rewrite keeps its findings, and a pass that never settles is a
 reported bug, not a hang. Toy passes stand in for the real ones so each behaviour is isolated."""
 
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
 from trncodemod import migrate
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
+from trncodemod.golden import GoldenCase
 from trncodemod.migrate import MigrationError, migrate_text
 from trncodemod.passes import Pass
 
@@ -100,3 +103,42 @@ def test_a_pass_that_never_settles_is_a_reported_bug(monkeypatch) -> None:
     _use(monkeypatch, NeverSettles)
     with pytest.raises(MigrationError, match="fixed point"):
         migrate_text("x = 1\n", "t.py", Settings())
+
+
+class ReadsValue(_Toy):
+    """In front of the rewrite; its needle is on a line the rewrite does not touch."""
+
+    name, rules, needles = "reads-value", (Counted,), ("value",)
+
+
+class SeesRenames(ReadsValue):
+    name = "sees-renames"
+    sees = frozenset({"renames-start"})
+
+
+def test_a_pass_is_not_rerun_where_a_rewrite_touched_none_of_its_needles(monkeypatch) -> None:
+    _use(monkeypatch, ReadsValue, RenamesStart)
+    migrate_text("start = 1\nvalue = 2\n", "t.py", Settings())
+    assert RUNS["reads-value"] == 1
+
+
+def test_a_pass_reruns_after_a_rewrite_by_a_pass_it_sees(monkeypatch) -> None:
+    _use(monkeypatch, SeesRenames, RenamesStart)
+    migrate_text("start = 1\nvalue = 2\n", "t.py", Settings())
+    assert RUNS["sees-renames"] == 2
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# The examples, and the case where a save becomes `xm.save` only once a later pass inserted the
+# step marker (checkpoints `sees` step-marker). tests/test_golden.py holds every case's output.
+WHOLE_SCRIPTS = [*sorted(ROOT.glob("examples/*.py")), ROOT / "golden/item-hoist/control_flow.in.py"]
+
+
+@pytest.mark.parametrize("path", WHOLE_SCRIPTS, ids=lambda p: p.name)
+def test_skipping_untouched_passes_changes_no_output_or_finding(path: Path, monkeypatch) -> None:
+    text = path.read_text("utf-8")
+    settings = GoldenCase(path).settings() if path.name.endswith(".in.py") else Settings()
+    skipping = migrate_text(text, str(path), settings)
+    monkeypatch.setattr(migrate, "_touches", lambda *_: True)
+    rerunning = migrate_text(text, str(path), settings)
+    assert (skipping.text, skipping.findings) == (rerunning.text, rerunning.findings)

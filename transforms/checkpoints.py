@@ -209,6 +209,8 @@ class Checkpoints(Pass):
     name = "checkpoint"
     rules = (StateSave, SaveBeforeCut, RankGuardedSave, UnclassifiedSave)
     needles = ("save",)
+    # Whether a save may become `xm.save` hangs on a step marker before it in the loop.
+    sees = frozenset({"step-marker"})
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -62,6 +62,25 @@ def _line_map(new: str, old: str) -> Callable[[int], int]:
     return to_old
 
 
+def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
+    """Whether the lines that differ between ``old`` and ``new`` hold one of ``needles``.
+
+    A pass acts only on code that holds one of its needles (its prefilter): when another pass's
+    rewrite since this one last ran neither added nor removed such a line, running it again on
+    the new tree repeats its previous verdict. A pass whose verdict hangs on another pass's
+    rewrite elsewhere in the file names that pass in ``Pass.sees``. Tests hold the outputs and
+    findings equal to running every pass again (tests/test_fixed_point.py)."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    changed = "\n".join(
+        line
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+        for line in (*old_lines[i1:i2], *new_lines[j1:j2])
+    )
+    return any(needle in changed for needle in needles)
+
+
 def active_passes(settings: Settings) -> tuple[tuple[type[Pass], ...], frozenset[str]]:
     target = load_target(settings.target)
     enabled = enabled_codes(settings.select, settings.ignore)
@@ -92,6 +111,8 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     # passes behind it already saw the final tree, and the round that proves nothing is left
     # runs only the passes in front of that rewrite (and the rewriting pass itself).
     version = 0
+    versions = [text]  # the code at each version
+    made_by = [""]  # the pass whose rewrite made each version
     seen: dict[str, int] = {}
     # Of the text as given: what the passes add (a device loader, a step marker) does not change
     # what kind of training the file does.
@@ -100,10 +121,17 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
         if all(seen.get(p.name) == version for p in passes):
             break
         for pass_cls in passes:
-            if seen.get(pass_cls.name) == version:
+            last = seen.get(pass_cls.name)
+            if last == version:
                 continue
             seen[pass_cls.name] = version
             if not pass_cls.may_match(code):
+                continue
+            if (
+                last is not None
+                and not pass_cls.sees.intersection(made_by[last + 1 :])
+                and not _touches(pass_cls.needles, versions[last], code)
+            ):
                 continue
             if wrapper is None:
                 # A freshly parsed tree has no shared nodes, so the wrapper need not copy it.
@@ -142,6 +170,8 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
                 code, module, wrapper = new_code, new_module, None
                 version += 1
+                versions.append(code)
+                made_by.append(pass_cls.name)
     else:
         if any(seen.get(p.name) != version for p in passes):
             raise MigrationError(

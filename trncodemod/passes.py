@@ -175,6 +175,9 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     rules: ClassVar[tuple[type[Rule], ...]]
     # Text prefilter: the pass can only act on a file that contains one of these strings.
     needles: ClassVar[tuple[str, ...]]
+    # Passes whose rewrites this one must look at again wherever they land; otherwise it runs
+    # again on a rewritten file only where the rewrite added or removed one of its needles.
+    sees: ClassVar[frozenset[str]] = frozenset()
 
     METADATA_DEPENDENCIES = (
         PositionProvider,
