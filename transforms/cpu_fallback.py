@@ -37,6 +37,7 @@ from trncodemod.loops import (
     own_statements,
 )
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -448,6 +449,11 @@ class Op:
     fix: str
     dynamic_shape: bool
     references: bool
+    neuron_counter: str = ""
+
+    def cost(self, target: Target) -> str:
+        """What the op costs on ``target``: measured on XLA; on TorchNeuron as documented."""
+        return self.neuron_counter if self.neuron_counter and not target.is_xla else self.counter
 
 
 @cache
@@ -465,6 +471,7 @@ def fallback_ops() -> tuple[Op, ...]:
             fix=row["fix"],
             dynamic_shape=row.get("dynamic_shape", False),
             references=row.get("references", False),
+            neuron_counter=row.get("neuron_counter", ""),
         )
         for key, row in tomllib.loads(text)["ops"].items()
     )
@@ -836,7 +843,7 @@ class CpuFallbackDiagnostics(Pass):
             ):
                 if self.facts.is_int(found.left) or self.facts.is_int(found.right):
                     op = next(o for o in fallback_ops() if o.key == "integer_matmul")
-                    self.report(found, op.rule, f"`@` {op.counter}: {op.fix}", False)
+                    self.report(found, op.rule, f"`@` {op.cost(self.target)}: {op.fix}", False)
             elif isinstance(found, cst.Name | cst.Attribute):
                 self._reference(found)
         return False  # report only: nothing to transform
@@ -848,9 +855,14 @@ class CpuFallbackDiagnostics(Pass):
         op, spelling, operand = found
         if operand is not None and self.facts.on_host(operand):
             return
-        message = f"`{spelling}` {op.counter}"
+        message = f"`{spelling}` {op.cost(self.target)}"
         if op.dynamic_shape:
-            message += ", and its size depends on the data (a new graph for each new size)"
+            message += ", and its size depends on the data " + (
+                "(a new graph for each new size)"
+                if self.target.is_xla
+                else "(the eager ops after it compile again for each new size; a "
+                '`torch.compile(backend="neuron")` region needs static shapes)'
+            )
         self.report(call, op.rule, f"{message}: {op.fix}", False)
 
     def _subscript(self, node: cst.Subscript) -> None:
@@ -898,8 +910,15 @@ class CpuFallbackDiagnostics(Pass):
         self.report(
             node,
             BooleanMaskIndex,
-            f"{what} indexes with a boolean mask: `nonzero` on the CPU (`aten::nonzero`), a copy "
-            f"to the host, and a data-dependent size: {fix}",
+            f"{what} indexes with a boolean mask: "
+            + (
+                "`nonzero` on the CPU (`aten::nonzero`), a copy to the host, and a data-dependent "
+                f"size: {fix}"
+                if self.target.is_xla
+                else "a data-dependent size (the eager ops after it compile again for each new "
+                'size; a `torch.compile(backend="neuron")` region needs static shapes) and a '
+                f"possible CPU fallback of `nonzero` (unverified on TorchNeuron): {fix}"
+            ),
             False,
         )
 
@@ -910,4 +929,4 @@ class CpuFallbackDiagnostics(Pass):
         found = self.facts.op_of_reference(node)
         if found is not None:
             op, spelling = found
-            self.report(node, op.rule, f"`{spelling}` {op.counter}: {op.fix}", False)
+            self.report(node, op.rule, f"`{spelling}` {op.cost(self.target)}: {op.fix}", False)

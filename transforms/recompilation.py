@@ -246,9 +246,25 @@ class RecompilationDiagnostics(Pass):
             node,
             DataDependentShapeUse,
             f"`{_code(node)}` is the size of a {how} result, which depends on the data: what is "
-            "built from it compiles another graph for every new count; keep a fixed shape "
+            f"built from it {self._recompiles('count')}; keep a fixed shape "
             "(`torch.where` with the mask, `mask.sum()` to count, `topk` with a fixed k)",
             False,
+        )
+
+    def _recompiles(self, what: str, branch: bool = False, each: bool = True) -> str:
+        """What a new shape costs on the target: another lazy graph on XLA; on TorchNeuron
+        (eager), the ops compiled again for it, and a rejected shape in a compiled region
+        (`torch.compile(backend="neuron")` needs static shapes, reference §5)."""
+        if self.target.is_xla:
+            if branch:
+                return "traces and compiles another graph"
+            return (
+                f"compiles another graph for every new {what}" if each else "compiles another graph"
+            )
+        cost = "runs eager ops that TorchNeuron compiles again for each new shape"
+        return (
+            f'{cost}, and inside `torch.compile(backend="neuron")` it breaks the static shapes '
+            "the compiled region needs (`dynamic=False`)"
         )
 
     # -- TRN432 ----------------------------------------------------------------------------------
@@ -275,7 +291,7 @@ class RecompilationDiagnostics(Pass):
                 found,
                 ShapeDependentBranch,
                 f"`{keyword}` on `{_code(found)}` inside the step: each shape that goes the other "
-                "way traces and compiles another graph; pad inputs to fixed shapes (buckets) so "
+                f"way {self._recompiles('shape', branch=True)}; pad inputs to fixed shapes (buckets) so "
                 "the branch always goes one way, or skip the odd batch with `continue`",
                 False,
             )
@@ -314,7 +330,7 @@ class RecompilationDiagnostics(Pass):
                 node,
                 DataDependentSlice,
                 f"`{_code(node)}` slices to `{_code(bound)}`, a length read from the data: every "
-                "new length compiles another graph (and reading it syncs); keep the padded length "
+                f"new length {self._recompiles('length', each=False)} (and reading it syncs); keep the padded length "
                 "(a few fixed buckets) and let the attention mask hide the padding",
                 False,
             )
