@@ -1,0 +1,12 @@
+# golden: target=neuron
+"""A GPU data-parallel script on the neuron target: NCCL is CUDA's; TorchNeuron's process group
+backend is "neuron". A backend read from the command line is left alone."""
+import torch.distributed as dist
+
+
+def setup(args):
+    dist.init_process_group(backend="nccl")
+
+
+def setup_from_args(args):
+    dist.init_process_group(backend=args.backend)
