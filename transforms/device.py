@@ -489,6 +489,16 @@ class DevicePlacement(Pass):
                 False,
             )
 
+        for test, why in self.facts.skipped_moves.items():
+            self.report(
+                test,
+                UnresolvedTrainingDevice,
+                f"no move to the device runs on Trainium as the script stands: {why}, so the "
+                "model and batches stay on the CPU; make it true on the Trainium host (pass the "
+                f"flag) or move them to {self.target.device.expr} unconditionally",
+                False,
+            )
+
     def _true_name(self) -> cst.Name:
         true = cst.Name("True")
         self._true.add(id(true))
@@ -945,8 +955,8 @@ class DevicePlacement(Pass):
 
     def _decided(self, test: cst.BaseExpression) -> bool:
         """The test's value on the target is known, or a blocker already names what decides it."""
-        return test in self.facts.known_tests or (
-            self.run.profile.trains and bool(self.facts.unresolved)
+        return self.facts.known_tests.get(test) is True or (
+            self.run.profile.trains and bool(self.facts.unresolved or self.facts.skipped_moves)
         )
 
     def _leave_choice(self, original_node: cst.IfExp, updated_node: cst.IfExp):

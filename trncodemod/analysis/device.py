@@ -131,6 +131,9 @@ class DeviceFacts:
     rank_values: set[cst.BaseExpression] = field(default_factory=set)
     # Dotted names that hold the training device (or its type string).
     device_names: set[str] = field(default_factory=set)
+    # `if` tests that keep a move to the device from running on the target by default
+    # (`if args.cuda: model.cuda()` with `--cuda` off by default), with why.
+    skipped_moves: dict[cst.BaseExpression, str] = field(default_factory=dict)
     # Launcher calls sized by the CUDA/accelerator device count, with the count call.
     launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
     # `if`-tests and conditions whose value on the target is known (True or False).
@@ -171,6 +174,7 @@ class _Collector(cst.CSTVisitor):
         self.calls: list[cst.Call] = []
         self.guards: list[tuple[cst.BaseExpression, bool]] = []
         self.saved_guards: list[list[tuple[cst.BaseExpression, bool]]] = []
+        self.call_guards: dict[cst.Call, tuple[tuple[cst.BaseExpression, bool], ...]] = {}
         self.comparisons: list[cst.Comparison] = []
         self.if_tests: list[cst.BaseExpression] = []
 
@@ -226,6 +230,8 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+        if self.guards:
+            self.call_guards[node] = tuple(self.guards)
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_argument":
             self._option(node)
 
@@ -725,12 +731,15 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
     facts = DeviceFacts()
     evaluator = _Evaluator(collected, facts)
     outcome: set[str] = set()
+    moves_run = False
+    skipped: dict[cst.BaseExpression, str] = {}
     for call in collected.calls:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "cuda" and not call.args:
             if not (qualified(func) & {"torch.cuda"}):
                 facts.places_on_device = True
                 outcome.add(ACCELERATOR)
+                moves_run |= _guards_of_move(call, collected, evaluator, skipped)
             continue
         device = _device_argument(call, qualified)
         if device is None or _is_dtype(device, qualified):
@@ -746,6 +755,7 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
             if "device" not in _last(name).lower() and _last(name) not in collected.bindings:
                 continue  # `.to(other_tensor)`, `.to(memory_format)`: not a device
         facts.places_on_device = True
+        moves_run |= _guards_of_move(call, collected, evaluator, skipped)
         name = dotted(device)
         if name is not None:
             facts.device_names.add(name)
@@ -782,11 +792,35 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
             if count is not None:
                 facts.launchers[call] = count
     _bf16_partners(collected, facts, qualified)
+    if not moves_run:
+        facts.skipped_moves = skipped  # no move to the device runs on the target by default
     facts.outcome = frozenset(outcome)
     if facts.outcome != {CPU}:
         facts.cpu_values.clear()  # a CPU device beside the accelerator is a deliberate one
     facts.evaluator = evaluator
     return facts
+
+
+def _guards_of_move(
+    call: cst.Call,
+    collected: _Collector,
+    evaluator: _Evaluator,
+    skipped: dict[cst.BaseExpression, str],
+) -> bool:
+    """Whether a move to the device runs on the target, as far as the `if` tests around it
+    tell: availability checks there are resolved; a test that is false on the target is kept,
+    with why, in ``skipped`` (`if args.cuda: model.cuda()`, `--cuda` off by default)."""
+    runs = True
+    for test, wanted in collected.call_guards.get(call, ()):
+        truth = evaluator.truth(test)
+        if isinstance(truth, _Value):
+            continue  # an unknown guard may be anything (`if verbose:`): not the device decision
+        if truth is not wanted:
+            runs = False
+            if not (isinstance(test, cst.Name) and test.value == "False"):
+                why = f"`{_code(test)}` is {truth} on the target unless it is set otherwise"
+                skipped.setdefault(test, why)
+    return runs
 
 
 def _cpu_values(

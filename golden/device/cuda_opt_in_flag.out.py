@@ -1,0 +1,19 @@
+import argparse
+
+import torch
+import torch_xla
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--cuda", action="store_true", help="use CUDA")
+args = parser.parse_args()
+
+# Off by default: the tool cannot flip the user's flag, so it says the script stays on the CPU.
+model = torch.nn.Linear(4, 4)
+if args.cuda:
+    model.to(torch_xla.device())
+device = torch_xla.device()
+for step in range(10):
+    x = torch.randn(2, 4)
+    if args.cuda:
+        x = x.to(device)
+    model(x).sum().backward()
