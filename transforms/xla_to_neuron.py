@@ -22,6 +22,7 @@ from trncodemod.transforms.torch_xla_apis import names_environment
 from trncodemod.transforms.xla_to_neuron_rules import (
     BY_CODE,
     RULES,
+    GraphCut,
     NeuronProcessGroup,
     NoNeuronEquivalent,
     OpenXlaCompileBackend,
@@ -37,7 +38,7 @@ from trncodemod.transforms.xla_to_neuron_rules import (
 from trncodemod.analysis import training
 from trncodemod.calls import keyword
 from trncodemod.findings import Rule
-from trncodemod.loops import dotted, root_name
+from trncodemod.loops import STEP_CONTEXTS, dotted, root_name
 from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.statements import DropsStatements
 from trncodemod.targets import Target
@@ -720,6 +721,35 @@ class XlaToNeuron(DropsStatements, Pass):
             for arg, new in zip(original.args, updated.args, strict=True)
         ]
         return updated.with_changes(args=args)
+
+    def leave_With(
+        self, original_node: cst.With, updated_node: cst.With
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        """`with torch_xla.step():` cuts the graph when its block ends; eagerly, the block alone."""
+        if len(original_node.items) != 1 or original_node.asynchronous:
+            return updated_node
+        item = original_node.items[0]
+        if item.asname is not None or not isinstance(item.item, cst.Call):
+            return updated_node
+        if not self.qualified_names(item.item.func) & STEP_CONTEXTS:
+            return updated_node
+        if not isinstance(updated_node.body, cst.IndentedBlock):
+            return updated_node
+        self._handled.add(item.item.func)
+        if not self.report(
+            original_node,
+            GraphCut,
+            f"`with {_code(item.item)}:` → its block alone: TorchNeuron runs eagerly, there is no "
+            "graph to cut when the block ends",
+            True,
+        ):
+            return updated_node
+        RemoveImportsVisitor.remove_unused_import_by_node(self.context, item.item.func)
+        body = list(updated_node.body.body)
+        body[0] = body[0].with_changes(
+            leading_lines=[*updated_node.leading_lines, *body[0].leading_lines]
+        )
+        return cst.FlattenSentinel(body)
 
     # -- strings: the "xla" device and environment variables -----------------------------------
     def leave_SimpleString(

@@ -53,8 +53,9 @@ class XlaDevice(Rule):
 class GraphCut(Rule):
     """## What it does
     On `--target neuron`, removes graph cuts: `xm.mark_step()` and `torch_xla.sync()` statements
-    (an emptied block gets `pass`); `xm.wait_device_ops()` becomes
-    `torch.accelerator.synchronize()`. A cut whose value is used is reported.
+    (an emptied block gets `pass`), and `with torch_xla.step():` gives way to its block;
+    `xm.wait_device_ops()` becomes `torch.accelerator.synchronize()`. A cut whose value is used
+    is reported.
 
     ## Why
     TorchNeuron executes eagerly ("Adaptive Eager Execution" queues and fuses ops by itself);

@@ -26,3 +26,12 @@ def train(model, loader, optimizer, steps):
     if model.training:
         xm.mark_step()
     return time.time() - start
+
+
+def train_with_step_context(model, loader, optimizer):
+    for x, y in loader:
+        with torch_xla.step():
+            # one training step
+            loss = model(x, y)
+            loss.backward()
+            optimizer.step()

@@ -23,3 +23,11 @@ def train(model, loader, optimizer, steps):
     if model.training:
         pass
     return time.time() - start
+
+
+def train_with_step_context(model, loader, optimizer):
+    for x, y in loader:
+        # one training step
+        loss = model(x, y)
+        loss.backward()
+        optimizer.step()
