@@ -97,8 +97,9 @@ class CudaAvailabilityChoice(Rule):
     """## What it does
     Rewrites the device choice `"cuda" if torch.cuda.is_available() else "cpu"` (alone or inside
     `torch.device(...)`) to the target's device. When the choice depends on something else
-    (`"cuda" if use_cuda else "cpu"`), the `"cuda"` branch is rewritten and the condition is
-    reported: it must be true on the Trainium host or the script runs on the CPU.
+    (`"cuda" if use_cuda else "cpu"`), the `"cuda"` branch is rewritten; the condition is
+    reported only when the device analysis cannot show it is true on the target (where
+    `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it).
 
     ## Why
     Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False` (reference R1,
@@ -186,10 +187,11 @@ class CudaMapLocation(Rule):
 
 class CudaDeviceIndex(Rule):
     """## What it does
-    Reports a device with an explicit CUDA index: `.cuda(i)`, `"cuda:1"`, `f"cuda:{rank}"`,
-    `torch.device("cuda", i)`; `"cuda"` strings that are used outside device arguments; and
-    comparisons with `"cuda"` (`device.type == "cuda"`), which are False on Trainium and so
-    silently switch off what they enable (AMP's `enabled=use_amp`, for one). Nothing is
+    Reports a device with an explicit CUDA index that is not a process's own (`"cuda:1"`,
+    `torch.device("cuda", 1)`: model parallel over GPUs; a rank used as the device is TRN024's);
+    `"cuda"` strings that are used outside device arguments; and comparisons with `"cuda"` that
+    TRN023 does not rewrite (the other side is not a device, or holds a `"cuda"` kept as text),
+    which are False on Trainium and so silently switch off what they enable. Nothing is
     rewritten.
 
     ## Why
@@ -219,7 +221,9 @@ class CudaDeviceIndex(Rule):
 
 class CudaAvailabilityCheck(Rule):
     """## What it does
-    Reports `torch.cuda.is_available()` outside a device choice that the tool rewrote.
+    Reports `torch.cuda.is_available()` outside a device choice that the tool rewrote, and
+    outside the decisions of the training device that TRN021 resolves: there it guards something
+    else (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`).
 
     ## Why
     It is `False` on a Trainium host (reference R13, measured): whatever it guards takes the CPU
