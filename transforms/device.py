@@ -399,7 +399,9 @@ class UnresolvedTrainingDevice(Rule):
     In a file that trains, reports the exact expression that decides the training device when
     the tool cannot tell what it is on the target: a value read from a config file, the
     environment, a function or a parameter whose callers it cannot see, a flag without a
-    default. Nothing is rewritten: a guess could move training to the wrong device.
+    default; and the `if` test that keeps every move to the device from running by default
+    (`if args.cuda: model.cuda()` with `--cuda` off). Nothing is rewritten: a guess could move
+    training to the wrong device, and a user's flag is theirs to set.
 
     ## Why
     The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")`
