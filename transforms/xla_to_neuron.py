@@ -17,7 +17,7 @@ from importlib import resources
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
-from libcst.metadata import ParentNodeProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.torch_xla_apis import names_environment
 from trncodemod.transforms.xla_to_neuron_rules import (
     BY_CODE,
@@ -266,7 +266,7 @@ class XlaToNeuron(DropsStatements, Pass):
         else:
             return None
         uses = self._loader_uses(call)
-        if not uses:
+        if uses is None:
             return None
         loops = []
         for use in uses:
@@ -293,22 +293,49 @@ class XlaToNeuron(DropsStatements, Pass):
             loops.append((loop, batch))
         return _LoaderPlan(call.args.index(loader), device_code, loops)
 
-    def _loader_uses(self, call: cst.Call) -> list[cst.BaseExpression]:
-        """The expressions that iterate the device loader: the call itself in ``for ... in``, or
-        every read of the one name it is assigned to."""
+    def _loader_uses(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        """The reads of the device loader other than `len(...)`: the call itself in
+        ``for ... in``, or the reads of the one name it is assigned to. Where that name held the
+        DataLoader before (``loader = pl.MpDeviceLoader(loader, device)``), the reads after the
+        assignment. None when the value goes anywhere else."""
         parent = self.get_metadata(ParentNodeProvider, call, None)
         if not isinstance(parent, cst.Assign):
             return [call]
         if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
-            return []
+            return None
         target = parent.targets[0].target
         scope = self.get_metadata(ScopeProvider, target, None)
         if scope is None:
-            return []
+            return None
         assignments = list(scope.assignments[target.value])
-        if len(assignments) != 1:
-            return []
-        return [access.node for access in assignments[0].references]
+        mine = [a for a in assignments if getattr(a, "node", None) is target]
+        if len(mine) != 1:
+            return None
+        start = self.get_metadata(PositionProvider, parent).end
+        uses = []
+        for access in mine[0].references:
+            node = access.node
+            if len(assignments) > 1:
+                # The name is rebound: only what reads it after this assignment sees the device
+                # loader (the reads before, and the loader argument itself, see the DataLoader).
+                where = self.get_metadata(PositionProvider, node).start
+                if (where.line, where.column) < (start.line, start.column):
+                    continue
+            if self._is_len_argument(node):
+                continue  # a DataLoader has the same len()
+            uses.append(node)
+        return uses
+
+    def _is_len_argument(self, node: cst.CSTNode) -> bool:
+        arg = self.get_metadata(ParentNodeProvider, node, None)
+        call = (
+            self.get_metadata(ParentNodeProvider, arg, None) if isinstance(arg, cst.Arg) else None
+        )
+        return (
+            isinstance(call, cst.Call)
+            and len(call.args) == 1
+            and self.is_any(call.func, {"builtins.len"})
+        )
 
     def _loop_over(self, node: cst.CSTNode) -> cst.For | None:
         """The ``for`` loop whose iterable is ``node``, directly or through ``enumerate``/``tqdm``."""
@@ -612,7 +639,16 @@ class XlaToNeuron(DropsStatements, Pass):
         RemoveImportsVisitor.remove_unused_import_by_node(self.context, original.func)
         if plan.device == self.target.device.expr:
             self.add_import(self.target.device.module, self.target.device.alias)
-        return updated.args[plan.loader_index].value
+        loader = updated.args[plan.loader_index].value
+        parent = self.get_metadata(ParentNodeProvider, original, None)
+        if (
+            isinstance(parent, cst.Assign)
+            and isinstance(loader, cst.Name)
+            and loader.deep_equals(parent.targets[0].target)
+        ):
+            # `loader = pl.MpDeviceLoader(loader, device)` would become `loader = loader`.
+            self._drop.add(parent)
+        return loader
 
     def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:
         move = self._moves.get(original_node)
