@@ -24,4 +24,6 @@ class Trainer:
 def main(local_rank: int, batch):
     model = torch.nn.Linear(4, 2).cuda(local_rank)
     device = torch.device(f"cuda:{local_rank}")
-    return model(batch.to(device))
+    device_ids = [local_rank]
+    labels = torch.zeros(2).to(device_ids[0])
+    return model(batch.to(device)), labels

@@ -26,4 +26,6 @@ class Trainer:
 def main(local_rank: int, batch):
     model = torch.nn.Linear(4, 2).to(torch_xla.device())
     device = torch_xla.device()
-    return model(batch.to(device))
+    device_ids = [local_rank]
+    labels = torch.zeros(2).to(torch_xla.device())
+    return model(batch.to(device)), labels

@@ -58,6 +58,7 @@ _CUDA = re.compile(r"cuda(:\d+)?")
 # `local_rank`, `rank`, `device_id`.
 _RANK_NAME = re.compile(r"^((local|global)_)?rank$|^gpu(_id|_index)?$|^device_id$", re.I)
 _RANK_ENV = ("RANK", "LOCAL_RANK")
+_ID_LIST = re.compile(r"^(device|gpu)_?ids$|^gpus$", re.I)
 _DEPTH = 12
 _DTYPES = {
     "bfloat16": "bfloat16",
@@ -327,6 +328,8 @@ class _Evaluator:
             return self._call_value(node, depth)
         if isinstance(node, cst.Name | cst.Attribute):
             return self._name_value(node, depth)
+        if isinstance(node, cst.Subscript) and _ID_LIST.match(_last(dotted(node.value) or "")):
+            return _known(RANK)  # `device_ids[0]`: one of the process's CUDA indices
         return _unknown(node, "the tool cannot read it")
 
     def _either(self, body: _Value, orelse: _Value, test: _Value | bool | None) -> _Value:
