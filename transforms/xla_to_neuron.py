@@ -721,15 +721,14 @@ class XlaToNeuron(DropsStatements, Pass):
             return updated
         assert backend is not None
         args = []
-        for arg, new in zip(original.args, updated.args, strict=True):
+        for index, (arg, new) in enumerate(zip(original.args, updated.args, strict=True)):
             if arg is backend:
                 new = new.with_changes(value=_restring(arg.value, "neuron"))  # type: ignore[arg-type]
-            elif (
-                arg.keyword is not None
-                and arg.keyword.value == "init_method"
-                and _string(arg.value) == "xla://"
+            elif _string(arg.value) == "xla://" and (
+                (arg.keyword is not None and arg.keyword.value == "init_method")
+                or (arg.keyword is None and arg is original.args[-1] and index == 1)
             ):
-                continue
+                continue  # torchrun's env:// is the default
             args.append(new)
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         if not self.report(

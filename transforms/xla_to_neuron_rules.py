@@ -87,9 +87,10 @@ class UnwrapDeviceLoader(Rule):
     """## What it does
     On `--target neuron`, replaces `pl.MpDeviceLoader(loader, device)` by `loader` and moves each
     batch at the top of every loop over it: `for x, y in device_loader:` gets
-    `x, y = x.to(device), y.to(device)`, also through `enumerate`. Only where every use of the
-    device loader is such a loop and the batch is unpacked into names; otherwise a blocker says
-    what to write.
+    `x, y = x.to(device), y.to(device)`, also through `enumerate`; `len()` of it is the
+    DataLoader's. `loader = pl.MpDeviceLoader(loader, device)` (the DataLoader's own name
+    rebound) is removed. Only where every other use of the device loader is such a loop and the
+    batch is unpacked into names; otherwise a blocker says what to write.
 
     ## Why
     `MpDeviceLoader` is torch_xla's (reference R3: "`--target neuron`: plain DataLoader"); on

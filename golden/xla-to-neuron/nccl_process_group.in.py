@@ -10,3 +10,7 @@ def setup(args):
 
 def setup_from_args(args):
     dist.init_process_group(backend=args.backend)
+
+
+def setup_positional():
+    dist.init_process_group("xla", "xla://")
