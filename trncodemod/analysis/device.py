@@ -834,6 +834,10 @@ def _cpu_values(
     if name is None:
         return set()
     values = set()
+    if name not in collected.bindings and "." in name:
+        option = collected.options.get(_last(name))  # `--device` with default "cpu"
+        if option is not None and _string(option.default) == "cpu":
+            values.add(option.default)  # type: ignore[arg-type]
     for binding in collected.bindings.get(name, ()):
         if binding.value is None or binding.parameter is not None:
             continue
