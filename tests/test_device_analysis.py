@@ -221,3 +221,49 @@ def test_an_availability_check_that_guards_something_else_is_not_resolved():
         """
     )
     assert not facts.gates
+
+
+def test_a_flag_that_keeps_every_move_off_by_default_is_named():
+    facts, module = _facts(
+        """
+        import argparse, torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--cuda", action="store_true")
+        args = parser.parse_args()
+        model = torch.nn.Linear(2, 2)
+        if args.cuda:
+            model.cuda()
+        """
+    )
+    assert _code(module, facts.skipped_moves) == {"args.cuda"}
+
+
+def test_a_move_under_a_device_type_test_is_not_taken_for_a_skipped_one():
+    facts, _module = _facts(
+        """
+        import torch
+        device = "cuda"
+        device_type = "cuda" if "cuda" in device else "cpu"
+        x = torch.zeros(2)
+        if device_type == "cuda":
+            x = x.pin_memory().to(device, non_blocking=True)
+        else:
+            x = x.to(device)
+        """
+    )
+    assert not facts.skipped_moves
+    assert facts.outcome == {ACCELERATOR}
+
+
+def test_a_cpu_default_of_a_device_option_is_the_value_to_change():
+    facts, module = _facts(
+        """
+        import argparse, torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", default="cpu")
+        args = parser.parse_args()
+        model = torch.nn.Linear(2, 2).to(args.device)
+        """
+    )
+    assert facts.outcome == {CPU}
+    assert _code(module, facts.cpu_values) == {'"cpu"'}
