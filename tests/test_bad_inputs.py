@@ -185,13 +185,13 @@ def test_a_file_changed_between_read_and_write_is_not_overwritten(
 ) -> None:
     (tree / "moving.py").write_bytes(GPU_SCRIPT)
 
-    def someone_else_first(path: Path, data: bytes, expected: bytes) -> None:
+    def someone_else_first(path: Path, data: bytes, expected: bytes, roots=None) -> None:
         if path.name == "moving.py":
             if change == "deleted":
                 path.unlink()
             else:
                 path.write_bytes(b"# edited meanwhile\n" + GPU_SCRIPT)
-        write_atomic(path, data, expected)
+        write_atomic(path, data, expected, roots)
 
     monkeypatch.setattr(trncodemod.writing, "write_atomic", someone_else_first)
     code, err = apply(".")

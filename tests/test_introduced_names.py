@@ -194,3 +194,16 @@ def test_a_name_bound_in_any_scope_is_never_taken_by_a_rewrite(name: str, kind: 
 def test_several_introduced_names_bound_at_once_are_all_left_alone(pairs):
     text = program(tuple(pairs))
     assert_no_collision(text, migrate_twice(text))
+
+
+def test_the_syncfree_optimizer_is_reached_under_another_name_too():
+    text = (
+        "import torch\n\ndef train(model, loader):\n"
+        "    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)\n"
+        "    torch_xla = None\n    for x in loader:\n        model(x).backward()\n"
+        "        optimizer.step()\n    return torch_xla\n"
+    )
+    after = migrate_text(text, "train.py", Settings(optimizer="syncfree")).text
+    assert "syncfree.AdamW(model.parameters(), lr=1e-3)" in after
+    assert "torch_xla.amp" not in after.split("import torch_xla.amp.syncfree as syncfree")[1]
+    assert_no_collision(text, after)

@@ -22,6 +22,7 @@ from libcst.metadata import ParentNodeProvider
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted
 from trncodemod.passes import Pass
+from trncodemod.targets import Api
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -707,7 +708,9 @@ class FusedOptimizers(Pass):
         return updated_node
 
     def _emit(self, emit: Emit) -> cst.BaseExpression:
-        self.add_import(emit.module, obj=emit.obj or None)
+        if not emit.obj:  # through `emit`: a file that binds `torch_xla` gets another name
+            return self.emit(Api(emit.expr, emit.module, ""))
+        self.add_import(emit.module, obj=emit.obj)
         return cst.parse_expression(emit.expr)
 
     def _rewrite_cuda_only(
