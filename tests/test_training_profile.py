@@ -257,7 +257,11 @@ def test_model_loaded_at_import_time_makes_an_entry_script():
         """
     ).is_entry_script
     assert profile("import torchvision\nmodel = torchvision.models.resnet18()\n").is_entry_script
-    assert profile("import os\nos.environ['XLA_USE_BF16'] = '1'\n").is_entry_script
+
+
+def test_environment_set_at_import_does_not_make_a_script():
+    # lightning/fabric/__init__.py sets PYTORCH_NVML_BASED_CUDA_CHECK when imported.
+    assert not profile("import os\nos.environ['USE_LIBUV'] = '0'\n").is_entry_script
 
 
 def test_layers_built_as_module_constants_do_not_make_a_script():

@@ -328,13 +328,8 @@ def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
                     return True
             if isinstance(node, ast.Attribute) and resolver.qualified(node) == "sys.argv":
                 return True
-        # The process's environment set, unconditionally, when the module is imported (a
-        # library may set one under a condition: transformers' modeling_tf_utils.py).
-        if isinstance(statement, ast.Assign) and any(
-            isinstance(t, ast.Subscript) and resolver.qualified(t.value) == "os.environ"
-            for t in statement.targets
-        ):
-            return True
+        # Setting the environment at import time is no sign: libraries do it too
+        # (lightning/fabric/__init__.py, transformers' modeling_tf_utils.py).
     return False
 
 
