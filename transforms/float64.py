@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 
+from trncodemod.analysis import training
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -394,9 +395,10 @@ class NumpyDtypeForTorch(Rule):
 
 class Float64UnderBf16Downcast(Rule):
     """## What it does
-    On the XLA targets, in a file that names `XLA_USE_BF16` or `XLA_DOWNCAST_BF16`, leaves every
-    float64 it would otherwise rewrite or report as it is, with this note at each place
-    (`np.float64` passed as a torch dtype is still reported: it raises).
+    On the XLA targets, in a file that names `XLA_USE_BF16` or `XLA_DOWNCAST_BF16`, or that
+    trains with neuronx-distributed, leaves every float64 it would otherwise rewrite or report as
+    it is, with this note at each place (`np.float64` passed as a torch dtype is still reported:
+    it raises).
 
     ## Why
     With either variable set, torch_xla stores `torch.float32` tensors as bf16 and
@@ -421,7 +423,7 @@ class Float64UnderBf16Downcast(Rule):
 
     code = "TRN153"
     name = "float64-under-bf16-downcast"
-    summary = "float64 kept where `XLA_USE_BF16`/`XLA_DOWNCAST_BF16` makes it the f32 type"
+    summary = "float64 kept under `XLA_USE_BF16`/`XLA_DOWNCAST_BF16` or in NxD code (f32 there)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
@@ -491,16 +493,23 @@ class Float64ToFloat32(Pass):
         training profile, not the line, decides what float64 means there."""
         # `np.float64` as a torch dtype raises whatever the precision: still reported.
         # TorchNeuron has no such variables (reference §5): only the XLA targets downcast.
+        profile = self.run.profile
+        if profile.bf16_downcast:
+            why = (
+                "this file uses XLA_USE_BF16/XLA_DOWNCAST_BF16, under which torch_xla keeps "
+                "float64 as f32 and float32 as bf16"
+            )
+        else:
+            # "NxD deliberately uses torch.double for the running loss" (reference R7).
+            why = "neuronx-distributed code keeps its f32 accumulators in torch.double on purpose"
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
-            self.run.profile.bf16_downcast and self.target.is_xla
+            self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)
         ):
             return super().report(node, rule, message, fixed)
         super().report(
             node,
             Float64UnderBf16Downcast,
-            f"kept ({message.split(' (', 1)[0]} not applied): this file uses "
-            "XLA_USE_BF16/XLA_DOWNCAST_BF16, under which torch_xla keeps float64 as f32 and "
-            "float32 as bf16",
+            f"kept ({message.split(' (', 1)[0]} not applied): {why}",
             False,
         )
         return False
