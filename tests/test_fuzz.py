@@ -193,3 +193,19 @@ def test_apply_over_a_tree_of_mutants_writes_only_inside_it(tmp_path: Path, monk
     assert (beside / "victim.py").read_text() == "import torch\nm = torch.nn.Linear(2, 2).cuda()\n"
     names = {p.name for p in tree.iterdir()}
     assert names == {f"m{seed}.py" for seed in range(min(COUNT, BATCH))} | {"link.py"}
+
+
+@pytest.mark.parametrize("target", ["xla-2.9", "neuron"])
+def test_an_import_one_pass_adds_brings_back_the_passes_it_concerns(target: str) -> None:
+    # Found by the fuzzer (seed 359): the bucket helper's `import torch` makes `torch.device`
+    # resolve, but the device pass was not run again, so a second run still had work to do.
+    text = (
+        "import torch.nn as nn\nfrom torch.nn.utils.rnn import pad_sequence\n\n\n"
+        "def collate(batch):\n    return pad_sequence(batch, batch_first=True)\n\n\n"
+        "def main():\n"
+        '    return torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'
+    )
+    settings = Settings(target=target)
+    first = migrate_text(text, "t.py", settings).text
+    assert migrate_text(first, "t.py", settings).text == first
+    assert 'torch.device("cuda"' not in first

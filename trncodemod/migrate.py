@@ -62,6 +62,9 @@ def _line_map(new: str, old: str) -> Callable[[int], int]:
     return to_old
 
 
+_IMPORT_LINE = re.compile(r"\s*(import|from)\s")
+
+
 def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
     """Whether the lines that differ between ``old`` and ``new`` hold one of ``needles``.
 
@@ -72,12 +75,17 @@ def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
     findings equal to running every pass again (tests/test_fixed_point.py)."""
     old_lines, new_lines = old.split("\n"), new.split("\n")
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    changed = "\n".join(
+    lines = [
         line
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
         if tag != "equal"
         for line in (*old_lines[i1:i2], *new_lines[j1:j2])
-    )
+    ]
+    # An added or removed import changes what names resolve to on lines that did not change
+    # (`import torch` added by one pass makes `torch.device(...)` another pass's business).
+    if any(_IMPORT_LINE.match(line) for line in lines):
+        return True
+    changed = "\n".join(lines)
     return any(needle in changed for needle in needles)
 
 
