@@ -179,6 +179,13 @@ class _Collector(cst.CSTVisitor):
         self.comparisons: list[cst.Comparison] = []
         self.if_tests: list[cst.BaseExpression] = []
 
+    # No per-attribute hooks (`visit_Call_func`): LibCST would look each up twice per child.
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
     # -- guards ------------------------------------------------------------------------------
     def visit_If(self, node: cst.If) -> bool:
         self.if_tests.append(node.test)
