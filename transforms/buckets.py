@@ -459,6 +459,17 @@ class PadToBuckets(Pass):
     )
     needles = ("tok", "Tok", "DataCollator", "pad_sequence", "DataLoader")
 
+    def _one_more_shape(self) -> str:
+        """What one more batch shape costs on the target: a lazy graph on XLA; on TorchNeuron
+        (eager) its ops compile again, and a `torch.compile(backend="neuron")` region, which
+        needs static shapes, compiles once more (reference §5)."""
+        if self.target.is_xla:
+            return "compiles one more graph"
+        return (
+            "is one more shape: its eager ops compile again, and a compiled region "
+            '(`torch.compile(backend="neuron", dynamic=False)`) compiles once more'
+        )
+
     # -- what the module holds, found before any rewrite -----------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self._loader_roles: dict[cst.Call, tuple[str, str]] = {}
@@ -867,7 +878,7 @@ class PadToBuckets(Pass):
             self.report(
                 original,
                 EvalLoaderPartialBatch,
-                f"evaluation DataLoader ({why}): its last partial batch compiles one more graph; "
+                f"evaluation DataLoader ({why}): its last partial batch {self._one_more_shape()}; "
                 "drop_last would skip samples, so pad the dataset to a multiple of the batch "
                 "size or accept the extra compile",
                 False,
@@ -879,15 +890,15 @@ class PadToBuckets(Pass):
                 TrainLoaderDropLast,
                 f"training DataLoader ({why}) takes *args/**kwargs: make sure they set "
                 "drop_last=True, "
-                "or the last partial batch compiles one more graph",
+                f"or the last partial batch {self._one_more_shape()}",
                 False,
             )
             return updated
         if not self.report(
             original,
             TrainLoaderDropLast,
-            f"training DataLoader ({why}) → drop_last=True: the last partial batch would compile "
-            "one more graph; up to batch_size - 1 samples per epoch are skipped",
+            f"training DataLoader ({why}) → drop_last=True: otherwise the last partial batch "
+            f"{self._one_more_shape()}; up to batch_size - 1 samples per epoch are skipped",
             True,
         ):
             return updated
