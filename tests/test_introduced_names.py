@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
@@ -192,7 +192,10 @@ def test_a_name_bound_in_any_scope_is_never_taken_by_a_rewrite(name: str, kind: 
     )
 )
 def test_several_introduced_names_bound_at_once_are_all_left_alone(pairs):
-    text = program(tuple(pairs))
+    try:
+        text = program(tuple(pairs))
+    except SyntaxError:  # e.g. `global torch_xla` after a `with ... as torch_xla` in one function
+        assume(False)
     assert_no_collision(text, migrate_twice(text))
 
 

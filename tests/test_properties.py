@@ -173,7 +173,8 @@ def test_a_real_world_like_tree_migrates_without_a_single_error(tmp_path: Path) 
         timeout=600,
     )
     err = result.stderr.decode()
-    assert result.returncode == 0, err[-3000:]
+    # 1 only for blockers left, which --exit-zero never forgives; errors would be 2.
+    assert result.returncode in (0, 1), err[-3000:]
     assert "[error]" not in err and "internal error" not in err, err[-3000:]
     assert f"{CORPUS_FILES} files checked" in err
     assert result.stdout.count(b"\n+++ b/") >= counts["training"] // 2
