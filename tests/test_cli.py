@@ -157,6 +157,7 @@ def test_ctrl_c_stops_within_a_second_with_exit_130_and_no_aborted(tmp_path: Pat
     assert time.monotonic() - sent < 1.0
     assert process.returncode == 130
     assert b"Aborted!" not in err and b"interrupted" in err
+    assert b"Traceback" not in err, err.decode()
 
 
 def test_absolute_paths_outside_the_folder_keep_their_leading_slash(

@@ -180,11 +180,12 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
         return
-    # Before shutdown, which forgets them; the pool's manager thread then sees them gone.
+    # Before shutdown, which forgets them; the pool's manager thread then sees them gone and
+    # fails what is queued (cancelling it too races that thread: InvalidStateError on 3.11).
     workers = list((getattr(pool, "_processes", None) or {}).values())
     for process in workers:
         process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=False)
 
 
 def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
