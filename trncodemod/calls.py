@@ -21,6 +21,12 @@ def append_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.
     if not args:
         return call.with_changes(args=[new])
     last = args[-1]
+    if not isinstance(last.comma, cst.Comma) and isinstance(
+        last.whitespace_after_arg, cst.ParenthesizedWhitespace
+    ):
+        # `)` on a line of its own: the line break before it goes after the new argument.
+        new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+        last = last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
     if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
         separator = args[-2].comma
     elif isinstance(last.comma, cst.Comma) and isinstance(
