@@ -267,3 +267,16 @@ def test_a_cpu_default_of_a_device_option_is_the_value_to_change():
     )
     assert facts.outcome == {CPU}
     assert _code(module, facts.cpu_values) == {'"cpu"'}
+
+
+def test_the_device_an_object_lives_on_is_not_a_decision_but_a_config_field_is():
+    facts, module = _facts(
+        """
+        import torch
+        def step(accelerator, batch, cfg):
+            out = batch.to(accelerator.device)
+            return out.to(cfg.device)
+        torch.zeros(1).backward()
+        """
+    )
+    assert _code(module, facts.unresolved) == {"cfg.device"}

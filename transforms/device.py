@@ -15,10 +15,12 @@ from trncodemod.analysis.device import (
     identity_subject,
     is_cuda_string,
 )
+from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 
 _CUDA = re.compile(r"cuda(:0)?")
+_FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 _CUDA_INDEXED = re.compile(r"cuda:\d+")
 _STRING_PREFIXES = ("", "u", "U")
 
@@ -480,8 +482,9 @@ class DevicePlacement(Pass):
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self.facts = per_tree(node, "device", lambda module: analyse(module, self.qualified_names))
-        if not self.run.profile.trains:
-            return
+        profile = self.run.profile
+        if not profile.trains or set(profile.launchers) & _FRAMEWORKS:
+            return  # accelerate, Lightning and the HF Trainer choose the device themselves
         for blame, why in self.facts.unresolved.items():
             if self.get_metadata(PositionProvider, blame, None) is None:
                 continue  # a node the analysis made up (the call mp.spawn makes)

@@ -58,6 +58,7 @@ _CUDA = re.compile(r"cuda(:\d+)?")
 # `local_rank`, `rank`, `device_id`.
 _RANK_NAME = re.compile(r"^((local|global)_)?rank$|^gpu(_id|_index)?$|^device_id$", re.I)
 _RANK_ENV = ("RANK", "LOCAL_RANK")
+_CONFIG_ROOT = re.compile(r"^(cfg|config|conf|configs|opt|opts|hparams|settings|params)$", re.I)
 _ID_LIST = re.compile(r"^(device|gpu)_?ids$|^gpus$", re.I)
 _DEPTH = 12
 _DTYPES = {
@@ -382,6 +383,11 @@ class _Evaluator:
                 if option.default is None:
                     return _unknown(node, f"`{name}` has no default")
                 return self.value(option.default, depth)
+            head, _, attr = name.rpartition(".")
+            if attr == "device" and not _CONFIG_ROOT.match(_last(head)):
+                # `x.device`, `model.device`, `accelerator.device`: the device something
+                # already lives on, or that a framework chose; not a decision of this file.
+                return _known(ACCELERATOR)
             return _unknown(node, f"`{name}` is set outside what the tool can see")
         return self._bound(node, name, bindings, depth)
 
