@@ -32,6 +32,7 @@ from libcst.metadata import (
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
+from trncodemod.import_order import place_added_imports
 from trncodemod.imports import Bindings, binds_only, fresh_name, module_bindings, name_for
 from trncodemod.suppressions import Suppressions
 from trncodemod.targets import Api, Target
@@ -209,7 +210,7 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             tree = _AddImports(self.context).transform_module_impl(tree)
         if RemoveImportsVisitor.CONTEXT_KEY in self.context.scratch:
             tree = _RemoveImports(self.context).transform_module(tree)
-        return tree
+        return tree if tree is wrapper.module else place_added_imports(wrapper.module, tree)
 
     def get_metadata(self, key, node, default=_MISSING):  # type: ignore[no-untyped-def]
         """LibCST's lookup, with each provider resolved on first use rather than before the pass

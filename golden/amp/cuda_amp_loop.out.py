@@ -1,6 +1,7 @@
+import os
+
 import torch
 import torch.nn.functional as F
-import os
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 

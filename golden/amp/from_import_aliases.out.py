@@ -1,6 +1,7 @@
 """Training with `from torch.cuda.amp import ...` and an AMP switch."""
-import torch
 import os
+
+import torch
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 

@@ -1,6 +1,7 @@
+import os
+
 import torch
 from torch import nn
-import os
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 

@@ -1,5 +1,6 @@
-import torch
 import os
+
+import torch
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 

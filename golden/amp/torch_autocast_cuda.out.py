@@ -1,7 +1,8 @@
+import os
+
 import torch as th
 from torch import autocast
 from torch.amp import autocast as amp_autocast
-import os
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 

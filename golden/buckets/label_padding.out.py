@@ -1,7 +1,7 @@
+import torch
 import torch.nn as nn
 from torch.nn.utils.rnn import pad_sequence
 from transformers import AutoTokenizer, DataCollatorForSeq2Seq
-import torch
 
 
 def _pad_to_bucket(sequences, batch_first=False, padding_value=0.0):

@@ -1,7 +1,7 @@
 # golden: target=neuron bucket-multiple=32
+import torch
 import torch as th
 from torch.utils.data import DataLoader
-import torch
 
 
 def _pad_to_bucket(sequences, batch_first=False, padding_value=0.0):

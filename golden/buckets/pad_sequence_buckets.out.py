@@ -1,9 +1,9 @@
 # golden: buckets=128,256,512
 """Explicit bucket list: pad_sequence pads to the next listed size; HF padding cannot say it."""
 
+import torch
 from torch.nn.utils.rnn import pad_sequence as ps
 from transformers import AutoTokenizer, DataCollatorWithPadding
-import torch
 
 
 def _pad_to_bucket(sequences, batch_first=False, padding_value=0.0):

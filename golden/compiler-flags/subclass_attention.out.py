@@ -1,5 +1,6 @@
-from torch.nn import MultiheadAttention as MHA
 import os
+
+from torch.nn import MultiheadAttention as MHA
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"
 

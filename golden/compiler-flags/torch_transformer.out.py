@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import torch.nn as nn
 import os
+
+import torch.nn as nn
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"
 

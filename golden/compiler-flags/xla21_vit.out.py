@@ -1,6 +1,7 @@
 # golden: target=xla-2.1
-from torchvision.models import vit_b_16
 import os
+
+from torchvision.models import vit_b_16
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"
 

@@ -1,7 +1,7 @@
 import torch
 import torch.distributed as dist
-from apex.parallel import DistributedDataParallel as ApexDDP
 import torch_xla.distributed.xla_backend
+from apex.parallel import DistributedDataParallel as ApexDDP
 
 
 def main():

@@ -1,8 +1,8 @@
 import torch
 import torch.distributed as dist
-from torch.nn.utils import clip_grad_norm_
-import torch_xla.distributed.xla_backend
 import torch_xla.core.xla_model as xm
+import torch_xla.distributed.xla_backend
+from torch.nn.utils import clip_grad_norm_
 
 dist.init_process_group("xla", init_method="xla://")
 for step, (x, y) in enumerate(loader):

@@ -1,7 +1,7 @@
 import torch
 import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
 import torch_xla.distributed.xla_backend
+from torch.nn.parallel import DistributedDataParallel as DDP
 
 
 def run(rank, world_size):

@@ -3,8 +3,8 @@ import os
 
 import torch
 import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
 import torch_xla.distributed.xla_backend
+from torch.nn.parallel import DistributedDataParallel as DDP
 
 
 def main(model, loader, optimizer):

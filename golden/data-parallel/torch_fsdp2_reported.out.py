@@ -2,8 +2,8 @@ import os
 
 import torch
 import torch.distributed as dist
-from torch.distributed.fsdp import fully_shard
 import torch_xla.distributed.xla_backend
+from torch.distributed.fsdp import fully_shard
 
 
 def main():

@@ -2,11 +2,11 @@ import os
 
 import torch
 import torch.distributed as dist
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+import torch_xla.core.xla_model as xm
 import torch_xla.distributed.xla_backend
 import torch_xla.runtime as xr
-import torch_xla.core.xla_model as xm
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
 
 
 def main():

@@ -1,9 +1,9 @@
 # golden: target=xla-2.1
 import torch
 import torch.distributed
-from torch.utils.data import DistributedSampler
-import torch_xla.runtime as xr
 import torch_xla.core.xla_model as xm
+import torch_xla.runtime as xr
+from torch.utils.data import DistributedSampler
 
 sampler = DistributedSampler(ds, xr.world_size(), xr.global_ordinal())
 

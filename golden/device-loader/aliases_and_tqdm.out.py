@@ -1,8 +1,8 @@
 import torch as th
 import torch_xla.core.xla_model as xm
+import torch_xla.distributed.parallel_loader as pl
 from torch.utils import data as tud
 from tqdm import tqdm
-import torch_xla.distributed.parallel_loader as pl
 
 dev = xm.xla_device()
 loader = tud.DataLoader(dataset, batch_size=8, drop_last=True)

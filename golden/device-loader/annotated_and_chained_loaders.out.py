@@ -1,8 +1,8 @@
 # A loader bound with an annotation, or in a chained assignment, is still only a DataLoader.
 import torch
 import torch_xla
-from torch.utils.data import DataLoader
 import torch_xla.distributed.parallel_loader as pl
+from torch.utils.data import DataLoader
 
 device = torch_xla.device()
 train_loader: DataLoader = DataLoader(train_set, batch_size=32, drop_last=True)

@@ -1,7 +1,7 @@
 import torch
 import torch_xla
-from torch.utils.data import DataLoader
 import torch_xla.distributed.parallel_loader as pl
+from torch.utils.data import DataLoader
 
 loader = DataLoader(ds, batch_size=16, drop_last=True)
 model = Model().to("xla")

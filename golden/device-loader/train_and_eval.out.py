@@ -1,8 +1,8 @@
 import torch
 import torch_xla
+import torch_xla.distributed.parallel_loader as pl
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
-import torch_xla.distributed.parallel_loader as pl
 
 device = torch_xla.device()
 sampler = DistributedSampler(train_set)

@@ -1,6 +1,6 @@
 import torch as th
-from torch import cuda
 import torch_xla
+from torch import cuda
 
 dev = torch_xla.device()
 net = th.nn.Linear(3, 3).to(torch_xla.device())

@@ -3,8 +3,8 @@
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.utils.data import DataLoader, TensorDataset
 import torch_xla
+from torch.utils.data import DataLoader, TensorDataset
 
 
 class MLP(nn.Module):

@@ -5,8 +5,8 @@ import argparse
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.utils.data import DataLoader, TensorDataset
 import torch_xla
+from torch.utils.data import DataLoader, TensorDataset
 
 
 def train(args, model, device, loader, optimizer):

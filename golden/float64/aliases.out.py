@@ -1,9 +1,9 @@
 import numpy as onp
+import torch
 import torch as th
 from numpy.random import rand
-from torch import FloatTensor, float32, DoubleTensor, float64
+from torch import DoubleTensor, FloatTensor, float32, float64
 from torch import tensor as T
-import torch
 
 
 def build(x):

@@ -1,8 +1,8 @@
 # pytorch/examples mnist train() on a device loader (which syncs at every batch and at the end):
 # the print is already every log_interval steps, it moves into a step closure.
 import torch.nn.functional as F
-import torch_xla.distributed.parallel_loader as pl
 import torch_xla.core.xla_model as xm
+import torch_xla.distributed.parallel_loader as pl
 
 
 def train(args, model, device, train_loader, optimizer, epoch):

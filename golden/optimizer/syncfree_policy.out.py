@@ -1,7 +1,7 @@
 # golden: optimizer=syncfree
 import torch as th
-from torch.optim import SGD
 import torch_xla.amp.syncfree
+from torch.optim import SGD
 
 
 def build(model):

@@ -4,9 +4,9 @@ tool on it must change only what the target requires (xla-2.9: the deprecated xm
 import os
 
 import torch
+import torch_xla
 import torch_xla.core.xla_model as xm
 from torch.utils.data import DataLoader, TensorDataset
-import torch_xla
 
 
 class TinyMLP(torch.nn.Module):

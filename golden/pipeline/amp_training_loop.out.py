@@ -1,13 +1,13 @@
 # golden: select=TRN0,TRN10,TRN30,TRN31
 """A typical CUDA AMP training script."""
 import argparse
+import os
 
 import torch
 import torch.nn as nn
-from torch.utils.data import DataLoader
 import torch_xla
-import os
 import torch_xla.core.xla_model as xm
+from torch.utils.data import DataLoader
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 

@@ -1,9 +1,9 @@
 # golden: select=TRN00,TRN131,TRN32,TRN101
 import torch
-from torch.utils.data import DataLoader
 import torch_xla
 import torch_xla.core.xla_model as xm
 import torch_xla.distributed.parallel_loader as pl
+from torch.utils.data import DataLoader
 
 
 def main(model, ds, loss_fn, optimizer):

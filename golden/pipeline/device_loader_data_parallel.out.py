@@ -1,13 +1,13 @@
 # golden: select=TRN00,TRN13,TRN14,TRN10
 import torch
 import torch.distributed as dist
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
 import torch_xla
+import torch_xla.core.xla_model as xm
 import torch_xla.distributed.parallel_loader as pl
 import torch_xla.distributed.xla_backend
 import torch_xla.runtime as xr
-import torch_xla.core.xla_model as xm
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
 
 dist.init_process_group("xla", init_method="xla://")
 device = "xla"

@@ -1,7 +1,7 @@
 # golden: select=TRN00,TRN10
 import torch
-from torch.utils.data import DataLoader
 import torch_xla
+from torch.utils.data import DataLoader
 
 device = torch_xla.device()
 train_loader = DataLoader(train_set, batch_size=32, shuffle=True, drop_last=True)

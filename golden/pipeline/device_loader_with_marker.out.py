@@ -1,8 +1,8 @@
 # golden: select=TRN00,TRN13,TRN10
 import torch
-from torch.utils.data import DataLoader
 import torch_xla
 import torch_xla.distributed.parallel_loader as pl
+from torch.utils.data import DataLoader
 
 device = torch_xla.device()
 train_loader = DataLoader(train_set, batch_size=32, shuffle=True, drop_last=True)

@@ -1,7 +1,7 @@
 import torch
+import torch_xla
 from accelerate import Accelerator
 from torch.utils.data import DataLoader
-import torch_xla
 
 
 def get_dataloaders(dataset):

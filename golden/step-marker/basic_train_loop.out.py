@@ -1,6 +1,6 @@
 import torch
-from torch.utils.data import DataLoader
 import torch_xla
+from torch.utils.data import DataLoader
 
 WARMUP_STEPS = 2
 

@@ -1,6 +1,6 @@
 import torch
-import torch_xla.distributed.parallel_loader as pl
 import torch_xla
+import torch_xla.distributed.parallel_loader as pl
 
 
 def train(model, loader, optimizer, device, use_device_loader):

@@ -1,7 +1,7 @@
 import torch
+import torch_xla
 from accelerate import Accelerator
 from torch.utils.data import DataLoader as Loader
-import torch_xla
 
 
 def main():

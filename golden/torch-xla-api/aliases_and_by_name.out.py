@@ -1,7 +1,7 @@
 import torch_xla
 import torch_xla.core.xla_model as xla_model
-from torch_xla.core.xla_model import get_ordinal, mark_step
 import torch_xla.runtime as xr
+from torch_xla.core.xla_model import get_ordinal, mark_step
 
 rank = xr.global_ordinal()
 world = xr.world_size()

@@ -1,7 +1,7 @@
 import torch
 import torch_xla.core.xla_model as xm
-from torch.utils.data.distributed import DistributedSampler
 import torch_xla.runtime as xr
+from torch.utils.data.distributed import DistributedSampler
 
 
 def make_sampler(dataset):

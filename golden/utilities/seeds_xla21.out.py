@@ -1,7 +1,7 @@
 # golden: target=xla-2.1
 import torch as th
-from torch import manual_seed
 import torch_xla.core.xla_model as xm
+from torch import manual_seed
 
 
 def setup(seed):

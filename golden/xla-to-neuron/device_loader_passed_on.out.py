@@ -1,8 +1,8 @@
 # golden: target=neuron
 """A device loader handed to a function, and one whose batch is not unpacked: the tool cannot
 see where the batches are used, so each is a blocker and torch_xla stays."""
-import torch_xla.distributed.parallel_loader as pl
 import torch
+import torch_xla.distributed.parallel_loader as pl
 
 
 def train_loop(loader, model, optimizer):

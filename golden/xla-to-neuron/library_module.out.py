@@ -2,9 +2,10 @@
 """A library module: it may run under torchrun or alone, so the master-only statements are
 guarded, the rendezvous becomes a barrier only where a process group exists, and the optimizer
 step (no DDP in sight) keeps its blocker: the gradients might need reducing."""
-import torch_xla.core.xla_model as xm
 import os
+
 import torch
+import torch_xla.core.xla_model as xm
 
 
 def save_checkpoint(model, path):

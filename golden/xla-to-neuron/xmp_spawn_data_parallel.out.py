@@ -1,10 +1,11 @@
 # golden: target=neuron
 """xmp.spawn data parallel without DDP (torch_xla's own MNIST test shape): the launcher and the
 gradient reduction have no rewrite the tool can be sure of, so both are blockers."""
+import os
+
 import torch
 import torch_xla.core.xla_model as xm
 import torch_xla.distributed.xla_multiprocessing as xmp
-import os
 
 
 def _mp_fn(index, flags):

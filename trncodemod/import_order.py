@@ -1,0 +1,183 @@
+"""Where an import the tool adds goes: into the file's own import block, where isort or ruff's
+``I`` rules would put it, so a migrated file passes the project's import linting.
+
+LibCST's ``AddImportsVisitor`` (and a pass that writes ``import os`` above the line that needs
+it) appends every new import after the last one of the leading imports, in the order asked: ``import os`` below ``import torch_xla``, both
+below the project's local imports (issue 14). Here the statements it added are taken out again
+and each is put in its section — the standard library's, or the third-party one that holds
+``torch`` — at the place that keeps the section sorted the way isort's default profile sorts:
+``import x`` lines before ``from x import y`` lines, each by module name, case-insensitively.
+A file whose section is not sorted gets the import before the first line that sorts after it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+_STDLIB = frozenset(sys.stdlib_module_names)
+_Line = cst.SimpleStatementLine
+
+
+def _import_of(statement: cst.CSTNode) -> cst.Import | cst.ImportFrom | None:
+    if isinstance(statement, _Line) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Import | cst.ImportFrom):
+            return small
+    return None
+
+
+def _module(node: cst.Import | cst.ImportFrom) -> str | None:
+    """The module an import line names (its first, for ``import a, b``); None when relative."""
+    if isinstance(node, cst.Import):
+        return get_full_name_for_node(node.names[0].name)
+    if node.relative or node.module is None:
+        return None
+    return get_full_name_for_node(node.module)
+
+
+def _section(module: str | None) -> str:
+    if module is None:
+        return "local"
+    top = module.split(".", 1)[0]
+    if top == "__future__":
+        return "future"
+    return "stdlib" if top in _STDLIB else "third-party"
+
+
+_RANK = {"future": 0, "stdlib": 1, "third-party": 2, "local": 3}
+
+
+def _sort_key(node: cst.Import | cst.ImportFrom) -> tuple[bool, str, str]:
+    alias = node.names[0].asname if isinstance(node, cst.Import) else None
+    alias_name = get_full_name_for_node(alias.name) if alias is not None else ""
+    return (isinstance(node, cst.ImportFrom), (_module(node) or "").lower(), alias_name or "")
+
+
+def _open_section(body: list[cst.BaseStatement], end: int, line: _Line, section: str) -> int:
+    """Put ``line`` in a section of its own, one blank line apart, before the first import of a
+    later section (after the last import when there is none). Returns the lines added."""
+    imports = [i for i in range(end) if _import_of(body[i]) is not None]
+    if not imports:
+        body.insert(end, line)
+        return 1
+    later = next(
+        (i for i in imports if _RANK[_section(_module(_import_of(body[i])))] > _RANK[section]),
+        None,
+    )
+    if later is None:
+        body.insert(imports[-1] + 1, line.with_changes(leading_lines=(cst.EmptyLine(),)))
+    else:
+        body.insert(later, line.with_changes(leading_lines=body[later].leading_lines))
+        body[later + 1] = body[later + 1].with_changes(leading_lines=(cst.EmptyLine(),))
+    return 1
+
+
+def _kind(node: cst.Import | cst.ImportFrom) -> tuple[bool, str, str]:
+    return _sort_key(node)
+
+
+def _added(before: cst.Module, body: list[cst.BaseStatement]) -> list[int]:
+    """Indices in ``body`` of the top-level import lines that ``before`` has none of (by kind,
+    module and alias): what the pass or AddImportsVisitor added. Names merged into an import
+    the file had keep that line where it is."""
+    had = {_kind(node) for statement in before.body if (node := _import_of(statement)) is not None}
+    return [
+        index
+        for index, statement in enumerate(body)
+        if (node := _import_of(statement)) is not None and _kind(node) not in had
+    ]
+
+
+def _leading_end(body: list[cst.BaseStatement]) -> int:
+    """The index after the leading run of docstring and import lines."""
+    for index, statement in enumerate(body):
+        docstring = (
+            index == 0
+            and isinstance(statement, _Line)
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+        )
+        if not docstring and _import_of(statement) is None:
+            return index
+    return len(body)
+
+
+def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
+    """``after`` (what a pass made of ``before``) with each import it added moved into
+    its section of the leading import block, sorted; an import whose section the block lacks
+    stays after the block, where it was put."""
+    body = [_sort_merged_names(before, statement) for statement in after.body]
+    end = _leading_end(body)
+    added = [index for index in _added(before, body) if index < end]
+    if not added:
+        return after.with_changes(body=body)
+    moving = [body[i] for i in added]
+    body = [statement for i, statement in enumerate(body) if i not in added]
+    end -= len(moving)
+    for statement in moving:
+        node = _import_of(statement)
+        assert node is not None  # _added only takes import lines
+        section = _section(_module(node))
+        members = [
+            i
+            for i in range(end)
+            if _import_of(body[i]) is not None and _section(_module(_import_of(body[i]))) == section
+        ]
+        if not members:
+            end += _open_section(body, end, statement, section)
+            continue
+        # The section's lines are those of its group: consecutive import lines, no blank line.
+        first, last = members[0], members[0]
+        while last + 1 < end and last + 1 in members and not _blank_before(body[last + 1]):
+            last += 1
+        key = _sort_key(node)
+        position = next(
+            (i for i in range(first, last + 1) if _sort_key(_import_of(body[i])) > key), last + 1
+        )
+        placed = statement.with_changes(leading_lines=())
+        if position == first:
+            # Taking the group's first line keeps its blank lines and comments above the group.
+            placed = placed.with_changes(leading_lines=body[first].leading_lines)
+            body[first] = body[first].with_changes(leading_lines=())
+        body.insert(position, placed)
+        end += 1
+    return after.with_changes(body=body)
+
+
+def _blank_before(statement: cst.BaseStatement) -> bool:
+    return bool(getattr(statement, "leading_lines", ()))
+
+
+def _name_key(alias: cst.ImportAlias) -> tuple[int, str]:
+    """isort's and ruff's order-by-type: constants, then classes, then the rest, each
+    case-insensitively."""
+    name = get_full_name_for_node(alias.name) or ""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return kind, name.lower()
+
+
+def _sort_merged_names(before: cst.Module, statement: cst.BaseStatement) -> cst.BaseStatement:
+    """A ``from`` import that names were merged into, in order again when the file had it in
+    order (AddImportsVisitor appends them)."""
+    node = _import_of(statement)
+    if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
+        return statement
+    for old in before.body:
+        old_node = _import_of(old)
+        if (
+            isinstance(old_node, cst.ImportFrom)
+            and not isinstance(old_node.names, cst.ImportStar)
+            and _kind(old_node) == _kind(node)
+            and len(old_node.names) < len(node.names)
+            and list(old_node.names) == sorted(old_node.names, key=_name_key)
+        ):
+            names = sorted(node.names, key=_name_key)
+            commas = [alias.comma for alias in node.names]
+            ordered = [
+                alias.with_changes(comma=comma) for alias, comma in zip(names, commas, strict=True)
+            ]
+            return statement.with_changes(body=[node.with_changes(names=ordered)])
+    return statement
