@@ -151,7 +151,10 @@ class AutoCastCompilerFlag(Rule):
     `os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"`.
     A module that already mentions `--auto-cast` is left alone; one that sets `NEURON_CC_FLAGS`
     inside a function or block is reported instead, because that later assignment would drop the
-    flag. The compiler-flags pass may append other flags the same way; each append is independent.
+    flag. Only an entry script (a file that is launched, per the training profile) is changed: in
+    a library module the setting would run at import in every program that imports it, so the
+    launcher line is reported instead. The compiler-flags pass may append other flags the same
+    way; each append is independent.
 
     ## Why
     With autocast deciding the precision, the compiler must not cast on its own: "turn off compiler
@@ -785,6 +788,18 @@ class MixedPrecision(DropsStatements, Pass):
                 AutoCastCompilerFlag,
                 "autocast needs the compiler's auto-cast off, and NEURON_CC_FLAGS is set at "
                 f'line {self._line(nested[0])} inside a block: append "{_FLAG}" there',
+                False,
+            )
+            return body
+        if not self.run.profile.is_entry_script:
+            # Compiler flags are the launched script's business: set at import time in a library
+            # module, they would change every program that imports it (issue 12).
+            self.report(
+                anchor,
+                AutoCastCompilerFlag,
+                "autocast needs the compiler's auto-cast off; this module is imported, not "
+                f'launched, so set it where the job starts: NEURON_CC_FLAGS="$NEURON_CC_FLAGS '
+                f'{_FLAG.strip()}" in the launcher, or in the entry script before training',
                 False,
             )
             return body

@@ -1,9 +1,5 @@
-import os
-
 import torch
 import torch.nn.functional as F
-
-os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 
 
 def train(model, loader, optimizer, device):

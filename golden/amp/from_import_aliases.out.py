@@ -1,9 +1,5 @@
 """Training with `from torch.cuda.amp import ...` and an AMP switch."""
-import os
-
 import torch
-
-os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 
 
 def train(model, loader, optimizer, criterion, use_amp):

@@ -1,9 +1,5 @@
-import os
-
 import torch
 from torch import nn
-
-os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 
 
 class Net(nn.Module):

@@ -1,8 +1,4 @@
-import os
-
 import torch
-
-os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 
 
 def train(model, loader, optimizer, path):

@@ -1,10 +1,6 @@
-import os
-
 import torch as th
 from torch import autocast
 from torch.amp import autocast as amp_autocast
-
-os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 
 
 def step(model, x, y, loss_fn):

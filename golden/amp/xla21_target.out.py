@@ -7,7 +7,6 @@ import os
 import torch
 
 os.environ["NEURON_CC_FLAGS"] = "--model-type=transformer"
-os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
 
 
 def forward(model, x):
