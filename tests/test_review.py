@@ -193,3 +193,14 @@ def test_any_answers_write_code_that_parses_with_no_name_left_undefined(
         assert undefined_names(new) <= undefined_names(old)
         fixed = sum(f.fixed for f in decision.findings)
         assert 0 < fixed <= sum(f.fixed for f in outcome.findings)
+
+
+def test_the_blank_lines_before_an_added_helper_are_not_a_change_of_their_own() -> None:
+    # The first change of text_classifier.py adds imports and the bucket helper after them; its
+    # two leading blank lines were offered alone, as "an edit no finding names".
+    from trncodemod.review import review_file
+
+    outcome = _migrated(next(p for p in EXAMPLES if p.name == "text_classifier.py"))
+    decision = review_file(outcome, _answers("y", *"n" * 50), lambda s: None)
+    assert decision.new is not None
+    assert sum(f.fixed for f in decision.findings) > 0

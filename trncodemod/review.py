@@ -191,7 +191,11 @@ def _statement_chunks(new_lines: list[str], j1: int, j2: int) -> list[tuple[int,
         min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", []))]) - 1
         for s in tree.body
     ]
-    starts = sorted({0, *starts})
+    if not starts:
+        return [(j1, j2)]
+    # Blank lines before the first statement go with it (a helper the tool adds after the
+    # imports starts with two), not in an edit of their own that no finding names.
+    starts = [0, *sorted(set(starts))[1:]]
     ends = [*starts[1:], len(block)]
     return [(j1 + a, j1 + b) for a, b in zip(starts, ends, strict=True) if b > a]
 
