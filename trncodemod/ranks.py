@@ -63,7 +63,8 @@ def _rank_value(node: cst.BaseExpression, qualified: QualifiedNames) -> Master |
     return None
 
 
-def _environ_rank(node: cst.BaseExpression, qualified: QualifiedNames) -> Master | None:
+def environ_key(node: cst.BaseExpression, qualified: QualifiedNames) -> str | None:
+    """The variable ``os.environ["X"]``, ``os.environ.get("X")`` or ``os.getenv("X")`` reads."""
     key: cst.BaseExpression | None = None
     if isinstance(node, cst.Subscript) and qualified(node.value) & {"os.environ"}:
         element = node.slice[0].slice if len(node.slice) == 1 else None
@@ -72,8 +73,12 @@ def _environ_rank(node: cst.BaseExpression, qualified: QualifiedNames) -> Master
         if qualified(node.func) & {"os.environ.get", "os.getenv"}:
             key = node.args[0].value
     if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
-        return _RANK_ENV.get(key.evaluated_value)  # type: ignore[return-value]
+        return key.evaluated_value
     return None
+
+
+def _environ_rank(node: cst.BaseExpression, qualified: QualifiedNames) -> Master | None:
+    return _RANK_ENV.get(environ_key(node, qualified) or "")  # type: ignore[return-value]
 
 
 def _integers(node: cst.BaseExpression) -> set[int] | None:

@@ -51,19 +51,24 @@ class RuntimeMissing(click.ClickException):
     exit_code = 2
 
 
-def probe_runtime(python: str) -> tuple[str, str]:
-    """torch and torch-xla versions of ``python``; RuntimeMissing with the fix otherwise."""
-    code = "import json, torch, torch_xla; print(json.dumps([torch.__version__, torch_xla.__version__]))"
+def _probe(python: str, code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` with ``env`` added; RuntimeMissing when it cannot be run at all."""
     try:
-        result = subprocess.run(
+        return subprocess.run(
             [python, "-c", code],
             capture_output=True,
             text=True,
             timeout=300,
-            env={**os.environ, "PJRT_DEVICE": "CPU"},
+            env={**os.environ, **env},
         )
     except (OSError, subprocess.TimeoutExpired) as err:
         raise RuntimeMissing(f"cannot run {python}: {err}") from None
+
+
+def probe_runtime(python: str) -> tuple[str, str]:
+    """torch and torch-xla versions of ``python``; RuntimeMissing with the fix otherwise."""
+    code = "import json, torch, torch_xla; print(json.dumps([torch.__version__, torch_xla.__version__]))"
+    result = _probe(python, code, {"PJRT_DEVICE": "CPU"})
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no output"])[-1]
         if "undefined symbol" in result.stderr:
@@ -84,16 +89,7 @@ def probe_runtime(python: str) -> tuple[str, str]:
 def probe_torch(python: str) -> str:
     """torch's version in ``python``; RuntimeMissing with the fix otherwise."""
     code = "import json, torch; print(json.dumps(torch.__version__))"
-    try:
-        result = subprocess.run(
-            [python, "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"},
-        )
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise RuntimeMissing(f"cannot run {python}: {err}") from None
+    result = _probe(python, code, {"TORCH_DEVICE_BACKEND_AUTOLOAD": "0"})
     if result.returncode != 0:
         raise RuntimeMissing(
             f"torch is not importable in {python}: pip install torch (2.9 or newer; the eager "

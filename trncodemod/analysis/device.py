@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from trncodemod.loops import dotted
+from trncodemod.ranks import environ_key
 
 Qualified = Callable[[cst.CSTNode], set[str]]
 
@@ -366,7 +367,7 @@ class _Evaluator:
             return _known(RANK)
         if names & {"builtins.int"} and node.args:
             inner = node.args[0].value
-            if _environ_key(inner, self.q) in _RANK_ENV or is_rank_name(inner):
+            if environ_key(inner, self.q) in _RANK_ENV or is_rank_name(inner):
                 return _known(RANK)
         return _unknown(node, f"`{_code(node)}` is a call the tool cannot follow")
 
@@ -675,17 +676,6 @@ def identity_subject(node: cst.BaseExpression) -> cst.BaseExpression | None:
     if name is not None and "device" in _last(name).lower():
         return node
     return None
-
-
-def _environ_key(node: cst.BaseExpression, qualified: Qualified) -> str | None:
-    key: cst.BaseExpression | None = None
-    if isinstance(node, cst.Subscript) and qualified(node.value) & {"os.environ"}:
-        element = node.slice[0].slice if len(node.slice) == 1 else None
-        key = element.value if isinstance(element, cst.Index) else None
-    elif isinstance(node, cst.Call) and node.args:
-        if qualified(node.func) & {"os.environ.get", "os.getenv"}:
-            key = node.args[0].value
-    return _string(key)
 
 
 def _methods(cls: cst.ClassDef) -> Iterable[cst.FunctionDef]:
