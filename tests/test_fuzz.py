@@ -74,13 +74,18 @@ def _code_lines(lines: list[str]) -> list[int]:
 
 
 def _delete(rng: random.Random, lines: list[str]) -> list[str]:
-    index = rng.choice(_code_lines(lines))
+    code = _code_lines(lines)
+    if not code:  # earlier mutations deleted every statement
+        return lines
+    index = rng.choice(code)
     return lines[:index] + lines[index + 1 :]
 
 
 def _rename(rng: random.Random, lines: list[str]) -> list[str]:
     text = "\n".join(lines)
     names = sorted(set(IDENTIFIER.findall(text)) - {"import", "from", "def", "for", "in", "if"})
+    if not names:
+        return lines
     old, new = rng.choice(names), rng.choice(NEW_NAMES)
     return re.sub(rf"\b{re.escape(old)}\b", new, text).split("\n")
 
@@ -98,7 +103,10 @@ def _duplicate_loop(rng: random.Random, lines: list[str]) -> list[str]:
 
 
 def _insert(rng: random.Random, lines: list[str]) -> list[str]:
-    index = rng.choice(_code_lines(lines))
+    code = _code_lines(lines)
+    if not code:
+        return lines
+    index = rng.choice(code)
     names = IDENTIFIER.findall(lines[index]) or ["x"]
     statement = rng.choice(INSERTS).format(name=rng.choice(names))
     return lines[:index] + [_indent(lines[index]) + statement] + lines[index:]
