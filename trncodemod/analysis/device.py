@@ -62,6 +62,7 @@ _RANK_ENV = ("RANK", "LOCAL_RANK")
 _CONFIG_ROOT = re.compile(r"^(cfg|config|conf|configs|opt|opts|hparams|settings|params)$", re.I)
 _ID_LIST = re.compile(r"^(device|gpu)_?ids$|^gpus$", re.I)
 _DEPTH = 12
+_STEPS = 20_000  # values worked out per file before the rest is "cannot follow"
 _DTYPES = {
     "bfloat16": "bfloat16",
     "float16": "float16",
@@ -289,6 +290,14 @@ class _Evaluator:
         self.q = collected.qualified
         self.facts = facts
         self.active: set[int] = set()  # nodes being evaluated (cycles)
+        # A value reached through every caller of every function that passes it on is worked
+        # out once: without this a diffusers pipeline that hands `device` through its methods
+        # took minutes (paths multiply with each call level). Values cut short by a cycle, the
+        # depth limit or the step budget are not kept: another path may see further.
+        self.known: dict[tuple[int, bool], _Value] = {}
+        self.cuts = 0
+        self.steps = 0
+        self.callers: dict[int, list[cst.Call]] = {}
         # Availability checks met while this is set decide the training device: the pass
         # resolves them. Elsewhere (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`)
         # they are left to the rules about CUDA calls.
@@ -299,15 +308,26 @@ class _Evaluator:
 
     # -- device values -------------------------------------------------------------------------
     def value(self, node: cst.BaseExpression, depth: int = 0) -> _Value:
+        key = (id(node), self.recording)
+        known = self.known.get(key)
+        if known is not None:
+            return known
         if id(node) in self.active:
+            self.cuts += 1
             return _Value(frozenset())  # a cycle (`f(device)` inside `f`) adds nothing
-        if depth > _DEPTH:
+        self.steps += 1
+        if depth > _DEPTH or self.steps > _STEPS:
+            self.cuts += 1
             return _unknown(node, "it is computed in a way the tool cannot follow")
+        cuts = self.cuts
         self.active.add(id(node))
         try:
-            return self._value(node, depth + 1)
+            result = self._value(node, depth + 1)
         finally:
             self.active.discard(id(node))
+        if self.cuts == cuts:
+            self.known[key] = result
+        return result
 
     def _value(self, node: cst.BaseExpression, depth: int) -> _Value:
         text = _string(node)
@@ -456,6 +476,13 @@ class _Evaluator:
         return bool(params) and params[0].name.value in ("self", "cls")
 
     def _calls_of(self, function: cst.FunctionDef) -> list[cst.Call]:
+        # Asked for each parameter value on every path: found once per function.
+        found = self.callers.get(id(function))
+        if found is None:
+            found = self.callers[id(function)] = self._find_calls_of(function)
+        return found
+
+    def _find_calls_of(self, function: cst.FunctionDef) -> list[cst.Call]:
         name = function.name.value
         owner = next((c for c in self.c.classes.values() if function in _methods(c)), None)
         wanted = {name}
