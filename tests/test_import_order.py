@@ -50,6 +50,12 @@ def test_names_merged_into_a_sorted_from_import_keep_it_sorted() -> None:
     )
 
 
+def test_a_from_import_the_pass_did_not_touch_keeps_its_order() -> None:
+    before = "from m import b\nfrom m import d, c\n"
+    after = "from m import b\nfrom m import d, c\nimport torch_xla\n"
+    assert _placed(before, after) == "import torch_xla\nfrom m import b\nfrom m import d, c\n"
+
+
 def test_the_files_own_order_is_never_changed() -> None:
     before = "import torch\nimport os\nfrom b import c\nimport a\n"
     after = "import torch\nimport os\nfrom b import c\nimport a\nimport torch_xla\n"
