@@ -13,7 +13,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper
 
-from trncodemod.analysis.training import UNKNOWN, TrainingProfile, profile_of_text
+from trncodemod.analysis.facts import FileFacts, facts_of_text
+from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
 from trncodemod.passes import Pass, PassRun
@@ -27,6 +28,8 @@ from trncodemod.unused_suppressions import UnusedSuppression, unused_suppression
 # ruff loops to convergence with a cap of 100; our passes converge in two rounds (the second one
 # proves nothing is left), so a small cap turns a non-converging pass into a reported bug quickly.
 MAX_ROUNDS = 5
+# Whether passes are asked `Pass.candidate` before they run; off only to prove it changes nothing.
+FIRST_STAGE = True
 
 
 class MigrationError(Exception):
@@ -124,7 +127,9 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     seen: dict[str, int] = {}
     # Of the text as given: what the passes add (a device loader, a step marker) does not change
     # what kind of training the file does.
-    profile = profile_of_text(text)
+    first = facts_of_text(text)
+    profile = first.profile if first is not None else UNKNOWN
+    facts: dict[int, FileFacts | None] = {0: first}  # by version, read when first asked
     for _round in range(MAX_ROUNDS):
         if all(seen.get(p.name) == version for p in passes):
             break
@@ -135,6 +140,12 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             seen[pass_cls.name] = version
             if not pass_cls.may_match(code):
                 continue
+            if FIRST_STAGE:
+                if version not in facts:
+                    facts[version] = facts_of_text(code, profile)
+                known = facts[version]
+                if known is not None and not pass_cls.candidate(known, target):
+                    continue
             if (
                 last is not None
                 and not pass_cls.sees.intersection(made_by[last + 1 :])

@@ -1,0 +1,166 @@
+"""What a file's names are, read once from Python's ``ast``: the first stage of the pipeline.
+
+LibCST parses about ten times slower than CPython's parser, and a pass's own walk, scopes and
+positions cost several parses more. Most files a pass is offered hold nothing it acts on, so
+before any of that every pass is asked ``Pass.candidate(facts, target)``: can it possibly act
+on this file? A pass answers from these facts, and may answer "yes" too often but never "no"
+where it would act (report a finding or change the code): the first stage decides which passes
+run on a file, and a file none of them is a candidate for is never parsed by LibCST at all.
+``benchmarks/first_stage.py`` and ``tests/test_first_stage.py`` hold each pass to that.
+
+The facts are syntax, not meaning: every identifier the file spells, the dotted names it reaches
+through its imports, the string constants it holds. They over-approximate what LibCST's
+qualified names resolve (an import the file shadows still counts), which is the safe direction.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from trncodemod.analysis.training import TrainingProfile, profile_of
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """The names one version of a file uses. ``tree`` is the ``ast`` it was read from, for a
+    pass whose candidate test needs structure (a call inside a loop); ``profile`` is the
+    training profile of the file as given (it does not change as passes rewrite it)."""
+
+    text: str
+    tree: ast.Module
+    profile: TrainingProfile
+    # Every identifier spelled: names, attribute names, the parts of imported modules and
+    # their aliases, defined functions, classes and parameters, keyword argument names.
+    identifiers: frozenset[str]
+    # What is called, by its last name: `x.item()` and `item()` both give "item".
+    calls: frozenset[str]
+    # Dotted names reached through the file's imports: `import torch.cuda.amp as amp` and
+    # `amp.GradScaler` give "torch.cuda.amp.GradScaler"; every imported name is one too.
+    qualified: frozenset[str]
+    # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
+    strings: frozenset[str]
+    # How many `for`/`while` loops (and comprehensions) the file has.
+    loops: int
+    # Subscripts with a slice (`x[:, :n]`), and subscripts of any kind.
+    slices: int
+    subscripts: int
+
+    def spells(self, *identifiers: str) -> bool:
+        """Whether the file spells one of ``identifiers`` as a name or attribute."""
+        return not self.identifiers.isdisjoint(identifiers)
+
+    def calls_any(self, *names: str) -> bool:
+        return not self.calls.isdisjoint(names)
+
+    def reaches(self, *prefixes: str) -> bool:
+        """Whether a dotted name the file reaches through its imports is one of ``prefixes``
+        or lies under one (``reaches("torch.cuda")`` holds for `torch.cuda.amp.autocast`)."""
+        return any(
+            name == p or name.startswith(p + ".") for name in self.qualified for p in prefixes
+        )
+
+    def holds_string(self, *needles: str) -> bool:
+        """Whether a string constant contains one of ``needles``."""
+        return any(n in s for s in self.strings for n in needles)
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    names.setdefault(head, head)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None) -> FileFacts:
+    """The facts of ``tree``, parsed from ``text``."""
+    identifiers: set[str] = set()
+    calls: set[str] = set()
+    strings: set[str] = set()
+    loops = slices = subscripts = 0
+    imports = _imports(tree)
+    qualified: set[str] = set(imports.values())
+    add = identifiers.add
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Name:
+            add(node.id)
+        elif kind is ast.Attribute:
+            add(node.attr)
+            parts = [node.attr]
+            value = node.value
+            while type(value) is ast.Attribute:
+                parts.append(value.attr)
+                value = value.value
+            if type(value) is ast.Name and value.id in imports:
+                parts.append(imports[value.id])
+                qualified.add(".".join(reversed(parts)))
+        elif kind is ast.Call:
+            func = node.func
+            if type(func) is ast.Attribute:
+                calls.add(func.attr)
+            elif type(func) is ast.Name:
+                calls.add(func.id)
+        elif kind is ast.Constant:
+            if type(node.value) is str:
+                strings.add(node.value)
+        elif kind is ast.Subscript:
+            subscripts += 1
+            if type(node.slice) is ast.Slice or (
+                type(node.slice) is ast.Tuple and any(type(e) is ast.Slice for e in node.slice.elts)
+            ):
+                slices += 1
+        elif kind in (ast.For, ast.AsyncFor, ast.While, ast.comprehension):
+            loops += 1
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            add(node.name)
+        elif kind is ast.arg:
+            add(node.arg)
+        elif kind is ast.keyword:
+            if node.arg:
+                add(node.arg)
+        elif kind in (ast.Import, ast.ImportFrom):
+            if kind is ast.ImportFrom and node.module:
+                identifiers.update(node.module.split("."))
+            for alias in node.names:
+                identifiers.update(alias.name.split("."))
+                if alias.asname:
+                    add(alias.asname)
+        elif kind in (ast.Global, ast.Nonlocal):
+            identifiers.update(node.names)
+        elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar):
+            if node.name:
+                add(node.name)
+    if profile is None:
+        profile = profile_of(tree, text)
+    return FileFacts(
+        text=text,
+        tree=tree,
+        profile=profile,
+        identifiers=frozenset(identifiers),
+        calls=frozenset(calls),
+        qualified=frozenset(qualified),
+        strings=frozenset(strings),
+        loops=loops,
+        slices=slices,
+        subscripts=subscripts,
+    )
+
+
+def facts_of_text(text: str, profile: TrainingProfile | None = None) -> FileFacts | None:
+    """The facts of ``text``; None when Python cannot parse it (every pass is then a candidate,
+    and LibCST reports the error)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return facts_of(tree, text, profile)
