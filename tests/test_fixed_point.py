@@ -72,6 +72,7 @@ class NeverSettles(_Toy):
     name, rules = "never-settles", (Renamed,)
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        self.report(original_node, Renamed, "renamed again", True)
         return updated_node.with_changes(value=updated_node.value + "_")
 
 
