@@ -108,7 +108,6 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     target = load_target(settings.target)
     passes, enabled = active_passes(settings)
     code = text
-    module: cst.Module | None = None
     wrapper: MetadataWrapper | None = None
     to_original: Callable[[int], int] = lambda line: line  # noqa: E731
     fixes: list[Finding] = []
@@ -153,10 +152,11 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             ):
                 continue
             if wrapper is None:
-                # A freshly parsed tree has no shared nodes, so the wrapper need not copy it.
-                fresh = module is None
-                module = _parse(code, settings.max_file_bytes) if module is None else module
-                wrapper = MetadataWrapper(module, unsafe_skip_copy=fresh)
+                # A rewritten tree may hold one node twice, which metadata keyed by node cannot
+                # tell apart, so the wrapper would copy it; parsing the rewritten code is faster
+                # (native) than that copy, and gives the passes the tree a second run would see.
+                tree = _parse(code, settings.max_file_bytes) if version == 0 else _reparse(code)
+                wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
             run = PassRun(target, settings, enabled, suppressions, profile)
             instance = pass_cls(CodemodContext(filename=path), run)
@@ -189,7 +189,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             if new_code != code:
                 step = _line_map(new_code, code)
                 to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
-                code, module, wrapper = new_code, new_module, None
+                code, wrapper = new_code, None
                 version += 1
                 versions.append(code)
                 made_by.append(pass_cls.name)
@@ -279,6 +279,13 @@ def _check_with_cpython(code: str) -> None:
         raise MigrationError("too deeply nested to parse") from None
     except ValueError:
         pass  # e.g. a NUL byte; LibCST's message is reported instead
+
+
+def _reparse(code: str) -> cst.Module:
+    try:
+        return cst.parse_module(code)
+    except (cst.ParserSyntaxError, RecursionError) as err:
+        raise MigrationError(f"internal error: rewritten code does not parse: {err}") from None
 
 
 def _parse(code: str, max_bytes: int = 0) -> cst.Module:
