@@ -139,12 +139,11 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             seen[pass_cls.name] = version
             if not pass_cls.may_match(code):
                 continue
-            if FIRST_STAGE:
-                if version not in facts:
-                    facts[version] = facts_of_text(code, profile)
-                known = facts[version]
-                if known is not None and not pass_cls.candidate(known, target):
-                    continue
+            if version not in facts:
+                facts[version] = facts_of_text(code, profile)
+            known = facts[version]
+            if FIRST_STAGE and known is not None and not pass_cls.candidate(known, target):
+                continue
             if (
                 last is not None
                 and not pass_cls.sees.intersection(made_by[last + 1 :])
@@ -158,7 +157,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 tree = _parse(code, settings.max_file_bytes) if version == 0 else _reparse(code)
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
-            run = PassRun(target, settings, enabled, suppressions, profile)
+            run = PassRun(target, settings, enabled, suppressions, profile, known)
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
                 new_module = instance.transform_with(wrapper)

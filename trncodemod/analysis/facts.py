@@ -38,6 +38,9 @@ class FileFacts:
     # Dotted names reached through the file's imports: `import torch.cuda.amp as amp` and
     # `amp.GradScaler` give "torch.cuda.amp.GradScaler"; every imported name is one too.
     qualified: frozenset[str]
+    # Local names an import binds, relative imports included; "*" when a star import may bind
+    # any name.
+    imported: frozenset[str]
     # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
     strings: frozenset[str]
     # How many `for`/`while` loops (and comprehensions) the file has.
@@ -86,6 +89,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
     identifiers: set[str] = set()
     calls: set[str] = set()
     strings: set[str] = set()
+    imported: set[str] = set()
     loops = slices = subscripts = 0
     imports = _imports(tree)
     qualified: set[str] = set(imports.values())
@@ -135,6 +139,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
                 identifiers.update(alias.name.split("."))
                 if alias.asname:
                     add(alias.asname)
+                imported.add(alias.asname or alias.name.split(".", 1)[0])
         elif kind in (ast.Global, ast.Nonlocal):
             identifiers.update(node.names)
         elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar):
@@ -149,6 +154,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
         identifiers=frozenset(identifiers),
         calls=frozenset(calls),
         qualified=frozenset(qualified),
+        imported=frozenset(imported),
         strings=frozenset(strings),
         loops=loops,
         slices=slices,
