@@ -112,6 +112,14 @@ def measure(files: list[Path], folder: Path, args: argparse.Namespace, tmp: Path
         [python, "-c", PARSE.format(module="libcst", call="libcst.parse_module(handle.read())")]
         + paths
     )
+    # The floor of any tool that matches qualified names with LibCST (TorchFix, Fixit, this one).
+    scopes = (
+        "libcst.metadata.MetadataWrapper(libcst.parse_module(handle.read()), unsafe_skip_copy=True)"
+        ".resolve(libcst.metadata.ScopeProvider)"
+    )
+    rows["LibCST parse + scopes"] = cpu_seconds(
+        [python, "-c", PARSE.format(module="libcst.metadata", call=scopes), *paths]
+    )
     tool = [python, "-m", "trncodemod", "check", "-j", str(args.jobs)]
     # Exit 1: findings were left (blockers among them); 2 would be a file it could not migrate.
     rows["trncodemod check, cold"] = cpu_seconds([*tool, "--no-cache", str(folder)], ok=(0, 1))

@@ -121,6 +121,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     # passes behind it already saw the final tree, and the round that proves nothing is left
     # runs only the passes in front of that rewrite (and the rewriting pass itself).
     version = 0
+    parsed = ""  # the last code LibCST parsed
     versions = [text]  # the code at each version
     made_by = [""]  # the pass whose rewrite made each version
     seen: dict[str, int] = {}
@@ -155,6 +156,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 # tell apart, so the wrapper would copy it; parsing the rewritten code is faster
                 # (native) than that copy, and gives the passes the tree a second run would see.
                 tree = _parse(code, settings.max_file_bytes) if version == 0 else _reparse(code)
+                parsed = code
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
             run = PassRun(target, settings, enabled, suppressions, profile, known)
@@ -211,7 +213,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
         )
     if settings.plugins:
         code = _run_plugins(code, text, path, settings, findings, to_original)
-    if code != text:
+    if code != text and code != parsed:  # a pass that ran after the last rewrite parsed it
         try:
             cst.parse_module(code)
         except cst.ParserSyntaxError as err:
