@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 import trncodemod.cli
-import trncodemod.writing
+import trncodemod.pipeline.writing
 from trncodemod.cli import main
-from trncodemod.writing import write_atomic
+from trncodemod.pipeline.writing import write_atomic
 
 GPU_SCRIPT = b"import torch\n\nmodel = torch.nn.Linear(4, 2).cuda()\n"
 MIGRATED = b"model = torch.nn.Linear(4, 2).to(torch_xla.device())\n"
@@ -193,7 +193,7 @@ def test_a_file_changed_between_read_and_write_is_not_overwritten(
                 path.write_bytes(b"# edited meanwhile\n" + GPU_SCRIPT)
         write_atomic(path, data, expected, roots)
 
-    monkeypatch.setattr(trncodemod.writing, "write_atomic", someone_else_first)
+    monkeypatch.setattr(trncodemod.pipeline.writing, "write_atomic", someone_else_first)
     code, err = apply(".")
     assert code == 2
     if change == "deleted":

@@ -12,7 +12,7 @@ import pytest
 from trncodemod.transforms.buckets import HELPER, PadToBuckets, helper_source
 
 from trncodemod.config import Settings
-from trncodemod.migrate import migrate_text
+from trncodemod.pipeline.migrate import migrate_text
 
 torch = pytest.importorskip("torch", reason="torch is not installed: the emitted helper needs it")
 

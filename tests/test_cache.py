@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from trncodemod import engine, migrate
-from trncodemod.cache import open_cache
 from trncodemod.config import Settings
+from trncodemod.pipeline import engine, migrate
+from trncodemod.pipeline.cache import open_cache
 from trncodemod.selection import enabled_codes
 
 SCRIPT = b"import torch\nm = torch.nn.Linear(2, 2).cuda()\nok = torch.cuda.is_available()\n"

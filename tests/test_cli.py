@@ -219,7 +219,7 @@ def _slow_run(monkeypatch: pytest.MonkeyPatch, delay: float) -> _Progress:
     import time
 
     from trncodemod import cli as cli_module
-    from trncodemod.engine import FileOutcome
+    from trncodemod.pipeline.engine import FileOutcome
 
     progress = _Progress()
     monkeypatch.setattr(cli_module, "_progress", lambda total, first: (progress, 0))

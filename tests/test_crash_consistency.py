@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from trncodemod.files import discover
+from trncodemod.pipeline.files import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "examples").glob("*.py"))

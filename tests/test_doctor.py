@@ -10,8 +10,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from trncodemod.cli import main
-from trncodemod.doctor import RULES, escape, load_matrix, meets
-from trncodemod.manifests import _conda_spec, _poetry_version
+from trncodemod.commands.doctor import RULES, escape, load_matrix, meets
+from trncodemod.commands.manifests import _conda_spec, _poetry_version
 from trncodemod.targets import load_target, target_names
 
 FIXTURES = Path(__file__).parent / "data" / "doctor"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trncodemod.files import NotRegularFile, discover, read_regular
+from trncodemod.pipeline.files import NotRegularFile, discover, read_regular
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:

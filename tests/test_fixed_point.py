@@ -7,12 +7,12 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from trncodemod import migrate
+from trncodemod.commands.golden import GoldenCase
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
-from trncodemod.golden import GoldenCase
-from trncodemod.migrate import MigrationError, migrate_text
 from trncodemod.passes import Pass
+from trncodemod.pipeline import migrate
+from trncodemod.pipeline.migrate import MigrationError, migrate_text
 
 
 class Seen(Rule):

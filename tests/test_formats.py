@@ -16,11 +16,11 @@ from jsonschema import Draft7Validator, Draft202012Validator
 
 from trncodemod import cli as cli_module
 from trncodemod.cli import main
-from trncodemod.engine import FileOutcome
 from trncodemod.findings import Finding, Safety, Severity
-from trncodemod.report import github_annotation, one_line, statistics, statistics_lines
+from trncodemod.output.report import github_annotation, one_line, statistics, statistics_lines
+from trncodemod.output.sarif import replacements
+from trncodemod.pipeline.engine import FileOutcome
 from trncodemod.rules import all_rules
-from trncodemod.sarif import replacements
 
 DATA = Path(__file__).parent / "data"
 REPORT_SCHEMA = json.loads((DATA / "report.schema.json").read_text("utf-8"))

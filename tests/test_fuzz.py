@@ -28,7 +28,7 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.config import Settings
-from trncodemod.migrate import MigrationError, migrate_text
+from trncodemod.pipeline.migrate import MigrationError, migrate_text
 
 ROOT = Path(__file__).resolve().parent.parent
 COUNT = int(os.environ.get("TRNCODEMOD_FUZZ", "24"))

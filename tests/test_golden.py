@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from trncodemod.golden import GoldenCase, find_cases, run_case, update_case
-from trncodemod.patch import build_file_diff
+from trncodemod.commands.golden import GoldenCase, find_cases, run_case, update_case
+from trncodemod.output.patch import build_file_diff
 from trncodemod.rules import all_passes
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

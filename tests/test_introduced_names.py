@@ -12,7 +12,7 @@ from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
 from trncodemod.config import Settings
 from trncodemod.imports import module_bindings
-from trncodemod.migrate import migrate_text
+from trncodemod.pipeline.migrate import migrate_text
 
 # Reaches torch_xla.device, torch_xla.manual_seed, torch_xla.sync, xm.optimizer_step, xm.save,
 # xm.add_step_closure (with a `_log` closure) and pl.MpDeviceLoader on the default target.

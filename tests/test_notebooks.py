@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from trncodemod.config import Settings
-from trncodemod.engine import migrate_file
+from trncodemod.pipeline.engine import migrate_file
 
 
 def _notebook(path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trncodemod.patch import PatchError, build_file_diff, check_file_diff, split_lines
+from trncodemod.output.patch import PatchError, build_file_diff, check_file_diff, split_lines
 
 CASES = {
     "lf": (b"a\nb\nc\n", b"a\nB\nc\n"),

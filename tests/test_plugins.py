@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.config import Settings
-from trncodemod.engine import migrate_file
-from trncodemod.migrate import MigrationError, migrate_text
+from trncodemod.pipeline.engine import migrate_file
+from trncodemod.pipeline.migrate import MigrationError, migrate_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBCST_PLUGIN = f"{ROOT}/examples/plugins/perf_counter.py:UsePerfCounter"

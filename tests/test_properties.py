@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from strategies import plain_loops, training_scripts
 
 from trncodemod.config import Settings
-from trncodemod.engine import migrate_file
-from trncodemod.migrate import MigrationError, migrate_text
+from trncodemod.pipeline.engine import migrate_file
+from trncodemod.pipeline.migrate import MigrationError, migrate_text
 from trncodemod.targets import target_names
 
 ROOT = Path(__file__).resolve().parent.parent

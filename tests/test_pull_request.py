@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from trncodemod.cli import main
-from trncodemod.engine import FileOutcome
+from trncodemod.commands.pull_request import describe
 from trncodemod.findings import Finding, Safety, Severity
-from trncodemod.pull_request import describe
+from trncodemod.pipeline.engine import FileOutcome
 from trncodemod.targets import load_target
 
 SCRIPT = """import torch

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from trncodemod.commands.golden import GoldenCase
+from trncodemod.commands.review import review
 from trncodemod.config import Settings
-from trncodemod.engine import migrate_file
-from trncodemod.golden import GoldenCase
-from trncodemod.review import review
+from trncodemod.pipeline.engine import migrate_file
 
 SCRIPT = (
     "import torch\nimport torch_xla\n\nmodel = torch.nn.Linear(2, 2).cuda()\n"
@@ -155,7 +155,7 @@ def test_rejected_fixes_are_not_reported_as_fixed(tmp_path: Path) -> None:
 
 
 def test_a_result_that_would_leave_a_name_undefined_is_not_written() -> None:
-    from trncodemod.review import introduced_problems
+    from trncodemod.commands.review import introduced_problems
 
     old = "import torch\nscaler = 1\nscaler.step()\n"
     assert introduced_problems(old, "import torch\nscaler.step()\n") == (
@@ -182,7 +182,7 @@ def _migrated(example: Path):
 def test_any_answers_write_code_that_parses_with_no_name_left_undefined(
     example: Path, answers: list[str]
 ) -> None:
-    from trncodemod.review import review_file, undefined_names
+    from trncodemod.commands.review import review_file, undefined_names
 
     outcome = _migrated(example)
     decision = review_file(outcome, _answers(*answers, *"n" * 50), lambda s: None)
@@ -198,7 +198,7 @@ def test_any_answers_write_code_that_parses_with_no_name_left_undefined(
 def test_the_blank_lines_before_an_added_helper_are_not_a_change_of_their_own() -> None:
     # The first change of text_classifier.py adds imports and the bucket helper after them; its
     # two leading blank lines were offered alone, as "an edit no finding names".
-    from trncodemod.review import review_file
+    from trncodemod.commands.review import review_file
 
     outcome = _migrated(next(p for p in EXAMPLES if p.name == "text_classifier.py"))
     decision = review_file(outcome, _answers("y", *"n" * 50), lambda s: None)

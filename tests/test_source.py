@@ -2,7 +2,7 @@
 
 import pytest
 
-from trncodemod.source import SourceError, decode_source
+from trncodemod.pipeline.source import SourceError, decode_source
 
 
 def test_latin1_file_with_coding_cookie_round_trips_byte_for_byte() -> None:

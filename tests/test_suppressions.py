@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.config import Settings
-from trncodemod.migrate import migrate_text
-from trncodemod.suppressions import find_suppressions
+from trncodemod.pipeline.migrate import migrate_text
+from trncodemod.pipeline.suppressions import find_suppressions
 
 SUPPRESSED = """import torch
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from trncodemod.cli import main
-from trncodemod.verify import RUNNER, fallback_frames, judge
+from trncodemod.commands.verify import RUNNER, fallback_frames, judge
 
 ROOT = Path(__file__).resolve().parent.parent
 XLA_PYTHON = os.environ.get("TRNCODEMOD_XLA_PYTHON") or (

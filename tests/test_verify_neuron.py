@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from trncodemod.cli import main
-from trncodemod.verify import judge_eager
+from trncodemod.commands.verify import judge_eager
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trncodemod.writing import WriteError, write_atomic
+from trncodemod.pipeline.writing import WriteError, write_atomic
 
 
 def test_replaces_content_and_keeps_the_file_mode(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_apply_refuses_a_named_file_that_links_outside_its_folder(tmp_path: Path
 
 
 def test_write_atomic_refuses_a_path_whose_folder_links_outside_the_roots(tmp_path: Path) -> None:
-    from trncodemod.writing import OutsideRoot, real_roots
+    from trncodemod.pipeline.writing import OutsideRoot, real_roots
 
     (tmp_path / "root").mkdir()
     (tmp_path / "elsewhere").mkdir()

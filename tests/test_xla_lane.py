@@ -2,7 +2,7 @@
 
 Each example is migrated twice into a temp folder: with every pass (default target xla-2.9),
 and with the device pass alone (``--select TRN0``, the baseline: it runs on XLA but keeps its
-GPU habits). Both run under ``trncodemod/verify_runner.py`` (the runner of ``trncodemod verify``) for WARMUP_STEPS + MEASURED_STEPS
+GPU habits). Both run under ``trncodemod/commands/verify_runner.py`` (the runner of ``trncodemod verify``) for WARMUP_STEPS + MEASURED_STEPS
 training steps with ``--log-interval LOG_INTERVAL``; the numbers of both are printed, and the
 migrated run must show (reference §6.2, §R6):
 

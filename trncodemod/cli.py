@@ -20,11 +20,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from trncodemod.cache import ResultCache, open_cache
 from trncodemod.config import ConfigError, Settings, load_settings
-from trncodemod.engine import FileOutcome, migrate_files, summarize
-from trncodemod.files import discover
-from trncodemod.report import (
+from trncodemod.output.report import (
     check_lines,
     check_summary,
     error_lines,
@@ -34,15 +31,18 @@ from trncodemod.report import (
     statistics_lines,
     summary_line,
 )
-from trncodemod.report import statistics as statistics_rows
+from trncodemod.output.report import statistics as statistics_rows
+from trncodemod.pipeline.cache import ResultCache, open_cache
+from trncodemod.pipeline.engine import FileOutcome, migrate_files, summarize
+from trncodemod.pipeline.files import discover
+from trncodemod.pipeline.writing import real_roots, write_outcomes
 from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import load_target, target_names
-from trncodemod.writing import real_roots, write_outcomes
 
 if TYPE_CHECKING:  # rich is imported only when a terminal shows progress
     from rich.progress import Progress, TaskID
 
-# LibCST and the passes are imported where a command needs them (`trncodemod.migrate`, on the
+# LibCST and the passes are imported where a command needs them (`trncodemod.pipeline.migrate`, on the
 # first file the cache does not answer), so a run served from the cache starts in 0.1 s.
 EXIT_CLEAN, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
@@ -141,11 +141,11 @@ class _LazyGroup(click.Group):
     group): `doctor` alone brings yaml and packaging, which every `apply` would pay for."""
 
     LAZY = {
-        "doctor": "trncodemod.doctor:doctor_command",
-        "golden": "trncodemod.golden:golden_command",
-        "apply-patch": "trncodemod.reviewed_patch:apply_patch_command",
-        "pr": "trncodemod.pull_request:pr_command",
-        "verify": "trncodemod.verify:verify_command",
+        "doctor": "trncodemod.commands.doctor:doctor_command",
+        "golden": "trncodemod.commands.golden:golden_command",
+        "apply-patch": "trncodemod.commands.reviewed_patch:apply_patch_command",
+        "pr": "trncodemod.commands.pull_request:pr_command",
+        "verify": "trncodemod.commands.verify:verify_command",
     }
 
     def invoke(self, ctx: click.Context) -> object:
@@ -338,11 +338,11 @@ def apply(
     run = _migrate(paths, config, select, ignore, target, jobs, no_cache, cache_dir, plugins)
     outcomes = run.outcomes
     if annotate:
-        from trncodemod.annotate import annotate_outcome
+        from trncodemod.output.annotate import annotate_outcome
 
         outcomes = [annotate_outcome(outcome) for outcome in outcomes]
     if interactive:
-        from trncodemod.review import review
+        from trncodemod.commands.review import review
 
         outcomes, reviewed = review(outcomes, _ask, lambda text: click.echo(text, err=True))
         click.echo(reviewed, err=True)
@@ -363,7 +363,7 @@ def apply(
         for outcome in outcomes:
             # A notebook's patch is JSON; show people its cells as code (stderr, like findings).
             if outcome.changed and outcome.path.suffix == ".ipynb":
-                from trncodemod.notebooks import cell_diffs
+                from trncodemod.pipeline.notebooks import cell_diffs
 
                 click.echo(
                     cell_diffs(outcome.old, outcome.new, outcome.display), err=True, nl=False
@@ -441,7 +441,7 @@ def check(
     elif fmt == "json":
         click.echo(json_report(outcomes, "check"))
     elif fmt == "sarif":
-        from trncodemod.sarif import sarif_report
+        from trncodemod.output.sarif import sarif_report
 
         click.echo(sarif_report(outcomes))
     elif fmt == "text":

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from trncodemod.files import read_regular
+from trncodemod.pipeline.files import read_regular
 from trncodemod.targets import DEFAULT_TARGET, target_names
 
 if sys.version_info >= (3, 11):

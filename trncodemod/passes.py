@@ -36,7 +36,7 @@ from trncodemod.config import Settings
 from trncodemod.findings import Rule
 from trncodemod.import_order import place_added_imports
 from trncodemod.imports import Bindings, binds_only, fresh_name, module_bindings, name_for
-from trncodemod.suppressions import Suppressions
+from trncodemod.pipeline.suppressions import Suppressions
 from trncodemod.targets import Api, Target
 
 _MISSING = object()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
-from trncodemod.plugins import PluginChanges
+from trncodemod.pipeline.plugins import PluginChanges
+from trncodemod.pipeline.unused_suppressions import SuppressionAudit
 from trncodemod.transforms import PASSES
-from trncodemod.unused_suppressions import SuppressionAudit
 
 # Every rule's owner: the passes, and the checks the engine makes itself after them.
 CATALOGUE: tuple[type[Pass], ...] = (*PASSES, SuppressionAudit, PluginChanges)

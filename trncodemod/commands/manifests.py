@@ -29,7 +29,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from trncodemod.files import ALWAYS_SKIPPED
+from trncodemod.pipeline.files import ALWAYS_SKIPPED
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterable
 
 from trncodemod.findings import Finding, Rule, Safety, Severity
 from trncodemod.passes import Pass
-from trncodemod.suppressions import Hit, Suppressions
+from trncodemod.pipeline.suppressions import Hit, Suppressions
 
 
 class UnusedSuppression(Rule):

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
-from trncodemod.migrate import MigrationError, migrate_text
-from trncodemod.source import SourceError
+from trncodemod.pipeline.migrate import MigrationError, migrate_text
+from trncodemod.pipeline.source import SourceError
 
 if TYPE_CHECKING:
     import nbformat

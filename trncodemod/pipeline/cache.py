@@ -56,7 +56,10 @@ def settings_fingerprint(settings: Settings, enabled: frozenset[str]) -> str:
 
 
 def _plugin_fingerprint(spec: str) -> str:
-    from trncodemod.plugins import PluginError, load_plugin  # LibCST: only when plugins are set
+    from trncodemod.pipeline.plugins import (  # LibCST: only when plugins are set
+        PluginError,
+        load_plugin,
+    )
 
     try:
         return load_plugin(spec).fingerprint

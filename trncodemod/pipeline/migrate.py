@@ -18,12 +18,12 @@ from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
 from trncodemod.passes import Pass, PassRun
-from trncodemod.plugins import PluginError, PluginRewrite, plugin_runner
+from trncodemod.pipeline.plugins import PluginError, PluginRewrite, plugin_runner
+from trncodemod.pipeline.suppressions import find_suppressions
+from trncodemod.pipeline.unused_suppressions import UnusedSuppression, unused_suppressions
 from trncodemod.rules import all_passes, all_rules
 from trncodemod.selection import enabled_codes
-from trncodemod.suppressions import find_suppressions
 from trncodemod.targets import load_target
-from trncodemod.unused_suppressions import UnusedSuppression, unused_suppressions
 
 # ruff loops to convergence with a cap of 100; our passes converge in two rounds (the second one
 # proves nothing is left), so a small cap turns a non-converging pass into a reported bug quickly.

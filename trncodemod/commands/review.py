@@ -25,9 +25,9 @@ from dataclasses import dataclass, field, replace
 
 from unidiff import Hunk, PatchedFile, PatchSet
 
-from trncodemod.engine import FileOutcome
 from trncodemod.findings import Finding
-from trncodemod.patch import apply_patched_file, build_file_diff, line_matcher, split_lines
+from trncodemod.output.patch import apply_patched_file, build_file_diff, line_matcher, split_lines
+from trncodemod.pipeline.engine import FileOutcome
 
 HELP = """y - apply this change
 n - do not apply this change
@@ -420,7 +420,7 @@ def _offer(
 
 
 def _decoded(data: bytes) -> str:
-    from trncodemod.source import decode_source
+    from trncodemod.pipeline.source import decode_source
 
     return decode_source(data).text
 
@@ -432,7 +432,7 @@ def review_file(
     assert outcome.old is not None and outcome.new is not None
     if outcome.path.suffix == ".ipynb":
         return _review_cells(outcome, ask, show)
-    from trncodemod.source import decode_source
+    from trncodemod.pipeline.source import decode_source
 
     source = decode_source(outcome.old)
     old, new = source.text, _decoded(outcome.new)
@@ -503,7 +503,7 @@ def _apply(old: bytes, patched: PatchedFile, hunks: list[Hunk], keep: list[bool]
 def _cell_patches(outcome: FileOutcome) -> list[tuple[int, bytes, PatchedFile]]:
     """Per changed cell of a notebook: its number, old source, and the diff of its code. People
     review code, not the notebook's JSON (which is what the patch for ``git apply`` holds)."""
-    from trncodemod.notebooks import cell_sources
+    from trncodemod.pipeline.notebooks import cell_sources
 
     patches = []
     pairs = zip(cell_sources(outcome.old), cell_sources(outcome.new), strict=True)  # type: ignore[arg-type]
@@ -520,7 +520,7 @@ def _review_cells(
 ) -> Decision:
     """A notebook, hunk by hunk of each changed cell; the code of all its cells is checked as
     one program before anything is written."""
-    from trncodemod.notebooks import cell_sources, with_cell_sources
+    from trncodemod.pipeline.notebooks import cell_sources, with_cell_sources
 
     patches = _cell_patches(outcome)
     total = sum(len(patched) for _, _, patched in patches)

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from trncodemod.engine import FileOutcome
-from trncodemod.files import read_regular
+from trncodemod.pipeline.engine import FileOutcome
+from trncodemod.pipeline.files import read_regular
 
 TEMPORARY_SUFFIX = ".trncodemod"
 _OWNER = re.compile(r"([0-9]+)\.[A-Za-z0-9_]+")

@@ -24,10 +24,10 @@ import click
 
 from trncodemod.config import KEYS, ConfigError, Settings
 from trncodemod.findings import Finding
-from trncodemod.migrate import migrate_text
-from trncodemod.report import one_line
+from trncodemod.output.report import one_line
+from trncodemod.pipeline.migrate import migrate_text
+from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.rules import all_passes
-from trncodemod.source import SourceError, decode_source
 from trncodemod.targets import target_names
 
 _DIRECTIVE = re.compile(r"^#\s*golden:(.*)$", re.MULTILINE)

@@ -27,14 +27,14 @@ from trncodemod.analysis.training import (
 )
 from trncodemod.cli import ALLOW_CONFIG_PLUGINS
 from trncodemod.config import ConfigError, load_settings
-from trncodemod.engine import FileOutcome, blocks, migrate_files
-from trncodemod.files import discover
 from trncodemod.findings import Finding, Severity
-from trncodemod.report import one_line
+from trncodemod.output.report import one_line
+from trncodemod.pipeline.engine import FileOutcome, blocks, migrate_files
+from trncodemod.pipeline.files import discover
+from trncodemod.pipeline.writing import real_roots, write_outcomes
 from trncodemod.rules import rule_by_code
 from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import DEFAULT_TARGET, Target, load_target, target_names
-from trncodemod.writing import real_roots, write_outcomes
 
 
 class GitError(click.ClickException):

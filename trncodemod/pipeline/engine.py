@@ -1,4 +1,4 @@
-"""Migrating many files: read each, serve it from the cache or migrate it (``trncodemod.migrate``),
+"""Migrating many files: read each, serve it from the cache or migrate it (``trncodemod.pipeline.migrate``),
 in worker processes. A file that cannot be read, decoded or parsed, or on which a pass fails, is
 reported with its path and line and left untouched; the other files go on. Workers compute; only
 the caller writes.
@@ -17,12 +17,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trncodemod.cache import Entry, ResultCache
 from trncodemod.config import Settings
-from trncodemod.files import read_regular
 from trncodemod.findings import Finding, Severity
-from trncodemod.patch import PatchError, build_file_diff
-from trncodemod.source import SourceError, decode_source
+from trncodemod.output.patch import PatchError, build_file_diff
+from trncodemod.pipeline.cache import Entry, ResultCache
+from trncodemod.pipeline.files import read_regular
+from trncodemod.pipeline.source import SourceError, decode_source
 
 
 @dataclass(frozen=True)
@@ -85,11 +85,11 @@ def migrate_file(
                 profile=entry.profile,
             )
     # Imported on the first file the cache does not answer (once per process).
-    from trncodemod.migrate import Migration, MigrationError, migrate_text
+    from trncodemod.pipeline.migrate import Migration, MigrationError, migrate_text
 
     try:
         if path.suffix == ".ipynb":
-            from trncodemod.notebooks import migrate_notebook
+            from trncodemod.pipeline.notebooks import migrate_notebook
 
             new, found, ran = migrate_notebook(raw, display, settings)
             migration = Migration("", found, ran)

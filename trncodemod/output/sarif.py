@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from trncodemod import __version__
-from trncodemod.engine import FileOutcome
 from trncodemod.findings import Finding, Rule, Severity
+from trncodemod.pipeline.engine import FileOutcome
+from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.rules import all_rules, pass_of
-from trncodemod.source import SourceError, decode_source
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {

@@ -1,6 +1,6 @@
 """``trncodemod doctor [PATH]``: check dependency pins against the Neuron version matrix.
 
-Reads the dependency files under PATH (``trncodemod.manifests``: requirements files, pyproject,
+Reads the dependency files under PATH (``trncodemod.commands.manifests``: requirements files, pyproject,
 setup.cfg, setup.py, environment.yml) and checks each environment they describe against
 ``data/matrix.toml`` for the target. Every problem says the line to write and why, with its
 source. Version logic is ``packaging``'s; a requirement whose environment marker is false on
@@ -44,8 +44,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from trncodemod.commands.manifests import Dep, Env, ManifestError, find_manifests, read_manifest
 from trncodemod.config import ConfigError, load_settings
-from trncodemod.manifests import Dep, Env, ManifestError, find_manifests, read_manifest
 from trncodemod.targets import Target, load_target, target_names
 
 if sys.version_info >= (3, 11):

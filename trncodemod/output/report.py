@@ -24,8 +24,8 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
-from trncodemod.engine import FileOutcome, blocks, summarize
 from trncodemod.findings import Finding, Severity
+from trncodemod.pipeline.engine import FileOutcome, blocks, summarize
 
 MODES = ("apply", "dry-run", "check")
 FIXABLE_MARK = "[*]"

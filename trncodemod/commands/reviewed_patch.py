@@ -16,9 +16,15 @@ import click
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from trncodemod.files import read_regular
-from trncodemod.patch import PatchError, apply_patched_file, split_lines
-from trncodemod.writing import OutsideRoot, WriteError, inside_root, real_roots, write_atomic
+from trncodemod.output.patch import PatchError, apply_patched_file, split_lines
+from trncodemod.pipeline.files import read_regular
+from trncodemod.pipeline.writing import (
+    OutsideRoot,
+    WriteError,
+    inside_root,
+    real_roots,
+    write_atomic,
+)
 
 
 @dataclass(frozen=True)

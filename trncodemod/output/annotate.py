@@ -21,11 +21,11 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from trncodemod.engine import FileOutcome
 from trncodemod.findings import Finding
+from trncodemod.output.patch import PatchError, build_file_diff
 from trncodemod.passes import PlainVisitor
-from trncodemod.patch import PatchError, build_file_diff
-from trncodemod.source import SourceError, decode_source
+from trncodemod.pipeline.engine import FileOutcome
+from trncodemod.pipeline.source import SourceError, decode_source
 
 TODO = "# TODO(trncodemod): "
 _EXISTING = re.compile(r"^\s*#\s*TODO\(trncodemod\):\s*(?P<code>TRN\d+)\b")

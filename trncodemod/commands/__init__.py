@@ -1,0 +1,1 @@
+"""The commands beyond check/apply: doctor, golden, pr, verify, and the interactive review."""
