@@ -11,12 +11,14 @@ from importlib import resources
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.launchers import DeviceCountLauncher
+from trncodemod.transforms.launchers import DeviceCountLauncher, calls_one_of, reached
 
 from trncodemod.analysis.device import analyse
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.statements import DropsStatements
+from trncodemod.targets import Target
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -269,6 +271,30 @@ class CudaOnlyCalls(DropsStatements, Pass):
         super().__init__(*args, **kwargs)
         self.table = cuda_table()
         self._drop: set[cst.BaseSmallStatement] = set()
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        table = cuda_table()
+        names = reached(facts)
+        # Pinned memory (leave_Call): only on XLA, at a `pin_memory=`/`pin_memory_device=`
+        # keyword or a `.pin_memory()` call.
+        if target.is_xla and facts.spells("pin_memory", "pin_memory_device"):
+            return True
+        # Flags (visit_Assign): an assignment to one of the table's flags.
+        if not table.flags.isdisjoint(names):
+            return True
+        # Calls (leave_Call -> _cuda_call): a call of a torch.cuda.* name; the owned ones act
+        # only when the table lists them (it lists none of them).
+        cuda = [
+            name
+            for name in names
+            if name.startswith("torch.cuda.")
+            and (
+                name in table.calls
+                or not (name in table.owned_names or name.startswith(table.owned_prefixes))
+            )
+        ]
+        return calls_one_of(facts, cuda)
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.launchers import calls_one_of
 
 from trncodemod.analysis import training
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, is_optimizer_step
 from trncodemod.passes import Pass
@@ -420,6 +422,8 @@ _REDUCES = frozenset(
     {"torch_xla.core.xla_model.reduce_gradients", "torch_xla.core.xla_model.all_reduce"}
 )
 _SPAWN = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn"})
+# What the pass acts on a call of (its candidate test).
+_CALLED = _INIT | _DDP | _SAMPLER | _SPAWN | frozenset(_WITHOUT_XLA)
 _UNITS = (cst.For, cst.While, cst.FunctionDef, cst.Module)
 
 
@@ -479,6 +483,15 @@ class DataParallel(Pass):
     def applies_to(cls, target: Target) -> bool:
         # TorchNeuron keeps standard torch.distributed (reference §5).
         return target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every path starts from a call of one of these: init_process_group, DDP and
+        # DistributedSampler (rewrites, and `data_parallel` for the optimizer-step plan in
+        # visit_Module and torch.cuda.set_device), xmp.spawn (TRN147) and the constructions
+        # without XLA (TRN152). The step plan and set_device need data_parallel, so one of the
+        # first three.
+        return calls_one_of(facts, _CALLED)
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)

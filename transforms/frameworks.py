@@ -5,10 +5,13 @@ HF Trainer scripts use bf16 and drop the last partial batch)."""
 from __future__ import annotations
 
 import libcst as cst
+from trncodemod.transforms.launchers import calls_one_of
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 _TRAINING_ARGUMENTS = frozenset(
     {
@@ -165,6 +168,21 @@ class Frameworks(Pass):
         # A script driven by accelerate or Lightning need not name torch itself.
         framework = "accelerate" in text or "lightning" in text
         return (framework or super().may_match(text)) and any(n in text for n in cls.needles)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every finding and change is in leave_Call, at a call of one of the three kinds.
+        return (
+            # _training_arguments: acts on any such call (it adds dataloader_drop_last=True).
+            calls_one_of(facts, _TRAINING_ARGUMENTS)
+            # _accelerator: nothing without a `mixed_precision=` keyword.
+            or ("mixed_precision" in facts.identifiers and calls_one_of(facts, _ACCELERATOR))
+            # _lightning: nothing without an accelerator=, strategy= or precision= keyword.
+            or (
+                facts.spells("accelerator", "strategy", "precision")
+                and calls_one_of(facts, _LIGHTNING_TRAINER)
+            )
+        )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         names = self.qualified_names(original_node.func)

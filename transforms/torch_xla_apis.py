@@ -13,7 +13,9 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.launchers import imported_modules, reached
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted
 from trncodemod.passes import Pass
@@ -290,6 +292,29 @@ class TorchXlaApis(Pass):
     def applies_to(cls, target: Target) -> bool:
         # TorchNeuron has no torch_xla at all: porting torch_xla code to it is not a rename.
         return target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        history = api_history()
+        version = _version(target.torch_xla) or (0,)
+        names = reached(facts)
+        modules = imported_modules(facts)
+        return (
+            # leave_Call / visit_Attribute: a renamed function, where the target rewrites it.
+            any(row.old in names for row in history.calls if version >= row.rewrite_from)
+            # leave_Import / leave_ImportFrom: a moved module imported, or a name under it.
+            or any(row.old in modules for row in history.modules if version >= row.rewrite_from)
+            or any(
+                # visit_Attribute: a removed name used; the imports: a removed module (or a
+                # module under it, or a removed name) imported.
+                row.name in names
+                or any(m == row.name or m.startswith(row.name + ".") for m in modules)
+                for row in history.removed
+                if row.applies(version)
+            )
+            # visit_SimpleString: the deprecated variable's name, a whole string.
+            or any(row.name in facts.strings for row in history.env if row.applies(version))
+        )
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)

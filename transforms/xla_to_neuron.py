@@ -18,6 +18,7 @@ from importlib import resources
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.launchers import calls_one_of, imported_modules
 from trncodemod.transforms.torch_xla_apis import names_environment
 from trncodemod.transforms.xla_to_neuron_rules import (
     BY_CODE,
@@ -36,6 +37,7 @@ from trncodemod.transforms.xla_to_neuron_rules import (
 )
 
 from trncodemod.analysis import training
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import keyword
 from trncodemod.findings import Rule
 from trncodemod.loops import STEP_CONTEXTS, dotted, root_name
@@ -196,6 +198,23 @@ class XlaToNeuron(DropsStatements, Pass):
     @classmethod
     def applies_to(cls, target: Target) -> bool:
         return not target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        strings = facts.strings
+        return (
+            # Imports (leave_Module reports or removes them) and every torch_xla /
+            # neuronx_distributed name (the table's calls and names, device loaders, step
+            # closures and contexts) need an import rooted there.
+            any(module.split(".", 1)[0] in _ROOTS for module in imported_modules(facts))
+            # leave_SimpleString: an environment variable of the table, or an "xla" device.
+            or not strings.isdisjoint(neuron_table().env)
+            or any(s == "xla" or s.startswith("xla:") for s in strings)
+            # _process_group: acts on backend "xla" (above) or "nccl".
+            or ("nccl" in strings and calls_one_of(facts, (_PROCESS_GROUP,)))
+            # _compile_backend: backend="openxla" / "openxla_eval".
+            or (not strings.isdisjoint(_XLA_BACKENDS) and calls_one_of(facts, (_COMPILE,)))
+        )
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)
