@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from trncodemod import migrate  # noqa: E402
 from trncodemod.analysis.facts import facts_of_text  # noqa: E402
 from trncodemod.commands.golden import find_cases  # noqa: E402
 from trncodemod.config import Settings  # noqa: E402
 from trncodemod.passes import Pass  # noqa: E402
+from trncodemod.pipeline import migrate  # noqa: E402
 from trncodemod.targets import load_target  # noqa: E402
 
 Row = collections.namedtuple("Row", "runs skipped acted")

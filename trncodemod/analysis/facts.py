@@ -36,7 +36,8 @@ class FileFacts:
     # What is called, by its last name: `x.item()` and `item()` both give "item".
     calls: frozenset[str]
     # Dotted names reached through the file's imports: `import torch.cuda.amp as amp` and
-    # `amp.GradScaler` give "torch.cuda.amp.GradScaler"; every imported name is one too.
+    # `amp.GradScaler` give "torch.cuda.amp.GradScaler"; every imported module and name is one
+    # too (`import a.b.c` gives "a.b.c"), and a name bound by two imports reaches through both.
     qualified: frozenset[str]
     # Local names an import binds, relative imports included; "*" when a star import may bind
     # any name.
@@ -68,20 +69,26 @@ class FileFacts:
         return any(n in s for s in self.strings for n in needles)
 
 
-def _imports(tree: ast.Module) -> dict[str, str]:
-    names: dict[str, str] = {}
+def _imports(tree: ast.Module) -> tuple[dict[str, set[str]], set[str]]:
+    """Local name → every dotted name an import binds it to (`try: from a import x` / `except
+    ImportError: from b import x` gives both), and every module or object imported."""
+    names: dict[str, set[str]] = {}
+    imported: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
+                imported.add(alias.name)
                 if alias.asname:
-                    names[alias.asname] = alias.name
+                    names.setdefault(alias.asname, set()).add(alias.name)
                 else:
                     head = alias.name.split(".", 1)[0]
-                    names.setdefault(head, head)
+                    names.setdefault(head, set()).add(head)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
-                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return names
+                full = f"{node.module}.{alias.name}"
+                imported.add(full)
+                names.setdefault(alias.asname or alias.name, set()).add(full)
+    return names, imported
 
 
 def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None) -> FileFacts:
@@ -91,8 +98,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
     strings: set[str] = set()
     imported: set[str] = set()
     loops = slices = subscripts = 0
-    imports = _imports(tree)
-    qualified: set[str] = set(imports.values())
+    imports, qualified = _imports(tree)
     add = identifiers.add
     for node in ast.walk(tree):
         kind = type(node)
@@ -106,8 +112,8 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
                 parts.append(value.attr)
                 value = value.value
             if type(value) is ast.Name and value.id in imports:
-                parts.append(imports[value.id])
-                qualified.add(".".join(reversed(parts)))
+                rest = ".".join(reversed(parts))
+                qualified.update(f"{base}.{rest}" for base in imports[value.id])
         elif kind is ast.Call:
             func = node.func
             if type(func) is ast.Attribute:
