@@ -903,6 +903,10 @@ class XlaToNeuron(DropsStatements, Pass):
                 f"{row.instead}; see {row.page}",
                 False,
             )
+        if left and not any(finding.fixed for finding in self.findings):
+            # Nothing was ported: the imports stay with the code a person must port (removing
+            # the unused ones alone would be a change with no finding to show for it).
+            return updated_node
         for statement in self._imports:
             self._remove_import(statement, report=not left)
         return updated_node
