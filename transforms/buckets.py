@@ -10,6 +10,7 @@ where a mask or the loss's ignore index is missing the pass says so.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 
@@ -17,10 +18,12 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, find_step_loops
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 
 class TokenizerPadding(Rule):
@@ -445,6 +448,57 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+_COLLATOR_NAMES = tuple(f"{module}.{name}" for module in _COLLATOR_MODULES for name in _COLLATORS)
+
+
+def _loader_names(tree: ast.Module) -> set[str]:
+    """Names a DataLoader class may be called by: its own, and any alias an import binds."""
+    names = {"DataLoader"}
+    for node in ast.walk(tree):
+        if type(node) is ast.Import or type(node) is ast.ImportFrom:
+            for alias in node.names:
+                if alias.asname and alias.name.rsplit(".", 1)[-1] == "DataLoader":
+                    names.add(alias.asname)
+    return names
+
+
+def _is_one_or_none(node: ast.expr) -> bool:
+    """``_literal(node) in (1, None)``: ``1``, ``True`` or ``None`` written as such."""
+    return type(node) is ast.Constant and (
+        node.value is None or (type(node.value) in (int, bool) and node.value == 1)
+    )
+
+
+def _may_need_drop_last(tree: ast.Module) -> bool:
+    """Whether a call of a DataLoader passes what _loader_call needs to report: no
+    ``drop_last`` (keyword or ninth positional), and a batch size other than 1 or *args/**kwargs
+    (the loader's role is not checked here)."""
+    names = _loader_names(tree)
+    for node in ast.walk(tree):
+        if type(node) is not ast.Call:
+            continue
+        func = node.func
+        last = (
+            func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else ""
+        )
+        if last not in names:
+            continue
+        if any(k.arg == "drop_last" for k in node.keywords):
+            continue
+        positional = [a for a in node.args if type(a) is not ast.Starred]
+        if len(positional) > _LOADER_POSITIONS["drop_last"]:
+            continue
+        unreadable = len(positional) < len(node.args) or any(k.arg is None for k in node.keywords)
+        if not unreadable:
+            size = next((k.value for k in node.keywords if k.arg == "batch_size"), None)
+            if size is None and len(positional) > _LOADER_POSITIONS["batch_size"]:
+                size = positional[_LOADER_POSITIONS["batch_size"]]
+            if size is None or _is_one_or_none(size):
+                continue
+        return True
+    return False
+
+
 class PadToBuckets(Pass):
     name = "buckets"
     rules = (
@@ -458,6 +512,26 @@ class PadToBuckets(Pass):
         LabelPaddingNotIgnored,
     )
     needles = ("tok", "Tok", "DataCollator", "pad_sequence", "DataLoader")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every finding and edit is made in leave_Call on one of four calls (visit_Module only
+        # reads; leave_Module adds the helper only after a pad_sequence rewrite).
+        # A tokenizer (_is_tokenizer): a name or attribute `tokenizer`/`tok` called itself or
+        # through a padding method, or a name assigned from `<...Tokenizer...>.from_pretrained`.
+        if not facts.calls.isdisjoint(_TOKENIZER_NAMES):
+            return True
+        if facts.spells(*_TOKENIZER_NAMES) and not facts.calls.isdisjoint(_TOKENIZER_METHODS):
+            return True
+        if "from_pretrained" in facts.calls and any(
+            "Tokenizer" in name for name in facts.identifiers
+        ):
+            return True
+        # A collator or pad_sequence, by qualified name (aliases are imports, so reached).
+        if facts.reaches(*_COLLATOR_NAMES, *_PAD_SEQUENCE):
+            return True
+        # A DataLoader call that _loader_call does not leave alone by its arguments.
+        return facts.reaches(*_DATALOADER) and _may_need_drop_last(facts.tree)
 
     def _one_more_shape(self) -> str:
         """What one more batch shape costs on the target: a lazy graph on XLA; on TorchNeuron

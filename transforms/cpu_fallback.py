@@ -13,6 +13,7 @@ only to one) is skipped.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections.abc import Iterator
@@ -27,7 +28,9 @@ from libcst.metadata import (
     QualifiedNameProvider,
     QualifiedNameSource,
 )
+from trncodemod.transforms.step_marker import ast_dotted
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     dotted,
@@ -801,6 +804,275 @@ def walk(roots: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
             stack.extend(reversed(node.children))
 
 
+# -- the first stage: which ops of the table the file can reach -----------------------------------
+@dataclass(frozen=True)
+class _Table:
+    """The op table as the first stage reads it: names whose mention alone may be reported, and
+    the names of ops with a condition the candidate test checks itself."""
+
+    references: tuple[str, ...]  # op.references: any mention
+    functions: tuple[str, ...]  # ops reported on any call (or with a condition not checked here)
+    methods: frozenset[str]
+    dynamic_functions: tuple[str, ...]  # dynamic_shape ops (recompilation's TRN431)
+    dynamic_methods: frozenset[str]
+    where_functions: tuple[str, ...]  # "one-argument"
+    integer_functions: tuple[str, ...]  # "integer-operand"
+    integer_methods: frozenset[str]
+    sparse_functions: tuple[str, ...]  # "sparse-keyword"
+
+
+@cache
+def _table() -> _Table:
+    references, functions, methods = [], [], set()
+    dynamic_functions, dynamic_methods = [], set()
+    where_functions, integer_functions, integer_methods, sparse_functions = [], [], set(), []
+    for op in fallback_ops():
+        names = [*op.functions, *(p.rstrip(".") for p in op.prefixes)]
+        if op.dynamic_shape:
+            dynamic_functions += names
+            dynamic_methods |= op.methods
+        if op.references:
+            references += names
+        elif op.when == "one-argument":
+            where_functions += names
+            methods |= op.methods
+        elif op.when == "integer-operand":
+            integer_functions += names
+            integer_methods |= op.methods
+        elif op.when == "sparse-keyword":
+            sparse_functions += names
+            methods |= op.methods
+        else:  # no condition, or one the first stage does not check ("tensor-repeats")
+            functions += names
+            methods |= op.methods
+    return _Table(
+        tuple(references),
+        tuple(functions),
+        frozenset(methods),
+        tuple(dynamic_functions),
+        frozenset(dynamic_methods),
+        tuple(where_functions),
+        tuple(integer_functions),
+        frozenset(integer_methods),
+        tuple(sparse_functions),
+    )
+
+
+_AST_NON_VALUE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+_SIZE_READS = ("size", "numel")
+_AST_LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+_AST_BITS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+class FallbackScan:
+    """What one walk of the ast says for the first stage of cpu-fallback and recompilation:
+    the file's imports (every module a name may be bound to), one-argument calls, integer matmul
+    operators, and whether a subscript may index with a boolean mask (Facts.is_mask_index, with
+    names followed to any value they are assigned anywhere: a superset of bound_values)."""
+
+    def __init__(self, facts: FileFacts) -> None:
+        self.imports: dict[str, set[str]] = {}
+        self.assigned: dict[str, list[ast.expr]] = {}
+        self.one_argument: list[ast.Call] = []
+        self.matmul = False
+        self.methods: set[str] = set()  # names of methods called (`x.unique()`)
+        self.subscripts: list[ast.Subscript] = []
+        # What a size is read of (recompilation's _size_of): `v.shape`, `v.size()`,
+        # `v.numel()`, `len(v)` (any one-argument call where `builtins` is spelled).
+        self.sized: list[ast.expr] = []
+        builtins = "builtins" in facts.identifiers
+        # ast.walk, at half its cost: fields read directly, operator and context nodes left out.
+        stack: list[ast.AST] = [facts.tree]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node = pop()
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            push(item)
+                elif isinstance(value, ast.AST) and not isinstance(value, _AST_LEAVES):
+                    push(value)
+            kind = type(node)
+            if kind is ast.Subscript:
+                self.subscripts.append(node)
+            elif kind is ast.Attribute:
+                if node.attr == "shape":
+                    self.sized.append(node.value)
+            elif kind is ast.Call:
+                func = node.func
+                if type(func) is ast.Attribute:
+                    self.methods.add(func.attr)
+                    if func.attr in _SIZE_READS:
+                        self.sized.append(func.value)
+                if len(node.args) + len(node.keywords) == 1:
+                    if node.args:
+                        self.one_argument.append(node)
+                    if builtins or (type(func) is ast.Name and func.id == "len"):
+                        first = node.args[0] if node.args else node.keywords[0].value
+                        self.sized.append(first.value if type(first) is ast.Starred else first)
+            elif kind is ast.Assign:
+                for target in node.targets:
+                    if type(target) is ast.Name:
+                        self.assigned.setdefault(target.id, []).append(node.value)
+            elif kind is ast.AnnAssign:
+                if type(node.target) is ast.Name and node.value is not None:
+                    self.assigned.setdefault(node.target.id, []).append(node.value)
+            elif kind is ast.BinOp:
+                if type(node.op) is ast.MatMult:
+                    self.matmul = True
+            elif kind is ast.Import:
+                for alias in node.names:
+                    if alias.asname:
+                        self.imports.setdefault(alias.asname, set()).add(alias.name)
+                    else:
+                        head = alias.name.split(".", 1)[0]
+                        self.imports.setdefault(head, set()).add(head)
+            elif kind is ast.ImportFrom and node.module and not node.level:
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    self.imports.setdefault(bound, set()).add(f"{node.module}.{alias.name}")
+        self._bool_names: set[str] | None = None
+        self._mask_index: bool | None = None
+
+    @property
+    def mask_index(self) -> bool:
+        """Whether a subscript may index with a boolean mask (Facts.is_mask_index)."""
+        if self._mask_index is None:
+            self._mask_index = any(self._indexes_with_mask(s) for s in self.subscripts)
+        return self._mask_index
+
+    def _names_bool(self) -> set[str]:
+        """Names any of whose assigned values may be boolean, to a fixed point: a superset of
+        Facts.is_bool's names followed ``_DEPTH`` deep, where every value must be."""
+        if self._bool_names is None:
+            self._bool_names = names = set()
+            changed = True
+            while changed:
+                changed = False
+                for name, values in self.assigned.items():
+                    if name not in names and any(self.is_bool(v) for v in values):
+                        names.add(name)
+                        changed = True
+        return self._bool_names
+
+    def names(self, node: ast.AST) -> set[str]:
+        """The qualified names a dotted name may have through the file's imports."""
+        name = ast_dotted(node)
+        if name is None:
+            return set()
+        head, _, rest = name.partition(".")
+        return {f"{m}.{rest}" if rest else m for m in self.imports.get(head, ())}
+
+    def _indexes_with_mask(self, node: ast.Subscript) -> bool:
+        index = node.slice
+        elements = index.elts if type(index) is ast.Tuple else [index]
+        return any(type(e) is not ast.Slice and self.is_bool(e) for e in elements)
+
+    def is_bool(self, node: ast.AST) -> bool:
+        """A superset of Facts.is_bool."""
+        kind = type(node)
+        if kind is ast.Compare:
+            return not any(isinstance(op, _AST_NON_VALUE) for op in node.ops)
+        if kind is ast.UnaryOp:
+            return type(node.op) is ast.Invert and self.is_bool(node.operand)
+        if kind is ast.BinOp:
+            return isinstance(node.op, _AST_BITS) and (
+                self.is_bool(node.left) or self.is_bool(node.right)
+            )
+        if kind is ast.Call:
+            func = node.func
+            if not self.names(func).isdisjoint(_BOOL_FUNCTIONS):
+                return True
+            method = func.attr if type(func) is ast.Attribute else None
+            if method in _BOOL_METHODS:
+                return True
+            dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+            if dtype is None and method in ("to", "type"):
+                positional = [a for a in node.args if type(a) is not ast.Starred]
+                dtype = positional[0] if positional else None
+            return dtype is not None and "torch.bool" in self.names(dtype)
+        if kind is ast.Name and node.id in self.assigned:
+            # While the fixed point is worked out, the names found so far.
+            names = self._bool_names if self._bool_names is not None else self._names_bool()
+            return node.id in names
+        return False
+
+    def dynamic(self, node: ast.AST) -> bool:
+        """A superset of Facts.dynamic_shape: a dynamic-shape op of the table (its condition
+        not checked) or boolean-mask indexing, at the root of a chain of calls, attributes and
+        subscripts."""
+        table = _table()
+        while True:
+            kind = type(node)
+            if kind is ast.Call:
+                func = node.func
+                if (
+                    type(func) is ast.Attribute and func.attr in table.dynamic_methods
+                ) or not self.names(func).isdisjoint(table.dynamic_functions):
+                    return True
+                node = func
+            elif kind is ast.Subscript:
+                if self._indexes_with_mask(node):
+                    return True
+                node = node.value
+            elif kind is ast.Attribute:
+                node = node.value
+            else:
+                return False
+
+    def reads_dynamic_size(self) -> bool:
+        """A size read of a data-dependent size (recompilation's TRN431): of a dynamic value, or
+        of a name assigned one (its _dynamic follows one name)."""
+        for value in self.sized:
+            if self.dynamic(value):
+                return True
+            if type(value) is ast.Name and any(
+                self.dynamic(v) for v in self.assigned.get(value.id, ())
+            ):
+                return True
+        return False
+
+    def where_one_argument(self, functions: tuple[str, ...]) -> bool:
+        """A one-argument call of one of ``functions`` (`torch.where(cond)`)."""
+        return any(not self.names(c.func).isdisjoint(functions) for c in self.one_argument)
+
+
+_fallback_scan: tuple[ast.Module, FallbackScan] | None = None
+
+
+def fallback_scan(facts: FileFacts) -> FallbackScan:
+    """The FallbackScan of ``facts``' tree, kept for the newest tree asked about."""
+    global _fallback_scan
+    if _fallback_scan is None or _fallback_scan[0] is not facts.tree:
+        _fallback_scan = (facts.tree, FallbackScan(facts))
+    return _fallback_scan[1]
+
+
+# Facts.is_int: what makes an operand visibly an integer tensor.
+_INT_SOURCES = (*_INT_FUNCTIONS, *_INT_DTYPES, "torch.arange")
+
+
+def may_be_int(facts: FileFacts) -> bool:
+    """Whether Facts.is_int can hold anywhere in the file: an integer-making function or dtype
+    is reached through an import, or an integer method (`.long()`) is called."""
+    return facts.reaches(*_INT_SOURCES) or not facts.calls.isdisjoint(_INT_METHODS)
+
+
+def may_read_dynamic_size(facts: FileFacts) -> bool:
+    """Whether the file may read the size of a data-dependent value (recompilation's TRN431):
+    a dynamic-shape op or a subscript must be there before the walk."""
+    table = _table()
+    if not (
+        facts.subscripts
+        or facts.reaches(*table.dynamic_functions)
+        or not facts.calls.isdisjoint(table.dynamic_methods)
+    ):
+        return False
+    return fallback_scan(facts).reads_dynamic_size()
+
+
 class CpuFallbackDiagnostics(Pass):
     name = "cpu-fallback"
     rules = RULES
@@ -830,6 +1102,39 @@ class CpuFallbackDiagnostics(Pass):
         "dot(",
         "matmul",
     )
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        table = _table()
+        # _reference: a mention of a name the table lists with `references` (complex dtypes).
+        if facts.reaches(*table.references):
+            return True
+        # _call (op_of_call): a function of the table through an import, or a method call of
+        # that name (receiver not an import); here without the op's own condition, except...
+        if facts.reaches(*table.functions):
+            return True
+        if not facts.calls.isdisjoint(table.methods) and not fallback_scan(
+            facts
+        ).methods.isdisjoint(table.methods):
+            return True
+        # ... `sparse=True` (sparse-keyword): the keyword is spelled;
+        if "sparse" in facts.identifiers and facts.reaches(*table.sparse_functions):
+            return True
+        # ... an integer operand (integer-operand, and `@` in visit_Module): Facts.is_int;
+        if may_be_int(facts) and (
+            facts.reaches(*table.integer_functions)
+            or not facts.calls.isdisjoint(table.integer_methods)
+            or fallback_scan(facts).matmul
+        ):
+            return True
+        scan = None
+        # ... one argument (one-argument: `torch.where(cond)`).
+        if facts.reaches(*table.where_functions):
+            scan = fallback_scan(facts)
+            if scan.where_one_argument(table.where_functions):
+                return True
+        # _subscript: boolean-mask indexing (Facts.is_mask_index).
+        return bool(facts.subscripts) and (scan or fallback_scan(facts)).mask_index
 
     def visit_Module(self, node: cst.Module) -> bool:
         self.facts = Facts(self)

@@ -4,12 +4,15 @@ every step (reference R2, R3)."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
+from trncodemod.transforms.step_marker import ast_dotted, ast_target_names, step_scan
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     STEP_CONTEXTS,
@@ -156,6 +159,42 @@ class DeviceLoader(Pass):
     @classmethod
     def applies_to(cls, target: Target) -> bool:
         return target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # applies_to: XLA targets only.
+        if not target.is_xla:
+            return False
+        # Both findings need a `.to(...)` on the batch (a `.cuda()` alone is left to the device
+        # pass): a call named `to`, in a loop.
+        if "to" not in facts.calls or not facts.loops:
+            return False
+        # ... in the body of a `for` step loop (visit_For asks find_step_loops), on a name
+        # the loop binds (_batch_names, _moves).
+        for loop in step_scan(facts).step_loops:
+            node = loop.node
+            if type(node) is ast.While:
+                continue
+            target_node = node.target
+            if (
+                type(node.iter) is ast.Call
+                and (ast_dotted(node.iter.func) or "") == "enumerate"
+                and type(target_node) is ast.Tuple
+                and len(target_node.elts) == 2
+            ):
+                target_node = target_node.elts[1]
+            batch = ast_target_names(target_node)
+            for statement in node.body:
+                for found in ast.walk(statement):
+                    if (
+                        type(found) is ast.Call
+                        and type(found.func) is ast.Attribute
+                        and found.func.attr == "to"
+                        and type(found.func.value) is ast.Name
+                        and found.func.value.id in batch
+                    ):
+                        return True
+        return False
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)

@@ -21,6 +21,7 @@ spelling of a host read.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 
@@ -31,7 +32,16 @@ from trncodemod.transforms.cpu_fallback import moves_to_cpu
 
 # item-hoist's own `.tolist()` spelling (transforms/item_hoist.py `_sync`): a reduction's result.
 from trncodemod.transforms.item_hoist import _REDUCTIONS
+from trncodemod.transforms.step_marker import (
+    StepLoop,
+    ast_dotted,
+    ast_target_names,
+    import_map,
+    qualified,
+    step_scan,
+)
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     Loop,
@@ -44,6 +54,7 @@ from trncodemod.loops import (
     target_names,
 )
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 
 class ItemInInnerLoop(Rule):
@@ -371,6 +382,167 @@ def _method(node: cst.CSTNode, *names: str) -> bool:
     return m.matches(node, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, names)))))
 
 
+# -- the first stage: the step code as Python's `ast` shows it ------------------------------------
+_AST_NON_VALUE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+_CPU = ("cpu", "cpu:0")
+
+
+class _AstStep:
+    """A superset of what HostSyncDiagnostics._check reports in one step loop: its device
+    values over-approximated (a name is one when any value it is assigned in the step is one,
+    followed to a fixed point), every finding's own condition checked on that."""
+
+    def __init__(
+        self, loop: StepLoop, imports: dict[str, set[str]], loader: bool, hoisted: set[int]
+    ) -> None:
+        self.imports = imports
+        self.hoisted = hoisted
+        bindings: list[tuple[str, ast.expr]] = []
+        known: set[str] = set()
+        if loader and type(loop.node) is not ast.While:
+            known |= ast_target_names(loop.node.target)  # a device loader's batches
+        for node in loop.region:
+            kind = type(node)
+            if kind is ast.Assign:
+                for target in node.targets:
+                    self._bind(bindings, target, node.value)
+            elif kind is ast.AnnAssign and node.value is not None:
+                self._bind(bindings, node.target, node.value)
+            elif kind is ast.Call and type(node.func) is ast.Attribute:
+                if node.func.attr == "backward":
+                    for value in [node.func.value, *node.args, *(k.value for k in node.keywords)]:
+                        if type(value) is ast.Name:
+                            known.add(value.id)
+        changed = True
+        while changed:
+            changed = False
+            for name, value in bindings:
+                if name not in known and self.device(value, known):
+                    known.add(name)
+                    changed = True
+        self.known = known
+
+    def _bind(self, bindings: list, target: ast.expr, value: ast.expr) -> None:
+        kind = type(target)
+        if kind is ast.Name:
+            bindings.append((target.id, value))
+        elif kind is ast.Tuple or kind is ast.List:
+            if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(target.elts):
+                for element, part in zip(target.elts, value.elts, strict=True):
+                    self._bind(bindings, element, part)
+            else:
+                for name in ast_target_names(target):
+                    bindings.append((name, value))
+        elif kind is ast.Starred:
+            self._bind(bindings, target.value, value)
+
+    def device(self, node: ast.AST, known: set[str] | None = None) -> bool:
+        """A superset of HostSyncDiagnostics._is_device_value."""
+        known = self.known if known is None else known
+        kind = type(node)
+        if kind is ast.Name:
+            return node.id in known
+        if kind is ast.Attribute:
+            return node.attr not in _NOT_TENSOR_ATTRIBUTES and self.device(node.value, known)
+        if kind is ast.Subscript:
+            return self.device(node.value, known)
+        if kind is ast.BinOp:
+            return self.device(node.left, known) or self.device(node.right, known)
+        if kind is ast.UnaryOp:
+            return type(node.op) in (ast.USub, ast.Invert) and self.device(node.operand, known)
+        if kind is ast.Compare:
+            if any(isinstance(op, _AST_NON_VALUE) for op in node.ops):
+                return False
+            return any(self.device(o, known) for o in (node.left, *node.comparators))
+        if kind is not ast.Call:
+            return False
+        func = node.func
+        name = ast_dotted(func)
+        last = name.rsplit(".", 1)[-1] if name else ""
+        if _MODEL.search(last) or _LOSS.search(last):
+            return True
+        if any(
+            n.startswith("torch.") and not _NOT_TENSOR_FUNCTIONS.match(n)
+            for n in qualified(self.imports, func)
+        ):
+            return True
+        if type(func) is ast.Attribute:
+            if func.attr in ("cuda", "to"):
+                return True
+            if func.attr in _TENSOR_METHODS:
+                return self.device(func.value, known)
+        return False
+
+    def truth(self, test: ast.AST) -> bool:
+        """A superset of what _truth reports."""
+        kind = type(test)
+        if kind is ast.BoolOp:
+            return any(self.truth(v) for v in test.values)
+        if kind is ast.UnaryOp and type(test.op) is ast.Not:
+            return self.truth(test.operand)
+        return self.device(test) or (
+            kind is ast.Call and not qualified(self.imports, test.func).isdisjoint(_TRUTH_FUNCTIONS)
+        )
+
+    def reports(self, node: ast.AST, builtins: bool) -> bool:
+        """Whether ``node``, in the step code, may be reported (_check, _call)."""
+        kind = type(node)
+        if kind is ast.If or kind is ast.While or kind is ast.IfExp or kind is ast.Assert:
+            return self.truth(node.test)
+        if kind is ast.FormattedValue:
+            return self.device(node.value)
+        if kind is not ast.Call:
+            return False
+        func = node.func
+        args = [a for a in node.args if type(a) is not ast.Starred]
+        if type(func) is ast.Attribute:
+            method = func.attr
+            if not node.args and not node.keywords:
+                if method == "item":
+                    return id(node) not in self.hoisted
+                if method == "cpu":
+                    return True
+                if method in ("tolist", "numpy"):
+                    return self.device(func.value)
+            if method == "to" and any(
+                type(n) is ast.Constant and n.value in _CPU
+                for a in [*node.args, *(k.value for k in node.keywords)]
+                for n in ast.walk(a)
+            ):
+                return True
+            if method == "format" and type(func.value) in (ast.Constant, ast.Name):
+                values = [*args, *(k.value for k in node.keywords if k.arg is not None)]
+                if any(self.device(v) for v in values):
+                    return True
+        if any(
+            k.arg == "error_if_nonfinite"
+            and type(k.value) is ast.Constant
+            and k.value.value is True
+            for k in node.keywords
+        ):
+            return True
+        if type(func) is ast.Name or builtins:
+            called = func.id if type(func) is ast.Name else ""
+            if called == "print" or builtins:
+                if any(self.device(a) for a in args):
+                    return True
+            if (called in ("str", "repr", "bool") or builtins) and len(node.args) + len(
+                node.keywords
+            ) == 1:
+                value = node.args[0] if node.args else node.keywords[0].value
+                if type(value) is ast.Starred:
+                    value = value.value
+                if self.truth(value):
+                    return True
+        return False
+
+
+def _hoisted(loops: list[StepLoop]) -> set[int]:
+    """Nodes certainly in the own statements of a step loop (of a training loop: the test is
+    exact), which host-sync leaves to item-hoist."""
+    return {id(n) for loop in loops if loop.train for n in loop.own}
+
+
 class HostSyncDiagnostics(Pass):
     name = "host-sync"
     rules = (
@@ -383,6 +555,23 @@ class HostSyncDiagnostics(Pass):
         ClipGradNonfinite,
     )
     needles = ("for ", "while ")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every finding is in the code of a step loop (visit_Module), on what _AstStep checks.
+        if not facts.loops:
+            return False
+        scan = step_scan(facts)
+        if not scan.step_loops:
+            return False
+        imports = import_map(facts.tree)
+        builtins = "builtins" in facts.identifiers  # `from builtins import print as p`
+        hoisted = _hoisted(scan.step_loops)
+        for loop in scan.step_loops:
+            step = _AstStep(loop, imports, scan.loader, hoisted)
+            if any(step.reports(node, builtins) for node in loop.region):
+                return True
+        return False
 
     def visit_Module(self, node: cst.Module) -> bool:
         loops = find_step_loops(node)

@@ -3,6 +3,7 @@ them only at log steps (reference R6, D1, §5)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -10,7 +11,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.step_marker import step_scan
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.closures import CLOSURE_NAME, step_closure
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
@@ -23,6 +26,7 @@ from trncodemod.loops import (
     root_name,
 )
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 
 class ItemAccumulator(Rule):
@@ -353,10 +357,73 @@ def _module_binding(module: cst.Module, dotted_name: str) -> str | None:
     return None
 
 
+def _ast_backward_names(own: list[ast.AST]) -> set[str]:
+    """Names ``.backward()`` is called on (or with) in a loop's own statements: a superset of
+    ItemHoist._plan's ``backward`` (LibCST's arguments hold keywords too)."""
+    names: set[str] = set()
+    for node in own:
+        if (
+            type(node) is ast.Call
+            and type(node.func) is ast.Attribute
+            and node.func.attr == "backward"
+        ):
+            for value in [node.func.value, *node.args, *(k.value for k in node.keywords)]:
+                if type(value) is ast.Name:
+                    names.add(value.id)
+    return names
+
+
 class ItemHoist(Pass):
     name = "item-hoist"
     rules = (ItemAccumulator, ItemLogInterval, ItemLogClosure, ItemControlFlow, ItemPerStepSync)
     needles = (".item()", "float(", "int(", ".tolist()")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every finding and edit starts from a sync (_sync) in the own statements of a step
+        # loop: `.item()`, `<reduction>().tolist()`, or `float(t)`/`int(t)` (any one-argument
+        # call where `builtins` is spelled: `from builtins import float as f`).
+        via_builtins = "builtins" in facts.identifiers
+        if facts.calls.isdisjoint(("item", "tolist", "float", "int")) and not via_builtins:
+            return False
+        if not facts.loops:
+            return False
+        for loop in step_scan(facts).step_loops:
+            backward: set[str] | None = None
+            for node in loop.own:
+                if type(node) is not ast.Call:
+                    continue
+                func = node.func
+                if type(func) is ast.Attribute and not node.args and not node.keywords:
+                    if func.attr == "item":
+                        return True
+                    if (
+                        func.attr == "tolist"
+                        and type(func.value) is ast.Call
+                        and type(func.value.func) is ast.Attribute
+                        and func.value.func.attr in _REDUCTIONS
+                    ):
+                        return True
+                    continue
+                if len(node.args) != 1 or node.keywords or type(node.args[0]) is ast.Starred:
+                    continue
+                if not via_builtins and not (
+                    type(func) is ast.Name and func.id in ("float", "int")
+                ):
+                    continue
+                value = node.args[0]
+                if type(value) is ast.Name:
+                    if backward is None:
+                        backward = _ast_backward_names(loop.own)
+                    if value.id in backward:
+                        return True
+                elif (type(value) is ast.Attribute and value.attr == "loss") or (
+                    type(value) is ast.Call
+                    and type(value.func) is ast.Attribute
+                    and value.func.attr in _REDUCTIONS
+                ):
+                    return True
+        return False
 
     # -- planning, on the original tree ------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> bool:

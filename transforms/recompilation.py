@@ -10,15 +10,19 @@ passes them as device data (reference D4, measured), so nothing here looks at th
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 import libcst.matchers as m
-from trncodemod.transforms.cpu_fallback import Facts, model_code, walk
+from trncodemod.transforms.cpu_fallback import Facts, may_read_dynamic_size, model_code, walk
+from trncodemod.transforms.step_marker import step_scan
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import Loop, LoopInfo, dotted, find_step_loops
 from trncodemod.passes import Pass, PlainVisitor
+from trncodemod.targets import Target
 
 
 class DataDependentShapeUse(Rule):
@@ -190,10 +194,90 @@ def _leaves_iteration(body: cst.BaseSuite) -> bool:
     return False
 
 
+def _ast_reads_size(node: ast.AST) -> bool:
+    """`.shape`, or a `.size(...)`/`.numel(...)` call (what _branch reports)."""
+    kind = type(node)
+    if kind is ast.Attribute:
+        return node.attr == "shape"
+    return kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _SIZE_METHODS
+
+
+def _ast_sized_test(node: ast.AST) -> bool:
+    """An `if`/`while`/conditional expression whose test reads a size (_branch)."""
+    kind = type(node)
+    if kind is not ast.If and kind is not ast.While and kind is not ast.IfExp:
+        return False
+    return any(_ast_reads_size(n) for n in ast.walk(node.test))
+
+
+def _ast_data_read(node: ast.AST) -> bool:
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Attribute
+        and node.func.attr in _DATA_READS
+    )
+
+
+def _ast_data_slice(region: list[ast.AST]) -> bool:
+    """A slice bound that reads the data (_reads_data): a data read in the bound, or a name
+    the step assigns, when the step reads data somewhere."""
+    reads = None
+    assigned: set[str] | None = None
+    for node in region:
+        if type(node) is not ast.Subscript:
+            continue
+        index = node.slice
+        for element in index.elts if type(index) is ast.Tuple else [index]:
+            if type(element) is not ast.Slice:
+                continue
+            for bound in (element.lower, element.upper, element.step):
+                if bound is None:
+                    continue
+                for found in ast.walk(bound):
+                    if _ast_data_read(found):
+                        return True
+                    if type(found) is ast.Name:
+                        if reads is None:
+                            reads = any(_ast_data_read(n) for n in region)
+                            assigned = {
+                                t.id
+                                for n in region
+                                if type(n) is ast.Assign
+                                for t in n.targets
+                                if type(t) is ast.Name
+                            }
+                        if reads and found.id in assigned:  # type: ignore[operator]
+                            return True
+    return False
+
+
 class RecompilationDiagnostics(Pass):
     name = "recompilation"
     rules = (DataDependentShapeUse, ShapeDependentBranch, DataDependentSlice)
     needles = (".shape", ".size(", ".numel(", "len(", ":")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # TRN431 (_shape_use, in model code): a size read (`.shape`, `.size()`, `.numel()`,
+        # `len()`, or any call where `builtins` is spelled) of a data-dependent size.
+        reads_size = (
+            "shape" in facts.identifiers
+            or not facts.calls.isdisjoint(("size", "numel", "len"))
+            or "builtins" in facts.identifiers
+        )
+        if reads_size and may_read_dynamic_size(facts):
+            return True
+        # TRN432 and TRN433 are reported only in the code of a step loop.
+        branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
+        slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
+        if not (branches or slices) or not facts.loops:
+            return False
+        for loop in step_scan(facts).step_loops:
+            if branches and any(_ast_sized_test(n) for n in loop.region):
+                return True
+            if slices and _ast_data_slice(loop.region):
+                return True
+        return False
 
     def visit_Module(self, node: cst.Module) -> bool:
         loops = find_step_loops(node)
