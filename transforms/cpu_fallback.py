@@ -28,9 +28,9 @@ from libcst.metadata import (
     QualifiedNameProvider,
     QualifiedNameSource,
 )
-from trncodemod.transforms.step_marker import ast_dotted
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import dotted as ast_dotted
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     dotted,

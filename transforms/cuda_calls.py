@@ -11,7 +11,7 @@ from importlib import resources
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.launchers import DeviceCountLauncher, calls_one_of, reached
+from trncodemod.transforms.launchers import DeviceCountLauncher
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
@@ -275,7 +275,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         table = cuda_table()
-        names = reached(facts)
+        names = facts.qualified
         # Pinned memory (leave_Call): only on XLA, at a `pin_memory=`/`pin_memory_device=`
         # keyword or a `.pin_memory()` call.
         if target.is_xla and facts.spells("pin_memory", "pin_memory_device"):
@@ -294,7 +294,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 or not (name in table.owned_names or name.startswith(table.owned_prefixes))
             )
         ]
-        return calls_one_of(facts, cuda)
+        return facts.calls_one_of(*cuda)
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.launchers import calls_one_of
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
@@ -491,7 +490,7 @@ class DataParallel(Pass):
         # visit_Module and torch.cuda.set_device), xmp.spawn (TRN147) and the constructions
         # without XLA (TRN152). The step plan and set_device need data_parallel, so one of the
         # first three.
-        return calls_one_of(facts, _CALLED)
+        return facts.calls_one_of(*_CALLED)
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)

@@ -8,7 +8,6 @@ import re
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
-from trncodemod.transforms.launchers import calls_one_of, import_bindings
 
 from trncodemod.analysis.device import (
     _ID_LIST,
@@ -20,6 +19,7 @@ from trncodemod.analysis.device import (
     is_cuda_string,
 )
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import dotted as _ast_dotted
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
@@ -459,17 +459,6 @@ _COLLECTED = frozenset(
 )
 
 
-def _ast_dotted(node: ast.expr) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _default_of(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
     arguments = function.args
     positional = [*arguments.posonlyargs, *arguments.args]
@@ -540,7 +529,7 @@ def _may_place_on_rank(facts: FileFacts) -> bool:
                     owners[id(statement)] = node.name
     if not work:
         return False
-    aliases = import_bindings(facts)
+    aliases = facts.bindings
 
     def last_names(func: ast.expr) -> set[str]:
         """The last names of what ``func`` may be, through the file's imports."""
@@ -680,7 +669,7 @@ class DevicePlacement(Pass):
             # leave_Call: `.cuda(...)` (TRN001/TRN006/TRN024).
             or "cuda" in calls
             # Availability and bf16 checks (gates TRN021, TRN007), torch.accelerator (TRN004).
-            or calls_one_of(facts, _CHECKS)
+            or facts.calls_one_of(*_CHECKS)
             # _leave_choice: `"xla" if test else "cpu"` (a choice migrated already, TRN003).
             or (target.device_string in facts.strings and "cpu" in facts.strings)
             # A device index as the device (rank_devices / rank_values, TRN024).

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
-from trncodemod.transforms.step_marker import ast_dotted, ast_target_names, step_scan
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import dotted as ast_dotted
+from trncodemod.analysis.step_scan import ast_target_names, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     STEP_CONTEXTS,

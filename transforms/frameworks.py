@@ -5,7 +5,6 @@ HF Trainer scripts use bf16 and drop the last partial batch)."""
 from __future__ import annotations
 
 import libcst as cst
-from trncodemod.transforms.launchers import calls_one_of
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
@@ -174,13 +173,13 @@ class Frameworks(Pass):
         # Every finding and change is in leave_Call, at a call of one of the three kinds.
         return (
             # _training_arguments: acts on any such call (it adds dataloader_drop_last=True).
-            calls_one_of(facts, _TRAINING_ARGUMENTS)
+            facts.calls_one_of(*_TRAINING_ARGUMENTS)
             # _accelerator: nothing without a `mixed_precision=` keyword.
-            or ("mixed_precision" in facts.identifiers and calls_one_of(facts, _ACCELERATOR))
+            or ("mixed_precision" in facts.identifiers and facts.calls_one_of(*_ACCELERATOR))
             # _lightning: nothing without an accelerator=, strategy= or precision= keyword.
             or (
                 facts.spells("accelerator", "strategy", "precision")
-                and calls_one_of(facts, _LIGHTNING_TRAINER)
+                and facts.calls_one_of(*_LIGHTNING_TRAINER)
             )
         )
 

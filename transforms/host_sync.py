@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import libcst as cst
 import libcst.matchers as m
@@ -32,16 +32,10 @@ from trncodemod.transforms.cpu_fallback import moves_to_cpu
 
 # item-hoist's own `.tolist()` spelling (transforms/item_hoist.py `_sync`): a reduction's result.
 from trncodemod.transforms.item_hoist import _REDUCTIONS
-from trncodemod.transforms.step_marker import (
-    StepLoop,
-    ast_dotted,
-    ast_target_names,
-    import_map,
-    qualified,
-    step_scan,
-)
 
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, resolve
+from trncodemod.analysis.facts import dotted as ast_dotted
+from trncodemod.analysis.step_scan import StepLoop, ast_target_names, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
     Loop,
@@ -393,7 +387,7 @@ class _AstStep:
     followed to a fixed point), every finding's own condition checked on that."""
 
     def __init__(
-        self, loop: StepLoop, imports: dict[str, set[str]], loader: bool, hoisted: set[int]
+        self, loop: StepLoop, imports: Mapping[str, frozenset[str]], loader: bool, hoisted: set[int]
     ) -> None:
         self.imports = imports
         self.hoisted = hoisted
@@ -463,7 +457,7 @@ class _AstStep:
             return True
         if any(
             n.startswith("torch.") and not _NOT_TENSOR_FUNCTIONS.match(n)
-            for n in qualified(self.imports, func)
+            for n in resolve(self.imports, func)
         ):
             return True
         if type(func) is ast.Attribute:
@@ -481,7 +475,7 @@ class _AstStep:
         if kind is ast.UnaryOp and type(test.op) is ast.Not:
             return self.truth(test.operand)
         return self.device(test) or (
-            kind is ast.Call and not qualified(self.imports, test.func).isdisjoint(_TRUTH_FUNCTIONS)
+            kind is ast.Call and not resolve(self.imports, test.func).isdisjoint(_TRUTH_FUNCTIONS)
         )
 
     def reports(self, node: ast.AST, builtins: bool) -> bool:
@@ -564,7 +558,7 @@ class HostSyncDiagnostics(Pass):
         scan = step_scan(facts)
         if not scan.step_loops:
             return False
-        imports = import_map(facts.tree)
+        imports = facts.bindings
         builtins = "builtins" in facts.identifiers  # `from builtins import print as p`
         hoisted = _hoisted(scan.step_loops)
         for loop in scan.step_loops:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
-from trncodemod.transforms.step_marker import step_scan
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.step_scan import step_scan
 from trncodemod.closures import CLOSURE_NAME, step_closure
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (

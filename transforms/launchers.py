@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterable
-
 import libcst as cst
 
 from trncodemod.analysis.device import analyse
@@ -58,102 +55,6 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-# -- first-stage helpers, shared by the device-related passes' `candidate` tests ---------------
-# `FileFacts` keeps one module per imported name (`try: from a import x` / `except: from b import
-# x` keeps only one), where LibCST's qualified names give every binding. These work out every
-# import binding of the file (from its statements only, not its expressions) and the names
-# reached through all of them. (A general fact: facts.py could keep it.)
-_imports_cache: tuple[ast.Module, dict[str, frozenset[str]], frozenset[str], frozenset[str]] | None
-_imports_cache = None
-
-
-def _statements(body: Iterable[ast.stmt]) -> Iterable[ast.stmt]:
-    stack = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(node, field, None)
-            if isinstance(inner, list):
-                stack.extend(inner)
-        for handler in getattr(node, "handlers", ()):
-            stack.extend(handler.body)
-        for case in getattr(node, "cases", ()):
-            stack.extend(case.body)
-
-
-def _import_facts(
-    facts: FileFacts,
-) -> tuple[dict[str, frozenset[str]], frozenset[str], frozenset[str]]:
-    """(every local name bound by an import -> every module or object it is bound to; every
-    module named by an import statement, in full; the qualified names reached through all the
-    bindings: ``facts.qualified`` widened where one name is bound to several modules)."""
-    global _imports_cache
-    cached = _imports_cache
-    if cached is not None and cached[0] is facts.tree:
-        return cached[1], cached[2], cached[3]
-    names: dict[str, set[str]] = {}
-    modules: set[str] = set()
-    for node in _statements(facts.tree.body):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                modules.add(alias.name)
-                if alias.asname:
-                    names.setdefault(alias.asname, set()).add(alias.name)
-                else:
-                    head = alias.name.split(".", 1)[0]
-                    names.setdefault(head, set()).add(head)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            modules.add(node.module)
-            for alias in node.names:
-                full = f"{node.module}.{alias.name}"
-                modules.add(full)
-                names.setdefault(alias.asname or alias.name, set()).add(full)
-    qualified = set(facts.qualified)
-    for bound in names.values():
-        qualified |= bound
-        if len(bound) > 1:
-            # Every chain read through one of the modules is read through the others too.
-            for name in facts.qualified:
-                for chosen in bound:
-                    if name.startswith(chosen + "."):
-                        rest = name[len(chosen) :]
-                        qualified.update(other + rest for other in bound)
-    frozen = {name: frozenset(bound) for name, bound in names.items()}
-    _imports_cache = (facts.tree, frozen, frozenset(modules), frozenset(qualified))
-    return frozen, frozenset(modules), frozenset(qualified)
-
-
-def import_bindings(facts: FileFacts) -> dict[str, frozenset[str]]:
-    """Every name an import binds, with every module or object it is bound to."""
-    return _import_facts(facts)[0]
-
-
-def reached(facts: FileFacts) -> frozenset[str]:
-    """Every dotted name LibCST may resolve in the file (through all its import bindings)."""
-    return _import_facts(facts)[2]
-
-
-def imported_modules(facts: FileFacts) -> frozenset[str]:
-    """Every module (and ``module.name`` of a from-import) an import statement names, in full."""
-    return _import_facts(facts)[1]
-
-
-def calls_one_of(facts: FileFacts, names: Iterable[str]) -> bool:
-    """Whether the file may call a function whose qualified name is one of ``names``: it reaches
-    the name, and calls it by its last part (`dist.init_process_group(...)`) or by a name an
-    import binds to it (`from torch.distributed import init_process_group as init`)."""
-    bindings, _modules, qualified = _import_facts(facts)
-    for name in names:
-        if name not in qualified:
-            continue
-        if name.rsplit(".", 1)[-1] in facts.calls:
-            return True
-        if any(name in bindings.get(call, ()) for call in facts.calls):
-            return True
-    return False
-
-
 _LAUNCHER_SPAWNS = ("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes")
 _DEVICE_COUNTS = ("torch.cuda.device_count", "torch.accelerator.device_count")
 
@@ -174,8 +75,8 @@ class Launchers(Pass):
         # whose value is, or is bound to, a torch.cuda/torch.accelerator device_count() call.
         return (
             "nprocs" in facts.identifiers
-            and calls_one_of(facts, _LAUNCHER_SPAWNS)
-            and calls_one_of(facts, _DEVICE_COUNTS)
+            and facts.calls_one_of(*_LAUNCHER_SPAWNS)
+            and facts.calls_one_of(*_DEVICE_COUNTS)
         )
 
     def visit_Module(self, node: cst.Module) -> None:

@@ -13,7 +13,6 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.launchers import imported_modules, reached
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
@@ -297,8 +296,8 @@ class TorchXlaApis(Pass):
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         history = api_history()
         version = _version(target.torch_xla) or (0,)
-        names = reached(facts)
-        modules = imported_modules(facts)
+        names = facts.qualified
+        modules = facts.qualified
         return (
             # leave_Call / visit_Attribute: a renamed function, where the target rewrites it.
             any(row.old in names for row in history.calls if version >= row.rewrite_from)

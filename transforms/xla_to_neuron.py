@@ -18,7 +18,6 @@ from importlib import resources
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
-from trncodemod.transforms.launchers import calls_one_of, imported_modules
 from trncodemod.transforms.torch_xla_apis import names_environment
 from trncodemod.transforms.xla_to_neuron_rules import (
     BY_CODE,
@@ -206,14 +205,14 @@ class XlaToNeuron(DropsStatements, Pass):
             # Imports (leave_Module reports or removes them) and every torch_xla /
             # neuronx_distributed name (the table's calls and names, device loaders, step
             # closures and contexts) need an import rooted there.
-            any(module.split(".", 1)[0] in _ROOTS for module in imported_modules(facts))
+            any(module.split(".", 1)[0] in _ROOTS for module in facts.qualified)
             # leave_SimpleString: an environment variable of the table, or an "xla" device.
             or not strings.isdisjoint(neuron_table().env)
             or any(s == "xla" or s.startswith("xla:") for s in strings)
             # _process_group: acts on backend "xla" (above) or "nccl".
-            or ("nccl" in strings and calls_one_of(facts, (_PROCESS_GROUP,)))
+            or ("nccl" in strings and facts.calls_one_of(_PROCESS_GROUP))
             # _compile_backend: backend="openxla" / "openxla_eval".
-            or (not strings.isdisjoint(_XLA_BACKENDS) and calls_one_of(facts, (_COMPILE,)))
+            or (not strings.isdisjoint(_XLA_BACKENDS) and facts.calls_one_of(_COMPILE))
         )
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]

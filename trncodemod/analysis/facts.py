@@ -16,6 +16,7 @@ qualified names resolve (an import the file shadows still counts), which is the 
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from trncodemod.analysis.training import TrainingProfile, profile_of
@@ -37,11 +38,14 @@ class FileFacts:
     calls: frozenset[str]
     # Dotted names reached through the file's imports: `import torch.cuda.amp as amp` and
     # `amp.GradScaler` give "torch.cuda.amp.GradScaler"; every imported module and name is one
-    # too (`import a.b.c` gives "a.b.c"), and a name bound by two imports reaches through both.
+    # too (`import a.b.c` gives "a.b.c", `from a.b import c` "a.b" and "a.b.c"), and a name bound
+    # by two imports reaches through both.
     qualified: frozenset[str]
     # Local names an import binds, relative imports included; "*" when a star import may bind
     # any name.
     imported: frozenset[str]
+    # Local name -> every module or object an absolute import anywhere in the file binds it to.
+    bindings: Mapping[str, frozenset[str]]
     # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
     strings: frozenset[str]
     # How many `for`/`while` loops (and comprehensions) the file has.
@@ -64,9 +68,48 @@ class FileFacts:
             name == p or name.startswith(p + ".") for name in self.qualified for p in prefixes
         )
 
+    def resolve(self, node: ast.AST) -> set[str]:
+        """The dotted names ``node`` (a name or attribute chain) may stand for through the
+        file's imports: a superset of what LibCST's qualified names resolve through imports."""
+        return resolve(self.bindings, node)
+
+    def calls_one_of(self, *names: str) -> bool:
+        """Whether the file may call a function whose qualified name is one of ``names``: it
+        reaches the name, and calls it by its last part (`dist.init_process_group(...)`) or by a
+        name an import binds to it (`from torch.distributed import init_process_group as init`)."""
+        for name in names:
+            if name not in self.qualified:
+                continue
+            if name.rsplit(".", 1)[-1] in self.calls:
+                return True
+            if any(name in self.bindings.get(call, ()) for call in self.calls):
+                return True
+        return False
+
     def holds_string(self, *needles: str) -> bool:
         """Whether a string constant contains one of ``needles``."""
         return any(n in s for s in self.strings for n in needles)
+
+
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def resolve(bindings: Mapping[str, frozenset[str]], node: ast.AST) -> set[str]:
+    """What ``FileFacts.resolve`` gives, from ``bindings`` alone."""
+    name = dotted(node)
+    if name is None:
+        return set()
+    head, _, rest = name.partition(".")
+    return {f"{base}.{rest}" if rest else base for base in bindings.get(head, ())}
 
 
 def _imports(tree: ast.Module) -> tuple[dict[str, set[str]], set[str]]:
@@ -84,6 +127,7 @@ def _imports(tree: ast.Module) -> tuple[dict[str, set[str]], set[str]]:
                     head = alias.name.split(".", 1)[0]
                     names.setdefault(head, set()).add(head)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module)
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
                 imported.add(full)
@@ -161,6 +205,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
         calls=frozenset(calls),
         qualified=frozenset(qualified),
         imported=frozenset(imported),
+        bindings={name: frozenset(bases) for name, bases in imports.items()},
         strings=frozenset(strings),
         loops=loops,
         slices=slices,
