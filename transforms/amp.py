@@ -3,17 +3,22 @@ and the Neuron compiler's own auto-cast is switched off (reference R9, R15, §5)
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterable
+
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.device import analyse
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted, is_optimizer_step, root_name
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass, PlainVisitor, per_tree
 from trncodemod.statements import DropsStatements, is_dropped
+from trncodemod.targets import Target
 
 _CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
 _AUTOCAST = frozenset({"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast"})
@@ -30,6 +35,125 @@ _FLAG_STATEMENT = (
     'os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + "' + _FLAG + '"'
 )
 _CLIP = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_"})
+
+
+# -- the first stage (Pass.candidate): what LibCST may resolve, from FileFacts ------------------
+# Shared by the candidate tests of amp, float64, optimizer, checkpoint, utilities, compiler-flags
+# and torch-compile. `facts.qualified` holds the dotted names the file reaches through imports;
+# LibCST's QualifiedNameProvider also names `torch.x` as "torch.x" (source LOCAL) where `torch`
+# is bound in the global scope by something other than an import (`torch = lazy("torch")`,
+# `except ImportError: torch = None`, `global torch`), which `facts.qualified` does not hold:
+# those bindings are worked out here (a fact for facts.py to hold one day).
+_globals: tuple[ast.Module, frozenset[str]] | None = None
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# The fields that hold statements (or handlers and cases, which hold statements).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _has_global_statement(text: str) -> bool:
+    """Whether ``text`` may hold a `global` statement: the word at a line's start, or after
+    `;` or a one-line suite's `:`, and followed by a blank (a text search, then a look around
+    each hit: a regular expression over the whole text is slower)."""
+    start = text.find("global")
+    while start != -1:
+        before = text[text.rfind("\n", 0, start) + 1 : start].rstrip(" \t")
+        after = text[start + 6 : start + 7]
+        if (not before or before[-1] in ";:") and after in (" ", "\t", "\\"):
+            return True
+        start = text.find("global", start + 6)
+    return False
+
+
+def _target_names(target: ast.expr | None, names: set[str]) -> None:
+    """The names an assignment target binds (`x`, `a, *b`; not `x.y` or `x[i]`)."""
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Name:
+            names.add(node.id)  # type: ignore[union-attr]
+        elif type(node) in (ast.Tuple, ast.List):
+            stack.extend(node.elts)  # type: ignore[union-attr]
+        elif type(node) is ast.Starred:
+            stack.append(node.value)  # type: ignore[union-attr]
+
+
+def global_bindings(facts: FileFacts) -> frozenset[str]:
+    """Names bound in the module's global scope other than by an import: assignment, loop,
+    `with` and `except` targets, `match` captures, `def`/`class`/`type` names at module level,
+    walrus targets outside function and class bodies, and every name a `global` statement
+    declares. Statements are walked, and expressions only where the text has a walrus."""
+    global _globals
+    if _globals is not None and _globals[0] is facts.tree:
+        return _globals[1]
+    names: set[str] = set()
+    walrus = ":=" in facts.text
+    stack: list[ast.AST] = list(facts.tree.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Assign:
+            for target in node.targets:  # type: ignore[attr-defined]
+                _target_names(target, names)
+        elif kind in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor):
+            _target_names(node.target, names)  # type: ignore[attr-defined]
+        elif kind in (ast.With, ast.AsyncWith):
+            for item in node.items:  # type: ignore[attr-defined]
+                _target_names(item.optional_vars, names)
+        elif kind in _DEFINITIONS or kind is ast.ExceptHandler and node.name:
+            names.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.match_case:
+            for pattern in ast.walk(node.pattern):  # type: ignore[attr-defined]
+                if type(pattern) in (ast.MatchAs, ast.MatchStar) and pattern.name:  # type: ignore[attr-defined]
+                    names.add(pattern.name)  # type: ignore[attr-defined]
+                elif type(pattern) is ast.MatchMapping and pattern.rest:  # type: ignore[attr-defined]
+                    names.add(pattern.rest)  # type: ignore[attr-defined]
+        elif kind.__name__ == "TypeAlias":  # Python 3.12
+            _target_names(node.name, names)  # type: ignore[attr-defined]
+        for field, value in ast.iter_fields(node):
+            if field in _BLOCKS:
+                if kind not in _DEFINITIONS:  # a function's or class's body is another scope
+                    stack.extend(value)
+            elif walrus:
+                for part in value if type(value) is list else (value,):
+                    if isinstance(part, ast.AST) and not isinstance(part, ast.pattern):
+                        for inner in ast.walk(part):
+                            if type(inner) is ast.NamedExpr:
+                                _target_names(inner.target, names)  # type: ignore[attr-defined]
+    if _has_global_statement(facts.text):  # `global x` in a function binds x here
+        statements: list[ast.AST] = list(facts.tree.body)
+        while statements:
+            node = statements.pop()
+            if type(node) is ast.Global:
+                names.update(node.names)  # type: ignore[attr-defined]
+            for field in _BLOCKS:
+                statements.extend(getattr(node, field, ()))
+    found = frozenset(names)
+    _globals = (facts.tree, found)
+    return found
+
+
+def may_resolve(facts: FileFacts, names: Iterable[str]) -> bool:
+    """Whether LibCST may give some node of the file one of the qualified ``names`` (dotted
+    names with a module as their first part): reached through an import, or through a global
+    non-import binding of the first part with the other parts spelled."""
+    qualified = facts.qualified
+    for name in names:
+        if name in qualified:
+            return True
+        parts = name.split(".")
+        if parts[0] in global_bindings(facts) and facts.identifiers.issuperset(parts[1:]):
+            return True
+    return False
+
+
+def reaches_module(facts: FileFacts, module: str) -> bool:
+    """Whether LibCST may name some node ``module`` or a name under it (``numpy`` for
+    `from numpy import zeros`), through an import or a global non-import binding."""
+    prefix = module + "."
+    if module in facts.qualified or any(q.startswith(prefix) for q in facts.qualified):
+        return True
+    head = module.partition(".")[0]
+    return head in global_bindings(facts) and facts.identifiers.issuperset(module.split(".")[1:])
 
 
 class CudaAutocast(Rule):
@@ -257,6 +381,70 @@ class GradScalerKept(Rule):
     source = "reference R9"
 
 
+# The last part of every name the pass resolves a node to (autocast, scalers, custom_fwd/bwd).
+_LAST_PARTS = frozenset({"autocast", "GradScaler", "custom_fwd", "custom_bwd"})
+_ACTS_WHEREVER_NAMED = (
+    _CUDA_AUTOCAST
+    | _CUDA_SCALER
+    | _SCALER
+    | frozenset({"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"})
+)
+
+
+class _CallsAndWiths(PlainVisitor):
+    """Every call and `with` in source order (what `m.findall` gives, in one plain walk), and
+    every name an import binds to something named like an autocast or a scaler."""
+
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+        self.withs: list[cst.With] = []
+        self.imported: set[str] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        kind = type(node)
+        if kind is cst.Call:
+            self.calls.append(node)  # type: ignore[arg-type]
+        elif kind is cst.With:
+            self.withs.append(node)  # type: ignore[arg-type]
+        elif kind is cst.Import or kind is cst.ImportFrom:
+            names = node.names  # type: ignore[attr-defined]
+            if not isinstance(names, cst.ImportStar):
+                for alias in names:
+                    # A name an import binds resolves to the imported name, whose last part
+                    # is the alias's own: `from torch.cuda.amp import autocast as ac`.
+                    real = alias.evaluated_name
+                    if real.rsplit(".", 1)[-1] in _LAST_PARTS:
+                        bound = alias.evaluated_alias or real
+                        self.imported.add(bound.split(".", 1)[0])
+        return True
+
+
+def _calls_and_withs(module: cst.Module) -> _CallsAndWiths:
+    found = _CallsAndWiths()
+    module.visit(found)
+    return found
+
+
+def _may_name(func: cst.BaseExpression, imported: set[str]) -> bool:
+    """Whether LibCST may resolve ``func`` to a name ending in one of ``_LAST_PARTS``, so that
+    the pass need not ask for its qualified names where it cannot. LibCST names
+    `f(...)` and `f[i]` as `f`; an attribute `a.b.c` keeps its last part `c` in every qualified
+    name; a plain name keeps its own (`builtins.x`, `f.<locals>.x`, a class scope's `C.x`) but
+    where an import binds it to another (`autocast as ac`)."""
+    while True:
+        if isinstance(func, cst.Call):
+            func = func.func
+        elif isinstance(func, cst.Subscript):
+            func = func.value
+        else:
+            break
+    if isinstance(func, cst.Attribute):
+        return func.attr.value in _LAST_PARTS
+    if isinstance(func, cst.Name):
+        return func.value in _LAST_PARTS or func.value in imported
+    return False
+
+
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
@@ -296,6 +484,7 @@ class MixedPrecision(DropsStatements, Pass):
         self._scalers: set[cst.Call] = set()  # constructors of removed scalers
         self._narrow: dict[cst.With, int] = {}  # autocast blocks → first statement to move out
         self._cleanup: set[cst.BaseExpression] = set()  # funcs whose imports may become unused
+        self._imported: set[str] = set()  # names bound by an import (see _may_name)
 
     # -- autocast classification -------------------------------------------------------------
     def _dtype(self, node: cst.BaseExpression | None) -> str:
@@ -345,23 +534,42 @@ class MixedPrecision(DropsStatements, Pass):
             return "report", f"its dtype `{code}` is not a literal float16/bfloat16"
         return "rewrite", ""
 
+    # -- the first stage ------------------------------------------------------------------------
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # CUDA autocast (rewritten, or TRN303 where it cannot be, or used without a call),
+        # torch.cuda.amp.custom_fwd/custom_bwd (TRN303), a CUDA GradScaler (TRN305 or TRN306,
+        # whatever the autocast): each acts wherever it is named.
+        if may_resolve(facts, _ACTS_WHEREVER_NAMED):
+            return True
+        # torch.autocast/torch.amp.autocast is CUDA autocast only with a literal "cuda" device;
+        # with a computed one it is reported only when its dtype is float16 (_autocast_kind).
+        # The regions, the compiler flag and the imports follow from a rewritten autocast.
+        return may_resolve(facts, _AUTOCAST) and (
+            "cuda" in facts.strings or may_resolve(facts, _FP16)
+        )
+
     # -- planning on the original tree ---------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        calls = m.findall(node, m.Call())
-        unresolved = any(
-            (kind := self._autocast_kind(c)) is not None and kind[0] == "report"
-            for c in calls
-            if isinstance(c, cst.Call)
-        )
-        fp16 = self._float16_autocast([c for c in calls if isinstance(c, cst.Call)], node)
-        for call in calls:
-            if isinstance(call, cst.Call) and self._is_cuda_scaler(call):
+        # Only a call whose name may resolve to an autocast or a scaler is looked at: the other
+        # calls' qualified names, worked out one by one, cost more than the rest of the pass.
+        found = per_tree(node, "amp: calls and withs", _calls_and_withs)
+        self._imported = found.imported
+        calls = [c for c in found.calls if _may_name(c.func, found.imported)]
+        scalers = [c for c in calls if self._is_cuda_scaler(c)]
+        if scalers:  # what follows is asked only for scalers (and reads the device analysis)
+            unresolved = any(
+                (kind := self._autocast_kind(c)) is not None and kind[0] == "report" for c in calls
+            )
+            fp16 = self._float16_autocast(calls, node)
+            for call in scalers:
                 if fp16 is not None and not self._disabled_on_target(call, node):
                     self._keep_scaler(call, fp16)
                     continue
                 self._plan_scaler(call, unresolved)
-        for with_node in m.findall(node, m.With()):
-            if isinstance(with_node, cst.With):
+        for with_node in found.withs:
+            item = with_node.items[0].item if len(with_node.items) == 1 else None
+            if isinstance(item, cst.Call) and _may_name(item.func, found.imported):
                 self._plan_region(with_node)
 
     def _float16_autocast(self, calls: list[cst.Call], module: cst.Module) -> str | None:
@@ -602,6 +810,8 @@ class MixedPrecision(DropsStatements, Pass):
             return updated_node.with_changes(
                 func=cst.Attribute(value=optimizer, attr=cst.Name("step")), args=rest
             )
+        if not _may_name(original_node.func, self._imported):
+            return updated_node  # neither custom_fwd/custom_bwd nor an autocast
         if self.is_any(
             original_node.func, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
         ):
@@ -704,13 +914,17 @@ class MixedPrecision(DropsStatements, Pass):
         )
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
-        if not isinstance(node.decorator, cst.Call) and self.is_any(
-            node.decorator, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
+        if (
+            not isinstance(node.decorator, cst.Call)
+            and _may_name(node.decorator, self._imported)
+            and self.is_any(
+                node.decorator, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
+            )
         ):
             self._report_custom(node.decorator)
 
     def _bare_reference(self, node: cst.Name | cst.Attribute) -> None:
-        if not self.is_any(node, _CUDA_AUTOCAST):
+        if not _may_name(node, self._imported) or not self.is_any(node, _CUDA_AUTOCAST):
             return
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if isinstance(parent, cst.Call) and parent.func is node:

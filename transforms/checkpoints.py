@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider
+from trncodemod.transforms.amp import may_resolve
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.step_marker import EvalLoopStepMarker, StepMarker, TrainLoopStepMarker
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (
@@ -29,6 +31,7 @@ from trncodemod.loops import (
 )
 from trncodemod.passes import Pass
 from trncodemod.ranks import mentions_rank
+from trncodemod.targets import Target
 
 _SAVE = frozenset({"torch.save", "torch.serialization.save"})
 _KEYWORDS = {"obj": "data", "f": "file_or_path"}
@@ -211,6 +214,14 @@ class Checkpoints(Pass):
     needles = ("save",)
     # Whether a save may become `xm.save` hangs on a step marker before it in the loop.
     sees = frozenset({"step-marker"})
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # visit_Module walks nothing on a target without xm.save and a step marker (TorchNeuron);
+        # elsewhere every finding and rewrite is at a call that resolves to torch.save.
+        if not (target.is_xla and target.api("save") and target.step_marker):
+            return False
+        return may_resolve(facts, _SAVE)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -9,13 +9,18 @@ that stay in NumPy, integer data and dtype comparisons are never touched.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
+from trncodemod.transforms.amp import may_resolve, reaches_module
 
 from trncodemod.analysis import training
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 _TORCH_F64 = frozenset({"torch.float64", "torch.double"})
 _NUMPY_F64 = frozenset({"numpy.float64", "numpy.double", "numpy.float_", "numpy.float"})
@@ -124,6 +129,9 @@ _NUMPY_SAME_DTYPE = frozenset(
 _NUMPY_F64_STRINGS = frozenset({"float64", "f8", "<f8", "double", "float", "d", "float_"})
 _NUMPY_OTHER_DTYPES = frozenset({"builtins.int", "builtins.bool", "builtins.complex"})
 _MAX_DEPTH = 6
+# What the pass acts on wherever it is named (Float64ToFloat32.candidate).
+_NAMED_ACTS = _NUMPY_F64 | _DOUBLE_TENSOR | _CUDA_DOUBLE_TENSOR | frozenset({"torch.from_numpy"})
+_DOUBLE_TENSOR_STRINGS = frozenset(_TENSOR_TYPE_STRINGS) | _CUDA_TENSOR_TYPE_STRINGS
 
 FLOAT64 = "float64"
 OTHER = "other"  # a known dtype that is not float64
@@ -430,6 +438,79 @@ class Float64UnderBf16Downcast(Rule):
     source = "reference R7, R9"
 
 
+# -- the first stage (Float64ToFloat32.candidate) ------------------------------------------------
+_F64_PARTS = frozenset({"float64", "double"})
+_SINK_PARTS = frozenset({"tensor", "as_tensor", "asarray"})
+
+
+def _has_site(tree: ast.Module, f64: bool, sinks: bool) -> bool:
+    """Whether the tree has a place where torch.float64 may act (``f64``: a call argument, a
+    default, an assignment's value that is a name or attribute spelled like it) or where a
+    tensor constructor may take a NumPy value (``sinks``). A plain name counts where it is
+    spelled so or an import binds it to such a name (`from torch import float64 as f8`)."""
+    names: set[str] = set()  # plain names at such places, resolved against the imports below
+    imported: set[str] = set()  # names bound by an import to a `float64`/`tensor`... name
+    parts = (_F64_PARTS if f64 else frozenset()) | (_SINK_PARTS if sinks else frozenset())
+
+    def f64_like(value: ast.expr | None) -> bool:
+        kind = type(value)
+        if kind is ast.Attribute:
+            return value.attr in _F64_PARTS  # type: ignore[union-attr]
+        if kind is ast.Name:
+            names.add(value.id)  # type: ignore[union-attr]
+        return False
+
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Call:
+            if f64 and (
+                any(f64_like(a.value if type(a) is ast.Starred else a) for a in node.args)  # type: ignore[attr-defined]
+                or any(f64_like(k.value) for k in node.keywords)  # type: ignore[attr-defined]
+            ):
+                return True
+            if sinks and _sink_may_convert(node, names):  # type: ignore[arg-type]
+                return True
+        elif f64 and kind in (ast.Assign, ast.AnnAssign):
+            if f64_like(node.value):  # type: ignore[attr-defined]
+                return True
+        elif f64 and kind is ast.arguments:
+            defaults = [*node.defaults, *node.kw_defaults]  # type: ignore[attr-defined]
+            if any(f64_like(d) for d in defaults if d is not None):
+                return True
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            for alias in node.names:  # type: ignore[attr-defined]
+                if alias.name.rsplit(".", 1)[-1] in parts:
+                    imported.add(alias.asname or alias.name.split(".", 1)[0])
+    return not names.isdisjoint(imported | parts)
+
+
+def _sink_may_convert(call: ast.Call, names: set[str]) -> bool:
+    """``_convert_array`` may act on ``call`` as torch.tensor/as_tensor/asarray: one positional
+    argument, first, no `dtype=` and no unpacking, and the argument a name, subscript, call or
+    `.T` (what ``_array_dtype`` may find a NumPy value in). A plain-name callee is added to
+    ``names`` (it may be an import alias) instead of deciding here."""
+    func = call.func
+    if type(func) is ast.Attribute:
+        if func.attr not in _SINK_PARTS:  # type: ignore[attr-defined]
+            return False
+    elif type(func) is not ast.Name:
+        return False
+    if len(call.args) != 1 or type(call.args[0]) is ast.Starred:
+        return False
+    if any(k.arg is None or k.arg == "dtype" for k in call.keywords):
+        return False
+    value = call.args[0]
+    kind = type(value)
+    if not (
+        kind in (ast.Name, ast.Subscript, ast.Call) or (kind is ast.Attribute and value.attr == "T")  # type: ignore[attr-defined]
+    ):
+        return False
+    if type(func) is ast.Name:
+        names.add(func.id)  # type: ignore[attr-defined]
+        return False
+    return True
+
+
 def _string_value(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString) and node.prefix in ("", "u", "U"):
         value = node.evaluated_value
@@ -487,6 +568,29 @@ class Float64ToFloat32(Pass):
         Float64UnderBf16Downcast,
     )
     needles = ("float64", "double", "Double", "from_numpy", "tensor", "asarray")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # np.float64 as a torch dtype (reported), torch.DoubleTensor/torch.cuda.DoubleTensor
+        # called or passed, torch.from_numpy (reported unless its array is visibly not
+        # float64): each acts wherever it is named.
+        if may_resolve(facts, _NAMED_ACTS):
+            return True
+        # `.double()` → `.float()` (leave_Call).
+        if "double" in facts.calls:
+            return True
+        # `.type("torch.DoubleTensor")`, set_default_tensor_type("torch.cuda.DoubleTensor").
+        if not facts.strings.isdisjoint(_DOUBLE_TENSOR_STRINGS):
+            return True
+        # torch.float64/torch.double act only as a call's argument, a parameter's default or an
+        # assignment's whole value (leave_Arg, visit_Param, _stored_f64), not in `a if c else
+        # torch.float64` or a comparison; torch.tensor/as_tensor/asarray only on one positional
+        # argument that may be a NumPy value (_convert_array), with `numpy` or `.astype` named.
+        f64 = may_resolve(facts, _TORCH_F64)
+        sinks = may_resolve(facts, _TENSOR_SINKS) and (
+            "astype" in facts.calls or reaches_module(facts, "numpy")
+        )
+        return (f64 or sinks) and _has_site(facts.tree, f64, sinks)
 
     def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
         """Under BF16 downcast every finding becomes a note and nothing is rewritten: the

@@ -18,11 +18,13 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.amp import global_bindings, may_resolve, reaches_module
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted
 from trncodemod.passes import Pass
-from trncodemod.targets import Api
+from trncodemod.targets import Api, Target
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -403,6 +405,23 @@ def load_table() -> Table:
     )
 
 
+@cache
+def _named_classes() -> tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]:
+    """(module, class names, other qualified names) of every source and unsupported row."""
+    table = load_table()
+    rows = [(s.module, frozenset(s.classes), s.also) for s in table.sources]
+    rows += [(module, frozenset(classes), ()) for module, classes, _why in table.unsupported]
+    return tuple(rows)
+
+
+@cache
+def _swapped_classes() -> frozenset[str]:
+    """The torch.optim class names an `optimizer` setting may swap (syncfree, fp32-states)."""
+    table = load_table()
+    names = {name.rsplit(".", 1)[-1] for name in table.syncfree}
+    return frozenset(names | set(table.fp32_states.classes))
+
+
 def _literal(node: cst.BaseExpression) -> tuple[bool, object]:
     """(True, value) for a literal (numbers, bools, None, strings, tuples), else (False, None)."""
     try:
@@ -541,6 +560,32 @@ class FusedOptimizers(Pass):
         Fp32StateOptimizer,
     )
     needles = ("optim", "apex", "bitsandbytes", "Adam", "SGD", "fused")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        table = load_table()
+        # A CUDA-only source (apex, bitsandbytes, transformers' AdamW: rewritten or reported)
+        # or an unsupported optimizer (reported), called or used as a value: named
+        # `module.Class` or `module.submodule.Class`, or one of the source's other names.
+        for module, classes, also in _named_classes():
+            if (
+                not facts.identifiers.isdisjoint(classes) and reaches_module(facts, module)
+            ) or may_resolve(facts, also):
+                return True
+        # TrainingArguments(optim=...): only its `optim` keyword is rewritten or reported.
+        if "optim" in facts.identifiers and may_resolve(facts, table.trainer["arguments"]):
+            return True
+        # A torch.optim class: `fused=` is stripped or reported, and the `optimizer` setting
+        # (which candidate() is not told) may swap some classes for syncfree or fp32-state ones.
+        fused = "fused" in facts.identifiers
+        swapped = _swapped_classes()
+        for name in facts.qualified:
+            if name.startswith("torch.optim."):
+                match = _TORCH_OPTIM.match(name)
+                if match is not None and (fused or match.group(2) in swapped):
+                    return True
+        # `torch = ...` bound without an import: LibCST names `torch.optim.X` all the same.
+        return "torch" in global_bindings(facts) and "optim" in facts.identifiers
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

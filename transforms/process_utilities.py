@@ -3,15 +3,27 @@ torch_xla spellings (reference R11, R12, R14)."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.amp import may_resolve
 
 from trncodemod.analysis.device import analyse
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
-from trncodemod.ranks import mentions_rank, rank_zero_test
+from trncodemod.ranks import (
+    _GLOBAL_CALLS,
+    _LOCAL_CALLS,
+    _MASTER_CALL,
+    _RANK_ENV,
+    mentions_rank,
+    rank_zero_test,
+)
+from trncodemod.targets import Target
 
 _MANUAL_SEED = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
 _XLA_SEEDS = frozenset(
@@ -25,6 +37,22 @@ _TORCH_CHECKPOINT = "torch.utils.checkpoint.checkpoint"
 _TORCH_CHECKPOINT_SEQUENTIAL = "torch.utils.checkpoint.checkpoint_sequential"
 # `print` keywords and their `xm.master_print` names (`xla_model.py` `master_print`).
 _PRINT_KEYWORDS = {"file": "fd", "flush": "flush"}
+
+
+# What `ranks.mentions_rank` accepts: a name or attribute whose last part says rank or ordinal
+# (its `_ANY_NAME`; the rank calls are named so too unless imported under another name), a
+# rank call, or the string "RANK"/"LOCAL_RANK".
+_RANK_NAME = re.compile(r"(^|_)(rank|ordinal)$", re.IGNORECASE | re.MULTILINE)
+_RANK_CALLS = _GLOBAL_CALLS | _LOCAL_CALLS | {_MASTER_CALL}
+
+
+def _may_mention_rank(facts: FileFacts) -> bool:
+    """Whether some expression of the file may be one ``mentions_rank`` accepts."""
+    return (
+        not facts.strings.isdisjoint(_RANK_ENV)
+        or _RANK_NAME.search("\n".join(facts.identifiers)) is not None
+        or may_resolve(facts, _RANK_CALLS)
+    )
 
 
 class XlaSeed(Rule):
@@ -211,6 +239,23 @@ class ProcessUtilities(Pass):
         self._seed_after: dict[cst.BaseSmallStatement, cst.BaseExpression] = {}
         self._master_print: dict[cst.If, str] = {}  # guard -> "global" or "local"
         self._checkpoint: set[cst.Call] = set()
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        if not target.is_xla:
+            return False  # visit_Module walks nothing
+        # torch.manual_seed: an XLA seed added or reported, where the target has one.
+        if target.api("manual_seed") and may_resolve(facts, _MANUAL_SEED):
+            return True
+        # torch.utils.checkpoint.checkpoint(_sequential): rewritten or reported, where the
+        # target has torch_xla's checkpoint.
+        if target.api("checkpoint") and may_resolve(
+            facts, (_TORCH_CHECKPOINT, _TORCH_CHECKPOINT_SEQUENTIAL)
+        ):
+            return True
+        # A builtin `print` under an `if` whose test mentions a rank (visit_If).
+        prints = "print" in facts.calls or may_resolve(facts, ("builtins.print",))
+        return prints and _may_mention_rank(facts)
 
     def visit_Module(self, node: cst.Module) -> bool:
         return self.target.is_xla  # TorchNeuron: none of these apply (reference §5)

@@ -5,10 +5,13 @@ its own Dynamo backend with its own limits (issue 12; torch_xla `perf/dynamo.md`
 from __future__ import annotations
 
 import libcst as cst
+from trncodemod.transforms.amp import may_resolve
 
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 _COMPILE = frozenset({"torch.compile"})
 # torch_xla's Dynamo backends: "openxla" for training and inference, "openxla_eval" for inference.
@@ -117,6 +120,12 @@ class TorchCompile(Pass):
     name = "torch-compile"
     rules = (CompileOnXla, CompileOnNeuron)
     needles = ("compile",)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every finding and rewrite is at a call or bare decorator that resolves to
+        # torch.compile (leave_Call, leave_Decorator).
+        return may_resolve(facts, _COMPILE)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self.is_any(original_node.func, _COMPILE):
