@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider
-from trncodemod.transforms.amp import may_resolve
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.step_marker import EvalLoopStepMarker, StepMarker, TrainLoopStepMarker
 
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import (

@@ -12,9 +12,8 @@ import re
 
 import libcst as cst
 from libcst.metadata import ScopeProvider
-from trncodemod.transforms.amp import global_bindings, may_resolve
 
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import _OPTIMIZER, _SCALER, find_step_loops
 from trncodemod.passes import Pass, PlainVisitor

@@ -13,10 +13,9 @@ import ast
 
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
-from trncodemod.transforms.amp import may_resolve, reaches_module
 
 from trncodemod.analysis import training
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass

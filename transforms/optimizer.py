@@ -18,9 +18,8 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.amp import global_bindings, may_resolve, reaches_module
 
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve, reaches_module
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.loops import dotted
 from trncodemod.passes import Pass

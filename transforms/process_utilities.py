@@ -8,10 +8,9 @@ import re
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.amp import may_resolve
 
 from trncodemod.analysis.device import analyse
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree

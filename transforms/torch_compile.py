@@ -5,9 +5,8 @@ its own Dynamo backend with its own limits (issue 12; torch_xla `perf/dynamo.md`
 from __future__ import annotations
 
 import libcst as cst
-from trncodemod.transforms.amp import may_resolve
 
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass

@@ -16,7 +16,7 @@ qualified names resolve (an import the file shadows still counts), which is the 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from trncodemod.analysis.training import TrainingProfile, profile_of
@@ -44,8 +44,11 @@ class FileFacts:
     # Local names an import binds, relative imports included; "*" when a star import may bind
     # any name.
     imported: frozenset[str]
-    # Local name -> every module or object an absolute import anywhere in the file binds it to.
+    # Local name -> every module or object an absolute import anywhere in the file binds it to;
+    # a name bound in the global scope otherwise (`torch = None`) also to itself.
     bindings: Mapping[str, frozenset[str]]
+    # Names bound in the global scope other than by an import (see global_bindings).
+    global_names: frozenset[str]
     # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
     strings: frozenset[str]
     # How many `for`/`while` loops (and comprehensions) the file has.
@@ -103,6 +106,121 @@ def dotted(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+# -- global bindings other than imports --------------------------------------------------------
+# LibCST's QualifiedNameProvider also names `torch.x` as "torch.x" (source LOCAL) where `torch`
+# is bound in the global scope by something other than an import (`torch = lazy("torch")`,
+# `except ImportError: torch = None`, `global torch`): such names count as reached too.
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# The fields that hold statements (or handlers and cases, which hold statements).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _has_global_statement(text: str) -> bool:
+    """Whether ``text`` may hold a `global` statement: the word at a line's start, or after
+    `;` or a one-line suite's `:`, and followed by a blank (a text search, then a look around
+    each hit: a regular expression over the whole text is slower)."""
+    start = text.find("global")
+    while start != -1:
+        before = text[text.rfind("\n", 0, start) + 1 : start].rstrip(" \t")
+        after = text[start + 6 : start + 7]
+        if (not before or before[-1] in ";:") and after in (" ", "\t", "\\"):
+            return True
+        start = text.find("global", start + 6)
+    return False
+
+
+def _target_names(target: ast.expr | None, names: set[str]) -> None:
+    """The names an assignment target binds (`x`, `a, *b`; not `x.y` or `x[i]`)."""
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Name:
+            names.add(node.id)  # type: ignore[union-attr]
+        elif type(node) in (ast.Tuple, ast.List):
+            stack.extend(node.elts)  # type: ignore[union-attr]
+        elif type(node) is ast.Starred:
+            stack.append(node.value)  # type: ignore[union-attr]
+
+
+def _global_bindings(tree: ast.Module, text: str) -> frozenset[str]:
+    """Names bound in the module's global scope other than by an import: assignment, loop,
+    `with` and `except` targets, `match` captures, `def`/`class`/`type` names at module level,
+    walrus targets outside function and class bodies, and every name a `global` statement
+    declares. Statements are walked, and expressions only where the text has a walrus."""
+    names: set[str] = set()
+    walrus = ":=" in text
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Assign:
+            for target in node.targets:  # type: ignore[attr-defined]
+                _target_names(target, names)
+        elif kind in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor):
+            _target_names(node.target, names)  # type: ignore[attr-defined]
+        elif kind in (ast.With, ast.AsyncWith):
+            for item in node.items:  # type: ignore[attr-defined]
+                _target_names(item.optional_vars, names)
+        elif kind in _DEFINITIONS or kind is ast.ExceptHandler and node.name:
+            names.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.match_case:
+            for pattern in ast.walk(node.pattern):  # type: ignore[attr-defined]
+                if type(pattern) in (ast.MatchAs, ast.MatchStar) and pattern.name:  # type: ignore[attr-defined]
+                    names.add(pattern.name)  # type: ignore[attr-defined]
+                elif type(pattern) is ast.MatchMapping and pattern.rest:  # type: ignore[attr-defined]
+                    names.add(pattern.rest)  # type: ignore[attr-defined]
+        elif kind.__name__ == "TypeAlias":  # Python 3.12
+            _target_names(node.name, names)  # type: ignore[attr-defined]
+        for field, value in ast.iter_fields(node):
+            if field in _BLOCKS:
+                if kind not in _DEFINITIONS:  # a function's or class's body is another scope
+                    stack.extend(value)
+            elif walrus:
+                for part in value if type(value) is list else (value,):
+                    if isinstance(part, ast.AST) and not isinstance(part, ast.pattern):
+                        for inner in ast.walk(part):
+                            if type(inner) is ast.NamedExpr:
+                                _target_names(inner.target, names)  # type: ignore[attr-defined]
+    if _has_global_statement(text):  # `global x` in a function binds x here
+        statements: list[ast.AST] = list(tree.body)
+        while statements:
+            node = statements.pop()
+            if type(node) is ast.Global:
+                names.update(node.names)  # type: ignore[attr-defined]
+            for field in _BLOCKS:
+                statements.extend(getattr(node, field, ()))
+    return frozenset(names)
+
+
+def global_bindings(facts: FileFacts) -> frozenset[str]:
+    """Names bound in the module's global scope other than by an import."""
+    return facts.global_names
+
+
+def may_resolve(facts: FileFacts, names: Iterable[str]) -> bool:
+    """Whether LibCST may give some node of the file one of the qualified ``names`` (dotted
+    names with a module as their first part): reached through an import, or through a global
+    non-import binding of the first part with the other parts spelled."""
+    qualified = facts.qualified
+    for name in names:
+        if name in qualified:
+            return True
+        parts = name.split(".")
+        if parts[0] in global_bindings(facts) and facts.identifiers.issuperset(parts[1:]):
+            return True
+    return False
+
+
+def reaches_module(facts: FileFacts, module: str) -> bool:
+    """Whether LibCST may name some node ``module`` or a name under it (``numpy`` for
+    `from numpy import zeros`), through an import or a global non-import binding."""
+    prefix = module + "."
+    if module in facts.qualified or any(q.startswith(prefix) for q in facts.qualified):
+        return True
+    head = module.partition(".")[0]
+    return head in global_bindings(facts) and facts.identifiers.issuperset(module.split(".")[1:])
+
+
 def resolve(bindings: Mapping[str, frozenset[str]], node: ast.AST) -> set[str]:
     """What ``FileFacts.resolve`` gives, from ``bindings`` alone."""
     name = dotted(node)
@@ -143,6 +261,9 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
     imported: set[str] = set()
     loops = slices = subscripts = 0
     imports, qualified = _imports(tree)
+    global_names = _global_bindings(tree, text)
+    for name in global_names:
+        imports.setdefault(name, set()).add(name)
     add = identifiers.add
     for node in ast.walk(tree):
         kind = type(node)
@@ -206,6 +327,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
         qualified=frozenset(qualified),
         imported=frozenset(imported),
         bindings={name: frozenset(bases) for name, bases in imports.items()},
+        global_names=global_names,
         strings=frozenset(strings),
         loops=loops,
         slices=slices,
