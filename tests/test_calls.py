@@ -3,7 +3,7 @@
 import libcst as cst
 import pytest
 
-from trncodemod.calls import append_keyword
+from trncodemod.rewriting.calls import append_keyword
 
 LAYOUTS = [
     ("f(a, b=1)", "f(a, b=1, drop_last=True)"),

@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from trncodemod.import_order import place_added_imports
+from trncodemod.rewriting.import_order import place_added_imports
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
 from trncodemod.config import Settings
-from trncodemod.imports import module_bindings
 from trncodemod.pipeline.migrate import migrate_text
+from trncodemod.rewriting.imports import module_bindings
 
 # Reaches torch_xla.device, torch_xla.manual_seed, torch_xla.sync, xm.optimizer_step, xm.save,
 # xm.add_step_closure (with a `_log` closure) and pl.MpDeviceLoader on the default target.

@@ -1,6 +1,6 @@
 """The loop finder's own dispatch: it calls only the hooks it lists, so the list must be whole."""
 
-from trncodemod.loops import _LoopCollector
+from trncodemod.analysis.loops import _LoopCollector
 
 
 def test_every_visit_hook_of_the_loop_finder_is_dispatched() -> None:

@@ -3,7 +3,7 @@ those, so a wrong answer either drops a needed graph cut or adds a pointless one
 
 import libcst as cst
 
-from trncodemod.loops import find_step_loops, iterates_device_loader
+from trncodemod.analysis.loops import find_step_loops, iterates_device_loader
 
 
 def _device_loader_flags(source: str) -> list[bool]:

@@ -10,11 +10,11 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.calls import keyword
+from trncodemod.analysis.loops import dotted, is_optimizer_step, root_name
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import dotted, is_optimizer_step, root_name
 from trncodemod.passes import Pass, PlainVisitor, per_tree
-from trncodemod.statements import DropsStatements, is_dropped
+from trncodemod.rewriting.calls import keyword
+from trncodemod.rewriting.statements import DropsStatements, is_dropped
 from trncodemod.targets import Target
 
 _CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})

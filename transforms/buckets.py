@@ -19,10 +19,10 @@ import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.calls import append_keyword
+from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import dotted, find_step_loops
 from trncodemod.passes import Pass
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 

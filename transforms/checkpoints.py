@@ -17,9 +17,7 @@ from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.step_marker import EvalLoopStepMarker, StepMarker, TrainLoopStepMarker
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.calls import append_keyword
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import (
+from trncodemod.analysis.loops import (
     STEP_MARKERS,
     Loop,
     LoopInfo,
@@ -28,8 +26,10 @@ from trncodemod.loops import (
     root_name,
     target_names,
 )
+from trncodemod.analysis.ranks import mentions_rank
+from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
-from trncodemod.ranks import mentions_rank
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _SAVE = frozenset({"torch.save", "torch.serialization.save"})

@@ -14,8 +14,8 @@ import libcst as cst
 from libcst.metadata import ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve
+from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, find_step_loops
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import _OPTIMIZER, _SCALER, find_step_loops
 from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.targets import Target
 

@@ -2,7 +2,7 @@
 model and training code (reference D1, D2, §5). Report only: the op table is data,
 ``data/fallback_ops.toml``.
 
-Model and training code is: a training or evaluation loop (``trncodemod.loops``), a class that
+Model and training code is: a training or evaluation loop (``trncodemod.analysis.loops``), a class that
 derives from ``nn.Module`` (also ``PreTrainedModel``, ``LightningModule``, ``autograd.Function``,
 and classes of the file derived from those), a function that calls ``.backward()`` or steps an
 optimizer, and every function of the file that this code calls by name. Collate functions and
@@ -31,14 +31,14 @@ from libcst.metadata import (
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.facts import dotted as ast_dotted
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import (
+from trncodemod.analysis.loops import (
     dotted,
     find_step_loops,
     is_backward,
     is_optimizer_step,
     own_statements,
 )
+from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 

@@ -17,7 +17,7 @@ from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
-from trncodemod.statements import DropsStatements
+from trncodemod.rewriting.statements import DropsStatements
 from trncodemod.targets import Target
 
 if sys.version_info >= (3, 11):

@@ -9,8 +9,8 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import dotted, is_optimizer_step
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 

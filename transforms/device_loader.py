@@ -13,9 +13,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.facts import dotted as ast_dotted
-from trncodemod.analysis.step_scan import ast_target_names, step_scan
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import (
+from trncodemod.analysis.loops import (
     STEP_CONTEXTS,
     STEP_MARKERS,
     LoopInfo,
@@ -24,6 +22,8 @@ from trncodemod.loops import (
     own_statements,
     target_names,
 )
+from trncodemod.analysis.step_scan import ast_target_names, step_scan
+from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Api, Target
 
@@ -51,7 +51,7 @@ class DeviceLoaderWrap(Rule):
     A `break` in the loop is fine: MpDeviceLoader stops with the loop (reference R3).
 
     Contract with the step-marker pass (TRN101/TRN102), which runs after this one: it skips
-    loops over an MpDeviceLoader (`trncodemod/loops.py`), and this pass skips loops that have a
+    loops over an MpDeviceLoader (`trncodemod/analysis/loops.py`), and this pass skips loops that have a
     marker, so a loop gets one of the two cuts, never both and never neither. `drop_last=True`
     on training loaders is the buckets pass's (TRN112); nothing is done for the `neuron` target.
 

@@ -16,9 +16,9 @@ from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
-from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _TORCH_F64 = frozenset({"torch.float64", "torch.double"})

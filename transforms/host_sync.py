@@ -1,7 +1,7 @@
 """Host reads of device values inside a training or evaluation step (reference D1, R6 caveats, §5).
 Report only.
 
-A *step* is a training or evaluation loop (``trncodemod.loops``): its body and the loops nested in
+A *step* is a training or evaluation loop (``trncodemod.analysis.loops``): its body and the loops nested in
 it, but not functions or lambdas defined there (step closures run after the step), not the body of
 an interval guard (``if step % N == 0:``, where reading is the fix) and not a nested loop that is
 itself a step loop (it is checked on its own). Code outside any step loop is never reported.
@@ -35,9 +35,7 @@ from trncodemod.transforms.item_hoist import _REDUCTIONS
 
 from trncodemod.analysis.facts import FileFacts, resolve
 from trncodemod.analysis.facts import dotted as ast_dotted
-from trncodemod.analysis.step_scan import StepLoop, ast_target_names, step_scan
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import (
+from trncodemod.analysis.loops import (
     Loop,
     LoopInfo,
     dotted,
@@ -47,6 +45,8 @@ from trncodemod.loops import (
     root_name,
     target_names,
 )
+from trncodemod.analysis.step_scan import StepLoop, ast_target_names, step_scan
+from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 

@@ -13,10 +13,7 @@ import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.analysis.step_scan import step_scan
-from trncodemod.closures import CLOSURE_NAME, step_closure
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import (
+from trncodemod.analysis.loops import (
     STEP_MARKERS,
     LoopInfo,
     dotted,
@@ -25,7 +22,10 @@ from trncodemod.loops import (
     own_statements,
     root_name,
 )
+from trncodemod.analysis.step_scan import step_scan
+from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.rewriting.closures import CLOSURE_NAME, step_closure
 from trncodemod.targets import Target
 
 

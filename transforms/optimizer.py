@@ -20,8 +20,8 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve, reaches_module
+from trncodemod.analysis.loops import dotted
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import dotted
 from trncodemod.passes import Pass
 from trncodemod.targets import Api, Target
 

@@ -11,10 +11,7 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.calls import append_keyword
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, per_tree
-from trncodemod.ranks import (
+from trncodemod.analysis.ranks import (
     _GLOBAL_CALLS,
     _LOCAL_CALLS,
     _MASTER_CALL,
@@ -22,6 +19,9 @@ from trncodemod.ranks import (
     mentions_rank,
     rank_zero_test,
 )
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass, per_tree
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _MANUAL_SEED = frozenset({"torch.manual_seed", "torch.random.manual_seed"})

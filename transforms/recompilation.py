@@ -18,9 +18,9 @@ import libcst.matchers as m
 from trncodemod.transforms.cpu_fallback import Facts, may_read_dynamic_size, model_code, walk
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import Loop, LoopInfo, dotted, find_step_loops
 from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.targets import Target
 

@@ -12,9 +12,7 @@ import libcst.matchers as m
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts, resolve
-from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.loops import (
+from trncodemod.analysis.loops import (
     STEP_CONTEXTS,
     STEP_MARKERS,
     LoopInfo,
@@ -23,6 +21,8 @@ from trncodemod.loops import (
     own_statements,
     unwrap_iterable,
 )
+from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
+from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Api, Target
 

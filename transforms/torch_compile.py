@@ -7,9 +7,9 @@ from __future__ import annotations
 import libcst as cst
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.calls import append_keyword
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _COMPILE = frozenset({"torch.compile"})

@@ -37,11 +37,11 @@ from trncodemod.transforms.xla_to_neuron_rules import (
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.calls import keyword
+from trncodemod.analysis.loops import STEP_CONTEXTS, dotted, root_name
 from trncodemod.findings import Rule
-from trncodemod.loops import STEP_CONTEXTS, dotted, root_name
 from trncodemod.passes import Pass, PlainVisitor
-from trncodemod.statements import DropsStatements
+from trncodemod.rewriting.calls import keyword
+from trncodemod.rewriting.statements import DropsStatements
 from trncodemod.targets import Target
 
 if sys.version_info >= (3, 11):

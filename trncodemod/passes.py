@@ -34,9 +34,9 @@ from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
-from trncodemod.import_order import place_added_imports
-from trncodemod.imports import Bindings, binds_only, fresh_name, module_bindings, name_for
 from trncodemod.pipeline.suppressions import Suppressions
+from trncodemod.rewriting.import_order import place_added_imports
+from trncodemod.rewriting.imports import Bindings, binds_only, fresh_name, module_bindings, name_for
 from trncodemod.targets import Api, Target
 
 _MISSING = object()
@@ -336,7 +336,7 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     def emit(self, api: Api) -> cst.BaseExpression:
         """The target's expression for ``api``, with its import scheduled once per module. Where
         the file binds the name the import would (``xm = ...``, a local ``torch_xla``), the
-        module is reached under another name (``trncodemod.imports``)."""
+        module is reached under another name (``trncodemod.rewriting.imports``)."""
         name = self.add_import(api.module, api.alias)
         expr = api.expr
         if api.alias and name != api.alias:

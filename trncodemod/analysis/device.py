@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from trncodemod.loops import dotted
-from trncodemod.ranks import environ_key
+from trncodemod.analysis.loops import dotted
+from trncodemod.analysis.ranks import environ_key
 
 Qualified = Callable[[cst.CSTNode], set[str]]
 

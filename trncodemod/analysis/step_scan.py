@@ -1,5 +1,5 @@
 """The loops of a file as Python's ``ast`` shows them, and which of them may be step loops: the
-first stage's view of ``trncodemod.loops`` (``Pass.candidate`` of the step-level passes asks it).
+first stage's view of ``trncodemod.analysis.loops`` (``Pass.candidate`` of the step-level passes asks it).
 
 Every loop ``find_step_loops`` finds on the LibCST tree is a ``StepLoop`` here with ``maybe``
 set; the training test is exact, the evaluation test a superset.
@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field
 
 from trncodemod.analysis.facts import FileFacts, dotted
-from trncodemod.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS
+from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS
 
 _AST_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _AST_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,6 +184,17 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     # Before shutdown, which forgets them; the pool's manager thread then sees them gone and
     # fails what is queued (cancelling it too races that thread: InvalidStateError on 3.11).
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    previous = threading.excepthook
+
+    def quiet(args: threading.ExceptHookArgs) -> None:
+        # The rest of that race (CPython 3.11): `map`'s iterator, closed as the
+        # interrupt leaves the caller, cancels what that thread is failing at the same moment.
+        if args.thread is manager and isinstance(args.exc_value, InvalidStateError):
+            return
+        previous(args)
+
+    threading.excepthook = quiet
     for process in workers:
         process.terminate()
     pool.shutdown(wait=False)

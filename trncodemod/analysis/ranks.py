@@ -14,7 +14,7 @@ from typing import Literal
 
 import libcst as cst
 
-from trncodemod.loops import dotted
+from trncodemod.analysis.loops import dotted
 
 QualifiedNames = Callable[[cst.CSTNode], set[str]]
 Master = Literal["global", "local"]

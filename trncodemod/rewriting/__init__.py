@@ -1,0 +1,2 @@
+"""What passes build rewrites with: call arguments, statements removed, step closures, the
+imports a rewrite needs and where they go."""
