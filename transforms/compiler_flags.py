@@ -7,14 +7,14 @@ autocast rewrite that makes it necessary; this pass does not add or report it a 
 
 from __future__ import annotations
 
-import ast
 import re
 
 import libcst as cst
 from libcst.metadata import ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve
-from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, find_step_loops
+from trncodemod.analysis.loops import find_step_loops
+from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.targets import Target
@@ -242,73 +242,6 @@ def _mentions(facts: FileFacts, needles: tuple[str, ...]) -> bool:
     return any(n in s and s in facts.text for s in facts.strings for n in needles)
 
 
-def _dotted(node: ast.expr) -> str | None:
-    """``loops.dotted`` on the ast."""
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)  # type: ignore[attr-defined]
-        node = node.value  # type: ignore[attr-defined]
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)  # type: ignore[attr-defined]
-    return ".".join(reversed(parts))
-
-
-def _is_step(call: ast.Call) -> bool:
-    """``loops.is_backward`` or ``loops.is_optimizer_step`` on the ast."""
-    func = call.func
-    if type(func) is not ast.Attribute:
-        return False
-    if func.attr in ("backward", "optimizer_step"):  # type: ignore[attr-defined]
-        return True
-    if func.attr != "step":  # type: ignore[attr-defined]
-        return False
-    receiver = _dotted(func.value)  # type: ignore[attr-defined]
-    if receiver is None:
-        return False
-    last = receiver.rsplit(".", 1)[-1]
-    if _SCALER.search(last):
-        return bool(call.args or call.keywords)
-    return bool(_OPTIMIZER.search(last)) and "sched" not in last.lower()
-
-
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
-def _has_train_loop(tree: ast.Module) -> bool:
-    """Whether ``find_step_loops`` finds a training loop: a ``for``/``while`` whose own body (not
-    a nested loop, function, class or lambda) calls ``.backward()`` or steps an optimizer.
-    Statements are walked down to the loops; only loop bodies are walked to their calls."""
-    outside: list[ast.stmt] = list(tree.body)  # statements in no loop's own body
-    while outside:
-        statement = outside.pop()
-        kind = type(statement)
-        if kind in _LOOPS:
-            inside: list[ast.AST] = list(statement.body)  # type: ignore[attr-defined]
-            while inside:
-                node = inside.pop()
-                if type(node) in _LOOPS or type(node) in _DEFINITIONS:
-                    outside.append(node)  # type: ignore[arg-type]
-                elif type(node) is ast.Lambda:
-                    continue
-                elif type(node) is ast.Call and _is_step(node):  # type: ignore[arg-type]
-                    return True
-                else:
-                    inside.extend(ast.iter_child_nodes(node))
-            outside.extend(statement.orelse)  # type: ignore[attr-defined]
-        elif kind in _DEFINITIONS:
-            outside.extend(statement.body)  # type: ignore[attr-defined]
-        else:
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(statement, field, None)
-                if type(block) is list:
-                    outside.extend(block)
-            for part in getattr(statement, "handlers", ()) or getattr(statement, "cases", ()):
-                outside.extend(part.body)
-    return False
-
-
 def _is_import_line(statement: cst.BaseStatement, index: int) -> bool:
     if not isinstance(statement, cst.SimpleStatementLine):
         return False
@@ -343,7 +276,7 @@ class CompilerFlags(Pass):
             facts.loops
             and not facts.calls.isdisjoint(("backward", "optimizer_step", "step"))
             and not _mentions(facts, ("--cache_dir", "NEURON_COMPILE_CACHE_URL"))
-            and _has_train_loop(facts.tree)
+            and any(loop.train for loop in step_scan(facts).loops)
         ):
             return True
         # TRN341 in an entry script, TRN351 in a library module that trains; neither where a
