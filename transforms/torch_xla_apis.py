@@ -12,7 +12,7 @@ from importlib import resources
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted
@@ -371,6 +371,16 @@ class TorchXlaApis(Pass):
                 False,
             )
             return updated_node
+        guard = self._guarded_import(original_node.func)
+        if guard:
+            self.report(
+                original_node,
+                rule,
+                f"`{_code(original_node.func)}` → `{new_name}`, by hand: the module is imported "
+                f"{guard}, and the import the new name needs would make it required",
+                False,
+            )
+            return updated_node
         args = self._new_args(row, original_node)
         if args is None:
             self.report(
@@ -387,6 +397,27 @@ class TorchXlaApis(Pass):
             return updated_node
         RemoveImportsVisitor.remove_unused_import_by_node(self.context, original_node.func)
         return updated_node.with_changes(func=self.emit(row.new), args=args)
+
+    def _guarded_import(self, func: cst.BaseExpression) -> str:
+        """Where the name ``func`` is reached through is imported other than at the top of the
+        module (`if is_torch_xla_available(): import torch_xla.core.xla_model as xm`, diffusers'
+        pattern; a `try`; a function): the rewrite would add a top-level `import torch_xla`
+        that makes an optional dependency required. Empty where every import is top-level."""
+        root = func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name):
+            return ""
+        scope = self.get_metadata(ScopeProvider, root, None)
+        for assignment in scope[root.value] if scope is not None else ():
+            node = getattr(assignment, "node", None)
+            if not isinstance(node, cst.Import | cst.ImportFrom):
+                continue
+            line = self.get_metadata(ParentNodeProvider, node, None)
+            holder = self.get_metadata(ParentNodeProvider, line, None) if line else None
+            if not isinstance(holder, cst.Module):
+                return "under a guard (not at the top of the module)"
+        return ""
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         row = self._renamed(node)
