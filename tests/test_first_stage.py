@@ -8,6 +8,7 @@ check, with the results compared end to end, is ``benchmarks/first_stage.py --co
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -59,12 +60,10 @@ def _record_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool, bool,
     return runs
 
 
-def _migrate(text: str, target: str) -> tuple[str, tuple] | str:
-    try:
-        migration = migrate.migrate_text(text, "case.py", Settings(target=target))
-    except migrate.MigrationError as err:
-        return err.reason
-    return migration.text, migration.findings
+def _migrate(text: str, target: str) -> None:
+    # A file the tool declines still ran every pass it got to.
+    with contextlib.suppress(migrate.MigrationError):
+        migrate.migrate_text(text, "case.py", Settings(target=target))
 
 
 @pytest.mark.parametrize("share", range(len(TARGETS)))

@@ -12,7 +12,7 @@ import re
 import libcst as cst
 from libcst.metadata import ScopeProvider
 
-from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve
+from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import find_step_loops
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
@@ -232,7 +232,7 @@ def _may_have_evidence(facts: FileFacts) -> bool:
             if _HF_MODEL.match(name) or _VISION_TRANSFORMER.match(name):
                 return True
     # `transformers = ...` bound without an import: LibCST names its attributes all the same.
-    return not global_bindings(facts).isdisjoint({"transformers", "torchvision"})
+    return not facts.global_names.isdisjoint({"transformers", "torchvision"})
 
 
 def _mentions(facts: FileFacts, needles: tuple[str, ...]) -> bool:

@@ -19,7 +19,7 @@ import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
 
-from trncodemod.analysis.facts import FileFacts, global_bindings, may_resolve, reaches_module
+from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.loops import dotted
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -584,7 +584,7 @@ class FusedOptimizers(Pass):
                 if match is not None and (fused or match.group(2) in swapped):
                     return True
         # `torch = ...` bound without an import: LibCST names `torch.optim.X` all the same.
-        return "torch" in global_bindings(facts) and "optim" in facts.identifiers
+        return "torch" in facts.global_names and "optim" in facts.identifiers
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -19,7 +19,7 @@ import ast
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from trncodemod.analysis.training import TrainingProfile, profile_of
+from trncodemod.analysis.training import TrainingProfile, dotted, profile_of
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class FileFacts:
     # Local name -> every module or object an absolute import anywhere in the file binds it to;
     # a name bound in the global scope otherwise (`torch = None`) also to itself.
     bindings: Mapping[str, frozenset[str]]
-    # Names bound in the global scope other than by an import (see global_bindings).
+    # Names bound in the global scope other than by an import (see _global_bindings).
     global_names: frozenset[str]
     # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
     strings: frozenset[str]
@@ -94,18 +94,6 @@ class FileFacts:
         return any(n in s for s in self.strings for n in needles)
 
 
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a Name/Attribute chain, else None."""
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 # -- global bindings other than imports --------------------------------------------------------
 # LibCST's QualifiedNameProvider also names `torch.x` as "torch.x" (source LOCAL) where `torch`
 # is bound in the global scope by something other than an import (`torch = lazy("torch")`,
@@ -129,7 +117,14 @@ def _has_global_statement(text: str) -> bool:
     return False
 
 
-def _target_names(target: ast.expr | None, names: set[str]) -> None:
+def target_names(target: ast.AST | None) -> set[str]:
+    """The names an assignment or loop target binds (`x`, `a, *b`; not `x.y` or `x[i]`)."""
+    names: set[str] = set()
+    _target_names(target, names)
+    return names
+
+
+def _target_names(target: ast.AST | None, names: set[str]) -> None:
     """The names an assignment target binds (`x`, `a, *b`; not `x.y` or `x[i]`)."""
     stack = [target]
     while stack:
@@ -192,11 +187,6 @@ def _global_bindings(tree: ast.Module, text: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def global_bindings(facts: FileFacts) -> frozenset[str]:
-    """Names bound in the module's global scope other than by an import."""
-    return facts.global_names
-
-
 def may_resolve(facts: FileFacts, names: Iterable[str]) -> bool:
     """Whether LibCST may give some node of the file one of the qualified ``names`` (dotted
     names with a module as their first part): reached through an import, or through a global
@@ -206,7 +196,7 @@ def may_resolve(facts: FileFacts, names: Iterable[str]) -> bool:
         if name in qualified:
             return True
         parts = name.split(".")
-        if parts[0] in global_bindings(facts) and facts.identifiers.issuperset(parts[1:]):
+        if parts[0] in facts.global_names and facts.identifiers.issuperset(parts[1:]):
             return True
     return False
 
@@ -218,7 +208,7 @@ def reaches_module(facts: FileFacts, module: str) -> bool:
     if module in facts.qualified or any(q.startswith(prefix) for q in facts.qualified):
         return True
     head = module.partition(".")[0]
-    return head in global_bindings(facts) and facts.identifiers.issuperset(module.split(".")[1:])
+    return head in facts.global_names and facts.identifiers.issuperset(module.split(".")[1:])
 
 
 def resolve(bindings: Mapping[str, frozenset[str]], node: ast.AST) -> set[str]:

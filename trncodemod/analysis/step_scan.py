@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass, field
 
 from trncodemod.analysis.facts import FileFacts, dotted
+from trncodemod.analysis.facts import target_names as ast_target_names
 from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS
 
 _AST_LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -34,21 +35,6 @@ def ast_root_name(node: ast.AST) -> str | None:
             node = node.func
         else:
             return None
-
-
-def ast_target_names(node: ast.AST) -> set[str]:
-    """loops.target_names: names bound by a ``for`` target (starred ones too)."""
-    kind = type(node)
-    if kind is ast.Name:
-        return {node.id}
-    if kind is ast.Starred:
-        return ast_target_names(node.value)
-    if kind is ast.Tuple or kind is ast.List:
-        names: set[str] = set()
-        for element in node.elts:
-            names |= ast_target_names(element)
-        return names
-    return set()
 
 
 def _ast_is_optimizer_step(call: ast.Call) -> bool:

@@ -232,7 +232,8 @@ def _imports(tree: ast.Module) -> dict[str, str]:
     return names
 
 
-def _dotted(node: ast.AST) -> str | None:
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -249,7 +250,7 @@ class _Resolver:
 
     def qualified(self, node: ast.AST) -> str | None:
         """The dotted name ``node`` stands for through the imports; None for a local name."""
-        text = _dotted(node)
+        text = dotted(node)
         if text is None:
             return None
         head, _, rest = text.partition(".")
@@ -374,7 +375,7 @@ def _device_loaders(tree: ast.Module, resolver: _Resolver) -> frozenset[str]:
             for target in targets:
                 elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
                 for element in elements:
-                    name = _dotted(element)
+                    name = dotted(element)
                     if name:
                         # A tuple target takes the value only from `accelerator.prepare(...)`,
                         # which returns each argument prepared.
@@ -391,8 +392,8 @@ def _device_loaders(tree: ast.Module, resolver: _Resolver) -> frozenset[str]:
             if isinstance(value.func, ast.Attribute) and value.func.attr == "per_device_loader":
                 return True
             name = resolver.qualified(value.func) or ""
-            return _starts(name, _DEVICE_LOADERS) or _dotted(value.func) in known
-        return _dotted(value) in known
+            return _starts(name, _DEVICE_LOADERS) or dotted(value.func) in known
+        return dotted(value) in known
 
     while True:
         before = len(known)
@@ -416,7 +417,7 @@ def _is_prepare(value: ast.AST | None) -> bool:
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in ("prepare", "prepare_data_loader")
-        and "accelerator" in (_dotted(value.func.value) or "").lower()
+        and "accelerator" in (dotted(value.func.value) or "").lower()
     )
 
 
@@ -461,7 +462,7 @@ def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
                 elif func.attr in ("fit", "train"):
                     fits = True
                 if func.attr in ("prepare", "prepare_data_loader"):
-                    receiver = (_dotted(func.value) or "").lower()
+                    receiver = (dotted(func.value) or "").lower()
                     if "accelerator" in receiver:
                         already.add(ACCELERATE_PREPARE)
             name = resolver.qualified(func) or ""
