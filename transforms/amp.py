@@ -11,6 +11,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step, root_name
+from trncodemod.analysis.nodes import find, visit
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, PlainVisitor, per_tree
 from trncodemod.rewriting.calls import keyword
@@ -299,7 +300,7 @@ class _CallsAndWiths(PlainVisitor):
 
 def _calls_and_withs(module: cst.Module) -> _CallsAndWiths:
     found = _CallsAndWiths()
-    module.visit(found)
+    visit(module, found)
     return found
 
 
@@ -511,7 +512,7 @@ class MixedPrecision(DropsStatements, Pass):
         if not isinstance(name, cst.Name):
             self._keep_scaler(call, "it is not assigned to a plain variable")
             return
-        if any(m.findall(a.value, m.Call()) for a in call.args):
+        if any(find(a.value, cst.Call) for a in call.args):
             self._keep_scaler(call, "its arguments call functions")
             return
         scope = self.get_metadata(ScopeProvider, name, None)
@@ -621,7 +622,7 @@ class MixedPrecision(DropsStatements, Pass):
         return any(
             isinstance(c, cst.Call)
             and (m.matches(c.func, m.Attribute(attr=m.Name("backward"))) or is_optimizer_step(c))
-            for c in m.findall(statement, m.Call())
+            for c in find(statement, cst.Call)
         )
 
     def _bookkeeping_call(self, call: cst.BaseExpression) -> bool:
@@ -651,7 +652,7 @@ class MixedPrecision(DropsStatements, Pass):
                 return False
             return True
         if isinstance(statement, cst.If):
-            if m.findall(statement.test, m.Call()):
+            if find(statement.test, cst.Call):
                 return False
             blocks = [statement.body]
             if statement.orelse is not None:
@@ -864,14 +865,14 @@ class MixedPrecision(DropsStatements, Pass):
     def _with_compiler_flag(self, original: cst.Module, body: list) -> list:
         if any(
             "--auto-cast" in (s.evaluated_value or "")  # type: ignore[operator]
-            for s in m.findall(original, m.SimpleString())
+            for s in find(original, cst.SimpleString)
             if isinstance(s, cst.SimpleString) and isinstance(s.evaluated_value, str)
         ):
             return body  # the module already decides the compiler's auto-cast
         anchor = self._rewritten[0]
         nested = [
             a
-            for a in m.findall(original, m.Assign())
+            for a in find(original, cst.Assign)
             if isinstance(a, cst.Assign) and self._sets_cc_flags(a) and not self._top_level(a)
         ]
         if nested:

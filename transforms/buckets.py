@@ -20,6 +20,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, find_step_loops
+from trncodemod.analysis.nodes import children, find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
@@ -1011,7 +1012,7 @@ def _makes_fixed_blocks(module: cst.Module) -> bool:
         and call.args
         and isinstance(call.args[0].value, cst.Name)
     }
-    for function in m.findall(module, m.FunctionDef()):
+    for function in find(module, cst.FunctionDef):
         if function.name.value not in mapped:  # type: ignore[attr-defined]
             continue
         for comp in m.findall(function, m.CompFor(iter=m.Call(func=m.Name("range")))):
@@ -1047,4 +1048,4 @@ def _calls(module: cst.Module) -> Iterator[cst.Call]:
         node = stack.pop()
         if isinstance(node, cst.Call):
             yield node
-        stack.extend(node.children)
+        stack.extend(children(node))

@@ -14,6 +14,7 @@ from libcst.metadata import ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import find_step_loops
+from trncodemod.analysis.nodes import visit
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, PlainVisitor
@@ -216,7 +217,7 @@ def _strings(module: cst.Module) -> list[str]:
         def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
             found.append(node.value)
 
-    module.visit(_Collector())
+    visit(module, _Collector())
     return found
 
 
@@ -314,7 +315,7 @@ class CompilerFlags(Pass):
 
     # -- evidence ------------------------------------------------------------------------------
     def _transformer_evidence(self, node: cst.BaseExpression) -> str | None:
-        for name in self.qualified_names(node):
+        for name in self.module_names(node):
             for suffix in _CONSTRUCTORS:
                 name = name.removesuffix(suffix)
             if (
@@ -345,7 +346,7 @@ class CompilerFlags(Pass):
                     self.found = True
 
         reads = _Reads()
-        node.visit(reads)
+        visit(node, reads)
         return reads.found
 
     def visit_Assign(self, node: cst.Assign) -> None:

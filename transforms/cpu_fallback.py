@@ -38,6 +38,7 @@ from trncodemod.analysis.loops import (
     is_optimizer_step,
     own_statements,
 )
+from trncodemod.analysis.nodes import children, find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -548,18 +549,50 @@ class Facts:
 
     def __init__(self, owner: Pass) -> None:
         self.owner = owner
+        # The names of the code the pass runs on (trncodemod.analysis.facts): what its imports
+        # may bind a dotted name to, a superset of what LibCST resolves it to, so that scopes
+        # are asked only where a name the pass looks for is among them.
+        self.file = owner.run.facts
+
+    def _bases(self, node: cst.CSTNode) -> frozenset[str] | None:
+        """What the first part of dotted ``node`` may be bound to in the global scope (by an
+        import, or to itself by another binding); None when it is not dotted."""
+        name = dotted(node) if isinstance(node, cst.BaseExpression) else None
+        if name is None:
+            return None
+        if self.file is None:
+            return frozenset({"?"})
+        return self.file.bindings.get(name.partition(".")[0], frozenset())
 
     def names(self, node: cst.CSTNode) -> set[str]:
         """Qualified names of a dotted name; none for ``f(x).y``, whose qualified name LibCST
-        spells as if ``y`` were an attribute of the function ``f``."""
+        spells as if ``y`` were an attribute of the function ``f``. Every name the pass looks
+        for lies under a module (``torch.``, ``numpy.``), so a local's are left out."""
         if isinstance(node, cst.BaseExpression) and dotted(node) is None:
             return set()
-        return self.owner.qualified_names(node)
+        return self.owner.module_names(node)
+
+    def may_name(self, node: cst.CSTNode, functions: frozenset[str], prefixes=()) -> bool:  # type: ignore[no-untyped-def]
+        """Whether dotted ``node`` may resolve to one of ``functions`` or a name under one of
+        ``prefixes``: by the import table alone, without asking its scope."""
+        bases = self._bases(node)
+        if not bases:
+            return False
+        if self.file is None:
+            return True
+        rest = dotted(node).partition(".")[2]  # type: ignore[arg-type, union-attr]
+        return any(
+            full in functions or full.startswith(prefixes)
+            for full in (f"{base}.{rest}" if rest else base for base in bases)
+        )
 
     def imported(self, node: cst.CSTNode) -> bool:
         """``node`` names something from an import (``np.unique``), not a method of a value."""
-        if isinstance(node, cst.BaseExpression) and dotted(node) is None:
+        name = dotted(node) if isinstance(node, cst.BaseExpression) else ""
+        if name is None:
             return False
+        if self.file is not None and name.partition(".")[0] not in self.file.imported:
+            return False  # only an import gives a name the source IMPORT
         return any(
             q.source is QualifiedNameSource.IMPORT
             for q in self.owner.get_metadata(QualifiedNameProvider, node, set())
@@ -572,6 +605,11 @@ class Facts:
         return bool(values) and all(test(v, depth - 1) for v in values)
 
     def is_bool(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+        if isinstance(node, cst.Name) and self.file is not None:
+            # Followed through its bindings only where one of its assigned values may be
+            # boolean (FallbackScan: a superset), which spares most subscripts' scopes.
+            if node.value not in fallback_scan(self.file).names_bool():
+                return False
         if isinstance(node, cst.Comparison):
             return not any(isinstance(c.operator, _NON_VALUE_COMPARISONS) for c in node.comparisons)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
@@ -632,7 +670,7 @@ class Facts:
                 return self._through_names(node, self.on_host, depth)
 
     def is_any_name(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
-        return not self.names(node).isdisjoint(names)
+        return self.may_name(node, frozenset(names)) and not self.names(node).isdisjoint(names)
 
     def _dtype_of_call(self, call: cst.Call) -> str | None:
         """The dtype a call visibly makes: ``dtype=torch.x``, ``.to(torch.x)``, ``.type(torch.x)``."""
@@ -650,8 +688,15 @@ class Facts:
     # -- the op table ------------------------------------------------------------------------
     def op_of_call(self, call: cst.Call) -> tuple[Op, str, cst.BaseExpression | None] | None:
         """The table's op for ``call``, how it is spelled, and its main operand."""
-        names = self.names(call.func)
+        table = _table()
+        names = (
+            self.names(call.func)
+            if self.may_name(call.func, table.all_functions, table.prefixes)
+            else set()
+        )
         method = _method(call)
+        if not names and method not in table.all_methods:
+            return None
         for op in fallback_ops():
             if op.references:
                 continue
@@ -695,6 +740,8 @@ class Facts:
         return True
 
     def op_of_reference(self, node: cst.Name | cst.Attribute) -> tuple[Op, str] | None:
+        if not self.may_name(node, frozenset(_table().references)):
+            return None
         names = self.names(node)
         for op in fallback_ops():
             if op.references and names & op.functions:
@@ -753,12 +800,25 @@ def _steps_itself(function: cst.FunctionDef) -> bool:
     )
 
 
+def _may_name_model(owner: Pass, base: cst.BaseExpression) -> bool:
+    """Whether LibCST may name ``base`` like a model class where its spelling does not look like
+    one: only an import binding it to one can (``from torch.nn import Module as M``); any other
+    qualified name ends in the spelled last name."""
+    facts = owner.run.facts
+    name = dotted(base)
+    if facts is None or name is None:
+        return True
+    head, _, rest = name.partition(".")
+    return any(
+        _MODEL_BASES.search(f"{bound}.{rest}" if rest else bound)
+        for bound in facts.bindings.get(head, ())
+    )
+
+
 def model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
     """The parts of ``module`` that run as model or training code (see the module docstring)."""
     roots: list[cst.CSTNode] = list(find_step_loops(module))
-    classes = {
-        c.name.value: c for c in m.findall(module, m.ClassDef()) if isinstance(c, cst.ClassDef)
-    }
+    classes = {c.name.value: c for c in find(module, cst.ClassDef) if isinstance(c, cst.ClassDef)}
     models: set[str] = set()
     changed = True
     while changed:
@@ -767,7 +827,11 @@ def model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
             if name in models:
                 continue
             for base in node.bases:
-                spelled = {*owner.qualified_names(base.value), _code(base.value)}
+                spelled = {_code(base.value)}
+                if not any(_MODEL_BASES.search(s) for s in spelled) and _may_name_model(
+                    owner, base.value
+                ):
+                    spelled |= owner.qualified_names(base.value)
                 if any(_MODEL_BASES.search(s) for s in spelled) or spelled & models:
                     models.add(name)
                     changed = True
@@ -782,7 +846,7 @@ def model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
     pending = list(roots)
     while pending:
         root = pending.pop()
-        for call in m.findall(root, m.Call(func=m.Name())):
+        for call in (c for c in find(root, cst.Call) if isinstance(c.func, cst.Name)):
             function = functions.get(call.func.value)  # type: ignore[union-attr]
             if function is not None and function not in roots:
                 roots.append(function)
@@ -801,7 +865,7 @@ def walk(roots: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
                 continue
             seen.add(id(node))
             yield node
-            stack.extend(reversed(node.children))
+            stack.extend(reversed(children(node)))
 
 
 # -- the first stage: which ops of the table the file can reach -----------------------------------
@@ -819,6 +883,10 @@ class _Table:
     integer_functions: tuple[str, ...]  # "integer-operand"
     integer_methods: frozenset[str]
     sparse_functions: tuple[str, ...]  # "sparse-keyword"
+    # Every op's functions, prefixes and methods (Facts.op_of_call asks scopes only for these).
+    all_functions: frozenset[str] = frozenset()
+    prefixes: tuple[str, ...] = ()
+    all_methods: frozenset[str] = frozenset()
 
 
 @cache
@@ -855,6 +923,9 @@ def _table() -> _Table:
         tuple(integer_functions),
         frozenset(integer_methods),
         tuple(sparse_functions),
+        frozenset(f for op in fallback_ops() for f in op.functions),
+        tuple(p for op in fallback_ops() for p in op.prefixes),
+        frozenset(name for op in fallback_ops() for name in op.methods),
     )
 
 
@@ -943,7 +1014,7 @@ class FallbackScan:
             self._mask_index = any(self._indexes_with_mask(s) for s in self.subscripts)
         return self._mask_index
 
-    def _names_bool(self) -> set[str]:
+    def names_bool(self) -> set[str]:
         """Names any of whose assigned values may be boolean, to a fixed point: a superset of
         Facts.is_bool's names followed ``_DEPTH`` deep, where every value must be."""
         if self._bool_names is None:
@@ -995,7 +1066,7 @@ class FallbackScan:
             return dtype is not None and "torch.bool" in self.names(dtype)
         if kind is ast.Name and node.id in self.assigned:
             # While the fixed point is worked out, the names found so far.
-            names = self._bool_names if self._bool_names is not None else self._names_bool()
+            names = self._bool_names if self._bool_names is not None else self.names_bool()
             return node.id in names
         return False
 

@@ -15,6 +15,7 @@ from trncodemod.transforms.launchers import DeviceCountLauncher
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.statements import DropsStatements
@@ -259,7 +260,7 @@ class OtherCudaCall(Rule):
 
 
 def _has_call(node: cst.CSTNode) -> bool:
-    return bool(m.findall(node, m.Call() | m.Await() | m.Yield() | m.NamedExpr()))
+    return bool(find(node, cst.Call, cst.Await, cst.Yield, cst.NamedExpr))
 
 
 class CudaOnlyCalls(DropsStatements, Pass):
@@ -298,7 +299,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:
-        for name in self.qualified_names(node):
+        for name in self.module_names(node):
             if name.startswith("torch.cuda."):
                 return name
         return None
@@ -318,7 +319,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
         if (
             self.target.is_xla
             and m.matches(original_node.func, m.Attribute(attr=m.Name("pin_memory")))
-            and not any(n.startswith("torch.") for n in self.qualified_names(original_node.func))
+            and not any(n.startswith("torch.") for n in self.module_names(original_node.func))
         ):
             return self._remove_pin(original_node, updated_node)
         return updated_node
@@ -392,7 +393,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
         if not (self.target.is_xla and self.enabled(DeviceCountLauncher)):
             return False
         module = self._wrapper.module
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.qualified_names))
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
         return call in facts.launchers.values()
 
     # -- pinned memory -----------------------------------------------------------------------
@@ -458,11 +459,11 @@ class CudaOnlyCalls(DropsStatements, Pass):
         flags = [
             t.target
             for t in node.targets
-            if not self.qualified_names(t.target).isdisjoint(self.table.flags)
+            if not self.module_names(t.target).isdisjoint(self.table.flags)
         ]
         if not flags:
             return
-        flag = min(self.qualified_names(flags[0]) & self.table.flags)
+        flag = min(self.module_names(flags[0]) & self.table.flags)
         short = flag
         if len(node.targets) > 1 or _has_call(node.value):
             self.report(

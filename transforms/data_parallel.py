@@ -10,6 +10,7 @@ from libcst.metadata import ParentNodeProvider
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, is_optimizer_step
+from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -501,7 +502,7 @@ class DataParallel(Pass):
 
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        calls = [c for c in m.findall(node, m.Call()) if isinstance(c, cst.Call)]
+        calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
         kinds = [self.qualified_names(c.func) for c in calls]
         self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds)
         self.data_parallel = self.uses_ddp or any(
@@ -561,7 +562,7 @@ class DataParallel(Pass):
         unit = self._enclosing(call, _UNITS)
         assert unit is not None
         scope = unit if isinstance(unit, cst.Module) else unit.body  # type: ignore[attr-defined]
-        calls = [c for c in m.findall(scope, m.Call()) if isinstance(c, cst.Call)]
+        calls = [c for c in find(scope, cst.Call) if isinstance(c, cst.Call)]
         if any(self.is_any(c.func, _REDUCES) for c in calls):
             return  # the gradients are reduced by hand already
         clips = [c for c in calls if self._is_clip(c)]
@@ -613,7 +614,7 @@ class DataParallel(Pass):
 
     @staticmethod
     def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-        return bool(m.findall(outer, m.MatchIfTrue(lambda node: node is inner)))
+        return any(node is inner for node in walk(outer))
 
     # -- rewriting -----------------------------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

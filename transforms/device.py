@@ -684,7 +684,7 @@ class DevicePlacement(Pass):
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        self.facts = per_tree(node, "device", lambda module: analyse(module, self.qualified_names))
+        self.facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
         profile = self.run.profile
         if not profile.trains or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves

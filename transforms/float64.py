@@ -621,7 +621,7 @@ class Float64ToFloat32(Pass):
     def _names(self, node: cst.CSTNode) -> set[str]:
         """Qualified names of a dotted name only: LibCST names `np.random.rand(3).astype` as
         `numpy.random.rand.astype`, which is a method of an array, not a NumPy function."""
-        return self.qualified_names(node) if _is_dotted(node) else set()
+        return self.module_names(node) if _is_dotted(node) else set()
 
     def _is(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
         return not self._names(node).isdisjoint(names)

@@ -45,6 +45,7 @@ from trncodemod.analysis.loops import (
     root_name,
     target_names,
 )
+from trncodemod.analysis.nodes import children, find
 from trncodemod.analysis.step_scan import StepLoop, ast_target_names, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -581,7 +582,7 @@ class HostSyncDiagnostics(Pass):
         while stack:
             node = stack.pop()
             yield node
-            for child in reversed(node.children):
+            for child in reversed(children(node)):
                 if isinstance(child, _SCOPES) or child in loops:
                     continue
                 if isinstance(child, cst.If) and is_interval_guard(child.test):
@@ -600,7 +601,7 @@ class HostSyncDiagnostics(Pass):
                 n.value
                 for node in nodes
                 if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign)
-                for n in m.findall(node.target, m.Name())
+                for n in find(node.target, cst.Name)
                 if isinstance(n, cst.Name)
             }
             self.host_batch = target_names(info.node.target) - assigned
@@ -628,7 +629,7 @@ class HostSyncDiagnostics(Pass):
                 self._bind(bindings, node.target, node.value)
             elif isinstance(node, cst.For | cst.CompFor | cst.NamedExpr | cst.AsName):
                 target = node.name if isinstance(node, cst.AsName) else node.target
-                for name in m.findall(target, m.Name()):
+                for name in find(target, cst.Name):
                     bindings.setdefault(name.value, []).append(None)  # type: ignore[union-attr]
         known: set[str] = set()
         if info.iterates_device_loader and isinstance(info.node, cst.For):
@@ -661,7 +662,7 @@ class HostSyncDiagnostics(Pass):
                 elif self._is_model_call(value):  # `logits, aux = model(x)`
                     self._bind(bindings, element.value, value)
                 else:
-                    for name in m.findall(element.value, m.Name()):
+                    for name in find(element.value, cst.Name):
                         bindings.setdefault(name.value, []).append(None)  # type: ignore[union-attr]
 
     def _is_model_call(self, node: cst.BaseExpression) -> bool:

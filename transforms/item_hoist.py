@@ -22,6 +22,7 @@ from trncodemod.analysis.loops import (
     own_statements,
     root_name,
 )
+from trncodemod.analysis.nodes import children
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -303,7 +304,7 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(children(current)))
 
 
 def _is_count(node: cst.BaseExpression) -> bool:

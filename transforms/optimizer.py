@@ -15,12 +15,12 @@ from functools import cache
 from importlib import resources
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.loops import dotted
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Api, Target
@@ -595,7 +595,7 @@ class FusedOptimizers(Pass):
 
     # -- what the whole file says ----------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        for call in m.findall(node, m.Call()):
+        for call in find(node, cst.Call):
             assert isinstance(call, cst.Call)
             if self._scaler_reason is None:
                 self._scaler_reason = self._scaler_use(call)
@@ -656,6 +656,9 @@ class FusedOptimizers(Pass):
     # -- classification --------------------------------------------------------------------------
     def _sources_of(self, func: cst.BaseExpression) -> tuple[Source | None, bool]:
         """The CUDA-only source ``func`` names, and whether some binding of it is something else."""
+        sources = self.table.sources
+        if not any(s.matches(q) for q in self.module_names(func) for s in sources):
+            return None, False  # a source is a library's name, never a local's
         names = self.qualified_names(func)
         found = {source for q in names for source in self.table.sources if source.matches(q)}
         if not found:
@@ -664,7 +667,7 @@ class FusedOptimizers(Pass):
         return next(iter(found)), len(found) > 1 or matched != names
 
     def _unsupported_of(self, func: cst.BaseExpression) -> tuple[str, str] | None:
-        for q in self.qualified_names(func):
+        for q in self.module_names(func):
             for module, classes, why in self.table.unsupported:
                 cls = _class_of(q, module, classes)
                 if cls is not None:
@@ -673,6 +676,8 @@ class FusedOptimizers(Pass):
 
     def _torch_optim(self, func: cst.BaseExpression) -> str | None:
         """``torch.optim.X`` when every binding of ``func`` is that torch.optim class."""
+        if not any(_TORCH_OPTIM.match(q) for q in self.module_names(func)):
+            return None
         classes = set()
         for q in self.qualified_names(func):
             match = _TORCH_OPTIM.match(q)

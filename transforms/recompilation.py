@@ -19,6 +19,7 @@ from trncodemod.transforms.cpu_fallback import Facts, may_read_dynamic_size, mod
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops
+from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, PlainVisitor
@@ -170,7 +171,7 @@ def _reads_sizes(module: cst.Module) -> bool:
         for node in line.body
     )
     visitor = _SizeReads(imports_builtins)
-    module.visit(visitor)
+    visit(module, visitor)
     return visitor.found
 
 
@@ -182,7 +183,7 @@ def _step_code(loop: Loop, loops: dict[Loop, LoopInfo]) -> Iterator[cst.CSTNode]
         node = stack.pop()
         yield node
         stack.extend(
-            c for c in reversed(node.children) if not isinstance(c, _SCOPES) and c not in loops
+            c for c in reversed(children(node)) if not isinstance(c, _SCOPES) and c not in loops
         )
 
 
@@ -358,7 +359,7 @@ class RecompilationDiagnostics(Pass):
                 return
             if any(
                 "pad" in (dotted(call.func) or "").rsplit(".", 1)[-1].lower()
-                for call in m.findall(node.body, m.Call())
+                for call in find(node.body, cst.Call)
                 if isinstance(call, cst.Call)
             ):
                 return

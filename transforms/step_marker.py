@@ -21,6 +21,7 @@ from trncodemod.analysis.loops import (
     own_statements,
     unwrap_iterable,
 )
+from trncodemod.analysis.nodes import children
 from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -249,7 +250,7 @@ def _loop_continues(
             yield from _loop_continues(node.orelse, in_finally)
         return
     in_finally = in_finally or isinstance(node, cst.Finally)
-    for child in node.children:
+    for child in children(node):
         yield from _loop_continues(child, in_finally)
 
 
@@ -397,7 +398,7 @@ class StepMarker(Pass):
         branch = isinstance(
             node, cst.ExceptHandler | cst.ExceptStarHandler | cst.MatchCase | cst.CompFor
         )
-        for child in node.children:
+        for child in children(node):
             self._walk_markers(child, conditional or branch, ending, found)
 
     def _placement(self, info: LoopInfo) -> tuple[int, cst.CSTNode, str]:

@@ -38,6 +38,7 @@ from trncodemod.transforms.xla_to_neuron_rules import (
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import STEP_CONTEXTS, dotted, root_name
+from trncodemod.analysis.nodes import visit
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.rewriting.calls import keyword
@@ -234,7 +235,7 @@ class XlaToNeuron(DropsStatements, Pass):
     # -- what the whole file says --------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         collector = _Calls()
-        node.visit(collector)
+        visit(node, collector)
         for call in collector.calls:
             names = self.qualified_names(call.func)
             if names & _SPAWNS or _PROCESS_GROUP in names:
@@ -279,7 +280,7 @@ class XlaToNeuron(DropsStatements, Pass):
         devices = next(row.names for row in self.table.calls if row.rule is XlaDevice)
         if isinstance(value, cst.Name):
             device_code = value.value
-        elif isinstance(value, cst.Call) and self.qualified_names(value.func) & devices:
+        elif isinstance(value, cst.Call) and self.module_names(value.func) & devices:
             device_code = self.target.device.expr
         else:
             return None
@@ -784,7 +785,7 @@ class XlaToNeuron(DropsStatements, Pass):
         item = original_node.items[0]
         if item.asname is not None or not isinstance(item.item, cst.Call):
             return updated_node
-        if not self.qualified_names(item.item.func) & STEP_CONTEXTS:
+        if not self.module_names(item.item.func) & STEP_CONTEXTS:
             return updated_node
         if not isinstance(updated_node.body, cst.IndentedBlock):
             return updated_node
@@ -860,7 +861,7 @@ class XlaToNeuron(DropsStatements, Pass):
                 return False
             if isinstance(call.func, cst.Attribute) and call.func.attr.value == "to":
                 return True
-            return bool(self.qualified_names(call.func) & _DEVICE_FIRST)
+            return bool(self.module_names(call.func) & _DEVICE_FIRST)
         if isinstance(parent, cst.Assign):
             return any(
                 "device" in ((dotted(t.target) or "").rsplit(".", 1)[-1]).lower()

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from trncodemod.analysis.loops import dotted
+from trncodemod.analysis.nodes import children, visit
 from trncodemod.analysis.ranks import environ_key
 
 Qualified = Callable[[cst.CSTNode], set[str]]
@@ -192,13 +193,13 @@ class _Collector(cst.CSTVisitor):
     # -- guards ------------------------------------------------------------------------------
     def visit_If(self, node: cst.If) -> bool:
         self.if_tests.append(node.test)
-        node.test.visit(self)
+        visit(node.test, self)
         self.guards.append((node.test, True))
-        node.body.visit(self)
+        visit(node.body, self)
         self.guards.pop()
         if node.orelse is not None:
             self.guards.append((node.test, False))
-            node.orelse.visit(self)
+            visit(node.orelse, self)
             self.guards.pop()
         return False
 
@@ -760,7 +761,7 @@ def _is_dtype(node: cst.BaseExpression, qualified: Qualified) -> bool:
 def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
     """The training device of ``module`` and what decides it."""
     collected = _Collector(qualified)
-    module.visit(collected)
+    visit(module, collected)
     facts = DeviceFacts()
     evaluator = _Evaluator(collected, facts)
     outcome: set[str] = set()
@@ -971,4 +972,4 @@ def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(children(current))

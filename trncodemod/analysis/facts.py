@@ -16,6 +16,7 @@ qualified names resolve (an import the file shadows still counts), which is the 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -92,6 +93,12 @@ class FileFacts:
     def holds_string(self, *needles: str) -> bool:
         """Whether a string constant contains one of ``needles``."""
         return any(n in s for s in self.strings for n in needles)
+
+    @functools.cached_property
+    def names(self) -> NameTable:
+        """What the scope analysis is certain to resolve some names to (``_name_table``): what
+        ``Pass`` answers qualified names from without that analysis."""
+        return _name_table(self.tree)
 
 
 # -- global bindings other than imports --------------------------------------------------------
@@ -185,6 +192,150 @@ def _global_bindings(tree: ast.Module, text: str) -> frozenset[str]:
             for field in _BLOCKS:
                 statements.extend(getattr(node, field, ()))
     return frozenset(names)
+
+
+# -- names whose binding the file's syntax settles ------------------------------------------------
+# What opens a scope of its own: its body's bindings are not the global scope's.
+_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True)
+class NameTable:
+    """What LibCST's scope analysis is certain to resolve some names to, wherever they are read
+    (``_name_table``); the test suite holds it to LibCST's answers (tests/test_import_names.py).
+
+    ``imports``: local name -> the one dotted name every import of it binds. ``global_only``:
+    names bound in the global scope by something other than an import, and nowhere else, which
+    LibCST names by themselves (`main` of `def main()`). ``bound``: every name something other
+    than an import binds, anywhere (a superset: `del`, `global` and `nonlocal` count too)."""
+
+    imports: Mapping[str, str]
+    global_only: frozenset[str]
+    bound: frozenset[str]
+
+
+def _name_table(tree: ast.Module) -> NameTable:
+    """The names whose every read LibCST resolves the same way:
+
+    - an import name: bound by imports of the global scope only (`import x`, `import a.b as x`,
+      `from a import b as x`; never a dotted `import a.b`, whose first part LibCST resolves by
+      longest prefix, nor a relative import), all to the same name, and bound by nothing else;
+    - a global-only name: bound in the global scope only, and never by an import;
+
+    and, for both, never declared `global` or `nonlocal`, and never read outside a function's
+    body before the statement of its first binding ends (LibCST leaves a read of the global
+    scope that comes before its binding unresolved; `x = f(x)` reads before it binds). Bindings
+    are collected generously (default values and decorators count as a function's, a loop's
+    target binds where the loop ends), so a name in doubt is left out."""
+    targets: dict[str, set[str]] = {}
+    first: dict[str, tuple[int, int]] = {}
+    excluded: set[str] = set()  # bound otherwise than the two kinds allow
+    in_global: set[str] = set()  # bound in the global scope by something other than an import
+    elsewhere: set[str] = set()  # bound in another scope by anything
+    reads: list[ast.Name] = []  # reads LibCST checks against the global scope's binding order
+    # (node, in the global scope, a read there may come before a binding of the global scope:
+    # outside a function's body, so in its decorators, defaults and annotations too)
+    # and where the innermost statement around it ends)
+    stack: list[tuple[ast.AST, bool, bool, tuple[int, int]]] = [(tree, True, True, (0, 0))]
+
+    def bind(name: str, top: bool | None, at: tuple[int, int]) -> None:
+        """Record a binding: of the global scope, of another, or (None) an import; as taking
+        effect where its statement ends (`x = f(x)` reads `x` before it binds it)."""
+        if top is not None:
+            (in_global if top else elsewhere).add(name)
+        if name not in first or at < first[name]:
+            first[name] = at
+
+    while stack:
+        node, top, outside, end = stack.pop()
+        kind = type(node)
+        if isinstance(node, ast.stmt):
+            end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+        if kind is ast.Import or kind is ast.ImportFrom:
+            for alias in node.names:  # type: ignore[attr-defined]
+                if alias.name == "*":
+                    continue  # LibCST binds nothing for a star import
+                bound = alias.asname or alias.name
+                if kind is ast.Import:
+                    target = alias.name
+                    if not alias.asname and "." in alias.name:
+                        bound = alias.name.split(".", 1)[0]
+                        excluded.add(bound)
+                else:
+                    target = f"{node.module}.{alias.name}"  # type: ignore[attr-defined]
+                    if node.level:  # type: ignore[attr-defined]
+                        excluded.add(bound)
+                if not top:
+                    excluded.add(bound)
+                targets.setdefault(bound, set()).add(target)
+                bind(bound, None, end)
+            continue
+        if kind is ast.Name:
+            ctx = type(node.ctx)  # type: ignore[attr-defined]
+            if ctx is ast.Load:
+                if outside:
+                    reads.append(node)  # type: ignore[arg-type]
+            elif ctx is ast.Store:
+                bind(node.id, top, end)  # type: ignore[attr-defined]
+            else:
+                excluded.add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.arg:
+            bind(node.arg, False, end)  # type: ignore[attr-defined]
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            bind(node.name, top, end)  # type: ignore[attr-defined]
+        elif kind is ast.ExceptHandler:
+            if node.name:  # type: ignore[attr-defined]
+                bind(node.name, top, end)  # type: ignore[attr-defined]
+        elif kind in (ast.MatchAs, ast.MatchStar):
+            if node.name:  # type: ignore[attr-defined]
+                excluded.add(node.name)  # type: ignore[attr-defined]  # LibCST misses some
+        elif kind is ast.MatchMapping:
+            if node.rest:  # type: ignore[attr-defined]
+                excluded.add(node.rest)  # type: ignore[attr-defined]
+        elif kind in (ast.Global, ast.Nonlocal):
+            excluded.update(node.names)  # type: ignore[attr-defined]
+        elif hasattr(node, "name") and isinstance(node.name, str):  # type parameters (3.12)
+            excluded.add(node.name)
+        inner = top and kind not in _SCOPES
+        if kind in _FUNCTIONS:
+            body = node.body  # type: ignore[attr-defined]
+            statements = body if type(body) is list else [body]
+            in_body = {id(child) for child in statements}
+            stack.extend((child, False, False, end) for child in statements)
+            stack.extend(
+                (child, False, outside, end)
+                for child in ast.iter_child_nodes(node)
+                if id(child) not in in_body
+            )
+        else:
+            stack.extend((child, inner, outside, end) for child in ast.iter_child_nodes(node))
+    bound_otherwise = in_global | elsewhere | excluded
+    imports = {
+        name: next(iter(bound))
+        for name, bound in targets.items()
+        if len(bound) == 1 and name not in bound_otherwise
+    }
+    global_only = in_global - elsewhere - excluded - targets.keys()
+    early = {
+        read.id for read in reads if (read.lineno, read.col_offset) < first.get(read.id, (0, 0))
+    }
+    return NameTable(
+        {name: bound for name, bound in imports.items() if name not in early},
+        frozenset(global_only - early),
+        frozenset(bound_otherwise),
+    )
 
 
 def may_resolve(facts: FileFacts, names: Iterable[str]) -> bool:

@@ -19,6 +19,7 @@ from typing import Literal
 import libcst as cst
 import libcst.matchers as m
 
+from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.passes import PlainVisitor, per_tree
 
 Loop = cst.For | cst.While
@@ -117,7 +118,7 @@ def own_statements(body: cst.BaseSuite) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        for child in reversed(node.children):
+        for child in reversed(children(node)):
             if not isinstance(child, _SCOPE_BREAKERS):
                 stack.append(child)
 
@@ -330,7 +331,7 @@ class _LoopCollector(PlainVisitor):
     @staticmethod
     def _class_attributes(node: cst.ClassDef, loader_classes: Collection[str]) -> set[str]:
         verdicts: dict[str, bool] = {}
-        for assign in m.findall(node, m.Assign() | m.AnnAssign()):
+        for assign in find(node, cst.Assign, cst.AnnAssign):
             targets = (
                 [t.target for t in assign.targets]  # type: ignore[union-attr]
                 if isinstance(assign, cst.Assign)
@@ -474,7 +475,7 @@ class _LoopCollector(PlainVisitor):
 
 def _collect(module: cst.Module) -> dict[Loop, LoopInfo]:
     collector = _LoopCollector()
-    module.visit(collector)
+    visit(module, collector)
     return collector.loops
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 import libcst as cst
 
 from trncodemod.analysis.loops import dotted
+from trncodemod.analysis.nodes import children
 
 QualifiedNames = Callable[[cst.CSTNode], set[str]]
 Master = Literal["global", "local"]
@@ -147,7 +148,7 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(children(current))
 
 
 def mentions_rank(node: cst.CSTNode, qualified: QualifiedNames) -> bool:

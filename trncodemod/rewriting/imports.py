@@ -17,6 +17,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import GlobalScope, ImportAssignment, MetadataWrapper, Scope, ScopeProvider
 
+from trncodemod.analysis.nodes import visit
+
 
 @dataclass(frozen=True)
 class Bindings:
@@ -40,7 +42,7 @@ def module_bindings(wrapper: MetadataWrapper) -> Bindings:
         for assignment in scope.assignments:
             by_name.setdefault(assignment.name, []).append((scope, assignment))
     spelled = _Spelled()
-    wrapper.module.visit(spelled)
+    visit(wrapper.module, spelled)
     for name in spelled.captures:  # LibCST's scopes do not record `case` captures
         by_name.setdefault(name, []).append((None, "match capture"))
     return Bindings(by_name, frozenset(spelled.names) | frozenset(by_name))

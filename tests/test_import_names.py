@@ -1,0 +1,165 @@
+"""Qualified names from the file's name table (``FileFacts.names``) are the scope analysis's.
+
+``Pass._qualified`` answers a name whose first part only an import binds, or only the global
+scope, without LibCST's scope analysis; ``Pass.module_names`` also a name whose first part is a
+local's or a builtin's. For every node of the golden inputs, the examples and the cases below,
+those answers must be the ones ``ScopeProvider`` gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.helpers import get_full_name_for_node
+from libcst.metadata import MetadataWrapper, QualifiedNameSource, ScopeProvider
+
+from trncodemod.analysis.facts import facts_of_text
+from trncodemod.analysis.nodes import walk
+from trncodemod.commands.golden import find_cases
+from trncodemod.passes import _has_scope, known_names, module_names_of
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(
+    {case.input for case in find_cases(ROOT / "golden")} | set(ROOT.glob("examples/*.py"))
+)
+# Each case: the source, and the names the table must settle (+) or must not (-).
+CASES = {
+    "plain": (
+        "import torch\nimport torch.nn as nn\nfrom torch import optim as o\n"
+        "def f(x):\n    return torch.zeros(1), nn.Linear, o.SGD, x\n",
+        {"torch", "nn", "o", "f"},
+        {"x"},
+    ),
+    "dotted import": (
+        "import torch.distributed\nimport torch\ntorch.distributed.init()\n",
+        set(),
+        {"torch"},
+    ),
+    "relative": ("from . import utils\nutils.f()\n", set(), {"utils"}),
+    "two targets": (
+        "try:\n    import torch_xla as tx\nexcept ImportError:\n"
+        "    import torch as tx\ntx.device()\n",
+        set(),
+        {"tx"},
+    ),
+    "same twice": (
+        "import torch\ndef f():\n    import torch\n    return torch.ones(1)\ntorch.zeros(1)\n",
+        set(),
+        {"torch"},
+    ),
+    "rebound": (
+        "import torch\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"
+        "def g(torch):\n    return torch\n",
+        set(),
+        {"torch", "apex"},
+    ),
+    "read before import": ("x = np.zeros(1)\nimport numpy as np\ny = np.ones(1)\n", set(), {"np"}),
+    "read in a function before import": (
+        "def f():\n    return np.zeros(1)\nimport numpy as np\n",
+        {"np", "f"},
+        set(),
+    ),
+    "class body": (
+        "import torch\nclass M(torch.nn.Module):\n    dtype = torch.float32\n"
+        "    def f(self):\n        return [torch.x for _ in self.y]\n",
+        {"torch"},
+        set(),
+    ),
+    "local import": ("def f():\n    import torch\n    return torch.zeros(1)\n", set(), {"torch"}),
+    "comprehension target": ("import torch\n[torch for torch in range(3)]\n", set(), {"torch"}),
+    "global": ("import torch\ndef f():\n    global torch\n    torch = None\n", set(), {"torch"}),
+    "del": ("import torch\ndel torch\n", set(), {"torch"}),
+    "except as": ("import e\ntry:\n    pass\nexcept E as e:\n    pass\n", set(), {"e"}),
+    "star": ("from torch import *\nimport torch\ntorch.zeros(nonzero)\n", {"torch"}, set()),
+    "walrus and match": (
+        "import a\nimport b\nif (a := 1):\n    pass\nmatch x:\n    case [b]:\n        pass\n",
+        set(),
+        {"a", "b"},
+    ),
+    "alias of a module": (
+        "from torch.cuda import amp\nimport torch.cuda.amp as A\n"
+        "amp.autocast(); A.GradScaler(); amp.x.y.z\n",
+        {"amp", "A"},
+        set(),
+    ),
+    "attribute and keyword names": ("import torch\nx.torch.y; f(torch=1)\n", {"torch"}, set()),
+    "global only": (
+        "def helper(): pass\ndef main():\n    helper()\nmodel = Net()\nclass Net: pass\n"
+        "main(); model.to(1).x\n",
+        {"helper", "main", "model"},
+        {"Net"},
+    ),
+    "bound in a function too": ("x = 1\ndef f():\n    x = 2\n    return x\nx.y\n", {"f"}, {"x"}),
+    "class attribute": ("y = 1\nclass C:\n    y = 2\n    z = y\nC.y\n", {"C"}, {"y"}),
+    "comprehension targets": (
+        "[k for k in range(3)]\nk = 1\n[(w := i) for i in k]\nw\n",
+        set(),
+        {"k", "w", "i"},
+    ),
+    "default read before its def": ("def f(a=g()):\n    pass\ndef g(): pass\n", {"f"}, {"g"}),
+    "builtins and locals": (
+        "def f(print, x):\n    return print(len(x)), str.join, x.y\n"
+        "class C:\n    open = 1\n    def g(self):\n        return open(id)\n"
+        "print(type(C)); y = [z for z in range(3)]\n",
+        set(),
+        {"print", "x"},
+    ),
+}
+
+
+def check(text: str) -> tuple[int, int, list[str]]:
+    """(nodes with a name, nodes the file's names answer for, the code of every node where an
+    answer is not the scopes': a qualified name, or whether the node has a scope at all)."""
+    facts = facts_of_text(text)
+    assert facts is not None
+    module = cst.parse_module(text)
+    scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    named = answered = 0
+    wrong: list[str] = []
+    for node in walk(module):
+        full = get_full_name_for_node(node)
+        if full is None:
+            continue
+        named += 1
+        scope = scopes.get(node)
+        if _has_scope(module, node) != (scope is not None):
+            wrong.append(f"{cst.Module([]).code_for_node(node)} (scope: {scope is not None})")
+            continue
+        if scope is None:
+            continue
+        slow = set(scope.get_qualified_names_for(node))
+        module_only = {
+            q.name for q in slow if q.source is not QualifiedNameSource.LOCAL or q.name == full
+        }
+        fast = known_names(full, facts.names)
+        fast_module = module_names_of(full, facts)
+        if fast is not None and fast != slow or fast_module not in (None, module_only):
+            wrong.append(cst.Module([]).code_for_node(node))
+        answered += fast_module is not None
+    return named, answered, wrong
+
+
+def test_every_kind_of_node() -> None:
+    from test_nodes import EVERY_KIND
+
+    assert check(EVERY_KIND)[2] == []
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_cases(name: str) -> None:
+    text, present, absent = CASES[name]
+    table = facts_of_text(text).names  # type: ignore[union-attr]
+    settled = table.imports.keys() | table.global_only
+    assert present <= settled
+    assert not absent & settled
+    assert check(text)[2] == []
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.relative_to(ROOT).as_posix() for p in SOURCES])
+def test_golden_inputs_and_examples(source: Path) -> None:
+    text = source.read_text("utf-8")
+    if facts_of_text(text) is None:
+        pytest.skip("Python cannot parse it; LibCST reports it")
+    assert check(text)[2] == []

@@ -1,0 +1,132 @@
+"""The fast walk (``trncodemod.analysis.nodes``) gives LibCST's own children, in LibCST's order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import libcst.matchers as m
+import pytest
+
+from trncodemod.analysis.nodes import children, find, transform, walk
+from trncodemod.commands.golden import find_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(
+    {case.input for case in find_cases(ROOT / "golden")} | set(ROOT.glob("examples/*.py"))
+)
+# Syntax the golden inputs may lack: every kind of node LibCST parses on the running Python.
+EVERY_KIND = """
+from . import a as b, c
+from .m import (x, y,)
+import p.q as r
+@decorator(1)
+async def f(a, /, b: int = 2, *args, c, d=3, **kw) -> "T":
+    global g
+    async with x as (y, z), w:
+        async for i in aiter():
+            await i
+    nonlocal_ = lambda q, *r, s=1, **t: (yield)
+    return [k async for k in it if k] + {k: v for k, v in d} | {s for s in t}
+class C(B, metaclass=M):
+    x: int = 1
+    def g(self):
+        nonlocal_ = 1
+        del self.x, y[0]
+        raise E from err
+try:
+    pass
+except* (A, B) as e:
+    pass
+else:
+    pass
+finally:
+    pass
+with (open(a) as f, open(b)):
+    pass
+match point:
+    case {"x": 0, **rest} | [1, *others] | Point(x=0, y=_) as p if p:
+        pass
+    case 1 | -2 | 3.0j | "s" | None:
+        pass
+while not a < b <= c is not d in e not in f:
+    assert x, f"{a!r:>{width}} {b=}" "and" 'more'
+    x = y if z else ~w ** 2 // 3 @ m
+    x += 1; y >>= 2
+    print(*a, **k, sep=(yield from g))
+    z = a[1:2:3, ...]
+    (n := 10)
+    break
+else:
+    continue_ = ...
+"""
+
+
+@pytest.mark.parametrize(
+    "source", [*SOURCES, None], ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES), "every"]
+)
+def test_children_are_libcsts(source: Path | None) -> None:
+    module = cst.parse_module(EVERY_KIND if source is None else source.read_text("utf-8"))
+    preorder: list[int] = []
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        preorder.append(id(node))
+        expected = list(node.children)
+        assert [id(c) for c in children(node)] == [id(c) for c in expected], type(node).__name__
+        stack.extend(reversed(expected))
+    assert [id(n) for n in walk(module)] == preorder
+    calls = find(module, cst.Call)
+    assert [id(c) for c in calls] == [id(c) for c in m.findall(module, m.Call())]
+
+
+class _Rewriter(cst.CSTTransformer):
+    """Renames, removes, flattens and empties, and records every call it gets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, int, str]] = []
+        self.stack: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.calls.append(("visit", id(node), type(node).__name__))
+        self.stack.append(node)
+        return not isinstance(node, cst.Lambda)
+
+    def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
+        self.calls.append(("leave", id(original_node), type(updated_node).__name__))
+        self.stack.pop()
+        parent = self.stack[-1] if self.stack else None
+        if isinstance(updated_node, cst.Name) and updated_node.value == "x":
+            return updated_node.with_changes(value="renamed")
+        if isinstance(updated_node, cst.Pass):
+            return cst.RemoveFromParent()
+        if isinstance(updated_node, cst.Annotation) and isinstance(parent, cst.Param):
+            return cst.RemoveFromParent()  # an optional field: None
+        if isinstance(updated_node, cst.Semicolon):
+            return cst.RemoveFromParent()  # a sentinel field: MaybeSentinel.DEFAULT
+        if isinstance(updated_node, cst.SimpleStatementLine) and "flatten" in cst.Module(
+            []
+        ).code_for_node(original_node):
+            return cst.FlattenSentinel([updated_node, updated_node])
+        return updated_node
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    "source", [*SOURCES, None], ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES), "every"]
+)
+def test_transform_is_libcsts(source: Path | None) -> None:
+    text = EVERY_KIND if source is None else source.read_text("utf-8")
+    text += "\ndef g(x: int) -> str:\n    pass\nflatten(x, y); z = 1\nif x:\n    pass\n"
+    module = cst.parse_module(text)
+    theirs, ours = _Rewriter(), _Rewriter()
+    expected = module.visit(theirs)
+    assert transform(module, ours).code == expected.code
+    assert ours.calls == theirs.calls
+    assert transform(module, cst.CSTTransformer()) is module  # nothing changed: nothing rebuilt
