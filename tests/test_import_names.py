@@ -18,7 +18,7 @@ from libcst.metadata import MetadataWrapper, QualifiedNameSource, ScopeProvider
 from trncodemod.analysis.facts import facts_of_text
 from trncodemod.analysis.nodes import walk
 from trncodemod.commands.golden import find_cases
-from trncodemod.passes import _has_scope, known_names, module_names_of
+from trncodemod.passes import _has_scope, known_names_at, module_names_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(
@@ -37,7 +37,11 @@ CASES = {
         set(),
         {"torch"},
     ),
-    "relative": ("from . import utils\nutils.f()\n", set(), {"utils"}),
+    "relative": (
+        "from . import utils\nfrom ..a.b import c as d\nfrom .m import e\nutils.f(d.x, e)\n",
+        {"utils", "d", "e"},
+        set(),
+    ),
     "two targets": (
         "try:\n    import torch_xla as tx\nexcept ImportError:\n"
         "    import torch as tx\ntx.device()\n",
@@ -45,9 +49,10 @@ CASES = {
         {"tx"},
     ),
     "same twice": (
-        "import torch\ndef f():\n    import torch\n    return torch.ones(1)\ntorch.zeros(1)\n",
-        set(),
+        "import torch\ndef f():\n    a = torch.ones(1)\n    import torch\n    return torch.ones(a)\n"
+        "torch.zeros(1)\nclass C:\n    import torch\n    x = torch.y\n",
         {"torch"},
+        set(),
     ),
     "rebound": (
         "import torch\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"
@@ -91,8 +96,13 @@ CASES = {
         {"helper", "main", "model"},
         {"Net"},
     ),
-    "bound in a function too": ("x = 1\ndef f():\n    x = 2\n    return x\nx.y\n", {"f"}, {"x"}),
-    "class attribute": ("y = 1\nclass C:\n    y = 2\n    z = y\nC.y\n", {"C"}, {"y"}),
+    "bound in a function too": (
+        "x = 1\ndef f(a=x):\n    x = 2\n    return x\nx.y\ndef g():\n    return x.z, [x for x in x]\n"
+        "lambda x: x\nclass C:\n    x = x\n    def m(self):\n        return x\n",
+        {"f", "x"},
+        set(),
+    ),
+    "class attribute": ("y = 1\nclass C:\n    y = 2\n    z = y\nC.y\n", {"C", "y"}, set()),
     "comprehension targets": (
         "[k for k in range(3)]\nk = 1\n[(w := i) for i in k]\nw\n",
         set(),
@@ -133,8 +143,8 @@ def check(text: str) -> tuple[int, int, list[str]]:
         module_only = {
             q.name for q in slow if q.source is not QualifiedNameSource.LOCAL or q.name == full
         }
-        fast = known_names(full, facts.names)
-        fast_module = module_names_of(full, facts)
+        fast = known_names_at(module, node, full, facts.names)
+        fast_module = module_names_of(full, facts, module, node)
         if fast is not None and fast != slow or fast_module not in (None, module_only):
             wrong.append(cst.Module([]).code_for_node(node))
         answered += fast_module is not None
@@ -151,7 +161,7 @@ def test_every_kind_of_node() -> None:
 def test_cases(name: str) -> None:
     text, present, absent = CASES[name]
     table = facts_of_text(text).names  # type: ignore[union-attr]
-    settled = table.imports.keys() | table.global_only
+    settled = table.imports.keys() | table.global_only | table.shadowed
     assert present <= settled
     assert not absent & settled
     assert check(text)[2] == []

@@ -628,6 +628,9 @@ class PadToBuckets(Pass):
 
     def _assigned_values(self, name: cst.Name) -> Iterator[cst.BaseExpression]:
         """The values assigned (``x = value``) to the variable ``name`` refers to."""
+        facts = self.run.facts
+        if facts is not None and name.value not in facts.assigned:
+            return  # no assignment anywhere binds it to a value
         scope = self.get_metadata(ScopeProvider, name, None)
         if scope is None:
             return

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -628,6 +628,9 @@ class Facts:
         return self._through_names(node, self.is_bool, depth)
 
     def is_int(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+        if isinstance(node, cst.Name) and self.file is not None:
+            if node.value not in fallback_scan(self.file).names_int():
+                return False  # no value of it may be one (FallbackScan: a superset)
         if isinstance(node, cst.Call):
             if self.is_any_name(node.func, _INT_FUNCTIONS):
                 return True
@@ -666,6 +669,12 @@ class Facts:
                 node = node.func
             elif isinstance(node, cst.Attribute | cst.Subscript):
                 node = node.value
+            elif (
+                isinstance(node, cst.Name)
+                and self.file is not None
+                and node.value not in fallback_scan(self.file).names_host()
+            ):
+                return False  # no value of it may be (FallbackScan: a superset)
             else:
                 return self._through_names(node, self.on_host, depth)
 
@@ -1005,6 +1014,8 @@ class FallbackScan:
                     bound = alias.asname or alias.name
                     self.imports.setdefault(bound, set()).add(f"{node.module}.{alias.name}")
         self._bool_names: set[str] | None = None
+        self._int_names: set[str] | None = None
+        self._host_names: set[str] | None = None
         self._mask_index: bool | None = None
 
     @property
@@ -1018,15 +1029,73 @@ class FallbackScan:
         """Names any of whose assigned values may be boolean, to a fixed point: a superset of
         Facts.is_bool's names followed ``_DEPTH`` deep, where every value must be."""
         if self._bool_names is None:
-            self._bool_names = names = set()
-            changed = True
-            while changed:
-                changed = False
-                for name, values in self.assigned.items():
-                    if name not in names and any(self.is_bool(v) for v in values):
-                        names.add(name)
-                        changed = True
+            self._bool_names = set()
+            self._grow(self._bool_names, self.is_bool)
         return self._bool_names
+
+    def names_int(self) -> set[str]:
+        """Names any of whose values may be an integer tensor (Facts.is_int), as names_bool."""
+        if self._int_names is None:
+            self._int_names = set()
+            self._grow(self._int_names, self.may_be_int)
+        return self._int_names
+
+    def names_host(self) -> set[str]:
+        """Names any of whose values may be on the host (Facts.on_host), as names_bool."""
+        if self._host_names is None:
+            self._host_names = set()
+            self._grow(self._host_names, self.may_be_on_host)
+        return self._host_names
+
+    def _grow(self, names: set[str], test: Callable[[ast.AST], bool]) -> None:
+        """Add to ``names`` the names any of whose assigned values pass ``test``, to a fixed
+        point (``test`` reads ``names`` as it grows)."""
+        changed = True
+        while changed:
+            changed = False
+            for name, values in self.assigned.items():
+                if name not in names and any(test(v) for v in values):
+                    names.add(name)
+                    changed = True
+
+    def may_be_int(self, node: ast.AST) -> bool:
+        """A superset of Facts.is_int: a call of an integer-making function, method or dtype
+        (any `dtype=`, `.to(...)`, `.type(...)`), or a name one of whose values may be one."""
+        kind = type(node)
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if not self.names(func).isdisjoint(_INT_SOURCES):
+                return True
+            method = func.attr if type(func) is ast.Attribute else None
+            return (
+                method in _INT_METHODS
+                or method in ("to", "type")
+                or any(k.arg == "dtype" for k in node.keywords)  # type: ignore[attr-defined]
+            )
+        if kind is ast.Name and node.id in self.assigned:  # type: ignore[attr-defined]
+            return node.id in self.names_int()  # type: ignore[attr-defined]
+        return False
+
+    def may_be_on_host(self, node: ast.AST) -> bool:
+        """A superset of Facts.on_host: along the receiver chain, a NumPy call, `.cpu()`,
+        `.numpy()` or any `.to(...)`, or a name one of whose values may be on the host."""
+        while True:
+            kind = type(node)
+            if kind is ast.Call:
+                func = node.func  # type: ignore[attr-defined]
+                if any(n.split(".")[0] == "numpy" for n in self.names(func)):
+                    return True
+                if type(func) is ast.Attribute and (
+                    func.attr in _HOST_METHODS or func.attr == "to"
+                ):
+                    return True
+                node = func
+            elif kind is ast.Attribute or kind is ast.Subscript:
+                node = node.value  # type: ignore[attr-defined]
+            elif kind is ast.Name and node.id in self.assigned:  # type: ignore[attr-defined]
+                return node.id in self.names_host()  # type: ignore[attr-defined]
+            else:
+                return False
 
     def names(self, node: ast.AST) -> set[str]:
         """The qualified names a dotted name may have through the file's imports."""
@@ -1066,8 +1135,7 @@ class FallbackScan:
             return dtype is not None and "torch.bool" in self.names(dtype)
         if kind is ast.Name and node.id in self.assigned:
             # While the fixed point is worked out, the names found so far.
-            names = self._bool_names if self._bool_names is not None else self.names_bool()
-            return node.id in names
+            return node.id in self.names_bool()
         return False
 
     def dynamic(self, node: ast.AST) -> bool:

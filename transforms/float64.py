@@ -670,6 +670,9 @@ class Float64ToFloat32(Pass):
 
     def _assigned_value(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value of a local variable assigned exactly once in the scope where it is read."""
+        facts = self.run.facts
+        if facts is not None and name.value not in facts.assigned:
+            return None  # no assignment anywhere binds it to a value
         scope = self.get_metadata(ScopeProvider, name, None)
         if scope is None:
             return None

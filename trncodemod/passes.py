@@ -35,7 +35,7 @@ from libcst.metadata import (
 )
 
 from trncodemod.analysis.facts import FileFacts, NameTable
-from trncodemod.analysis.nodes import children, transform
+from trncodemod.analysis.nodes import children, transform, walk
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
@@ -82,18 +82,120 @@ def known_names(full: str, table: NameTable) -> set[QualifiedName] | None:
     return None
 
 
+def known_names_at(
+    module: cst.Module, node: cst.CSTNode, full: str, table: NameTable
+) -> set[QualifiedName] | None:
+    """``known_names``, and for a shadowed name of the table, itself where no scope around
+    ``node`` (a node of ``module``) binds it (``_binds_around``)."""
+    names = known_names(full, table)
+    if names is None:
+        head = full.partition(".")[0]
+        if head in table.shadowed and not _binds_around(module, node, head):
+            names = {QualifiedName(full, QualifiedNameSource.LOCAL)}
+    return names
+
+
+# What opens a scope of its own, and the field of each whose code runs in that scope.
+_SCOPE_NODES = (
+    cst.FunctionDef,
+    cst.Lambda,
+    cst.ClassDef,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
+_NESTED_BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+
+def _binds_around(module: cst.Module, node: cst.CSTNode, name: str) -> bool:
+    """Whether a scope around ``node`` (a function, lambda, class or comprehension it lies in)
+    may bind ``name``."""
+    index = per_tree(module, "index", _index)
+    bindings = per_tree(module, "scope bindings", lambda _module: {})
+    current = index.parents.get(node)
+    while current is not None:
+        if isinstance(current, _SCOPE_NODES):
+            bound = bindings.get(current)
+            if bound is None:
+                bound = bindings[current] = _scope_binds(current)
+            if name in bound:
+                return True
+        current = index.parents.get(current)
+    return False
+
+
+def _scope_binds(scope: cst.CSTNode) -> frozenset[str]:
+    """Every name ``scope`` may bind, generously: every name under an assignment, loop, `with`,
+    `except`, walrus, `del` or `match` target, a parameter's, an import's, a `global` or
+    `nonlocal` statement's, and a nested function's or class's (whose body is another scope,
+    but whose decorators, defaults and bases are walked too)."""
+    names: set[str] = set()
+    stack = list(children(scope))
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        target = _TARGETS.get(kind)
+        if target is not None:
+            value = getattr(node, target)
+            if isinstance(value, cst.CSTNode):
+                names.update(n.value for n in walk(value) if type(n) is cst.Name)
+        elif kind is cst.Param:
+            names.add(node.name.value)  # type: ignore[attr-defined]
+        elif kind is cst.Import or kind is cst.ImportFrom:
+            aliases = node.names  # type: ignore[attr-defined]
+            for alias in () if isinstance(aliases, cst.ImportStar) else aliases:
+                bound = alias.evaluated_alias or alias.evaluated_name
+                names.add(bound.split(".", 1)[0])
+            continue
+        elif kind is cst.Global or kind is cst.Nonlocal:
+            names.update(item.name.value for item in node.names)  # type: ignore[attr-defined]
+        elif kind is cst.MatchCase:
+            names.update(n.value for n in walk(node.pattern) if type(n) is cst.Name)  # type: ignore[attr-defined]
+        if kind in _NESTED_BODIES:
+            if kind is not cst.Lambda:
+                names.add(node.name.value)  # type: ignore[attr-defined]
+            body = node.body  # type: ignore[attr-defined]
+            stack.extend(child for child in children(node) if child is not body)
+        else:
+            stack.extend(children(node))
+    return frozenset(names)
+
+
+# The field that holds what a node binds.
+_TARGETS = {
+    cst.AssignTarget: "target",
+    cst.AnnAssign: "target",
+    cst.AugAssign: "target",
+    cst.For: "target",
+    cst.CompFor: "target",
+    cst.WithItem: "asname",
+    cst.ExceptHandler: "name",
+    cst.ExceptStarHandler: "name",
+    cst.NamedExpr: "target",
+    cst.Del: "target",
+    cst.TypeParam: "param",
+}
+
+
 @functools.lru_cache(maxsize=1024)
 def _heads(names: tuple[str, ...] | frozenset[str]) -> frozenset[str]:
     return frozenset(name.partition(".")[0] for name in names)
 
 
-def module_names_of(full: str, facts: FileFacts) -> set[str] | None:
+def module_names_of(
+    full: str, facts: FileFacts, module: cst.Module | None = None, node: cst.CSTNode | None = None
+) -> set[str] | None:
     """``Pass.module_names`` of a node of the tree ``facts`` were read from whose name is
     ``full``, where the file's names settle it: None where the scopes must. A first part the
     name table settles names what ``known_names`` says. One that no import and no binding of
     the global scope binds has, from LibCST, a builtin's name (where it is a builtin's and
     nothing binds it anywhere) or a function's or class's local name, or none."""
-    known = known_names(full, facts.names)
+    known = (
+        known_names(full, facts.names)
+        if module is None or node is None
+        else known_names_at(module, node, full, facts.names)
+    )
     if known is not None:
         return {q.name for q in known}
     head = full.partition(".")[0]
@@ -326,7 +428,10 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             facts = self.run.facts
             if full is None:
                 names = set()
-            elif facts is None or (names := known_names(full, facts.names)) is None:
+            elif (
+                facts is None
+                or (names := known_names_at(self._wrapper.module, node, full, facts.names)) is None
+            ):
                 names = self.get_metadata(ScopeProvider, node).get_qualified_names_for(node)
             known[node] = names
         return names
@@ -385,7 +490,7 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         if full is None or not _has_scope(self._wrapper.module, node):
             return set()
         facts = self.run.facts
-        fast = None if facts is None else module_names_of(full, facts)
+        fast = None if facts is None else module_names_of(full, facts, self._wrapper.module, node)
         if fast is not None:
             return fast
         return {
@@ -420,6 +525,9 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         ``name = value``, ``a = name = value`` or ``name: T = value``. None when one binding is
         anything else (a parameter, a loop target, tuple unpacking, ``+=``, an import), or there
         is none: then what the name holds is not certain."""
+        facts = self.run.facts
+        if facts is not None and name.value not in facts.assigned:
+            return None  # no binding of it anywhere is an assignment of a value
         scope = self.get_metadata(ScopeProvider, name, None)
         assignments = scope[name.value] if scope is not None else ()
         if not assignments:

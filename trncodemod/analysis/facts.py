@@ -50,6 +50,9 @@ class FileFacts:
     bindings: Mapping[str, frozenset[str]]
     # Names bound in the global scope other than by an import (see _global_bindings).
     global_names: frozenset[str]
+    # Names an assignment binds directly, anywhere: `x = ...`, `a = x = ...`, `x: T = ...`
+    # (not `x, y = ...`, `x += ...` or `x: T`): where ``Pass.bound_values`` may find values.
+    assigned: frozenset[str]
     # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
     strings: frozenset[str]
     # How many `for`/`while` loops (and comprehensions) the file has.
@@ -218,21 +221,27 @@ class NameTable:
 
     ``imports``: local name -> the one dotted name every import of it binds. ``global_only``:
     names bound in the global scope by something other than an import, and nowhere else, which
-    LibCST names by themselves (`main` of `def main()`). ``bound``: every name something other
-    than an import binds, anywhere (a superset: `del`, `global` and `nonlocal` count too)."""
+    LibCST names by themselves (`main` of `def main()`). ``shadowed``: names bound in the global
+    scope and in others, by anything but an import: LibCST names a read by itself where no scope
+    around it binds the name (``Pass`` looks at the scopes around it). ``bound``: every name
+    something other than an import binds, anywhere (a superset: `del`, `global` and `nonlocal`
+    count too)."""
 
     imports: Mapping[str, str]
     global_only: frozenset[str]
+    shadowed: frozenset[str]
     bound: frozenset[str]
 
 
 def _name_table(tree: ast.Module) -> NameTable:
     """The names whose every read LibCST resolves the same way:
 
-    - an import name: bound by imports of the global scope only (`import x`, `import a.b as x`,
-      `from a import b as x`; never a dotted `import a.b`, whose first part LibCST resolves by
-      longest prefix, nor a relative import), all to the same name, and bound by nothing else;
+    - an import name: bound by imports only (`import x`, `import a.b as x`, `from a import b
+      as x`, `from ..a import b`; never a dotted `import a.b`, whose first part LibCST resolves
+      by longest prefix), all to the same name, one of them in the global scope (a function's
+      own import of it names the same, and a read before it falls back to the global one);
     - a global-only name: bound in the global scope only, and never by an import;
+    - a shadowed name: bound in the global scope and in others, and never by an import;
 
     and, for both, never declared `global` or `nonlocal`, and never read outside a function's
     body before the statement of its first binding ends (LibCST leaves a read of the global
@@ -245,9 +254,10 @@ def _name_table(tree: ast.Module) -> NameTable:
     in_global: set[str] = set()  # bound in the global scope by something other than an import
     elsewhere: set[str] = set()  # bound in another scope by anything
     reads: list[ast.Name] = []  # reads LibCST checks against the global scope's binding order
+    global_imports: set[str] = set()
     # (node, in the global scope, a read there may come before a binding of the global scope:
-    # outside a function's body, so in its decorators, defaults and annotations too)
-    # and where the innermost statement around it ends)
+    # outside a function's body, so in its decorators, defaults and annotations too; and where
+    # the innermost statement around it ends)
     stack: list[tuple[ast.AST, bool, bool, tuple[int, int]]] = [(tree, True, True, (0, 0))]
 
     def bind(name: str, top: bool | None, at: tuple[int, int]) -> None:
@@ -255,8 +265,8 @@ def _name_table(tree: ast.Module) -> NameTable:
         effect where its statement ends (`x = f(x)` reads `x` before it binds it)."""
         if top is not None:
             (in_global if top else elsewhere).add(name)
-        if name not in first or at < first[name]:
-            first[name] = at
+        if top is not False and (name not in first or at < first[name]):
+            first[name] = at  # the global scope's first
 
     while stack:
         node, top, outside, end = stack.pop()
@@ -273,14 +283,14 @@ def _name_table(tree: ast.Module) -> NameTable:
                     if not alias.asname and "." in alias.name:
                         bound = alias.name.split(".", 1)[0]
                         excluded.add(bound)
-                else:
-                    target = f"{node.module}.{alias.name}"  # type: ignore[attr-defined]
-                    if node.level:  # type: ignore[attr-defined]
-                        excluded.add(bound)
-                if not top:
-                    excluded.add(bound)
+                else:  # ImportAssignment.get_qualified_names_for's spelling
+                    module = "." * node.level + (node.module or "")  # type: ignore[attr-defined]
+                    dot = "" if module.endswith(".") else "."
+                    target = f"{module}{dot}{alias.name}"
                 targets.setdefault(bound, set()).add(target)
-                bind(bound, None, end)
+                if top:
+                    global_imports.add(bound)
+                    bind(bound, None, end)
             continue
         if kind is ast.Name:
             ctx = type(node.ctx)  # type: ignore[attr-defined]
@@ -325,15 +335,17 @@ def _name_table(tree: ast.Module) -> NameTable:
     imports = {
         name: next(iter(bound))
         for name, bound in targets.items()
-        if len(bound) == 1 and name not in bound_otherwise
+        if len(bound) == 1 and name not in bound_otherwise and name in global_imports
     }
     global_only = in_global - elsewhere - excluded - targets.keys()
+    shadowed = (in_global & elsewhere) - excluded - targets.keys()
     early = {
         read.id for read in reads if (read.lineno, read.col_offset) < first.get(read.id, (0, 0))
     }
     return NameTable(
         {name: bound for name, bound in imports.items() if name not in early},
         frozenset(global_only - early),
+        frozenset(shadowed - early),
         frozenset(bound_otherwise),
     )
 
@@ -400,6 +412,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
     calls: set[str] = set()
     strings: set[str] = set()
     imported: set[str] = set()
+    assigned: set[str] = set()
     loops = slices = subscripts = 0
     imports, qualified = _imports(tree)
     global_names = _global_bindings(tree, text)
@@ -429,6 +442,11 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
         elif kind is ast.Constant:
             if type(node.value) is str:
                 strings.add(node.value)
+        elif kind is ast.Assign:
+            assigned.update(t.id for t in node.targets if type(t) is ast.Name)
+        elif kind is ast.AnnAssign:
+            if node.value is not None and type(node.target) is ast.Name:
+                assigned.add(node.target.id)
         elif kind is ast.Subscript:
             subscripts += 1
             if type(node.slice) is ast.Slice or (
@@ -469,6 +487,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
         imported=frozenset(imported),
         bindings={name: frozenset(bases) for name, bases in imports.items()},
         global_names=global_names,
+        assigned=frozenset(assigned),
         strings=frozenset(strings),
         loops=loops,
         slices=slices,
