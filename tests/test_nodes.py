@@ -8,7 +8,7 @@ import libcst as cst
 import libcst.matchers as m
 import pytest
 
-from trncodemod.analysis.nodes import children, find, transform, walk
+from trncodemod.analysis.nodes import children, find, transform, visit, walk
 from trncodemod.commands.golden import find_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,3 +130,50 @@ def test_transform_is_libcsts(source: Path | None) -> None:
     assert transform(module, ours).code == expected.code
     assert ours.calls == theirs.calls
     assert transform(module, cst.CSTTransformer()) is module  # nothing changed: nothing rebuilt
+
+
+class _PlainRewriter(cst.CSTTransformer):
+    """LibCST's own dispatch (``visit_<Node>``/``leave_<Node>``), which transform looks up once
+    per node class."""
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        return (
+            updated_node.with_changes(value="renamed")
+            if original_node.value == "x"
+            else updated_node
+        )
+
+    def leave_Pass(self, original_node, updated_node):  # type: ignore[no-untyped-def]
+        return cst.RemoveFromParent()
+
+
+def test_plain_dispatch_is_libcsts() -> None:
+    module = cst.parse_module(EVERY_KIND + "\ndef g(x):\n    pass\n")
+    assert transform(module, _PlainRewriter()).code == module.visit(_PlainRewriter()).code
+
+
+class _Counter(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, int]] = []
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self.seen.append(("lambda", id(node)))
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.seen.append(("name", id(node)))
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        self.seen.append(("call", id(original_node)))
+
+
+def test_visit_is_libcsts() -> None:
+    module = cst.parse_module(EVERY_KIND)
+    theirs, ours = _Counter(), _Counter()
+    module.visit(theirs)
+    visit(module, ours)
+    assert ours.seen == theirs.seen

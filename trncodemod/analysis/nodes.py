@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import libcst as cst
@@ -61,18 +61,31 @@ def _fields(kind: type) -> tuple[tuple[str, frozenset[str]], ...] | None:
         return found
 
 
+# Whether a type is a node's: `isinstance(x, cst.CSTNode)` goes through ABCMeta, a tenth of a
+# walk's time when asked for every field of every node.
+_IS_NODE: dict[type, bool] = {}
+
+
+def _is_node(kind: type) -> bool:
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return known
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """What ``node.children`` gives, without copying the node."""
-    fields = _fields(type(node))
+    fields = _FIELDS.get(type(node)) or _fields(type(node))
     if fields is None:
         return list(node.children)
     found: list[cst.CSTNode] = []
     for field, _how in fields:
         value = getattr(node, field)
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        if kind is tuple or kind is list:
+            found.extend(item for item in value if _is_node(type(item)))
+        elif _is_node(kind):
             found.append(value)
-        elif type(value) is tuple or type(value) is list:
-            found.extend(item for item in value if isinstance(item, cst.CSTNode))
     return found
 
 
@@ -100,7 +113,17 @@ def transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
     with the same ``original_node``, and an ``updated_node`` equal to LibCST's (the node itself
     where no child changed, where LibCST passes a copy). Removal and flattening follow LibCST's
     ``visit_*`` helpers."""
-    result = _transform(node, visitor)
+    if _fields(cst.Module) is None:  # LibCST installed without its source: its own walk
+        return node.visit(visitor)
+    kind = type(visitor)
+    if (
+        kind.on_visit is cst.CSTTransformer.on_visit
+        and kind.on_leave is cst.CSTTransformer.on_leave
+    ):
+        hooks = _plain_hooks(visitor)
+    else:
+        hooks = (visitor.on_visit, visitor.on_leave)
+    result = _transform(node, *hooks)
     if isinstance(node, cst.Module):  # Module.visit
         if isinstance(result, cst.RemovalSentinel):
             return node.with_changes(body=(), header=(), footer=())
@@ -109,18 +132,64 @@ def transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
     return result
 
 
-def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
+def _plain_hooks(visitor: cst.CSTTransformer | cst.CSTVisitor) -> tuple[Any, Any]:
+    """LibCST's ``on_visit`` and ``on_leave`` (call ``visit_<Node>``/``leave_<Node>`` where the
+    transformer or visitor has one), with each looked up once per node class. A visitor's
+    ``on_leave`` takes the node alone."""
+    visits: dict[type, Any] = {}
+    leaves: dict[type, Any] = {}
+
+    def on_visit(node: cst.CSTNode) -> bool:
+        kind = type(node)
+        try:
+            hook = visits[kind]
+        except KeyError:
+            hook = visits[kind] = getattr(visitor, f"visit_{kind.__name__}", None)
+        return hook is None or hook(node) is not False
+
+    def on_leave(original: cst.CSTNode, updated: Any) -> Any:
+        kind = type(original)
+        try:
+            hook = leaves[kind]
+        except KeyError:
+            hook = leaves[kind] = getattr(visitor, f"leave_{kind.__name__}", None)
+        return updated if hook is None else hook(original, updated)
+
+    def on_leave_visitor(original: cst.CSTNode) -> None:
+        kind = type(original)
+        try:
+            hook = leaves[kind]
+        except KeyError:
+            hook = leaves[kind] = getattr(visitor, f"leave_{kind.__name__}", None)
+        if hook is not None:
+            hook(original)
+
+    return on_visit, on_leave if isinstance(visitor, cst.CSTTransformer) else on_leave_visitor
+
+
+def _transform(
+    node: cst.CSTNode,
+    on_visit: Callable[[cst.CSTNode], bool],
+    on_leave: Callable[[cst.CSTNode, Any], Any],
+) -> Any:
     updated = node
-    if visitor.on_visit(node):
-        fields = _fields(type(node))
-        if fields is None:
-            updated = node._visit_and_replace_children(visitor)  # type: ignore[attr-defined]
+    if on_visit(node):
+        fields = _FIELDS.get(type(node)) or _fields(type(node))
+        if fields is None:  # transform() checked that LibCST's source is there
+            raise RuntimeError(f"LibCST's source of {type(node).__name__} cannot be read")
         else:
             changes: dict[str, Any] = {}
             for field, how in fields:
                 value = getattr(node, field)
-                if isinstance(value, cst.CSTNode):
-                    new = _transform(value, visitor)
+                kind = type(value)
+                if kind is tuple or kind is list:
+                    items = _transform_sequence(
+                        value, on_visit, on_leave, "visit_body_sequence" in how
+                    )
+                    if items is not None:
+                        changes[field] = items
+                elif _is_node(kind):
+                    new = _transform(value, on_visit, on_leave)
                     if new is value:
                         continue
                     if isinstance(new, cst.FlattenSentinel):
@@ -133,14 +202,12 @@ def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
                         else:
                             raise TypeError(f"{type(node).__name__}.{field} cannot be removed")
                     changes[field] = new
-                elif type(value) is tuple or type(value) is list:
-                    items = _transform_sequence(value, visitor, "visit_body_sequence" in how)
-                    if items is not None:
-                        changes[field] = items
             if changes:
                 updated = node.with_changes(**changes)
-    result = visitor.on_leave(node, updated)
-    if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+    result = on_leave(node, updated)
+    if result is not updated and not isinstance(
+        result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+    ):
         raise cst.CSTValidationError(
             "Expected a node of type CSTNode or a RemovalSentinel, "
             f"but got a return value of {type(result).__name__}"
@@ -149,14 +216,17 @@ def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
 
 
 def _transform_sequence(
-    items: Sequence[Any], visitor: cst.CSTTransformer, body: bool
+    items: Sequence[Any],
+    on_visit: Callable[[cst.CSTNode], bool],
+    on_leave: Callable[[cst.CSTNode, Any], Any],
+    body: bool,
 ) -> tuple[Any, ...] | None:
     """The visited ``items`` (``visit_sequence``, or ``visit_body_sequence`` for a body, which
     drops a statement emptied by a removal); None where none changed."""
     new_items: list[Any] = []
     changed = False
     for item in items:
-        new = _transform(item, visitor)
+        new = _transform(item, on_visit, on_leave)
         if new is item:
             new_items.append(item)
             continue
@@ -172,8 +242,23 @@ def _transform_sequence(
 
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """``node.visit(visitor)`` for a visitor without per-attribute hooks: ``on_visit`` and
-    ``on_leave`` in LibCST's order, without copying a node."""
-    if visitor.on_visit(node):
+    ``on_leave`` in LibCST's order, without copying a node (``visit_<Node>`` and
+    ``leave_<Node>`` looked up once per node class where the visitor keeps LibCST's
+    dispatch)."""
+    kind = type(visitor)
+    if kind.on_visit is cst.CSTVisitor.on_visit and kind.on_leave is cst.CSTVisitor.on_leave:
+        on_visit, on_leave = _plain_hooks(visitor)
+        _visit(node, on_visit, on_leave)
+    else:
+        _visit(node, visitor.on_visit, visitor.on_leave)
+
+
+def _visit(
+    node: cst.CSTNode,
+    on_visit: Callable[[cst.CSTNode], bool | None],
+    on_leave: Callable[[cst.CSTNode], None],
+) -> None:
+    if on_visit(node):
         for child in children(node):
-            visit(child, visitor)
-    visitor.on_leave(node)
+            _visit(child, on_visit, on_leave)
+    on_leave(node)
