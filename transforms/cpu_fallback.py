@@ -955,6 +955,8 @@ class FallbackScan:
         self.assigned: dict[str, list[ast.expr]] = {}
         self.one_argument: list[ast.Call] = []
         self.matmul = False
+        self.matmuls: list[ast.BinOp] = []  # `a @ b`
+        self.calls: list[ast.Call] = []
         self.methods: set[str] = set()  # names of methods called (`x.unique()`)
         self.subscripts: list[ast.Subscript] = []
         # What a size is read of (recompilation's _size_of): `v.shape`, `v.size()`,
@@ -981,6 +983,7 @@ class FallbackScan:
                 if node.attr == "shape":
                     self.sized.append(node.value)
             elif kind is ast.Call:
+                self.calls.append(node)
                 func = node.func
                 if type(func) is ast.Attribute:
                     self.methods.add(func.attr)
@@ -1002,6 +1005,7 @@ class FallbackScan:
             elif kind is ast.BinOp:
                 if type(node.op) is ast.MatMult:
                     self.matmul = True
+                    self.matmuls.append(node)
             elif kind is ast.Import:
                 for alias in node.names:
                     if alias.asname:
@@ -1173,6 +1177,22 @@ class FallbackScan:
                 return True
         return False
 
+    def integer_operand(self) -> bool:
+        """Whether an integer-operand op (`@`, `matmul`, `topk`...) may have an integer tensor
+        operand (Facts._applies, and `@` in visit_Module): a superset, by may_be_int."""
+        table = _table()
+        for call in self.calls:
+            func = call.func
+            method = type(func) is ast.Attribute and func.attr in table.integer_methods
+            if not method and self.names(func).isdisjoint(table.integer_functions):
+                continue
+            operands = [a for a in call.args if type(a) is not ast.Starred][:2]
+            if method:
+                operands.append(func.value)  # type: ignore[attr-defined]
+            if any(self.may_be_int(operand) for operand in operands):
+                return True
+        return any(self.may_be_int(op.left) or self.may_be_int(op.right) for op in self.matmuls)
+
     def where_one_argument(self, functions: tuple[str, ...]) -> bool:
         """A one-argument call of one of ``functions`` (`torch.where(cond)`)."""
         return any(not self.names(c.func).isdisjoint(functions) for c in self.one_argument)
@@ -1260,10 +1280,14 @@ class CpuFallbackDiagnostics(Pass):
         if "sparse" in facts.identifiers and facts.reaches(*table.sparse_functions):
             return True
         # ... an integer operand (integer-operand, and `@` in visit_Module): Facts.is_int;
-        if may_be_int(facts) and (
-            facts.reaches(*table.integer_functions)
-            or not facts.calls.isdisjoint(table.integer_methods)
-            or fallback_scan(facts).matmul
+        if (
+            may_be_int(facts)
+            and (
+                facts.reaches(*table.integer_functions)
+                or not facts.calls.isdisjoint(table.integer_methods)
+                or fallback_scan(facts).matmul
+            )
+            and fallback_scan(facts).integer_operand()
         ):
             return True
         scan = None

@@ -139,30 +139,25 @@ def _plain_hooks(visitor: cst.CSTTransformer | cst.CSTVisitor) -> tuple[Any, Any
     visits: dict[type, Any] = {}
     leaves: dict[type, Any] = {}
 
-    def on_visit(node: cst.CSTNode) -> bool:
-        kind = type(node)
+    def hook(hooks: dict[type, Any], prefix: str, kind: type) -> Any:
         try:
-            hook = visits[kind]
+            return hooks[kind]
         except KeyError:
-            hook = visits[kind] = getattr(visitor, f"visit_{kind.__name__}", None)
-        return hook is None or hook(node) is not False
+            found = hooks[kind] = getattr(visitor, f"{prefix}_{kind.__name__}", None)
+            return found
+
+    def on_visit(node: cst.CSTNode) -> bool:
+        method = visits.get(type(node)) or hook(visits, "visit", type(node))
+        return method is None or method(node) is not False
 
     def on_leave(original: cst.CSTNode, updated: Any) -> Any:
-        kind = type(original)
-        try:
-            hook = leaves[kind]
-        except KeyError:
-            hook = leaves[kind] = getattr(visitor, f"leave_{kind.__name__}", None)
-        return updated if hook is None else hook(original, updated)
+        method = leaves.get(type(original)) or hook(leaves, "leave", type(original))
+        return updated if method is None else method(original, updated)
 
     def on_leave_visitor(original: cst.CSTNode) -> None:
-        kind = type(original)
-        try:
-            hook = leaves[kind]
-        except KeyError:
-            hook = leaves[kind] = getattr(visitor, f"leave_{kind.__name__}", None)
-        if hook is not None:
-            hook(original)
+        method = leaves.get(type(original)) or hook(leaves, "leave", type(original))
+        if method is not None:
+            method(original)
 
     return on_visit, on_leave if isinstance(visitor, cst.CSTTransformer) else on_leave_visitor
 
