@@ -25,6 +25,7 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import (
     Assignment,
+    CodeRange,
     MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
@@ -33,6 +34,7 @@ from libcst.metadata import (
     QualifiedNameSource,
     ScopeProvider,
 )
+from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
 
 from trncodemod.analysis.facts import FileFacts, NameTable
 from trncodemod.analysis.nodes import children, transform, walk
@@ -301,6 +303,61 @@ def _index(module: cst.Module) -> _Index:
     return _Index(parents, scopeless)
 
 
+class _Positions:
+    """What PositionProvider gives a node, worked out for the top-level statement that holds it
+    only: LibCST's provider generates the code of the whole module with a position for every
+    node, where a finding needs one or two. Each statement's first line comes from the code of
+    the statements before it (a fifth of the provider's cost), and its positions from the same
+    codegen state the provider uses, started on that line. tests/test_positions.py holds every
+    node's range to the provider's."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self.ranges: dict[cst.CSTNode, CodeRange] = {}  # what the codegen state records
+        self._computed = self.ranges  # the state's provider: this, for ``_computed``
+        self.first_lines: dict[cst.CSTNode, int] | None = None
+        self.done: set[cst.CSTNode] = set()
+
+    def range(self, node: cst.CSTNode) -> CodeRange | None:
+        """``node``'s range; None for the module, its header and footer, and a node not in it."""
+        known = self.ranges.get(node)
+        if known is not None:
+            return known
+        parents = _parents(self.module)
+        top = node
+        while (parent := parents.get(top)) is not None and parent is not self.module:
+            top = parent
+        if parent is None or top in self.done:
+            return None
+        if self.first_lines is None:
+            self.first_lines = self._first_lines()
+        line = self.first_lines.get(top)
+        if line is None:
+            return None
+        state = PositionProvidingCodegenState(
+            default_indent=self.module.default_indent,
+            default_newline=self.module.default_newline,
+            provider=self,  # type: ignore[arg-type]
+            line=line,
+        )
+        top._codegen(state)
+        self.done.add(top)
+        return self.ranges.get(node)
+
+    def _first_lines(self) -> dict[cst.CSTNode, int]:
+        line = 1 + sum(_lines(self.module.code_for_node(h)) for h in self.module.header)
+        first: dict[cst.CSTNode, int] = {}
+        for statement in self.module.body:
+            first[statement] = line
+            line += _lines(self.module.code_for_node(statement))
+        return first
+
+
+def _lines(code: str) -> int:
+    """How many line breaks ``code`` holds, as the codegen state counts them."""
+    return len(NEWLINE_RE.findall(code))
+
+
 def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
     return per_tree(module, "index", _index).parents
 
@@ -401,12 +458,22 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         """LibCST's lookup, with each provider resolved on first use rather than before the pass
         runs: a pass that finds nothing to do never pays for scopes, parents or positions, and the
         wrapper keeps what was resolved for the next pass on the same tree. Qualified names and
-        parents are worked out here, the same values for a fraction of the providers' time."""
+        parents are worked out here, the same values for a fraction of the providers' time, and
+        positions a top-level statement at a time (``_Positions``)."""
         if key is QualifiedNameProvider:
             return self._qualified(node, default)
         if key is ParentNodeProvider:
             parents = _parents(self._wrapper.module)
             return parents[node] if default is _MISSING else parents.get(node, default)
+        if key is PositionProvider and key not in self.metadata:
+            module = self._wrapper.module
+            found = per_tree(module, "positions", _Positions).range(node)
+            if found is not None:
+                return found
+            if node is not module and node not in _parents(module):  # not a node of the tree
+                if default is _MISSING:
+                    raise KeyError(node)
+                return default
         table = self.metadata.get(key)
         if table is None:
             table = self.metadata[key] = self._wrapper.resolve(key)
