@@ -952,7 +952,7 @@ class FallbackScan:
 
     def __init__(self, facts: FileFacts) -> None:
         self.imports: dict[str, set[str]] = {}
-        self.assigned: dict[str, list[ast.expr]] = {}
+        self.assigned = facts.assigned  # name -> values, as Facts follows names (a superset)
         self.one_argument: list[ast.Call] = []
         self.matmul = False
         self.matmuls: list[ast.BinOp] = []  # `a @ b`
@@ -995,13 +995,6 @@ class FallbackScan:
                     if builtins or (type(func) is ast.Name and func.id == "len"):
                         first = node.args[0] if node.args else node.keywords[0].value
                         self.sized.append(first.value if type(first) is ast.Starred else first)
-            elif kind is ast.Assign:
-                for target in node.targets:
-                    if type(target) is ast.Name:
-                        self.assigned.setdefault(target.id, []).append(node.value)
-            elif kind is ast.AnnAssign:
-                if type(node.target) is ast.Name and node.value is not None:
-                    self.assigned.setdefault(node.target.id, []).append(node.value)
             elif kind is ast.BinOp:
                 if type(node.op) is ast.MatMult:
                     self.matmul = True

@@ -325,6 +325,9 @@ class DeviceLoader(Pass):
         return plain, other
 
     def _is_data_loader(self, name: cst.Name) -> bool:
+        facts = self.run.facts
+        if facts is not None and not facts.may_be_call_of(name.value, *_DATA_LOADERS):
+            return False  # no assignment anywhere binds it to a DataLoader
         values = self.bound_values(name)
         return bool(values) and all(
             isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS)

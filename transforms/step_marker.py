@@ -444,7 +444,10 @@ class StepMarker(Pass):
             # Loaders reach an accelerate loop prepared, through parameters and helpers alike;
             # only one built right here from a plain DataLoader is certainly not.
             iterable = unwrap_iterable(info.node.iter)
+            facts = self.run.facts
             if isinstance(iterable, cst.Name):
+                if facts is not None and not facts.may_be_call_of(iterable.value, *_DATA_LOADERS):
+                    return True  # no assignment anywhere binds it to a DataLoader
                 values = self.bound_values(iterable) or []
                 return not any(
                     isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS) for v in values

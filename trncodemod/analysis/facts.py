@@ -50,9 +50,10 @@ class FileFacts:
     bindings: Mapping[str, frozenset[str]]
     # Names bound in the global scope other than by an import (see _global_bindings).
     global_names: frozenset[str]
-    # Names an assignment binds directly, anywhere: `x = ...`, `a = x = ...`, `x: T = ...`
-    # (not `x, y = ...`, `x += ...` or `x: T`): where ``Pass.bound_values`` may find values.
-    assigned: frozenset[str]
+    # Name -> the values assignments anywhere bind it to directly: `x = ...`, `a = x = ...`,
+    # `x: T = ...` (not `x, y = ...`, `x += ...` or `x: T`): a superset of what
+    # ``Pass.bound_values`` finds for a name, wherever it is read.
+    assigned: Mapping[str, tuple[ast.expr, ...]]
     # String constants, whole (f-string parts included): "cuda", "XLA_USE_BF16".
     strings: frozenset[str]
     # How many `for`/`while` loops (and comprehensions) the file has.
@@ -92,6 +93,14 @@ class FileFacts:
             if any(name in self.bindings.get(call, ()) for call in self.calls):
                 return True
         return False
+
+    def may_be_call_of(self, name: str, *qualified: str) -> bool:
+        """Whether an assignment anywhere binds ``name`` to a call of one of ``qualified``
+        (through the file's imports: a superset of what LibCST resolves the callee to)."""
+        return any(
+            type(value) is ast.Call and not self.resolve(value.func).isdisjoint(qualified)
+            for value in self.assigned.get(name, ())
+        )
 
     def holds_string(self, *needles: str) -> bool:
         """Whether a string constant contains one of ``needles``."""
@@ -412,7 +421,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
     calls: set[str] = set()
     strings: set[str] = set()
     imported: set[str] = set()
-    assigned: set[str] = set()
+    assigned: dict[str, list[ast.expr]] = {}
     loops = slices = subscripts = 0
     imports, qualified = _imports(tree)
     global_names = _global_bindings(tree, text)
@@ -443,10 +452,12 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
             if type(node.value) is str:
                 strings.add(node.value)
         elif kind is ast.Assign:
-            assigned.update(t.id for t in node.targets if type(t) is ast.Name)
+            for target in node.targets:
+                if type(target) is ast.Name:
+                    assigned.setdefault(target.id, []).append(node.value)
         elif kind is ast.AnnAssign:
             if node.value is not None and type(node.target) is ast.Name:
-                assigned.add(node.target.id)
+                assigned.setdefault(node.target.id, []).append(node.value)
         elif kind is ast.Subscript:
             subscripts += 1
             if type(node.slice) is ast.Slice or (
@@ -487,7 +498,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
         imported=frozenset(imported),
         bindings={name: frozenset(bases) for name, bases in imports.items()},
         global_names=global_names,
-        assigned=frozenset(assigned),
+        assigned={name: tuple(values) for name, values in assigned.items()},
         strings=frozenset(strings),
         loops=loops,
         slices=slices,
