@@ -9,6 +9,7 @@ them (importing LibCST alone takes a third of a second).
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -139,6 +140,26 @@ def migrate_files(
     cache: ResultCache | None = None,
 ) -> Iterator[FileOutcome]:
     """Outcomes in the order of ``paths``; ``jobs`` worker processes (1: in this process)."""
+    # A LibCST tree is hundreds of thousands of objects, and the cyclic collector, started
+    # every 700 allocations, walked them 5-7 % of a run (measured on the real-code benchmark);
+    # rarer collections cost about 20 MiB more at the peak. Forked workers inherit it.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, *thresholds[1:])
+    try:
+        yield from _migrate_files(paths, settings, jobs, cache)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+GC_THRESHOLD = 100_000
+
+
+def _migrate_files(
+    paths: Sequence[Path],
+    settings: Settings,
+    jobs: int | None,
+    cache: ResultCache | None,
+) -> Iterator[FileOutcome]:
     cwd = Path.cwd().resolve()
     items = [(path, display_path(path, cwd), settings, cache) for path in paths]
     jobs = jobs or os.cpu_count() or 1
