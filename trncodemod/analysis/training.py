@@ -432,42 +432,50 @@ def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
     inits_process_group = False
     # What the file imports counts as used: `from torch_xla.distributed.fsdp import ...` alone
     # says the training is sharded.
-    imported = [(None, name) for name in resolver.imports.values()]
-    named = ((node, resolver.qualified(node)) for node in ast.walk(tree))
-    for node, name in [*imported, *named]:
-        if name is not None:
-            for kind, prefixes in _PARALLELISM.items():
-                if _starts(name, prefixes):
-                    parallelism.add(kind)
-            for prefix, kind in _ALSO.items():
-                if _starts(name, (prefix,)):
-                    parallelism.add(kind)
-            for kind, prefixes in _LAUNCHERS.items():
-                if _starts(name, prefixes):
-                    launchers.add(kind)
-            if _starts(name, _DEVICE_LOADERS):
-                already.add(MP_DEVICE_LOADER)
-            if _starts(name, _STEP_TRACE):
-                already.add(STEP_TRACE)
-            if _starts(name, _NXD_STEP):
-                already.add(NXD_STEP)
-            autocast = autocast or _starts(name, _AUTOCAST)
-            compiles = compiles or _starts(name, _COMPILE)
-            inits_process_group = inits_process_group or name in _INIT_PROCESS_GROUP
-        if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Attribute):
-                if func.attr == "backward":
-                    trains = True
-                elif func.attr in ("fit", "train"):
-                    fits = True
-                if func.attr in ("prepare", "prepare_data_loader"):
-                    receiver = (dotted(func.value) or "").lower()
-                    if "accelerator" in receiver:
-                        already.add(ACCELERATE_PREPARE)
-            name = resolver.qualified(func) or ""
-            if _starts(name, _ALL_REDUCES) and node.args and _mentions_grad(node.args[0]):
-                parallelism.add(HAND_REDUCED)
+    names = set(resolver.imports.values())
+    calls: list[ast.Call] = []
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Name or kind is ast.Attribute:
+            name = resolver.qualified(node)
+            if name is not None:
+                names.add(name)
+        elif kind is ast.Call:
+            calls.append(node)  # type: ignore[arg-type]
+    # Each name the file reaches is looked at once: what it says is the same wherever it is.
+    for name in names:
+        for kind, prefixes in _PARALLELISM.items():
+            if _starts(name, prefixes):
+                parallelism.add(kind)
+        for prefix, kind in _ALSO.items():
+            if _starts(name, (prefix,)):
+                parallelism.add(kind)
+        for kind, prefixes in _LAUNCHERS.items():
+            if _starts(name, prefixes):
+                launchers.add(kind)
+        if _starts(name, _DEVICE_LOADERS):
+            already.add(MP_DEVICE_LOADER)
+        if _starts(name, _STEP_TRACE):
+            already.add(STEP_TRACE)
+        if _starts(name, _NXD_STEP):
+            already.add(NXD_STEP)
+        autocast = autocast or _starts(name, _AUTOCAST)
+        compiles = compiles or _starts(name, _COMPILE)
+        inits_process_group = inits_process_group or name in _INIT_PROCESS_GROUP
+    for node in calls:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr == "backward":
+                trains = True
+            elif func.attr in ("fit", "train"):
+                fits = True
+            if func.attr in ("prepare", "prepare_data_loader"):
+                receiver = (dotted(func.value) or "").lower()
+                if "accelerator" in receiver:
+                    already.add(ACCELERATE_PREPARE)
+        name = resolver.qualified(func) or ""
+        if _starts(name, _ALL_REDUCES) and node.args and _mentions_grad(node.args[0]):
+            parallelism.add(HAND_REDUCED)
     if any(v in text for v in _TORCHRUN_VARIABLES) or (
         inits_process_group and not launchers & {MP_SPAWN, XMP_SPAWN}
     ):
