@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import libcst as cst
@@ -19,14 +20,18 @@ SOURCES = sorted(
 )
 # What a module's first statement can sit behind, and a file without a final line break.
 EDGES = "#!/usr/bin/env python\r\n# header\r\n\r\nimport a\r\nx = 1; y = (\r\n  2)\r\n"
+DECORATED = (
+    "# lead\n\n@a\n\n# between\n@b(\n  1)\nasync def f():\n    pass\n\n\nclass C: pass\nx = 1;\n"
+)
 
 
-def differences(text: str) -> list[str]:
+def differences(text: str, with_ast: bool) -> list[str]:
     """The nodes whose range from ``_Positions`` is not PositionProvider's (every node but the
-    module and its header and footer gets one)."""
+    module and its header and footer gets one); statements' first lines from the ast or from
+    code generation."""
     module = cst.parse_module(text)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    positions = _Positions(module)
+    positions = _Positions(module, ast.parse(text) if with_ast else None)
     wrong = []
     outside = {module, *module.header, *module.footer}
     for header in (*module.header, *module.footer):
@@ -42,13 +47,23 @@ def differences(text: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "text",
-    [EVERY_KIND, EDGES, EDGES.rstrip("\r\n"), "\n\n  # indented comment\nif x:\n\tpass\n"],
-    ids=["every kind", "header", "no final newline", "tabs"],
+    [
+        EVERY_KIND,
+        EDGES,
+        EDGES.rstrip("\r\n"),
+        "\n\n  # indented comment\nif x:\n\tpass\n",
+        DECORATED,
+        DECORATED.rstrip(),
+    ],
+    ids=["every kind", "header", "no final newline", "tabs", "decorated", "decorated, no newline"],
 )
-def test_cases(text: str) -> None:
-    assert differences(text) == []
+@pytest.mark.parametrize("with_ast", [True, False], ids=["ast", "codegen"])
+def test_cases(text: str, with_ast: bool) -> None:
+    assert differences(text, with_ast) == []
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[p.relative_to(ROOT).as_posix() for p in SOURCES])
 def test_golden_inputs_and_examples(source: Path) -> None:
-    assert differences(source.read_text("utf-8")) == []
+    text = source.read_text("utf-8")
+    assert differences(text, with_ast=True) == []
+    assert differences(text, with_ast=False) == []

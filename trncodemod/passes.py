@@ -7,6 +7,7 @@ state between them), so passes may keep per-file state on ``self``.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import functools
 from collections.abc import Callable, Iterable
@@ -311,8 +312,9 @@ class _Positions:
     codegen state the provider uses, started on that line. tests/test_positions.py holds every
     node's range to the provider's."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, tree: ast.Module | None = None) -> None:
         self.module = module
+        self.tree = tree  # Python's ast of the same code, when it has one
         self.ranges: dict[cst.CSTNode, CodeRange] = {}  # what the codegen state records
         self._computed = self.ranges  # the state's provider: this, for ``_computed``
         self.first_lines: dict[cst.CSTNode, int] | None = None
@@ -345,12 +347,33 @@ class _Positions:
         return self.ranges.get(node)
 
     def _first_lines(self) -> dict[cst.CSTNode, int]:
+        if self.tree is not None:
+            found = _first_lines_of(self.module, self.tree)
+            if found is not None:
+                return found
         line = 1 + sum(_lines(self.module.code_for_node(h)) for h in self.module.header)
         first: dict[cst.CSTNode, int] = {}
         for statement in self.module.body:
             first[statement] = line
             line += _lines(self.module.code_for_node(statement))
         return first
+
+
+def _first_lines_of(module: cst.Module, tree: ast.Module) -> dict[cst.CSTNode, int] | None:
+    """Each top-level statement's first line, from Python's ast of the same code: the line of
+    its first small statement (or decorator), less the blank and comment lines LibCST gives it
+    (``leading_lines``, one line each). None where the two trees' statements do not pair up."""
+    statements = iter(tree.body)
+    first: dict[cst.CSTNode, int] = {}
+    for statement in module.body:
+        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        paired = [next(statements, None) for _ in range(count)]
+        if paired[0] is None or paired[-1] is None:
+            return None
+        head = paired[0]
+        line = min([head.lineno, *(d.lineno for d in getattr(head, "decorator_list", ()))])
+        first[statement] = line - len(statement.leading_lines)
+    return None if next(statements, None) is not None else first
 
 
 def _lines(code: str) -> int:
@@ -467,7 +490,10 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             return parents[node] if default is _MISSING else parents.get(node, default)
         if key is PositionProvider and key not in self.metadata:
             module = self._wrapper.module
-            found = per_tree(module, "positions", _Positions).range(node)
+            facts = self.run.facts
+            lone_cr = facts is not None and facts.text.count("\r") != facts.text.count("\r\n")
+            tree = None if facts is None or lone_cr else facts.tree  # lone CR: line counts differ
+            found = per_tree(module, "positions", lambda m: _Positions(m, tree)).range(node)
             if found is not None:
                 return found
             if node is not module and node not in _parents(module):  # not a node of the tree
