@@ -182,15 +182,49 @@ def _counter(loop: Loop) -> tuple[str | None, int]:
 
 
 def _moves_loop_batch(loop: cst.For, nodes: list[cst.CSTNode]) -> bool:
+    """Whether the loop moves what it iterates to a device: `.cuda()`, or a `.to(...)` that is
+    not visibly a dtype cast (`.to(x.dtype)`, `.to(torch.float32)`, `.to(dtype=...)`): a model's
+    forward that casts each of its parts in a loop is not an evaluation loop (diffusers' Flux
+    attention processor got a step marker there)."""
     names = target_names(loop.target)
     for node in nodes:
-        if isinstance(node, cst.Call) and m.matches(
-            node.func, m.Attribute(attr=m.Name("to") | m.Name("cuda"))
-        ):
-            receiver = node.func.value  # type: ignore[union-attr]
-            if root_name(receiver) in names:
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            continue
+        method = node.func.attr.value
+        if method == "cuda" or (method == "to" and not _casts_only(node)):
+            if root_name(node.func.value) in names:
                 return True
     return False
+
+
+# torch's dtype names, as `.to(torch.<name>)` spells them.
+_TORCH_DTYPES = frozenset(
+    {
+        *("float", "double", "half", "bfloat16", "float16", "float32", "float64"),
+        *("int", "long", "short", "int8", "int16", "int32", "int64", "uint8", "bool"),
+        *("complex64", "complex128", "cfloat", "cdouble"),
+    }
+)
+
+
+def _casts_only(call: cst.Call) -> bool:
+    """Whether every argument of a `.to(...)` is visibly a dtype (or a flag such as
+    `non_blocking=`): a cast, which moves nothing."""
+    for arg in call.args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword in ("non_blocking", "copy", "memory_format"):
+            continue
+        if keyword not in (None, "dtype") or arg.star or not _is_dtype(arg.value):
+            return False
+    return bool(call.args)
+
+
+def _is_dtype(node: cst.BaseExpression) -> bool:
+    """`x.dtype`, `torch.float32`, or a name that says it holds one (`dtype`, `weight_dtype`)."""
+    if isinstance(node, cst.Attribute):
+        attr = node.attr.value
+        return attr == "dtype" or (dotted(node.value) == "torch" and attr in _TORCH_DTYPES)
+    return isinstance(node, cst.Name) and (node.value == "dtype" or node.value.endswith("_dtype"))
 
 
 # Wrappers that iterate their first argument: the loader underneath still drives the iteration.
