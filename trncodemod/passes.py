@@ -98,7 +98,7 @@ def known_names_at(
     return names
 
 
-# What opens a scope of its own, and the field of each whose code runs in that scope.
+# What opens a scope of its own; the first three have a body that is not their parent's scope.
 _SCOPE_NODES = (
     cst.FunctionDef,
     cst.Lambda,
