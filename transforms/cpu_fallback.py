@@ -554,16 +554,6 @@ class Facts:
         # are asked only where a name the pass looks for is among them.
         self.file = owner.run.facts
 
-    def _bases(self, node: cst.CSTNode) -> frozenset[str] | None:
-        """What the first part of dotted ``node`` may be bound to in the global scope (by an
-        import, or to itself by another binding); None when it is not dotted."""
-        name = dotted(node) if isinstance(node, cst.BaseExpression) else None
-        if name is None:
-            return None
-        if self.file is None:
-            return frozenset({"?"})
-        return self.file.bindings.get(name.partition(".")[0], frozenset())
-
     def names(self, node: cst.CSTNode) -> set[str]:
         """Qualified names of a dotted name; none for ``f(x).y``, whose qualified name LibCST
         spells as if ``y`` were an attribute of the function ``f``. Every name the pass looks
@@ -574,16 +564,19 @@ class Facts:
 
     def may_name(self, node: cst.CSTNode, functions: frozenset[str], prefixes=()) -> bool:  # type: ignore[no-untyped-def]
         """Whether dotted ``node`` may resolve to one of ``functions`` or a name under one of
-        ``prefixes``: by the import table alone, without asking its scope."""
-        bases = self._bases(node)
-        if not bases:
-            return False
+        ``prefixes``, by the import table alone (what its first part may be bound to in the
+        global scope: an import's name, or itself for another binding), without its scope."""
+        name = dotted(node) if isinstance(node, cst.BaseExpression) else None
+        if name is None:
+            return False  # LibCST names nothing then (Facts.names)
         if self.file is None:
             return True
-        rest = dotted(node).partition(".")[2]  # type: ignore[arg-type, union-attr]
+        head, _, rest = name.partition(".")
         return any(
             full in functions or full.startswith(prefixes)
-            for full in (f"{base}.{rest}" if rest else base for base in bases)
+            for full in (
+                f"{base}.{rest}" if rest else base for base in self.file.bindings.get(head, ())
+            )
         )
 
     def imported(self, node: cst.CSTNode) -> bool:
