@@ -20,7 +20,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, find_step_loops
-from trncodemod.analysis.nodes import children, find
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
@@ -558,7 +558,7 @@ class PadToBuckets(Pass):
             if isinstance(statement, cst.FunctionDef) and statement.name.value == HELPER:
                 doc = statement.get_docstring() or ""
                 self._helper_state = "present" if _HELPER_MARK in doc else "taken"
-        for call in _calls(node):
+        for call in find(node, cst.Call):
             self._scan_call(call)
         # Text cut into fixed-length blocks after tokenizing (`group_texts` in HF's run_clm):
         # every sequence has the block's length, whatever the tokenizer did.
@@ -1010,7 +1010,7 @@ def _makes_fixed_blocks(module: cst.Module) -> bool:
     ``[t[i : i + size] for i in range(0, total, size)]``."""
     mapped = {
         call.args[0].value.value
-        for call in _calls(module)
+        for call in find(module, cst.Call)
         if m.matches(call.func, m.Attribute(attr=m.Name("map")))
         and call.args
         and isinstance(call.args[0].value, cst.Name)
@@ -1043,12 +1043,3 @@ def _is_preamble(statement: cst.BaseStatement, index: int) -> bool:
     if all(isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body):
         return True
     return index == 0 and m.matches(statement, m.SimpleStatementLine([m.Expr(m.SimpleString())]))
-
-
-def _calls(module: cst.Module) -> Iterator[cst.Call]:
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Call):
-            yield node
-        stack.extend(children(node))

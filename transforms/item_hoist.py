@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -22,7 +22,7 @@ from trncodemod.analysis.loops import (
     own_statements,
     root_name,
 )
-from trncodemod.analysis.nodes import children
+from trncodemod.analysis.nodes import walk
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -299,14 +299,6 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(children(current)))
-
-
 def _is_count(node: cst.BaseExpression) -> bool:
     """``(a == b).sum()`` / ``pred.eq(y).sum()``: an integer tensor."""
     if not m.matches(node, m.Call(func=m.Attribute(attr=m.Name("sum")), args=[])):
@@ -559,7 +551,7 @@ class ItemHoist(Pass):
     def _interval(self, loop: cst.CSTNode) -> str:
         function = self._enclosing_function(loop)
         where: cst.CSTNode = function or self.tree
-        for node in _walk(where):
+        for node in walk(where):
             if m.matches(node, m.Attribute(value=m.Name(), attr=m.Name("log_interval"))):
                 return _code(node)
         if function is not None and any(p.name.value == "args" for p in function.params.params):
@@ -575,7 +567,7 @@ class ItemHoist(Pass):
                     ),
                 )
                 and node.args[0].value.evaluated_value in ("--log-interval", "--log_interval")  # type: ignore[attr-defined]
-                for node in _walk(self.tree)
+                for node in walk(self.tree)
             )
             if declared:
                 return "args.log_interval"
@@ -626,7 +618,7 @@ class ItemHoist(Pass):
                     if element.value.value == name:
                         literal = value.value
                         return literal if _literal_number(literal) else None
-        for node in _walk(statement):
+        for node in walk(statement):
             target = None
             if isinstance(
                 node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor
@@ -640,7 +632,7 @@ class ItemHoist(Pass):
                 if any(n.name.value == name for n in node.names):
                     return None
             if target is not None and any(
-                isinstance(t, cst.Name) and t.value == name for t in _walk(target)
+                isinstance(t, cst.Name) and t.value == name for t in walk(target)
             ):
                 return None
         return False
@@ -682,8 +674,8 @@ class ItemHoist(Pass):
                     call = self._log_statement(inner)
                     if call is not None:
                         logs.append(LogStatement(inner, call, index, statement))  # type: ignore[arg-type]
-        guarded_nodes = {n for g in guards for n in _walk(g.body)}
-        log_nodes = {id(n): log for log in logs for n in _walk(log.statement)}
+        guarded_nodes = {n for g in guards for n in walk(g.body)}
+        log_nodes = {id(n): log for log in logs for n in walk(log.statement)}
         can_guard = info.counter is not None
 
         def handled(log: LogStatement) -> bool:
@@ -715,7 +707,7 @@ class ItemHoist(Pass):
                     sync = syncs.get(value.left) or (
                         syncs.get(value.right) if isinstance(value.operator, cst.Multiply) else None
                     )
-            if sync is None or any(n in syncs and n is not sync.node for n in _walk(value)):
+            if sync is None or any(n in syncs and n is not sync.node for n in walk(value)):
                 continue
             acc = accumulators.get(name)
             if acc is None:
@@ -749,7 +741,7 @@ class ItemHoist(Pass):
         by_guard: dict[cst.If, list[LogStatement]] = {}
         unguarded: list[tuple[LogStatement, Sync | None]] = []
         for log in logs:
-            nodes = list(_walk(log.statement))
+            nodes = list(walk(log.statement))
             reads = [
                 n
                 for n in nodes
@@ -840,7 +832,7 @@ class ItemHoist(Pass):
             if node in done or node in guarded_nodes:
                 continue
             statement_acc = next(
-                (statement_of[s] for s in statement_of if any(n is node for n in _walk(s))),
+                (statement_of[s] for s in statement_of if any(n is node for n in walk(s))),
                 None,
             )
             self._report_other(
@@ -898,7 +890,7 @@ class ItemHoist(Pass):
             )
             return
         accumulating = set(statement_of)
-        for node in _walk(loop.body):
+        for node in walk(loop.body):
             if not (isinstance(node, cst.Name) and node.value == acc.name):
                 continue
             parent = self._parent(node)
@@ -955,7 +947,7 @@ class ItemHoist(Pass):
         else:
             conversion = f"{acc.name} = {acc.result}({acc.name})"  # type: ignore[attr-defined]
             result = acc.result  # type: ignore[attr-defined]
-            for node in _walk(loop.body):
+            for node in walk(loop.body):
                 if isinstance(node, cst.Name) and node.value == acc.name and self._is_read(node):
                     parent = self._parent(node)
                     if not isinstance(parent, cst.AugAssign | cst.AssignTarget):
@@ -993,7 +985,7 @@ class ItemHoist(Pass):
         scope = self.get_metadata(ScopeProvider, loop, None)
         if scope is None:
             return True
-        inside = {id(n) for n in _walk(loop)}
+        inside = {id(n) for n in walk(loop)}
         return any(id(access.node) not in inside for access in scope.accesses[name])
 
     def _register(self) -> cst.BaseExpression:
@@ -1008,7 +1000,7 @@ class ItemHoist(Pass):
         scope = self.get_metadata(ScopeProvider, loop, None)
         names: list[str] = []
         for statement in statements:
-            for node in _walk(statement):
+            for node in walk(statement):
                 if not isinstance(node, cst.Name) or not self._is_read(node) or node.value in names:
                     continue
                 if self.get_metadata(ScopeProvider, node, None) is not scope or scope is None:
@@ -1084,7 +1076,7 @@ class ItemHoist(Pass):
                 if isinstance(target, cst.Name):
                     for node in own:
                         if isinstance(node, cst.If | cst.While):
-                            uses = _walk(node.test)
+                            uses = walk(node.test)
                         elif isinstance(node, cst.Call) and (
                             self.is_any(node.func, _HOST_CHECKS)
                             or m.matches(node.func, m.Attribute(attr=m.Name("step")))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from trncodemod.analysis.loops import dotted
-from trncodemod.analysis.nodes import children, visit
+from trncodemod.analysis.nodes import find, visit, walk
 from trncodemod.analysis.ranks import environ_key
 
 Qualified = Callable[[cst.CSTNode], set[str]]
@@ -182,13 +182,6 @@ class _Collector(cst.CSTVisitor):
         self.call_guards: dict[cst.Call, tuple[tuple[cst.BaseExpression, bool], ...]] = {}
         self.comparisons: list[cst.Comparison] = []
         self.if_tests: list[cst.BaseExpression] = []
-
-    # No per-attribute hooks (`visit_Call_func`): LibCST would look each up twice per child.
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        return None
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        return None
 
     # -- guards ------------------------------------------------------------------------------
     def visit_If(self, node: cst.If) -> bool:
@@ -936,7 +929,7 @@ def _launcher_count(call: cst.Call, collected: _Collector, qualified: Qualified)
         if len(values) != 1:
             return None
         nprocs = values[0]
-    for node in _walk(nprocs):
+    for node in walk(nprocs):
         if isinstance(node, cst.Call) and qualified(node.func) & _DEVICE_COUNTS:
             return node
     return None
@@ -946,7 +939,7 @@ def _bf16_partners(collected: _Collector, facts: DeviceFacts, qualified: Qualifi
     """``torch.cuda.is_available() and torch.cuda.is_bf16_supported()`` (nanoGPT's dtype
     choice): the availability check there decides the dtype, and is True on the target."""
     for op in _and_operations(collected):
-        calls = [n for n in _walk(op) if isinstance(n, cst.Call)]
+        calls = find(op, cst.Call)
         if any(qualified(c.func) & _BF16 for c in calls):
             for c in calls:
                 if qualified(c.func) & _AVAILABLE and not c.args:
@@ -965,11 +958,3 @@ def _and_operations(collected: _Collector) -> Iterable[cst.BooleanOperation]:
     for test in collected.if_tests:
         if isinstance(test, cst.BooleanOperation):
             yield test
-
-
-def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))

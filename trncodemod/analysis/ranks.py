@@ -9,13 +9,13 @@ get_rank` both resolve.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Literal
 
 import libcst as cst
 
 from trncodemod.analysis.loops import dotted
-from trncodemod.analysis.nodes import children
+from trncodemod.analysis.nodes import walk
 
 QualifiedNames = Callable[[cst.CSTNode], set[str]]
 Master = Literal["global", "local"]
@@ -143,18 +143,10 @@ def rank_zero_test(test: cst.BaseExpression, qualified: QualifiedNames) -> Maste
     return None
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
-
-
 def mentions_rank(node: cst.CSTNode, qualified: QualifiedNames) -> bool:
     """Whether ``node`` reads a process rank or ordinal anywhere (``f"ckpt_{rank}.pt"``,
     ``xm.is_master_ordinal()``, ``os.environ["LOCAL_RANK"]``)."""
-    for child in _walk(node):
+    for child in walk(node):
         if isinstance(child, cst.Call):
             names = qualified(child.func)
             if names & (_GLOBAL_CALLS | _LOCAL_CALLS | {_MASTER_CALL}):

@@ -53,13 +53,6 @@ class _Spelled(cst.CSTVisitor):
         self.names: set[str] = set()
         self.captures: set[str] = set()
 
-    # No per-attribute hooks (`visit_Call_func`): LibCST looks each up by name for every child.
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        return None
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        return None
-
     def visit_Name(self, node: cst.Name) -> None:
         self.names.add(node.value)
 
