@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,10 +160,21 @@ def _cases_in(folder: Path) -> list[GoldenCase]:
     return cases
 
 
+def _case_options(command: Callable[..., None]) -> Callable[..., None]:
+    """What `golden check` and `golden update` both take: a folder, and overrides."""
+    command = click.option(
+        "--select", help="Override each case's rule selection (codes or prefixes)."
+    )(command)
+    command = click.option(
+        "--target", type=click.Choice(target_names()), help="Override each case's target."
+    )(command)
+    return click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))(
+        command
+    )
+
+
 @golden_command.command("check")
-@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--target", type=click.Choice(target_names()), help="Override each case's target.")
-@click.option("--select", help="Override each case's rule selection (codes or prefixes).")
+@_case_options
 def golden_check(folder: Path, target: str | None, select: str | None) -> None:
     """Print a unified diff for every case whose output or findings differ; exit 1 if any."""
     cases = _cases_in(folder)
@@ -182,9 +194,7 @@ def golden_check(folder: Path, target: str | None, select: str | None) -> None:
 
 
 @golden_command.command("update")
-@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--target", type=click.Choice(target_names()), help="Override each case's target.")
-@click.option("--select", help="Override each case's rule selection (codes or prefixes).")
+@_case_options
 def golden_update(folder: Path, target: str | None, select: str | None) -> None:
     """Rewrite every case's expected output and findings from the tool's current behaviour."""
     cases = _cases_in(folder)

@@ -98,16 +98,21 @@ def probe_torch(python: str) -> str:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def _ran(report: dict[str, Any]) -> Criterion:
+    """Both runs' first criterion: the script exited cleanly (or was stopped after the steps)."""
+    return Criterion(
+        "script ran",
+        report["exit_status"] == 0 and not report.get("error"),
+        f"exit status {report['exit_status']}"
+        + (" (stopped after the steps)" if report.get("stopped_after_steps") else ""),
+    )
+
+
 def judge_eager(report: dict[str, Any]) -> list[Criterion]:
     """The eager run on the CPU: it ran, imported no torch_xla, used the device, trained."""
     imports = report.get("torch_xla_imports") or []
     return [
-        Criterion(
-            "script ran",
-            report["exit_status"] == 0 and not report.get("error"),
-            f"exit status {report['exit_status']}"
-            + (" (stopped after the steps)" if report.get("stopped_after_steps") else ""),
-        ),
+        _ran(report),
         Criterion(
             "no torch_xla",
             not imports,
@@ -224,12 +229,7 @@ def judge(report: dict[str, Any], log_interval: int) -> list[Criterion]:
     steps = report["per_step"]
     measured = len(steps)
     criteria = [
-        Criterion(
-            "script ran",
-            report["exit_status"] == 0 and not report.get("error"),
-            f"exit status {report['exit_status']}"
-            + (" (stopped after the steps)" if report.get("stopped_after_steps") else ""),
-        ),
+        _ran(report),
         Criterion(
             "steps measured",
             measured > 0,
