@@ -4,15 +4,24 @@ reaches torch_xla under another name and the user's object keeps its meaning."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import libcst as cst
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
+from trncodemod.commands.golden import find_cases
 from trncodemod.config import Settings
 from trncodemod.pipeline.migrate import migrate_text
-from trncodemod.rewriting.imports import module_bindings
+from trncodemod.rewriting.imports import Bindings, bindings_of, module_bindings
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(
+    {case.input for case in find_cases(ROOT / "golden")} | set(ROOT.glob("examples/*.py"))
+)
 
 # Reaches torch_xla.device, torch_xla.manual_seed, torch_xla.sync, xm.optimizer_step, xm.save,
 # xm.add_step_closure (with a `_log` closure) and pl.MpDeviceLoader on the default target.
@@ -210,3 +219,43 @@ def test_the_syncfree_optimizer_is_reached_under_another_name_too():
     assert "syncfree.AdamW(model.parameters(), lr=1e-3)" in after
     assert "torch_xla.amp" not in after.split("import torch_xla.amp.syncfree as syncfree")[1]
     assert_no_collision(text, after)
+
+
+# -- the names the file binds, read without a scope analysis ---------------------------------
+BINDING_CASES = {
+    "imports": "import a.b.c\nimport d as e, e.f\nfrom g.h import i as j, k\nfrom . import l\n"
+    "from .m import n\nfrom o import *\ndef p():\n    import q\n    import r.s as t\n",
+    "global imports": "def f():\n    global torch_xla, xm\n    import torch_xla\n"
+    "    import torch_xla.core.xla_model as xm\n    def g():\n        import torch_xla\n"
+    "class C:\n    global pl\n    import torch_xla.distributed.parallel_loader as pl\n",
+    "every other binding": "a = b = 1\nc, *d = e\nf += 1\ng: int\nfor h in i: pass\n"
+    "with j as (k, l): pass\ntry: pass\nexcept M as n: pass\n[o for o in p if (q := o)]\n"
+    "lambda r, *s, t=1, **u: r\ndef v(w, /, x, *, y): pass\nclass Z(Base, metaclass=Meta): pass\n"
+    "del a\nmatch e:\n    case {'k': aa, **bb}: pass\n    case Point(x=cc, y=[dd, *ee]): pass\n"
+    "    case ff if True: pass\nprint(None, False, obj.attr, f(key=1))\n",
+}
+
+
+def _sorted(bindings: Bindings) -> tuple[dict[str, list[tuple[str, bool]]], frozenset[str]]:
+    by_name = {
+        name: sorted((m or "", g) for m, g in bound) for name, bound in bindings.by_name.items()
+    }
+    return by_name, bindings.spelled
+
+
+@pytest.mark.parametrize("name", sorted(BINDING_CASES))
+def test_bindings_read_from_the_ast_are_the_scope_analysis(name: str) -> None:
+    text = BINDING_CASES[name]
+    wrapper = MetadataWrapper(cst.parse_module(text))
+    assert _sorted(bindings_of(ast.parse(text))) == _sorted(module_bindings(wrapper))
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.relative_to(ROOT).as_posix() for p in SOURCES])
+def test_bindings_of_golden_inputs_and_examples(source: Path) -> None:
+    text = source.read_text("utf-8")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        pytest.skip("Python cannot parse it; the scope analysis answers")
+    wrapper = MetadataWrapper(cst.parse_module(text))
+    assert _sorted(bindings_of(tree)) == _sorted(module_bindings(wrapper))

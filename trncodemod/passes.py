@@ -44,7 +44,14 @@ from trncodemod.config import Settings
 from trncodemod.findings import Rule
 from trncodemod.pipeline.suppressions import Suppressions
 from trncodemod.rewriting.import_order import place_added_imports
-from trncodemod.rewriting.imports import Bindings, binds_only, fresh_name, module_bindings, name_for
+from trncodemod.rewriting.imports import (
+    Bindings,
+    bindings_of,
+    binds_only,
+    fresh_name,
+    module_bindings,
+    name_for,
+)
 from trncodemod.targets import Api, Target
 
 _MISSING = object()
@@ -680,4 +687,7 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         wrapper = getattr(self, "_wrapper", None)
         if wrapper is None:  # not run through the engine (a test building a pass by hand)
             return None
+        facts = self.run.facts
+        if facts is not None:  # the same, without a scope analysis
+            return per_tree(wrapper.module, "bindings", lambda _module: bindings_of(facts.tree))
         return per_tree(wrapper.module, "bindings", lambda _module: module_bindings(wrapper))

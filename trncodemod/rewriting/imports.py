@@ -10,6 +10,7 @@ under a fresh one (``import torch_xla as _torch_xla``).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -22,9 +23,11 @@ from trncodemod.analysis.nodes import visit
 
 @dataclass(frozen=True)
 class Bindings:
-    """What every scope of one module binds, by name, and every identifier the module spells."""
+    """What every scope of one module binds, by name: for each binding, the module it binds the
+    name to when it is an import of one (``imported_module``; else None), and whether that import
+    is the global scope's; and every identifier the module spells."""
 
-    by_name: dict[str, list[tuple[Scope | None, object]]]  # name -> (scope, assignment)
+    by_name: dict[str, list[tuple[str | None, bool]]]
     spelled: frozenset[str]
 
 
@@ -37,15 +40,135 @@ def _scopes(wrapper: MetadataWrapper) -> Iterator[Scope]:
 
 
 def module_bindings(wrapper: MetadataWrapper) -> Bindings:
-    by_name: dict[str, list[tuple[Scope | None, object]]] = {}
+    """The bindings LibCST's scope analysis records, and `case` captures (which it does not)."""
+    by_name: dict[str, list[tuple[str | None, bool]]] = {}
     for scope in _scopes(wrapper):
         for assignment in scope.assignments:
-            by_name.setdefault(assignment.name, []).append((scope, assignment))
+            imported = imported_module(assignment, assignment.name)
+            binding = (imported, imported is not None and isinstance(scope, GlobalScope))
+            by_name.setdefault(assignment.name, []).append(binding)
     spelled = _Spelled()
     visit(wrapper.module, spelled)
-    for name in spelled.captures:  # LibCST's scopes do not record `case` captures
-        by_name.setdefault(name, []).append((None, "match capture"))
+    for name in spelled.captures:
+        by_name.setdefault(name, []).append((None, False))
     return Bindings(by_name, frozenset(spelled.names) | frozenset(by_name))
+
+
+# Python's nodes that bind their ``name``, beyond functions and classes (3.12's type parameters).
+_NAMED_BINDINGS = frozenset({"ExceptHandler", "MatchAs", "MatchStar", "TypeVar", "ParamSpec"})
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def bindings_of(tree: ast.Module) -> Bindings:
+    """``module_bindings`` of the code ``tree`` was parsed from, from Python's ``ast``, without
+    a scope analysis (tests/test_introduced_names.py holds the two equal). An import is the
+    global scope's when no function's or class's body holds it, or that body declares its
+    name `global`."""
+    by_name: dict[str, list[tuple[str | None, bool]]] = {}
+    spelled: set[str] = set()
+
+    def bind(name: str, imported: str | None = None, in_global: bool = False) -> None:
+        by_name.setdefault(name, []).append((imported, imported is not None and in_global))
+
+    # (node, the names its scope holds global: None in the global scope itself)
+    stack: list[tuple[ast.AST, frozenset[str] | None]] = [(tree, None)]
+    while stack:
+        node, declared = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            spelled.add(node.id)  # type: ignore[attr-defined]
+            if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                bind(node.id)  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Import or kind is ast.ImportFrom:
+            for alias in node.names:  # type: ignore[attr-defined]
+                if alias.name != "*":
+                    spelled.update(alias.name.split("."))
+                if alias.asname:
+                    spelled.add(alias.asname)
+            if kind is ast.ImportFrom and node.module:  # type: ignore[attr-defined]
+                spelled.update(node.module.split("."))  # type: ignore[attr-defined]
+            for key in _import_keys(node):  # type: ignore[arg-type]
+                bind(key, _imported(node, key), declared is None or key in declared)  # type: ignore[arg-type]
+            continue
+        if kind is ast.Attribute:
+            spelled.add(node.attr)  # type: ignore[attr-defined]
+        elif kind is ast.arg:
+            spelled.add(node.arg)  # type: ignore[attr-defined]
+            bind(node.arg)  # type: ignore[attr-defined]
+        elif kind is ast.keyword:
+            if node.arg:  # type: ignore[attr-defined]
+                spelled.add(node.arg)  # type: ignore[attr-defined]
+        elif kind in _DEFINITIONS or kind.__name__ in _NAMED_BINDINGS:
+            if node.name:  # type: ignore[attr-defined]
+                spelled.add(node.name)  # type: ignore[attr-defined]
+                bind(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.MatchMapping:
+            if node.rest:  # type: ignore[attr-defined]
+                spelled.add(node.rest)  # type: ignore[attr-defined]
+                bind(node.rest)  # type: ignore[attr-defined]
+        elif kind is ast.MatchClass:
+            spelled.update(node.kwd_attrs)  # type: ignore[attr-defined]
+        elif kind is ast.Global or kind is ast.Nonlocal:
+            spelled.update(node.names)  # type: ignore[attr-defined]
+        elif kind is ast.Constant:
+            if node.value is None or node.value is True or node.value is False:  # type: ignore[attr-defined]
+                spelled.add(repr(node.value))  # type: ignore[attr-defined]  # LibCST's names
+        if kind in _DEFINITIONS:
+            inner = _declared_global(node)  # type: ignore[arg-type]
+            stack.extend((child, inner) for child in node.body)  # type: ignore[attr-defined]
+            body = {id(child) for child in node.body}  # type: ignore[attr-defined]
+            stack.extend((c, declared) for c in ast.iter_child_nodes(node) if id(c) not in body)
+        else:
+            stack.extend((child, declared) for child in ast.iter_child_nodes(node))
+    return Bindings(by_name, frozenset(spelled) | frozenset(by_name))
+
+
+def _import_keys(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The names LibCST records an import's assignments under: `import a.b` binds `a.b` and
+    `a`, `import a.b as c` and `from m import a` one each; a star import none."""
+    keys: list[str] = []
+    for alias in node.names:
+        if alias.name == "*":
+            continue
+        if alias.asname:
+            keys.append(alias.asname)
+        else:
+            parts = alias.name.split(".")
+            keys.extend(".".join(parts[:end]) for end in range(len(parts), 0, -1))
+    return keys
+
+
+def _imported(node: ast.Import | ast.ImportFrom, name: str) -> str | None:
+    """``imported_module`` of the assignment of ``name`` that ``node`` makes."""
+    if type(node) is ast.Import:
+        for alias in node.names:
+            if alias.asname:
+                if alias.asname == name:
+                    return alias.name
+            elif alias.name.split(".")[0] == name:
+                return name
+    elif not node.level and node.module:  # type: ignore[union-attr]
+        for alias in node.names:
+            if (alias.asname or alias.name) == name:
+                return f"{node.module}.{alias.name}"  # type: ignore[union-attr]
+    return None
+
+
+def _declared_global(
+    scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+) -> frozenset[str]:
+    """The names a `global` statement of ``scope``'s own body declares (not a nested one's)."""
+    names: set[str] = set()
+    stack: list[ast.AST] = list(scope.body)
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Global:
+            names.update(node.names)  # type: ignore[attr-defined]
+        elif type(node) not in _DEFINITIONS:
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(node, field, ()))
+    return frozenset(names)
 
 
 class _Spelled(cst.CSTVisitor):
@@ -96,10 +219,7 @@ def imported_module(assignment: object, name: str) -> str | None:
 
 def binds_only(bindings: Bindings, name: str, module: str) -> bool:
     """Whether every binding of ``name`` in the file, if any, is an import of ``module``."""
-    return all(
-        imported_module(assignment, name) == module
-        for _scope, assignment in bindings.by_name.get(name, ())
-    )
+    return all(imported == module for imported, _global in bindings.by_name.get(name, ()))
 
 
 def name_for(bindings: Bindings, module: str, preferred: str) -> str:
@@ -108,13 +228,8 @@ def name_for(bindings: Bindings, module: str, preferred: str) -> str:
     if binds_only(bindings, preferred, module):
         return preferred
     for name, assignments in sorted(bindings.by_name.items()):
-        for scope, assignment in assignments:
-            if (
-                isinstance(scope, GlobalScope)
-                and isinstance(assignment, ImportAssignment)
-                and imported_module(assignment, name) == module
-                and binds_only(bindings, name, module)
-            ):
+        for imported, in_global in assignments:
+            if in_global and imported == module and binds_only(bindings, name, module):
                 return name
     return fresh_name(bindings, "_" + preferred.lstrip("_").split(".")[-1])
 
