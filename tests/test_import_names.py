@@ -116,6 +116,35 @@ CASES = {
         set(),
         {"print", "x"},
     ),
+    "builtin declared global elsewhere": (
+        "def f():\n    global input\n    input = 1\ndef g():\n    return input, len(input)\n",
+        set(),
+        {"input"},
+    ),
+    "builtin read before its local binding": (
+        "def f():\n    print(len)\n    len = 3\ndef g(open):\n    return [open for open in open]\n"
+        "open(__file__); __name__.x; undefined.y\n",
+        {"f", "g"},
+        {"len", "open"},
+    ),
+    "parameter declared global in a nested function": (
+        "x = 1\ndef f(x, print):\n    def g():\n        global x\n        return x, print\n"
+        "    return lambda len: (len, x)\n",
+        set(),
+        {"x", "print"},
+    ),
+    "locals read after, before and while they are bound": (
+        "model = 1\ndef f():\n    model = make()\n    model.to(x)\n    def g():\n        return model.y\n"
+        "    return model\ndef h():\n    use(model)\n    model = 2\n    for batch in batch:\n"
+        "        model = batch\nbatch = [model for model in model]\n",
+        {"model"},
+        set(),
+    ),
+    "local of a class, read in a method": (
+        "class C:\n    id = 1\n    def m(self):\n        return id(self), [id for id in ()]\n",
+        {"C"},
+        {"id"},
+    ),
 }
 
 

@@ -370,7 +370,7 @@ class MixedPrecision(DropsStatements, Pass):
         """'absent', 'fp16', 'bf16' or 'other'."""
         if node is None:
             return "absent"
-        names = self.qualified_names(node)
+        names = self.module_names(node)
         if not names.isdisjoint(_FP16):
             return "fp16"
         return "bf16" if not names.isdisjoint(_BF16) else "other"
@@ -456,7 +456,7 @@ class MixedPrecision(DropsStatements, Pass):
         dtype is computed (`dtype=ptdtype`) and the device analysis cannot show it is bf16 there
         (nanoGPT's `ptdtype` is, once `torch.cuda.is_bf16_supported()` is resolved). A scaler
         must then stay (issue 11: no scaler removed while an fp16 path remains)."""
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.qualified_names))
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
         for call in calls:
             if not self.is_any(call.func, _AUTOCAST | _CUDA_AUTOCAST):
                 continue
@@ -480,7 +480,7 @@ class MixedPrecision(DropsStatements, Pass):
         enabled = next((a for a in call.args if a.keyword and a.keyword.value == "enabled"), None)
         if enabled is None:
             return False
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.qualified_names))
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
         return facts.truth(enabled.value) is False
 
     def _is_cuda_scaler(self, call: cst.Call) -> bool:

@@ -631,6 +631,10 @@ class PadToBuckets(Pass):
         facts = self.run.facts
         if facts is not None and name.value not in facts.assigned:
             return  # no assignment anywhere binds it to a value
+        found = self.visible_assignments(name)
+        if found is not None:
+            yield from (statement.value for statement in found if statement is not None)  # type: ignore[misc]
+            return
         scope = self.get_metadata(ScopeProvider, name, None)
         if scope is None:
             return

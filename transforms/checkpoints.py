@@ -260,7 +260,7 @@ class Checkpoints(Pass):
         return False
 
     def _per_rank(self, path: cst.BaseExpression) -> bool:
-        qualified = self.qualified_names
+        qualified = self.module_names
         if mentions_rank(path, qualified):
             return True
         if isinstance(path, cst.Name):
@@ -282,7 +282,7 @@ class Checkpoints(Pass):
     def _rank_guard(self, call: cst.Call) -> cst.If | None:
         for child, parent in self._ancestors(call):
             if isinstance(parent, cst.If) and child is not parent.test:
-                if mentions_rank(parent.test, self.qualified_names):
+                if mentions_rank(parent.test, self.module_names):
                     return parent
         return None
 

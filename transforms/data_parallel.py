@@ -503,7 +503,7 @@ class DataParallel(Pass):
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
-        kinds = [self.qualified_names(c.func) for c in calls]
+        kinds = [self.module_names(c.func) for c in calls]
         self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds)
         self.data_parallel = self.uses_ddp or any(
             not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
@@ -622,7 +622,7 @@ class DataParallel(Pass):
             func = self.emit(self.target.api("optimizer_step"))
             receiver = updated_node.func.value  # type: ignore[attr-defined]
             return cst.Call(func=func, args=[cst.Arg(receiver)])
-        names = self.qualified_names(original_node.func)
+        names = self.module_names(original_node.func)
         if not names.isdisjoint(_INIT):
             return self._process_group(original_node, updated_node)
         if not names.isdisjoint(_DDP):
@@ -739,7 +739,7 @@ class DataParallel(Pass):
             arg = _argument(original, keyword, position)
             if arg is None or not isinstance(arg.value, cst.Call) or arg.value.args:
                 continue
-            if source not in self.qualified_names(arg.value.func):
+            if source not in self.module_names(arg.value.func):
                 continue
             api = self.target.api(_WORLD[source])
             if not api or not self.report(

@@ -673,6 +673,18 @@ class Float64ToFloat32(Pass):
         facts = self.run.facts
         if facts is not None and name.value not in facts.assigned:
             return None  # no assignment anywhere binds it to a value
+        statements = self.own_assignments(name)
+        if statements is not None:
+            if len(statements) != 1:
+                return None
+            (statement,) = statements
+            if (
+                statement is None
+                or isinstance(statement, cst.Assign)
+                and len(statement.targets) != 1
+            ):
+                return None
+            return statement.value
         scope = self.get_metadata(ScopeProvider, name, None)
         if scope is None:
             return None

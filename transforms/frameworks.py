@@ -184,7 +184,7 @@ class Frameworks(Pass):
         )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        names = self.qualified_names(original_node.func)
+        names = self.module_names(original_node.func)
         if not names.isdisjoint(_TRAINING_ARGUMENTS):
             return self._training_arguments(original_node, updated_node)
         if not names.isdisjoint(_ACCELERATOR):

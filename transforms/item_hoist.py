@@ -486,7 +486,7 @@ class ItemHoist(Pass):
                 return "float"
             if any(
                 q.startswith("torch.nn.functional.") and ("loss" in q or "entropy" in q)
-                for q in self.qualified_names(func)
+                for q in self.module_names(func)
             ):
                 return "float"
             name = dotted(func)

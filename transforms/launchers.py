@@ -80,7 +80,7 @@ class Launchers(Pass):
         )
 
     def visit_Module(self, node: cst.Module) -> None:
-        facts = per_tree(node, "device", lambda module: analyse(module, self.qualified_names))
+        facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
         script = self.context.filename or "train.py"
         for spawn, count in facts.launchers.items():
             fn = _code(spawn.args[0].value) if spawn.args else "main"

@@ -291,7 +291,7 @@ class ProcessUtilities(Pass):
             return True
         module = self._wrapper.module
         return per_tree(
-            module, "device", lambda tree: analyse(tree, self.qualified_names)
+            module, "device", lambda tree: analyse(tree, self.module_names)
         ).places_on_device
 
     def _plan_seed(self, call: cst.Call) -> None:
@@ -313,7 +313,7 @@ class ProcessUtilities(Pass):
         if self._seeds_xla(self._next_statement(small)):
             return
         seed = call.args[0].value if len(call.args) == 1 and not call.args[0].star else None
-        if seed is None or not _pure(seed, self.qualified_names):
+        if seed is None or not _pure(seed, self.module_names):
             self.report(
                 call,
                 XlaSeed,
@@ -365,10 +365,10 @@ class ProcessUtilities(Pass):
 
     def visit_If(self, node: cst.If) -> None:
         prints = self._direct_prints(node.body)
-        if not prints or not mentions_rank(node.test, self.qualified_names):
+        if not prints or not mentions_rank(node.test, self.module_names):
             return
         api = self.target.api("master_print")
-        master = rank_zero_test(node.test, self.qualified_names)
+        master = rank_zero_test(node.test, self.module_names)
         calls = self._print_calls(node.body)
         parent = self.get_metadata(ParentNodeProvider, node, None)
         is_elif = isinstance(parent, cst.If) and parent.orelse is node

@@ -322,7 +322,7 @@ class TorchXlaApis(Pass):
 
     # -- renamed calls ---------------------------------------------------------------------
     def _renamed(self, func: cst.BaseExpression) -> RenamedCall | None:
-        names = self.qualified_names(func)
+        names = self.module_names(func)
         return next((row for row in self.history.calls if row.old in names), None)
 
     @staticmethod
@@ -431,7 +431,7 @@ class TorchXlaApis(Pass):
                     False,
                 )
             return
-        names = self.qualified_names(node)
+        names = self.module_names(node)
         for removed in self.history.removed:
             if removed.name in names and removed.applies(self.version):
                 if not isinstance(parent, cst.Attribute):  # the longest spelling only

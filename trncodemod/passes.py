@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, TypeVar
 
@@ -95,13 +95,24 @@ def known_names(full: str, table: NameTable) -> set[QualifiedName] | None:
 def known_names_at(
     module: cst.Module, node: cst.CSTNode, full: str, table: NameTable
 ) -> set[QualifiedName] | None:
-    """``known_names``, and for a shadowed name of the table, itself where no scope around
-    ``node`` (a node of ``module``) binds it (``_binds_around``)."""
+    """``known_names``; for a shadowed name of the table, itself where no scope around ``node``
+    (a node of ``module``) binds it (``_binds_around``); and for a name nothing binds, or only
+    scopes that are not around ``node``, a builtin's name (`builtins.len` for `len`, and for
+    `str.join`) or none."""
     names = known_names(full, table)
     if names is None:
         head = full.partition(".")[0]
-        if head in table.shadowed and not _binds_around(module, node, head):
-            names = {QualifiedName(full, QualifiedNameSource.LOCAL)}
+        if head in table.shadowed:
+            if not _binds_around(module, node, head):
+                names = {QualifiedName(full, QualifiedNameSource.LOCAL)}
+        elif (head not in table.bound and head not in table.imported) or (
+            head in table.local_only and not _binds_around(module, node, head)
+        ):
+            names = (
+                {QualifiedName(f"builtins.{head}", QualifiedNameSource.BUILTIN)}
+                if hasattr(builtins, head)
+                else set()
+            )
     return names
 
 
@@ -132,6 +143,48 @@ def _binds_around(module: cst.Module, node: cst.CSTNode, name: str) -> bool:
             if name in bound:
                 return True
         current = index.parents.get(current)
+    return False
+
+
+def _parameter_around(module: cst.Module, node: cst.CSTNode, name: str) -> bool:
+    """Whether a function or lambda whose body holds ``node`` has a parameter ``name``: a read
+    of it resolves to that function's scope or one inside it (a parameter is bound before any
+    read in the body), never to the global scope or a builtin."""
+    parents = per_tree(module, "index", _index).parents
+    child, current = node, parents.get(node)
+    while current is not None and current is not module:
+        if type(current) in (cst.FunctionDef, cst.Lambda) and child is current.body:  # type: ignore[attr-defined]
+            params = current.params  # type: ignore[attr-defined]
+            stars = (params.star_arg, params.star_kwarg)
+            every = (*params.posonly_params, *params.params, *params.kwonly_params, *stars)
+            if any(isinstance(p, cst.Param) and p.name.value == name for p in every):
+                return True
+        child, current = current, parents.get(current)
+    return False
+
+
+def _local(module: cst.Module, node: cst.CSTNode, name: str, table: NameTable) -> bool:
+    """Whether a read ``node`` of ``name`` (a name of the table's ``simple``) resolves to a
+    function's local: the first function body around it that binds the name (``first_bindings``;
+    the scopes between bind nothing of such a name) does so in a function nested around the
+    read, or before the statement that holds it (LibCST counts a binding of the read's own
+    scope only once its statement has ended, and otherwise looks further out). False where
+    that is not certain."""
+    if name not in table.simple:
+        return False
+    parents = per_tree(module, "index", _index).parents
+    below, child, current = None, node, parents.get(node)
+    nested = False  # a function's body lies between the read and ``current``
+    while current is not None and current is not module:
+        if type(current) is cst.FunctionDef and child is current.body:  # type: ignore[attr-defined]
+            at = first_bindings(module, current).get(name)  # type: ignore[arg-type]
+            if at is not None:
+                if nested or at == -1:
+                    return True
+                later = current.body.body[at + 1 :]  # type: ignore[attr-defined]
+                return any(statement is below for statement in later)
+            nested = True
+        below, child, current = child, current, parents.get(current)
     return False
 
 
@@ -209,6 +262,14 @@ def module_names_of(
     if known is not None:
         return {q.name for q in known}
     head = full.partition(".")[0]
+    if (
+        module is not None
+        and node is not None
+        and head not in facts.names.declared
+        and head not in facts.names.imported  # a local import names the module imported
+        and (_parameter_around(module, node, head) or _local(module, node, head, facts.names))
+    ):
+        return set()  # a local's, whichever binding of the function's the read resolves to
     if head in facts.bindings or head in facts.imported:
         return None
     if not hasattr(builtins, head):
@@ -309,6 +370,162 @@ def _index(module: cst.Module) -> _Index:
         elif kind is cst.Arg and node.keyword is not None:  # type: ignore[attr-defined]
             scopeless.add(id(node.keyword))  # type: ignore[attr-defined]
     return _Index(parents, scopeless)
+
+
+def visible_assignments(
+    module: cst.Module, name: cst.Name
+) -> list[cst.Assign | cst.AnnAssign | None] | None:
+    """What LibCST's scope analysis gives as ``scope[name.value]`` for ``name``, a node of
+    ``module`` whose name is of the file's ``NameTable.simple``: the bindings of the first
+    function body around it (then the module) that binds the name, as the statement of each
+    that assigns a value to it as a whole target (`x = v`, `a = x = v`, `x: T = v`) and None
+    for each other (a parameter, a loop target, an import...); [] where none binds it or
+    ``name`` has no scope. The scopes between (a class's, a lambda's, a comprehension's) bind
+    nothing of such a name."""
+    if not _has_scope(module, name):
+        return []
+    for body in _bodies_around(module, name):
+        if body is not None:
+            found = body_bindings(module, body).get(name.value)
+            if found:
+                return found
+    return []
+
+
+def own_assignments(
+    module: cst.Module, name: cst.Name
+) -> list[cst.Assign | cst.AnnAssign | None] | None:
+    """``Pass.own_assignments`` of ``name``, a node of ``module`` whose name is of the table's
+    ``simple``: None where a lambda, class or comprehension lies between it and the body around
+    it (of whose scope it may or may not be); [] where it has no scope."""
+    if not _has_scope(module, name):
+        return []
+    body = next(_bodies_around(module, name), None)
+    return None if body is None else body_bindings(module, body).get(name.value, [])
+
+
+def _bodies_around(
+    module: cst.Module, node: cst.CSTNode
+) -> Iterator[cst.Module | cst.FunctionDef | None]:
+    """The functions whose body holds ``node`` (a node of ``module``), innermost first, then the
+    module; None for each lambda, class or comprehension on the way."""
+    parents = per_tree(module, "index", _index).parents
+    child, current = node, parents.get(node)
+    parameter = False  # the way up passed a parameter's name, which its function binds
+    while current is not None:
+        kind = type(current)
+        if kind is cst.FunctionDef:
+            if child is current.body or parameter and child is current.params:  # type: ignore[attr-defined]
+                yield current  # type: ignore[misc]
+        elif current is module:
+            yield current
+        elif kind in _SCOPE_NODES:
+            yield None
+        if kind is cst.Param and child is current.name:  # type: ignore[attr-defined]
+            parameter = True
+        elif kind in _SCOPE_NODES:
+            parameter = False
+        child, current = current, parents.get(current)
+
+
+def body_bindings(
+    module: cst.Module, scope: cst.Module | cst.FunctionDef
+) -> dict[str, list[cst.Assign | cst.AnnAssign | None]]:
+    """Name -> what the statements of ``scope``'s body (``scope`` a node of ``module``) and its
+    parameters bind it by: the statement, for an assignment of a value to it as a whole target
+    (once for each such target); None for any other binding. Nested blocks count, a nested
+    function's or class's body does not (its name does). Expressions are not walked: what they
+    bind (a walrus, a comprehension's or lambda's names) no name of the table's ``simple`` is
+    bound by."""
+    return _body(module, scope)[0]
+
+
+def first_bindings(module: cst.Module, scope: cst.Module | cst.FunctionDef) -> dict[str, int]:
+    """Name -> the position in ``scope``'s body of the first statement that binds it (as
+    ``body_bindings`` counts bindings); -1 for a parameter."""
+    return _body(module, scope)[1]
+
+
+def _body(
+    module: cst.Module, scope: cst.Module | cst.FunctionDef
+) -> tuple[dict[str, list[cst.Assign | cst.AnnAssign | None]], dict[str, int]]:
+    known = per_tree(module, "body bindings", lambda _module: {})
+    read = known.get(scope)
+    if read is not None:
+        return read  # type: ignore[no-any-return]
+    found: dict[str, list[cst.Assign | cst.AnnAssign | None]] = {}
+    first: dict[str, int] = {}
+    known[scope] = (found, first)
+    index = -1
+
+    def bind(name: str, statement: cst.Assign | cst.AnnAssign | None) -> None:
+        found.setdefault(name, []).append(statement)
+        first.setdefault(name, index)
+
+    def other(target: cst.CSTNode | None) -> None:
+        for bound in _target_names(target):
+            bind(bound, None)
+
+    if isinstance(scope, cst.FunctionDef):
+        params = scope.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            other(param.name)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                other(star.name)
+    statements = scope.body.body if isinstance(scope, cst.FunctionDef) else scope.body
+    for position, top in enumerate(statements):
+        index = position  # what ``bind`` records
+        stack: list[cst.CSTNode] = [top]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is cst.Assign:
+                for target in node.targets:  # type: ignore[attr-defined]
+                    if type(target.target) is cst.Name:
+                        bind(target.target.value, node)  # type: ignore[arg-type]
+                    else:
+                        other(target.target)
+                continue
+            if kind is cst.AnnAssign:
+                if node.value is not None and type(node.target) is cst.Name:  # type: ignore[attr-defined]
+                    bind(node.target.value, node)  # type: ignore[arg-type,attr-defined]
+                else:
+                    other(node.target)  # type: ignore[attr-defined]
+                continue
+            if kind is cst.AugAssign or kind is cst.For:
+                other(node.target)  # type: ignore[attr-defined]
+            elif kind is cst.WithItem or kind is cst.ExceptHandler or kind is cst.ExceptStarHandler:
+                bound = node.asname if kind is cst.WithItem else node.name  # type: ignore[attr-defined]
+                if bound is not None:
+                    other(bound.name)
+            elif kind is cst.Import or kind is cst.ImportFrom:
+                aliases = node.names  # type: ignore[attr-defined]
+                for alias in () if isinstance(aliases, cst.ImportStar) else aliases:
+                    name = alias.evaluated_alias or alias.evaluated_name
+                    bind(name.split(".", 1)[0], None)
+                continue
+            elif kind in _NESTED_BODIES:
+                if kind is not cst.Lambda:
+                    bind(node.name.value, None)  # type: ignore[attr-defined]
+                continue
+            if not isinstance(node, cst.BaseExpression):
+                stack.extend(reversed(children(node)))
+    return found, first
+
+
+def _target_names(target: cst.CSTNode | None) -> list[str]:
+    """The names a target binds: itself, or the names in a tuple or list of targets (not an
+    attribute's or a subscript's)."""
+    names: list[str] = []
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Name:
+            names.append(node.value)  # type: ignore[union-attr]
+        elif type(node) in (cst.Tuple, cst.List):
+            stack.extend(element.value for element in node.elements)  # type: ignore[union-attr]
+    return names
 
 
 class _Positions:
@@ -628,6 +845,11 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         facts = self.run.facts
         if facts is not None and name.value not in facts.assigned:
             return None  # no binding of it anywhere is an assignment of a value
+        found = self.visible_assignments(name)
+        if found is not None:
+            if not found or None in found:
+                return None
+            return [statement.value for statement in found]  # type: ignore[union-attr,misc]
         scope = self.get_metadata(ScopeProvider, name, None)
         assignments = scope[name.value] if scope is not None else ()
         if not assignments:
@@ -645,6 +867,25 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             else:
                 return None
         return values
+
+    def visible_assignments(self, name: cst.Name) -> list[cst.Assign | cst.AnnAssign | None] | None:
+        """LibCST's ``scope[name.value]`` for the scope ``name`` is read in (the bindings of
+        the first scope around it that binds it), where the file's names settle it without a
+        scope analysis (``NameTable.simple``): the statement of each assignment of a value to
+        it as a whole target, None for each other binding. None where they do not."""
+        facts = self.run.facts
+        if facts is None or name.value not in facts.names.simple:
+            return None
+        return visible_assignments(self._wrapper.module, name)
+
+    def own_assignments(self, name: cst.Name) -> list[cst.Assign | cst.AnnAssign | None] | None:
+        """LibCST's ``scope.assignments[name.value]`` for the scope ``name`` is read in, as
+        ``visible_assignments`` gives them, where the file's names settle it: read in a
+        function's body or the global scope's. None otherwise."""
+        facts = self.run.facts
+        if facts is None or name.value not in facts.names.simple:
+            return None
+        return own_assignments(self._wrapper.module, name)
 
     def emit(self, api: Api) -> cst.BaseExpression:
         """The target's expression for ``api``, with its import scheduled once per module. Where

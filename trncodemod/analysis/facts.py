@@ -234,12 +234,24 @@ class NameTable:
     scope and in others, by anything but an import: LibCST names a read by itself where no scope
     around it binds the name (``Pass`` looks at the scopes around it). ``bound``: every name
     something other than an import binds, anywhere (a superset: `del`, `global` and `nonlocal`
-    count too)."""
+    count too). ``imported``: every name an import binds, anywhere (not `*`). ``local_only``: names
+    bound only in scopes other than the global one, never by an import and never declared
+    `global` or `nonlocal`: a read that no scope around binds is a builtin's, or nothing.
+    ``simple``: names bound only by statements of functions' bodies and of the global scope
+    (assignments, loops, `with`, `except`, imports, definitions) and by functions' parameters:
+    never in a class's body, by a lambda's parameter, a comprehension's or walrus target, and
+    never declared `global` or `nonlocal`. LibCST's assignments of a read are then the bindings
+    of the first body around it that binds it (``Pass.visible_assignments``). ``declared``:
+    the names of every `global` and `nonlocal` statement."""
 
     imports: Mapping[str, str]
     global_only: frozenset[str]
     shadowed: frozenset[str]
     bound: frozenset[str]
+    imported: frozenset[str]
+    local_only: frozenset[str]
+    simple: frozenset[str]
+    declared: frozenset[str]
 
 
 def _name_table(tree: ast.Module) -> NameTable:
@@ -264,6 +276,9 @@ def _name_table(tree: ast.Module) -> NameTable:
     elsewhere: set[str] = set()  # bound in another scope by anything
     reads: list[ast.Name] = []  # reads LibCST checks against the global scope's binding order
     global_imports: set[str] = set()
+    # Bound by a lambda's parameter, a comprehension's or walrus target, or in a class's body.
+    unusual: set[str] = set()
+    declared: set[str] = set()  # named by a `global` or `nonlocal` statement
     # (node, in the global scope, a read there may come before a binding of the global scope:
     # outside a function's body, so in its decorators, defaults and annotations too; and where
     # the innermost statement around it ends)
@@ -314,6 +329,8 @@ def _name_table(tree: ast.Module) -> NameTable:
             bind(node.arg, False, end)  # type: ignore[attr-defined]
         elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             bind(node.name, top, end)  # type: ignore[attr-defined]
+            if kind is ast.ClassDef:
+                unusual.update(_bound_in_class(node))  # type: ignore[arg-type]
         elif kind is ast.ExceptHandler:
             if node.name:  # type: ignore[attr-defined]
                 bind(node.name, top, end)  # type: ignore[attr-defined]
@@ -325,6 +342,22 @@ def _name_table(tree: ast.Module) -> NameTable:
                 excluded.add(node.rest)  # type: ignore[attr-defined]
         elif kind in (ast.Global, ast.Nonlocal):
             excluded.update(node.names)  # type: ignore[attr-defined]
+            declared.update(node.names)  # type: ignore[attr-defined]
+        elif kind is ast.NamedExpr or kind is ast.comprehension:
+            unusual.update(target_names(node.target))  # type: ignore[attr-defined]
+        elif kind is ast.Lambda:
+            arguments = node.args  # type: ignore[attr-defined]
+            unusual.update(
+                a.arg
+                for a in (
+                    *arguments.posonlyargs,
+                    *arguments.args,
+                    *arguments.kwonlyargs,
+                    arguments.vararg,
+                    arguments.kwarg,
+                )
+                if a is not None
+            )
         elif hasattr(node, "name") and isinstance(node.name, str):  # type parameters (3.12)
             excluded.add(node.name)
         inner = top and kind not in _SCOPES
@@ -356,7 +389,35 @@ def _name_table(tree: ast.Module) -> NameTable:
         frozenset(global_only - early),
         frozenset(shadowed - early),
         frozenset(bound_otherwise),
+        frozenset(targets),
+        frozenset(elsewhere - in_global - excluded - targets.keys()),
+        frozenset(in_global | elsewhere | targets.keys()) - excluded - unusual,
+        frozenset(declared),
     )
+
+
+def _bound_in_class(node: ast.ClassDef) -> set[str]:
+    """Every name the statements of a class's body bind (not a nested function's or class's
+    body): its targets, imports, `except` names and definitions."""
+    names: set[str] = set()
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        child = stack.pop()
+        kind = type(child)
+        if kind is ast.Name:
+            if type(child.ctx) is ast.Store:  # type: ignore[attr-defined]
+                names.add(child.id)  # type: ignore[attr-defined]
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            names.update(
+                a.asname or a.name.split(".")[0]
+                for a in child.names  # type: ignore[attr-defined]
+                if a.name != "*"
+            )
+        elif kind in _DEFINITIONS or kind is ast.ExceptHandler and child.name:  # type: ignore[attr-defined]
+            names.add(child.name)  # type: ignore[attr-defined]
+        if kind not in _DEFINITIONS:
+            stack.extend(ast.iter_child_nodes(child))
+    return names
 
 
 def may_resolve(facts: FileFacts, names: Iterable[str]) -> bool:
