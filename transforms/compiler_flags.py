@@ -47,6 +47,7 @@ _TORCH_TRANSFORMERS = frozenset(
 # `GPT2LMHeadModel`), not tokenizers, configs or trainers; torchvision's vision transformers.
 _HF_MODEL = re.compile(r"^transformers\.(\w+\.)*(AutoModel\w*|\w+Model|\w+For[A-Z]\w*)$")
 _VISION_TRANSFORMER = re.compile(r"^torchvision\.models\.(\w+\.)*(vit_|swin_|maxvit_)\w*$")
+_AS_OS = re.compile(r"\bas\s+os\b")
 _CONSTRUCTORS = (".from_pretrained", ".from_config")
 
 
@@ -367,6 +368,13 @@ class CompilerFlags(Pass):
     # -- the edit ------------------------------------------------------------------------------
     def _os_is_module(self, module: cst.Module) -> bool:
         """Whether the global name ``os`` is unbound or bound only by ``import os``."""
+        facts = self.run.facts
+        if facts is not None:  # what the scopes would say, from the file's names
+            table = facts.names
+            if "os" not in table.bound and "os" not in table.imported:
+                return True
+            if table.imports.get("os") == "os" and not _AS_OS.search(facts.text):
+                return True  # every import of it is `import os` (not `import os as os`)
         scope = self.get_metadata(ScopeProvider, module, None)
         if scope is None:
             return False
