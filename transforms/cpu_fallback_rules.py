@@ -1,0 +1,400 @@
+"""The rules of the ``cpu-fallback`` pass: ops that fall back to the CPU, make shapes depend on the
+data, or that neuronx-cc rejects, in model and training code (reference D1, D2, §5). Their
+documentation is what ``trncodemod explain`` prints; the op table that names the ops each rule
+reports is ``data/fallback_ops.toml`` (``trncodemod.analysis.fallback_ops``).
+"""
+
+from __future__ import annotations
+
+from trncodemod.findings import Rule, Safety, Severity
+
+
+class NonzeroFallback(Rule):
+    """## What it does
+    Reports `torch.nonzero(x)`, `x.nonzero()`, `torch.argwhere(x)` and `x.argwhere()` (any
+    `as_tuple`) in model and training code. Nothing is rewritten.
+
+    ## Why
+    The number of results depends on the values, so XLA cannot compile it: it runs on the CPU
+    (`aten::nonzero` in the metrics report), which executes the pending graph and copies the input
+    to the host, and every new count is a new shape downstream (reference D1, measured on
+    torch_xla 2.9: 1 execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero`
+    introduce dynamic shapes"). TorchNeuron also runs unsupported ops on the CPU (reference §5).
+
+    ## Example
+    ```python
+    idx = torch.nonzero(scores > 0.5).squeeze(1)
+    picked = features[idx]
+    ```
+
+    ## Use instead
+    ```python
+    top = scores.topk(k).indices            # a fixed number of positions
+    keep = scores.gather(0, top) > 0.5      # and a mask for the ones that count
+    picked = features[top] * keep.unsqueeze(1)
+    ```
+    """
+
+    code = "TRN411"
+    name = "nonzero-fallback"
+    summary = "`torch.nonzero`/`argwhere` runs on the CPU with a data-dependent shape (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1, D2, §5"
+
+
+class BooleanMaskIndex(Rule):
+    """## What it does
+    Reports indexing with a mask that is visibly boolean — a comparison (`x[x > 0]`), `isnan`,
+    `isfinite`, `logical_*`, `.bool()`, `~mask`, `mask & other`, or a name bound only to one of
+    these — in model and training code, both reading (`x[mask]`) and writing (`x[mask] = 0`). A
+    mask of unknown type is not reported. Nothing is rewritten.
+
+    ## Why
+    Boolean-mask indexing is `nonzero` underneath: it runs on the CPU (`aten::nonzero`), copies to
+    the host, and the result's size depends on the data (reference D1, measured; writing through
+    a mask also falls back). The usual rewrite keeps the full shape: `x[mask].sum()` →
+    `(x * mask).sum()`, `x[mask].mean()` → `(x * mask).sum() / mask.sum()`, `x[mask] = v` →
+    `x = x.masked_fill(mask, v)`.
+
+    ## Example
+    ```python
+    loss = per_token_loss[labels != -100].mean()
+    ```
+
+    ## Use instead
+    ```python
+    mask = labels != -100
+    loss = (per_token_loss * mask).sum() / mask.sum()
+    ```
+    """
+
+    code = "TRN412"
+    name = "boolean-mask-index"
+    summary = "`x[mask]` with a boolean mask runs `nonzero` on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class OneArgumentWhere(Rule):
+    """## What it does
+    Reports `torch.where(cond)` with one argument in model and training code. The
+    three-argument form `torch.where(cond, a, b)` is lowered and not reported.
+
+    ## Why
+    One-argument `where` is `nonzero(cond, as_tuple=True)`: it runs on the CPU, copies to the host
+    and returns a data-dependent shape (reference D1, measured).
+
+    ## Example
+    ```python
+    rows, cols = torch.where(adjacency > 0)
+    ```
+
+    ## Use instead
+    ```python
+    weights = torch.where(adjacency > 0, adjacency, 0)   # same shape, no host round trip
+    ```
+    """
+
+    code = "TRN413"
+    name = "one-argument-where"
+    summary = "one-argument `torch.where` is `nonzero` on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class MaskedSelect(Rule):
+    """## What it does
+    Reports `torch.masked_select(x, mask)` and `x.masked_select(mask)` in model and training
+    code.
+
+    ## Why
+    Runs on the CPU (`aten::masked_select`) with a data-dependent output size (reference D1,
+    measured; `XLA_EXPERIMENTAL="nonzero:masked_select"` is experimental and TPU-only).
+
+    ## Example
+    ```python
+    total = torch.masked_select(loss, valid).sum()
+    ```
+
+    ## Use instead
+    ```python
+    total = torch.where(valid, loss, 0).sum()
+    ```
+    """
+
+    code = "TRN414"
+    name = "masked-select"
+    summary = "`masked_select` runs on the CPU with a data-dependent shape (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class UniqueFallback(Rule):
+    """## What it does
+    Reports `torch.unique`, `torch.unique_consecutive` and the methods of the same names in model
+    and training code.
+
+    ## Why
+    Runs on the CPU (`aten::_unique2`, `aten::unique_consecutive`) and copies to the host; the
+    number of distinct values is a new shape each time (reference D1, measured;
+    `source_of_recompilation.md`: "another example is torch.unique()").
+
+    ## Example
+    ```python
+    present = torch.unique(labels)
+    ```
+
+    ## Use instead
+    ```python
+    present = torch.zeros(num_classes, device=labels.device).scatter_add_(
+        0, labels, torch.ones_like(labels, dtype=torch.float)) > 0
+    ```
+    """
+
+    code = "TRN415"
+    name = "unique-fallback"
+    summary = "`torch.unique` runs on the CPU with a data-dependent shape (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class SamplingAndHistogramFallback(Rule):
+    """## What it does
+    Reports `torch.multinomial`, `torch.bincount`, `torch.histc` and their method forms in model
+    and training code.
+
+    ## Why
+    They have no XLA lowering: each runs on the CPU (`aten::multinomial`, `aten::bincount`,
+    `aten::histc`) and copies its input to the host every time (reference D1, measured).
+
+    ## Example
+    ```python
+    next_token = torch.multinomial(probs, 1)
+    ```
+
+    ## Use instead
+    ```python
+    gumbel = -torch.log(-torch.log(torch.rand_like(probs)))
+    next_token = (probs.log() + gumbel).argmax(-1, keepdim=True)
+    ```
+    """
+
+    code = "TRN416"
+    name = "sampling-histogram-fallback"
+    summary = "`multinomial`/`bincount`/`histc` run on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class RepeatInterleaveTensor(Rule):
+    """## What it does
+    Reports `repeat_interleave` whose repeats are visibly a tensor (a `torch.*` call, `.long()`,
+    `.to(...)`, a name bound only to one) and the one-argument form `torch.repeat_interleave(r)`.
+    Repeats given as a Python int are lowered and not reported.
+
+    ## Why
+    With tensor repeats the output size depends on the values: it runs on the CPU
+    (`aten::repeat_interleave.Tensor`), even when `output_size=` is given (reference D1, measured
+    on torch_xla 2.9).
+
+    ## Example
+    ```python
+    expanded = torch.repeat_interleave(tokens, lengths)
+    ```
+
+    ## Use instead
+    ```python
+    # pad every row to the longest repeat count and carry a mask
+    expanded = tokens.unsqueeze(1).expand(-1, max_len)
+    mask = torch.arange(max_len, device=tokens.device) < lengths.unsqueeze(1)
+    ```
+    """
+
+    code = "TRN417"
+    name = "repeat-interleave-tensor"
+    summary = "`repeat_interleave` with tensor repeats runs on the CPU (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class FftFallback(Rule):
+    """## What it does
+    Reports every `torch.fft.*` function and `torch.stft`/`torch.istft` (and the methods) in
+    model and training code.
+
+    ## Why
+    FFTs run on the CPU (`aten::_fft_r2c`, reference D1, measured) and produce complex tensors,
+    which neuronx-cc does not support (EVRF004); Neuron's own analysis tutorial uses
+    `torch.fft.fft` as its unsupported-op example.
+
+    ## Example
+    ```python
+    spec = torch.fft.rfft(frames, dim=-1).abs()
+    ```
+
+    ## Use instead
+    ```python
+    # in the Dataset / collate function, on the host:
+    spec = torch.fft.rfft(frames, dim=-1).abs()
+    ```
+    """
+
+    code = "TRN418"
+    name = "fft-fallback"
+    summary = "`torch.fft.*`/`stft` run on the CPU and make complex tensors (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class SparseTensor(Rule):
+    """## What it does
+    Reports sparse tensors in model and training code: `x.to_sparse*()`, `torch.sparse_*_tensor`,
+    `torch.sparse.*`, and `nn.Embedding`/`nn.EmbeddingBag`/`F.embedding` with `sparse=True`.
+
+    ## Why
+    The XLA backend has no sparse kernels: moving a sparse tensor to the device raises
+    `NotImplementedError: Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with
+    arguments from the 'SparseXLA' backend` (reference D1, measured); an embedding with
+    `sparse=True` raises the same at `backward()` (measured on torch_xla 2.9).
+
+    ## Example
+    ```python
+    self.embed = nn.Embedding(vocab, dim, sparse=True)
+    ```
+
+    ## Use instead
+    ```python
+    self.embed = nn.Embedding(vocab, dim)
+    ```
+    """
+
+    code = "TRN419"
+    name = "sparse-tensor"
+    summary = "sparse tensors have no XLA kernels: a hard error (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1"
+
+
+class ComplexDtype(Rule):
+    """## What it does
+    Reports complex dtypes (`torch.complex64`, `torch.complex128`, `torch.cfloat`,
+    `torch.cdouble`, `torch.complex32`, `torch.chalf`) and `torch.view_as_complex`,
+    `torch.complex`, `torch.polar` in model and training code.
+
+    ## Why
+    neuronx-cc does not support complex data types (error EVRF004, reference D1 "Neuron-side
+    compiler restrictions"): the graph fails to compile on Trainium, whatever the target.
+
+    ## Example
+    ```python
+    freqs = torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2))
+    ```
+
+    ## Use instead
+    ```python
+    x1, x2 = x[..., 0::2], x[..., 1::2]          # rotary embedding with real arithmetic
+    out = torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1).flatten(-2)
+    ```
+    """
+
+    code = "TRN421"
+    name = "complex-dtype"
+    summary = "complex dtypes are rejected by neuronx-cc (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1 (EVRF004)"
+
+
+class IntegerTopk(Rule):
+    """## What it does
+    Reports `topk` on a tensor that is visibly integer: `.long()`, `.int()`, `.to(torch.int64)`,
+    `torch.randint(...)`, `argmax`/`argsort` results, a creation call with an integer `dtype=`,
+    or a name bound only to one of these. `topk` on a tensor of unknown dtype is not reported.
+
+    ## Why
+    neuronx-cc rejects `topk` on int32/int64 inputs (error EVRF013, reference D1): cast to float.
+    (torch_xla on the CPU runs it, so the failure only shows on Trainium.)
+
+    ## Example
+    ```python
+    best = counts.long().topk(5)
+    ```
+
+    ## Use instead
+    ```python
+    best = counts.float().topk(5)   # exact for integers below 2**24
+    ```
+    """
+
+    code = "TRN422"
+    name = "integer-topk"
+    summary = "`topk` on an integer tensor is rejected by neuronx-cc (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1 (EVRF013)"
+
+
+class IntegerMatmul(Rule):
+    """## What it does
+    Reports a matrix product (`@`, `torch.matmul`, `mm`, `bmm`, `mv`, `dot` and their methods)
+    with an operand that is visibly integer (as for TRN422). Products of unknown dtype are not
+    reported.
+
+    ## Why
+    neuronx-cc rejects integer matrix multiplication (error EVRF035, reference D1).
+
+    ## Example
+    ```python
+    counts = one_hot.long() @ transitions.long()
+    ```
+
+    ## Use instead
+    ```python
+    counts = one_hot.float() @ transitions.float()
+    ```
+    """
+
+    code = "TRN423"
+    name = "integer-matmul"
+    summary = "integer matmul is rejected by neuronx-cc (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference D1 (EVRF035)"
+
+
+RULES: tuple[type[Rule], ...] = (
+    NonzeroFallback,
+    BooleanMaskIndex,
+    OneArgumentWhere,
+    MaskedSelect,
+    UniqueFallback,
+    SamplingAndHistogramFallback,
+    RepeatInterleaveTensor,
+    FftFallback,
+    SparseTensor,
+    ComplexDtype,
+    IntegerTopk,
+    IntegerMatmul,
+)
+BY_CODE = {rule.code: rule for rule in RULES}
