@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
-import ast
 import re
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.device_rules import (
+    RULES,
+    AcceleratorDevice,
+    CpuTrainingDevice,
+    CudaAvailabilityCheck,
+    CudaAvailabilityChoice,
+    CudaDeviceIndex,
+    CudaDeviceString,
+    CudaMapLocation,
+    CudaMethod,
+    DeviceGate,
+    DeviceIdentityTest,
+    RankAsDevice,
+    UnresolvedTrainingDevice,
+)
 
 from trncodemod.analysis.device import (
-    _ID_LIST,
-    _RANK_NAME,
     ACCELERATOR,
     DeviceFacts,
     analyse,
     identity_subject,
     is_cuda_string,
 )
+from trncodemod.analysis.device_scan import may_place_on_rank
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.analysis.facts import dotted as _ast_dotted
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
-from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.targets import Target
 
@@ -29,413 +40,6 @@ _CUDA = re.compile(r"cuda(:0)?")
 _FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 _CUDA_INDEXED = re.compile(r"cuda:\d+")
 _STRING_PREFIXES = ("", "u", "U")
-
-
-class CudaMethod(Rule):
-    """## What it does
-    Rewrites `x.cuda()` and `x.cuda(non_blocking=True)` on a tensor or module to
-    `x.to(<target device>)`, keeping `non_blocking` and `memory_format`.
-
-    ## Why
-    `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
-    `RuntimeError: Found no NVIDIA driver` (reference R13, measured). The target's device is
-    `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
-    `torch.device("neuron")` on TorchNeuron (reference §1.2, §5).
-
-    ## Example
-    ```python
-    model = Net().cuda()
-    x = x.cuda(non_blocking=True)
-    ```
-
-    ## Use instead
-    ```python
-    import torch_xla
-    model = Net().to(torch_xla.device())
-    x = x.to(torch_xla.device(), non_blocking=True)
-    ```
-    """
-
-    code = "TRN001"
-    name = "cuda-method"
-    summary = "`.cuda()` → `.to(<target device>)`"
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1, R13"
-
-
-class CudaDeviceString(Rule):
-    """## What it does
-    Rewrites the device string `"cuda"` (or `"cuda:0"`) where it names a device: the argument of
-    `torch.device(...)`, the first argument of `.to(...)`, a `device=` keyword,
-    `torch.set_default_device(...)`, the default and choices of an `--device` command-line option,
-    and a variable that holds it when every use of that variable is one of these places.
-    `torch.device("cuda")` becomes the target's device expression; a bare string becomes `"xla"`
-    (with `import torch_xla`, which registers the device) or `"neuron"`.
-
-    A `"cuda"` string that flows anywhere else (a comparison, a log line, `device_type=`) is
-    reported and left alone.
-
-    ## Why
-    The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples
-    use (reference R1, §1.2, `aws-neuron-samples/torch-neuronx/training/mnist_mlp/train.py`).
-
-    ## Example
-    ```python
-    device = torch.device("cuda")
-    mask = torch.ones(4, device="cuda")
-    ```
-
-    ## Use instead
-    ```python
-    device = torch_xla.device()
-    mask = torch.ones(4, device="xla")
-    ```
-    """
-
-    code = "TRN002"
-    name = "cuda-device-string"
-    summary = '`"cuda"` device strings → the target device'
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1, §1.2"
-
-
-class CudaAvailabilityChoice(Rule):
-    """## What it does
-    Rewrites the device choice `"cuda" if torch.cuda.is_available() else "cpu"` (alone or inside
-    `torch.device(...)`) to the target's device. When the choice depends on something else
-    (`"cuda" if use_cuda else "cpu"`), the `"cuda"` branch is rewritten; the condition is
-    reported only when the device analysis cannot show it is true on the target (where
-    `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it).
-
-    ## Why
-    Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False` (reference R1,
-    measured), so the unchanged script silently trains on the host CPU.
-
-    ## Example
-    ```python
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    ```
-
-    ## Use instead
-    ```python
-    device = torch_xla.device()
-    ```
-    """
-
-    code = "TRN003"
-    name = "cuda-availability-choice"
-    summary = '`"cuda" if torch.cuda.is_available() else "cpu"` → the target device'
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1"
-
-
-class AcceleratorDevice(Rule):
-    """## What it does
-    For XLA targets, rewrites `torch.accelerator.current_accelerator()` to the target's device and
-    reports `torch.accelerator.is_available()`, which must not decide the device.
-    Nothing changes for the `neuron` target, where `torch.accelerator` works as is.
-
-    ## Why
-    Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is
-    not the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025)
-    silently runs on the CPU (reference R1, measured). TorchNeuron registers as the accelerator:
-    "If your code uses `torch.accelerator`, no changes are needed" (reference R1, §5).
-
-    ## Example
-    ```python
-    device = torch.accelerator.current_accelerator()
-    ```
-
-    ## Use instead
-    ```python
-    device = torch_xla.device()
-    ```
-    """
-
-    code = "TRN004"
-    name = "accelerator-device"
-    summary = "`torch.accelerator.current_accelerator()` → the XLA device"
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1, §5"
-
-
-class CudaMapLocation(Rule):
-    """## What it does
-    Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and
-    the `torch.cuda.is_available()` choice) to `map_location="cpu"`.
-
-    ## Why
-    Loading onto CUDA fails without a driver. Loading to the CPU and then calling
-    `model.load_state_dict(...)` copies the values onto the model's device, which is how Neuron
-    documents loading (reference R10). A loaded object that is used directly as tensors (not
-    through `load_state_dict`) now lives on the CPU: review such uses, hence the `review` class.
-
-    ## Example
-    ```python
-    state = torch.load("ckpt.pt", map_location="cuda")
-    ```
-
-    ## Use instead
-    ```python
-    state = torch.load("ckpt.pt", map_location="cpu")
-    ```
-    """
-
-    code = "TRN005"
-    name = "cuda-map-location"
-    summary = '`map_location="cuda"` → `"cpu"`'
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "reference R10, R13"
-
-
-class CudaDeviceIndex(Rule):
-    """## What it does
-    Reports a device with an explicit CUDA index that is not a process's own (`"cuda:1"`,
-    `torch.device("cuda", 1)`: model parallel over GPUs; a rank used as the device is TRN024's);
-    `"cuda"` strings that are used outside device arguments; and comparisons with `"cuda"` that
-    TRN023 does not rewrite (the other side is not a device, or holds a `"cuda"` kept as text),
-    which are False on Trainium and so silently switch off what they enable. Nothing is
-    rewritten.
-
-    ## Why
-    On Trainium each worker process owns one NeuronCore and uses the default XLA device; an index
-    from a GPU layout (`local_rank`) does not carry over (reference R1: with torchrun each process
-    sees one NeuronCore; `torch.cuda.set_device` raises).
-
-    ## Example
-    ```python
-    model = model.cuda(local_rank)
-    ```
-
-    ## Use instead
-    ```python
-    model = model.to(torch_xla.device())   # one device per process; launch with torchrun
-    ```
-    """
-
-    code = "TRN006"
-    name = "cuda-device-index"
-    summary = 'explicit CUDA device index or a `"cuda"` string used elsewhere (report only)'
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R1"
-
-
-class CudaAvailabilityCheck(Rule):
-    """## What it does
-    Reports `torch.cuda.is_available()` outside a device choice that the tool rewrote, and
-    outside the decisions of the training device that TRN021 resolves: there it guards something
-    else (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`).
-
-    ## Why
-    It is `False` on a Trainium host (reference R13, measured): whatever it guards takes the CPU
-    path, for example `use_cuda = not args.no_cuda and torch.cuda.is_available()`.
-
-    ## Example
-    ```python
-    use_cuda = torch.cuda.is_available()
-    device = torch.device("cuda" if use_cuda else "cpu")
-    ```
-
-    ## Use instead
-    ```python
-    device = torch_xla.device()
-    ```
-    """
-
-    code = "TRN007"
-    name = "cuda-availability-check"
-    summary = "`torch.cuda.is_available()` is False on Trainium (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R1, R13"
-
-
-class DeviceGate(Rule):
-    """## What it does
-    Resolves the availability checks that decide the training device, or its dtype, for the
-    target, where the accelerator is there: `torch.cuda.is_available()`,
-    `torch.accelerator.is_available()` (XLA targets) and `torch.cuda.is_bf16_supported()` become
-    true, and the expression around them is simplified: `not args.no_cuda and
-    torch.cuda.is_available()` becomes `not args.no_cuda` (the user's opt-out is kept), `x if
-    True else y` becomes `x`, and `if True:` keeps its body and drops its `else`. A check that
-    does not decide the device (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`)
-    is left to TRN007 and the CUDA-call rules.
-
-    ## Why
-    Under torch_xla both availability checks are `False` (reference R1, measured): the
-    pytorch/examples mnist shape `use_cuda = not args.no_cuda and torch.cuda.is_available()` then
-    picks the CPU, and the migrated script runs no graph on the XLA device. Neuron's own examples
-    set `torch.cuda.is_bf16_supported = lambda: True` (reference R9, R13), since Trainium
-    computes in bf16.
-
-    ## Example
-    ```python
-    use_cuda = not args.no_cuda and torch.cuda.is_available()
-    device = torch.device("cuda" if use_cuda else "cpu")
-    ```
-
-    ## Use instead
-    ```python
-    use_cuda = not args.no_cuda
-    device = torch.device("xla" if use_cuda else "cpu")
-    ```
-    """
-
-    code = "TRN021"
-    name = "device-gate"
-    summary = "availability check that decides the device → true on the target, simplified"
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1, R9, R13"
-
-
-class CpuTrainingDevice(Rule):
-    """## What it does
-    In an entry script that trains, rewrites the explicit CPU device that the model and the
-    batches are moved to (`device = "cpu"`, `device = torch.device("cpu")`) to the target's
-    device. Copies to the host (`loss.to("cpu")`, `map_location="cpu"`) are left alone, and so
-    is every module that is not a training script.
-
-    ## Why
-    A CPU training script migrated as it is still trains on the host CPU. Neuron's own port of
-    the mnist MLP sample (`train_cpu.py` → `train.py` in aws-neuron-samples
-    `torch-neuronx/training/mnist_mlp`) changes exactly this line to `device = 'xla'`
-    (reference §7, R1).
-
-    ## Example
-    ```python
-    device = "cpu"
-    model = MLP().to(device)
-    ```
-
-    ## Use instead
-    ```python
-    import torch_xla
-    device = "xla"
-    model = MLP().to(device)
-    ```
-    """
-
-    code = "TRN022"
-    name = "cpu-training-device"
-    summary = "explicit CPU training device in a training script → the target device"
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "reference §7, R1"
-
-
-class DeviceIdentityTest(Rule):
-    """## What it does
-    Rewrites a test of the device's identity against `"cuda"` to a test for the target's device
-    type: `device.type == "cuda"`, `device == "cuda"`, `"cuda" in device`, `"cuda" in
-    str(device)`, `x.device.type != "cuda"`, and the nanoGPT choice `device_type = "cuda" if
-    "cuda" in device else "cpu"` use `"xla"` (`"neuron"` on the `neuron` target) instead. What
-    the test guards (autocast and its dtype, pinned memory, a GradScaler, a CUDA-only branch)
-    then takes the way it took on the GPU.
-
-    ## Why
-    On Trainium the device's type is `xla` (or `neuron`), so a test against `"cuda"` is False and
-    silently switches off what it enables: autocast stays off, bf16 becomes fp32 (reference R1,
-    R9). The test is kept rather than folded, so a script that can still choose the CPU keeps
-    its CPU path.
-
-    ## Example
-    ```python
-    use_amp = device.type == "cuda"
-    device_type = "cuda" if "cuda" in device else "cpu"
-    ```
-
-    ## Use instead
-    ```python
-    use_amp = device.type == "xla"
-    device_type = "xla" if "xla" in device else "cpu"
-    ```
-    """
-
-    code = "TRN023"
-    name = "device-identity-test"
-    summary = '`device.type == "cuda"` and alike → a test for the target device'
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1, R9"
-
-
-class RankAsDevice(Rule):
-    """## What it does
-    Rewrites a device given as a process index to the target's device: `.to(local_rank)`,
-    `.to(self.gpu_id)`, `.cuda(args.gpu)`, `.to(device)` where `device = 0`, and `device =
-    torch.device(f"cuda:{rank}")` (also `torch.device("cuda", rank)` and `"cuda:%d" % rank`).
-    `non_blocking=` and `memory_format=` are kept. A literal other index (`"cuda:1"`, model
-    parallel over GPUs) stays reported as TRN006.
-
-    ## Why
-    On Trainium each worker process owns one NeuronCore and uses the default XLA device; an
-    index from a GPU layout does not carry over, and a CUDA index raises `Found no NVIDIA
-    driver` (reference R1: with torchrun each process sees one NeuronCore).
-
-    ## Example
-    ```python
-    self.gpu_id = int(os.environ["LOCAL_RANK"])
-    self.model = model.to(self.gpu_id)
-    ```
-
-    ## Use instead
-    ```python
-    self.gpu_id = int(os.environ["LOCAL_RANK"])
-    self.model = model.to(torch_xla.device())
-    ```
-    """
-
-    code = "TRN024"
-    name = "rank-as-device"
-    summary = "a rank or CUDA index used as the device → the target device"
-    safety = Safety.SAFE
-    severity = Severity.ERROR
-    source = "reference R1"
-
-
-class UnresolvedTrainingDevice(Rule):
-    """## What it does
-    In a file that trains, reports the exact expression that decides the training device when
-    the tool cannot tell what it is on the target: a value read from a config file, the
-    environment, a function or a parameter whose callers it cannot see, a flag without a
-    default; and the `if` test that keeps every move to the device from running by default
-    (`if args.cuda: model.cuda()` with `--cuda` off). Nothing is rewritten: a guess could move
-    training to the wrong device, and a user's flag is theirs to set.
-
-    ## Why
-    The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")`
-    on TorchNeuron) or the script trains on the host CPU, and under torch_xla the usual ways a
-    GPU script decides it (`torch.cuda.is_available()`) are False (reference R1, measured). A
-    blocker: the port does not run on the accelerator while it is left.
-
-    ## Example
-    ```python
-    cfg = json.load(open(sys.argv[1]))
-    device = torch.device(cfg["device"])
-    ```
-
-    ## Use instead
-    ```python
-    device = torch_xla.device()   # or set "device": "xla" in every config the job uses
-    ```
-    """
-
-    code = "TRN026"
-    name = "unresolved-training-device"
-    summary = "the training device is decided by a value the tool cannot read (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.BLOCKER
-    source = "reference R1"
 
 
 # -- the first stage ----------------------------------------------------------------------------
@@ -448,165 +52,6 @@ _CHECKS = (
     "torch.cuda.is_bf16_supported",
     "torch.accelerator.current_accelerator",
 )
-# Last names of the calls the device analysis values as a device index (`_INDEX_CALLS`,
-# `int(...)` of a rank) or whose value is their first argument's (`torch.device`).
-_INDEX_CALL_NAMES = frozenset(
-    {"current_device", "current_device_index", "get_rank", "get_node_local_rank", "int"}
-)
-_SPAWN_NAMES = frozenset({"spawn", "start_processes"})
-_COLLECTED = frozenset(
-    {ast.Call, ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef}
-)
-
-
-def _default_of(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
-    arguments = function.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
-    pairs = [
-        *zip(positional, defaults, strict=True),
-        *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
-    ]
-    return next((default for arg, default in pairs if arg.arg == name), None)
-
-
-def _may_place_on_rank(facts: FileFacts) -> bool:
-    """Whether a device argument (`device=x`, `.to(x)`) may hold a device index, which the device
-    analysis reports as a rank device (`rank_devices`/`rank_values`, TRN024): an over-estimate
-    of ``analysis.device._Evaluator.value`` giving RANK, followed through the same bindings
-    (every `name = value` by dotted text, function parameters through their callers and
-    defaults, argparse defaults) without deciding any test."""
-    bindings: dict[str, list[ast.expr]] = {}
-    parameters: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, int]]] = {}
-    owners: dict[int, str] = {}
-    defaults: dict[str, ast.expr] = {}  # argparse dest (or long flag) -> default
-    calls: list[ast.Call] = []
-    work: list[ast.expr] = []
-
-    def bind(target: ast.expr, value: ast.expr | None) -> None:
-        name = _ast_dotted(target)
-        if name is not None:
-            if value is not None:
-                bindings.setdefault(name, []).append(value)
-        elif isinstance(target, ast.Tuple | ast.List):
-            for element in target.elts:
-                bind(element, None)
-
-    for node in ast.walk(facts.tree):
-        kind = type(node)
-        if kind not in _COLLECTED:
-            continue
-        if kind is ast.Call:
-            calls.append(node)
-            device = next((k.value for k in node.keywords if k.arg == "device"), None)
-            func = node.func
-            if device is not None:
-                work.append(device)
-            elif (
-                type(func) is ast.Attribute
-                and func.attr in ("to", "cuda")
-                and node.args
-                and type(node.args[0]) is not ast.Starred
-            ):
-                work.append(node.args[0])
-            if type(func) is ast.Attribute and func.attr == "add_argument":
-                default = next((k.value for k in node.keywords if k.arg == "default"), None)
-                if default is not None:
-                    for arg in [*node.args, *(k.value for k in node.keywords if k.arg == "dest")]:
-                        if type(arg) is ast.Constant and type(arg.value) is str:
-                            defaults[arg.value.lstrip("-").replace("-", "_")] = default
-        elif kind is ast.Assign:
-            for target in node.targets:
-                bind(target, node.value)
-        elif kind is ast.AnnAssign:
-            bind(node.target, node.value)
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef):
-            for position, param in enumerate([*node.args.posonlyargs, *node.args.args]):
-                parameters.setdefault(param.arg, []).append((node, position))
-        elif kind is ast.ClassDef:
-            for statement in node.body:
-                if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef):
-                    owners[id(statement)] = node.name
-    if not work:
-        return False
-    aliases = facts.bindings
-
-    def last_names(func: ast.expr) -> set[str]:
-        """The last names of what ``func`` may be, through the file's imports."""
-        name = _ast_dotted(func) or ""
-        head, _, rest = name.partition(".")
-        full = {name} | {f"{bound}.{rest}" if rest else bound for bound in aliases.get(head, ())}
-        return {n.rsplit(".", 1)[-1] for n in full}
-
-    seen: set[int] = set()
-    names_seen: set[str] = set()
-    while work:
-        node = work.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        kind = type(node)
-        if kind is ast.Constant:
-            if type(node.value) is int:
-                return True  # an index: `.to(0)`, `device = 0`
-        elif kind is ast.JoinedStr:
-            head = node.values[0] if node.values else None
-            if type(head) is ast.Constant and str(head.value).startswith("cuda:"):
-                return True
-        elif kind is ast.BinOp:
-            if type(node.left) is ast.Constant and str(node.left.value).startswith("cuda:"):
-                return True
-        elif kind is ast.IfExp:
-            work += [node.body, node.orelse]
-        elif kind is ast.Subscript:
-            if _ID_LIST.match((_ast_dotted(node.value) or "").rsplit(".", 1)[-1]):
-                return True  # `device_ids[0]`
-        elif kind is ast.Call:
-            lasts = last_names(node.func)
-            if not lasts.isdisjoint(_INDEX_CALL_NAMES):
-                return True
-            if "device" in lasts:  # torch.device(x): the value of x
-                values = [*node.args, *(k.value for k in node.keywords)]
-                if len(values) > 1:
-                    return True  # torch.device("cuda", rank)
-                work += values
-        elif kind in (ast.Name, ast.Attribute):
-            name = _ast_dotted(node)
-            if name is None or name in names_seen:
-                continue  # a name is worked out once: by its dotted text, as the analysis does
-            names_seen.add(name)
-            last = name.rsplit(".", 1)[-1]
-            if _RANK_NAME.match(last):
-                return True  # `rank`, `self.gpu_id`, `args.local_rank`
-            if "." in name and last in defaults:
-                work.append(defaults[last])
-            work += bindings.get(name, ())
-            for function, position in parameters.get(name, ()):
-                # `_Evaluator._parameter`: the argument each caller passes (by keyword, else by
-                # position less `self`), else the parameter's default.
-                default = _default_of(function, name)
-                if default is not None:
-                    work.append(default)
-                params = function.args.args
-                index = position - (1 if params and params[0].arg in ("self", "cls") else 0)
-                owner = owners.get(id(function))
-                wanted = {function.name, owner or function.name}
-                for call in calls:
-                    func = call.func
-                    called = func.id if type(func) is ast.Name else None
-                    if type(func) is ast.Attribute and owner is not None:
-                        called = func.attr
-                    if called in wanted:
-                        given = [k.value for k in call.keywords if k.arg == name]
-                        if not given and 0 <= index < len(call.args):
-                            if not any(type(a) is ast.Starred for a in call.args[: index + 1]):
-                                given = [call.args[index]]
-                        work += given
-                    elif call.args and not last_names(func).isdisjoint(_SPAWN_NAMES):
-                        first = call.args[0]
-                        if type(first) is ast.Name and first.id == function.name:
-                            return True  # mp.spawn(fn, ...) calls fn(rank, ...)
-    return False
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -634,20 +79,7 @@ def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
 
 class DevicePlacement(Pass):
     name = "device"
-    rules = (
-        CudaMethod,
-        CudaDeviceString,
-        CudaAvailabilityChoice,
-        AcceleratorDevice,
-        CudaMapLocation,
-        CudaDeviceIndex,
-        CudaAvailabilityCheck,
-        DeviceGate,
-        CpuTrainingDevice,
-        DeviceIdentityTest,
-        RankAsDevice,
-        UnresolvedTrainingDevice,
-    )
+    rules = RULES
     needles = ("cuda", "accelerator", "device", "cpu", "rank", "gpu")
 
     @classmethod
@@ -673,7 +105,7 @@ class DevicePlacement(Pass):
             # _leave_choice: `"xla" if test else "cpu"` (a choice migrated already, TRN003).
             or (target.device_string in facts.strings and "cpu" in facts.strings)
             # A device index as the device (rank_devices / rank_values, TRN024).
-            or (moves and _may_place_on_rank(facts))
+            or (moves and may_place_on_rank(facts))
         )
 
     def __init__(self, *args, **kwargs) -> None:
