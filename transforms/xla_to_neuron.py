@@ -3,24 +3,20 @@
 TorchNeuron has no torch_xla (reference §5): every torch_xla API is rewritten to its PyTorch /
 torchrun equivalent where one exists and the rewrite is certain, its import goes with its last
 use, and what is left gets a blocker that names the TorchNeuron API and the page to read. The
-API mappings are data (``data/xla_to_neuron.toml``, as TorchFix keeps its symbol tables); this
+API mappings are data (``data/xla_to_neuron.toml``, read by ``xla_to_neuron_table``); this
 module interprets them, plus the few rewrites that are about statements and loops rather than
 one call (device loaders, step closures, master-only statements).
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.torch_xla_apis import names_environment
 from trncodemod.transforms.xla_to_neuron_rules import (
-    BY_CODE,
     RULES,
     GraphCut,
     NeuronProcessGroup,
@@ -34,95 +30,16 @@ from trncodemod.transforms.xla_to_neuron_rules import (
     XlaDevice,
     XlaEnvVar,
 )
+from trncodemod.transforms.xla_to_neuron_table import CallRow, neuron_table
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import STEP_CONTEXTS, dotted, root_name
 from trncodemod.analysis.nodes import visit
-from trncodemod.findings import Rule
 from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.rewriting.calls import keyword
 from trncodemod.rewriting.statements import DropsStatements
 from trncodemod.targets import Target
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
-
-# -- the table ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CallRow:
-    names: frozenset[str]
-    rule: type[Rule]
-    params: tuple[tuple[str, str], ...]
-    to: str
-    imports: tuple[str, ...]
-    when: str
-    distributed: str | None
-    guard: str
-    guard_imports: tuple[str, ...]
-    why: str
-
-
-@dataclass(frozen=True)
-class NameRow:
-    name: str
-    to: str
-    rule: type[Rule]
-    why: str
-
-
-@dataclass(frozen=True)
-class Blocker:
-    prefix: str
-    what: str
-    instead: str
-    page: str
-
-
-@dataclass(frozen=True)
-class NeuronTable:
-    calls: tuple[CallRow, ...]
-    names: tuple[NameRow, ...]
-    blockers: tuple[Blocker, ...]
-    env: dict[str, bool]  # name -> is a bf16 switch
-
-    def blocker(self, qualified: str) -> Blocker:
-        return next(
-            row
-            for row in self.blockers
-            if qualified == row.prefix or qualified.startswith(row.prefix + ".")
-        )
-
-
-@cache
-def neuron_table() -> NeuronTable:
-    text = resources.files("trncodemod").joinpath("data/xla_to_neuron.toml").read_text("utf-8")
-    data = tomllib.loads(text)
-    calls = tuple(
-        CallRow(
-            names=frozenset(row["names"]),
-            rule=BY_CODE[row["rule"]],
-            params=tuple((name, how) for name, how in row["params"]),
-            to=row["to"],
-            imports=tuple(row.get("imports", ())),
-            when=row.get("when", ""),
-            distributed=row.get("distributed"),
-            guard=row.get("guard", ""),
-            guard_imports=tuple(row.get("guard_imports", ())),
-            why=row["why"],
-        )
-        for row in data["calls"]
-    )
-    names = tuple(
-        NameRow(row["name"], row["to"], BY_CODE[row["rule"]], row["why"]) for row in data["names"]
-    )
-    blockers = tuple(Blocker(**row) for row in data["blockers"])
-    env = {row["name"]: bool(row.get("bf16", False)) for row in data["env"]}
-    return NeuronTable(calls, names, blockers, env)
-
 
 # -- facts about the file ----------------------------------------------------------------------
 _SPAWNS = frozenset(
@@ -956,4 +873,4 @@ class XlaToNeuron(DropsStatements, Pass):
         )
 
 
-__all__ = ["XlaToNeuron", "neuron_table"]
+__all__ = ["XlaToNeuron"]
