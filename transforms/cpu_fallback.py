@@ -15,12 +15,8 @@ from trncodemod.transforms.cpu_fallback_rules import BY_CODE, RULES, BooleanMask
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts, method_name
-
-# Re-exported for host_sync.py and recompilation.py, which import them from here.
-from trncodemod.analysis.fallback_facts import moves_to_cpu as moves_to_cpu
 from trncodemod.analysis.fallback_ops import fallback_ops, op_names
 from trncodemod.analysis.fallback_scan import fallback_scan, may_be_int
-from trncodemod.analysis.fallback_scan import may_read_dynamic_size as may_read_dynamic_size
 from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.passes import Pass
 from trncodemod.targets import Target

@@ -28,13 +28,13 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, QualifiedNameProvider, QualifiedNameSource
-from trncodemod.transforms.cpu_fallback import moves_to_cpu
 
 # item-hoist's own `.tolist()` spelling (transforms/item_hoist.py `_sync`): a reduction's result.
 from trncodemod.transforms.item_hoist import _REDUCTIONS
 
 from trncodemod.analysis.facts import FileFacts, resolve
 from trncodemod.analysis.facts import dotted as ast_dotted
+from trncodemod.analysis.fallback_facts import moves_to_cpu
 from trncodemod.analysis.loops import (
     Loop,
     LoopInfo,

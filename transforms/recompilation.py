@@ -15,10 +15,12 @@ from collections.abc import Iterator
 
 import libcst as cst
 import libcst.matchers as m
-from trncodemod.transforms.cpu_fallback import Facts, may_read_dynamic_size, model_code, walk
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.fallback_facts import Facts
+from trncodemod.analysis.fallback_scan import may_read_dynamic_size
 from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops
+from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
