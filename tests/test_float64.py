@@ -23,6 +23,6 @@ def test_rule_changing_numerics_is_review_class(rule) -> None:
     assert rule.safety is Safety.REVIEW
 
 
-def test_only_unknown_numpy_dtype_and_bf16_downcast_are_notes() -> None:
+def test_only_unknown_numpy_dtype_host_float64_and_bf16_downcast_are_notes() -> None:
     notes = [rule.code for rule in Float64ToFloat32.rules if rule.severity is Severity.INFO]
-    assert notes == ["TRN206", "TRN153"]
+    assert notes == ["TRN206", "TRN209", "TRN153"]

@@ -4,7 +4,8 @@ Neuron has no FP64: torch_xla silently computes a float64 tensor in f32 on Neuro
 keeps f64, so the CPU check and the device disagree. The pass rewrites only where the value is
 certainly a tensor's dtype (a torch call's ``dtype=``, ``.to``/``.type``, ``.double()``, the
 default dtype, a NumPy array that is visibly float64 flowing into a tensor constructor). Values
-that stay in NumPy, integer data and dtype comparisons are never touched.
+that stay in NumPy, integer data and dtype comparisons are never touched, and a tensor made on
+the CPU in so many words keeps its float64 with a note (TRN209): there it is deliberate.
 """
 
 from __future__ import annotations
@@ -400,6 +401,44 @@ class NumpyDtypeForTorch(Rule):
     source = "reference R7"
 
 
+class Float64OnHost(Rule):
+    """## What it does
+    Leaves `dtype=torch.float64` (or `torch.double`) as it is where the tensor is made on the
+    CPU in so many words, and says so: the call names the CPU as its device
+    (`device="cpu"`, `device=torch.device("cpu")`, `.to("cpu", dtype=...)`) or runs inside
+    `with torch.device("cpu"):`.
+
+    ## Why
+    The CPU has float64, and such code computes on the host in double precision on purpose:
+    rotary-embedding frequency tables, schedules, statistics, which are cast to float32 or
+    complex64 before they reach the device (diffusers' RoPE helpers build their frequencies this
+    way). Rewriting them to float32 changes the numbers the model is given and gains nothing on
+    Trainium. What matters is that the tensor is cast before it moves to the device; where it
+    moves there as float64, Neuron computes it in f32 (reference R7).
+
+    ## Example
+    ```python
+    with torch.device("cpu"):
+        freqs = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    ```
+
+    ## Use instead
+    ```python
+    with torch.device("cpu"):
+        freqs = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    freqs = freqs.float().to(device)  # cast on the host, then move
+    ```
+    """
+
+    code = "TRN209"
+    name = "float64-on-host"
+    summary = "float64 kept where a tensor is made on the CPU in so many words (note)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.INFO
+    source = "reference R7"
+
+
 class Float64UnderBf16Downcast(Rule):
     """## What it does
     On the XLA targets, in a file that names `XLA_USE_BF16` or `XLA_DOWNCAST_BF16`, or that
@@ -564,6 +603,7 @@ class Float64ToFloat32(Pass):
         NumpyDtypeUnknown,
         Float64DtypeElsewhere,
         NumpyDtypeForTorch,
+        Float64OnHost,
         Float64UnderBf16Downcast,
     )
     needles = ("float64", "double", "Double", "from_numpy", "tensor", "asarray")
@@ -850,6 +890,15 @@ class Float64ToFloat32(Pass):
     def _rewrite_f64_arg(self, original: cst.Arg, updated: cst.Arg, call: cst.Call) -> cst.Arg:
         role = self._arg_role(call, original)
         spelled = cst.Module([]).code_for_node(original.value)
+        if role == "fix" and self._on_host(call):
+            self.report(
+                original.value,
+                Float64OnHost,
+                f"{spelled} kept: this tensor is made on the CPU, which has float64; cast it "
+                "to float32 before it moves to the device",
+                False,
+            )
+            return updated
         if role == "fix":
             rule = Float64DtypeArgument
             message = f"{spelled} → float32 as a tensor dtype (Neuron has no float64)"
@@ -869,6 +918,42 @@ class Float64ToFloat32(Pass):
         if self.report(original.value, rule, message, True):
             return updated.with_changes(value=self._torch_attr(updated.value, "float32"))
         return updated
+
+    def _on_host(self, call: cst.Call) -> bool:
+        """Whether ``call`` makes its tensor on the CPU in so many words: its device (``device=``,
+        or the first argument of ``.to``) is the CPU, or it has no device of another name and
+        runs inside ``with torch.device("cpu"):``."""
+        device = _keyword(call, "device")
+        if device is None and self._method(call) == "to" and call.args and not call.args[0].keyword:
+            device = call.args[0]
+        if device is not None:
+            if self._is_cpu(device.value):
+                return True
+            if _string_value(device.value) is not None or self._is(
+                device.value.func if isinstance(device.value, cst.Call) else device.value,
+                {"torch.device"},
+            ):
+                return False  # another device, spelled out
+        node: cst.CSTNode | None = call
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            # A function defined in the block may run after it: its body is not the block's.
+            node = self.get_metadata(ParentNodeProvider, node, None)
+            if isinstance(node, cst.With) and any(
+                isinstance(item.item, cst.Call)
+                and self._is(item.item.func, {"torch.device"})
+                and item.item.args
+                and self._is_cpu(item.item.args[0].value)
+                for item in node.items
+            ):
+                return True
+        return False
+
+    def _is_cpu(self, node: cst.BaseExpression) -> bool:
+        """`"cpu"`, `"cpu:0"` or `torch.device("cpu")`."""
+        if isinstance(node, cst.Call) and self._is(node.func, {"torch.device"}) and node.args:
+            node = node.args[0].value
+        value = _string_value(node)
+        return value is not None and value.split(":", 1)[0] == "cpu"
 
     def _rewrite_tensor_type_arg(
         self, original: cst.Arg, updated: cst.Arg, call: cst.Call
