@@ -107,10 +107,37 @@ class FileFacts:
         return any(n in s for s in self.strings for n in needles)
 
     @functools.cached_property
+    def xla_optional(self) -> bool:
+        """Whether the file keeps torch_xla an optional dependency: it imports a torch_xla module
+        only under a guard (`if is_torch_xla_available():`, a `try`, a function), or asks
+        whether torch_xla is available, and never imports it at the top of the module."""
+        guarded = False
+        for statement in self.tree.body:
+            if _imports_torch_xla(statement):
+                return False
+        for node in ast.walk(self.tree):
+            if type(node) in (ast.Import, ast.ImportFrom) and _imports_torch_xla(node):
+                guarded = True
+                break
+        return guarded or self.calls_any(*_XLA_AVAILABILITY)
+
+    @functools.cached_property
     def names(self) -> NameTable:
         """What the scope analysis is certain to resolve some names to (``_name_table``): what
         ``Pass`` answers qualified names from without that analysis."""
         return _name_table(self.tree)
+
+
+# The availability checks of transformers, accelerate and diffusers.
+_XLA_AVAILABILITY = ("is_torch_xla_available", "is_torch_tpu_available", "is_tpu_available")
+
+
+def _imports_torch_xla(node: ast.AST) -> bool:
+    if type(node) is ast.Import:
+        return any(a.name.split(".", 1)[0] == "torch_xla" for a in node.names)  # type: ignore[attr-defined]
+    if type(node) is ast.ImportFrom:
+        return not node.level and (node.module or "").split(".", 1)[0] == "torch_xla"  # type: ignore[attr-defined]
+    return False
 
 
 # -- global bindings other than imports --------------------------------------------------------

@@ -7,10 +7,11 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 from libcst.codemod import CodemodContext
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of_text
@@ -66,6 +67,29 @@ def _line_map(new: str, old: str) -> Callable[[int], int]:
 
 
 _IMPORT_LINE = re.compile(r"\s*(import|from)\s")
+_XLA_OPTIONAL = (
+    " — not applied: this file imports torch_xla only under a guard, and the rewrite would "
+    "import it at the top, making it required; make the change under the file's guard by hand"
+)
+
+
+def _makes_xla_required(old: cst.Module, new: cst.Module) -> bool:
+    """Whether ``new`` (a pass's rewrite of ``old``) has a top-level import of a torch_xla module
+    that ``old`` has not: the statements a rewrite leaves alone are the same nodes."""
+    kept = {id(statement) for statement in old.body}
+    for statement in new.body:
+        if id(statement) in kept or not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                names = [get_full_name_for_node(alias.name) or "" for alias in small.names]
+            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module:
+                names = [get_full_name_for_node(small.module) or ""]
+            else:
+                continue
+            if any(name.split(".", 1)[0] == "torch_xla" for name in names):
+                return True
+    return False
 
 
 def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
@@ -129,6 +153,9 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     # what kind of training the file does.
     first = facts_of_text(text)
     profile = first.profile if first is not None else UNKNOWN
+    # A module that keeps torch_xla optional keeps it so: a rewrite that would import it at the
+    # top (and so make it required) is reported instead (diffusers' pipelines guard it).
+    xla_optional = first is not None and first.xla_optional
     facts: dict[int, FileFacts | None] = {0: first}  # by version, read when first asked
     for _round in range(MAX_ROUNDS):
         if all(seen.get(p.name) == version for p in passes):
@@ -171,6 +198,14 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 raise MigrationError(
                     f"internal error in pass {pass_cls.name}: {type(err).__name__}: {err}"
                 ) from err
+            if xla_optional and _makes_xla_required(wrapper.module, new_module):
+                new_module = wrapper.module
+                instance.findings = [
+                    replace(raw, message=raw.message + _XLA_OPTIONAL, fixed=False)
+                    if raw.fixed
+                    else raw
+                    for raw in instance.findings
+                ]
             used_suppressions |= suppressions.hits_in(original_suppressions, to_original)
             if pass_cls.name not in ran:
                 ran.append(pass_cls.name)
