@@ -29,12 +29,10 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, QualifiedNameProvider, QualifiedNameSource
 
-# item-hoist's own `.tolist()` spelling (transforms/item_hoist.py `_sync`): a reduction's result.
-from trncodemod.transforms.item_hoist import _REDUCTIONS
-
 from trncodemod.analysis.facts import FileFacts, resolve
 from trncodemod.analysis.facts import dotted as ast_dotted
 from trncodemod.analysis.fallback_facts import moves_to_cpu
+from trncodemod.analysis.item_scan import REDUCTIONS
 from trncodemod.analysis.loops import (
     Loop,
     LoopInfo,
@@ -785,7 +783,8 @@ class HostSyncDiagnostics(Pass):
         receiver = call.func.value  # type: ignore[attr-defined]
         if self._host_chain(receiver) or not self._is_device_value(receiver):
             return
-        if id(call) in self.hoisted and _method(receiver, *_REDUCTIONS):
+        # item-hoist's own `.tolist()` spelling (ItemHoist._sync): a reduction's result.
+        if id(call) in self.hoisted and _method(receiver, *REDUCTIONS):
             return  # item-hoist's
         self.report(
             call,

@@ -3,7 +3,6 @@ them only at log steps (reference R6, D1, §5)."""
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,8 +10,24 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.item_hoist_rules import (
+    RULES,
+    ItemAccumulator,
+    ItemControlFlow,
+    ItemLogClosure,
+    ItemLogInterval,
+    ItemPerStepSync,
+)
+from trncodemod.transforms.item_hoist_table import (
+    FLOAT_METHODS,
+    HOST_CHECKS,
+    LOG_FUNCTIONS,
+    LOG_METHODS,
+    LOSS_NAME,
+)
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.item_scan import REDUCTIONS, may_sync_per_step
 from trncodemod.analysis.loops import (
     STEP_MARKERS,
     LoopInfo,
@@ -23,241 +38,11 @@ from trncodemod.analysis.loops import (
     root_name,
 )
 from trncodemod.analysis.nodes import walk
-from trncodemod.analysis.step_scan import step_scan
-from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.findings import Rule
 from trncodemod.passes import Pass
 from trncodemod.rewriting.closures import CLOSURE_NAME, step_closure
 from trncodemod.targets import Target
 
-
-class ItemAccumulator(Rule):
-    """## What it does
-    Rewrites a per-step accumulation of a host value (`total += loss.item()`,
-    `losses.append(loss.item())`, `correct += pred.eq(y).sum().item()`) to accumulate on the
-    device (`total += loss.detach()`), and turns the accumulator back into a Python number once,
-    right after the loop (`total = float(total)`, `correct = int(correct)`,
-    `losses = torch.stack(losses).flatten().tolist() if losses else []`). Reads of a running
-    total in logging inside the loop become `float(total)`.
-
-    Only done when it is certain: the accumulator is set to a number (or `[]`) before the loop in
-    the same function, and inside the loop it is only accumulated, reset to a number, or read by
-    logging that this pass guards. Whether it ends as an `int` or a `float` must be known: a
-    comparison count (`.eq(...).sum()`) is an `int`; a tensor that `.backward()` is called on, a
-    `.mean()`, a loss function's result or a `float(...)` is a `float`.
-
-    ## Why
-    `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
-    (reference D1, measured: one device-to-host transfer each). Summing on the device removes
-    that sync from every step (reference R6; `pytorch/xla/test/test_train_mp_mnist.py`).
-    The sum is now done in the tensor's dtype (float32 rather than Python's float64, bf16 if the
-    loss is bf16; Neuron keeps running losses in fp32, reference R6), and an empty loop leaves
-    `float(0)`: review the last digits of printed averages.
-
-    ## Example
-    ```python
-    correct = 0
-    for data, target in loader:
-        correct += output.argmax(1).eq(target).sum().item()
-    ```
-
-    ## Use instead
-    ```python
-    correct = 0
-    for data, target in loader:
-        correct += output.argmax(1).eq(target).sum()
-    correct = int(correct)
-    ```
-    """
-
-    code = "TRN121"
-    name = "item-accumulator"
-    summary = "per-step `.item()` accumulation → on-device accumulator, read once after the loop"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R6, D1"
-
-
-class ItemLogInterval(Rule):
-    """## What it does
-    Guards logging that reads a device value every step (`print`, `logging`/`logger.*`,
-    `tqdm.set_postfix`, `writer.add_scalar`, `wandb.log`, `accelerator.log`, ...) with an
-    interval on the loop's own counter: `if step % args.log_interval == 0:` when the script has a
-    `log_interval` argument, else the configured `log-interval`. For XLA targets the guarded call
-    runs in `xm.add_step_closure`, with the values it reads passed as `args` (closures bind late),
-    when a sync follows it in the same iteration (`torch_xla.sync()`, `xm.mark_step()`, or a
-    device loader without `break`); otherwise it reads the value directly at log steps. For the
-    `neuron` target it reads directly: TorchNeuron has no step closures (reference §5).
-
-    ## Why
-    Every read of a device value syncs (reference D1); "it is advised to throttle the
-    printing/reporting events once every N steps" (`xm.add_step_closure` docstring, reference
-    R6). The log now appears every N steps instead of every step: this is the point of the fix,
-    and why it is `review`.
-
-    ## Example
-    ```python
-    for step, (x, y) in enumerate(loader):
-        ...
-        print(f"step {step} loss {loss.item():.4f}")
-    ```
-
-    ## Use instead
-    ```python
-    for step, (x, y) in enumerate(loader):
-        ...
-        if step % 10 == 0:
-            def _log(step, loss):
-                print(f"step {step} loss {loss.item():.4f}")
-            xm.add_step_closure(_log, args=(step, loss))
-    ```
-    """
-
-    code = "TRN122"
-    name = "item-log-interval"
-    summary = "per-step logging of a device value → every N steps (in a step closure on XLA)"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R6, D1, §5"
-
-
-class ItemLogClosure(Rule):
-    """## What it does
-    Moves logging that already runs under an interval guard (`if step % N == 0:`) and reads a
-    device value into `xm.add_step_closure`, passing the values as `args`, when a sync follows in
-    the same iteration. Only for XLA targets; nothing changes for `neuron`.
-
-    ## Why
-    "The printing of lazy tensors should be wrapped using `xm.add_step_closure()` to avoid
-    unnecessary compilation-and-executions" (Neuron programming guide, reference R6). The log
-    lines are the same, but they are printed at the sync that follows, after the step's graph
-    ran: output written in between now comes first, hence `review`. During
-    `neuron_parallel_compile` graph extraction the values are not real
-    (`NEURON_EXTRACT_GRAPHS_ONLY`, reference R6).
-
-    ## Example
-    ```python
-    if step % 10 == 0:
-        print(f"loss {loss.item():.4f}")
-    torch_xla.sync()
-    ```
-
-    ## Use instead
-    ```python
-    if step % 10 == 0:
-        def _log(loss):
-            print(f"loss {loss.item():.4f}")
-        xm.add_step_closure(_log, args=(loss,))
-    torch_xla.sync()
-    ```
-    """
-
-    code = "TRN123"
-    name = "item-log-closure"
-    summary = "interval-guarded logging of a device value → `xm.add_step_closure`"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R6"
-
-
-class ItemControlFlow(Rule):
-    """## What it does
-    Reports a per-step `.item()` (or `float(t)`, `int(t)`) whose value drives control flow or
-    host logic in the same step: `if loss.item() > limit`, a NaN check that `break`s,
-    `math.isnan(...)`, `scheduler.step(val)`, early stopping. Nothing is rewritten.
-
-    ## Why
-    The value is needed before the step can go on, so moving it would change what the program
-    does (reference R6 caveats). Each such read executes the graph and copies to the host
-    (reference D1); a data-dependent branch also compiles a graph per branch combination.
-
-    ## Example
-    ```python
-    if torch.isnan(loss).item():
-        break
-    ```
-
-    ## Use instead
-    ```python
-    # compute with tensor ops (torch.where) or check every N steps:
-    if step % 100 == 0 and torch.isnan(loss).item():
-        break
-    ```
-    """
-
-    code = "TRN124"
-    name = "item-control-flow"
-    summary = "per-step `.item()` that drives control flow (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R6, D1"
-
-
-class ItemPerStepSync(Rule):
-    """## What it does
-    Reports a per-step `.item()` (or `float(t)`, `int(t)`, `.tolist()`) in a training or
-    evaluation loop that the pass could not move with certainty; the message says why (no loop
-    counter to guard logging with, an accumulator that is used for something else, a value kept
-    in a variable, ...). Nothing is rewritten.
-
-    ## Why
-    Each read executes the pending graph and copies the value to the host, every step
-    (reference D1, measured).
-
-    ## Example
-    ```python
-    for x, y in loader:
-        ...
-        print(loss.item())
-    ```
-
-    ## Use instead
-    ```python
-    for step, (x, y) in enumerate(loader):
-        ...
-        if step % 10 == 0:
-            print(loss.item())
-    ```
-    """
-
-    code = "TRN125"
-    name = "item-per-step-sync"
-    summary = "per-step `.item()` the pass could not move (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R6, D1"
-
-
-# -- what the pass recognises (data, interpreted below) -----------------------------------------
-_LOGGING_LEVELS = ("debug", "info", "warning", "warn", "error", "critical", "exception", "log")
-_LOG_FUNCTIONS = frozenset(
-    {
-        "builtins.print",
-        "wandb.log",
-        "mlflow.log_metric",
-        "mlflow.log_metrics",
-        "torch_xla.core.xla_model.master_print",
-        *(f"logging.{level}" for level in _LOGGING_LEVELS),
-    }
-)
-# method name -> pattern the receiver's last name must match ("" = any receiver)
-_LOG_METHODS = {
-    "set_postfix": "",
-    "set_postfix_str": "",
-    "set_description": "",
-    "add_scalar": "",
-    "add_scalars": "",
-    "log_metrics": "",
-    **{level: r"log" for level in _LOGGING_LEVELS},
-    "log": r"log|accelerator|wandb|run|tracker",
-}
-_HOST_CHECKS = frozenset(
-    f"{module}.{name}" for module in ("math", "numpy") for name in ("isnan", "isinf", "isfinite")
-)
-_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "std", "var", "prod", "amax", "amin"})
-_FLOAT_METHODS = frozenset({"mean", "float", "double", "half", "bfloat16", "std", "var", "norm"})
-_LOSS_NAME = re.compile(r"loss|criterion", re.IGNORECASE)
 _XLA_MODEL = "torch_xla.core.xla_model"
 _DEFINITIONS = (cst.Import, cst.ImportFrom, cst.FunctionDef, cst.ClassDef)
 _STATEMENTS = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite)
@@ -350,73 +135,14 @@ def _module_binding(module: cst.Module, dotted_name: str) -> str | None:
     return None
 
 
-def _ast_backward_names(own: list[ast.AST]) -> set[str]:
-    """Names ``.backward()`` is called on (or with) in a loop's own statements: a superset of
-    ItemHoist._plan's ``backward`` (LibCST's arguments hold keywords too)."""
-    names: set[str] = set()
-    for node in own:
-        if (
-            type(node) is ast.Call
-            and type(node.func) is ast.Attribute
-            and node.func.attr == "backward"
-        ):
-            for value in [node.func.value, *node.args, *(k.value for k in node.keywords)]:
-                if type(value) is ast.Name:
-                    names.add(value.id)
-    return names
-
-
 class ItemHoist(Pass):
     name = "item-hoist"
-    rules = (ItemAccumulator, ItemLogInterval, ItemLogClosure, ItemControlFlow, ItemPerStepSync)
+    rules = RULES
     needles = (".item()", "float(", "int(", ".tolist()")
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
-        # Every finding and edit starts from a sync (_sync) in the own statements of a step
-        # loop: `.item()`, `<reduction>().tolist()`, or `float(t)`/`int(t)` (any one-argument
-        # call where `builtins` is spelled: `from builtins import float as f`).
-        via_builtins = "builtins" in facts.identifiers
-        if facts.calls.isdisjoint(("item", "tolist", "float", "int")) and not via_builtins:
-            return False
-        if not facts.loops:
-            return False
-        for loop in step_scan(facts).step_loops:
-            backward: set[str] | None = None
-            for node in loop.own:
-                if type(node) is not ast.Call:
-                    continue
-                func = node.func
-                if type(func) is ast.Attribute and not node.args and not node.keywords:
-                    if func.attr == "item":
-                        return True
-                    if (
-                        func.attr == "tolist"
-                        and type(func.value) is ast.Call
-                        and type(func.value.func) is ast.Attribute
-                        and func.value.func.attr in _REDUCTIONS
-                    ):
-                        return True
-                    continue
-                if len(node.args) != 1 or node.keywords or type(node.args[0]) is ast.Starred:
-                    continue
-                if not via_builtins and not (
-                    type(func) is ast.Name and func.id in ("float", "int")
-                ):
-                    continue
-                value = node.args[0]
-                if type(value) is ast.Name:
-                    if backward is None:
-                        backward = _ast_backward_names(loop.own)
-                    if value.id in backward:
-                        return True
-                elif (type(value) is ast.Attribute and value.attr == "loss") or (
-                    type(value) is ast.Call
-                    and type(value.func) is ast.Attribute
-                    and value.func.attr in _REDUCTIONS
-                ):
-                    return True
-        return False
+        return may_sync_per_step(facts)
 
     # -- planning, on the original tree ------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> bool:
@@ -445,7 +171,7 @@ class ItemHoist(Pass):
             if func.attr.value == "item":
                 return Sync(node, func.value, "item")
             if func.attr.value == "tolist" and m.matches(
-                func.value, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, _REDUCTIONS))))
+                func.value, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, REDUCTIONS))))
             ):
                 return Sync(node, func.value, "tolist")
             return None
@@ -460,7 +186,7 @@ class ItemHoist(Pass):
                 (isinstance(value, cst.Name) and value.value in backward)
                 or m.matches(value, m.Attribute(attr=m.Name("loss")))
                 or m.matches(
-                    value, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, _REDUCTIONS))))
+                    value, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, REDUCTIONS))))
                 )
             )
             if tensor:
@@ -482,7 +208,7 @@ class ItemHoist(Pass):
             return "float"
         if isinstance(tensor, cst.Call):
             func = tensor.func
-            if isinstance(func, cst.Attribute) and func.attr.value in _FLOAT_METHODS:
+            if isinstance(func, cst.Attribute) and func.attr.value in FLOAT_METHODS:
                 return "float"
             if any(
                 q.startswith("torch.nn.functional.") and ("loss" in q or "entropy" in q)
@@ -490,18 +216,18 @@ class ItemHoist(Pass):
             ):
                 return "float"
             name = dotted(func)
-            if name and _LOSS_NAME.search(name.rsplit(".", 1)[-1]):
+            if name and LOSS_NAME.search(name.rsplit(".", 1)[-1]):
                 return "float"
         return None
 
     def _is_log_call(self, node: cst.BaseExpression) -> bool:
         if not isinstance(node, cst.Call):
             return False
-        if self.is_any(node.func, _LOG_FUNCTIONS):
+        if self.is_any(node.func, LOG_FUNCTIONS):
             return True
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS:
-            pattern = _LOG_METHODS[func.attr.value]
+        if isinstance(func, cst.Attribute) and func.attr.value in LOG_METHODS:
+            pattern = LOG_METHODS[func.attr.value]
             receiver = dotted(func.value) or root_name(func.value) or ""
             last = receiver.rsplit(".", 1)[-1]
             return not pattern or bool(re.search(pattern, last, re.IGNORECASE))
@@ -1067,7 +793,7 @@ class ItemHoist(Pass):
             if isinstance(parent, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation):
                 return "is compared"
             if isinstance(parent, cst.Call) and child in parent.args:
-                if self.is_any(parent.func, _HOST_CHECKS):
+                if self.is_any(parent.func, HOST_CHECKS):
                     return "is checked on the host"
                 if m.matches(parent.func, m.Attribute(attr=m.Name("step"))):
                     return f"drives `{_code(parent.func)}`"
@@ -1078,7 +804,7 @@ class ItemHoist(Pass):
                         if isinstance(node, cst.If | cst.While):
                             uses = walk(node.test)
                         elif isinstance(node, cst.Call) and (
-                            self.is_any(node.func, _HOST_CHECKS)
+                            self.is_any(node.func, HOST_CHECKS)
                             or m.matches(node.func, m.Attribute(attr=m.Name("step")))
                         ):
                             uses = (a.value for a in node.args)

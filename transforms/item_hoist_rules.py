@@ -1,0 +1,216 @@
+"""The rules of the ``item-hoist`` pass: per-step ``.item()`` syncs in training and evaluation loops
+are kept on the device and read only at log steps (reference R6, D1, §5), and the ones it cannot
+move are reported. Their documentation is what ``trncodemod explain`` prints.
+"""
+
+from __future__ import annotations
+
+from trncodemod.findings import Rule, Safety, Severity
+
+
+class ItemAccumulator(Rule):
+    """## What it does
+    Rewrites a per-step accumulation of a host value (`total += loss.item()`,
+    `losses.append(loss.item())`, `correct += pred.eq(y).sum().item()`) to accumulate on the
+    device (`total += loss.detach()`), and turns the accumulator back into a Python number once,
+    right after the loop (`total = float(total)`, `correct = int(correct)`,
+    `losses = torch.stack(losses).flatten().tolist() if losses else []`). Reads of a running
+    total in logging inside the loop become `float(total)`.
+
+    Only done when it is certain: the accumulator is set to a number (or `[]`) before the loop in
+    the same function, and inside the loop it is only accumulated, reset to a number, or read by
+    logging that this pass guards. Whether it ends as an `int` or a `float` must be known: a
+    comparison count (`.eq(...).sum()`) is an `int`; a tensor that `.backward()` is called on, a
+    `.mean()`, a loss function's result or a `float(...)` is a `float`.
+
+    ## Why
+    `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
+    (reference D1, measured: one device-to-host transfer each). Summing on the device removes
+    that sync from every step (reference R6; `pytorch/xla/test/test_train_mp_mnist.py`).
+    The sum is now done in the tensor's dtype (float32 rather than Python's float64, bf16 if the
+    loss is bf16; Neuron keeps running losses in fp32, reference R6), and an empty loop leaves
+    `float(0)`: review the last digits of printed averages.
+
+    ## Example
+    ```python
+    correct = 0
+    for data, target in loader:
+        correct += output.argmax(1).eq(target).sum().item()
+    ```
+
+    ## Use instead
+    ```python
+    correct = 0
+    for data, target in loader:
+        correct += output.argmax(1).eq(target).sum()
+    correct = int(correct)
+    ```
+    """
+
+    code = "TRN121"
+    name = "item-accumulator"
+    summary = "per-step `.item()` accumulation → on-device accumulator, read once after the loop"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
+class ItemLogInterval(Rule):
+    """## What it does
+    Guards logging that reads a device value every step (`print`, `logging`/`logger.*`,
+    `tqdm.set_postfix`, `writer.add_scalar`, `wandb.log`, `accelerator.log`, ...) with an
+    interval on the loop's own counter: `if step % args.log_interval == 0:` when the script has a
+    `log_interval` argument, else the configured `log-interval`. For XLA targets the guarded call
+    runs in `xm.add_step_closure`, with the values it reads passed as `args` (closures bind late),
+    when a sync follows it in the same iteration (`torch_xla.sync()`, `xm.mark_step()`, or a
+    device loader without `break`); otherwise it reads the value directly at log steps. For the
+    `neuron` target it reads directly: TorchNeuron has no step closures (reference §5).
+
+    ## Why
+    Every read of a device value syncs (reference D1); "it is advised to throttle the
+    printing/reporting events once every N steps" (`xm.add_step_closure` docstring, reference
+    R6). The log now appears every N steps instead of every step: this is the point of the fix,
+    and why it is `review`.
+
+    ## Example
+    ```python
+    for step, (x, y) in enumerate(loader):
+        ...
+        print(f"step {step} loss {loss.item():.4f}")
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(loader):
+        ...
+        if step % 10 == 0:
+            def _log(step, loss):
+                print(f"step {step} loss {loss.item():.4f}")
+            xm.add_step_closure(_log, args=(step, loss))
+    ```
+    """
+
+    code = "TRN122"
+    name = "item-log-interval"
+    summary = "per-step logging of a device value → every N steps (in a step closure on XLA)"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1, §5"
+
+
+class ItemLogClosure(Rule):
+    """## What it does
+    Moves logging that already runs under an interval guard (`if step % N == 0:`) and reads a
+    device value into `xm.add_step_closure`, passing the values as `args`, when a sync follows in
+    the same iteration. Only for XLA targets; nothing changes for `neuron`.
+
+    ## Why
+    "The printing of lazy tensors should be wrapped using `xm.add_step_closure()` to avoid
+    unnecessary compilation-and-executions" (Neuron programming guide, reference R6). The log
+    lines are the same, but they are printed at the sync that follows, after the step's graph
+    ran: output written in between now comes first, hence `review`. During
+    `neuron_parallel_compile` graph extraction the values are not real
+    (`NEURON_EXTRACT_GRAPHS_ONLY`, reference R6).
+
+    ## Example
+    ```python
+    if step % 10 == 0:
+        print(f"loss {loss.item():.4f}")
+    torch_xla.sync()
+    ```
+
+    ## Use instead
+    ```python
+    if step % 10 == 0:
+        def _log(loss):
+            print(f"loss {loss.item():.4f}")
+        xm.add_step_closure(_log, args=(loss,))
+    torch_xla.sync()
+    ```
+    """
+
+    code = "TRN123"
+    name = "item-log-closure"
+    summary = "interval-guarded logging of a device value → `xm.add_step_closure`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6"
+
+
+class ItemControlFlow(Rule):
+    """## What it does
+    Reports a per-step `.item()` (or `float(t)`, `int(t)`) whose value drives control flow or
+    host logic in the same step: `if loss.item() > limit`, a NaN check that `break`s,
+    `math.isnan(...)`, `scheduler.step(val)`, early stopping. Nothing is rewritten.
+
+    ## Why
+    The value is needed before the step can go on, so moving it would change what the program
+    does (reference R6 caveats). Each such read executes the graph and copies to the host
+    (reference D1); a data-dependent branch also compiles a graph per branch combination.
+
+    ## Example
+    ```python
+    if torch.isnan(loss).item():
+        break
+    ```
+
+    ## Use instead
+    ```python
+    # compute with tensor ops (torch.where) or check every N steps:
+    if step % 100 == 0 and torch.isnan(loss).item():
+        break
+    ```
+    """
+
+    code = "TRN124"
+    name = "item-control-flow"
+    summary = "per-step `.item()` that drives control flow (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
+class ItemPerStepSync(Rule):
+    """## What it does
+    Reports a per-step `.item()` (or `float(t)`, `int(t)`, `.tolist()`) in a training or
+    evaluation loop that the pass could not move with certainty; the message says why (no loop
+    counter to guard logging with, an accumulator that is used for something else, a value kept
+    in a variable, ...). Nothing is rewritten.
+
+    ## Why
+    Each read executes the pending graph and copies the value to the host, every step
+    (reference D1, measured).
+
+    ## Example
+    ```python
+    for x, y in loader:
+        ...
+        print(loss.item())
+    ```
+
+    ## Use instead
+    ```python
+    for step, (x, y) in enumerate(loader):
+        ...
+        if step % 10 == 0:
+            print(loss.item())
+    ```
+    """
+
+    code = "TRN125"
+    name = "item-per-step-sync"
+    summary = "per-step `.item()` the pass could not move (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
+RULES: tuple[type[Rule], ...] = (
+    ItemAccumulator,
+    ItemLogInterval,
+    ItemLogClosure,
+    ItemControlFlow,
+    ItemPerStepSync,
+)
