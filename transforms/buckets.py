@@ -10,340 +10,49 @@ where a mask or the loss's ignore index is missing the pass says so.
 
 from __future__ import annotations
 
-import ast
-import re
 from collections.abc import Iterator
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.buckets_rules import (
+    RULES,
+    CollatorPadding,
+    EvalLoaderPartialBatch,
+    LabelPaddingNotIgnored,
+    PaddingWithoutMask,
+    PadSequenceBucket,
+    TokenizerPadding,
+    TokenizerUnpadded,
+    TrainLoaderDropLast,
+)
+from trncodemod.transforms.buckets_table import (
+    COLLATOR_MODULES,
+    COLLATOR_NAMES,
+    COLLATORS,
+    DATALOADER,
+    DEFAULT_IGNORE_INDEX,
+    EVAL_NAME,
+    LABELS,
+    LOADER_WRAPPERS,
+    LOSSES,
+    PAD_SEQUENCE,
+    PAD_SEQUENCE_PARAMS,
+    TOKENIZER_CLASS,
+    TOKENIZER_METHODS,
+    TOKENIZER_NAMES,
+    TRAIN_NAME,
+)
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loader_scan import LOADER_POSITIONS, may_need_drop_last
 from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.analysis.nodes import find
-from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
-
-class TokenizerPadding(Rule):
-    """## What it does
-    On a Hugging Face tokenizer call (`tokenizer(...)`, `.encode_plus`, `.batch_encode_plus`,
-    `.pad`) that pads to the longest sequence (`padding=True` or `"longest"`, and `.pad()` by
-    default), adds `pad_to_multiple_of=<bucket-multiple>`. A call that sets its own `max_length=`
-    and truncates (explicitly, or implicitly: `max_length` without `padding` or `truncation`
-    truncates) gets `padding="max_length"` instead: one shape, as Neuron's samples do; where the
-    truncation was implicit, `truncation=True` is added to keep it (HF turns it off once `padding`
-    is set). A tokenizer is a name bound from `AutoTokenizer.from_pretrained(...)` or
-    `<Any>Tokenizer<Fast>.from_pretrained(...)`, or a name (or attribute) called `tokenizer` or
-    `tok`.
-
-    Reported and left alone: a padding value the tool cannot read (a variable, `**kwargs`,
-    positional padding), and, with an explicit `buckets` list, any pad-to-longest call:
-    `pad_to_multiple_of` cannot express a list, so pad in the collate function to the next
-    bucket or use `padding="max_length"` with the largest bucket. `.pad()` with `max_length` keeps
-    `pad_to_multiple_of`: it never truncates, so `"max_length"` could leave a ragged batch.
-
-    ## Why
-    "XLA recompiles when input shape changes"; the fix is to normalize input shapes to one or a
-    few buckets (reference R8: `perf/recompilation.md`; measured: 10 lengths → 10 compiles,
-    bucketed to 3 sizes → 3 graphs). Neuron's compiler needs static shapes (EMOD025).
-
-    ## Example
-    ```python
-    batch = tokenizer(texts, padding=True, return_tensors="pt")
-    enc = tokenizer(texts, padding=True, truncation=True, max_length=128)
-    ```
-
-    ## Use instead
-    ```python
-    batch = tokenizer(texts, padding=True, return_tensors="pt", pad_to_multiple_of=64)
-    enc = tokenizer(texts, padding="max_length", truncation=True, max_length=128)
-    ```
-    """
-
-    code = "TRN211"
-    name = "tokenizer-padding"
-    summary = 'tokenizer pads to the longest → `pad_to_multiple_of` or `padding="max_length"`'
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R8"
-
-
-class TokenizerUnpadded(Rule):
-    """## What it does
-    Reports a tokenizer call that does not pad and has no `max_length`, in a file where no later
-    padding step (a Hugging Face data collator, `tokenizer.pad`, `pad_sequence`) was found.
-    Nothing is rewritten: `pad_to_multiple_of` alone does nothing while `padding=False`, and
-    without a length there is no fixed size to pad to.
-
-    ## Why
-    The sequences keep their own lengths and are padded somewhere else — for example by a
-    `Trainer` given the tokenizer, which pads each batch to its longest sequence — so every batch
-    can have a new shape and compile a new graph (reference R8).
-
-    ## Example
-    ```python
-    enc = tokenizer(batch["text"], truncation=True)
-    ```
-
-    ## Use instead
-    ```python
-    enc = tokenizer(batch["text"], truncation=True, padding="max_length", max_length=128)
-    # or pad later with DataCollatorWithPadding(tokenizer, pad_to_multiple_of=64)
-    ```
-    """
-
-    code = "TRN212"
-    name = "tokenizer-unpadded"
-    summary = "tokenizer call without padding and no bucketed padding later (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R8"
-
-
-class CollatorPadding(Rule):
-    """## What it does
-    Adds `pad_to_multiple_of=<bucket-multiple>` to `transformers.DataCollatorWithPadding`,
-    `DataCollatorForSeq2Seq` and `DataCollatorForLanguageModeling`, unless the collator already
-    pads to a fixed length (`padding="max_length"`), sets `pad_to_multiple_of`, or does not pad
-    (`padding=False`). With an explicit `buckets` list, or when the arguments cannot be read
-    (`**kwargs`, a padding variable), the collator is reported and left alone.
-
-    ## Why
-    These collators pad each batch to its longest sequence, a new shape for nearly every batch;
-    `pad_to_multiple_of` limits the shapes to multiples of the bucket size (reference R8, "after
-    B": `DataCollatorWithPadding(tok, padding="longest", pad_to_multiple_of=64)`).
-
-    ## Example
-    ```python
-    collator = DataCollatorWithPadding(tokenizer)
-    ```
-
-    ## Use instead
-    ```python
-    collator = DataCollatorWithPadding(tokenizer, pad_to_multiple_of=64)
-    ```
-    """
-
-    code = "TRN213"
-    name = "collator-padding"
-    summary = "HF data collator pads to the longest → `pad_to_multiple_of`"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R8"
-
-
-class PadSequenceBucket(Rule):
-    """## What it does
-    In a collate function (a function or lambda passed as `collate_fn=`, a function whose name
-    contains `collate`, or a method of a class whose name contains `Collat`), replaces
-    `torch.nn.utils.rnn.pad_sequence(seqs, batch_first, padding_value)` with `_pad_to_bucket(...)`,
-    a helper added once per module that calls `pad_sequence` and then pads the time dimension
-    (dim 1 with `batch_first=True`, else dim 0; trailing feature dims are kept) with the same
-    `padding_value` up to the next multiple of `bucket-multiple` or the next size in `buckets`.
-    A sequence longer than the largest bucket keeps its length (one more shape, never truncated).
-    `pad_sequence` elsewhere, or called with other arguments (`padding_side`, `*args`), is
-    reported and left alone.
-
-    ## Why
-    `pad_sequence` pads to the longest sequence of the batch, so the shape changes from batch to
-    batch and XLA compiles a graph for each (reference R8, "after C": pad to
-    `min(b for b in BUCKETS if b >= longest)`).
-
-    ## Example
-    ```python
-    def collate(batch):
-        return pad_sequence([x for x, _ in batch], batch_first=True, padding_value=0)
-    ```
-
-    ## Use instead
-    ```python
-    def collate(batch):
-        return _pad_to_bucket([x for x, _ in batch], batch_first=True, padding_value=0)
-    ```
-    """
-
-    code = "TRN214"
-    name = "pad-sequence-bucket"
-    summary = "`pad_sequence` in a collate function → pad up to the next bucket"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R8"
-
-
-class TrainLoaderDropLast(Rule):
-    """## What it does
-    Adds `drop_last=True` to a training `torch.utils.data.DataLoader` that batches (a
-    `batch_size` other than 1) and does not set `drop_last` or `batch_sampler`. A loader is a
-    training loader when a training loop of the file iterates it — followed back through
-    `enumerate(...)`, `tqdm(...)`, `MpDeviceLoader(...)`, `ParallelLoader(...)` and variables —
-    or, when no loop of the file iterates it, when its variable (or else its dataset argument) is
-    named like a training one (`train_loader`, `train_ds`). A loader whose call has `**kwargs` is
-    reported and left alone.
-
-    ## Why
-    A smaller last batch is a new shape and compiles a new graph (reference R3: "Keep
-    `drop_last=True` (or pad) on train loaders"; D4). Up to `batch_size - 1` samples per epoch
-    are skipped (different ones each epoch when shuffled): review that this is acceptable.
-
-    ## Example
-    ```python
-    train_loader = DataLoader(train_ds, batch_size=32, shuffle=True)
-    ```
-
-    ## Use instead
-    ```python
-    train_loader = DataLoader(train_ds, batch_size=32, shuffle=True, drop_last=True)
-    ```
-    """
-
-    code = "TRN215"
-    name = "train-loader-drop-last"
-    summary = "training DataLoader → `drop_last=True`"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R3, R8, D4"
-
-
-class EvalLoaderPartialBatch(Rule):
-    """## What it does
-    Reports an evaluation `DataLoader` (iterated only by evaluation loops, or named like one:
-    `val_loader`, `test_dl`) that batches and does not set `drop_last`. Nothing is rewritten.
-
-    ## Why
-    Its last, smaller batch compiles one more graph (reference R3, D4), but `drop_last=True` would
-    leave samples out of the evaluation and change the metric. Pad the evaluation set to a
-    multiple of the batch size (and mask the padded samples), or accept the one extra compile.
-
-    ## Example
-    ```python
-    val_loader = DataLoader(val_ds, batch_size=64)
-    ```
-
-    ## Use instead
-    ```python
-    val_loader = DataLoader(val_ds, batch_size=64)  # len(val_ds) padded to a multiple of 64
-    ```
-    """
-
-    code = "TRN216"
-    name = "eval-loader-partial-batch"
-    summary = "evaluation DataLoader's last partial batch compiles once more (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R3, D4"
-
-
-class PaddingWithoutMask(Rule):
-    """## What it does
-    Reports a tokenizer call that pads but asks for no attention mask
-    (`return_attention_mask=False`). Nothing is rewritten.
-
-    ## Why
-    Padding changes the results unless the model is given the `attention_mask` (reference R8
-    caveats): pad tokens are attended to and pooled. Bucketing adds more padding than before.
-
-    ## Example
-    ```python
-    ids = tokenizer(texts, padding=True, return_attention_mask=False)["input_ids"]
-    ```
-
-    ## Use instead
-    ```python
-    enc = tokenizer(texts, padding=True, pad_to_multiple_of=64)
-    out = model(enc["input_ids"], attention_mask=enc["attention_mask"])
-    ```
-    """
-
-    code = "TRN217"
-    name = "padding-without-mask"
-    summary = "padded batch without an attention mask (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "reference R8"
-
-
-class LabelPaddingNotIgnored(Rule):
-    """## What it does
-    Reports labels padded with a value the loss does not ignore: `DataCollatorForSeq2Seq` with a
-    `label_pad_token_id`, or `pad_sequence` over a name containing `label` or `target`, whose
-    constant padding value differs from every `ignore_index` of the file's `CrossEntropyLoss`,
-    `NLLLoss`, `cross_entropy` and `nll_loss` (default -100). Nothing is rewritten.
-
-    ## Why
-    Padded label positions then count in the loss and change the gradients (reference R8
-    caveats: "labels padded with -100 … or the loss must ignore pad positions"); padding to
-    buckets adds such positions.
-
-    ## Example
-    ```python
-    labels = pad_sequence(labels, batch_first=True)          # pads with 0
-    loss = nn.CrossEntropyLoss()(logits.transpose(1, 2), labels)
-    ```
-
-    ## Use instead
-    ```python
-    labels = pad_sequence(labels, batch_first=True, padding_value=-100)
-    ```
-    """
-
-    code = "TRN218"
-    name = "label-padding-not-ignored"
-    summary = "labels padded with a value the loss does not ignore (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "reference R8"
-
-
-# -- the data the pass interprets -------------------------------------------------------------
-
-# Tokenizer method → (position of `padding` when passed positionally, default padding).
-_TOKENIZER_METHODS = {
-    "__call__": (5, False),
-    "encode_plus": (3, False),
-    "batch_encode_plus": (2, False),
-    "pad": (1, True),
-}
-_TOKENIZER_NAMES = ("tokenizer", "tok")
-_TOKENIZER_CLASS = re.compile(r"Tokenizer")
-
-# Collator → (position of `padding` or None, position of `pad_to_multiple_of`, safe positionals).
-_COLLATORS = {
-    "DataCollatorWithPadding": (1, 3, 3),
-    "DataCollatorForSeq2Seq": (2, 4, 4),
-    # pad_to_multiple_of's position moved between transformers releases.
-    "DataCollatorForLanguageModeling": (None, None, 3),
-}
-_COLLATOR_MODULES = ("transformers", "transformers.data.data_collator")
-
-_PAD_SEQUENCE = {"torch.nn.utils.rnn.pad_sequence"}
-_PAD_SEQUENCE_PARAMS = ("sequences", "batch_first", "padding_value")
-_DATALOADER = {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"}
-# DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
-#            pin_memory, drop_last, ...)
-_LOADER_POSITIONS = {"batch_size": 1, "batch_sampler": 4, "drop_last": 8}
-_LOSSES = {
-    "torch.nn.CrossEntropyLoss",
-    "torch.nn.NLLLoss",
-    "torch.nn.functional.cross_entropy",
-    "torch.nn.functional.nll_loss",
-}
-_DEFAULT_IGNORE_INDEX = -100
-# Calls a loop iterates that hand out the batches of their first argument.
-_LOADER_WRAPPERS = ("enumerate", "tqdm", "MpDeviceLoader", "ParallelLoader")
-
-_TRAIN_NAME = re.compile(r"train", re.IGNORECASE)
-_EVAL_NAME = re.compile(
-    r"(^|_)(val|valid|validation|eval|evaluation|test|testing|dev)(_|loader|dl|data|set|ds|$)",
-    re.IGNORECASE,
-)
-_LABELS = re.compile(r"label|target", re.IGNORECASE)
+# -- the helper the pass adds -----------------------------------------------------------------
 HELPER = "_pad_to_bucket"
 _HELPER_MARK = "trncodemod"
 
@@ -449,69 +158,9 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-_COLLATOR_NAMES = tuple(f"{module}.{name}" for module in _COLLATOR_MODULES for name in _COLLATORS)
-
-
-def _loader_names(tree: ast.Module) -> set[str]:
-    """Names a DataLoader class may be called by: its own, and any alias an import binds."""
-    names = {"DataLoader"}
-    for node in ast.walk(tree):
-        if type(node) is ast.Import or type(node) is ast.ImportFrom:
-            for alias in node.names:
-                if alias.asname and alias.name.rsplit(".", 1)[-1] == "DataLoader":
-                    names.add(alias.asname)
-    return names
-
-
-def _is_one_or_none(node: ast.expr) -> bool:
-    """``_literal(node) in (1, None)``: ``1``, ``True`` or ``None`` written as such."""
-    return type(node) is ast.Constant and (
-        node.value is None or (type(node.value) in (int, bool) and node.value == 1)
-    )
-
-
-def _may_need_drop_last(tree: ast.Module) -> bool:
-    """Whether a call of a DataLoader passes what _loader_call needs to report: no
-    ``drop_last`` (keyword or ninth positional), and a batch size other than 1 or *args/**kwargs
-    (the loader's role is not checked here)."""
-    names = _loader_names(tree)
-    for node in ast.walk(tree):
-        if type(node) is not ast.Call:
-            continue
-        func = node.func
-        last = (
-            func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else ""
-        )
-        if last not in names:
-            continue
-        if any(k.arg == "drop_last" for k in node.keywords):
-            continue
-        positional = [a for a in node.args if type(a) is not ast.Starred]
-        if len(positional) > _LOADER_POSITIONS["drop_last"]:
-            continue
-        unreadable = len(positional) < len(node.args) or any(k.arg is None for k in node.keywords)
-        if not unreadable:
-            size = next((k.value for k in node.keywords if k.arg == "batch_size"), None)
-            if size is None and len(positional) > _LOADER_POSITIONS["batch_size"]:
-                size = positional[_LOADER_POSITIONS["batch_size"]]
-            if size is None or _is_one_or_none(size):
-                continue
-        return True
-    return False
-
-
 class PadToBuckets(Pass):
     name = "buckets"
-    rules = (
-        TokenizerPadding,
-        TokenizerUnpadded,
-        CollatorPadding,
-        PadSequenceBucket,
-        TrainLoaderDropLast,
-        EvalLoaderPartialBatch,
-        PaddingWithoutMask,
-        LabelPaddingNotIgnored,
-    )
+    rules = RULES
     needles = ("tok", "Tok", "DataCollator", "pad_sequence", "DataLoader")
 
     @classmethod
@@ -520,19 +169,19 @@ class PadToBuckets(Pass):
         # reads; leave_Module adds the helper only after a pad_sequence rewrite).
         # A tokenizer (_is_tokenizer): a name or attribute `tokenizer`/`tok` called itself or
         # through a padding method, or a name assigned from `<...Tokenizer...>.from_pretrained`.
-        if not facts.calls.isdisjoint(_TOKENIZER_NAMES):
+        if not facts.calls.isdisjoint(TOKENIZER_NAMES):
             return True
-        if facts.spells(*_TOKENIZER_NAMES) and not facts.calls.isdisjoint(_TOKENIZER_METHODS):
+        if facts.spells(*TOKENIZER_NAMES) and not facts.calls.isdisjoint(TOKENIZER_METHODS):
             return True
         if "from_pretrained" in facts.calls and any(
             "Tokenizer" in name for name in facts.identifiers
         ):
             return True
         # A collator or pad_sequence, by qualified name (aliases are imports, so reached).
-        if facts.reaches(*_COLLATOR_NAMES, *_PAD_SEQUENCE):
+        if facts.reaches(*COLLATOR_NAMES, *PAD_SEQUENCE):
             return True
         # A DataLoader call that _loader_call does not leave alone by its arguments.
-        return facts.reaches(*_DATALOADER) and _may_need_drop_last(facts.tree)
+        return facts.reaches(*DATALOADER) and may_need_drop_last(facts.tree)
 
     def _one_more_shape(self) -> str:
         """What one more batch shape costs on the target: a lazy graph on XLA; on TorchNeuron
@@ -573,7 +222,7 @@ class PadToBuckets(Pass):
                     why = f"iterated by the {kind} loop at line {line}"
                     self._loader_roles[loader] = (loop.kind, why)
         if not self._ignore_indices:
-            self._ignore_indices.add(_DEFAULT_IGNORE_INDEX)
+            self._ignore_indices.add(DEFAULT_IGNORE_INDEX)
 
     def _scan_call(self, call: cst.Call) -> None:
         for arg in call.args:
@@ -582,28 +231,28 @@ class PadToBuckets(Pass):
                     self._collate_names.add(arg.value.value)
                 elif isinstance(arg.value, cst.Lambda):
                     self._collate_lambdas.add(arg.value)
-        if self.is_any(call.func, _LOSSES):
+        if self.is_any(call.func, LOSSES):
             index = _argument(call, "ignore_index", None)
-            value = _literal(index.value) if index else _DEFAULT_IGNORE_INDEX
+            value = _literal(index.value) if index else DEFAULT_IGNORE_INDEX
             if isinstance(value, int) and not isinstance(value, bool):
                 self._ignore_indices.add(value)
         if (
             self._collator(call)
-            or self.is_any(call.func, _PAD_SEQUENCE)
+            or self.is_any(call.func, PAD_SEQUENCE)
             or self._tokenizer_method(call) == "pad"
         ):
             self._padding_later = True
 
     # -- classification ----------------------------------------------------------------------
     def _collator(self, call: cst.Call) -> str | None:
-        for name in _COLLATORS:
-            if self.is_any(call.func, {f"{module}.{name}" for module in _COLLATOR_MODULES}):
+        for name in COLLATORS:
+            if self.is_any(call.func, {f"{module}.{name}" for module in COLLATOR_MODULES}):
                 return name
         return None
 
     def _tokenizer_method(self, call: cst.Call) -> str | None:
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _TOKENIZER_METHODS:
+        if isinstance(func, cst.Attribute) and func.attr.value in TOKENIZER_METHODS:
             method, receiver = func.attr.value, func.value
         else:
             method, receiver = "__call__", func
@@ -613,7 +262,7 @@ class PadToBuckets(Pass):
         name = dotted(node)
         if name is None:
             return False
-        if name.rsplit(".", 1)[-1] in _TOKENIZER_NAMES:
+        if name.rsplit(".", 1)[-1] in TOKENIZER_NAMES:
             return True
         if not isinstance(node, cst.Name):
             return False
@@ -622,7 +271,7 @@ class PadToBuckets(Pass):
                 value.func, m.Attribute(attr=m.Name("from_pretrained"))
             ):
                 names = {dotted(value.func.value) or ""} | self.qualified_names(value.func)  # type: ignore[union-attr]
-                if any(_TOKENIZER_CLASS.search(name) for name in names):
+                if any(TOKENIZER_CLASS.search(name) for name in names):
                     return True
         return False
 
@@ -652,13 +301,13 @@ class PadToBuckets(Pass):
         if depth > 6:
             return []
         if isinstance(node, cst.Call):
-            if self.is_any(node.func, _DATALOADER):
+            if self.is_any(node.func, DATALOADER):
                 return [node]
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value == "per_device_loader":
                 return self._loaders_of(func.value, depth + 1)
             name = dotted(func) or ""
-            if name.rsplit(".", 1)[-1] in _LOADER_WRAPPERS and node.args:
+            if name.rsplit(".", 1)[-1] in LOADER_WRAPPERS and node.args:
                 return self._loaders_of(node.args[0].value, depth + 1)
             return []
         if isinstance(node, cst.Name):
@@ -681,7 +330,7 @@ class PadToBuckets(Pass):
             candidates.append(("its dataset is", dataset.value))
         for label, node in candidates:
             last = (dotted(node) or "").rsplit(".", 1)[-1]
-            train, evaluation = bool(_TRAIN_NAME.search(last)), bool(_EVAL_NAME.search(last))
+            train, evaluation = bool(TRAIN_NAME.search(last)), bool(EVAL_NAME.search(last))
             if train != evaluation:
                 return ("train" if train else "eval"), f"{label} `{last}`"
         return None
@@ -711,14 +360,14 @@ class PadToBuckets(Pass):
         collator = self._collator(original_node)
         if collator is not None:
             return self._collator_call(original_node, updated_node, collator)
-        if self.is_any(original_node.func, _PAD_SEQUENCE):
+        if self.is_any(original_node.func, PAD_SEQUENCE):
             return self._pad_sequence_call(original_node, updated_node)
-        if self.is_any(original_node.func, _DATALOADER):
+        if self.is_any(original_node.func, DATALOADER):
             return self._loader_call(original_node, updated_node)
         return updated_node
 
     def _tokenizer_call(self, original: cst.Call, updated: cst.Call, method: str) -> cst.Call:
-        position, default = _TOKENIZER_METHODS[method]
+        position, default = TOKENIZER_METHODS[method]
         multiple = self.settings.bucket_multiple
         padding = _argument(original, "padding", position)
         # `*pair` fills the text arguments; only `**kwargs` can hide `padding`.
@@ -832,7 +481,7 @@ class PadToBuckets(Pass):
             )
 
     def _collator_call(self, original: cst.Call, updated: cst.Call, collator: str) -> cst.Call:
-        padding_at, multiple_at, safe_positionals = _COLLATORS[collator]
+        padding_at, multiple_at, safe_positionals = COLLATORS[collator]
         if collator == "DataCollatorForSeq2Seq":
             label = self._label_padding(_argument(original, "label_pad_token_id", 5))
             if label is not None:
@@ -898,14 +547,14 @@ class PadToBuckets(Pass):
         if inside is None:
             return updated  # the helper's own call
         first = _argument(original, "sequences", 0)
-        if inside and first is not None and _LABELS.search(_code(first.value)):
+        if inside and first is not None and LABELS.search(_code(first.value)):
             label = self._label_padding(_argument(original, "padding_value", 2), default=0)
             if label is not None:
                 self.report(label[0] or original, LabelPaddingNotIgnored, label[1], False)
         readable = all(
-            not arg.star and (arg.keyword is None or arg.keyword.value in _PAD_SEQUENCE_PARAMS)
+            not arg.star and (arg.keyword is None or arg.keyword.value in PAD_SEQUENCE_PARAMS)
             for arg in original.args
-        ) and _positional_count(original) <= len(_PAD_SEQUENCE_PARAMS)
+        ) and _positional_count(original) <= len(PAD_SEQUENCE_PARAMS)
         if not inside or not readable or self._helper_state == "taken":
             reason = (
                 "outside a collate function"
@@ -943,12 +592,12 @@ class PadToBuckets(Pass):
         return f"a multiple of {self.settings.bucket_multiple}"
 
     def _loader_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        if _argument(original, "drop_last", _LOADER_POSITIONS["drop_last"]) is not None:
+        if _argument(original, "drop_last", LOADER_POSITIONS["drop_last"]) is not None:
             return updated
-        batch_sampler = _argument(original, "batch_sampler", _LOADER_POSITIONS["batch_sampler"])
+        batch_sampler = _argument(original, "batch_sampler", LOADER_POSITIONS["batch_sampler"])
         if batch_sampler is not None and _literal(batch_sampler.value) is not None:
             return updated  # drop_last belongs to the batch sampler then
-        batch_size = _argument(original, "batch_size", _LOADER_POSITIONS["batch_size"])
+        batch_size = _argument(original, "batch_size", LOADER_POSITIONS["batch_size"])
         unreadable = _has_star(original, "**") or _has_star(original, "*")
         if not unreadable and (batch_size is None or _literal(batch_size.value) in (1, None)):
             return updated  # batches of one sample: the last batch has the same shape
