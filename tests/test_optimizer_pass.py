@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from trncodemod.transforms.optimizer import load_table
+from trncodemod.transforms.optimizer_table import load_table
 
 TABLE = load_table()
 SOURCES = [*TABLE.sources, TABLE.fp32_states]
