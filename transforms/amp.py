@@ -7,321 +7,42 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.amp_rules import (
+    RULES,
+    AutoCastCompilerFlag,
+    AutocastRegion,
+    CudaAutocast,
+    GradScalerKept,
+    GradScalerRemoved,
+    UnresolvedAutocast,
+)
+from trncodemod.transforms.amp_table import (
+    ACTS_WHEREVER_NAMED,
+    AUTOCAST,
+    BF16,
+    CLIP,
+    CUDA_AUTOCAST,
+    CUDA_PARAMS,
+    CUDA_SCALER,
+    FP16,
+    PARAMS,
+    SCALER,
+)
 
+from trncodemod.analysis.amp_calls import calls_and_withs, may_name
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step, root_name
-from trncodemod.analysis.nodes import find, visit
-from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, PlainVisitor, per_tree
+from trncodemod.analysis.nodes import find
+from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import keyword
 from trncodemod.rewriting.statements import DropsStatements, is_dropped
 from trncodemod.targets import Target
 
-_CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
-_AUTOCAST = frozenset({"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast"})
-_CUDA_SCALER = frozenset({"torch.cuda.amp.GradScaler", "torch.cuda.amp.grad_scaler.GradScaler"})
-_SCALER = frozenset({"torch.amp.GradScaler", "torch.amp.grad_scaler.GradScaler"})
-_FP16 = frozenset({"torch.float16", "torch.half"})
-_BF16 = frozenset({"torch.bfloat16"})
-# Positional parameters: torch.cuda.amp.autocast(enabled, dtype, cache_enabled) and
-# torch.autocast(device_type, dtype, enabled, cache_enabled).
-_CUDA_PARAMS = ("enabled", "dtype", "cache_enabled")
-_PARAMS = ("device_type", "dtype", "enabled", "cache_enabled")
 _FLAG = " --auto-cast=none"
 _FLAG_STATEMENT = (
     'os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + "' + _FLAG + '"'
 )
-_CLIP = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_"})
-
-
-class CudaAutocast(Rule):
-    """## What it does
-    Rewrites CUDA autocast — `torch.cuda.amp.autocast(...)`, `torch.autocast("cuda", ...)`,
-    `torch.amp.autocast("cuda")`, `autocast(device_type="cuda", ...)`, in any import form, as a
-    context manager, a value or a decorator — to `torch.autocast("xla", dtype=torch.bfloat16)`
-    (`"neuron"` for the `neuron` target). `enabled=` and `cache_enabled=` are kept (positional
-    arguments become keywords); an fp16 or absent dtype becomes `torch.bfloat16`.
-
-    ## Why
-    CUDA autocast around an XLA model is silently inactive: the Linear output stays float32
-    (reference R9, measured), so mixed precision is lost without an error. XLA autocast on
-    Trainium supports bf16 only (`torch_xla/amp/autocast_mode.py`); fp16 → bf16 changes the
-    numerics (wider range, fewer mantissa bits), hence the `review` class.
-    `torch_xla.amp.autocast` is never emitted: it crashes off TPU/Neuron in torch-xla 2.9
-    (reference R9, measured). TorchNeuron uses `torch.autocast(device_type="neuron")` (§5).
-
-    ## Example
-    ```python
-    with torch.cuda.amp.autocast(enabled=use_amp):
-        loss = criterion(model(x), y)
-    ```
-
-    ## Use instead
-    ```python
-    with torch.autocast("xla", dtype=torch.bfloat16, enabled=use_amp):
-        loss = criterion(model(x), y)
-    ```
-    """
-
-    code = "TRN301"
-    name = "cuda-autocast"
-    summary = "CUDA autocast → `torch.autocast(<target>, dtype=torch.bfloat16)`"
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "reference R9, §5"
-
-
-class AutocastRegion(Rule):
-    """## What it does
-    When a rewritten `with autocast(...):` block also holds the backward pass and the optimizer
-    step, moves those statements out of the block, so only forward and loss run under autocast.
-    The move is done when the block has one context manager and every statement from the first
-    `backward()`/optimizer step on is gradient bookkeeping: `backward()`, optimizer and scheduler
-    `step()`, `zero_grad()`, GradScaler calls, `clip_grad_norm_`/`clip_grad_value_`, a step marker,
-    or an `if` of only those. Otherwise the region is reported and left as it is.
-
-    ## Why
-    Neuron documents "place only the forward-pass … in the `torch.autocast` scope" (reference R9,
-    `migration-from-xla-downcast-bf16.rst`); PyTorch does not recommend backward under autocast,
-    and backward ops run in the dtype of their forward ops anyway. An optimizer step under autocast
-    would run its matrix products in bf16, hence the `review` class.
-
-    ## Example
-    ```python
-    with torch.autocast("xla", dtype=torch.bfloat16):
-        loss = criterion(model(x), y)
-        loss.backward()
-        optimizer.step()
-    ```
-
-    ## Use instead
-    ```python
-    with torch.autocast("xla", dtype=torch.bfloat16):
-        loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    ```
-    """
-
-    code = "TRN302"
-    name = "autocast-region"
-    summary = "backward and optimizer step moved out of the autocast block"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R9"
-
-
-class UnresolvedAutocast(Rule):
-    """## What it does
-    Reports CUDA autocast the tool cannot rewrite exactly: a dtype that is not a literal
-    `torch.float16`/`torch.bfloat16` (a variable, `torch.float32`), `*args`/`**kwargs`, an
-    autocast class used without calling it, an fp16 autocast whose device is not a literal, and
-    `torch.cuda.amp.custom_fwd`/`custom_bwd`. Nothing is changed.
-
-    ## Why
-    CUDA autocast is silently inactive on Trainium, and XLA autocast supports bf16 only
-    (reference R9): the region must become `torch.autocast("xla", dtype=torch.bfloat16)`, which
-    needs a person where the dtype or device is computed.
-
-    ## Example
-    ```python
-    with torch.autocast("cuda", dtype=amp_dtype):
-        loss = model(x)
-    ```
-
-    ## Use instead
-    ```python
-    with torch.autocast("xla", dtype=torch.bfloat16):
-        loss = model(x)
-    ```
-    """
-
-    code = "TRN303"
-    name = "unresolved-autocast"
-    summary = "CUDA autocast with a computed dtype or device (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "reference R9"
-
-
-class AutoCastCompilerFlag(Rule):
-    """## What it does
-    On the XLA targets, when this pass rewrote an autocast in a module, appends ` --auto-cast=none`
-    to `NEURON_CC_FLAGS` once, right after the module's imports (or after the last top-level
-    assignment of `NEURON_CC_FLAGS`), without overwriting what the launcher set:
-    `os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"`.
-    A module that already mentions `--auto-cast` is left alone; one that sets `NEURON_CC_FLAGS`
-    inside a function or block is reported instead, because that later assignment would drop the
-    flag. Only an entry script (a file that is launched, per the training profile) is changed: in
-    a library module the setting would run at import in every program that imports it, so the
-    launcher line is reported instead. The compiler-flags pass may append other flags the same
-    way; each append is independent.
-
-    ## Why
-    With autocast deciding the precision, the compiler must not cast on its own: "turn off compiler
-    auto-cast" (reference R9, migration app note); the docs disagree on its default, so the flag is
-    set explicitly (R9, R15). Appending keeps flags set by the launcher (`neuron-caching.rst`).
-    The compiler reads the variable when a graph is compiled, after the imports.
-
-    ## Example
-    ```python
-    import torch
-
-    with torch.cuda.amp.autocast():
-        loss = model(x)
-    ```
-
-    ## Use instead
-    ```python
-    import os
-    import torch
-
-    os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --auto-cast=none"
-    with torch.autocast("xla", dtype=torch.bfloat16):
-        loss = model(x)
-    ```
-    """
-
-    code = "TRN304"
-    name = "auto-cast-compiler-flag"
-    summary = "`--auto-cast=none` appended to `NEURON_CC_FLAGS` where autocast was rewritten"
-    safety = Safety.SAFE
-    severity = Severity.WARNING
-    source = "reference R9, R15"
-
-
-class GradScalerRemoved(Rule):
-    """## What it does
-    Removes a CUDA `GradScaler` (`torch.cuda.amp.GradScaler(...)`, `torch.amp.GradScaler("cuda")`)
-    assigned to a name when every use of that name is a statement of one of these forms:
-    `scaler.scale(loss).backward()` → `loss.backward()`, `scaler.step(optimizer)` →
-    `optimizer.step()`, `scaler.update()` and `scaler.unscale_(optimizer)` → removed. A block left
-    empty gets `pass`. `enabled=` needs no keeping: a disabled scaler makes the same plain calls.
-
-    ## Why
-    bf16 has the range of float32, so gradient scaling is "not necessary" (torch_xla `amp.md`;
-    reference R9). A removed scaler no longer skips a step whose gradients hold inf/NaN, hence the
-    `review` class.
-
-    ## Example
-    ```python
-    scaler = torch.cuda.amp.GradScaler()
-    scaler.scale(loss).backward()
-    scaler.step(optimizer)
-    scaler.update()
-    ```
-
-    ## Use instead
-    ```python
-    loss.backward()
-    optimizer.step()
-    ```
-    """
-
-    code = "TRN305"
-    name = "grad-scaler"
-    summary = "CUDA `GradScaler` removed (bf16 needs no loss scaling)"
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R9"
-
-
-class GradScalerKept(Rule):
-    """## What it does
-    Reports a CUDA `GradScaler` that is used in any other way — saved or loaded with
-    `state_dict()`, read with `get_scale()`, passed to a function, stored on an attribute,
-    assigned twice — or in a file whose autocast could not be rewritten. Nothing is changed.
-
-    ## Why
-    bf16 needs no loss scaling (reference R9), but removing the scaler changes every place that
-    uses it; a person must drop those uses (a checkpoint's `"scaler"` entry, logging of the scale).
-    On Trainium the CUDA scaler disables itself with a warning, so the code still runs.
-
-    ## Example
-    ```python
-    scaler = torch.cuda.amp.GradScaler()
-    checkpoint = {"model": model.state_dict(), "scaler": scaler.state_dict()}
-    ```
-
-    ## Use instead
-    ```python
-    checkpoint = {"model": model.state_dict()}
-    ```
-    """
-
-    code = "TRN306"
-    name = "grad-scaler-kept"
-    summary = "CUDA `GradScaler` with uses the tool cannot drop (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference R9"
-
-
-# The last part of every name the pass resolves a node to (autocast, scalers, custom_fwd/bwd).
-_LAST_PARTS = frozenset({"autocast", "GradScaler", "custom_fwd", "custom_bwd"})
-_ACTS_WHEREVER_NAMED = (
-    _CUDA_AUTOCAST
-    | _CUDA_SCALER
-    | _SCALER
-    | frozenset({"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"})
-)
-
-
-class _CallsAndWiths(PlainVisitor):
-    """Every call and `with` in source order (what `m.findall` gives, in one plain walk), and
-    every name an import binds to something named like an autocast or a scaler."""
-
-    def __init__(self) -> None:
-        self.calls: list[cst.Call] = []
-        self.withs: list[cst.With] = []
-        self.imported: set[str] = set()
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        kind = type(node)
-        if kind is cst.Call:
-            self.calls.append(node)  # type: ignore[arg-type]
-        elif kind is cst.With:
-            self.withs.append(node)  # type: ignore[arg-type]
-        elif kind is cst.Import or kind is cst.ImportFrom:
-            names = node.names  # type: ignore[attr-defined]
-            if not isinstance(names, cst.ImportStar):
-                for alias in names:
-                    # A name an import binds resolves to the imported name, whose last part
-                    # is the alias's own: `from torch.cuda.amp import autocast as ac`.
-                    real = alias.evaluated_name
-                    if real.rsplit(".", 1)[-1] in _LAST_PARTS:
-                        bound = alias.evaluated_alias or real
-                        self.imported.add(bound.split(".", 1)[0])
-        return True
-
-
-def _calls_and_withs(module: cst.Module) -> _CallsAndWiths:
-    found = _CallsAndWiths()
-    visit(module, found)
-    return found
-
-
-def _may_name(func: cst.BaseExpression, imported: set[str]) -> bool:
-    """Whether LibCST may resolve ``func`` to a name ending in one of ``_LAST_PARTS``, so that
-    the pass need not ask for its qualified names where it cannot. LibCST names
-    `f(...)` and `f[i]` as `f`; an attribute `a.b.c` keeps its last part `c` in every qualified
-    name; a plain name keeps its own (`builtins.x`, `f.<locals>.x`, a class scope's `C.x`) but
-    where an import binds it to another (`autocast as ac`)."""
-    while True:
-        if isinstance(func, cst.Call):
-            func = func.func
-        elif isinstance(func, cst.Subscript):
-            func = func.value
-        else:
-            break
-    if isinstance(func, cst.Attribute):
-        return func.attr.value in _LAST_PARTS
-    if isinstance(func, cst.Name):
-        return func.value in _LAST_PARTS or func.value in imported
-    return False
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -344,14 +65,7 @@ def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
 
 class MixedPrecision(DropsStatements, Pass):
     name = "amp"
-    rules = (
-        CudaAutocast,
-        AutocastRegion,
-        UnresolvedAutocast,
-        AutoCastCompilerFlag,
-        GradScalerRemoved,
-        GradScalerKept,
-    )
+    rules = RULES
     needles = ("autocast", "GradScaler", "amp")
 
     def __init__(self, *args, **kwargs) -> None:
@@ -363,7 +77,7 @@ class MixedPrecision(DropsStatements, Pass):
         self._scalers: set[cst.Call] = set()  # constructors of removed scalers
         self._narrow: dict[cst.With, int] = {}  # autocast blocks → first statement to move out
         self._cleanup: set[cst.BaseExpression] = set()  # funcs whose imports may become unused
-        self._imported: set[str] = set()  # names bound by an import (see _may_name)
+        self._imported: set[str] = set()  # names bound by an import (see may_name)
 
     # -- autocast classification -------------------------------------------------------------
     def _dtype(self, node: cst.BaseExpression | None) -> str:
@@ -371,9 +85,9 @@ class MixedPrecision(DropsStatements, Pass):
         if node is None:
             return "absent"
         names = self.module_names(node)
-        if not names.isdisjoint(_FP16):
+        if not names.isdisjoint(FP16):
             return "fp16"
-        return "bf16" if not names.isdisjoint(_BF16) else "other"
+        return "bf16" if not names.isdisjoint(BF16) else "other"
 
     def _bound(self, call: cst.Call, params: tuple[str, ...]) -> dict[str, cst.Arg] | None:
         """Arguments by parameter name; None with ``*args``/``**kwargs`` or unknown keywords."""
@@ -392,10 +106,10 @@ class MixedPrecision(DropsStatements, Pass):
     def _autocast_kind(self, call: cst.Call) -> tuple[str, str] | None:
         """('rewrite', '') for CUDA autocast this pass rewrites, ('report', why) for CUDA autocast
         it cannot, None for anything else."""
-        cuda_form = self.is_any(call.func, _CUDA_AUTOCAST)
-        if not cuda_form and not self.is_any(call.func, _AUTOCAST):
+        cuda_form = self.is_any(call.func, CUDA_AUTOCAST)
+        if not cuda_form and not self.is_any(call.func, AUTOCAST):
             return None
-        bound = self._bound(call, _CUDA_PARAMS if cuda_form else _PARAMS)
+        bound = self._bound(call, CUDA_PARAMS if cuda_form else PARAMS)
         if bound is None:
             return ("report", "its arguments are unpacked with */**") if cuda_form else None
         dtype = self._dtype(bound["dtype"].value if "dtype" in bound else None)
@@ -419,22 +133,22 @@ class MixedPrecision(DropsStatements, Pass):
         # CUDA autocast (rewritten, or TRN303 where it cannot be, or used without a call),
         # torch.cuda.amp.custom_fwd/custom_bwd (TRN303), a CUDA GradScaler (TRN305 or TRN306,
         # whatever the autocast): each acts wherever it is named.
-        if may_resolve(facts, _ACTS_WHEREVER_NAMED):
+        if may_resolve(facts, ACTS_WHEREVER_NAMED):
             return True
         # torch.autocast/torch.amp.autocast is CUDA autocast only with a literal "cuda" device;
         # with a computed one it is reported only when its dtype is float16 (_autocast_kind).
         # The regions, the compiler flag and the imports follow from a rewritten autocast.
-        return may_resolve(facts, _AUTOCAST) and (
-            "cuda" in facts.strings or may_resolve(facts, _FP16)
+        return may_resolve(facts, AUTOCAST) and (
+            "cuda" in facts.strings or may_resolve(facts, FP16)
         )
 
     # -- planning on the original tree ---------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         # Only a call whose name may resolve to an autocast or a scaler is looked at: the other
         # calls' qualified names, worked out one by one, cost more than the rest of the pass.
-        found = per_tree(node, "amp: calls and withs", _calls_and_withs)
+        found = per_tree(node, "amp: calls and withs", calls_and_withs)
         self._imported = found.imported
-        calls = [c for c in found.calls if _may_name(c.func, found.imported)]
+        calls = [c for c in found.calls if may_name(c.func, found.imported)]
         scalers = [c for c in calls if self._is_cuda_scaler(c)]
         if scalers:  # what follows is asked only for scalers (and reads the device analysis)
             unresolved = any(
@@ -448,7 +162,7 @@ class MixedPrecision(DropsStatements, Pass):
                 self._plan_scaler(call, unresolved)
         for with_node in found.withs:
             item = with_node.items[0].item if len(with_node.items) == 1 else None
-            if isinstance(item, cst.Call) and _may_name(item.func, found.imported):
+            if isinstance(item, cst.Call) and may_name(item.func, found.imported):
                 self._plan_region(with_node)
 
     def _float16_autocast(self, calls: list[cst.Call], module: cst.Module) -> str | None:
@@ -458,10 +172,10 @@ class MixedPrecision(DropsStatements, Pass):
         must then stay (issue 11: no scaler removed while an fp16 path remains)."""
         facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
         for call in calls:
-            if not self.is_any(call.func, _AUTOCAST | _CUDA_AUTOCAST):
+            if not self.is_any(call.func, AUTOCAST | CUDA_AUTOCAST):
                 continue
             bound = self._bound(
-                call, _CUDA_PARAMS if self.is_any(call.func, _CUDA_AUTOCAST) else _PARAMS
+                call, CUDA_PARAMS if self.is_any(call.func, CUDA_AUTOCAST) else PARAMS
             )
             dtype = bound.get("dtype") if bound else None
             if dtype is None or self._dtype(dtype.value) != "other":
@@ -484,9 +198,9 @@ class MixedPrecision(DropsStatements, Pass):
         return facts.truth(enabled.value) is False
 
     def _is_cuda_scaler(self, call: cst.Call) -> bool:
-        if self.is_any(call.func, _CUDA_SCALER):
+        if self.is_any(call.func, CUDA_SCALER):
             return True
-        if not self.is_any(call.func, _SCALER):
+        if not self.is_any(call.func, SCALER):
             return False
         device = next(
             (
@@ -628,7 +342,7 @@ class MixedPrecision(DropsStatements, Pass):
     def _bookkeeping_call(self, call: cst.BaseExpression) -> bool:
         if not isinstance(call, cst.Call):
             return False
-        if self.is_any(call.func, _CLIP) or is_optimizer_step(call):
+        if self.is_any(call.func, CLIP) or is_optimizer_step(call):
             return True
         if not isinstance(call.func, cst.Attribute):
             return False
@@ -689,7 +403,7 @@ class MixedPrecision(DropsStatements, Pass):
             return updated_node.with_changes(
                 func=cst.Attribute(value=optimizer, attr=cst.Name("step")), args=rest
             )
-        if not _may_name(original_node.func, self._imported):
+        if not may_name(original_node.func, self._imported):
             return updated_node  # neither custom_fwd/custom_bwd nor an autocast
         if self.is_any(
             original_node.func, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
@@ -715,8 +429,8 @@ class MixedPrecision(DropsStatements, Pass):
 
     def _rewrite_autocast(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         device = self.target.device_string
-        cuda_form = self.is_any(original.func, _CUDA_AUTOCAST)
-        params = _CUDA_PARAMS if cuda_form else _PARAMS
+        cuda_form = self.is_any(original.func, CUDA_AUTOCAST)
+        params = CUDA_PARAMS if cuda_form else PARAMS
         bound = self._bound(updated, params)
         assert bound is not None
         original_bound = self._bound(original, params) or {}
@@ -795,7 +509,7 @@ class MixedPrecision(DropsStatements, Pass):
     def visit_Decorator(self, node: cst.Decorator) -> None:
         if (
             not isinstance(node.decorator, cst.Call)
-            and _may_name(node.decorator, self._imported)
+            and may_name(node.decorator, self._imported)
             and self.is_any(
                 node.decorator, {"torch.cuda.amp.custom_fwd", "torch.cuda.amp.custom_bwd"}
             )
@@ -803,7 +517,7 @@ class MixedPrecision(DropsStatements, Pass):
             self._report_custom(node.decorator)
 
     def _bare_reference(self, node: cst.Name | cst.Attribute) -> None:
-        if not _may_name(node, self._imported) or not self.is_any(node, _CUDA_AUTOCAST):
+        if not may_name(node, self._imported) or not self.is_any(node, CUDA_AUTOCAST):
             return
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if isinstance(parent, cst.Call) and parent.func is node:
