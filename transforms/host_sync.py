@@ -21,17 +21,33 @@ spelling of a host read.
 
 from __future__ import annotations
 
-import ast
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, QualifiedNameProvider, QualifiedNameSource
+from trncodemod.transforms.host_sync_rules import (
+    RULES,
+    ClipGradNonfinite,
+    CopyToHostInStep,
+    ItemInInnerLoop,
+    NumpyOnDevice,
+    PrintTensorInStep,
+    TensorTruthInStep,
+    TolistInStep,
+)
 
-from trncodemod.analysis.facts import FileFacts, resolve
-from trncodemod.analysis.facts import dotted as ast_dotted
+from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import moves_to_cpu
+from trncodemod.analysis.host_sync_scan import (
+    LOSS,
+    MODEL,
+    NOT_TENSOR_ATTRIBUTES,
+    NOT_TENSOR_FUNCTIONS,
+    TENSOR_METHODS,
+    TRUTH_FUNCTIONS,
+    may_report,
+)
 from trncodemod.analysis.item_scan import REDUCTIONS
 from trncodemod.analysis.loops import (
     Loop,
@@ -44,320 +60,10 @@ from trncodemod.analysis.loops import (
     target_names,
 )
 from trncodemod.analysis.nodes import children, find
-from trncodemod.analysis.step_scan import StepLoop, ast_target_names, step_scan
-from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
-
-class ItemInInnerLoop(Rule):
-    """## What it does
-    Reports `.item()` in a loop nested inside a training or evaluation step (for example over
-    parameters or over the items of a batch). Nothing is rewritten. `.item()` in the step loop's
-    own body is the `item-hoist` pass's (TRN121–TRN125).
-
-    ## Why
-    Each `.item()` executes the pending graph and copies one value to the host (reference D1,
-    measured: one transfer each); inside an inner loop that is once per inner iteration, every
-    step. When the value decides a branch, every branch combination is also another graph.
-
-    ## Example
-    ```python
-    for x, y in loader:
-        ...
-        for name, p in model.named_parameters():
-            if p.grad.norm().item() > 10:
-                print(name)
-    ```
-
-    ## Use instead
-    ```python
-    norms = torch.stack([p.grad.norm() for p in model.parameters()])   # on the device
-    if step % 100 == 0:
-        print(norms.max().item())                                      # one read every N steps
-    ```
-    """
-
-    code = "TRN401"
-    name = "item-in-inner-loop"
-    summary = "`.item()` in a loop nested in the step: a sync per inner iteration (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference D1, R6"
-
-
-class TolistInStep(Rule):
-    """## What it does
-    Reports `t.tolist()` on a device tensor inside a training or evaluation step. A reduction's
-    `.tolist()` (`x.sum().tolist()`) in the step loop's own body is `item-hoist`'s, and a
-    `.tolist()` after `.cpu()` is reported at the `.cpu()`.
-
-    ## Why
-    Executes the pending graph and copies the whole tensor to the host every step (reference D1,
-    measured: 1 execution, 1 transfer).
-
-    ## Example
-    ```python
-    predictions.extend(logits.argmax(-1).tolist())
-    ```
-
-    ## Use instead
-    ```python
-    predictions.append(logits.argmax(-1))           # on the device
-    ...
-    predictions = torch.cat(predictions).tolist()   # once, after the loop
-    ```
-    """
-
-    code = "TRN402"
-    name = "tolist-in-step"
-    summary = "`.tolist()` of a device tensor every step (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference D1"
-
-
-class CopyToHostInStep(Rule):
-    """## What it does
-    Reports `.cpu()`, `.to("cpu")`, `.to(device="cpu")` and `.to(torch.device("cpu"))` inside a
-    training or evaluation step (one finding per chain: `x.detach().cpu().numpy()` is reported at
-    `.cpu()`). A loop target that the step never moves to the device is a host batch and is not
-    reported.
-
-    ## Why
-    An explicit device-to-host copy: it executes the pending graph and waits for the transfer,
-    every step (reference D1, measured: 0–1 executions, 1 transfer). On TorchNeuron host reads
-    synchronise too (reference §5).
-
-    ## Example
-    ```python
-    all_preds.append(logits.argmax(-1).cpu())
-    ```
-
-    ## Use instead
-    ```python
-    all_preds.append(logits.argmax(-1))          # keep on the device
-    all_preds = torch.cat(all_preds).cpu()       # one copy after the loop
-    ```
-    """
-
-    code = "TRN403"
-    name = "copy-to-host-in-step"
-    summary = "`.cpu()` / `.to('cpu')` every step (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference D1, §5"
-
-
-class NumpyOnDevice(Rule):
-    """## What it does
-    Reports `.numpy()` called directly on a device tensor (no `.cpu()` before it) inside a
-    training or evaluation step.
-
-    ## Why
-    It raises: `TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() to
-    copy the tensor to host memory first.` (measured on torch_xla 2.9). Code that ran on the CPU
-    before the migration breaks once its tensors live on the device.
-
-    ## Example
-    ```python
-    scores = torch.sigmoid(logits).detach().numpy()
-    ```
-
-    ## Use instead
-    ```python
-    scores = torch.sigmoid(logits).detach().cpu().numpy()   # better: once, after the loop
-    ```
-    """
-
-    code = "TRN404"
-    name = "numpy-on-device"
-    summary = "`.numpy()` on a device tensor raises `TypeError` (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.ERROR
-    source = "measured on torch_xla 2.9; reference D1"
-
-
-class PrintTensorInStep(Rule):
-    """## What it does
-    Reports a device tensor that a step formats as text: an argument of `print(...)`, a value in
-    an f-string, an argument of `str.format(...)`, `str(t)` or `repr(t)`. Printing `.item()` is
-    `item-hoist`'s.
-
-    ## Why
-    Formatting a tensor reads its value: one execution and one transfer each time (reference D1;
-    Neuron: "when you explicitly request the value of a tensor such as by calling `loss.item()` or
-    `print(loss)`"). On TorchNeuron printing synchronises too (reference §5).
-
-    ## Example
-    ```python
-    print(f"step {step} loss {loss}")
-    ```
-
-    ## Use instead
-    ```python
-    if step % 10 == 0:
-        print(f"step {step} loss {loss}")   # on XLA, inside xm.add_step_closure
-    ```
-    """
-
-    code = "TRN405"
-    name = "print-tensor-in-step"
-    summary = "printing or formatting a device tensor every step (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference D1, R6, §5"
-
-
-class TensorTruthInStep(Rule):
-    """## What it does
-    Reports the truth value of a device tensor taken inside a step: `if t…:`, `while t…:`,
-    `assert t…`, `x if t… else y`, `bool(t)`, `not t`, including comparisons with a device tensor
-    (`if loss < best:`) and `torch.isnan(...)`, `torch.equal(...)`, `torch.allclose(...)`. A test
-    that an interval guard short-circuits (`step % 100 == 0 and torch.isnan(loss).any()`) is not
-    reported. `if t.item() …` is `item-hoist`'s (TRN124).
-
-    ## Why
-    Python needs the value to go on: the graph executes and one value is copied to the host
-    (`aten::_local_scalar_dense`, reference D1, measured), and each combination of branches is
-    another graph (`source_of_recompilation.md` §3).
-
-    ## Example
-    ```python
-    if torch.isnan(loss):
-        break
-    ```
-
-    ## Use instead
-    ```python
-    loss = torch.where(torch.isnan(loss), torch.zeros_like(loss), loss)   # stay on the device
-    # or check it every N steps: if step % 100 == 0 and torch.isnan(loss): break
-    ```
-    """
-
-    code = "TRN406"
-    name = "tensor-truth-in-step"
-    summary = "`if`/`while`/`assert`/`bool()` on a device tensor every step (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference D1"
-
-
-class ClipGradNonfinite(Rule):
-    """## What it does
-    Reports `torch.nn.utils.clip_grad_norm_(..., error_if_nonfinite=True)` inside a step.
-
-    ## Why
-    The check for a non-finite norm happens on the host: measured on torch_xla 2.9, 2 graph
-    executions and 2 device-to-host transfers per call, against 0 and 0 with the default
-    `error_if_nonfinite=False` (reference D1).
-
-    ## Example
-    ```python
-    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)
-    ```
-
-    ## Use instead
-    ```python
-    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-    if step % 100 == 0 and not torch.isfinite(norm):
-        raise RuntimeError("non-finite gradient norm")
-    ```
-    """
-
-    code = "TRN407"
-    name = "clip-grad-nonfinite"
-    summary = "`clip_grad_norm_(..., error_if_nonfinite=True)` syncs twice per step (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.WARNING
-    source = "reference D1"
-
-
 # -- what the pass recognises --------------------------------------------------------------------
-_MODEL = re.compile(
-    r"^(model|net|network|module|encoder|decoder|generator|discriminator|classifier|backbone|"
-    r"teacher|student|critic|actor|policy)\d*(_\w+)?$|_(model|net)$",
-    re.IGNORECASE,
-)
-_LOSS = re.compile(r"loss|criterion", re.IGNORECASE)
-_TENSOR_METHODS = frozenset(
-    [
-        "detach",
-        "clone",
-        "float",
-        "half",
-        "bfloat16",
-        "double",
-        "long",
-        "int",
-        "bool",
-        "mean",
-        "sum",
-        "max",
-        "min",
-        "amax",
-        "amin",
-        "argmax",
-        "argmin",
-        "softmax",
-        "log_softmax",
-        "sigmoid",
-        "tanh",
-        "relu",
-        "exp",
-        "log",
-        "abs",
-        "sqrt",
-        "norm",
-        "std",
-        "var",
-        "round",
-        "neg",
-        "pow",
-        "mul",
-        "add",
-        "sub",
-        "div",
-        "squeeze",
-        "unsqueeze",
-        "view",
-        "reshape",
-        "flatten",
-        "t",
-        "transpose",
-        "permute",
-        "contiguous",
-        "eq",
-        "ne",
-        "gt",
-        "lt",
-        "ge",
-        "le",
-        "any",
-        "all",
-        "isnan",
-        "isinf",
-        "isfinite",
-        "logical_not",
-        "masked_fill",
-        "gather",
-        "expand",
-    ]
-)
-_NOT_TENSOR_ATTRIBUTES = frozenset(
-    {"shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "layout", "names", "grad_fn"}
-)
-_NOT_TENSOR_FUNCTIONS = re.compile(
-    r"^torch\.(Size|device|dtype|is_|get_|set_|cuda\.|distributed\.)"
-)
-_TRUTH_FUNCTIONS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
 _CLIP = frozenset(
     f"torch.nn.utils.{module}{name}"
     for module in ("", "clip_grad.")
@@ -375,196 +81,14 @@ def _method(node: cst.CSTNode, *names: str) -> bool:
     return m.matches(node, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, names)))))
 
 
-# -- the first stage: the step code as Python's `ast` shows it ------------------------------------
-_AST_NON_VALUE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
-_CPU = ("cpu", "cpu:0")
-
-
-class _AstStep:
-    """A superset of what HostSyncDiagnostics._check reports in one step loop: its device
-    values over-approximated (a name is one when any value it is assigned in the step is one,
-    followed to a fixed point), every finding's own condition checked on that."""
-
-    def __init__(
-        self, loop: StepLoop, imports: Mapping[str, frozenset[str]], loader: bool, hoisted: set[int]
-    ) -> None:
-        self.imports = imports
-        self.hoisted = hoisted
-        bindings: list[tuple[str, ast.expr]] = []
-        known: set[str] = set()
-        if loader and type(loop.node) is not ast.While:
-            known |= ast_target_names(loop.node.target)  # a device loader's batches
-        for node in loop.region:
-            kind = type(node)
-            if kind is ast.Assign:
-                for target in node.targets:
-                    self._bind(bindings, target, node.value)
-            elif kind is ast.AnnAssign and node.value is not None:
-                self._bind(bindings, node.target, node.value)
-            elif kind is ast.Call and type(node.func) is ast.Attribute:
-                if node.func.attr == "backward":
-                    for value in [node.func.value, *node.args, *(k.value for k in node.keywords)]:
-                        if type(value) is ast.Name:
-                            known.add(value.id)
-        changed = True
-        while changed:
-            changed = False
-            for name, value in bindings:
-                if name not in known and self.device(value, known):
-                    known.add(name)
-                    changed = True
-        self.known = known
-
-    def _bind(self, bindings: list, target: ast.expr, value: ast.expr) -> None:
-        kind = type(target)
-        if kind is ast.Name:
-            bindings.append((target.id, value))
-        elif kind is ast.Tuple or kind is ast.List:
-            if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(target.elts):
-                for element, part in zip(target.elts, value.elts, strict=True):
-                    self._bind(bindings, element, part)
-            else:
-                for name in ast_target_names(target):
-                    bindings.append((name, value))
-        elif kind is ast.Starred:
-            self._bind(bindings, target.value, value)
-
-    def device(self, node: ast.AST, known: set[str] | None = None) -> bool:
-        """A superset of HostSyncDiagnostics._is_device_value."""
-        known = self.known if known is None else known
-        kind = type(node)
-        if kind is ast.Name:
-            return node.id in known
-        if kind is ast.Attribute:
-            return node.attr not in _NOT_TENSOR_ATTRIBUTES and self.device(node.value, known)
-        if kind is ast.Subscript:
-            return self.device(node.value, known)
-        if kind is ast.BinOp:
-            return self.device(node.left, known) or self.device(node.right, known)
-        if kind is ast.UnaryOp:
-            return type(node.op) in (ast.USub, ast.Invert) and self.device(node.operand, known)
-        if kind is ast.Compare:
-            if any(isinstance(op, _AST_NON_VALUE) for op in node.ops):
-                return False
-            return any(self.device(o, known) for o in (node.left, *node.comparators))
-        if kind is not ast.Call:
-            return False
-        func = node.func
-        name = ast_dotted(func)
-        last = name.rsplit(".", 1)[-1] if name else ""
-        if _MODEL.search(last) or _LOSS.search(last):
-            return True
-        if any(
-            n.startswith("torch.") and not _NOT_TENSOR_FUNCTIONS.match(n)
-            for n in resolve(self.imports, func)
-        ):
-            return True
-        if type(func) is ast.Attribute:
-            if func.attr in ("cuda", "to"):
-                return True
-            if func.attr in _TENSOR_METHODS:
-                return self.device(func.value, known)
-        return False
-
-    def truth(self, test: ast.AST) -> bool:
-        """A superset of what _truth reports."""
-        kind = type(test)
-        if kind is ast.BoolOp:
-            return any(self.truth(v) for v in test.values)
-        if kind is ast.UnaryOp and type(test.op) is ast.Not:
-            return self.truth(test.operand)
-        return self.device(test) or (
-            kind is ast.Call and not resolve(self.imports, test.func).isdisjoint(_TRUTH_FUNCTIONS)
-        )
-
-    def reports(self, node: ast.AST, builtins: bool) -> bool:
-        """Whether ``node``, in the step code, may be reported (_check, _call)."""
-        kind = type(node)
-        if kind is ast.If or kind is ast.While or kind is ast.IfExp or kind is ast.Assert:
-            return self.truth(node.test)
-        if kind is ast.FormattedValue:
-            return self.device(node.value)
-        if kind is not ast.Call:
-            return False
-        func = node.func
-        args = [a for a in node.args if type(a) is not ast.Starred]
-        if type(func) is ast.Attribute:
-            method = func.attr
-            if not node.args and not node.keywords:
-                if method == "item":
-                    return id(node) not in self.hoisted
-                if method == "cpu":
-                    return True
-                if method in ("tolist", "numpy"):
-                    return self.device(func.value)
-            if method == "to" and any(
-                type(n) is ast.Constant and n.value in _CPU
-                for a in [*node.args, *(k.value for k in node.keywords)]
-                for n in ast.walk(a)
-            ):
-                return True
-            if method == "format" and type(func.value) in (ast.Constant, ast.Name):
-                values = [*args, *(k.value for k in node.keywords if k.arg is not None)]
-                if any(self.device(v) for v in values):
-                    return True
-        if any(
-            k.arg == "error_if_nonfinite"
-            and type(k.value) is ast.Constant
-            and k.value.value is True
-            for k in node.keywords
-        ):
-            return True
-        if type(func) is ast.Name or builtins:
-            called = func.id if type(func) is ast.Name else ""
-            if called == "print" or builtins:
-                if any(self.device(a) for a in args):
-                    return True
-            if (called in ("str", "repr", "bool") or builtins) and len(node.args) + len(
-                node.keywords
-            ) == 1:
-                value = node.args[0] if node.args else node.keywords[0].value
-                if type(value) is ast.Starred:
-                    value = value.value
-                if self.truth(value):
-                    return True
-        return False
-
-
-def _hoisted(loops: list[StepLoop]) -> set[int]:
-    """Nodes certainly in the own statements of a step loop (of a training loop: the test is
-    exact), which host-sync leaves to item-hoist."""
-    return {id(n) for loop in loops if loop.train for n in loop.own}
-
-
 class HostSyncDiagnostics(Pass):
     name = "host-sync"
-    rules = (
-        ItemInInnerLoop,
-        TolistInStep,
-        CopyToHostInStep,
-        NumpyOnDevice,
-        PrintTensorInStep,
-        TensorTruthInStep,
-        ClipGradNonfinite,
-    )
+    rules = RULES
     needles = ("for ", "while ")
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
-        # Every finding is in the code of a step loop (visit_Module), on what _AstStep checks.
-        if not facts.loops:
-            return False
-        scan = step_scan(facts)
-        if not scan.step_loops:
-            return False
-        imports = facts.bindings
-        builtins = "builtins" in facts.identifiers  # `from builtins import print as p`
-        hoisted = _hoisted(scan.step_loops)
-        for loop in scan.step_loops:
-            step = _AstStep(loop, imports, scan.loader, hoisted)
-            if any(step.reports(node, builtins) for node in loop.region):
-                return True
-        return False
+        return may_report(facts)
 
     def visit_Module(self, node: cst.Module) -> bool:
         loops = find_step_loops(node)
@@ -668,14 +192,14 @@ class HostSyncDiagnostics(Pass):
             return False
         name = dotted(node.func)
         last = name.rsplit(".", 1)[-1] if name else ""
-        return bool(_MODEL.search(last) or _LOSS.search(last))
+        return bool(MODEL.search(last) or LOSS.search(last))
 
     def _is_device_value(self, node: cst.BaseExpression, known: set[str] | None = None) -> bool:
         known = self.known if known is None else known
         if isinstance(node, cst.Name):
             return node.value in known
         if isinstance(node, cst.Attribute):
-            return node.attr.value not in _NOT_TENSOR_ATTRIBUTES and self._is_device_value(
+            return node.attr.value not in NOT_TENSOR_ATTRIBUTES and self._is_device_value(
                 node.value, known
             )
         if isinstance(node, cst.Subscript):
@@ -698,13 +222,13 @@ class HostSyncDiagnostics(Pass):
         if self._is_model_call(node):
             return True
         names = self._imported(node.func)
-        if any(n.startswith("torch.") and not _NOT_TENSOR_FUNCTIONS.match(n) for n in names):
+        if any(n.startswith("torch.") and not NOT_TENSOR_FUNCTIONS.match(n) for n in names):
             return True
         func = node.func
         if isinstance(func, cst.Attribute) and not names:
             if func.attr.value == "cuda" or (func.attr.value == "to" and not moves_to_cpu(node)):
                 return True
-            if func.attr.value in _TENSOR_METHODS:
+            if func.attr.value in TENSOR_METHODS:
                 return self._is_device_value(func.value, known)
         return False
 
@@ -840,7 +364,7 @@ class HostSyncDiagnostics(Pass):
                 operands.insert(0, node.expression)
                 continue
             truth = self._is_device_value(node) or (
-                isinstance(node, cst.Call) and self.is_any(node.func, _TRUTH_FUNCTIONS)
+                isinstance(node, cst.Call) and self.is_any(node.func, TRUTH_FUNCTIONS)
             )
             if truth:
                 self.report(

@@ -1,0 +1,249 @@
+"""The rules of the ``host-sync`` pass: host reads of device values inside a training or
+evaluation step are reported (reference D1, R6 caveats, §5). Their documentation is what
+``trncodemod explain`` prints.
+"""
+
+from __future__ import annotations
+
+from trncodemod.findings import Rule, Safety, Severity
+
+
+class ItemInInnerLoop(Rule):
+    """## What it does
+    Reports `.item()` in a loop nested inside a training or evaluation step (for example over
+    parameters or over the items of a batch). Nothing is rewritten. `.item()` in the step loop's
+    own body is the `item-hoist` pass's (TRN121–TRN125).
+
+    ## Why
+    Each `.item()` executes the pending graph and copies one value to the host (reference D1,
+    measured: one transfer each); inside an inner loop that is once per inner iteration, every
+    step. When the value decides a branch, every branch combination is also another graph.
+
+    ## Example
+    ```python
+    for x, y in loader:
+        ...
+        for name, p in model.named_parameters():
+            if p.grad.norm().item() > 10:
+                print(name)
+    ```
+
+    ## Use instead
+    ```python
+    norms = torch.stack([p.grad.norm() for p in model.parameters()])   # on the device
+    if step % 100 == 0:
+        print(norms.max().item())                                      # one read every N steps
+    ```
+    """
+
+    code = "TRN401"
+    name = "item-in-inner-loop"
+    summary = "`.item()` in a loop nested in the step: a sync per inner iteration (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1, R6"
+
+
+class TolistInStep(Rule):
+    """## What it does
+    Reports `t.tolist()` on a device tensor inside a training or evaluation step. A reduction's
+    `.tolist()` (`x.sum().tolist()`) in the step loop's own body is `item-hoist`'s, and a
+    `.tolist()` after `.cpu()` is reported at the `.cpu()`.
+
+    ## Why
+    Executes the pending graph and copies the whole tensor to the host every step (reference D1,
+    measured: 1 execution, 1 transfer).
+
+    ## Example
+    ```python
+    predictions.extend(logits.argmax(-1).tolist())
+    ```
+
+    ## Use instead
+    ```python
+    predictions.append(logits.argmax(-1))           # on the device
+    ...
+    predictions = torch.cat(predictions).tolist()   # once, after the loop
+    ```
+    """
+
+    code = "TRN402"
+    name = "tolist-in-step"
+    summary = "`.tolist()` of a device tensor every step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1"
+
+
+class CopyToHostInStep(Rule):
+    """## What it does
+    Reports `.cpu()`, `.to("cpu")`, `.to(device="cpu")` and `.to(torch.device("cpu"))` inside a
+    training or evaluation step (one finding per chain: `x.detach().cpu().numpy()` is reported at
+    `.cpu()`). A loop target that the step never moves to the device is a host batch and is not
+    reported.
+
+    ## Why
+    An explicit device-to-host copy: it executes the pending graph and waits for the transfer,
+    every step (reference D1, measured: 0–1 executions, 1 transfer). On TorchNeuron host reads
+    synchronise too (reference §5).
+
+    ## Example
+    ```python
+    all_preds.append(logits.argmax(-1).cpu())
+    ```
+
+    ## Use instead
+    ```python
+    all_preds.append(logits.argmax(-1))          # keep on the device
+    all_preds = torch.cat(all_preds).cpu()       # one copy after the loop
+    ```
+    """
+
+    code = "TRN403"
+    name = "copy-to-host-in-step"
+    summary = "`.cpu()` / `.to('cpu')` every step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1, §5"
+
+
+class NumpyOnDevice(Rule):
+    """## What it does
+    Reports `.numpy()` called directly on a device tensor (no `.cpu()` before it) inside a
+    training or evaluation step.
+
+    ## Why
+    It raises: `TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() to
+    copy the tensor to host memory first.` (measured on torch_xla 2.9). Code that ran on the CPU
+    before the migration breaks once its tensors live on the device.
+
+    ## Example
+    ```python
+    scores = torch.sigmoid(logits).detach().numpy()
+    ```
+
+    ## Use instead
+    ```python
+    scores = torch.sigmoid(logits).detach().cpu().numpy()   # better: once, after the loop
+    ```
+    """
+
+    code = "TRN404"
+    name = "numpy-on-device"
+    summary = "`.numpy()` on a device tensor raises `TypeError` (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "measured on torch_xla 2.9; reference D1"
+
+
+class PrintTensorInStep(Rule):
+    """## What it does
+    Reports a device tensor that a step formats as text: an argument of `print(...)`, a value in
+    an f-string, an argument of `str.format(...)`, `str(t)` or `repr(t)`. Printing `.item()` is
+    `item-hoist`'s.
+
+    ## Why
+    Formatting a tensor reads its value: one execution and one transfer each time (reference D1;
+    Neuron: "when you explicitly request the value of a tensor such as by calling `loss.item()` or
+    `print(loss)`"). On TorchNeuron printing synchronises too (reference §5).
+
+    ## Example
+    ```python
+    print(f"step {step} loss {loss}")
+    ```
+
+    ## Use instead
+    ```python
+    if step % 10 == 0:
+        print(f"step {step} loss {loss}")   # on XLA, inside xm.add_step_closure
+    ```
+    """
+
+    code = "TRN405"
+    name = "print-tensor-in-step"
+    summary = "printing or formatting a device tensor every step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1, R6, §5"
+
+
+class TensorTruthInStep(Rule):
+    """## What it does
+    Reports the truth value of a device tensor taken inside a step: `if t…:`, `while t…:`,
+    `assert t…`, `x if t… else y`, `bool(t)`, `not t`, including comparisons with a device tensor
+    (`if loss < best:`) and `torch.isnan(...)`, `torch.equal(...)`, `torch.allclose(...)`. A test
+    that an interval guard short-circuits (`step % 100 == 0 and torch.isnan(loss).any()`) is not
+    reported. `if t.item() …` is `item-hoist`'s (TRN124).
+
+    ## Why
+    Python needs the value to go on: the graph executes and one value is copied to the host
+    (`aten::_local_scalar_dense`, reference D1, measured), and each combination of branches is
+    another graph (`source_of_recompilation.md` §3).
+
+    ## Example
+    ```python
+    if torch.isnan(loss):
+        break
+    ```
+
+    ## Use instead
+    ```python
+    loss = torch.where(torch.isnan(loss), torch.zeros_like(loss), loss)   # stay on the device
+    # or check it every N steps: if step % 100 == 0 and torch.isnan(loss): break
+    ```
+    """
+
+    code = "TRN406"
+    name = "tensor-truth-in-step"
+    summary = "`if`/`while`/`assert`/`bool()` on a device tensor every step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1"
+
+
+class ClipGradNonfinite(Rule):
+    """## What it does
+    Reports `torch.nn.utils.clip_grad_norm_(..., error_if_nonfinite=True)` inside a step.
+
+    ## Why
+    The check for a non-finite norm happens on the host: measured on torch_xla 2.9, 2 graph
+    executions and 2 device-to-host transfers per call, against 0 and 0 with the default
+    `error_if_nonfinite=False` (reference D1).
+
+    ## Example
+    ```python
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)
+    ```
+
+    ## Use instead
+    ```python
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    if step % 100 == 0 and not torch.isfinite(norm):
+        raise RuntimeError("non-finite gradient norm")
+    ```
+    """
+
+    code = "TRN407"
+    name = "clip-grad-nonfinite"
+    summary = "`clip_grad_norm_(..., error_if_nonfinite=True)` syncs twice per step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1"
+
+
+RULES: tuple[type[Rule], ...] = (
+    ItemInInnerLoop,
+    TolistInStep,
+    CopyToHostInStep,
+    NumpyOnDevice,
+    PrintTensorInStep,
+    TensorTruthInStep,
+    ClipGradNonfinite,
+)
