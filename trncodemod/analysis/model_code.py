@@ -22,7 +22,7 @@ from trncodemod.analysis.loops import (
     own_statements,
 )
 from trncodemod.analysis.nodes import children, find
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 
 _MODEL_BASES = re.compile(r"(^|\.)(Module|PreTrainedModel|LightningModule|Function)$")
 _HOST_FUNCTIONS = re.compile(r"collate|^__(getitem|iter|next|len)__$", re.IGNORECASE)
@@ -55,7 +55,13 @@ def _may_name_model(owner: Pass, base: cst.BaseExpression) -> bool:
 
 
 def model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
-    """The parts of ``module`` that run as model or training code (see the module docstring)."""
+    """The parts of ``module`` that run as model or training code (see the module docstring):
+    worked out once per tree, for both passes that ask (what ``owner`` answers about names is
+    the same for every pass on one tree)."""
+    return per_tree(module, "model code", lambda tree: _model_code(owner, tree))
+
+
+def _model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
     roots: list[cst.CSTNode] = list(find_step_loops(module))
     classes = {c.name.value: c for c in find(module, cst.ClassDef) if isinstance(c, cst.ClassDef)}
     models: set[str] = set()
@@ -83,14 +89,29 @@ def model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
     }
     roots.extend(f for f in functions.values() if _steps_itself(f))
     pending = list(roots)
+    seen: set[int] = set()  # nodes walked already, under another root: their calls were seen
     while pending:
         root = pending.pop()
-        for call in (c for c in find(root, cst.Call) if isinstance(c.func, cst.Name)):
+        for call in _calls_by_name(root, seen):
             function = functions.get(call.func.value)  # type: ignore[union-attr]
             if function is not None and function not in roots:
                 roots.append(function)
                 pending.append(function)
     return roots
+
+
+def _calls_by_name(root: cst.CSTNode, seen: set[int]) -> Iterator[cst.Call]:
+    """The calls of a plain name under ``root``, in source order, but none under a node in
+    ``seen`` (which gains every node walked)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node) is cst.Call and type(node.func) is cst.Name:  # type: ignore[attr-defined]
+            yield node  # type: ignore[misc]
+        stack.extend(reversed(children(node)))
 
 
 def walk(roots: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
