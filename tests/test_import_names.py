@@ -140,6 +140,14 @@ CASES = {
         {"model"},
         set(),
     ),
+    "imported in functions only": (
+        "def f():\n    import numpy as np\n    return np.zeros(1), lambda: np.pi\ndef g():\n"
+        "    return np.ones(1)\ndef h():\n    x = np.x\n    import numpy as np\n    return x\n"
+        "def k():\n    from .utils import helper\n    def inner():\n        return helper.run()\n"
+        "    return inner\nnp.top\n",
+        {"f", "g", "h", "k"},
+        {"np", "helper"},
+    ),
     "local of a class, read in a method": (
         "class C:\n    id = 1\n    def m(self):\n        return id(self), [id for id in ()]\n",
         {"C"},

@@ -187,12 +187,11 @@ class CpuFallbackDiagnostics(Pass):
         )
 
     def _reference(self, node: cst.Name | cst.Attribute) -> None:
+        found = self.facts.op_of_reference(node)
+        if found is None:
+            return
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if isinstance(parent, cst.Attribute) and parent.attr is node:
             return  # the `complex64` of `torch.complex64`: the attribute is the reference
-        found = self.facts.op_of_reference(node)
-        if found is not None:
-            op, spelling = found
-            self.report(
-                node, BY_CODE[op.code], f"`{spelling}` {op.cost(self.target)}: {op.fix}", False
-            )
+        op, spelling = found
+        self.report(node, BY_CODE[op.code], f"`{spelling}` {op.cost(self.target)}: {op.fix}", False)

@@ -163,29 +163,35 @@ def _parameter_around(module: cst.Module, node: cst.CSTNode, name: str) -> bool:
     return False
 
 
-def _local(module: cst.Module, node: cst.CSTNode, name: str, table: NameTable) -> bool:
-    """Whether a read ``node`` of ``name`` (a name of the table's ``simple``) resolves to a
-    function's local: the first function body around it that binds the name (``first_bindings``;
-    the scopes between bind nothing of such a name) does so in a function nested around the
-    read, or before the statement that holds it (LibCST counts a binding of the read's own
-    scope only once its statement has ended, and otherwise looks further out). False where
-    that is not certain."""
-    if name not in table.simple:
-        return False
+def _function_binding(module: cst.Module, node: cst.CSTNode, name: str) -> bool | None:
+    """For a read ``node`` of ``name`` (a name of the table's ``simple``: the scopes between a
+    read and the function bodies around it bind nothing of it): True where it resolves to the
+    bindings of a function around it, certainly: the first function body around it that binds
+    the name (``first_bindings``) does so in a function nested around the read, or before the
+    statement that holds it (LibCST counts a binding of the read's own scope only once its
+    statement has ended, and otherwise looks further out). False where no body around it, the
+    module's included, binds the name. None where that is not certain."""
     parents = per_tree(module, "index", _index).parents
     below, child, current = None, node, parents.get(node)
     nested = False  # a function's body lies between the read and ``current``
+    parameter = False  # ``node`` is a parameter's name
     while current is not None and current is not module:
-        if type(current) is cst.FunctionDef and child is current.body:  # type: ignore[attr-defined]
+        if type(current) is cst.Param and child is current.name:  # type: ignore[attr-defined]
+            parameter = True
+        elif type(current) is cst.Lambda:
+            parameter = False  # a lambda's parameter (never one of a ``simple`` name)
+        elif type(current) is cst.FunctionDef and parameter and child is current.params:  # type: ignore[attr-defined]
+            return True
+        elif type(current) is cst.FunctionDef and child is current.body:  # type: ignore[attr-defined]
             at = first_bindings(module, current).get(name)  # type: ignore[arg-type]
             if at is not None:
                 if nested or at == -1:
                     return True
                 later = current.body.body[at + 1 :]  # type: ignore[attr-defined]
-                return any(statement is below for statement in later)
+                return True if any(statement is below for statement in later) else None
             nested = True
         below, child, current = child, current, parents.get(current)
-    return False
+    return None if current is None or name in first_bindings(module, module) else False
 
 
 def _scope_binds(scope: cst.CSTNode) -> frozenset[str]:
@@ -262,14 +268,20 @@ def module_names_of(
     if known is not None:
         return {q.name for q in known}
     head = full.partition(".")[0]
-    if (
-        module is not None
-        and node is not None
-        and head not in facts.names.declared
-        and head not in facts.names.imported  # a local import names the module imported
-        and (_parameter_around(module, node, head) or _local(module, node, head, facts.names))
-    ):
-        return set()  # a local's, whichever binding of the function's the read resolves to
+    table = facts.names
+    if module is not None and node is not None and head not in table.declared:
+        if head not in table.imported and _parameter_around(module, node, head):
+            return set()  # a local's, whichever binding of the function's the read resolves to
+        if head in table.simple:
+            around = _function_binding(module, node, head)
+            if around is True:
+                if head not in table.imported:
+                    return set()  # a local's
+                target = table.import_targets.get(head)
+                if target is not None and head not in table.bound:
+                    return {target + full[len(head) :]}  # every binding imports ``target``
+            elif around is False:
+                return {f"builtins.{head}"} if hasattr(builtins, head) else set()
     if head in facts.bindings or head in facts.imported:
         return None
     if not hasattr(builtins, head):

@@ -269,7 +269,8 @@ class NameTable:
     never in a class's body, by a lambda's parameter, a comprehension's or walrus target, and
     never declared `global` or `nonlocal`. LibCST's assignments of a read are then the bindings
     of the first body around it that binds it (``Pass.visible_assignments``). ``declared``:
-    the names of every `global` and `nonlocal` statement."""
+    the names of every `global` and `nonlocal` statement. ``import_targets``: name -> the one
+    dotted name every import of it binds (as ``imports``, in any scope, read before or after)."""
 
     imports: Mapping[str, str]
     global_only: frozenset[str]
@@ -279,6 +280,7 @@ class NameTable:
     local_only: frozenset[str]
     simple: frozenset[str]
     declared: frozenset[str]
+    import_targets: Mapping[str, str]
 
 
 def _name_table(tree: ast.Module) -> NameTable:
@@ -420,6 +422,7 @@ def _name_table(tree: ast.Module) -> NameTable:
         frozenset(elsewhere - in_global - excluded - targets.keys()),
         frozenset(in_global | elsewhere | targets.keys()) - excluded - unusual,
         frozenset(declared),
+        {name: next(iter(bound)) for name, bound in targets.items() if len(bound) == 1},
     )
 
 
