@@ -386,7 +386,7 @@ def _index(module: cst.Module) -> _Index:
 
 def visible_assignments(
     module: cst.Module, name: cst.Name
-) -> list[cst.Assign | cst.AnnAssign | None] | None:
+) -> list[cst.Assign | cst.AnnAssign | None]:
     """What LibCST's scope analysis gives as ``scope[name.value]`` for ``name``, a node of
     ``module`` whose name is of the file's ``NameTable.simple``: the bindings of the first
     function body around it (then the module) that binds the name, as the statement of each

@@ -55,7 +55,9 @@ def module_bindings(wrapper: MetadataWrapper) -> Bindings:
 
 
 # Python's nodes that bind their ``name``, beyond functions and classes (3.12's type parameters).
-_NAMED_BINDINGS = frozenset({"ExceptHandler", "MatchAs", "MatchStar", "TypeVar", "ParamSpec"})
+_NAMED_BINDINGS = frozenset(
+    {"ExceptHandler", "MatchAs", "MatchStar", "TypeVar", "ParamSpec", "TypeVarTuple"}
+)
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
