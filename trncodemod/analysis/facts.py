@@ -107,19 +107,20 @@ class FileFacts:
         return any(n in s for s in self.strings for n in needles)
 
     @functools.cached_property
+    def xla_at_top(self) -> bool:
+        """Whether a statement of the module's top level imports a torch_xla module."""
+        return any(_imports_torch_xla(statement) for statement in self.tree.body)
+
+    @functools.cached_property
     def xla_optional(self) -> bool:
         """Whether the file keeps torch_xla an optional dependency: it imports a torch_xla module
         only under a guard (`if is_torch_xla_available():`, a `try`, a function), or asks
         whether torch_xla is available, and never imports it at the top of the module."""
-        guarded = False
-        for statement in self.tree.body:
-            if _imports_torch_xla(statement):
-                return False
-        for node in ast.walk(self.tree):
-            if type(node) in (ast.Import, ast.ImportFrom) and _imports_torch_xla(node):
-                guarded = True
-                break
-        return guarded or self.calls_any(*_XLA_AVAILABILITY)
+        if self.xla_at_top:
+            return False
+        return any(_imports_torch_xla(node) for node in ast.walk(self.tree)) or self.calls_any(
+            *_XLA_AVAILABILITY
+        )
 
     @functools.cached_property
     def names(self) -> NameTable:
@@ -144,9 +145,9 @@ def _imports_torch_xla(node: ast.AST) -> bool:
 # LibCST's QualifiedNameProvider also names `torch.x` as "torch.x" (source LOCAL) where `torch`
 # is bound in the global scope by something other than an import (`torch = lazy("torch")`,
 # `except ImportError: torch = None`, `global torch`): such names count as reached too.
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # The fields that hold statements (or handlers and cases, which hold statements).
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _has_global_statement(text: str) -> bool:
@@ -202,7 +203,7 @@ def _global_bindings(tree: ast.Module, text: str) -> frozenset[str]:
         elif kind in (ast.With, ast.AsyncWith):
             for item in node.items:  # type: ignore[attr-defined]
                 _target_names(item.optional_vars, names)
-        elif kind in _DEFINITIONS or kind is ast.ExceptHandler and node.name:
+        elif kind in DEFINITIONS or kind is ast.ExceptHandler and node.name:
             names.add(node.name)  # type: ignore[attr-defined]
         elif kind is ast.match_case:
             for pattern in ast.walk(node.pattern):  # type: ignore[attr-defined]
@@ -213,8 +214,8 @@ def _global_bindings(tree: ast.Module, text: str) -> frozenset[str]:
         elif kind.__name__ == "TypeAlias":  # Python 3.12
             _target_names(node.name, names)  # type: ignore[attr-defined]
         for field, value in ast.iter_fields(node):
-            if field in _BLOCKS:
-                if kind not in _DEFINITIONS:  # a function's or class's body is another scope
+            if field in BLOCKS:
+                if kind not in DEFINITIONS:  # a function's or class's body is another scope
                     stack.extend(value)
             elif walrus:
                 for part in value if type(value) is list else (value,):
@@ -228,7 +229,7 @@ def _global_bindings(tree: ast.Module, text: str) -> frozenset[str]:
             node = statements.pop()
             if type(node) is ast.Global:
                 names.update(node.names)  # type: ignore[attr-defined]
-            for field in _BLOCKS:
+            for field in BLOCKS:
                 statements.extend(getattr(node, field, ()))
     return frozenset(names)
 
@@ -443,9 +444,9 @@ def _bound_in_class(node: ast.ClassDef) -> set[str]:
                 for a in child.names  # type: ignore[attr-defined]
                 if a.name != "*"
             )
-        elif kind in _DEFINITIONS or kind is ast.ExceptHandler and child.name:  # type: ignore[attr-defined]
+        elif kind in DEFINITIONS or kind is ast.ExceptHandler and child.name:  # type: ignore[attr-defined]
             names.add(child.name)  # type: ignore[attr-defined]
-        if kind not in _DEFINITIONS:
+        if kind not in DEFINITIONS:
             stack.extend(ast.iter_child_nodes(child))
     return names
 

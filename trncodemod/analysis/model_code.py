@@ -91,32 +91,19 @@ def _model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
     pending = list(roots)
     seen: set[int] = set()  # nodes walked already, under another root: their calls were seen
     while pending:
-        root = pending.pop()
-        for call in _calls_by_name(root, seen):
-            function = functions.get(call.func.value)  # type: ignore[union-attr]
-            if function is not None and function not in roots:
-                roots.append(function)
-                pending.append(function)
+        for call in walk([pending.pop()], seen):
+            if type(call) is cst.Call and type(call.func) is cst.Name:  # type: ignore[attr-defined]
+                function = functions.get(call.func.value)  # type: ignore[attr-defined]
+                if function is not None and function not in roots:
+                    roots.append(function)
+                    pending.append(function)
     return roots
 
 
-def _calls_by_name(root: cst.CSTNode, seen: set[int]) -> Iterator[cst.Call]:
-    """The calls of a plain name under ``root``, in source order, but none under a node in
-    ``seen`` (which gains every node walked)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if type(node) is cst.Call and type(node.func) is cst.Name:  # type: ignore[attr-defined]
-            yield node  # type: ignore[misc]
-        stack.extend(reversed(children(node)))
-
-
-def walk(roots: list[cst.CSTNode]) -> Iterator[cst.CSTNode]:
-    """Every node under ``roots`` once, in source order, imports left out."""
-    seen: set[int] = set()
+def walk(roots: list[cst.CSTNode], seen: set[int] | None = None) -> Iterator[cst.CSTNode]:
+    """Every node under ``roots`` once, in source order, imports left out; none under a node in
+    ``seen``, which gains every node walked."""
+    seen = set() if seen is None else seen
     for root in roots:
         stack = [root]
         while stack:

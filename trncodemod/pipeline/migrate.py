@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of_text
@@ -71,25 +70,6 @@ _XLA_OPTIONAL = (
     " — not applied: this file imports torch_xla only under a guard, and the rewrite would "
     "import it at the top, making it required; make the change under the file's guard by hand"
 )
-
-
-def _makes_xla_required(old: cst.Module, new: cst.Module) -> bool:
-    """Whether ``new`` (a pass's rewrite of ``old``) has a top-level import of a torch_xla module
-    that ``old`` has not: the statements a rewrite leaves alone are the same nodes."""
-    kept = {id(statement) for statement in old.body}
-    for statement in new.body:
-        if id(statement) in kept or not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Import):
-                names = [get_full_name_for_node(alias.name) or "" for alias in small.names]
-            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module:
-                names = [get_full_name_for_node(small.module) or ""]
-            else:
-                continue
-            if any(name.split(".", 1)[0] == "torch_xla" for name in names):
-                return True
-    return False
 
 
 def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
@@ -198,8 +178,15 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 raise MigrationError(
                     f"internal error in pass {pass_cls.name}: {type(err).__name__}: {err}"
                 ) from err
-            if xla_optional and _makes_xla_required(wrapper.module, new_module):
-                new_module = wrapper.module
+            rewritten: FileFacts | None = None  # of the pass's rewrite, where read here
+            if (
+                xla_optional
+                and new_module is not wrapper.module
+                and any(raw.fixed for raw in instance.findings)
+            ):
+                rewritten = facts_of_text(new_module.code, profile)
+            if rewritten is not None and rewritten.xla_at_top:
+                new_module, rewritten = wrapper.module, None
                 instance.findings = [
                     replace(raw, message=raw.message + _XLA_OPTIONAL, fixed=False)
                     if raw.fixed
@@ -221,12 +208,14 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 # A pass changes the code only with a fixed finding to show for it (the first
                 # stage's tests hold every pass to that), so a run without one needs no codegen.
                 continue
-            new_code = new_module.code
+            new_code = new_module.code if rewritten is None else rewritten.text
             if new_code != code:
                 step = _line_map(new_code, code)
                 to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
                 code, wrapper = new_code, None
                 version += 1
+                if rewritten is not None:
+                    facts[version] = rewritten
                 versions.append(code)
                 made_by.append(pass_cls.name)
     else:

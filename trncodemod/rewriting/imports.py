@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import GlobalScope, ImportAssignment, MetadataWrapper, Scope, ScopeProvider
 
+from trncodemod.analysis.facts import BLOCKS, DEFINITIONS
 from trncodemod.analysis.nodes import visit
 
 
@@ -58,7 +59,6 @@ def module_bindings(wrapper: MetadataWrapper) -> Bindings:
 _NAMED_BINDINGS = frozenset(
     {"ExceptHandler", "MatchAs", "MatchStar", "TypeVar", "ParamSpec", "TypeVarTuple"}
 )
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def bindings_of(tree: ast.Module) -> Bindings:
@@ -101,7 +101,7 @@ def bindings_of(tree: ast.Module) -> Bindings:
         elif kind is ast.keyword:
             if node.arg:  # type: ignore[attr-defined]
                 spelled.add(node.arg)  # type: ignore[attr-defined]
-        elif kind in _DEFINITIONS or kind.__name__ in _NAMED_BINDINGS:
+        elif kind in DEFINITIONS or kind.__name__ in _NAMED_BINDINGS:
             if node.name:  # type: ignore[attr-defined]
                 spelled.add(node.name)  # type: ignore[attr-defined]
                 bind(node.name)  # type: ignore[attr-defined]
@@ -116,7 +116,7 @@ def bindings_of(tree: ast.Module) -> Bindings:
         elif kind is ast.Constant:
             if node.value is None or node.value is True or node.value is False:  # type: ignore[attr-defined]
                 spelled.add(repr(node.value))  # type: ignore[attr-defined]  # LibCST's names
-        if kind in _DEFINITIONS:
+        if kind in DEFINITIONS:
             inner = _declared_global(node)  # type: ignore[arg-type]
             stack.extend((child, inner) for child in node.body)  # type: ignore[attr-defined]
             body = {id(child) for child in node.body}  # type: ignore[attr-defined]
@@ -167,8 +167,8 @@ def _declared_global(
         node = stack.pop()
         if type(node) is ast.Global:
             names.update(node.names)  # type: ignore[attr-defined]
-        elif type(node) not in _DEFINITIONS:
-            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        elif type(node) not in DEFINITIONS:
+            for field in BLOCKS:
                 stack.extend(getattr(node, field, ()))
     return frozenset(names)
 
