@@ -233,7 +233,8 @@ def _run_options(command: Callable) -> Callable:
         click.option(
             "--cache-dir",
             type=click.Path(file_okay=False, path_type=Path),
-            help="Where the result cache lives (default: .trncodemod_cache beside the configuration).",
+            help="Where the result cache lives (default: trncodemod/results in the user's cache "
+            "folder, $XDG_CACHE_HOME or ~/.cache).",
         ),
     ]
     for option in reversed(options):
@@ -279,7 +280,7 @@ def _migrate(
     if not no_cache:
         enabled = enabled_codes(settings.select, settings.ignore)
         try:
-            cache = open_cache(cache_dir or settings.root / ".trncodemod_cache", settings, enabled)
+            cache = open_cache(cache_dir, settings, enabled)
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
     return Run(_run(list(found.files), settings, jobs, cache), tuple(found.missing) + broken)
