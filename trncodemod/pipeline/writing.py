@@ -52,6 +52,10 @@ class WriteError(Exception):
 class OutsideRoot(WriteError):
     """The path, symlinks resolved, lies outside every root the run was given."""
 
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"refused: {reason}")
+        self.reason = reason  # for a caller that says "refused" itself
+
 
 def real_roots(paths: Sequence[Path]) -> tuple[Path, ...]:
     """The folders a run named on its command line may write in, symlinks resolved: a folder
@@ -70,7 +74,7 @@ def inside_root(path: Path, roots: Sequence[Path]) -> Path:
     if any(real == root or root in real.parents for root in roots):
         return real
     shown = " or ".join(str(root) for root in roots)
-    raise OutsideRoot(f"refused: resolves to {real}, outside {shown}; nothing written")
+    raise OutsideRoot(f"resolves to {real}, outside {shown}; nothing written")
 
 
 @dataclass(frozen=True)
