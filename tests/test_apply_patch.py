@@ -97,3 +97,41 @@ def test_a_patch_inside_the_folder_still_applies_through_a_symlink_that_stays_in
     result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "real" / "t.py").read_text() == "x = 2\n"
+
+
+@pytest.mark.parametrize("name", ["../outside.py", "link/outside.py", "new.py"])
+def test_a_refused_file_says_refused_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (tmp_path / "outside.py").write_text("x = 1\n")
+    (project / "link").symlink_to(tmp_path)
+    monkeypatch.chdir(project)
+    patch = _patch_for(name)
+    if name == "new.py":  # a created file
+        patch = "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 2\n"
+    (project / "m.patch").write_text(patch)
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 2
+    assert result.stderr.count("refused:") == 1, result.stderr
+
+
+def test_a_file_saved_after_the_patch_was_checked_keeps_the_save(
+    patched: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trncodemod.commands import reviewed_patch
+
+    saved = SCRIPT + "# saved by an editor\n"
+    real_plan = reviewed_patch.plan
+
+    def plan_then_save(patch: bytes, root: Path):
+        results = real_plan(patch, root)
+        (patched / "train.py").write_text(saved)  # the save lands between check and write
+        return results
+
+    monkeypatch.setattr(reviewed_patch, "plan", plan_then_save)
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 2
+    assert "train.py: refused: file changed on disk after it was read" in result.stderr
+    assert (patched / "train.py").read_text() == saved

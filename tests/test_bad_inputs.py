@@ -252,3 +252,51 @@ def test_a_notebook_that_is_not_a_notebook_is_reported_or_skipped(
     else:
         assert code in (0, 1), "a silently skipped notebook cannot fail the run"
     assert_untouched_and_neighbour_migrated(tree, "broken.ipynb", content)
+
+
+def test_a_file_saved_while_the_migrated_files_are_written_keeps_the_save(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tree / "moving.py").write_bytes(GPU_SCRIPT)
+    saved = b"# saved by an editor\n" + GPU_SCRIPT
+    real_fsync = os.fsync
+
+    def fsync_then_save(fd: int) -> None:  # the editor saves during the slowest step
+        real_fsync(fd)
+        if (tree / "moving.py").read_bytes() == GPU_SCRIPT:
+            (tree / "moving.py").write_bytes(saved)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_save)
+    code, err = apply(".")
+    assert code == 2
+    assert "moving.py: file changed on disk after it was read; nothing written" in err
+    assert_untouched_and_neighbour_migrated(tree, "moving.py", saved)
+
+
+def test_a_folder_that_cannot_be_written_is_an_error_and_the_run_goes_on(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tree / "a_locked").mkdir()
+    (tree / "a_locked" / "f.py").write_bytes(GPU_SCRIPT)
+    (tree / "b_open").mkdir()
+    (tree / "b_open" / "g.py").write_bytes(GPU_SCRIPT)
+    (tree / "a_locked").chmod(0o555)
+    if os.geteuid() == 0:  # root writes through folder permissions: deny as the kernel would
+        real_open = os.open
+        locked = str(tree / "a_locked")
+
+        def denied(path, flags, *args, **kwargs):
+            if flags & os.O_CREAT and os.path.dirname(os.path.abspath(path)) == locked:
+                raise PermissionError(13, "Permission denied", path)
+            return real_open(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", denied)
+    try:
+        code, err = apply(".")
+    finally:
+        (tree / "a_locked").chmod(0o755)
+    assert code == 2, err
+    assert "a_locked/f.py: cannot write: Permission denied" in err
+    assert "1 error." in err.splitlines()[-1], "the summary is printed"
+    assert (tree / "a_locked" / "f.py").read_bytes() == GPU_SCRIPT
+    assert MIGRATED in (tree / "b_open" / "g.py").read_bytes()

@@ -1,6 +1,8 @@
 """The result cache: a second run over unchanged files parses nothing and says the same."""
 
 import os
+import shutil
+import stat
 from pathlib import Path
 
 import pytest
@@ -105,7 +107,7 @@ def test_a_cache_folder_planted_as_a_symlink_is_not_followed(tmp_path: Path) -> 
     (repo / "t.py").write_bytes(SCRIPT)
     (repo / "pyproject.toml").write_text('[tool.trncodemod]\ntarget = "xla-2.9"\n')
     (repo / ".trncodemod_cache").symlink_to(outside)
-    result = _check(str(repo))
+    result = _check("--cache-dir", str(repo / ".trncodemod_cache"), str(repo))
     assert result.exit_code == 1, result.output
     assert "cache disabled" in result.stderr and "symlink" in result.stderr
     assert list(outside.iterdir()) == []
@@ -118,7 +120,7 @@ def test_a_dangling_gitignore_symlink_in_the_cache_creates_nothing_outside(tmp_p
     (repo / "pyproject.toml").write_text('[tool.trncodemod]\ntarget = "xla-2.9"\n')
     target = tmp_path / "created-by-check.txt"
     (repo / ".trncodemod_cache" / ".gitignore").symlink_to(target)
-    assert _check(str(repo)).exit_code == 1
+    assert _check("--cache-dir", str(repo / ".trncodemod_cache"), str(repo)).exit_code == 1
     assert not target.exists()
 
 
@@ -154,11 +156,138 @@ def test_check_without_cache_writes_nothing_in_the_tree(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
-def test_check_on_a_read_only_tree_reports_and_runs_without_a_cache(tmp_path: Path) -> None:
+def test_check_on_a_read_only_cache_folder_reports_and_runs_without_a_cache(
+    tmp_path: Path,
+) -> None:
     _script(tmp_path)
     tmp_path.chmod(0o555)
     try:
-        result = _check(str(tmp_path))
+        result = _check("--cache-dir", str(tmp_path / "cache"), str(tmp_path))
     finally:
         tmp_path.chmod(0o755)
     assert result.exit_code == 1 and "cache disabled" in result.stderr
+
+
+PLANTED = '{"new": "import os\\nos.system(\\"id\\")\\n", "findings": [], "passes_run": []}'
+
+
+def _planted_repo(tmp_path: Path, entry: str) -> Path:
+    """A repository that ships an entry for its own file where a cache in its tree would look
+    (the key is computable from the public tool and the file's text)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "t.py").write_bytes(SCRIPT)
+    (repo / "pyproject.toml").write_text('[tool.trncodemod]\ntarget = "xla-2.9"\n')
+    settings = Settings(target="xla-2.9")
+    path = _cache(repo / ".trncodemod_cache", settings)._path(SCRIPT)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(entry)
+    return repo
+
+
+def _apply(*args: str):
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    return CliRunner().invoke(main, ["apply", "-j", "1", *args])
+
+
+@pytest.mark.parametrize("where", ["default", "--cache-dir in the tree"])
+def test_an_entry_planted_in_the_tree_writes_nothing_of_its_own(tmp_path: Path, where) -> None:
+    repo = _planted_repo(tmp_path, PLANTED)
+    options = ["--cache-dir", str(repo / ".trncodemod_cache")] if where != "default" else []
+    result = _apply(*options, str(repo))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    migrated = (repo / "t.py").read_text()
+    assert "os.system" not in migrated
+    assert "torch_xla.device()" in migrated, "the file is migrated as if no entry were there"
+
+
+@pytest.mark.parametrize("entry", ['{"new": null}', "not json", '{"findings": 3}'])
+def test_a_malformed_entry_is_ignored_and_recomputed(tmp_path: Path, entry: str) -> None:
+    repo = _planted_repo(tmp_path, entry)
+    result = _apply("--cache-dir", str(repo / ".trncodemod_cache"), str(repo))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 1, result.stderr  # a blocker-free run with findings left
+    assert "torch_xla.device()" in (repo / "t.py").read_text()
+
+
+WITH_FILES_OF_AT_MOST_300_BYTES = (
+    "import resource, signal, sys\n"
+    "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG)\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (300, 300))\n"
+    "from trncodemod.cli import main\n"
+    "sys.argv[0] = 'trncodemod'\n"
+    "main()\n"
+)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the file-size limit is a POSIX resource")
+def test_a_cache_write_that_fails_leaves_no_partial_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    _script(tmp_path)
+    cache = tmp_path / "cache"
+    command = [sys.executable, "-c", WITH_FILES_OF_AT_MOST_300_BYTES, "check", "-j", "1"]
+    result = subprocess.run(
+        [*command, "--cache-dir", str(cache), str(tmp_path / "t.py")], capture_output=True
+    )
+    assert result.returncode == 1, result.stderr.decode()  # the run itself is unharmed
+    left = [p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()]
+    assert left == [".gitignore"], "an entry over the limit leaves nothing behind"
+
+
+def test_check_of_another_folder_keeps_its_cache_out_of_both_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, user_cache_folder: Path
+) -> None:
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "here").mkdir()
+    _script(tmp_path / "repo")
+    monkeypatch.chdir(tmp_path / "here")
+    assert _check("../repo").exit_code == 1
+    assert list((tmp_path / "here").iterdir()) == []
+    assert [p.name for p in (tmp_path / "repo").iterdir()] == ["t.py"]
+    entries = list((user_cache_folder / "trncodemod").rglob("*.json"))
+    assert len(entries) == 1, "the run's entry is in the user's cache folder"
+
+
+def test_the_signing_key_is_private_to_the_user(tmp_path: Path, user_cache_folder: Path) -> None:
+    _script(tmp_path)
+    assert _check(str(tmp_path)).exit_code == 1
+    key = user_cache_folder / "trncodemod" / "key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    assert len(key.read_bytes()) == 32
+
+
+def test_a_key_others_can_read_is_not_used(tmp_path: Path, user_cache_folder: Path) -> None:
+    _script(tmp_path)
+    _check(str(tmp_path))
+    (user_cache_folder / "trncodemod" / "key").chmod(0o644)
+    result = _check(str(tmp_path))
+    assert result.exit_code == 1
+    assert "cache disabled" in result.stderr and "not private to this user" in result.stderr
+
+
+def test_an_entry_copied_to_another_files_name_is_not_served(tmp_path: Path) -> None:
+    settings = Settings()
+    cache = _cache(tmp_path / "cache", settings)
+    engine.migrate_file(_script(tmp_path), "t.py", settings, cache)
+    other = SCRIPT + b"# another file\n"
+    cache._path(other).parent.mkdir(exist_ok=True)
+    shutil.copyfile(cache._path(SCRIPT), cache._path(other))
+    assert cache.get(SCRIPT, "t.py") is not None
+    assert cache.get(other, "t.py") is None
+
+
+def test_a_signed_entry_of_another_layout_is_recomputed(tmp_path: Path) -> None:
+    settings = Settings()
+    cache = _cache(tmp_path / "cache", settings)
+    path = cache._path(SCRIPT)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(cache._seal(path, b'{"new": null}'))
+    outcome = engine.migrate_file(_script(tmp_path), "t.py", settings, cache)
+    assert outcome.error is None and b"torch_xla.device()" in outcome.new
+    assert cache.get(SCRIPT, "t.py") is not None, "replaced by the recomputed entry"

@@ -248,3 +248,28 @@ def test_a_run_longer_than_a_moment_shows_progress_on_a_terminal(
 
 def test_a_run_over_within_the_moment_shows_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not _slow_run(monkeypatch, delay=0).started
+
+
+def test_ctrl_c_while_files_are_written_says_so_truthfully_with_the_summary(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+
+    import trncodemod.cli
+
+    (tree / "second.py").write_text(GPU_SCRIPT)
+    real_write = trncodemod.cli.write_outcomes
+
+    def interrupted_while_writing(outcomes, roots):
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the first file is written
+        return real_write(outcomes, roots)
+
+    monkeypatch.setattr(trncodemod.cli, "write_outcomes", interrupted_while_writing)
+    code, _, err = run("apply", "--no-cache", "-j", "1", ".")
+    assert code == 130
+    assert "torch_xla.device()" in (tree / "second.py").read_text()
+    assert "nothing more was written" not in err
+    lines = err.splitlines()
+    assert lines[-2].startswith("2 files checked, 2 changed"), err
+    assert lines[-1] == "interrupted while writing: stopped once every file was written or refused"

@@ -8,6 +8,10 @@ import pytest
 
 from trncodemod.pipeline.writing import WriteError, write_atomic
 
+AS_ROOT = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file away"
+)
+
 
 def test_replaces_content_and_keeps_the_file_mode(tmp_path: Path) -> None:
     path = tmp_path / "f.py"
@@ -108,3 +112,84 @@ def test_write_atomic_refuses_a_path_whose_folder_links_outside_the_roots(tmp_pa
             tmp_path / "root" / "sub" / "f.py", b"new\n", b"old\n", real_roots([tmp_path / "root"])
         )
     assert (tmp_path / "elsewhere" / "f.py").read_bytes() == b"old\n"
+
+
+def _save_during_flush(monkeypatch: pytest.MonkeyPatch, path: Path, saved: bytes, how: str) -> None:
+    """An editor saves ``path`` while the tool flushes the new file to disk (the slow step
+    between reading a file and replacing it), in place or by renaming a file over it."""
+    real_fsync = os.fsync
+
+    def fsync_then_save(fd: int) -> None:
+        real_fsync(fd)
+        if path.read_bytes() == saved:
+            return
+        if how == "in place":
+            path.write_bytes(saved)
+        else:
+            (path.parent / "editor.swp").write_bytes(saved)
+            os.replace(path.parent / "editor.swp", path)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_save)
+
+
+@pytest.mark.parametrize("how", ["in place", "by rename"])
+def test_a_save_made_while_the_new_file_is_written_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_bytes(b"old\n")
+    _save_during_flush(monkeypatch, path, b"saved\n", how)
+    with pytest.raises(WriteError, match="changed on disk"):
+        write_atomic(path, b"new\n", b"old\n")
+    assert path.read_bytes() == b"saved\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.py"], "temporary removed"
+
+
+def test_a_same_size_save_within_the_same_clock_tick_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_bytes(b"old\n")
+    before = path.stat()
+    real_fsync = os.fsync
+
+    def fsync_then_save(fd: int) -> None:
+        real_fsync(fd)
+        path.write_bytes(b"odd\n")  # same size; the clock put back as a coarse one would show it
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+    monkeypatch.setattr(os, "fsync", fsync_then_save)
+    with pytest.raises(WriteError, match="changed on disk"):
+        write_atomic(path, b"new\n", b"old\n")
+    assert path.read_bytes() == b"odd\n"
+
+
+@AS_ROOT
+def test_keeps_the_owner_and_group_of_a_file_owned_by_another_user(tmp_path: Path) -> None:
+    path = tmp_path / "f.py"
+    path.write_bytes(b"old\n")
+    os.chown(path, 4321, 8765)
+    path.chmod(0o640)
+    write_atomic(path, b"new\n", b"old\n")
+    info = path.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (4321, 8765, 0o640)
+    assert path.read_bytes() == b"new\n"
+
+
+@AS_ROOT
+def test_refuses_a_file_whose_owner_cannot_be_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_bytes(b"old\n")
+    os.chown(path, 4321, 8765)
+
+    def not_permitted(*args: object) -> None:  # as for a runner who is not root
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchown", not_permitted)
+    monkeypatch.setattr(os, "chown", not_permitted)
+    with pytest.raises(WriteError, match="cannot keep owner 4321:8765"):
+        write_atomic(path, b"new\n", b"old\n")
+    assert path.read_bytes() == b"old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.py"], "temporary removed"

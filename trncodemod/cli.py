@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # rich is imported only when a terminal shows progress
 # first file the cache does not answer), so a run served from the cache starts in 0.1 s.
 EXIT_CLEAN, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+INTERRUPTED_WRITING = "interrupted while writing: stopped once every file was written or refused"
 PROGRESS_AFTER_S = 0.5  # a run shorter than this shows no progress at all
 
 
@@ -113,20 +114,20 @@ def _progress(total: int, first: str) -> tuple[Progress, TaskID]:
 
 
 @contextlib.contextmanager
-def _interrupt_deferred() -> Iterator[None]:
-    """Ctrl-C while files are written takes effect once they are: never a half-written run."""
+def _interrupt_deferred() -> Iterator[list[int]]:
+    """Ctrl-C while files are written takes effect once they are: never a half-written run. The
+    list it gives holds the signals received meanwhile, for the caller to report (after its
+    summary: what was written) and to exit 130 on."""
     received: list[int] = []
     try:
         previous = signal.signal(signal.SIGINT, lambda number, _: received.append(number))
     except ValueError:  # not the main thread: nothing to defer to
-        yield
+        yield received
         return
     try:
-        yield
+        yield received
     finally:
         signal.signal(signal.SIGINT, previous)
-    if received:
-        raise KeyboardInterrupt
 
 
 def _ask(prompt: str) -> str | None:
@@ -233,7 +234,8 @@ def _run_options(command: Callable) -> Callable:
         click.option(
             "--cache-dir",
             type=click.Path(file_okay=False, path_type=Path),
-            help="Where the result cache lives (default: .trncodemod_cache beside the configuration).",
+            help="Where the result cache lives (default: trncodemod/results in the user's cache "
+            "folder, $XDG_CACHE_HOME or ~/.cache).",
         ),
     ]
     for option in reversed(options):
@@ -279,7 +281,7 @@ def _migrate(
     if not no_cache:
         enabled = enabled_codes(settings.select, settings.ignore)
         try:
-            cache = open_cache(cache_dir or settings.root / ".trncodemod_cache", settings, enabled)
+            cache = open_cache(cache_dir, settings, enabled)
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
     return Run(_run(list(found.files), settings, jobs, cache), tuple(found.missing) + broken)
@@ -352,8 +354,9 @@ def apply(
     if dry_run:
         sys.stdout.buffer.write(patch)
         sys.stdout.flush()
-    else:
-        with _interrupt_deferred():
+    interrupted: list[int] = []
+    if not dry_run:
+        with _interrupt_deferred() as interrupted:
             outcomes = write_outcomes(outcomes, real_roots(paths))
     if fmt == "json":
         click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
@@ -369,6 +372,9 @@ def apply(
                     cell_diffs(outcome.old, outcome.new, outcome.display), err=True, nl=False
                 )
         click.echo(summary_line(outcomes, dry_run), err=True)
+    if interrupted:
+        click.echo(INTERRUPTED_WRITING, err=True)
+        sys.exit(EXIT_INTERRUPTED)
     counts = summarize(outcomes)
     if counts["errors"] or run.missing:
         sys.exit(EXIT_ERROR)

@@ -31,7 +31,8 @@ from trncodemod.pipeline.writing import (
 class FileResult:
     path: Path
     new: bytes | None  # None when refused or unchanged
-    error: str | None
+    error: str | None  # why the file is refused; the command says "refused"
+    old: bytes | None = None  # what the patch was checked against: written over only if unchanged
 
 
 def _strip_prefix(name: str) -> str:
@@ -70,13 +71,13 @@ def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
         if why is None and source != name:
             why = "different names before and after (a/ and b/)"
         if why is not None:
-            results.append(FileResult(path, None, f"refused: {why}; nothing written"))
+            results.append(FileResult(path, None, f"{why}; nothing written"))
             continue
         try:
             inside_root(path, roots)
             old = read_regular(path)
         except OutsideRoot as err:
-            results.append(FileResult(path, None, str(err)))
+            results.append(FileResult(path, None, err.reason))
             continue
         except OSError as err:
             results.append(FileResult(path, None, f"cannot read: {err.strerror}"))
@@ -87,7 +88,7 @@ def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
         except PatchError as err:
             results.append(FileResult(path, None, f"{err}; the file changed since the patch"))
             continue
-        results.append(FileResult(path, new if new != old else None, None))
+        results.append(FileResult(path, new if new != old else None, None, old))
     return results
 
 
@@ -114,10 +115,10 @@ def apply_patch_command(patch_file: Path, check: bool, directory: Path) -> None:
     for result in results:
         if result.error is None and result.new is not None and not check:
             try:
-                old = read_regular(result.path)
-                write_atomic(result.path, result.new, old, real_roots([directory]))
-            except (WriteError, OSError) as err:
-                result = FileResult(result.path, None, str(err))
+                # Against the bytes the hunks were checked on: a save made since is kept.
+                write_atomic(result.path, result.new, result.old, real_roots([directory]))  # type: ignore[arg-type]
+            except WriteError as err:
+                result = FileResult(result.path, None, getattr(err, "reason", str(err)))
         if result.error is not None:
             refused += 1
             click.echo(f"{result.path}: refused: {result.error}", err=True)

@@ -5,25 +5,32 @@ The key covers the file's bytes, the tool's own code (a hash of its source and d
 changed pass never serves a stale result) and every setting that changes what a pass does.
 Entries hold the rewritten bytes (when any) and the findings without their path. Files that
 failed are never cached: their error is recomputed, and reported, every run.
+
+An entry is code the tool will write into the user's files, and its name is computable by anyone
+(the public tool, the file's text), so entries are signed with an HMAC whose key lives in the
+user's own cache folder, never in a scanned tree; one that does not verify is recomputed. The
+cache itself lives there too by default, so `check` writes nothing in the tree it reads.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import importlib.util
 import json
 import os
+import secrets
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Safety, Severity
 
-FORMAT = 1
+FORMAT = 2  # 2: entries are signed (``ResultCache._seal``)
 
 
 @cache
@@ -75,37 +82,40 @@ class Entry:
     profile: dict | None = None  # the training profile, as `check --format json` shows it
 
 
+_MAGIC = b"trncodemod-cache "
+
+
 @dataclass(frozen=True)
 class ResultCache:
     folder: Path
     salt: str  # tool and settings fingerprints
+    key: bytes = field(repr=False)  # signs every entry (``user_key``)
 
     def _path(self, raw: bytes) -> Path:
         key = hashlib.sha256(self.salt.encode() + b"\0" + raw).hexdigest()
         return self.folder / key[:2] / f"{key}.json"
 
+    def _seal(self, path: Path, body: bytes) -> bytes:
+        """An entry's bytes: a MAC over its name (so an entry cannot be moved to another file's
+        name) and its body, then the body."""
+        mac = hmac.new(self.key, path.name.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+        return _MAGIC + mac.encode() + b"\n" + body
+
     def get(self, raw: bytes, display: str) -> Entry | None:
+        """The entry for ``raw``, or None: also for one this user's runs did not write (it does
+        not verify) or cannot read, which is recomputed, never trusted."""
+        path = self._path(raw)
         try:
-            data = json.loads(_read_own(self._path(raw)))
-        except (OSError, ValueError):
+            sealed = _read_own(path)
+        except OSError:
             return None
-        findings = tuple(
-            Finding(
-                path=display,
-                line=f["line"],
-                column=f["column"],
-                code=f["code"],
-                message=f["message"],
-                name=f["name"],
-                severity=Severity(f["severity"]),
-                safety=Safety(f["safety"]),
-                fixed=f["fixed"],
-                cell=f.get("cell"),
-            )
-            for f in data["findings"]
-        )
-        new = data["new"].encode("latin-1") if data["new"] is not None else None
-        return Entry(new, findings, tuple(data["passes_run"]), data.get("profile"))
+        body = sealed.partition(b"\n")[2]
+        if not hmac.compare_digest(sealed, self._seal(path, body)):
+            return None
+        try:
+            return _entry(json.loads(body), display)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None  # an older layout; verified, but not ours to guess at
 
     def put(self, raw: bytes, entry: Entry) -> None:
         findings = []
@@ -124,38 +134,123 @@ class ResultCache:
             _own_folder(path.parent)
             # mkstemp creates with O_EXCL (never through a link); os.replace swaps a link planted
             # at `path` for the entry instead of writing where it points.
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(document, handle)
-            os.replace(tmp, path)
+            _publish(path, self._seal(path, json.dumps(document).encode()))
         except OSError:
             pass  # a cache that cannot be written only costs time
 
 
-def _own_folder(folder: Path) -> None:
+def _entry(data: dict, display: str) -> Entry:
+    findings = tuple(
+        Finding(
+            path=display,
+            line=f["line"],
+            column=f["column"],
+            code=f["code"],
+            message=f["message"],
+            name=f["name"],
+            severity=Severity(f["severity"]),
+            safety=Safety(f["safety"]),
+            fixed=f["fixed"],
+            cell=f.get("cell"),
+        )
+        for f in data["findings"]
+    )
+    new = data["new"].encode("latin-1") if data["new"] is not None else None
+    return Entry(new, findings, tuple(data["passes_run"]), data.get("profile"))
+
+
+def _publish(path: Path, data: bytes) -> None:
+    """``path`` holds ``data`` whole, or is as it was: written to a temporary beside it, which
+    is removed when the write fails (a full disk, a quota)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _own_folder(folder: Path, mode: int = 0o777) -> None:
     """Create ``folder`` (its parents as needed) and make sure it is a folder, not a symlink a
     scanned repository planted to send cache files elsewhere; OSError otherwise."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
-        os.mkdir(folder)
+        os.mkdir(folder, mode)
     info = os.lstat(folder)
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
         raise OSError(f"{folder} is a symlink or not a folder; not followed")
 
 
-def _read_own(path: Path) -> bytes:
-    """An entry's bytes: never through a symlink, never blocking on a FIFO."""
+def _read_own(path: Path, private: bool = False) -> bytes:
+    """A file's bytes: never through a symlink, never blocking on a FIFO; with ``private``, only
+    if this user owns it and no one else may read or write it."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     fd = os.open(path, flags)
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(f"{path} is not a regular file")
+        if private and (info.st_uid != _euid() or info.st_mode & 0o077):
+            raise OSError(
+                f"{path} is not private to this user (owner {info.st_uid}, mode "
+                f"{stat.S_IMODE(info.st_mode):o}); no entry is trusted with it"
+            )
         return handle.read()
 
 
-def open_cache(folder: Path, settings: Settings, enabled: frozenset[str]) -> ResultCache:
-    """The cache in ``folder``, created safely: OSError (the caller runs without a cache) when it
-    is a symlink or cannot be created, as in a read-only tree."""
+def _euid() -> int:
+    return os.geteuid() if hasattr(os, "geteuid") else 0
+
+
+def user_folder() -> Path:
+    """trncodemod's folder in the user's cache folder: ``$XDG_CACHE_HOME/trncodemod`` (when
+    absolute, as the XDG spec asks), else ``~/.cache/trncodemod``. Never inside a scanned tree
+    unless the user put it there."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError as err:  # no HOME and no password entry
+            raise OSError(f"no user cache folder: {err}") from None
+    return Path(base) / "trncodemod"
+
+
+KEY_BYTES = 32
+
+
+def user_key(folder: Path) -> bytes:
+    """The key that signs this user's entries, ``folder/key``: random bytes made on the first
+    run, readable and writable by this user only (0600, in a 0700 folder). OSError when it is a
+    link, another user's, or readable by others: whoever can read it can forge entries."""
+    _own_folder(folder, 0o700)
+    key = folder / "key"
+    try:
+        data = _read_own(key, private=True)
+    except FileNotFoundError:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key.")  # 0600
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secrets.token_bytes(KEY_BYTES))
+            # A link publishes the key whole or not at all; a run that made one first wins.
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, key)
+        finally:
+            os.unlink(tmp)
+        data = _read_own(key, private=True)
+    if len(data) != KEY_BYTES:
+        raise OSError(f"{key} holds {len(data)} bytes, not a key of {KEY_BYTES}")
+    return data
+
+
+def open_cache(folder: Path | None, settings: Settings, enabled: frozenset[str]) -> ResultCache:
+    """The cache in ``folder`` (default: ``results`` in ``user_folder``), created safely, its
+    entries signed with ``user_key``: OSError (the caller runs without a cache) when a folder is
+    a symlink or cannot be created, or the key cannot be trusted."""
+    key = user_key(user_folder())
+    folder = folder if folder is not None else user_folder() / "results"
     _own_folder(folder)
     # O_EXCL | O_NOFOLLOW: an existing `.gitignore`, or a dangling symlink planted in its place,
     # is left alone rather than written through.
@@ -164,4 +259,4 @@ def open_cache(folder: Path, settings: Settings, enabled: frozenset[str]) -> Res
         fd = os.open(folder / ".gitignore", flags, 0o644)
         with os.fdopen(fd, "w") as handle:
             handle.write("# Created by trncodemod.\n*\n")
-    return ResultCache(folder, tool_fingerprint() + settings_fingerprint(settings, enabled))
+    return ResultCache(folder, tool_fingerprint() + settings_fingerprint(settings, enabled), key)

@@ -75,19 +75,32 @@ class NotRegularFile(OSError):
     """Raised instead of opening something that is not a regular file."""
 
 
-def read_regular(path: Path) -> bytes:
-    """The bytes of ``path``, if it is a regular file (a symlink is followed). The open never
-    blocks (O_NONBLOCK), and the file's kind is checked on the open descriptor (fstat), so a
-    file swapped for a FIFO after discovery is refused too."""
+def open_regular(path: Path) -> int:
+    """A read-only descriptor of ``path``, if it is a regular file (a symlink is followed). The
+    open never blocks (O_NONBLOCK), and the file's kind is checked on the open descriptor
+    (fstat), so a file swapped for a FIFO after discovery is refused too."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    why = not_regular(os.fstat(fd).st_mode)
+    if why is not None:
+        os.close(fd)
+        raise NotRegularFile(0, why, str(path))
+    return fd
+
+
+def read_open(fd: int) -> bytes:
+    """Every byte of the open file ``fd``, from its start."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of ``path``, if it is a regular file (``open_regular``)."""
+    fd = open_regular(path)
     try:
-        why = not_regular(os.fstat(fd).st_mode)
-        if why is not None:
-            raise NotRegularFile(0, why, str(path))
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
+        return read_open(fd)
     finally:
         os.close(fd)
 
