@@ -29,10 +29,14 @@ import resource
 import shutil
 import subprocess
 import sys
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
@@ -89,8 +93,18 @@ def materialise(repo: Repo, mirrors: Path, into: Path) -> None:
         return
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
+    # Only the Python files: a mirror may lack the blobs of large data files under the paths.
+    listing = subprocess.run(
+        ["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", "--name-only", repo.commit]
+        + ["--", *repo.paths],
+        capture_output=True,
+        check=False,
+    )
+    files = [p for p in listing.stdout.decode().split("\0") if p.endswith((".py", ".ipynb"))]
+    if listing.returncode != 0 or not files:
+        sys.exit(f"{repo.name}: no Python files at {repo.commit} under {repo.paths}")
     archive = subprocess.run(
-        ["git", "--git-dir", str(mirror), "archive", repo.commit, "--", *repo.paths],
+        ["git", "--git-dir", str(mirror), "archive", repo.commit, "--", *files],
         capture_output=True,
         check=False,
     )
@@ -230,9 +244,7 @@ def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
     for finding in findings:
         if finding["severity"] == "blocker":
             text = line_text(source, finding["path"], finding["line"])
-            blockers.append(
-                {"id": blocker_key(repo.name, finding, text), "text": text, **finding}
-            )
+            blockers.append({"id": blocker_key(repo.name, finding, text), "text": text, **finding})
     files = report["summary"]["files"]
     summary = {
         "name": repo.name,
@@ -344,7 +356,9 @@ def main() -> None:
         )
     if not args.no_readme:
         text = README.read_text() if README.is_file() else "# Benchmarks\n"
-        README.write_text(replace_between(text, TABLE_START, TABLE_END, table(load_summaries(repos))))
+        README.write_text(
+            replace_between(text, TABLE_START, TABLE_END, table(load_summaries(repos)))
+        )
 
 
 if __name__ == "__main__":
