@@ -88,8 +88,9 @@ def load_toml(path: Path, table: str) -> list[dict]:
         return tomllib.load(handle).get(table, [])
 
 
-def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> list[dict]:
-    """The risky hunks and the sample of the rest, each with its repository and why drawn."""
+def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """Every hunk, and those drawn: the risky ones and the sample of the rest, each with its
+    repository and why drawn."""
     risky, others = [], []
     for summary in summaries:
         hunks = json.loads((CACHE / "results" / summary["name"] / "hunks.json").read_text())
@@ -99,7 +100,9 @@ def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> list[dict]:
             hunk["drawn"] = "risky: " + ", ".join(kinds) if kinds else "sample"
             (risky if kinds else others).append(hunk)
     order = sorted(others, key=lambda h: hashlib.sha1(f"{seed}:{h['id']}".encode()).hexdigest())
-    return risky + order[:sample]
+    for hunk in order[sample:]:
+        hunk["drawn"] = "not drawn"
+    return risky + order, risky + order[:sample]
 
 
 def where(hunk: dict) -> str:
@@ -127,7 +130,8 @@ def hunk_section(hunk: dict, verdict: str) -> str:
 
 def blocker_section(b: dict, verdict: str) -> str:
     return (
-        f"## {b['id']}  {b['repo']} {b['path']}:{b['line']}  {b['code']}  verdict: {verdict}"
+        f"## {b['id']}  {b['repo']} {b['path']}:{b['line']}  {b['code']}"
+        f"{'  (fixed by apply)' if b['fixed'] else ''}  verdict: {verdict}"
         f"\n\n`{b['text']}`\n\n{b['message']}\n"
     )
 
@@ -237,20 +241,26 @@ def main() -> None:
     summaries = load_summaries(load_repos())
     if not summaries:
         sys.exit("no results: run benchmarks/repos.py first")
-    hunks = drawn_hunks(summaries, args.sample, args.seed)
+    every, drawn = drawn_hunks(summaries, args.sample, args.seed)
     blockers = [{"repo": s["name"], **b} for s in summaries for b in s["blockers"]]
     hv = check_verdicts(
-        "hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, {h["id"] for h in hunks}
+        "hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, {h["id"] for h in every}
     )
+    # Shown and counted: the drawn hunks, and any other that has a verdict.
+    drawn_ids = {h["id"] for h in drawn}
+    hunks = drawn + [
+        h for h in every if hv.get(h["id"], {}).get("verdict") and h["id"] not in drawn_ids
+    ]
     bv = check_verdicts(
         "blocker", load_toml(BLOCKERS, "blocker"), BLOCKER_VERDICTS, {b["id"] for b in blockers}
     )
     write_sheet("hunks.md", "Hunks drawn for review", hunks, hv, hunk_section)
     write_sheet("blockers.md", "Blockers", blockers, bv, blocker_section)
-    missing_h = [h for h in hunks if not hv.get(h["id"], {}).get("verdict")]
+    missing_h = [h for h in drawn if not hv.get(h["id"], {}).get("verdict")]
     missing_b = [b for b in blockers if not bv.get(b["id"], {}).get("verdict")]
     print(
-        f"{len(hunks)} hunks drawn ({sum(h['drawn'] != 'sample' for h in hunks)} risky), "
+        f"{len(drawn)} hunks drawn ({sum(h['drawn'] != 'sample' for h in drawn)} risky) of "
+        f"{len(every)}, "
         f"{len(missing_h)} without a verdict; {len(blockers)} blockers, "
         f"{len(missing_b)} without a verdict"
     )
