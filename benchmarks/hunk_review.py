@@ -12,7 +12,8 @@ Reads what ``benchmarks/repos.py`` left in ``benchmarks/.cache/results/`` and:
   (each hunk or blocker with its id, place and code; git-ignored, since they quote the
   repositories' code);
 * reads the verdicts kept beside them, ``benchmarks/review/verdicts.toml`` (``[[hunk]]``: id,
-  where, rules, verdict ``correct``/``unneeded``/``wrong``, reason) and
+  where, rules, verdict ``correct``/``unneeded``/``wrong``, reason, optional
+  ``blame``, the rules at fault when a hunk holds several) and
   ``benchmarks/review/blockers.toml`` (``[[blocker]]``: id, where, rule, verdict ``true``/``false``,
   cause, reason), and reports the drawn hunks and the blockers whose verdict is missing, and the
   verdicts whose id no longer occurs (stale: the tool's output changed there);
@@ -212,12 +213,18 @@ def review_tables(summaries: list[dict], hunks: list[dict], hv: dict, bv: dict) 
     )
     by_rule = defaultdict(Counter)
     for hunk in hunks:
-        verdict = hv.get(hunk["id"], {}).get("verdict") or "not reviewed"
+        entry = hv.get(hunk["id"], {})
+        verdict = entry.get("verdict") or "not reviewed"
+        # A wrong or unneeded verdict names the rules at fault in `blame`; the others in the
+        # hunk did their part right.
+        blamed = set(entry.get("blame", "").split("+")) - {""} or set(hunk["rules"])
         for rule in hunk["rules"]:
-            by_rule[rule][verdict] += 1
+            fault = verdict in ("wrong", "unneeded") and rule not in blamed
+            by_rule[rule]["correct" if fault else verdict] += 1
     rule_rows = [
         "",
-        "Hunks drawn, by rule (a hunk with several rules counts under each):",
+        "Hunks reviewed, by rule (a hunk with several rules counts under each; a wrong or"
+        " unneeded one only under the rules it blames):",
         "",
         "| rule | drawn | correct | unneeded | wrong | not reviewed |",
         "|---|---|---|---|---|---|",
@@ -228,7 +235,26 @@ def review_tables(summaries: list[dict], hunks: list[dict], hv: dict, bv: dict) 
             f"| {rule} | {sum(c.values())} | {c['correct']} | {c['unneeded']} | {c['wrong']} "
             f"| {c['not reviewed']} |"
         )
-    return "\n".join(rows + rule_rows) + "\n"
+    return "\n".join(rows + rule_rows + verdict_lists(hunks, hv, bv)) + "\n"
+
+
+def verdict_lists(hunks: list[dict], hv: dict, bv: dict) -> list[str]:
+    """The wrong and unneeded hunks and the false blockers, each with its place and reason."""
+    out = []
+    for verdict in ("wrong", "unneeded"):
+        listed = [h for h in hunks if hv.get(h["id"], {}).get("verdict") == verdict]
+        out += ["", f"{verdict.capitalize()} hunks ({len(listed)}):", ""]
+        out += [
+            f"* `{h['id']}` {where(h)} {'+'.join(h['rules'])}: {hv[h['id']]['reason']}"
+            for h in listed
+        ]
+    false = [v for v in bv.values() if v.get("verdict") == "false"]
+    out += ["", f"False blockers ({len(false)}), by cause:", ""]
+    for cause in sorted({v.get("cause", "") for v in false}):
+        places = [v for v in false if v.get("cause", "") == cause]
+        out.append(f"* {cause} ({len(places)}): {places[0].get('reason', '')}")
+        out += [f"  * {v['where']}:{v['line']} {v['rule']}" for v in places]
+    return out
 
 
 def main() -> None:
