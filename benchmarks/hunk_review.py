@@ -170,7 +170,9 @@ def check_verdicts(kind: str, verdicts: list[dict], allowed: tuple, ids: set) ->
     return {k: v for k, v in by_id.items() if k in ids}
 
 
-def review_tables(summaries: list[dict], hunks: list[dict], hv: dict, bv: dict) -> str:
+def review_tables(
+    summaries: list[dict], hunks: list[dict], blockers: list[dict], hv: dict, bv: dict
+) -> str:
     rows = [
         "| repo | blockers true | blockers false | not reviewed | distinct causes "
         "| findings/file | hunks reviewed | correct | unneeded | wrong |",
@@ -184,8 +186,9 @@ def review_tables(summaries: list[dict], hunks: list[dict], hv: dict, bv: dict) 
     total = Counter()
     causes_all = set()
     for s in summaries:
-        b = Counter(bv.get(x["id"], {}).get("verdict") or "missing" for x in s["blockers"])
-        causes = {bv[x["id"]].get("cause") or x["code"] for x in s["blockers"] if x["id"] in bv}
+        mine = [x for x in blockers if x["repo"] == s["name"]]
+        b = Counter(bv.get(x["id"], {}).get("verdict") or "missing" for x in mine)
+        causes = {bv[x["id"]].get("cause") or x["code"] for x in mine if x["id"] in bv}
         causes_all |= causes
         h = per_repo[s["name"]]
         reviewed = sum(h.values())
@@ -269,6 +272,12 @@ def main() -> None:
         sys.exit("no results: run benchmarks/repos.py first")
     every, drawn = drawn_hunks(summaries, args.sample, args.seed)
     blockers = [{"repo": s["name"], **b} for s in summaries for b in s["blockers"]]
+    # The same rule on the same line text twice in a file: told apart by order, as hunks are.
+    seen: Counter[str] = Counter()
+    for b in blockers:
+        seen[b["id"]] += 1
+        if seen[b["id"]] > 1:
+            b["id"] = f"{b['id']}-{seen[b['id']]}"
     hv = check_verdicts(
         "hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, {h["id"] for h in every}
     )
@@ -314,7 +323,7 @@ def main() -> None:
         )
     if not args.no_readme:
         text = README.read_text() if README.is_file() else "# Benchmarks\n"
-        tables = review_tables(summaries, hunks, hv, bv)
+        tables = review_tables(summaries, hunks, blockers, hv, bv)
         README.write_text(replace_between(text, START, END, tables))
 
 
