@@ -121,9 +121,12 @@ def run_tool(args: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, f
         [sys.executable, "-m", "trncodemod", *args, "--no-cache", "."],
         cwd=cwd,
         capture_output=True,
-        text=True,
     )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # Bytes, decoded by hand: text mode would turn a CRLF file's "\r\n" into "\n" and break
+    # the patch.
+    result.stdout = result.stdout.decode("utf-8", "surrogateescape")
+    result.stderr = result.stderr.decode("utf-8", "surrogateescape")
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if result.returncode not in (0, 1):
         print(f"  exit {result.returncode}: {result.stderr[-1500:]}", file=sys.stderr)
@@ -143,11 +146,11 @@ def apply_patch(patch: str, source: Path, into: Path) -> str | None:
     result = subprocess.run(
         ["git", "apply", "--whitespace=nowarn", "-"],
         cwd=into,
-        input=patch,
+        input=patch.encode("utf-8", "surrogateescape"),
         capture_output=True,
-        text=True,
     )
-    return (result.stderr.strip() or "git apply failed") if result.returncode else None
+    why = result.stderr.decode("utf-8", "replace").strip() or "git apply failed"
+    return why if result.returncode else None
 
 
 def changed_files(patch: str) -> list[str]:
@@ -205,10 +208,10 @@ def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
     j = ["-j", str(jobs)]
 
     check, check_cpu = run_tool(["check", "--format", "json", *j], source)
-    (out / "check.json").write_text(check.stdout)
+    (out / "check.json").write_bytes(check.stdout.encode("utf-8", "surrogateescape"))
     report = json.loads(check.stdout)
     dry, dry_cpu = run_tool(["apply", "--dry-run", "--format", "json", *j], source)
-    (out / "patch.diff").write_text(dry.stdout)
+    (out / "patch.diff").write_bytes(dry.stdout.encode("utf-8", "surrogateescape"))
     dry_report = json.loads(dry.stderr[dry.stderr.index("{") :]) if "{" in dry.stderr else {}
 
     why_not = apply_patch(dry.stdout, source, applied)
@@ -220,7 +223,7 @@ def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
         except SyntaxError as err:
             unparsed.append(f"{path}:{err.lineno}: {err.msg}")
     second, second_cpu = run_tool(["apply", "--dry-run", *j], applied)
-    (out / "second.diff").write_text(second.stdout)
+    (out / "second.diff").write_bytes(second.stdout.encode("utf-8", "surrogateescape"))
 
     hunks: list[Hunk] = []
     fixed = [f for f in dry_report.get("findings", []) if f["fixed"]]
