@@ -295,9 +295,10 @@ def counts(mapping: dict[str, int], top: int = 4) -> str:
 
 def table(rows: list[dict]) -> str:
     head = (
-        "| repo | kind | files | internal errors | parses | idempotent | blockers by rule "
+        "| repo | kind | files | internal errors | parses | idempotent | blockers (left after apply) "
+        "| blockers by rule "
         "| findings/file | hunks | hunks by rule (top 4) | CPU s (check) |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     body = []
     for r in rows:
@@ -306,6 +307,7 @@ def table(rows: list[dict]) -> str:
             f"| [{r['name']}](https://github.com/{r['github']}/tree/{r['commit'][:12]}) "
             f"| {', '.join(r['category'])} | {r['files']} | {len(r['internal_errors'])} "
             f"| {parses} | {'yes' if r['idempotent'] else '**no**'} "
+            f"| {len(r['blockers'])} ({sum(not b['fixed'] for b in r['blockers'])}) "
             f"| {counts(r['blockers_by_rule'])} | {r['findings_per_file']} | {r['hunks']} "
             f"| {counts(r['hunks_by_rule'])} | {r['cpu_seconds']['check']} |"
         )
@@ -315,6 +317,7 @@ def table(rows: list[dict]) -> str:
         "parses": sum(1 for r in rows if not r["unparsed"] and not r["patch_applies"]),
         "idem": sum(1 for r in rows if r["idempotent"]),
         "blockers": sum(len(r["blockers"]) for r in rows),
+        "left": sum(not b["fixed"] for r in rows for b in r["blockers"]),
         "findings": sum(r["findings"] for r in rows),
         "hunks": sum(r["hunks"] for r in rows),
         "cpu": sum(r["cpu_seconds"]["check"] for r in rows),
@@ -322,7 +325,8 @@ def table(rows: list[dict]) -> str:
     per_file = total["findings"] / total["files"] if total["files"] else 0
     body.append(
         f"| **total ({len(rows)})** | | {total['files']} | {total['errors']} "
-        f"| {total['parses']}/{len(rows)} | {total['idem']}/{len(rows)} | {total['blockers']} "
+        f"| {total['parses']}/{len(rows)} | {total['idem']}/{len(rows)} "
+        f"| {total['blockers']} ({total['left']}) | "
         f"| {per_file:.2f} | {total['hunks']} | | {total['cpu']:.1f} |"
     )
     return head + "\n".join(body) + "\n"
@@ -341,12 +345,15 @@ def main() -> None:
     parser.add_argument("--mirrors", type=Path, default=MIRRORS)
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--no-readme", action="store_true", help="leave benchmarks/README.md")
+    parser.add_argument(
+        "--table-only", action="store_true", help="rewrite the README table from the kept results"
+    )
     args = parser.parse_args()
     repos = load_repos()
     unknown = set(args.only or ()) - {r.name for r in repos}
     if unknown:
         sys.exit(f"not in repos.toml: {', '.join(sorted(unknown))}")
-    for repo in repos:
+    for repo in [] if args.table_only else repos:
         if args.only and repo.name not in args.only:
             continue
         s = measure(repo, args.mirrors, args.jobs)
