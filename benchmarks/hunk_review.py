@@ -35,7 +35,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from repos import CACHE, HERE, README, load_repos, load_summaries, replace_between  # noqa: E402
+from repos import CACHE, HERE, README, SUPPORT, load_repos, load_summaries, replace_between  # noqa: E402
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -221,7 +221,7 @@ def review_tables(
         # A wrong or unneeded verdict names the rules at fault in `blame`; the others in the
         # hunk did their part right.
         blamed = set(entry.get("blame", "").split("+")) - {""} or set(hunk["rules"])
-        for rule in hunk["rules"]:
+        for rule in sorted(set(hunk["rules"]) | (blamed - {SUPPORT})):
             fault = verdict in ("wrong", "unneeded") and rule not in blamed
             by_rule[rule]["correct" if fault else verdict] += 1
     rule_rows = [
@@ -229,7 +229,7 @@ def review_tables(
         "Hunks reviewed, by rule (a hunk with several rules counts under each; a wrong or"
         " unneeded one only under the rules it blames):",
         "",
-        "| rule | drawn | correct | unneeded | wrong | not reviewed |",
+        "| rule | hunks | correct | unneeded | wrong | not reviewed |",
         "|---|---|---|---|---|---|",
     ]
     for rule in sorted(by_rule):
