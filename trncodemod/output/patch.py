@@ -1,9 +1,10 @@
 """Unified diffs that ``git apply`` accepts, built from the bytes on disk, and checked by reading
 them back with unidiff.
 
-The hunks come from the same line matcher the check uses, ``SequenceMatcher(autojunk=False)``:
-``difflib.unified_diff`` turns autojunk on, which in a file over 200 lines treats frequent lines
-(blank ones) as junk and can describe the change with other counts than the check expects.
+The hunks come from the same line matcher the check uses, ``line_diff.LineMatcher`` (difflib's,
+without autojunk, linear on repeated lines): ``difflib.unified_diff`` turns autojunk on, which in
+a file over 200 lines treats frequent lines (blank ones) as junk and can describe the change with
+other counts than the check expects.
 
 Lines are split on ``\\n`` only, as git does: ``str.splitlines`` also splits on form feeds and other
 separators that are not line ends for git or for Python's tokenizer, and a patch built that way
@@ -13,10 +14,11 @@ context lines.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 from unidiff import PatchedFile, PatchSet
+
+from trncodemod.output.line_diff import LineMatcher
 
 NO_NEWLINE = b"\\ No newline at end of file\n"
 
@@ -33,11 +35,6 @@ def split_lines(data: bytes) -> list[bytes]:
     if last:
         result.append(last)
     return result
-
-
-def line_matcher(old_lines: Sequence[bytes], new_lines: Sequence[bytes]) -> difflib.SequenceMatcher:
-    """The one matcher every diff of the tool is built and checked with (no autojunk)."""
-    return difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
 
 
 def _range(start: int, stop: int) -> bytes:
@@ -63,7 +60,7 @@ def build_file_diff(path: str, old: bytes, new: bytes, context: int = 3) -> byte
     encoded_path = path.replace("\\", "/").encode("utf-8", "surrogateescape")
     old_lines, new_lines = split_lines(old), split_lines(new)
     chunks = [b"--- a/" + encoded_path + b"\n", b"+++ b/" + encoded_path + b"\n"]
-    for group in line_matcher(old_lines, new_lines).get_grouped_opcodes(context):
+    for group in LineMatcher(old_lines, new_lines).get_grouped_opcodes(context):
         first, last = group[0], group[-1]
         chunks.append(
             b"@@ -" + _range(first[1], last[2]) + b" +" + _range(first[3], last[4]) + b" @@\n"
@@ -124,7 +121,7 @@ def check_file_diff(diff: bytes, old: bytes, new: bytes) -> None:
     (patched,) = patch
     old_lines = split_lines(old)
     new_lines = split_lines(new)
-    matcher = line_matcher(old_lines, new_lines)
+    matcher = LineMatcher(old_lines, new_lines)
     removed = sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
     added = sum(j2 - j1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal")
     if (patched.added, patched.removed) != (added, removed):
