@@ -97,3 +97,16 @@ def test_a_patch_inside_the_folder_still_applies_through_a_symlink_that_stays_in
     result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "real" / "t.py").read_text() == "x = 2\n"
+
+
+@pytest.mark.parametrize("name", ["foo\nbar.py", "café.py"])
+def test_a_patch_of_a_file_with_an_unusual_name_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(SCRIPT)
+    made = CliRunner().invoke(main, ["apply", "--dry-run", "--no-cache", "--patch", "m.patch", "."])
+    assert made.exit_code == 1, made.stderr
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 0, result.stderr
+    assert "Linear(2, 2).to(torch_xla.device())" in (tmp_path / name).read_text()

@@ -160,3 +160,16 @@ def test_an_ordinary_file_gets_the_hunks_difflib_gives() -> None:
     old_lines, new_lines = split_lines(old), split_lines(new)
     ours = line_diff.LineMatcher(old_lines, new_lines).get_opcodes()
     assert ours == difflib.SequenceMatcher(None, old_lines, new_lines, False).get_opcodes()
+
+
+@pytest.mark.parametrize("name", ["foo\nbar.py", 'say "hi".py', "tab\there.py"])
+def test_a_file_name_git_must_quote_gets_a_quoted_header_git_applies(
+    tmp_path: Path, name: str
+) -> None:
+    (tmp_path / name).write_bytes(b"x = 1\n")
+    diff = build_file_diff(name, b"x = 1\n", b"x = 2\n")
+    assert diff.startswith(b'--- "a/')
+    (tmp_path / "p.diff").write_bytes(diff)
+    result = subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / name).read_bytes() == b"x = 2\n"

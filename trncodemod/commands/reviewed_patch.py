@@ -8,6 +8,7 @@ is written atomically, so a file is either fully patched or untouched.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -16,7 +17,7 @@ import click
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from trncodemod.output.patch import PatchError, apply_patched_file, split_lines
+from trncodemod.output.patch import PatchError, apply_patched_file, split_lines, unquote_path
 from trncodemod.pipeline.files import read_regular
 from trncodemod.pipeline.writing import (
     OutsideRoot,
@@ -34,8 +35,11 @@ class FileResult:
     error: str | None
 
 
-def _strip_prefix(name: str) -> str:
-    return name[2:] if name.startswith(("a/", "b/")) else name
+def _header_path(name: str) -> str:
+    """A path named in the patch (read as latin-1, byte for byte), unquoted as git quotes it and
+    decoded as the file system's names are, without its ``a/`` or ``b/``."""
+    path = os.fsdecode(unquote_path(name.encode("latin-1")))
+    return path[2:] if path.startswith(("a/", "b/")) else path
 
 
 def _escapes(name: str) -> str | None:
@@ -60,12 +64,12 @@ def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
     roots = real_roots([root])
     for patched in patch:
         if patched.is_added_file or patched.is_removed_file or patched.is_rename:
-            name = _strip_prefix(patched.path)
+            name = _header_path(patched.path)
             results.append(FileResult(root / name, None, "creates, deletes or renames a file"))
             continue
-        name = _strip_prefix(patched.target_file)
+        name = _header_path(patched.target_file)
         path = root / name
-        source = _strip_prefix(patched.source_file)
+        source = _header_path(patched.source_file)
         why = _escapes(name) or _escapes(source)
         if why is None and source != name:
             why = "different names before and after (a/ and b/)"

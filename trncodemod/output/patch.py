@@ -52,14 +52,57 @@ def _line(prefix: bytes, line: bytes) -> bytes:
     return prefix + line if line.endswith(b"\n") else prefix + line + b"\n" + NO_NEWLINE
 
 
+# git's C-style quoting of a path (quote.c, quote_c_style): a name with a control character, a
+# double quote or a backslash is written in double quotes, with these escapes and octal for the
+# other control characters; `git apply` reads it back the same way.
+_ESCAPES = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r"}
+_ESCAPES |= {ord('"'): b'\\"', ord("\\"): b"\\\\"}
+_UNESCAPES = {value[1:]: bytes([key]) for key, value in _ESCAPES.items()}
+
+
+def quote_path(name: bytes) -> bytes:
+    """``name`` as git writes it in a patch header: as it is, or quoted when it must be."""
+    if not any(byte < 0x20 or byte == 0x7F or byte in b'"\\' for byte in name):
+        return name
+    quoted = b"".join(
+        _ESCAPES.get(byte) or (b"\\%03o" % byte if byte < 0x20 or byte == 0x7F else bytes([byte]))
+        for byte in name
+    )
+    return b'"' + quoted + b'"'
+
+
+def unquote_path(name: bytes) -> bytes:
+    """A path from a patch header, quoted by git (``"a/foo\\nbar.py"``) or not."""
+    if not (len(name) >= 2 and name.startswith(b'"') and name.endswith(b'"')):
+        return name
+    body, result, at = name[1:-1], bytearray(), 0
+    while at < len(body):
+        if body[at : at + 1] != b"\\":
+            result += body[at : at + 1]
+            at += 1
+        elif body[at + 1 : at + 2] in _UNESCAPES:
+            result += _UNESCAPES[body[at + 1 : at + 2]]
+            at += 2
+        elif body[at + 1 : at + 4].isdigit():
+            result.append(int(body[at + 1 : at + 4], 8) & 0xFF)
+            at += 4
+        else:
+            raise PatchError(f"bad escape in the quoted path {name!r}")
+    return bytes(result)
+
+
 def build_file_diff(path: str, old: bytes, new: bytes, context: int = 3) -> bytes:
     """The unified diff of one file, with ``a/`` and ``b/`` before the path as given (an absolute
-    path keeps its ``/``: ``a//srv/train.py``); empty when nothing changed."""
+    path keeps its ``/``: ``a//srv/train.py``), quoted as git quotes it where it must be; empty
+    when nothing changed."""
     if old == new:
         return b""
     encoded_path = path.replace("\\", "/").encode("utf-8", "surrogateescape")
     old_lines, new_lines = split_lines(old), split_lines(new)
-    chunks = [b"--- a/" + encoded_path + b"\n", b"+++ b/" + encoded_path + b"\n"]
+    chunks = [
+        b"--- " + quote_path(b"a/" + encoded_path) + b"\n",
+        b"+++ " + quote_path(b"b/" + encoded_path) + b"\n",
+    ]
     for group in LineMatcher(old_lines, new_lines).get_grouped_opcodes(context):
         first, last = group[0], group[-1]
         chunks.append(
