@@ -1,11 +1,13 @@
 """`trncodemod apply-patch`: a reviewed (edited) patch applies; a stale one writes nothing."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from trncodemod.cli import main
+from trncodemod.output.patch import build_file_diff
 
 SCRIPT = (
     "import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\n"
@@ -135,3 +137,57 @@ def test_a_file_saved_after_the_patch_was_checked_keeps_the_save(
     assert result.exit_code == 2
     assert "train.py: refused: file changed on disk after it was read" in result.stderr
     assert (patched / "train.py").read_text() == saved
+
+
+@pytest.mark.parametrize("name", ["foo\nbar.py", "café.py"])
+def test_a_patch_of_a_file_with_an_unusual_name_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(SCRIPT)
+    made = CliRunner().invoke(main, ["apply", "--dry-run", "--no-cache", "--patch", "m.patch", "."])
+    assert made.exit_code == 1, made.stderr
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 0, result.stderr
+    assert "Linear(2, 2).to(torch_xla.device())" in (tmp_path / name).read_text()
+
+
+LINES = "".join(f"x{i} = 1\n" for i in range(12))
+
+
+def _two_sections(second_from: str, second_to: str) -> bytes:
+    """A patch with two sections for t.py, as `cat a.patch b.patch` makes: the first changes x0,
+    the second turns ``second_from`` into ``second_to``."""
+    first = LINES.replace("x0 = 1", "x0 = 2")
+    return build_file_diff("t.py", LINES.encode(), first.encode()) + build_file_diff(
+        "t.py", second_from.encode(), second_to.encode()
+    )
+
+
+def test_two_sections_for_one_file_apply_in_turn_as_git_apply_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.patch").write_bytes(_two_sections(LINES, LINES.replace("x11 = 1", "x11 = 2")))
+    expected = LINES.replace("x0 = 1", "x0 = 2").replace("x11 = 1", "x11 = 2")
+    (tmp_path / "t.py").write_text(LINES)
+    subprocess.run(["git", "apply", "m.patch"], check=True, capture_output=True)
+    assert (tmp_path / "t.py").read_text() == expected, "what git apply does"
+    (tmp_path / "t.py").write_text(LINES)
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "t.py").read_text() == expected
+    assert "1 file(s) applied, 0 refused" in result.stderr
+
+
+def test_a_later_section_that_no_longer_applies_refuses_the_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # The second section also expects `x0 = 1`, which the first has changed: git apply fails.
+    (tmp_path / "m.patch").write_bytes(_two_sections(LINES, LINES.replace("x0 = 1", "x0 = 3")))
+    (tmp_path / "t.py").write_text(LINES)
+    result = CliRunner().invoke(main, ["apply-patch", "m.patch"])
+    assert result.exit_code == 2
+    assert "t.py: refused" in result.stderr and "earlier section" in result.stderr
+    assert (tmp_path / "t.py").read_text() == LINES

@@ -150,3 +150,23 @@ def test_a_source_stored_as_one_string_and_unusual_key_order_are_kept(tmp_path: 
         '", "cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, '
         '"id": "a1"}\n]}\n'
     )
+
+
+def test_a_cell_without_source_is_an_empty_cell_and_left_as_it_is(tmp_path: Path) -> None:
+    code = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": []}
+    notebook = {
+        "cells": [
+            dict(code),  # no `source` at all
+            dict(code, source=["import torch\n", "m = torch.nn.Linear(2, 2).cuda()\n"]),
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 4,
+    }
+    path = tmp_path / "t.ipynb"
+    path.write_text(json.dumps(notebook, indent=1) + "\n")
+    outcome = migrate_file(path, "t.ipynb", Settings())
+    assert outcome.error is None, outcome.error
+    written = json.loads(outcome.new)
+    assert "source" not in written["cells"][0]
+    assert "m = torch.nn.Linear(2, 2).to(torch_xla.device())\n" in written["cells"][1]["source"]

@@ -2,12 +2,15 @@
 
 import difflib
 import subprocess
+import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from trncodemod.output import line_diff
 from trncodemod.output.patch import PatchError, build_file_diff, check_file_diff, split_lines
 
 CASES = {
@@ -113,8 +116,60 @@ def test_files_past_200_lines_get_patches_that_reproduce_them(
     old_bytes, new_bytes = b"".join(lines), b"".join(new)
     diff = build_file_diff("f.py", old_bytes, new_bytes)  # builds and checks, or raises
     assert (diff == b"") == (old_bytes == new_bytes)
+    # The same with every piece split at its unique lines, as a file of many repeated lines is.
+    with mock.patch.object(line_diff, "MAX_PAIRS", 0):
+        diff = build_file_diff("f.py", old_bytes, new_bytes)
+    assert (diff == b"") == (old_bytes == new_bytes)
 
 
 def test_an_absolute_path_keeps_its_slash_in_the_headers() -> None:
     diff = build_file_diff("/srv/proj/train.py", b"x = 1\n", b"x = 2\n")
     assert diff.startswith(b"--- a//srv/proj/train.py\n+++ b//srv/proj/train.py\n")
+
+
+def _among_repeated_lines(count: int) -> tuple[bytes, bytes]:
+    """A script with ``count`` identical comment lines in its middle, changed on both sides of
+    them: the shape on which difflib's matcher visits every pair of equal lines."""
+    head = b"import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+    tail = b"for step in range(3):\n    loss = model(x).sum()\n"
+    old = head + b"# padding\n" * count + tail
+    new = (
+        b"import torch\nimport torch_xla\n\nmodel = torch.nn.Linear(2, 2).to(torch_xla.device())\n"
+        + b"# padding\n" * count
+        + tail
+        + b"    torch_xla.sync()\n"
+    )
+    return old, new
+
+
+def test_a_patch_among_many_identical_lines_takes_linear_time(tmp_path: Path) -> None:
+    old, new = _among_repeated_lines(10_000)  # difflib alone: 10^8 pairs, minutes
+    started = time.perf_counter()
+    diff = build_file_diff("f.py", old, new)  # builds and checks it
+    assert time.perf_counter() - started < 2.0
+    assert diff.count(b"\n") < 30, "one hunk per change, not the padding"
+    (tmp_path / "f.py").write_bytes(old)
+    (tmp_path / "p.diff").write_bytes(diff)
+    result = subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "f.py").read_bytes() == new
+
+
+def test_an_ordinary_file_gets_the_hunks_difflib_gives() -> None:
+    old, new = _long_file_and_edit()
+    old_lines, new_lines = split_lines(old), split_lines(new)
+    ours = line_diff.LineMatcher(old_lines, new_lines).get_opcodes()
+    assert ours == difflib.SequenceMatcher(None, old_lines, new_lines, False).get_opcodes()
+
+
+@pytest.mark.parametrize("name", ["foo\nbar.py", 'say "hi".py', "tab\there.py"])
+def test_a_file_name_git_must_quote_gets_a_quoted_header_git_applies(
+    tmp_path: Path, name: str
+) -> None:
+    (tmp_path / name).write_bytes(b"x = 1\n")
+    diff = build_file_diff(name, b"x = 1\n", b"x = 2\n")
+    assert diff.startswith(b'--- "a/')
+    (tmp_path / "p.diff").write_bytes(diff)
+    result = subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / name).read_bytes() == b"x = 2\n"

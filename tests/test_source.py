@@ -45,3 +45,11 @@ def test_text_that_cannot_be_encoded_back_is_an_error_not_a_lossy_write() -> Non
     source = decode_source("# coding: latin-1\nx = 1\n".encode("latin-1"))
     with pytest.raises(SourceError):
         source.encode("x = '→'\n")
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_utf16_or_utf32_file_is_refused_for_its_encoding_not_a_nul_byte(codec: str) -> None:
+    bom = {"utf-16-be": b"\xfe\xff"}.get(codec, b"")
+    with pytest.raises(SourceError) as info:
+        decode_source(bom + "import torch\n".encode(codec))
+    assert info.value.reason.startswith(f"file is {codec[:6].upper()} (byte order mark)")

@@ -193,3 +193,27 @@ def test_refuses_a_file_whose_owner_cannot_be_kept(
         write_atomic(path, b"new\n", b"old\n")
     assert path.read_bytes() == b"old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.py"], "temporary removed"
+
+
+def test_a_named_link_is_refused_even_when_another_argument_reaches_its_target_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    script = "import torch\nm = torch.nn.Linear(2, 2).cuda()\n"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.py").write_text(script)
+    (outside / "named.py").write_text(script)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "link.py").symlink_to(outside / "victim.py")
+    (project / "linkdir").symlink_to(outside)
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(main, ["apply", "--no-cache", "link.py", "linkdir/named.py"])
+    assert result.exit_code == 2, result.stderr
+    assert f"resolves to {outside / 'victim.py'}" in result.stderr
+    assert (outside / "victim.py").read_text() == script, "written through link.py"
+    assert "torch_xla" in (outside / "named.py").read_text(), "the file named is migrated"

@@ -35,7 +35,7 @@ from trncodemod.output.report import statistics as statistics_rows
 from trncodemod.pipeline.cache import ResultCache, open_cache
 from trncodemod.pipeline.engine import FileOutcome, migrate_files, summarize
 from trncodemod.pipeline.files import discover
-from trncodemod.pipeline.writing import real_roots, write_outcomes
+from trncodemod.pipeline.writing import write_outcomes
 from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import load_target, target_names
 
@@ -357,7 +357,7 @@ def apply(
     interrupted: list[int] = []
     if not dry_run:
         with _interrupt_deferred() as interrupted:
-            outcomes = write_outcomes(outcomes, real_roots(paths))
+            outcomes = write_outcomes(outcomes, paths)
     if fmt == "json":
         click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
     else:

@@ -173,7 +173,7 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def _config_plugin(spec: str, config: Path) -> str:
+def project_plugin(spec: str, config: Path) -> str:
     """A plugin named in ``config``: a ``file.py`` path resolves against the configuration's folder
     (never the current one) and, symlinks resolved, must stay inside it."""
     location, sep, attr = spec.rpartition(":")
@@ -220,7 +220,7 @@ def load_settings(
         named = values.pop("plugins")
         values["plugins_source"] = str(path)
         if allow_plugins:
-            values["plugins"] = tuple(_config_plugin(spec, path) for spec in named)
+            values["plugins"] = tuple(project_plugin(spec, path) for spec in named)
         else:
             values["withheld_plugins"] = named
     return Settings(root=path.parent, source=str(path), **values)

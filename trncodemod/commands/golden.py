@@ -5,6 +5,11 @@ The first lines of an input may set options for that case, in the keys of ``[too
 
     # golden: target=neuron optimizer=syncfree log-interval=5
 
+Plugins a case names (``plugins=checks.py:Rule``) are code from the folder: as those a
+configuration names, they load only with ``--allow-config-plugins``, and a ``file.py`` resolves
+against the case's folder and must stay inside it (README, "Trust model"). No case file is read
+or written through a symlink that leads out of the folder given.
+
 The folder name picks the pass whose rules are selected; ``golden/pipeline/`` (or a folder that
 names no pass, as in a team's own golden folder) runs every pass.
 
@@ -17,17 +22,19 @@ from __future__ import annotations
 import difflib
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from trncodemod.config import KEYS, ConfigError, Settings
+from trncodemod.cli import ALLOW_CONFIG_PLUGINS
+from trncodemod.config import KEYS, ConfigError, Settings, project_plugin
 from trncodemod.findings import Finding
 from trncodemod.output.report import one_line
 from trncodemod.pipeline.migrate import migrate_text
 from trncodemod.pipeline.source import SourceError, decode_source
+from trncodemod.pipeline.writing import OutsideRoot, inside_root, real_roots
 from trncodemod.rules import all_passes
 from trncodemod.targets import target_names
 
@@ -51,7 +58,9 @@ class GoldenCase:
     def findings_file(self) -> Path:
         return self.input.with_name(self.input.name.replace(".in.py", ".findings"))
 
-    def settings(self) -> Settings:
+    def settings(self, allow_plugins: bool = False) -> Settings:
+        """The case's options; the plugins it names are kept only with ``allow_plugins``, else
+        listed in ``withheld_plugins`` (as a configuration's are)."""
         text = self.input.read_text("utf-8", errors="replace")
         options: dict[str, object] = {}
         for line in _DIRECTIVE.findall(text):
@@ -63,7 +72,7 @@ class GoldenCase:
                 parsed: object = value
                 if value.isdigit():
                     parsed = int(value)
-                elif "," in value or key in ("select", "ignore", "buckets", "exclude"):
+                elif "," in value or key in ("select", "ignore", "buckets", "exclude", "plugins"):
                     parts = [v for v in value.split(",") if v]
                     parsed = [int(v) if v.isdigit() else v for v in parts]
                 try:
@@ -74,7 +83,24 @@ class GoldenCase:
         owner = next((p for p in all_passes() if p.name == folder), None)
         if "select" not in options and owner is not None:
             options["select"] = tuple(rule.code for rule in owner.rules)
-        return Settings(**options)  # type: ignore[arg-type]
+        if "plugins" in options:
+            named = options.pop("plugins")
+            options["plugins_source"] = str(self.input)
+            if allow_plugins:
+                options["plugins"] = tuple(project_plugin(spec, self.input) for spec in named)
+            else:
+                options["withheld_plugins"] = named
+        return Settings(source=str(self.input), **options)  # type: ignore[arg-type]
+
+    def refuse_links_out(self, roots: Sequence[Path]) -> None:
+        """OutsideRoot, naming the file, if one of the case's files (present or a dangling
+        link) resolves out of ``roots`` (``real_roots`` of the folder given)."""
+        for path in (self.input, self.output, self.findings_file):
+            if path.is_symlink() or path.exists():
+                try:
+                    inside_root(path, roots)
+                except OutsideRoot as err:
+                    raise OutsideRoot(f"{path}: {err}") from None
 
     def expected_output(self) -> bytes:
         return self.output.read_bytes() if self.output.exists() else self.input.read_bytes()
@@ -97,16 +123,21 @@ def format_finding(finding: Finding) -> str:
 class GoldenRun:
     output: bytes
     findings: list[str]
+    notices: tuple[str, ...] = ()  # which plugins ran, which were withheld
 
 
 def run_case(
-    case: GoldenCase, data: bytes | None = None, overrides: dict[str, object] | None = None
+    case: GoldenCase,
+    data: bytes | None = None,
+    overrides: dict[str, object] | None = None,
+    allow_plugins: bool = False,
 ) -> GoldenRun:
     raw = case.input.read_bytes() if data is None else data
     source = decode_source(raw)
-    settings = case.settings().with_overrides(**(overrides or {}))
+    settings = case.settings(allow_plugins).with_overrides(**(overrides or {}))
     migration = migrate_text(source.text, case.input.name, settings)
-    return GoldenRun(source.encode(migration.text), [format_finding(f) for f in migration.findings])
+    findings = [format_finding(f) for f in migration.findings]
+    return GoldenRun(source.encode(migration.text), findings, tuple(settings.plugin_notices()))
 
 
 def update_case(case: GoldenCase, run: GoldenRun) -> None:
@@ -161,7 +192,9 @@ def _cases_in(folder: Path) -> list[GoldenCase]:
 
 
 def _case_options(command: Callable[..., None]) -> Callable[..., None]:
-    """What `golden check` and `golden update` both take: a folder, and overrides."""
+    """What `golden check` and `golden update` both take: a folder, overrides, and the opt-in
+    for the plugins cases name."""
+    command = ALLOW_CONFIG_PLUGINS(command)
     command = click.option(
         "--select", help="Override each case's rule selection (codes or prefixes)."
     )(command)
@@ -173,16 +206,30 @@ def _case_options(command: Callable[..., None]) -> Callable[..., None]:
     )
 
 
+def _run(
+    case: GoldenCase, roots: Sequence[Path], target: str | None, select: str | None
+) -> GoldenRun:
+    """One case, as the commands run it: OutsideRoot if one of its files links out of the
+    folder, and on stderr which plugins it loaded or withheld."""
+    case.refuse_links_out(roots)
+    allow = click.get_current_context().meta.get("allow_config_plugins", False)
+    run = run_case(case, overrides=_overrides(target, select), allow_plugins=allow)
+    for line in run.notices:
+        click.echo(line, err=True)
+    return run
+
+
 @golden_command.command("check")
 @_case_options
 def golden_check(folder: Path, target: str | None, select: str | None) -> None:
     """Print a unified diff for every case whose output or findings differ; exit 1 if any."""
     cases = _cases_in(folder)
+    roots = real_roots([folder])
     failed = 0
     for case in cases:
         try:
-            diff = case_diff(case, run_case(case, overrides=_overrides(target, select)))
-        except ConfigError as err:  # its message names the case already
+            diff = case_diff(case, _run(case, roots, target, select))
+        except (ConfigError, OutsideRoot) as err:  # its message names the case already
             diff = f"{err}\n"
         except SourceError as err:
             diff = f"{case.input}: {err}\n"
@@ -196,18 +243,29 @@ def golden_check(folder: Path, target: str | None, select: str | None) -> None:
 @golden_command.command("update")
 @_case_options
 def golden_update(folder: Path, target: str | None, select: str | None) -> None:
-    """Rewrite every case's expected output and findings from the tool's current behaviour."""
+    """Rewrite every case's expected output and findings from the tool's current behaviour; a
+    case that cannot be read, or whose files link out of the folder, is named and left alone
+    (exit 2)."""
     cases = _cases_in(folder)
-    changed = 0
+    roots = real_roots([folder])
+    changed = refused = 0
     for case in cases:
         try:
-            run = run_case(case, overrides=_overrides(target, select))
+            run = _run(case, roots, target, select)
         except ConfigError as err:
             raise click.UsageError(str(err)) from None
+        except (OutsideRoot, SourceError) as err:
+            refused += 1
+            shown = str(err) if isinstance(err, OutsideRoot) else f"{case.input}: {err}"
+            click.echo(shown, err=True)
+            continue
         if case_diff(case, run):
             changed += 1
             update_case(case, run)
             click.echo(f"updated {case.name}", err=True)
     click.echo(
-        f"{len(cases)} golden cases, {changed} updated; review them with git diff.", err=True
+        f"{len(cases)} golden cases, {changed} updated, {refused} refused; review them with "
+        "git diff.",
+        err=True,
     )
+    sys.exit(2 if refused else 0)

@@ -31,7 +31,7 @@ from trncodemod.findings import Finding, Severity
 from trncodemod.output.report import one_line
 from trncodemod.pipeline.engine import FileOutcome, blocks, migrate_files
 from trncodemod.pipeline.files import discover
-from trncodemod.pipeline.writing import real_roots, write_outcomes
+from trncodemod.pipeline.writing import write_outcomes
 from trncodemod.rules import rule_by_code
 from trncodemod.selection import SelectionError, enabled_codes
 from trncodemod.targets import DEFAULT_TARGET, Target, load_target, target_names
@@ -304,7 +304,7 @@ def pr_command(
         sys.exit(2 if errors else 0)
     _git("switch", "-C" if force else "-c", branch, base, cwd=top)
     written = []
-    for before, after in zip(outcomes, write_outcomes(outcomes, real_roots(paths)), strict=True):
+    for before, after in zip(outcomes, write_outcomes(outcomes, paths), strict=True):
         if after.error and not before.error:
             click.echo(after.error_text(), err=True)
         elif after.changed:

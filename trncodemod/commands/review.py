@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 from unidiff import Hunk, PatchedFile, PatchSet
 
 from trncodemod.findings import Finding
-from trncodemod.output.patch import apply_patched_file, build_file_diff, line_matcher, split_lines
+from trncodemod.output.line_diff import LineMatcher
+from trncodemod.output.patch import apply_patched_file, build_file_diff, split_lines
 from trncodemod.pipeline.engine import FileOutcome
 
 HELP = """y - apply this change
@@ -169,7 +170,7 @@ class Change:
 
 def _units(old_lines: list[str], new_lines: list[str]) -> list[_Unit]:
     units = []
-    for tag, i1, i2, j1, j2 in line_matcher(old_lines, new_lines).get_opcodes():  # type: ignore[arg-type]
+    for tag, i1, i2, j1, j2 in LineMatcher(old_lines, new_lines).get_opcodes():  # type: ignore[arg-type]
         if tag == "equal":
             continue
         for a, b in _statement_chunks(new_lines, j1, j2) if i1 == i2 else [(j1, j2)]:

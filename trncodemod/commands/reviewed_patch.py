@@ -8,15 +8,16 @@ is written atomically, so a file is either fully patched or untouched.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import click
-from unidiff import PatchSet
+from unidiff import PatchedFile, PatchSet
 from unidiff.errors import UnidiffParseError
 
-from trncodemod.output.patch import PatchError, apply_patched_file, split_lines
+from trncodemod.output.patch import PatchError, apply_patched_file, split_lines, unquote_path
 from trncodemod.pipeline.files import read_regular
 from trncodemod.pipeline.writing import (
     OutsideRoot,
@@ -35,8 +36,11 @@ class FileResult:
     old: bytes | None = None  # what the patch was checked against: written over only if unchanged
 
 
-def _strip_prefix(name: str) -> str:
-    return name[2:] if name.startswith(("a/", "b/")) else name
+def _header_path(name: str) -> str:
+    """A path named in the patch (read as latin-1, byte for byte), unquoted as git quotes it and
+    decoded as the file system's names are, without its ``a/`` or ``b/``."""
+    path = os.fsdecode(unquote_path(name.encode("latin-1")))
+    return path[2:] if path.startswith(("a/", "b/")) else path
 
 
 def _escapes(name: str) -> str | None:
@@ -49,47 +53,62 @@ def _escapes(name: str) -> str | None:
     return None
 
 
+def _target(patched: PatchedFile, root: Path) -> tuple[Path, str | None]:
+    """The file a section of the patch changes, and why it may not, if it may not."""
+    if patched.is_added_file or patched.is_removed_file or patched.is_rename:
+        return root / _header_path(patched.path), "creates, deletes or renames a file"
+    name = _header_path(patched.target_file)
+    source = _header_path(patched.source_file)
+    why = _escapes(name) or _escapes(source)
+    if why is None and source != name:
+        why = "different names before and after (a/ and b/)"
+    return root / name, None if why is None else f"{why}; nothing written"
+
+
 def plan(patch_bytes: bytes, root: Path) -> list[FileResult]:
-    """What applying the patch would do to each file, without writing anything."""
+    """What applying the patch would do to each file, without writing anything.
+
+    Sections for the same file apply in turn, each to what the one before made of it, as
+    ``git apply`` does; a section that does not apply refuses the file whole."""
     try:
         patch = PatchSet(patch_bytes.decode("latin-1"))
     except UnidiffParseError as err:
         raise PatchError(f"not a unified diff: {err}") from None
     if not len(patch):
         raise PatchError("the patch names no file")
-    results = []
     roots = real_roots([root])
+    results: dict[Path, FileResult] = {}  # by real path: two names of one file are one file
+    originals: dict[Path, bytes] = {}
     for patched in patch:
-        if patched.is_added_file or patched.is_removed_file or patched.is_rename:
-            name = _strip_prefix(patched.path)
-            results.append(FileResult(root / name, None, "creates, deletes or renames a file"))
-            continue
-        name = _strip_prefix(patched.target_file)
-        path = root / name
-        source = _strip_prefix(patched.source_file)
-        why = _escapes(name) or _escapes(source)
-        if why is None and source != name:
-            why = "different names before and after (a/ and b/)"
+        path, why = _target(patched, root)
+        key = path
+        if why is None:
+            try:
+                key = inside_root(path, roots)
+            except OutsideRoot as err:
+                why = err.reason
+        earlier = results.get(key)
+        if earlier is not None and earlier.error is not None:
+            continue  # refused whole already
+        if why is None and earlier is None:
+            try:
+                originals[key] = read_regular(path)
+            except OSError as err:
+                why = f"cannot read: {err.strerror}"
         if why is not None:
-            results.append(FileResult(path, None, f"{why}; nothing written"))
+            results[key] = FileResult(path, None, why)
             continue
-        try:
-            inside_root(path, roots)
-            old = read_regular(path)
-        except OutsideRoot as err:
-            results.append(FileResult(path, None, err.reason))
-            continue
-        except OSError as err:
-            results.append(FileResult(path, None, f"cannot read: {err.strerror}"))
-            continue
+        old = earlier.new if earlier is not None and earlier.new is not None else originals[key]
         old_lines = [line.decode("latin-1") for line in split_lines(old)]
         try:
             new = "".join(apply_patched_file(old_lines, patched)).encode("latin-1")
         except PatchError as err:
-            results.append(FileResult(path, None, f"{err}; the file changed since the patch"))
+            why = "after the patch's earlier section for it" if earlier else "the file changed"
+            results[key] = FileResult(path, None, f"{err}; {why}")
             continue
-        results.append(FileResult(path, new if new != old else None, None, old))
-    return results
+        original = originals[key]
+        results[key] = FileResult(path, new if new != original else None, None, original)
+    return list(results.values())
 
 
 @click.command("apply-patch")

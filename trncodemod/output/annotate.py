@@ -13,7 +13,6 @@ that a rewrite changed is followed by the same line diff as the patch.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -22,6 +21,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from trncodemod.findings import Finding
+from trncodemod.output.line_diff import LineMatcher
 from trncodemod.output.patch import PatchError, build_file_diff
 from trncodemod.passes import PlainVisitor
 from trncodemod.pipeline.engine import FileOutcome
@@ -42,7 +42,7 @@ def _old_to_new(old: str, new: str) -> Callable[[int], int]:
     rewrite that replaced it)."""
     if old == new:
         return lambda line: line
-    matcher = difflib.SequenceMatcher(None, _lines(old), _lines(new), autojunk=False)
+    matcher = LineMatcher(_lines(old), _lines(new))
     blocks = matcher.get_opcodes()
 
     def to_new(line: int) -> int:

@@ -1,9 +1,10 @@
 """Unified diffs that ``git apply`` accepts, built from the bytes on disk, and checked by reading
 them back with unidiff.
 
-The hunks come from the same line matcher the check uses, ``SequenceMatcher(autojunk=False)``:
-``difflib.unified_diff`` turns autojunk on, which in a file over 200 lines treats frequent lines
-(blank ones) as junk and can describe the change with other counts than the check expects.
+The hunks come from the same line matcher the check uses, ``line_diff.LineMatcher`` (difflib's,
+without autojunk, linear on repeated lines): ``difflib.unified_diff`` turns autojunk on, which in
+a file over 200 lines treats frequent lines (blank ones) as junk and can describe the change with
+other counts than the check expects.
 
 Lines are split on ``\\n`` only, as git does: ``str.splitlines`` also splits on form feeds and other
 separators that are not line ends for git or for Python's tokenizer, and a patch built that way
@@ -13,10 +14,11 @@ context lines.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 from unidiff import PatchedFile, PatchSet
+
+from trncodemod.output.line_diff import LineMatcher
 
 NO_NEWLINE = b"\\ No newline at end of file\n"
 
@@ -35,11 +37,6 @@ def split_lines(data: bytes) -> list[bytes]:
     return result
 
 
-def line_matcher(old_lines: Sequence[bytes], new_lines: Sequence[bytes]) -> difflib.SequenceMatcher:
-    """The one matcher every diff of the tool is built and checked with (no autojunk)."""
-    return difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-
-
 def _range(start: int, stop: int) -> bytes:
     # As difflib's unified format: 1-based start, length omitted when 1, start-1 when empty.
     length = stop - start
@@ -55,15 +52,58 @@ def _line(prefix: bytes, line: bytes) -> bytes:
     return prefix + line if line.endswith(b"\n") else prefix + line + b"\n" + NO_NEWLINE
 
 
+# git's C-style quoting of a path (quote.c, quote_c_style): a name with a control character, a
+# double quote or a backslash is written in double quotes, with these escapes and octal for the
+# other control characters; `git apply` reads it back the same way.
+_ESCAPES = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r"}
+_ESCAPES |= {ord('"'): b'\\"', ord("\\"): b"\\\\"}
+_UNESCAPES = {value[1:]: bytes([key]) for key, value in _ESCAPES.items()}
+
+
+def quote_path(name: bytes) -> bytes:
+    """``name`` as git writes it in a patch header: as it is, or quoted when it must be."""
+    if not any(byte < 0x20 or byte == 0x7F or byte in b'"\\' for byte in name):
+        return name
+    quoted = b"".join(
+        _ESCAPES.get(byte) or (b"\\%03o" % byte if byte < 0x20 or byte == 0x7F else bytes([byte]))
+        for byte in name
+    )
+    return b'"' + quoted + b'"'
+
+
+def unquote_path(name: bytes) -> bytes:
+    """A path from a patch header, quoted by git (``"a/foo\\nbar.py"``) or not."""
+    if not (len(name) >= 2 and name.startswith(b'"') and name.endswith(b'"')):
+        return name
+    body, result, at = name[1:-1], bytearray(), 0
+    while at < len(body):
+        if body[at : at + 1] != b"\\":
+            result += body[at : at + 1]
+            at += 1
+        elif body[at + 1 : at + 2] in _UNESCAPES:
+            result += _UNESCAPES[body[at + 1 : at + 2]]
+            at += 2
+        elif body[at + 1 : at + 4].isdigit():
+            result.append(int(body[at + 1 : at + 4], 8) & 0xFF)
+            at += 4
+        else:
+            raise PatchError(f"bad escape in the quoted path {name!r}")
+    return bytes(result)
+
+
 def build_file_diff(path: str, old: bytes, new: bytes, context: int = 3) -> bytes:
     """The unified diff of one file, with ``a/`` and ``b/`` before the path as given (an absolute
-    path keeps its ``/``: ``a//srv/train.py``); empty when nothing changed."""
+    path keeps its ``/``: ``a//srv/train.py``), quoted as git quotes it where it must be; empty
+    when nothing changed."""
     if old == new:
         return b""
     encoded_path = path.replace("\\", "/").encode("utf-8", "surrogateescape")
     old_lines, new_lines = split_lines(old), split_lines(new)
-    chunks = [b"--- a/" + encoded_path + b"\n", b"+++ b/" + encoded_path + b"\n"]
-    for group in line_matcher(old_lines, new_lines).get_grouped_opcodes(context):
+    chunks = [
+        b"--- " + quote_path(b"a/" + encoded_path) + b"\n",
+        b"+++ " + quote_path(b"b/" + encoded_path) + b"\n",
+    ]
+    for group in LineMatcher(old_lines, new_lines).get_grouped_opcodes(context):
         first, last = group[0], group[-1]
         chunks.append(
             b"@@ -" + _range(first[1], last[2]) + b" +" + _range(first[3], last[4]) + b" @@\n"
@@ -124,7 +164,7 @@ def check_file_diff(diff: bytes, old: bytes, new: bytes) -> None:
     (patched,) = patch
     old_lines = split_lines(old)
     new_lines = split_lines(new)
-    matcher = line_matcher(old_lines, new_lines)
+    matcher = LineMatcher(old_lines, new_lines)
     removed = sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
     added = sum(j2 - j1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal")
     if (patched.added, patched.removed) != (added, removed):

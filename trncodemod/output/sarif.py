@@ -12,7 +12,6 @@ lines and columns are 1-based, character offsets 0-based.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from urllib.parse import quote
 
 from trncodemod import __version__
 from trncodemod.findings import Finding, Rule, Severity
+from trncodemod.output.line_diff import LineMatcher
 from trncodemod.pipeline.engine import FileOutcome
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.rules import all_rules, pass_of
@@ -83,7 +83,7 @@ def replacements(old: str, new: str) -> list[dict]:
     for line in old_lines:
         starts.append(starts[-1] + len(line))
     result = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    matcher = LineMatcher(old_lines, new_lines)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import difflib
 import itertools
 import re
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from trncodemod.analysis.facts import FileFacts, facts_of_text
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
+from trncodemod.output.line_diff import LineMatcher
 from trncodemod.passes import Pass, PassRun
 from trncodemod.pipeline.plugins import PluginError, PluginRewrite, plugin_runner
 from trncodemod.pipeline.suppressions import find_suppressions
@@ -52,7 +52,7 @@ class Migration:
 
 def _line_map(new: str, old: str) -> Callable[[int], int]:
     """Map a 1-based line of ``new`` to the line of ``old`` it came from (or was inserted at)."""
-    matcher = difflib.SequenceMatcher(None, old.split("\n"), new.split("\n"), autojunk=False)
+    matcher = LineMatcher(old.split("\n"), new.split("\n"))
     blocks = matcher.get_opcodes()
 
     def to_old(line: int) -> int:
@@ -81,7 +81,7 @@ def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
     rewrite elsewhere in the file names that pass in ``Pass.sees``. Tests hold the outputs and
     findings equal to running every pass again (tests/test_fixed_point.py)."""
     old_lines, new_lines = old.split("\n"), new.split("\n")
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    matcher = LineMatcher(old_lines, new_lines)
     lines = [
         line
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
@@ -264,9 +264,7 @@ def _run_plugins(
         first = next(
             (
                 tag
-                for tag in difflib.SequenceMatcher(
-                    None, code.split("\n"), new_code.split("\n"), autojunk=False
-                ).get_opcodes()
+                for tag in LineMatcher(code.split("\n"), new_code.split("\n")).get_opcodes()
                 if tag[0] != "equal"
             ),
             None,

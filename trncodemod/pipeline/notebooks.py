@@ -68,6 +68,9 @@ def read_notebook(raw: bytes) -> nbformat.NotebookNode:
         isinstance(cell, dict) and isinstance(cell.get("source", ""), str) for cell in cells
     ):
         raise SourceError("not a notebook: `cells` is not a list of cells")
+    for cell in cells:
+        # The schema requires `source`, but some tools leave it out of an empty cell.
+        cell.setdefault("source", "")
     return notebook
 
 
@@ -172,7 +175,12 @@ def _write(notebook: nbformat.NotebookNode, raw: bytes) -> bytes:
         if spans is None or len(spans) != len(notebook.cells):
             raise ValueError("cells not found")
         parts, at = [], 0
-        for (start, end), cell in zip(spans, notebook.cells, strict=True):
+        for span, cell in zip(spans, notebook.cells, strict=True):
+            if span is None:  # no `source` in the text: the cell is empty, unless now filled
+                if cell.source:
+                    raise ValueError("a source to add to a cell")
+                continue
+            start, end = span
             old = json.loads(text[start:end])
             if _joined(old) == cell.source:
                 continue
@@ -205,9 +213,9 @@ _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def _source_spans(text: str) -> list[tuple[int, int]] | None:
-    """Where the JSON value of each cell's ``source`` lies in ``text``, cell by cell (a cell with
-    none gets an empty span); other values are stepped over without being kept."""
+def _source_spans(text: str) -> list[tuple[int, int] | None] | None:
+    """Where the JSON value of each cell's ``source`` lies in ``text``, cell by cell (None for a
+    cell with none); other values are stepped over without being kept."""
     at = _SPACE.match(text, 0).end()
     for key, start in _members(text, at):
         if key == "cells":
@@ -258,11 +266,11 @@ def _items(text: str, at: int):
         at = _SPACE.match(text, at + 1).end()
 
 
-def _cell_span(text: str, at: int) -> tuple[int, int]:
+def _cell_span(text: str, at: int) -> tuple[int, int] | None:
     for key, start in _members(text, at):
         if key == "source":
             return start, _DECODER.raw_decode(text, start)[1]
-    raise ValueError("a cell without a source")
+    return None
 
 
 def _render_source(text: str, start: int, end: int, old: str | list[str], new: str) -> str:

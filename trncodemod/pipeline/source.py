@@ -44,7 +44,24 @@ class Source:
             ) from None
 
 
+# Python reads source as UTF-8 or an ASCII-compatible encoding its cookie names (PEP 263); a file
+# in UTF-16 or UTF-32 does not run, and its NUL bytes are not the reason to give.
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
 def decode_source(raw: bytes) -> Source:
+    for bom, name in _WIDE_BOMS:  # UTF-32 LE's BOM starts with UTF-16 LE's: it comes first
+        if raw.startswith(bom):
+            raise SourceError(
+                f"file is {name} (byte order mark); Python source must be UTF-8 or an "
+                "ASCII-compatible encoding named in a coding cookie",
+                1,
+            )
     if b"\x00" in raw:
         line = raw[: raw.index(b"\x00")].count(b"\n") + 1
         raise SourceError("file contains a NUL byte; not Python source", line)

@@ -187,14 +187,22 @@ def _keep_owner(tmp_fd: int, info: os.stat_result) -> None:
         ) from None
 
 
-def write_outcomes(outcomes: list[FileOutcome], roots: Sequence[Path]) -> list[FileOutcome]:
-    """Write every changed file that lies inside ``roots`` (``real_roots`` of the paths the user
-    named); a file that cannot be written becomes an error outcome that claims no fix, since
-    nothing was written."""
+def roots_of(path: Path, arguments: Sequence[Path]) -> tuple[Path, ...]:
+    """The real roots (``real_roots``) of the command-line arguments ``path`` was found through:
+    itself, if it was named, or a folder named above it. Each argument vouches only for its own
+    files: a folder one argument reaches does not let another argument's symlink write there."""
+    return real_roots([given for given in arguments if given == path or given in path.parents])
+
+
+def write_outcomes(outcomes: list[FileOutcome], arguments: Sequence[Path]) -> list[FileOutcome]:
+    """Write every changed file that lies inside the roots of the ``arguments`` (the paths the
+    user named) it was found through; a file that cannot be written becomes an error outcome
+    that claims no fix, since nothing was written."""
     written = []
     for outcome in outcomes:
         if outcome.changed:
             try:
+                roots = roots_of(outcome.path, arguments)
                 write_atomic(outcome.path, outcome.new, outcome.old, roots)  # type: ignore[arg-type]
             except WriteError as err:
                 outcome = replace(
