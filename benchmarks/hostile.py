@@ -1,6 +1,6 @@
 """Benchmark: what a hostile file or a killed run costs (issue 27), in one run.
 
-    python benchmarks/hostile.py [--memory-limit-gib 3]
+    python benchmarks/hostile.py [--memory-limit-gib 3] [--timeout 300]
 
 Each case runs `trncodemod apply --dry-run --no-cache` in a subprocess under an address-space limit
 (so that a regression fails the case instead of taking the machine) and prints its wall time, the
@@ -55,6 +55,7 @@ def repeated_file(lines: int, repeated: int) -> bytes:
 
 
 CASES = {
+    "start-up: a 3-line file": lambda: b"import torch\n\nmodel = torch.nn.Linear(4, 2).cuda()\n",
     "20 MB with torch": lambda: torch_file(TWENTY_MB),
     "20 MB without torch": lambda: table_file(TWENTY_MB),
     "5,000 nested lambda:": lambda: deep_file(5000),
@@ -62,20 +63,26 @@ CASES = {
 }
 
 
-def measure(command: list[str], cwd: Path, limit_gib: float) -> dict:
+def measure(command: list[str], cwd: Path, limit_gib: float, timeout: float) -> dict:
     """Run ``command`` in a child process of its own and report on it (see ``--one``)."""
-    probe = [sys.executable, __file__, "--one", str(limit_gib), "--", *command]
+    probe = [sys.executable, __file__, "--one", str(limit_gib), "--timeout", str(timeout)]
+    probe += ["--", *command]
     result = subprocess.run(probe, capture_output=True, text=True, cwd=cwd)
     return json.loads(result.stdout)
 
 
-def one(command: list[str], limit_gib: float) -> None:
+def one(command: list[str], limit_gib: float, timeout: float) -> None:
     def limit() -> None:
         size = int(limit_gib * (1 << 30))
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
     start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, preexec_fn=limit)
+    try:
+        result = subprocess.run(
+            command, capture_output=True, text=True, preexec_fn=limit, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        result = subprocess.CompletedProcess(command, "timeout", "", f"stopped after {timeout} s")
     elapsed = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     peak = usage.ru_maxrss / 1024  # KiB on Linux
@@ -99,7 +106,7 @@ def trncodemod(*args: str) -> list[str]:
 
 def interrupt_latency(folder: Path) -> tuple[float, int]:
     """Seconds from Ctrl-C to the end of a run (-j 1) on 30 files of 20 MB without PyTorch (links
-    to one file), 1 s after it starts, and its exit status (130: it was interrupted)."""
+    to one file), sent while it reads them, and its exit status (130: it was interrupted)."""
     (folder / "table0.py").write_bytes(table_file(TWENTY_MB))
     for index in range(1, 30):
         os.link(folder / "table0.py", folder / f"table{index}.py")
@@ -109,11 +116,21 @@ def interrupt_latency(folder: Path) -> tuple[float, int]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    time.sleep(1.0)
+    # Once it has read two of the files (start-up reads a few MB of modules): it is scanning.
+    io = Path(f"/proc/{run.pid}/io")
+    while run.poll() is None and _read_bytes(io) < 2 * TWENTY_MB:
+        time.sleep(0.01)
     sent = time.perf_counter()
     run.send_signal(signal.SIGINT)
     status = run.wait()
     return time.perf_counter() - sent, status
+
+
+def _read_bytes(io: Path) -> int:
+    try:
+        return int(io.read_text().split("rchar:")[1].split()[0])
+    except (OSError, IndexError):
+        return 0
 
 
 def processes_in_group(group: int) -> int:
@@ -153,11 +170,12 @@ def orphans_after_kill(folder: Path, sig: signal.Signals) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memory-limit-gib", type=float, default=3.0)
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds a case may take")
     parser.add_argument("--one", type=float, help=argparse.SUPPRESS)
     parser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one is not None:
-        one(args.command, args.one)
+        one(args.command, args.one, args.timeout)
         return
     print("| case | time (CPU) | peak memory | exit | message |")
     print("|---|---|---|---|---|")
@@ -165,7 +183,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             (folder / "case.py").write_bytes(make())
-            got = measure(trncodemod("-j", "1", "case.py"), folder, args.memory_limit_gib)
+            command = trncodemod("-j", "1", "case.py")
+            got = measure(command, folder, args.memory_limit_gib, args.timeout)
         print(
             f"| {name} | {got['seconds']} s ({got['cpu']} s) | {got['peak_mib']} MiB | {got['exit']} "
             f"| {got['message']} |",
