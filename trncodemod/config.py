@@ -48,6 +48,9 @@ class Settings:
     # Code over this many bytes (UTF-8) is not parsed: LibCST takes about 20 s and 0.7 GB a MB to
     # parse and resolve names, and the passes minutes more. 0: no limit.
     max_file_bytes: int = 1_000_000
+    # The address space of each process that parses a file (workers, and the child a doubtful
+    # parse runs in), in MiB: runaway memory is then that file's error. 0: no limit.
+    max_worker_memory: int = 4096
     # Where the configuration was found; patterns in `exclude` are relative to it.
     root: Path = field(default_factory=Path.cwd)
     source: str = "defaults"
@@ -137,6 +140,7 @@ KEYS = {
     "optimizer": ("optimizer", _choice(OPTIMIZER_POLICIES)),
     "plugins": ("plugins", _strings),
     "max-file-bytes": ("max_file_bytes", _non_negative_int),
+    "max-worker-memory": ("max_worker_memory", _non_negative_int),
 }
 
 

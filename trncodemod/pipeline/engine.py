@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import os
-import signal
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor
@@ -24,6 +23,7 @@ from trncodemod.findings import Finding, Severity
 from trncodemod.output.patch import PatchError, build_file_diff
 from trncodemod.pipeline.cache import Entry, ResultCache
 from trncodemod.pipeline.files import read_regular
+from trncodemod.pipeline.isolation import enter_worker, run_alone, worker_context
 from trncodemod.pipeline.source import SourceError, decode_source
 
 
@@ -110,6 +110,8 @@ def migrate_file(
         return FileOutcome(
             path, display, old=raw, error=f"internal error building the patch: {err}"
         )
+    except MemoryError:  # over the worker's limit (`isolation.limit_memory`)
+        return FileOutcome(path, display, old=raw, error=_out_of_memory(settings))
     except Exception as err:  # a bug on one file must not take the other files down
         return FileOutcome(
             path, display, old=raw, error=f"internal error: {type(err).__name__}: {err}"
@@ -127,6 +129,12 @@ def migrate_file(
         passes_run=migration.passes_run,
         profile=profile,
     )
+
+
+def _out_of_memory(settings: Settings) -> str:
+    limit = settings.max_worker_memory
+    where = f"over the limit of {limit:,} MiB (`max-worker-memory`)" if limit else "memory"
+    return f"ran out of {where} while migrating this file; nothing was written for it"
 
 
 def _migrate_item(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
@@ -163,13 +171,17 @@ def _migrate_files(
     cwd = Path.cwd().resolve()
     items = [(path, display_path(path, cwd), settings, cache) for path in paths]
     jobs = jobs or os.cpu_count() or 1
-    if jobs == 1 or len(items) < 2 * jobs:
+    if jobs == 1:
         yield from map(_migrate_item, items)
         return
+    # Workers even for one file: there a parser crash or runaway memory is that file's error;
+    # in this process it would end the run (`isolation`). Each imports LibCST (0.45 s of CPU),
+    # worth it from two files a worker.
+    jobs = min(jobs, max(1, len(items) // 2))
     pending = items
     while pending:
         done = 0
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_parent)
+        pool = _pool(jobs, settings)
         try:
             chunk = max(1, min(8, len(pending) // (jobs * 8)))  # small: progress moves
             for outcome in pool.map(_migrate_item, pending, chunksize=chunk):
@@ -191,9 +203,14 @@ def _migrate_files(
             raise
 
 
-def _leave_interrupts_to_parent() -> None:
-    # Ctrl-C reaches the whole process group; the parent alone decides, and stops the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _pool(jobs: int, settings: Settings) -> ProcessPoolExecutor:
+    """Workers that die with this process, each under the memory limit."""
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=worker_context(),
+        initializer=enter_worker,
+        initargs=(os.getpid(), settings.max_worker_memory),
+    )
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -222,16 +239,15 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
-    try:
-        with ProcessPoolExecutor(max_workers=1, initializer=_leave_interrupts_to_parent) as pool:
-            return pool.submit(_migrate_item, item).result()
-    except BrokenProcessPool:
-        return FileOutcome(
-            item[0],
-            item[1],
-            error="the worker process died while migrating this file (out of memory, or a crash "
-            "in native code or a plugin); nothing was written for it",
-        )
+    outcome, death = run_alone(_migrate_item, (item,), item[2].max_worker_memory)
+    if outcome is not None:
+        return outcome
+    return FileOutcome(
+        item[0],
+        item[1],
+        error=f"the worker process died while migrating this file: {death}; nothing "
+        "was written for it",
+    )
 
 
 def blocks(finding: Finding) -> bool:
