@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
+from trncodemod.transforms.float64_host import HostFloat64
 from trncodemod.transforms.float64_rules import (
     RULES,
     DoubleMethod,
@@ -489,6 +490,16 @@ class Float64ToFloat32(Pass):
                 False,
             )
             return updated
+        how = self._cast_on_host(call) if role == "fix" else None
+        if how is not None:
+            self.report(
+                original.value,
+                Float64OnHost,
+                f"{spelled} kept: this tensor is made on the host and never reaches the device "
+                f"as float64 ({how}); float32 here would change the values it is cast from",
+                False,
+            )
+            return updated
         if role == "fix":
             rule = Float64DtypeArgument
             message = f"{spelled} → float32 as a tensor dtype (Neuron has no float64)"
@@ -537,6 +548,16 @@ class Float64ToFloat32(Pass):
             ):
                 return True
         return False
+
+    def _cast_on_host(self, call: cst.Call) -> str | None:
+        """How the tensor ``call`` makes on the host is cast before the device (the proof in
+        ``float64_host``), or None."""
+        host = self.__dict__.get("_host")
+        if host is None:
+            host = self.__dict__["_host"] = HostFloat64(self)
+        if not host.made_on_host(call):
+            return None
+        return host.cast_before_device(call)
 
     def _is_cpu(self, node: cst.BaseExpression) -> bool:
         """`"cpu"`, `"cpu:0"` or `torch.device("cpu")`."""
@@ -712,6 +733,17 @@ class Float64ToFloat32(Pass):
                 NumpyDtypeUnknown,
                 f"the dtype of the NumPy array made into {call} is not visible here; if it can "
                 f"be float64, {fix} (Neuron has no float64)",
+                False,
+            )
+            return updated
+        how = self._cast_on_host(original)
+        if how is not None:
+            self.report(
+                original,
+                Float64OnHost,
+                f"float64 NumPy array kept as a float64 tensor: it is made on the host and never "
+                f"reaches the device as float64 ({how}); float32 here would change the values "
+                "it is cast from",
                 False,
             )
             return updated
