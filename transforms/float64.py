@@ -10,11 +10,14 @@ the CPU in so many words keeps its float64 with a note (TRN209): there it is del
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 from trncodemod.transforms.float64_host import HostFloat64
 from trncodemod.transforms.float64_rules import (
     RULES,
+    DeliberateFloat64,
     DoubleMethod,
     DoubleTensorType,
     Float64DefaultDtype,
@@ -30,6 +33,7 @@ from trncodemod.transforms.float64_rules import (
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.float64_scan import has_site
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
@@ -142,6 +146,14 @@ _NUMPY_SAME_DTYPE = frozenset(
 _NUMPY_F64_STRINGS = frozenset({"float64", "f8", "<f8", "double", "float", "d", "float_"})
 _NUMPY_OTHER_DTYPES = frozenset({"builtins.int", "builtins.bool", "builtins.complex"})
 _MAX_DEPTH = 6
+# A comment that gives a reason for float64: the author chose it (`# use double for numerical
+# stability`, `# fp64 to avoid overflow`). Naming the dtype alone (`# convert to double`) is not.
+_DELIBERATE = re.compile(
+    r"\b(precision|precise|stab(le|ility)|numeric(s|al|ally)?|overflow|underflow|"
+    r"accura(te|cy)|exact(ly|ness)?|deliberate(ly)?|on purpose|intentional(ly)?|round-?off|"
+    r"cancellation|ill-?conditioned)\b",
+    re.IGNORECASE,
+)
 # What the pass acts on wherever it is named (Float64ToFloat32.candidate).
 _NAMED_ACTS = _NUMPY_F64 | _DOUBLE_TENSOR | _CUDA_DOUBLE_TENSOR | frozenset({"torch.from_numpy"})
 _DOUBLE_TENSOR_STRINGS = frozenset(_TENSOR_TYPE_STRINGS) | _CUDA_TENSOR_TYPE_STRINGS
@@ -239,7 +251,19 @@ class Float64ToFloat32(Pass):
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
             self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)
         ):
-            return super().report(node, rule, message, fixed)
+            comment = self._deliberate_comment(node) if fixed else None
+            if comment is None:
+                return super().report(node, rule, message, fixed)
+            super().report(
+                node,
+                DeliberateFloat64,
+                f"kept ({message.split(' (', 1)[0]} not applied): the code says float64 is "
+                f"deliberate here (`{comment}`); Neuron computes float64 in f32 on the device, "
+                "so if this precision matters compute it on the host (`.cpu()`) and move the "
+                "result",
+                False,
+            )
+            return False
         super().report(
             node,
             Float64UnderBf16Downcast,
@@ -247,6 +271,22 @@ class Float64ToFloat32(Pass):
             False,
         )
         return False
+
+    def _deliberate_comment(self, node: cst.CSTNode) -> str | None:
+        """The comment of the statement holding ``node`` (on its lines, or the comment lines
+        right above it) when it gives a reason for float64 (`# use double for numerical
+        stability`); None otherwise."""
+        statement: cst.CSTNode | None = node
+        while statement is not None and not isinstance(statement, cst.SimpleStatementLine):
+            statement = self.get_metadata(ParentNodeProvider, statement, None)
+        if statement is None:
+            return None
+        comments = [c.value for c in find(statement, cst.Comment)]  # type: ignore[attr-defined]
+        for line in reversed(statement.leading_lines):
+            if line.comment is None:
+                break
+            comments.append(line.comment.value)
+        return next((c for c in comments if _DELIBERATE.search(c)), None)
 
     # -- what a name or call is --------------------------------------------------------------
     def _names(self, node: cst.CSTNode) -> set[str]:

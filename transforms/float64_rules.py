@@ -365,6 +365,42 @@ class Float64UnderBf16Downcast(Rule):
     source = "reference R7, R9"
 
 
+class DeliberateFloat64(Rule):
+    """## What it does
+    Leaves a float64 the pass would rewrite (`.double()`, `dtype=torch.float64`, a float64 NumPy
+    array made into a tensor, ...) as it is where the statement's comment gives a reason for it:
+    a comment on the statement's lines, or the comment lines right above it, that speaks of
+    precision, stability, numerics, overflow or underflow, accuracy, exactness, or says it is
+    deliberate (`# use double for numerical stability`). A comment that only names the dtype
+    (`# convert to double`) is no reason, and the rewrite goes on.
+
+    ## Why
+    The author chose float64 for a reason the tool cannot weigh: a log-sum, a covariance, a
+    cumulative product that loses digits in float32. On the CPU the code keeps its precision as
+    written; on Neuron float64 is computed in f32 whatever the code says (reference R7), so the
+    finding says where the precision would be lost and how to keep it: compute that value on the
+    host and move the result.
+
+    ## Example
+    ```python
+    logits = logits.double()  # use double for numerical stability
+    ```
+
+    ## Use instead
+    ```python
+    logits = logits.cpu().double()  # on the host: the device has no float64
+    ```
+    """
+
+    code = "TRN219"
+    name = "deliberate-float64"
+    summary = "float64 kept where the code's comment gives a reason for it (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
 RULES = (
     Float64DtypeArgument,
     DoubleMethod,
@@ -375,5 +411,6 @@ RULES = (
     Float64DtypeElsewhere,
     NumpyDtypeForTorch,
     Float64OnHost,
+    DeliberateFloat64,
     Float64UnderBf16Downcast,
 )
