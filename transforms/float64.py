@@ -15,6 +15,7 @@ import re
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 from trncodemod.transforms.float64_host import HostFloat64
+from trncodemod.transforms.float64_models import ModelPrecision
 from trncodemod.transforms.float64_rules import (
     RULES,
     DeliberateFloat64,
@@ -25,6 +26,7 @@ from trncodemod.transforms.float64_rules import (
     Float64DtypeElsewhere,
     Float64OnHost,
     Float64UnderBf16Downcast,
+    ModelDtypeWithInputs,
     NumpyDtypeForTorch,
     NumpyDtypeUnknown,
     NumpyFloat64ToTensor,
@@ -251,6 +253,14 @@ class Float64ToFloat32(Pass):
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
             self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)
         ):
+            models = self.__dict__.get("_models")
+            with_model = models.region_of(node) if fixed and models is not None else None
+            if with_model is not None:
+                what = message.split(" (", 1)[0]
+                if not with_model.startswith("`"):
+                    with_model = f"{what} not applied, {with_model}"
+                super().report(node, ModelDtypeWithInputs, with_model, False)
+                return False
             comment = self._deliberate_comment(node) if fixed else None
             if comment is None:
                 return super().report(node, rule, message, fixed)
@@ -271,6 +281,22 @@ class Float64ToFloat32(Pass):
             False,
         )
         return False
+
+    def visit_Module(self, node: cst.Module) -> None:
+        facts = self.run.facts
+        if facts is None or "double" in facts.calls:
+            self._models = ModelPrecision(self, node)
+
+    def _casts_to_dtype(self, call: cst.Call) -> bool:
+        """`.to(...)` given a torch dtype, positionally or as `dtype=`."""
+        return any(
+            (arg.keyword is None or arg.keyword.value == "dtype")
+            and any(
+                name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TORCH_DTYPE_NAMES
+                for name in self._names(arg.value)
+            )
+            for arg in call.args
+        )
 
     def _deliberate_comment(self, node: cst.CSTNode) -> str | None:
         """The comment of the statement holding ``node`` (on its lines, or the comment lines

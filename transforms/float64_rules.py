@@ -401,6 +401,48 @@ class DeliberateFloat64(Rule):
     source = "reference R7"
 
 
+class ModelDtypeWithInputs(Rule):
+    """## What it does
+    Keeps `model.double()` (and `model = Net().double()`) where converting the model to float32
+    would leave one of its inputs float64, and reports it: the model's calls are found in the
+    file, and each argument must be float32 (or not floating) once the pass has run, as a
+    conversion (`.float()`, `.double()` rewritten with it, `.to(dtype)`), a torch factory, or a
+    NumPy array of visible dtype. Where one is not (`torch.from_numpy` of an array loaded from
+    disk, a batch, a parameter) or the model's calls are not in the file, the `.double()`, the
+    float64 of the model's class (its hidden states, `dtype=torch.double`) and the float64 in the
+    arguments of its calls are all kept, so the program stays as consistent as it was.
+
+    ## Why
+    A model's dtype changes only together with its inputs: `seq.double()` → `seq.float()` with
+    `torch.from_numpy(data[3:, :-1])` still float64 raises "mat1 and mat2 must have the same
+    dtype" (pytorch/examples `time_sequence_prediction/train.py`). On Neuron float64 is computed
+    in f32 either way (reference R7), so the model runs as it is; the conversion is a person's
+    change: `.float()` on the model and on each input, together.
+
+    ## Example
+    ```python
+    input = torch.from_numpy(data[3:, :-1])
+    seq = Sequence()
+    seq.double()
+    ```
+
+    ## Use instead
+    ```python
+    input = torch.from_numpy(data[3:, :-1]).float()
+    seq = Sequence()
+    seq.float()
+    ```
+    """
+
+    code = "TRN220"
+    name = "model-dtype-with-inputs"
+    summary = "model `.double()` kept where an input cannot be converted with it (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
 RULES = (
     Float64DtypeArgument,
     DoubleMethod,
@@ -412,5 +454,6 @@ RULES = (
     NumpyDtypeForTorch,
     Float64OnHost,
     DeliberateFloat64,
+    ModelDtypeWithInputs,
     Float64UnderBf16Downcast,
 )
