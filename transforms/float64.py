@@ -212,6 +212,9 @@ class Float64ToFloat32(Pass):
     name = "float64"
     rules = RULES
     needles = ("float64", "double", "Double", "from_numpy", "tensor", "asarray")
+    # Per tree (visit_Module): the models kept float64 with their inputs, the host proof.
+    _models: ModelPrecision | None = None
+    _host: HostFloat64
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
@@ -253,7 +256,7 @@ class Float64ToFloat32(Pass):
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
             self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)
         ):
-            models = self.__dict__.get("_models")
+            models = self._models
             with_model = models.region_of(node) if fixed and models is not None else None
             if with_model is not None:
                 what = message.split(" (", 1)[0]
@@ -283,6 +286,7 @@ class Float64ToFloat32(Pass):
         return False
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._host = HostFloat64(self)
         facts = self.run.facts
         if facts is None or "double" in facts.calls:
             self._models = ModelPrecision(self, node)
@@ -618,9 +622,7 @@ class Float64ToFloat32(Pass):
     def _cast_on_host(self, call: cst.Call) -> str | None:
         """How the tensor ``call`` makes on the host is cast before the device (the proof in
         ``float64_host``), or None."""
-        host = self.__dict__.get("_host")
-        if host is None:
-            host = self.__dict__["_host"] = HostFloat64(self)
+        host = self._host
         if not host.made_on_host(call):
             return None
         return host.cast_before_device(call)
