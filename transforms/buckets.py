@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.buckets_labels import LabelSources
 from trncodemod.transforms.buckets_rules import (
     RULES,
     CollatorPadding,
@@ -223,6 +224,10 @@ class PadToBuckets(Pass):
                     self._loader_roles[loader] = (loop.kind, why)
         if not self._ignore_indices:
             self._ignore_indices.add(DEFAULT_IGNORE_INDEX)
+        self._labels = LabelSources(self, node)
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.get_metadata(PositionProvider, node).start.line
 
     def _scan_call(self, call: cst.Call) -> None:
         for arg in call.args:
@@ -394,6 +399,17 @@ class PadToBuckets(Pass):
         to_max_length = self._gets_max_length(original, kind)
         self._check_mask(original, padded=kind != "none" or to_max_length)
         if kind == "max_length":
+            copy = self._labels.unmasked_copy(original)
+            if copy is not None:
+                self.report(
+                    copy,
+                    LabelPaddingNotIgnored,
+                    f"`{_code(copy.body[0]).strip()}` copies the input ids the tokenizer pads to "
+                    f"max_length (line {self._line(original)}) into the labels, and no pad "
+                    "position is set to the loss's ignore index: the loss trains on pad tokens; "
+                    "set the labels' pad positions to -100",
+                    False,
+                )
             return updated
         if kind == "longest" and _argument(original, "pad_to_multiple_of", None) is not None:
             return updated
@@ -409,6 +425,20 @@ class PadToBuckets(Pass):
                 )
             return updated
         fix = 'padding="max_length"' if to_max_length else f"pad_to_multiple_of={multiple}"
+        copy = self._labels.unmasked_copy(original)
+        if copy is not None:
+            self.report(
+                original,
+                TokenizerPadding,
+                f"tokenizer padding kept: its ids become the labels in "
+                f"`{_code(copy.body[0]).strip()}` (line {self._line(copy)}) and no pad position "
+                f"is set to the loss's ignore index, so `{fix}` would train the loss on pad "
+                "tokens; set the labels' pad positions to -100 first, or pad in a collator that "
+                "pads labels with -100 "
+                f"(`DataCollatorForSeq2Seq(..., pad_to_multiple_of={multiple})`)",
+                False,
+            )
+            return updated
         if unreadable or (padding is not None and padding.keyword is None):
             self.report(
                 original,

@@ -20,6 +20,16 @@ class TokenizerPadding(Rule):
     `<Any>Tokenizer<Fast>.from_pretrained(...)`, or a name (or attribute) called `tokenizer` or
     `tok`.
 
+    Kept and reported where the call's ids become labels whose pad positions nothing sets to
+    the loss's ignore index: a per-example tokenize function that copies the input ids into the
+    labels and masks only the prompt (`labels = input_ids.copy(); labels[:prompt_len] = -100`),
+    or `tokenizer(text_target=...)` assigned to the labels. Padding there puts pad tokens into
+    the labels and the loss trains on them; the finding names the label line. The padding
+    changes where a statement of the same function sets the pads to the ignore index (`-100 if
+    t == tokenizer.pad_token_id else t`, `labels[attention_mask == 0] = -100`), or where
+    `DataCollatorForLanguageModeling` rebuilds the labels with pads ignored;
+    `DataCollatorForSeq2Seq` pads with -100 only the labels it pads itself, so it does not count.
+
     Reported and left alone: a padding value the tool cannot read (a variable, `**kwargs`,
     positional padding), and, with an explicit `buckets` list, any pad-to-longest call:
     `pad_to_multiple_of` cannot express a list, so pad in the collate function to the next
@@ -254,7 +264,9 @@ class LabelPaddingNotIgnored(Rule):
     Reports labels padded with a value the loss does not ignore: `DataCollatorForSeq2Seq` with a
     `label_pad_token_id`, or `pad_sequence` over a name containing `label` or `target`, whose
     constant padding value differs from every `ignore_index` of the file's `CrossEntropyLoss`,
-    `NLLLoss`, `cross_entropy` and `nll_loss` (default -100). Nothing is rewritten.
+    `NLLLoss`, `cross_entropy` and `nll_loss` (default -100); and labels copied from the ids of a
+    tokenizer call that pads to `max_length` where nothing in the function sets their pad
+    positions to the ignore index (reported at the label line). Nothing is rewritten.
 
     ## Why
     Padded label positions then count in the loss and change the gradients (reference R8

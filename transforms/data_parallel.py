@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
+from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts
@@ -128,11 +129,24 @@ class XlaDistributedDataParallel(Rule):
     positional) are removed and `gradient_as_bucket_view=True` is added unless given. Other
     arguments stay. More than three positional arguments are reported.
 
+    With `device_ids`, DDP moved every input of its forward pass to the GPU; the XLA form moves
+    nothing. So `device_ids` is removed only where each input the DDP model is fed is on the
+    device: the model is followed to its calls (its variable, `self.model` in its class, the
+    module's functions it is passed to) and each argument back to where it is made (the
+    statements before the call, a parameter's callers in the module). An input moved by the
+    code (`.to(device)`, `.cuda()`, `device=`) needs nothing; a tensor made on the CPU by a torch
+    factory (`torch.randn(20, 10)`) is moved with `.to(<device>)` at the call in the same change,
+    as DDP did. Where an input may stay on the CPU (a loader's batch used as it comes, a batch
+    moved on one branch only, a call the tool cannot see into) or the model is handed to code
+    the tool does not see, `device_ids` is kept and the finding names the input.
+
     ## Why
     On XLA every process owns one device, and DDP takes no CUDA device ids there; torch_xla's
     README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
     gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
-    (reference R4).
+    (reference R4). Dropping `device_ids` while an input is made on the CPU feeds a CPU tensor
+    to a model on the device: a device mismatch (pytorch/examples `distributed/ddp/example.py`
+    feeds `torch.randn(20, 10)`). `review`, because where the inputs are moved changes.
 
     ## Example
     ```python
@@ -148,7 +162,7 @@ class XlaDistributedDataParallel(Rule):
     code = "TRN144"
     name = "xla-ddp"
     summary = "`DDP(model, device_ids=[rank])` → `DDP(model, gradient_as_bucket_view=True)`"
-    safety = Safety.SAFE
+    safety = Safety.REVIEW
     severity = Severity.ERROR
     source = "reference R4"
 
@@ -499,12 +513,22 @@ class DataParallel(Pass):
         self.uses_ddp = False
         self.steps: set[cst.Call] = set()  # optimizer steps to turn into xm.optimizer_step
         self.reduce_before: dict[cst.BaseStatement, str] = {}  # statement → optimizer
+        self.input_plans: dict[cst.Call, InputPlan] = {}  # DDP construction → its inputs
+        self.moves: set[cst.BaseExpression] = set()  # CPU-made inputs DDP moved: moved here
 
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
         kinds = [self.module_names(c.func) for c in calls]
         self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds)
+        inputs = DdpInputs(self)
+        for call, names in zip(calls, kinds, strict=True):
+            if not names.isdisjoint(_DDP) and self._drops_device_ids(call):
+                plan = self.input_plans[call] = inputs.plan(call)
+                line = self.get_metadata(PositionProvider, call).start.line
+                if plan.blocked is None and self.enabled(XlaDistributedDataParallel):
+                    if not self.run.suppressions.covers(line, XlaDistributedDataParallel.code):
+                        self.moves.update(plan.moves)
         self.data_parallel = self.uses_ddp or any(
             not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
         )
@@ -618,6 +642,15 @@ class DataParallel(Pass):
 
     # -- rewriting -----------------------------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.moves and any(arg.value in self.moves for arg in original_node.args):
+            updated_node = updated_node.with_changes(
+                args=[
+                    arg.with_changes(value=self._moved(arg.value))
+                    if original.value in self.moves
+                    else arg
+                    for original, arg in zip(original_node.args, updated_node.args, strict=True)
+                ]
+            )
         if original_node in self.steps:
             func = self.emit(self.target.api("optimizer_step"))
             receiver = updated_node.func.value  # type: ignore[attr-defined]
@@ -690,7 +723,35 @@ class DataParallel(Pass):
             )
         return updated.with_changes(args=args)
 
+    def _moved(self, value: cst.BaseExpression) -> cst.Call:
+        """``value.to(<device>)``: where DDP's `device_ids` moved an input made on the CPU."""
+        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation, cst.IfExp)):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return cst.Call(
+            func=cst.Attribute(value=value, attr=cst.Name("to")),
+            args=[cst.Arg(self.emit(self.target.device))],
+        )
+
+    @staticmethod
+    def _drops_device_ids(call: cst.Call) -> bool:
+        positional = [a for a in call.args if a.keyword is None]
+        return len(positional) > 1 or any(
+            a.keyword and a.keyword.value in ("device_ids", "output_device") for a in call.args
+        )
+
     def _ddp(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        plan = self.input_plans.get(original)
+        if plan is not None and plan.blocked is not None:
+            self.report(
+                original,
+                XlaDistributedDataParallel,
+                "DDP's `device_ids` kept: with them DDP moved every input to the GPU, the XLA "
+                f"form moves nothing, and {plan.blocked}; move each input to the device "
+                "(`.to(device)`), then drop `device_ids`/`output_device` and add "
+                "`gradient_as_bucket_view=True` (DDP rejects `device_ids` on XLA)",
+                False,
+            )
+            return updated
         positional = [a for a in original.args if a.keyword is None]
         if len(positional) > 3 or any(a.star for a in original.args):
             self.report(
@@ -716,6 +777,18 @@ class DataParallel(Pass):
         message = f"DDP for XLA: {', '.join(f'`{r}`' for r in removed) or 'nothing'} removed" + (
             "" if has_view else ", `gradient_as_bucket_view=True` added"
         )
+        if removed:
+            moved = ", ".join(
+                f"`{_code(value)}` (line {self.get_metadata(PositionProvider, value).start.line})"
+                for value in (plan.moves if plan is not None else [])
+            )
+            if moved:
+                fed = f"{moved} moved with `.to({self.target.device.expr})`"
+            elif plan is not None and plan.calls:
+                fed = "every input the step feeds is moved to it already"
+            else:
+                fed = "the DDP model is not called in this file"
+            message += f"; DDP no longer moves the inputs to the device: {fed}"
         if not self.report(original, XlaDistributedDataParallel, message, True):
             return updated
         kept = _last_without_comma(kept)

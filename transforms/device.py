@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.device_fallback import cuda_device_left
 from trncodemod.transforms.device_rules import (
     RULES,
     AcceleratorDevice,
@@ -32,6 +34,7 @@ from trncodemod.analysis.device import (
 )
 from trncodemod.analysis.device_scan import may_place_on_rank
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import find
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.passes import Pass, per_tree
 from trncodemod.targets import Target
@@ -263,6 +266,10 @@ class DevicePlacement(Pass):
         parent = self.get_metadata(ParentNodeProvider, original_node, None)
         if isinstance(parent, cst.If) and parent.orelse is original_node:
             return updated_node  # an `elif`: its body cannot stand in for it
+        if self._keeps_fallback(original_node.test, updated_node.body):
+            return updated_node.with_changes(test=original_node.test)
+        if updated_node.orelse is not None:
+            self._say_dropped(original_node.test, "its `else`/`elif` fallback is dropped")
         body = updated_node.body
         if isinstance(body, cst.IndentedBlock):
             statements = list(body.body)
@@ -584,8 +591,50 @@ class DevicePlacement(Pass):
     def leave_IfExp(self, original_node: cst.IfExp, updated_node: cst.IfExp) -> cst.BaseExpression:
         result = self._leave_choice(original_node, updated_node)
         if isinstance(result, cst.IfExp) and self._is_true(result.test):
+            if self._keeps_fallback(original_node.test, result.body):
+                return result.with_changes(test=original_node.test)
+            self._say_dropped(
+                original_node.test, f"`else {_code(original_node.orelse)}` is dropped"
+            )
             return _in_parens_of(result, result.body)
         return result
+
+    def _gate_findings(self, test: cst.BaseExpression) -> tuple[list[cst.Call], set[tuple]]:
+        gates = [c for c in find(test, cst.Call) if c in self.facts.gates]
+        starts = (self.get_metadata(PositionProvider, c).start for c in gates)
+        return gates, {(start.line, start.column + 1) for start in starts}  # type: ignore[misc]
+
+    def _keeps_fallback(self, test: cst.BaseExpression, branch: cst.CSTNode) -> bool:
+        """Where the branch a resolved check keeps still names a CUDA device, the check is not
+        resolved: its findings become a report that says why (device_fallback)."""
+        left = cuda_device_left(branch)
+        if left is None:
+            return False
+        gates, places = self._gate_findings(test)
+        self.findings = [
+            f for f in self.findings if not (f.rule is DeviceGate and (f.line, f.column) in places)
+        ]
+        for gate in gates:
+            self.report(
+                gate,
+                DeviceGate,
+                f"{_code(gate)} decides the training device, but the branch it picks on Trainium "
+                f"sets `{_code(left)}`, a CUDA device the tool cannot rewrite: making the check "
+                "true would drop the CPU/MPS fallback and leave a CUDA device, so both are kept; set "
+                f"the device to {self.target.device.expr} in that branch",
+                False,
+            )
+        return True
+
+    def _say_dropped(self, test: cst.BaseExpression, what: str) -> None:
+        """The resolved check's finding says what its rewrite drops."""
+        _, places = self._gate_findings(test)
+        self.findings = [
+            replace(f, message=f"{f.message}; {what}")
+            if f.rule is DeviceGate and (f.line, f.column) in places and f.fixed
+            else f
+            for f in self.findings
+        ]
 
     def _identity_choice(self, node: cst.IfExp) -> bool:
         """``"cuda" if "cuda" in device else "cpu"``: a device type chosen by a device test."""

@@ -245,7 +245,10 @@ class DeviceGate(Rule):
     torch.cuda.is_available()` becomes `not args.no_cuda` (the user's opt-out is kept), `x if
     True else y` becomes `x`, and `if True:` keeps its body and drops its `else`. A check that
     does not decide the device (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`)
-    is left to TRN007 and the CUDA-call rules.
+    is left to TRN007 and the CUDA-call rules. The finding says when the rewrite drops a
+    fallback (`else`/`elif`). Where the branch kept would still name a CUDA device the tool
+    cannot rewrite (`torch.device('cuda:{}'.format(args.gpu))`), the check and its CPU/MPS
+    fallback are kept and reported instead: dropping the fallback would leave a CUDA device.
 
     ## Why
     Under torch_xla both availability checks are `False` (reference R1, measured): the
@@ -270,7 +273,7 @@ class DeviceGate(Rule):
     code = "TRN021"
     name = "device-gate"
     summary = "availability check that decides the device → true on the target, simplified"
-    safety = Safety.SAFE
+    safety = Safety.REVIEW
     severity = Severity.ERROR
     source = "reference R1, R9, R13"
 

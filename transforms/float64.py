@@ -10,10 +10,15 @@ the CPU in so many words keeps its float64 with a note (TRN209): there it is del
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
+from trncodemod.transforms.float64_host import HostFloat64
+from trncodemod.transforms.float64_models import ModelPrecision
 from trncodemod.transforms.float64_rules import (
     RULES,
+    DeliberateFloat64,
     DoubleMethod,
     DoubleTensorType,
     Float64DefaultDtype,
@@ -21,6 +26,7 @@ from trncodemod.transforms.float64_rules import (
     Float64DtypeElsewhere,
     Float64OnHost,
     Float64UnderBf16Downcast,
+    ModelDtypeWithInputs,
     NumpyDtypeForTorch,
     NumpyDtypeUnknown,
     NumpyFloat64ToTensor,
@@ -29,6 +35,7 @@ from trncodemod.transforms.float64_rules import (
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.float64_scan import has_site
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
@@ -141,6 +148,14 @@ _NUMPY_SAME_DTYPE = frozenset(
 _NUMPY_F64_STRINGS = frozenset({"float64", "f8", "<f8", "double", "float", "d", "float_"})
 _NUMPY_OTHER_DTYPES = frozenset({"builtins.int", "builtins.bool", "builtins.complex"})
 _MAX_DEPTH = 6
+# A comment that gives a reason for float64: the author chose it (`# use double for numerical
+# stability`, `# fp64 to avoid overflow`). Naming the dtype alone (`# convert to double`) is not.
+_DELIBERATE = re.compile(
+    r"\b(precision|precise|stab(le|ility)|numeric(s|al|ally)?|overflow|underflow|"
+    r"accura(te|cy)|exact(ly|ness)?|deliberate(ly)?|on purpose|intentional(ly)?|round-?off|"
+    r"cancellation|ill-?conditioned)\b",
+    re.IGNORECASE,
+)
 # What the pass acts on wherever it is named (Float64ToFloat32.candidate).
 _NAMED_ACTS = _NUMPY_F64 | _DOUBLE_TENSOR | _CUDA_DOUBLE_TENSOR | frozenset({"torch.from_numpy"})
 _DOUBLE_TENSOR_STRINGS = frozenset(_TENSOR_TYPE_STRINGS) | _CUDA_TENSOR_TYPE_STRINGS
@@ -197,6 +212,9 @@ class Float64ToFloat32(Pass):
     name = "float64"
     rules = RULES
     needles = ("float64", "double", "Double", "from_numpy", "tensor", "asarray")
+    # Per tree (visit_Module): the models kept float64 with their inputs, the host proof.
+    _models: ModelPrecision | None = None
+    _host: HostFloat64
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
@@ -238,7 +256,27 @@ class Float64ToFloat32(Pass):
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
             self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)
         ):
-            return super().report(node, rule, message, fixed)
+            models = self._models
+            with_model = models.region_of(node) if fixed and models is not None else None
+            if with_model is not None:
+                what = message.split(" (", 1)[0]
+                if not with_model.startswith("`"):
+                    with_model = f"{what} not applied, {with_model}"
+                super().report(node, ModelDtypeWithInputs, with_model, False)
+                return False
+            comment = self._deliberate_comment(node) if fixed else None
+            if comment is None:
+                return super().report(node, rule, message, fixed)
+            super().report(
+                node,
+                DeliberateFloat64,
+                f"kept ({message.split(' (', 1)[0]} not applied): the code says float64 is "
+                f"deliberate here (`{comment}`); Neuron computes float64 in f32 on the device, "
+                "so if this precision matters compute it on the host (`.cpu()`) and move the "
+                "result",
+                False,
+            )
+            return False
         super().report(
             node,
             Float64UnderBf16Downcast,
@@ -246,6 +284,39 @@ class Float64ToFloat32(Pass):
             False,
         )
         return False
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._host = HostFloat64(self)
+        facts = self.run.facts
+        if facts is None or "double" in facts.calls:
+            self._models = ModelPrecision(self, node)
+
+    def _casts_to_dtype(self, call: cst.Call) -> bool:
+        """`.to(...)` given a torch dtype, positionally or as `dtype=`."""
+        return any(
+            (arg.keyword is None or arg.keyword.value == "dtype")
+            and any(
+                name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TORCH_DTYPE_NAMES
+                for name in self._names(arg.value)
+            )
+            for arg in call.args
+        )
+
+    def _deliberate_comment(self, node: cst.CSTNode) -> str | None:
+        """The comment of the statement holding ``node`` (on its lines, or the comment lines
+        right above it) when it gives a reason for float64 (`# use double for numerical
+        stability`); None otherwise."""
+        statement: cst.CSTNode | None = node
+        while statement is not None and not isinstance(statement, cst.SimpleStatementLine):
+            statement = self.get_metadata(ParentNodeProvider, statement, None)
+        if statement is None:
+            return None
+        comments = [c.value for c in find(statement, cst.Comment)]  # type: ignore[attr-defined]
+        for line in reversed(statement.leading_lines):
+            if line.comment is None:
+                break
+            comments.append(line.comment.value)
+        return next((c for c in comments if _DELIBERATE.search(c)), None)
 
     # -- what a name or call is --------------------------------------------------------------
     def _names(self, node: cst.CSTNode) -> set[str]:
@@ -489,6 +560,16 @@ class Float64ToFloat32(Pass):
                 False,
             )
             return updated
+        how = self._cast_on_host(call) if role == "fix" else None
+        if how is not None:
+            self.report(
+                original.value,
+                Float64OnHost,
+                f"{spelled} kept: this tensor is made on the host and never reaches the device "
+                f"as float64 ({how}); float32 here would change the values it is cast from",
+                False,
+            )
+            return updated
         if role == "fix":
             rule = Float64DtypeArgument
             message = f"{spelled} → float32 as a tensor dtype (Neuron has no float64)"
@@ -537,6 +618,14 @@ class Float64ToFloat32(Pass):
             ):
                 return True
         return False
+
+    def _cast_on_host(self, call: cst.Call) -> str | None:
+        """How the tensor ``call`` makes on the host is cast before the device (the proof in
+        ``float64_host``), or None."""
+        host = self._host
+        if not host.made_on_host(call):
+            return None
+        return host.cast_before_device(call)
 
     def _is_cpu(self, node: cst.BaseExpression) -> bool:
         """`"cpu"`, `"cpu:0"` or `torch.device("cpu")`."""
@@ -712,6 +801,17 @@ class Float64ToFloat32(Pass):
                 NumpyDtypeUnknown,
                 f"the dtype of the NumPy array made into {call} is not visible here; if it can "
                 f"be float64, {fix} (Neuron has no float64)",
+                False,
+            )
+            return updated
+        how = self._cast_on_host(original)
+        if how is not None:
+            self.report(
+                original,
+                Float64OnHost,
+                f"float64 NumPy array kept as a float64 tensor: it is made on the host and never "
+                f"reaches the device as float64 ({how}); float32 here would change the values "
+                "it is cast from",
                 False,
             )
             return updated

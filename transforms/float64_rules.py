@@ -273,23 +273,40 @@ class NumpyDtypeForTorch(Rule):
 
 class Float64OnHost(Rule):
     """## What it does
-    Leaves `dtype=torch.float64` (or `torch.double`) as it is where the tensor is made on the
-    CPU in so many words, and says so: the call names the CPU as its device
-    (`device="cpu"`, `device=torch.device("cpu")`, `.to("cpu", dtype=...)`) or runs inside
-    `with torch.device("cpu"):`.
+    Leaves `dtype=torch.float64` (or `torch.double`, or a float64 NumPy array made into a tensor)
+    as it is where the tensor lives on the host, and says so. The tensor lives on the host when:
+
+    * the call names the CPU as its device (`device="cpu"`, `device=torch.device("cpu")`,
+      `.to("cpu", dtype=...)`) or runs inside `with torch.device("cpu"):`; or
+    * a torch factory (`torch.linspace`, `torch.arange`, `torch.zeros`, `torch.tensor`,
+      `torch.from_numpy`, ...) makes it without `device=` in a module that sets no default
+      device, and every way out of its value is proven to cast it to another dtype or to stay
+      on the host: followed through arithmetic, indexing, torch functions and tensor methods,
+      variables, the module's functions that return it (also chosen through a variable:
+      `schedule = cosine_beta_schedule`), and lambdas or functions it is passed to (a
+      diffusion model's `register_buffer = lambda name, val: self.register_buffer(name,
+      val.to(torch.float32))`), it must end in `.float()`, `.to(torch.float32)`,
+      `dtype=torch.float32`, `functools.partial(torch.tensor, dtype=torch.float32)`,
+      `.numpy()`/`.item()`/`int(...)`, or a read of its shape. A move to a device, an attribute,
+      a buffer registered as float64, a container or a call the tool cannot see into fails the
+      proof, and the float64 is rewritten as before (TRN201, TRN205).
 
     ## Why
     The CPU has float64, and such code computes on the host in double precision on purpose:
-    rotary-embedding frequency tables, schedules, statistics, which are cast to float32 or
+    noise schedules, rotary-embedding frequency tables, statistics, which are cast to float32 or
     complex64 before they reach the device (diffusers' RoPE helpers build their frequencies this
     way). Rewriting them to float32 changes the numbers the model is given and gains nothing on
-    Trainium. What matters is that the tensor is cast before it moves to the device; where it
-    moves there as float64, Neuron computes it in f32 (reference R7).
+    Trainium: on a diffusion schedule (`cumprod` of 1,000 betas) float32 at creation moves the
+    posterior coefficients by up to 1.3e-3 relative (measured). What matters is that the tensor is
+    cast before it moves to the device; where it moves there as float64, Neuron computes it in f32
+    (reference R7).
 
     ## Example
     ```python
     with torch.device("cpu"):
         freqs = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    betas = torch.linspace(1e-4, 0.02, 1000, dtype=torch.float64)
+    self.register_buffer("alphas_cumprod", torch.cumprod(1 - betas, 0).to(torch.float32))
     ```
 
     ## Use instead
@@ -297,12 +314,14 @@ class Float64OnHost(Rule):
     with torch.device("cpu"):
         freqs = 1.0 / theta ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
     freqs = freqs.float().to(device)  # cast on the host, then move
+    betas = torch.linspace(1e-4, 0.02, 1000, dtype=torch.float64)  # kept: cast when registered
+    self.register_buffer("alphas_cumprod", torch.cumprod(1 - betas, 0).to(torch.float32))
     ```
     """
 
     code = "TRN209"
     name = "float64-on-host"
-    summary = "float64 kept where a tensor is made on the CPU in so many words (note)"
+    summary = "float64 kept where a tensor lives on the host and is cast before the device (note)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
@@ -346,6 +365,84 @@ class Float64UnderBf16Downcast(Rule):
     source = "reference R7, R9"
 
 
+class DeliberateFloat64(Rule):
+    """## What it does
+    Leaves a float64 the pass would rewrite (`.double()`, `dtype=torch.float64`, a float64 NumPy
+    array made into a tensor, ...) as it is where the statement's comment gives a reason for it:
+    a comment on the statement's lines, or the comment lines right above it, that speaks of
+    precision, stability, numerics, overflow or underflow, accuracy, exactness, or says it is
+    deliberate (`# use double for numerical stability`). A comment that only names the dtype
+    (`# convert to double`) is no reason, and the rewrite goes on.
+
+    ## Why
+    The author chose float64 for a reason the tool cannot weigh: a log-sum, a covariance, a
+    cumulative product that loses digits in float32. On the CPU the code keeps its precision as
+    written; on Neuron float64 is computed in f32 whatever the code says (reference R7), so the
+    finding says where the precision would be lost and how to keep it: compute that value on the
+    host and move the result.
+
+    ## Example
+    ```python
+    logits = logits.double()  # use double for numerical stability
+    ```
+
+    ## Use instead
+    ```python
+    logits = logits.cpu().double()  # on the host: the device has no float64
+    ```
+    """
+
+    code = "TRN219"
+    name = "deliberate-float64"
+    summary = "float64 kept where the code's comment gives a reason for it (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
+class ModelDtypeWithInputs(Rule):
+    """## What it does
+    Keeps `model.double()` (and `model = Net().double()`) where converting the model to float32
+    would leave one of its inputs float64, and reports it: the model's calls are found in the
+    file, and each argument must be float32 (or not floating) once the pass has run, as a
+    conversion (`.float()`, `.double()` rewritten with it, `.to(dtype)`), a torch factory, or a
+    NumPy array of visible dtype. Where one is not (`torch.from_numpy` of an array loaded from
+    disk, a batch, a parameter) or the model's calls are not in the file, the `.double()`, the
+    float64 of the model's class (its hidden states, `dtype=torch.double`) and the float64 in the
+    arguments of its calls are all kept, so the program stays as consistent as it was.
+
+    ## Why
+    A model's dtype changes only together with its inputs: `seq.double()` → `seq.float()` with
+    `torch.from_numpy(data[3:, :-1])` still float64 raises "mat1 and mat2 must have the same
+    dtype" (pytorch/examples `time_sequence_prediction/train.py`). On Neuron float64 is computed
+    in f32 either way (reference R7), so the model runs as it is; the conversion is a person's
+    change: `.float()` on the model and on each input, together.
+
+    ## Example
+    ```python
+    input = torch.from_numpy(data[3:, :-1])
+    seq = Sequence()
+    seq.double()
+    ```
+
+    ## Use instead
+    ```python
+    input = torch.from_numpy(data[3:, :-1]).float()
+    seq = Sequence()
+    seq.float()
+    ```
+    """
+
+    code = "TRN220"
+    name = "model-dtype-with-inputs"
+    summary = "model `.double()` kept where an input cannot be converted with it (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R7"
+
+
 RULES = (
     Float64DtypeArgument,
     DoubleMethod,
@@ -356,5 +453,7 @@ RULES = (
     Float64DtypeElsewhere,
     NumpyDtypeForTorch,
     Float64OnHost,
+    DeliberateFloat64,
+    ModelDtypeWithInputs,
     Float64UnderBf16Downcast,
 )

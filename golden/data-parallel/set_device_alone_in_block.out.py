@@ -12,7 +12,7 @@ def main(model, loader, optimizer):
     local_rank = int(os.environ["LOCAL_RANK"])
     if local_rank >= 0:
         pass
-    model = DDP(model, gradient_as_bucket_view=True)
+    model = DDP(model, device_ids=[local_rank])
     for x, y in loader:
         loss = model(x, y)
         loss.backward()
