@@ -37,6 +37,7 @@ class CudaCall:
     fix: str = ""
     neuron: str = ""
     neuron_fix: str = ""
+    xla_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,14 +99,17 @@ class CudaNoOpCall(Rule):
     """## What it does
     Removes a statement that only calls `torch.cuda.empty_cache()`,
     `torch.cuda.reset_peak_memory_stats()`, `torch.cuda.reset_max_memory_allocated()`,
-    `torch.cuda.set_device(...)`, `torch.cuda.manual_seed(s)` or `torch.cuda.manual_seed_all(s)`.
-    A block left empty gets `pass`. A call whose value is used is reported, not removed.
+    `torch.cuda.set_device(...)`, `torch.cuda.manual_seed(s)` or `torch.cuda.manual_seed_all(s)`,
+    and on the XLA targets `torch.accelerator.set_device_index(...)` (TorchNeuron is the
+    accelerator: kept there). A block left empty gets `pass`. A call whose value is used is
+    reported, not removed.
 
     ## Why
     On a Trainium host these calls either raise (`set_device`: `Found no NVIDIA driver`,
     `reset_peak_memory_stats`: `invalid argument`) or do nothing (`empty_cache`, the CUDA seeds),
     reference R13, measured. Each worker process owns one NeuronCore, so there is no device to
-    select. The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
+    select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
+    raises (reference §10). The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
     plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)` (reference R12).
 
     ## Example
@@ -126,7 +130,7 @@ class CudaNoOpCall(Rule):
     summary = "`torch.cuda` cache, statistics, seed and `set_device` calls removed"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R13, R12"
+    source = "reference R13, R12, §10"
 
 
 class CudaBackendFlag(Rule):
@@ -295,12 +299,17 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 or not (name in table.owned_names or name.startswith(table.owned_prefixes))
             )
         ]
+        if target.is_xla:
+            cuda += [n for n, call in table.calls.items() if call.xla_only and n in names]
         return facts.calls_one_of(*cuda)
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:
         for name in self.module_names(node):
             if name.startswith("torch.cuda."):
+                return name
+            entry = self.table.calls.get(name)
+            if entry is not None and entry.xla_only and self.target.is_xla:
                 return name
         return None
 

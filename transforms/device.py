@@ -7,9 +7,11 @@ import re
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.cuda_calls import cuda_table
 from trncodemod.transforms.device_rules import (
     RULES,
     AcceleratorDevice,
+    ConditionEnablesCudaOnly,
     CpuTrainingDevice,
     CudaAvailabilityCheck,
     CudaAvailabilityChoice,
@@ -19,6 +21,7 @@ from trncodemod.transforms.device_rules import (
     CudaMethod,
     DeviceGate,
     DeviceIdentityTest,
+    GateEnablesCudaOnly,
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
@@ -31,7 +34,9 @@ from trncodemod.analysis.device import (
     is_cuda_string,
 )
 from trncodemod.analysis.device_scan import may_place_on_rank
+from trncodemod.analysis.enabled import Fixes, blocker, newly_run
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.passes import Pass, per_tree
 from trncodemod.targets import Target
@@ -161,7 +166,20 @@ class DevicePlacement(Pass):
         # `"cuda" if torch.cuda.is_available() else "cpu"` is rewritten whole (TRN003).
         return not (isinstance(parent, cst.IfExp) and self._kind(parent) == "choice")
 
-    def _gate(self, original: cst.Call) -> cst.BaseExpression | None:
+    def _gate(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+        """The check made true (TRN021); ``updated`` where what it turns on cannot run on the
+        target (TRN047); None where the rule is not selected here."""
+        blocked = self._blocked(original, True)
+        if blocked is not None:
+            self.report(
+                original,
+                GateEnablesCudaOnly,
+                f"{_code(original)} decides the training device, but made true it would run "
+                f"{blocked}: left as it is, so the script trains on the CPU until that line is "
+                "changed by hand",
+                False,
+            )
+            return updated
         if self.is_any(original.func, {"torch.cuda.is_bf16_supported"}):
             message = (
                 "torch.cuda.is_bf16_supported() is False under torch_xla; Trainium computes in "
@@ -175,6 +193,32 @@ class DevicePlacement(Pass):
         if self.report(original, DeviceGate, message, True):
             return self._true_name()
         return None
+
+    # -- what a condition made true turns on (trncodemod.analysis.enabled) ---------------
+    def _blocked(self, condition: cst.BaseExpression, truth: bool) -> str | None:
+        """What ``condition``, given the value ``truth``, would run that the target cannot
+        (`` `code` (line N): why``); None when all of it can run or is rewritten in this run."""
+        parents = self.parents()
+        region = newly_run(condition, truth, parents)
+        if not region:
+            return None
+        fixes = Fixes(
+            frozenset(self.run.enabled),
+            self.target.is_xla,
+            lambda call: self._cuda_method_fix(call) is not None,
+            cuda_table().calls,
+        )
+        found = blocker(region, self.module_names, parents, fixes)
+        if found is None:
+            return None
+        node, why = found
+        line = self.get_metadata(PositionProvider, node).start.line
+        if isinstance(node, cst.Arg | cst.DictElement):
+            node = node.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        code = " ".join(_code(node).split())
+        if len(code) > 60:
+            code = code[:59] + "…"
+        return f"`{code}` (line {line}): {why}"
 
     def _device_for(self, original: cst.CSTNode) -> cst.BaseExpression:
         """The target's device expression for a rewrite at ``original``; inside a loop, a
@@ -206,6 +250,12 @@ class DevicePlacement(Pass):
             ):
                 return name
         return None
+
+    def _ancestors(self, node: cst.CSTNode):
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+            yield current
+            current = self.get_metadata(ParentNodeProvider, current, None)
 
     def _outermost_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
         loop = None
@@ -413,7 +463,7 @@ class DevicePlacement(Pass):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
         if self._resolves(original_node):
-            resolved = self._gate(original_node)
+            resolved = self._gate(original_node, updated_node)
             if resolved is not None:
                 return resolved
         if original_node in self.facts.rank_values:
@@ -489,9 +539,68 @@ class DevicePlacement(Pass):
             new_args.append(updated_arg)
         return updated_node.with_changes(args=new_args)
 
+    def _cuda_method_fix(self, original: cst.Call) -> str | None:
+        """How ``x.cuda(...)`` is rewritten here: "rank" (a process index, TRN024), "device"
+        (the training device itself: `.to(device)`, TRN001), "plain" (no device, TRN001); None
+        where it is reported, or the rule is not selected."""
+        allowed = {"non_blocking", "memory_format"}
+        first = original.args[0] if original.args else None
+        rest_allowed = all(
+            arg.keyword is not None and arg.keyword.value in allowed for arg in original.args[1:]
+        )
+        positional = first is not None and first.keyword is None and not first.star
+        if positional and first.value in self.facts.rank_devices:  # type: ignore[union-attr]
+            return "rank" if self.enabled(RankAsDevice) else None
+        if not self.enabled(CudaMethod):
+            return None
+        if all(arg.keyword is not None and arg.keyword.value in allowed for arg in original.args):
+            return "plain"
+        if positional and rest_allowed and self._holds_device(first.value):  # type: ignore[union-attr]
+            return "device"
+        return None
+
+    def _holds_device(self, node: cst.BaseExpression) -> bool:
+        """``node`` is a name that holds the training device itself (not an index): its value,
+        or an ``if`` around it that tests its type (``if device.type == "cuda":``)."""
+        evaluator = self.facts.evaluator
+        if evaluator is None or not isinstance(node, cst.Name | cst.Attribute):
+            return False
+        name = dotted(node)
+        for current in self._ancestors(node):
+            if isinstance(current, cst.If) and name is not None:
+                tests = [current.test]
+                if isinstance(current.test, cst.BooleanOperation):
+                    tests = [current.test.left, current.test.right]
+                for test in tests:
+                    if not isinstance(test, cst.Comparison):
+                        continue
+                    side = self._identity_side(test)
+                    if side is None or not isinstance(test.comparisons[0].operator, cst.Equal):
+                        continue
+                    other = test.comparisons[0].comparator if side == "left" else test.left
+                    subject = identity_subject(other)
+                    if subject is not None and dotted(subject) == name:
+                        return True
+        recording, evaluator.recording = evaluator.recording, False
+        try:
+            return evaluator.value(node).kinds == {ACCELERATOR}
+        finally:
+            evaluator.recording = recording
+
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
+        if self._cuda_method_fix(original) == "device":
+            assert isinstance(updated.func, cst.Attribute) and first is not None
+            if not self.report(
+                original,
+                CudaMethod,
+                f".cuda({_code(first.value)}) → .to({_code(first.value)}): it holds the "
+                "training device",
+                True,
+            ):
+                return updated
+            return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("to")))
         if first is not None and first.keyword is None and first.value in self.facts.rank_devices:
             device = self._rank_device(original, _code(original))
             if device is None:
@@ -738,6 +847,19 @@ class DevicePlacement(Pass):
         string_side = self._identity_side(original)
         if string_side is None or self._holds_kept_cuda_string(original, string_side):
             return None
+        if not self.enabled(DeviceIdentityTest):
+            return None
+        operator = original.comparisons[0].operator
+        blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
+        if blocked is not None:
+            self.report(
+                original,
+                ConditionEnablesCudaOnly,
+                f'compares the device with "cuda", kept: made true on Trainium it would run '
+                f"{blocked}; what it guards stays off there",
+                False,
+            )
+            return updated
         new = self.target.device_string
         if not self.report(
             original,
