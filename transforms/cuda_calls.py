@@ -270,7 +270,7 @@ def _has_call(node: cst.CSTNode) -> bool:
 class CudaOnlyCalls(DropsStatements, Pass):
     name = "cuda-calls"
     rules = (CudaSynchronize, CudaNoOpCall, CudaBackendFlag, PinnedMemory, CudaQuery, OtherCudaCall)
-    needles = ("cuda", "pin_memory")
+    needles = ("cuda", "pin_memory", "set_device_i")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -29,6 +29,7 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.device import (
     ACCELERATOR,
     DeviceFacts,
+    accelerator_index,
     analyse,
     identity_subject,
     is_cuda_string,
@@ -205,7 +206,7 @@ class DevicePlacement(Pass):
         fixes = Fixes(
             frozenset(self.run.enabled),
             self.target.is_xla,
-            lambda call: self._cuda_method_fix(call) is not None,
+            self._device_call_blocks,
             cuda_table().calls,
         )
         found = blocker(region, self.module_names, parents, fixes)
@@ -498,6 +499,8 @@ class DevicePlacement(Pass):
             and not self.is_any(func, {"torch.cuda"})
         ):
             return self._rewrite_cuda_method(original_node, updated_node)
+        if self._argument_of_cuda_api(original_node):
+            return updated_node  # `get_device_properties(torch.device("cuda"))`: the call's to go
         if self.is_any(func, {"torch.device"}):
             if self._role_of_expression(original_node) == "map_location":
                 return updated_node  # the whole value becomes "cpu"
@@ -505,6 +508,19 @@ class DevicePlacement(Pass):
             if replaced is not None:
                 return replaced
         if self.is_any(func, {"torch.accelerator.current_accelerator"}) and self.target.is_xla:
+            formatted = self._formatted_into_device(original_node)
+            if formatted is not None:
+                line = self.get_metadata(PositionProvider, formatted).start.line
+                self.report(
+                    original_node,
+                    CudaDeviceIndex,
+                    f"torch.accelerator is not the XLA device, and this one is formatted into "
+                    f"`{_code(formatted)}` (line {line}), a second device of one process: on "
+                    f"Trainium each process has one device ({self.target.device.expr}); "
+                    "change both by hand",
+                    False,
+                )
+                return updated_node
             if self.report(
                 original_node,
                 AcceleratorDevice,
@@ -538,6 +554,94 @@ class DevicePlacement(Pass):
                 updated_arg = updated_arg.with_changes(value=value)
             new_args.append(updated_arg)
         return updated_node.with_changes(args=new_args)
+
+    def _device_call_blocks(self, call: cst.Call) -> str | None:
+        """Why a device call this pass handles cannot run on the target as this run leaves it;
+        None where it can (or it is not such a call)."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
+            if not self.is_any(func, {"torch.cuda"}) and self._cuda_method_fix(call) is None:
+                return "`.cuda(...)` with a device index needs CUDA"
+            return None
+        if self.is_any(func, {"torch.accelerator.current_accelerator"}) and self.target.is_xla:
+            if not self.enabled(AcceleratorDevice) or self._formatted_into_device(call):
+                return "torch.accelerator is not the XLA device under torch-xla"
+            return None
+        if self.is_any(func, {"torch.device"}) and call not in self.facts.rank_values:
+            first = call.args[0].value if call.args else None
+            evaluator = self.facts.evaluator
+            if first is not None and evaluator is not None:
+                other = accelerator_index(first, lambda e: evaluator.value(e).kinds) == "other"
+                if other or self._kind(first) == "indexed" or len(call.args) > 1:
+                    return "a second device of one process: each process has one on Trainium"
+        return None
+
+    def _argument_of_cuda_api(self, node: cst.BaseExpression) -> bool:
+        """``node`` is passed to a CUDA-only call (``torch.cuda.get_device_properties(...)``,
+        ``torch.accelerator.set_device_index(...)`` on XLA), which the cuda-calls pass removes
+        or reports: the target's device there would only hide that call."""
+        arg = self.get_metadata(ParentNodeProvider, node, None)
+        call = (
+            self.get_metadata(ParentNodeProvider, arg, None) if isinstance(arg, cst.Arg) else None
+        )
+        if not isinstance(call, cst.Call):
+            return False
+        names = self.module_names(call.func)
+        return any(n.startswith("torch.cuda.") for n in names) or (
+            self.target.is_xla and any(n.startswith("torch.accelerator.") for n in names)
+        )
+
+    def _formatted_into_device(self, call: cst.Call) -> cst.BaseExpression | None:
+        """Where the device ``call`` gives, assigned to a name, is formatted into a device
+        string this pass does not replace whole (``torch.device(f"{acc}:1")``): the target's
+        device there would read "xla:0:1"."""
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        if not (
+            isinstance(parent, cst.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+        ):
+            return None
+        target = parent.targets[0].target
+        scope = self.get_metadata(ScopeProvider, target, None)
+        if scope is None:
+            return None
+        for assignment in scope.assignments[target.value]:
+            if getattr(assignment, "node", None) is not target:
+                continue
+            for access in assignment.references:
+                string = self._device_string_around(access.node)
+                if string is not None:
+                    return string
+        return None
+
+    def _device_string_around(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The string ``node`` is formatted into (f-string, ``%``, ``+``, ``.format``,
+        ``str()``) where that string is made a device and not replaced whole here."""
+        string: cst.CSTNode | None = None
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and string is None:
+            if (
+                isinstance(current, cst.FormattedString)
+                or isinstance(current, cst.BinaryOperation)
+                and isinstance(current.operator, cst.Add | cst.Modulo)
+                or isinstance(current, cst.Call)
+                and (m.matches(current.func, m.Name("str") | m.Attribute(attr=m.Name("format"))))
+            ):
+                string = current
+            elif not isinstance(current, cst.FormattedStringExpression | cst.Arg):
+                return None
+            else:
+                current = self.get_metadata(ParentNodeProvider, current, None)
+        if string is None:
+            return None
+        holder = self.get_metadata(ParentNodeProvider, string, None)
+        if isinstance(holder, cst.Arg) and self._device_role(holder) == "device":
+            call = self.get_metadata(ParentNodeProvider, holder, None)
+            if call in self.facts.rank_values:
+                return None  # replaced whole by the target's device (TRN024)
+            return call if isinstance(call, cst.Call) else string
+        return None
 
     def _cuda_method_fix(self, original: cst.Call) -> str | None:
         """How ``x.cuda(...)`` is rewritten here: "rank" (a process index, TRN024), "device"

@@ -45,12 +45,13 @@ _FP8_ROOTS = ("transformer_engine", "torchao.float8")
 @dataclass(frozen=True)
 class Fixes:
     """What rewrites the rest of the run makes, for the code a condition turns on: the rule
-    codes selected, the target, and the device pass's own answer for ``.cuda(...)`` calls and
-    ``torch.accelerator.current_accelerator()``."""
+    codes selected, the target, and the device pass's own answer for the device calls it
+    rewrites or reports (``.cuda(...)``, ``torch.device(...)``, ``current_accelerator()``):
+    why one cannot run, or None."""
 
     enabled: frozenset[str]
     is_xla: bool
-    cuda_method: Callable[[cst.Call], bool]
+    device_call: Callable[[cst.Call], str | None]
     cuda_table: Mapping[str, object]  # cuda_calls.toml's calls (name -> CudaCall)
 
 
@@ -271,6 +272,9 @@ def _blocks(
         return None
     if not isinstance(node, cst.Call):
         return None
+    why = fixes.device_call(node)
+    if why is not None:
+        return why
     names = qualified(node.func)
     for name in names:
         if name.startswith("torch.cuda."):
@@ -280,8 +284,8 @@ def _blocks(
                 return None
             if name in fixes.cuda_table:
                 return _cuda_call(name, node, parents, fixes)
-            if name == "torch.accelerator.current_accelerator" and "TRN004" in fixes.enabled:
-                return None  # TRN004 rewrites it to the XLA device
+            if name == "torch.accelerator.current_accelerator":
+                return None  # the device pass's (device_call)
             if name == "torch.accelerator.device_count":
                 return "`torch.accelerator.device_count()` is 0 under torch-xla"
             return f"`{name}()` is not the XLA device's API: under torch-xla it raises"
@@ -289,8 +293,6 @@ def _blocks(
     if isinstance(func, cst.Attribute) and not any(n.startswith("torch.") for n in names):
         if func.attr.value == "pin_memory" and fixes.is_xla and "TRN314" not in fixes.enabled:
             return "`.pin_memory()` raises without CUDA"
-        if func.attr.value == "cuda" and not fixes.cuda_method(node):
-            return "`.cuda(...)` with a device index needs CUDA"
     return None
 
 
