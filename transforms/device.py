@@ -118,6 +118,7 @@ class DevicePlacement(Pass):
         super().__init__(*args, **kwargs)
         self.facts = DeviceFacts()
         self._true: set[int] = set()  # ids of the `True` this pass wrote for a resolved check
+        self._kept: list[cst.CSTNode] = []
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
@@ -152,6 +153,7 @@ class DevicePlacement(Pass):
     def _true_name(self) -> cst.Name:
         true = cst.Name("True")
         self._true.add(id(true))
+        self._kept.append(true)  # alive, so no later node reuses its id
         return true
 
     def _is_true(self, node: cst.CSTNode) -> bool:
@@ -221,12 +223,57 @@ class DevicePlacement(Pass):
             code = code[:59] + "…"
         return f"`{code}` (line {line}): {why}"
 
+    def _device_at(self, original: cst.CSTNode) -> cst.BaseExpression:
+        """The target's device for a rewrite at ``original``: where that code runs when the
+        module is imported (a parameter's default, a class attribute, a module-level
+        assignment), the lazy ``torch.device("xla")``, which starts no runtime: a parent process
+        that imports the module before ``xmp.spawn`` must not take the device (issue 23)."""
+        if not self._runs_at_import(original):
+            return self.emit(self.target.device)
+        self.add_import("torch")
+        if self.target.is_xla:
+            self.add_import("torch_xla")  # registers the "xla" device type
+        return cst.parse_expression(f'torch.device("{self.target.device_string}")')
+
+    def _device_text(self, original: cst.CSTNode) -> str:
+        if self._runs_at_import(original):
+            return f'torch.device("{self.target.device_string}")'
+        return self.target.device.expr
+
+    def _runs_at_import(self, node: cst.CSTNode) -> bool:
+        """A parameter's default, a class attribute, or a module-level constant (an
+        UPPER_CASE name, or any assignment of a module that is not an entry script): evaluated
+        when the module is imported. An entry script's own top-level code is the program."""
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        assigned: cst.Assign | cst.AnnAssign | None = None
+        while current is not None:
+            if isinstance(current, cst.Param):
+                return True
+            if isinstance(current, cst.FunctionDef | cst.Lambda):
+                return False
+            if isinstance(current, cst.ClassDef):
+                return True
+            if isinstance(current, cst.Assign | cst.AnnAssign):
+                assigned = current
+            elif isinstance(current, cst.BaseCompoundStatement):
+                assigned = None  # module-level `if`/`for`/`with`: script code
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        if assigned is None:
+            return False
+        targets = (
+            [t.target for t in assigned.targets]
+            if isinstance(assigned, cst.Assign)
+            else [assigned.target]
+        )
+        constant = all(isinstance(t, cst.Name) and t.value.isupper() for t in targets)
+        return constant or not self.run.profile.is_entry_script
+
     def _device_for(self, original: cst.CSTNode) -> cst.BaseExpression:
         """The target's device expression for a rewrite at ``original``; inside a loop, a
         variable bound once before the outermost loop, so no step builds the device again."""
         loop = self._outermost_loop(original)
         if loop is None:
-            return self.emit(self.target.device)
+            return self._device_at(original)
         name = self._hoist.get(loop) or self._device_before(loop)
         if name is None:
             name = self._hoist[loop] = self._free_name(loop)
@@ -474,10 +521,10 @@ class DevicePlacement(Pass):
                 original_node,
                 CpuTrainingDevice,
                 f"the model and batches are moved to the CPU in a training script → "
-                f"{self.target.device.expr}",
+                f"{self._device_text(original_node)}",
                 True,
             ):
-                return self.emit(self.target.device)
+                return self._device_at(original_node)
         if self._is_cuda_available(original_node):
             parent = self.get_metadata(ParentNodeProvider, original_node, None)
             if not (
@@ -524,10 +571,10 @@ class DevicePlacement(Pass):
             if self.report(
                 original_node,
                 AcceleratorDevice,
-                f"torch.accelerator is not the XLA device → {self.target.device.expr}",
+                f"torch.accelerator is not the XLA device → {self._device_text(original_node)}",
                 True,
             ):
-                return self.emit(self.target.device)
+                return self._device_at(original_node)
             return updated_node
         if self.is_any(func, {"torch.accelerator.is_available"}) and self.target.is_xla:
             self.report(
@@ -749,16 +796,19 @@ class DevicePlacement(Pass):
             )
             return original
         if kind == "cuda" and original.args[0].keyword is None:
-            rule, message = CudaDeviceString, f'torch.device("cuda") → {self.target.device.expr}'
+            rule, message = (
+                CudaDeviceString,
+                f'torch.device("cuda") → {self._device_text(original)}',
+            )
         elif kind == "choice":
             rule, message = (
                 CudaAvailabilityChoice,
-                (f"cuda-if-available device choice → {self.target.device.expr}"),
+                (f"cuda-if-available device choice → {self._device_text(original)}"),
             )
         else:
             return None
         if self.report(original, rule, message, True):
-            return self.emit(self.target.device)
+            return self._device_at(original)
         return original
 
     def _rewrite_device_option(self, original: cst.Call, updated: cst.Call) -> cst.Call:
