@@ -389,7 +389,23 @@ class DevicePlacement(Pass):
                 True,
             ):
                 return self._device_string(updated_node)
+        self._report_opt_in_cpu(original_node)
         return updated_node
+
+    def _report_opt_in_cpu(self, original: cst.BaseExpression) -> None:
+        """A CPU device on the off branch of the user's flag stays: rewritten, the flag would
+        choose nothing (issue 23)."""
+        flag = self.facts.opt_in_cpu.get(original)
+        if flag is None or not self._cpu_allowed():
+            return
+        self.report(
+            original,
+            CpuTrainingDevice,
+            f"the CPU device is what `{flag}` chooses when it is off, as it is by default: kept, "
+            "so the flag still chooses the device; pass it on Trainium, or the script trains "
+            "on the CPU",
+            False,
+        )
 
     def _rank_device(self, original: cst.BaseExpression, code: str) -> cst.BaseExpression | None:
         if self.report(
@@ -525,6 +541,7 @@ class DevicePlacement(Pass):
                 True,
             ):
                 return self._device_at(original_node)
+        self._report_opt_in_cpu(original_node)
         if self._is_cuda_available(original_node):
             parent = self.get_metadata(ParentNodeProvider, original_node, None)
             if not (

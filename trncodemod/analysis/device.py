@@ -139,6 +139,9 @@ class DeviceFacts:
     # `if` tests that keep a move to the device from running on the target by default
     # (`if args.cuda: model.cuda()` with `--cuda` off by default), with why.
     skipped_moves: dict[cst.BaseExpression, str] = field(default_factory=dict)
+    # CPU values bound on the off branch of a user's flag (`--accel` off by default: `device =
+    # torch.device("cpu")` under `else`), with the flag: the user's choice, kept and reported.
+    opt_in_cpu: dict[cst.BaseExpression, str] = field(default_factory=dict)
     # Launcher calls sized by the CUDA/accelerator device count, with the count call.
     launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
     # `if`-tests and conditions whose value on the target is known (True or False).
@@ -829,6 +832,7 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
     facts.outcome = frozenset(outcome)
     if facts.outcome != {CPU}:
         facts.cpu_values.clear()  # a CPU device beside the accelerator is a deliberate one
+        facts.opt_in_cpu.clear()
     facts.evaluator = evaluator
     return facts
 
@@ -871,6 +875,18 @@ def _cpu_values(
         if binding.value is None or binding.parameter is not None:
             continue
         value = binding.value
+        flag = _flag_of(binding.guards, collected)
+        if flag is not None:
+            if (
+                _cpu_values(value, collected, evaluator)
+                or _string(value) == "cpu"
+                or (
+                    isinstance(value, cst.Call)
+                    and _string(value.args[0].value if value.args else None) == "cpu"
+                )
+            ):
+                evaluator.facts.opt_in_cpu[value] = flag
+            continue
         if _string(value) == "cpu":
             values.add(value)
         elif isinstance(value, cst.Call) and value.args and _string(value.args[0].value) == "cpu":
@@ -879,6 +895,18 @@ def _cpu_values(
         elif isinstance(value, cst.Name | cst.Attribute):
             values |= _cpu_values(value, collected, evaluator)
     return values
+
+
+def _flag_of(
+    guards: tuple[tuple[cst.BaseExpression, bool], ...], collected: _Collector
+) -> str | None:
+    """The command-line flag an ``if`` around a binding reads (``args.accel``), if any."""
+    for test, _wanted in guards:
+        for node in walk(test):
+            name = dotted(node) if isinstance(node, cst.Attribute) else None
+            if name is not None and "." in name and _last(name) in collected.options:
+                return name
+    return None
 
 
 def is_index_device(node: cst.BaseExpression, qualified: Qualified) -> bool:
