@@ -16,6 +16,7 @@ from trncodemod.transforms.launchers import DeviceCountLauncher
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
+from trncodemod.analysis.training import XLA_DEVICE
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.statements import DropsStatements
@@ -168,7 +169,9 @@ class PinnedMemory(Rule):
     """## What it does
     On the XLA targets, drops `pin_memory=` and `pin_memory_device=` from `DataLoader(...)` and
     replaces `x.pin_memory()` with `x` (a statement that only pins is removed). Nothing changes for
-    the `neuron` target, where pinned memory serves the `neuron` accelerator.
+    the `neuron` target, where pinned memory serves the `neuron` accelerator. A loader in a file
+    written for Neuron already (it places on `torch_xla.device()` / `xm.xla_device()` itself) keeps
+    its `pin_memory=`: its author chose it, and it only warns.
 
     ## Why
     Without CUDA, `tensor.pin_memory()` raises `RuntimeError` and `DataLoader(pin_memory=True)`
@@ -407,6 +410,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
 
     # -- pinned memory -----------------------------------------------------------------------
     def _drop_pin_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if XLA_DEVICE in self.run.profile.already_xla:
+            return updated  # written for Neuron already: the loader only warns (R13), as NxD's
         pins = [
             arg
             for arg in original.args
