@@ -1,6 +1,6 @@
 # pytorch/examples FSDP2 and rpc shapes: the accelerator's type formatted with the process's
 # index is the process's one device on Trainium, built whole as the target's device (never
-# "xla:0:1"); printing the device is left alone.
+# "xla:0:1"), where it is bound, so its uses stay as they are; printing it is left alone.
 import os
 
 import torch
@@ -15,7 +15,9 @@ def setup():
         print(f"Running on rank {rank} on device {device}")
     else:
         device = torch.device("cpu")
-    return nn.Linear(8, 8).to(device)
+    model = nn.Linear(8, 8)
+    model.to_empty(device=device)
+    return model, torch.randint(0, 8, (4, 8), device=device)
 
 
 def evaluate(model, num_gpus):

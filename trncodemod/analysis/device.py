@@ -986,12 +986,26 @@ def _index_devices(
     name = dotted(device)
     bindings = collected.bindings.get(name or "", [])
     values = [b.value for b in bindings]
-    # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`.
-    if not values or any(
-        v is None or not (is_index(v) or isinstance(v, cst.Integer)) for v in values
-    ):
+    # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`;
+    # an accelerator device with its index beside a CPU one (FSDP2's `else: device =
+    # torch.device("cpu")`) is too: the name then holds the target's device wherever it is read.
+    built = [v for v in values if v is not None and (is_index(v) or isinstance(v, cst.Integer))]
+    others = [v for v in values if v not in built]
+    accelerator = any(isinstance(v, cst.Call) and _accelerator_device(v, evaluator) for v in built)
+    if not built or (others and not (accelerator and all(_is_cpu(v) for v in others))):
         return set()
-    return set(values)  # type: ignore[arg-type]
+    return set(built)  # type: ignore[arg-type]
+
+
+def _is_cpu(node: cst.BaseExpression | None) -> bool:
+    if _string(node) == "cpu":
+        return True
+    return (
+        isinstance(node, cst.Call)
+        and len(node.args) == 1
+        and _string(node.args[0].value) == "cpu"
+        and dotted(node.func) in ("torch.device", "device")
+    )
 
 
 def _launcher_count(call: cst.Call, collected: _Collector, qualified: Qualified) -> cst.Call | None:
