@@ -33,6 +33,7 @@ from trncodemod.analysis.device import (
     analyse,
     identity_subject,
     is_cuda_string,
+    is_index_device,
 )
 from trncodemod.analysis.device_scan import may_place_on_rank
 from trncodemod.analysis.enabled import Fixes, blocker, newly_run
@@ -707,6 +708,22 @@ class DevicePlacement(Pass):
             return call if isinstance(call, cst.Call) else string
         return None
 
+    def _own_index_string(self, assign: cst.Assign) -> bool:
+        """``device = f"cuda:{local_rank}"`` (or ``"cuda:%d" % rank``): the device string of a
+        process's own index, bound to a device name."""
+        value = assign.value
+        if not (
+            len(assign.targets) == 1
+            and "device" in (dotted(assign.targets[0].target) or "").lower()
+            and is_index_device(value, self.module_names)
+        ):
+            return False
+        if isinstance(value, cst.FormattedString):
+            return len(value.parts) == 2 and isinstance(
+                value.parts[1], cst.FormattedStringExpression
+            )
+        return isinstance(value, cst.BinaryOperation) and _string_value(value.left) == "cuda:%d"
+
     def _cuda_method_fix(self, original: cst.Call) -> str | None:
         """How ``x.cuda(...)`` is rewritten here: "rank" (a process index, TRN024), "device"
         (the training device itself: `.to(device)`, TRN001), "plain" (no device, TRN001); None
@@ -1050,10 +1067,38 @@ class DevicePlacement(Pass):
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         value = original_node.value
-        if value in self.facts.rank_values and not isinstance(value, cst.Call):
+        if value in self.facts.rank_values and isinstance(value, cst.Integer):
             device = self._rank_device(value, _code(value))
             if device is not None:
                 return updated_node.with_changes(value=device)
+        if isinstance(value, cst.FormattedString | cst.BinaryOperation) and (
+            value in self.facts.rank_values or self._own_index_string(original_node)
+        ):
+            # A string stays a string: a device object where text is read (`"cuda" in device`)
+            # would raise; where the name is read other than as a device, it is reported.
+            target = original_node.targets[0].target if len(original_node.targets) == 1 else None
+            roles = self._reference_roles(target) if isinstance(target, cst.Name) else [None]
+            if not all(role == "device" for role in roles):
+                self.report(
+                    value,
+                    CudaDeviceIndex,
+                    f"`{_code(value)}` is a CUDA device index, and the name is also read other "
+                    f'than as a device: on Trainium each process has one device; set it to "'
+                    f'{self.target.device_string}" by hand once those reads accept it',
+                    False,
+                )
+                return updated_node
+            quote = value.start[-1] if isinstance(value, cst.FormattedString) else '"'
+            if self.report(
+                value,
+                RankAsDevice,
+                f"`{_code(value)}` is a CUDA device index; on Trainium each process has one "
+                f'device → "{self.target.device_string}"',
+                True,
+            ):
+                string = cst.SimpleString(f"{quote}cuda{quote}")
+                return updated_node.with_changes(value=self._device_string(string))
+            return updated_node
         # Only a plain string; `torch.device("cuda")` is rewritten as a call in leave_Call.
         if not isinstance(original_node.value, cst.SimpleString):
             return updated_node

@@ -987,12 +987,12 @@ def _index_devices(
     bindings = collected.bindings.get(name or "", [])
     values = [b.value for b in bindings]
     # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`;
-    # an accelerator device with its index beside a CPU one (FSDP2's `else: device =
-    # torch.device("cpu")`) is too: the name then holds the target's device wherever it is read.
+    # so is one beside a CPU device (FSDP2's `else: device = torch.device("cpu")`) or the
+    # target's own ("xla", written by an earlier run): the name then holds the target's device
+    # wherever it is read.
     built = [v for v in values if v is not None and (is_index(v) or isinstance(v, cst.Integer))]
     others = [v for v in values if v not in built]
-    accelerator = any(isinstance(v, cst.Call) and _accelerator_device(v, evaluator) for v in built)
-    if not built or (others and not (accelerator and all(_is_cpu(v) for v in others))):
+    if not built or not all(_is_cpu(v) or _string(v) in ("xla", "neuron") for v in others):
         return set()
     return set(built)  # type: ignore[arg-type]
 
