@@ -102,7 +102,7 @@ def _reads(
             continue  # `f(use_cuda=...)`: a keyword's name
         if isinstance(parent, cst.AssignTarget | cst.Param | cst.Attribute):
             if not (isinstance(parent, cst.Attribute) and parent.attr is not node):
-                continue  # a binding, or the `x` of `x.y`
+                continue  # a binding, or the attribute name of `obj.x`
         reads.append(node)
     return reads
 
