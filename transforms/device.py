@@ -120,6 +120,9 @@ class DevicePlacement(Pass):
         self.facts = DeviceFacts()
         self._true: set[int] = set()  # ids of the `True` this pass wrote for a resolved check
         self._kept: list[cst.CSTNode] = []
+        # What a condition left as it is guards (TRN046/TRN047): code that does not run on the
+        # target, so nothing in it is rewritten (a hunk there would change nothing that runs).
+        self._dead: set[int] = set()
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
@@ -215,6 +218,7 @@ class DevicePlacement(Pass):
         found = blocker(region, self.module_names, parents, fixes)
         if found is None:
             return None
+        self._dead.update(id(n) for n in region)  # original nodes: alive while the tree is
         node, why = found
         line = self.get_metadata(PositionProvider, node).start.line
         if isinstance(node, cst.Arg | cst.DictElement):
@@ -223,6 +227,17 @@ class DevicePlacement(Pass):
         if len(code) > 60:
             code = code[:59] + "…"
         return f"`{code}` (line {line}): {why}"
+
+    def _in_dead(self, original: cst.CSTNode) -> bool:
+        """``original`` lies in code a condition left as it is keeps from running."""
+        if not self._dead:
+            return False
+        current: cst.CSTNode | None = original
+        while current is not None:
+            if id(current) in self._dead:
+                return True
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return False
 
     def _device_at(self, original: cst.CSTNode) -> cst.BaseExpression:
         """The target's device for a rewrite at ``original``: where that code runs when the
@@ -526,6 +541,8 @@ class DevicePlacement(Pass):
         return updated  # choices are rewritten in leave_IfExp
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self._in_dead(original_node):
+            return updated_node
         func = original_node.func
         if self._resolves(original_node):
             resolved = self._gate(original_node, updated_node)
@@ -629,7 +646,15 @@ class DevicePlacement(Pass):
                 return "`.cuda(...)` with a device index needs CUDA"
             return None
         if self.is_any(func, {"torch.accelerator.current_accelerator"}) and self.target.is_xla:
-            if not self.enabled(AcceleratorDevice) or self._formatted_into_device(call):
+            formatted = self._formatted_into_device(call)
+            if formatted is not None:
+                line = self.get_metadata(PositionProvider, formatted).start.line
+                return (
+                    f"torch.accelerator is not the XLA device under torch-xla, and it is "
+                    f"formatted into `{_code(formatted)}` (line {line}), a second device of one "
+                    "process"
+                )
+            if not self.enabled(AcceleratorDevice):
                 return "torch.accelerator is not the XLA device under torch-xla"
             return None
         if self.is_any(func, {"torch.device"}) and call not in self.facts.rank_values:
@@ -1066,6 +1091,8 @@ class DevicePlacement(Pass):
         )
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        if self._in_dead(original_node):
+            return updated_node
         value = original_node.value
         if value in self.facts.rank_values and isinstance(value, cst.Integer):
             device = self._rank_device(value, _code(value))
