@@ -147,8 +147,16 @@ class TorchImports(Pass):
             return cst.RemovalSentinel.REMOVE
         if len(original_node.body) > 1:
             return updated_node.with_changes(body=body)
-        lines = [cst.SimpleStatementLine([s]) for s in body]
-        lines[0] = lines[0].with_changes(leading_lines=updated_node.leading_lines)
+        # Imports first, then the names it bound, a blank line apart as isort lays them out.
+        imports = [s for s in body if isinstance(s, cst.Import | cst.ImportFrom)]
+        values = [s for s in body if s not in imports]
+        lines = [cst.SimpleStatementLine([s]) for s in imports + values]
+        if values:
+            first = len(imports)
+            lines[first] = lines[first].with_changes(leading_lines=[cst.EmptyLine()])
+        lines[0] = lines[0].with_changes(
+            leading_lines=[*updated_node.leading_lines, *lines[0].leading_lines]
+        )
         lines[-1] = lines[-1].with_changes(trailing_whitespace=updated_node.trailing_whitespace)
         return cst.FlattenSentinel(lines)
 

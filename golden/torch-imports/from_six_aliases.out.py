@@ -3,6 +3,7 @@ import collections.abc as container_abcs
 from math import nan as NAN
 
 import torch
+
 INTS = int
 
 

@@ -2,6 +2,7 @@
 from math import inf
 
 import torch
+
 string_classes = (str, bytes)
 
 
