@@ -220,6 +220,15 @@ def test_step_trace_and_nxd_helpers_are_already_xla():
     )
 
 
+def test_placing_on_the_xla_device_itself_is_already_xla():
+    for code in (
+        "import torch_xla\ndevice = torch_xla.device()\n",
+        "import torch_xla.core.xla_model as xm\nmodel.to(xm.xla_device())\n",
+    ):
+        assert t.XLA_DEVICE in profile(code).already_xla
+    assert t.XLA_DEVICE not in profile("import torch_xla\nmodel.to('cuda')\n").already_xla
+
+
 def test_bf16_downcast_autocast_and_compile():
     p = profile(
         """

@@ -34,11 +34,13 @@ from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
 from trncodemod.transforms.step_marker import StepMarker
 from trncodemod.transforms.torch_compile import TorchCompile
+from trncodemod.transforms.torch_imports import TorchImports
 from trncodemod.transforms.torch_xla_apis import TorchXlaApis
 from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 
 PASSES = (
     DevicePlacement,
+    TorchImports,
     Launchers,
     TorchXlaApis,
     XlaToNeuron,

@@ -16,6 +16,7 @@ from trncodemod.transforms.launchers import DeviceCountLauncher
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
+from trncodemod.analysis.training import XLA_DEVICE
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.statements import DropsStatements
@@ -37,6 +38,7 @@ class CudaCall:
     fix: str = ""
     neuron: str = ""
     neuron_fix: str = ""
+    xla_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,14 +100,17 @@ class CudaNoOpCall(Rule):
     """## What it does
     Removes a statement that only calls `torch.cuda.empty_cache()`,
     `torch.cuda.reset_peak_memory_stats()`, `torch.cuda.reset_max_memory_allocated()`,
-    `torch.cuda.set_device(...)`, `torch.cuda.manual_seed(s)` or `torch.cuda.manual_seed_all(s)`.
-    A block left empty gets `pass`. A call whose value is used is reported, not removed.
+    `torch.cuda.set_device(...)`, `torch.cuda.manual_seed(s)` or `torch.cuda.manual_seed_all(s)`,
+    and on the XLA targets `torch.accelerator.set_device_index(...)` (TorchNeuron is the
+    accelerator: kept there). A block left empty gets `pass`. A call whose value is used is
+    reported, not removed.
 
     ## Why
     On a Trainium host these calls either raise (`set_device`: `Found no NVIDIA driver`,
     `reset_peak_memory_stats`: `invalid argument`) or do nothing (`empty_cache`, the CUDA seeds),
     reference R13, measured. Each worker process owns one NeuronCore, so there is no device to
-    select. The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
+    select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
+    raises (reference §10). The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
     plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)` (reference R12).
 
     ## Example
@@ -126,7 +131,7 @@ class CudaNoOpCall(Rule):
     summary = "`torch.cuda` cache, statistics, seed and `set_device` calls removed"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R13, R12"
+    source = "reference R13, R12, §10"
 
 
 class CudaBackendFlag(Rule):
@@ -164,7 +169,9 @@ class PinnedMemory(Rule):
     """## What it does
     On the XLA targets, drops `pin_memory=` and `pin_memory_device=` from `DataLoader(...)` and
     replaces `x.pin_memory()` with `x` (a statement that only pins is removed). Nothing changes for
-    the `neuron` target, where pinned memory serves the `neuron` accelerator.
+    the `neuron` target, where pinned memory serves the `neuron` accelerator. A loader in a file
+    written for Neuron already (it places on `torch_xla.device()` / `xm.xla_device()` itself) keeps
+    its `pin_memory=`: its author chose it, and it only warns.
 
     ## Why
     Without CUDA, `tensor.pin_memory()` raises `RuntimeError` and `DataLoader(pin_memory=True)`
@@ -266,7 +273,7 @@ def _has_call(node: cst.CSTNode) -> bool:
 class CudaOnlyCalls(DropsStatements, Pass):
     name = "cuda-calls"
     rules = (CudaSynchronize, CudaNoOpCall, CudaBackendFlag, PinnedMemory, CudaQuery, OtherCudaCall)
-    needles = ("cuda", "pin_memory")
+    needles = ("cuda", "pin_memory", "set_device_i")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -295,12 +302,17 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 or not (name in table.owned_names or name.startswith(table.owned_prefixes))
             )
         ]
+        if target.is_xla:
+            cuda += [n for n, call in table.calls.items() if call.xla_only and n in names]
         return facts.calls_one_of(*cuda)
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:
         for name in self.module_names(node):
             if name.startswith("torch.cuda."):
+                return name
+            entry = self.table.calls.get(name)
+            if entry is not None and entry.xla_only and self.target.is_xla:
                 return name
         return None
 
@@ -398,6 +410,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
 
     # -- pinned memory -----------------------------------------------------------------------
     def _drop_pin_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if XLA_DEVICE in self.run.profile.already_xla:
+            return updated  # written for Neuron already: the loader only warns (R13), as NxD's
         pins = [
             arg
             for arg in original.args

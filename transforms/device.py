@@ -8,10 +8,12 @@ from dataclasses import replace
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.cuda_calls import cuda_table
 from trncodemod.transforms.device_fallback import cuda_device_left
 from trncodemod.transforms.device_rules import (
     RULES,
     AcceleratorDevice,
+    ConditionEnablesCudaOnly,
     CpuTrainingDevice,
     CudaAvailabilityCheck,
     CudaAvailabilityChoice,
@@ -21,6 +23,7 @@ from trncodemod.transforms.device_rules import (
     CudaMethod,
     DeviceGate,
     DeviceIdentityTest,
+    GateEnablesCudaOnly,
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
@@ -28,12 +31,16 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.device import (
     ACCELERATOR,
     DeviceFacts,
+    accelerator_index,
     analyse,
     identity_subject,
     is_cuda_string,
+    is_index_device,
 )
 from trncodemod.analysis.device_scan import may_place_on_rank
+from trncodemod.analysis.enabled import Fixes, blocker, newly_run
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.passes import Pass, per_tree
@@ -115,6 +122,10 @@ class DevicePlacement(Pass):
         super().__init__(*args, **kwargs)
         self.facts = DeviceFacts()
         self._true: set[int] = set()  # ids of the `True` this pass wrote for a resolved check
+        self._kept: list[cst.CSTNode] = []
+        # What a condition left as it is guards (TRN046/TRN047): code that does not run on the
+        # target, so nothing in it is rewritten (a hunk there would change nothing that runs).
+        self._dead: set[int] = set()
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
@@ -149,6 +160,7 @@ class DevicePlacement(Pass):
     def _true_name(self) -> cst.Name:
         true = cst.Name("True")
         self._true.add(id(true))
+        self._kept.append(true)  # alive, so no later node reuses its id
         return true
 
     def _is_true(self, node: cst.CSTNode) -> bool:
@@ -164,7 +176,20 @@ class DevicePlacement(Pass):
         # `"cuda" if torch.cuda.is_available() else "cpu"` is rewritten whole (TRN003).
         return not (isinstance(parent, cst.IfExp) and self._kind(parent) == "choice")
 
-    def _gate(self, original: cst.Call) -> cst.BaseExpression | None:
+    def _gate(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+        """The check made true (TRN021); ``updated`` where what it turns on cannot run on the
+        target (TRN047); None where the rule is not selected here."""
+        blocked = self._blocked(original, True)
+        if blocked is not None:
+            self.report(
+                original,
+                GateEnablesCudaOnly,
+                f"{_code(original)} decides the training device, but made true it would run "
+                f"{blocked}: left as it is, so the script trains on the CPU until that line is "
+                "changed by hand",
+                False,
+            )
+            return updated
         if self.is_any(original.func, {"torch.cuda.is_bf16_supported"}):
             message = (
                 "torch.cuda.is_bf16_supported() is False under torch_xla; Trainium computes in "
@@ -179,12 +204,95 @@ class DevicePlacement(Pass):
             return self._true_name()
         return None
 
+    # -- what a condition made true turns on (trncodemod.analysis.enabled) ---------------
+    def _blocked(self, condition: cst.BaseExpression, truth: bool) -> str | None:
+        """What ``condition``, given the value ``truth``, would run that the target cannot
+        (`` `code` (line N): why``); None when all of it can run or is rewritten in this run."""
+        parents = self.parents()
+        region = newly_run(condition, truth, parents)
+        if not region:
+            return None
+        fixes = Fixes(
+            frozenset(self.run.enabled),
+            self.target.is_xla,
+            self._device_call_blocks,
+            cuda_table().calls,
+        )
+        found = blocker(region, self.module_names, parents, fixes)
+        if found is None:
+            return None
+        self._dead.update(id(n) for n in region)  # original nodes: alive while the tree is
+        node, why = found
+        line = self.get_metadata(PositionProvider, node).start.line
+        if isinstance(node, cst.Arg | cst.DictElement):
+            node = node.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        code = " ".join(_code(node).split())
+        if len(code) > 60:
+            code = code[:59] + "…"
+        return f"`{code}` (line {line}): {why}"
+
+    def _in_dead(self, original: cst.CSTNode) -> bool:
+        """``original`` lies in code a condition left as it is keeps from running."""
+        if not self._dead:
+            return False
+        current: cst.CSTNode | None = original
+        while current is not None:
+            if id(current) in self._dead:
+                return True
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return False
+
+    def _device_at(self, original: cst.CSTNode) -> cst.BaseExpression:
+        """The target's device for a rewrite at ``original``: where that code runs when the
+        module is imported (a parameter's default, a class attribute, a module-level
+        assignment), the lazy ``torch.device("xla")``, which starts no runtime: a parent process
+        that imports the module before ``xmp.spawn`` must not take the device (issue 23)."""
+        if not self._runs_at_import(original):
+            return self.emit(self.target.device)
+        self.add_import("torch")
+        if self.target.is_xla:
+            self.add_import("torch_xla")  # registers the "xla" device type
+        return cst.parse_expression(f'torch.device("{self.target.device_string}")')
+
+    def _device_text(self, original: cst.CSTNode) -> str:
+        if self._runs_at_import(original):
+            return f'torch.device("{self.target.device_string}")'
+        return self.target.device.expr
+
+    def _runs_at_import(self, node: cst.CSTNode) -> bool:
+        """A parameter's default, a class attribute, or a module-level constant (an
+        UPPER_CASE name, or any assignment of a module that is not an entry script): evaluated
+        when the module is imported. An entry script's own top-level code is the program."""
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        assigned: cst.Assign | cst.AnnAssign | None = None
+        while current is not None:
+            if isinstance(current, cst.Param):
+                return True
+            if isinstance(current, cst.FunctionDef | cst.Lambda):
+                return False
+            if isinstance(current, cst.ClassDef):
+                return True
+            if isinstance(current, cst.Assign | cst.AnnAssign):
+                assigned = current
+            elif isinstance(current, cst.BaseCompoundStatement):
+                assigned = None  # module-level `if`/`for`/`with`: script code
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        if assigned is None:
+            return False
+        targets = (
+            [t.target for t in assigned.targets]
+            if isinstance(assigned, cst.Assign)
+            else [assigned.target]
+        )
+        constant = all(isinstance(t, cst.Name) and t.value.isupper() for t in targets)
+        return constant or not self.run.profile.is_entry_script
+
     def _device_for(self, original: cst.CSTNode) -> cst.BaseExpression:
         """The target's device expression for a rewrite at ``original``; inside a loop, a
         variable bound once before the outermost loop, so no step builds the device again."""
         loop = self._outermost_loop(original)
         if loop is None:
-            return self.emit(self.target.device)
+            return self._device_at(original)
         name = self._hoist.get(loop) or self._device_before(loop)
         if name is None:
             name = self._hoist[loop] = self._free_name(loop)
@@ -209,6 +317,12 @@ class DevicePlacement(Pass):
             ):
                 return name
         return None
+
+    def _ancestors(self, node: cst.CSTNode):
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+            yield current
+            current = self.get_metadata(ParentNodeProvider, current, None)
 
     def _outermost_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
         loop = None
@@ -298,7 +412,23 @@ class DevicePlacement(Pass):
                 True,
             ):
                 return self._device_string(updated_node)
+        self._report_opt_in_cpu(original_node)
         return updated_node
+
+    def _report_opt_in_cpu(self, original: cst.BaseExpression) -> None:
+        """A CPU device on the off branch of the user's flag stays: rewritten, the flag would
+        choose nothing (issue 23)."""
+        flag = self.facts.opt_in_cpu.get(original)
+        if flag is None or not self._cpu_allowed():
+            return
+        self.report(
+            original,
+            CpuTrainingDevice,
+            f"the CPU device is what `{flag}` chooses when it is off, as it is by default: kept, "
+            "so the flag still chooses the device; pass it on Trainium, or the script trains "
+            "on the CPU",
+            False,
+        )
 
     def _rank_device(self, original: cst.BaseExpression, code: str) -> cst.BaseExpression | None:
         if self.report(
@@ -418,9 +548,11 @@ class DevicePlacement(Pass):
         return updated  # choices are rewritten in leave_IfExp
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self._in_dead(original_node):
+            return updated_node
         func = original_node.func
         if self._resolves(original_node):
-            resolved = self._gate(original_node)
+            resolved = self._gate(original_node, updated_node)
             if resolved is not None:
                 return resolved
         if original_node in self.facts.rank_values:
@@ -430,10 +562,11 @@ class DevicePlacement(Pass):
                 original_node,
                 CpuTrainingDevice,
                 f"the model and batches are moved to the CPU in a training script → "
-                f"{self.target.device.expr}",
+                f"{self._device_text(original_node)}",
                 True,
             ):
-                return self.emit(self.target.device)
+                return self._device_at(original_node)
+        self._report_opt_in_cpu(original_node)
         if self._is_cuda_available(original_node):
             parent = self.get_metadata(ParentNodeProvider, original_node, None)
             if not (
@@ -455,6 +588,8 @@ class DevicePlacement(Pass):
             and not self.is_any(func, {"torch.cuda"})
         ):
             return self._rewrite_cuda_method(original_node, updated_node)
+        if self._argument_of_cuda_api(original_node):
+            return updated_node  # `get_device_properties(torch.device("cuda"))`: the call's to go
         if self.is_any(func, {"torch.device"}):
             if self._role_of_expression(original_node) == "map_location":
                 return updated_node  # the whole value becomes "cpu"
@@ -462,13 +597,26 @@ class DevicePlacement(Pass):
             if replaced is not None:
                 return replaced
         if self.is_any(func, {"torch.accelerator.current_accelerator"}) and self.target.is_xla:
+            formatted = self._formatted_into_device(original_node)
+            if formatted is not None:
+                line = self.get_metadata(PositionProvider, formatted).start.line
+                self.report(
+                    original_node,
+                    CudaDeviceIndex,
+                    f"torch.accelerator is not the XLA device, and this one is formatted into "
+                    f"`{_code(formatted)}` (line {line}), a second device of one process: on "
+                    f"Trainium each process has one device ({self.target.device.expr}); "
+                    "change both by hand",
+                    False,
+                )
+                return updated_node
             if self.report(
                 original_node,
                 AcceleratorDevice,
-                f"torch.accelerator is not the XLA device → {self.target.device.expr}",
+                f"torch.accelerator is not the XLA device → {self._device_text(original_node)}",
                 True,
             ):
-                return self.emit(self.target.device)
+                return self._device_at(original_node)
             return updated_node
         if self.is_any(func, {"torch.accelerator.is_available"}) and self.target.is_xla:
             self.report(
@@ -496,9 +644,180 @@ class DevicePlacement(Pass):
             new_args.append(updated_arg)
         return updated_node.with_changes(args=new_args)
 
+    def _device_call_blocks(self, call: cst.Call) -> str | None:
+        """Why a device call this pass handles cannot run on the target as this run leaves it;
+        None where it can (or it is not such a call)."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
+            if not self.is_any(func, {"torch.cuda"}) and self._cuda_method_fix(call) is None:
+                return "`.cuda(...)` with a device index needs CUDA"
+            return None
+        if self.is_any(func, {"torch.accelerator.current_accelerator"}) and self.target.is_xla:
+            formatted = self._formatted_into_device(call)
+            if formatted is not None:
+                line = self.get_metadata(PositionProvider, formatted).start.line
+                return (
+                    f"torch.accelerator is not the XLA device under torch-xla, and it is "
+                    f"formatted into `{_code(formatted)}` (line {line}), a second device of one "
+                    "process"
+                )
+            if not self.enabled(AcceleratorDevice):
+                return "torch.accelerator is not the XLA device under torch-xla"
+            return None
+        if self.is_any(func, {"torch.device"}) and call not in self.facts.rank_values:
+            first = call.args[0].value if call.args else None
+            evaluator = self.facts.evaluator
+            if first is not None and evaluator is not None:
+                other = accelerator_index(first, lambda e: evaluator.value(e).kinds) == "other"
+                if other or self._kind(first) == "indexed" or len(call.args) > 1:
+                    return "a second device of one process: each process has one on Trainium"
+        return None
+
+    def _argument_of_cuda_api(self, node: cst.BaseExpression) -> bool:
+        """``node`` is passed to a CUDA-only call (``torch.cuda.get_device_properties(...)``,
+        ``torch.accelerator.set_device_index(...)`` on XLA), which the cuda-calls pass removes
+        or reports: the target's device there would only hide that call."""
+        arg = self.get_metadata(ParentNodeProvider, node, None)
+        call = (
+            self.get_metadata(ParentNodeProvider, arg, None) if isinstance(arg, cst.Arg) else None
+        )
+        if not isinstance(call, cst.Call):
+            return False
+        names = self.module_names(call.func)
+        return any(n.startswith("torch.cuda.") for n in names) or (
+            self.target.is_xla and any(n.startswith("torch.accelerator.") for n in names)
+        )
+
+    def _formatted_into_device(self, call: cst.Call) -> cst.BaseExpression | None:
+        """Where the device ``call`` gives, assigned to a name, is formatted into a device
+        string this pass does not replace whole (``torch.device(f"{acc}:1")``): the target's
+        device there would read "xla:0:1"."""
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        if not (
+            isinstance(parent, cst.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+        ):
+            return None
+        target = parent.targets[0].target
+        scope = self.get_metadata(ScopeProvider, target, None)
+        if scope is None:
+            return None
+        for assignment in scope.assignments[target.value]:
+            if getattr(assignment, "node", None) is not target:
+                continue
+            for access in assignment.references:
+                string = self._device_string_around(access.node)
+                if string is not None:
+                    return string
+        return None
+
+    def _device_string_around(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The string ``node`` is formatted into (f-string, ``%``, ``+``, ``.format``,
+        ``str()``) where that string is made a device and not replaced whole here."""
+        string: cst.CSTNode | None = None
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and string is None:
+            if (
+                isinstance(current, cst.FormattedString)
+                or isinstance(current, cst.BinaryOperation)
+                and isinstance(current.operator, cst.Add | cst.Modulo)
+                or isinstance(current, cst.Call)
+                and (m.matches(current.func, m.Name("str") | m.Attribute(attr=m.Name("format"))))
+            ):
+                string = current
+            elif not isinstance(current, cst.FormattedStringExpression | cst.Arg):
+                return None
+            else:
+                current = self.get_metadata(ParentNodeProvider, current, None)
+        if string is None:
+            return None
+        holder = self.get_metadata(ParentNodeProvider, string, None)
+        if isinstance(holder, cst.Arg) and self._device_role(holder) == "device":
+            call = self.get_metadata(ParentNodeProvider, holder, None)
+            if call in self.facts.rank_values:
+                return None  # replaced whole by the target's device (TRN024)
+            return call if isinstance(call, cst.Call) else string
+        return None
+
+    def _own_index_string(self, assign: cst.Assign) -> bool:
+        """``device = f"cuda:{local_rank}"`` (or ``"cuda:%d" % rank``): the device string of a
+        process's own index, bound to a device name."""
+        value = assign.value
+        if not (
+            len(assign.targets) == 1
+            and "device" in (dotted(assign.targets[0].target) or "").lower()
+            and is_index_device(value, self.module_names)
+        ):
+            return False
+        if isinstance(value, cst.FormattedString):
+            return len(value.parts) == 2 and isinstance(
+                value.parts[1], cst.FormattedStringExpression
+            )
+        return isinstance(value, cst.BinaryOperation) and _string_value(value.left) == "cuda:%d"
+
+    def _cuda_method_fix(self, original: cst.Call) -> str | None:
+        """How ``x.cuda(...)`` is rewritten here: "rank" (a process index, TRN024), "device"
+        (the training device itself: `.to(device)`, TRN001), "plain" (no device, TRN001); None
+        where it is reported, or the rule is not selected."""
+        allowed = {"non_blocking", "memory_format"}
+        first = original.args[0] if original.args else None
+        rest_allowed = all(
+            arg.keyword is not None and arg.keyword.value in allowed for arg in original.args[1:]
+        )
+        positional = first is not None and first.keyword is None and not first.star
+        if positional and first.value in self.facts.rank_devices:  # type: ignore[union-attr]
+            return "rank" if self.enabled(RankAsDevice) else None
+        if not self.enabled(CudaMethod):
+            return None
+        if all(arg.keyword is not None and arg.keyword.value in allowed for arg in original.args):
+            return "plain"
+        if positional and rest_allowed and self._holds_device(first.value):  # type: ignore[union-attr]
+            return "device"
+        return None
+
+    def _holds_device(self, node: cst.BaseExpression) -> bool:
+        """``node`` is a name that holds the training device itself (not an index): its value,
+        or an ``if`` around it that tests its type (``if device.type == "cuda":``)."""
+        evaluator = self.facts.evaluator
+        if evaluator is None or not isinstance(node, cst.Name | cst.Attribute):
+            return False
+        name = dotted(node)
+        for current in self._ancestors(node):
+            if isinstance(current, cst.If) and name is not None:
+                tests = [current.test]
+                if isinstance(current.test, cst.BooleanOperation):
+                    tests = [current.test.left, current.test.right]
+                for test in tests:
+                    if not isinstance(test, cst.Comparison):
+                        continue
+                    side = self._identity_side(test)
+                    if side is None or not isinstance(test.comparisons[0].operator, cst.Equal):
+                        continue
+                    other = test.comparisons[0].comparator if side == "left" else test.left
+                    subject = identity_subject(other)
+                    if subject is not None and dotted(subject) == name:
+                        return True
+        recording, evaluator.recording = evaluator.recording, False
+        try:
+            return evaluator.value(node).kinds == {ACCELERATOR}
+        finally:
+            evaluator.recording = recording
+
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
+        if self._cuda_method_fix(original) == "device":
+            assert isinstance(updated.func, cst.Attribute) and first is not None
+            if not self.report(
+                original,
+                CudaMethod,
+                f".cuda({_code(first.value)}) → .to({_code(first.value)}): it holds the "
+                "training device",
+                True,
+            ):
+                return updated
+            return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("to")))
         if first is not None and first.keyword is None and first.value in self.facts.rank_devices:
             device = self._rank_device(original, _code(original))
             if device is None:
@@ -543,16 +862,19 @@ class DevicePlacement(Pass):
             )
             return original
         if kind == "cuda" and original.args[0].keyword is None:
-            rule, message = CudaDeviceString, f'torch.device("cuda") → {self.target.device.expr}'
+            rule, message = (
+                CudaDeviceString,
+                f'torch.device("cuda") → {self._device_text(original)}',
+            )
         elif kind == "choice":
             rule, message = (
                 CudaAvailabilityChoice,
-                (f"cuda-if-available device choice → {self.target.device.expr}"),
+                (f"cuda-if-available device choice → {self._device_text(original)}"),
             )
         else:
             return None
         if self.report(original, rule, message, True):
-            return self.emit(self.target.device)
+            return self._device_at(original)
         return original
 
     def _rewrite_device_option(self, original: cst.Call, updated: cst.Call) -> cst.Call:
@@ -787,6 +1109,19 @@ class DevicePlacement(Pass):
         string_side = self._identity_side(original)
         if string_side is None or self._holds_kept_cuda_string(original, string_side):
             return None
+        if not self.enabled(DeviceIdentityTest):
+            return None
+        operator = original.comparisons[0].operator
+        blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
+        if blocked is not None:
+            self.report(
+                original,
+                ConditionEnablesCudaOnly,
+                f'compares the device with "cuda", kept: made true on Trainium it would run '
+                f"{blocked}; what it guards stays off there",
+                False,
+            )
+            return updated
         new = self.target.device_string
         if not self.report(
             original,
@@ -805,11 +1140,41 @@ class DevicePlacement(Pass):
         )
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        if self._in_dead(original_node):
+            return updated_node
         value = original_node.value
-        if value in self.facts.rank_values and not isinstance(value, cst.Call):
+        if value in self.facts.rank_values and isinstance(value, cst.Integer):
             device = self._rank_device(value, _code(value))
             if device is not None:
                 return updated_node.with_changes(value=device)
+        if isinstance(value, cst.FormattedString | cst.BinaryOperation) and (
+            value in self.facts.rank_values or self._own_index_string(original_node)
+        ):
+            # A string stays a string: a device object where text is read (`"cuda" in device`)
+            # would raise; where the name is read other than as a device, it is reported.
+            target = original_node.targets[0].target if len(original_node.targets) == 1 else None
+            roles = self._reference_roles(target) if isinstance(target, cst.Name) else [None]
+            if not all(role == "device" for role in roles):
+                self.report(
+                    value,
+                    CudaDeviceIndex,
+                    f"`{_code(value)}` is a CUDA device index, and the name is also read other "
+                    f'than as a device: on Trainium each process has one device; set it to "'
+                    f'{self.target.device_string}" by hand once those reads accept it',
+                    False,
+                )
+                return updated_node
+            quote = value.start[-1] if isinstance(value, cst.FormattedString) else '"'
+            if self.report(
+                value,
+                RankAsDevice,
+                f"`{_code(value)}` is a CUDA device index; on Trainium each process has one "
+                f'device → "{self.target.device_string}"',
+                True,
+            ):
+                string = cst.SimpleString(f"{quote}cuda{quote}")
+                return updated_node.with_changes(value=self._device_string(string))
+            return updated_node
         # Only a plain string; `torch.device("cuda")` is rewritten as a call in leave_Call.
         if not isinstance(original_node.value, cst.SimpleString):
             return updated_node

@@ -419,6 +419,81 @@ class UnresolvedTrainingDevice(Rule):
     source = "reference R1"
 
 
+class ConditionEnablesCudaOnly(Rule):
+    """## What it does
+    Leaves a test of the device's identity against `"cuda"` as it is (TRN023 would make it true
+    on Trainium) when what it turns on cannot run there and no selected rule rewrites it: a
+    CUDA-only call (`torch.cuda.get_device_name()`, `torch.accelerator.device_count()`),
+    `fused=True` or `capturable=True` outside a `torch.optim` call the tool fixes, pinned memory
+    where nothing drops it, fp8, `assert torch.cuda.is_available()`. What the test turns on is
+    followed through `not`/`and`/`or`, the names it is assigned to, `if`/`else`, conditional
+    expressions, and the keyword or dict entry it sets (`fused=use_cuda`, `{"fused": ...}`). One
+    finding, at the test, names the line that blocks it.
+
+    ## Why
+    A rewrite of a condition owns what it enables (issue 23): nanoGPT's `use_fused =
+    fused_available and device_type == "cuda"` made true passes `fused=True` to `AdamW`, which
+    raises on XLA tensors (TRN111); imagenet's `if device.type == "cuda": ngpus_per_node =
+    torch.accelerator.device_count()` spawns 0 processes under torch-xla (reference §10, R13).
+    Left false, the feature stays off on Trainium and the program runs.
+
+    ## Example
+    ```python
+    use_fused = fused_available and device_type == "cuda"
+    extra_args = dict(fused=True) if use_fused else dict()
+    ```
+
+    ## Use instead
+    ```python
+    use_fused = False  # fused AdamW is CUDA-only; torch.optim's default runs on XLA
+    extra_args = dict()
+    ```
+    """
+
+    code = "TRN046"
+    name = "condition-enables-cuda-only"
+    summary = 'a `"cuda"` test kept: making it true would run CUDA-only code (report only)'
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R13, §10"
+
+
+class GateEnablesCudaOnly(Rule):
+    """## What it does
+    Leaves an availability check that decides the training device as it is (TRN021 would make
+    it true) when the code it turns on cannot run on the target and no selected rule rewrites
+    it: `if use_accel: torch.accelerator.set_device_index(args.gpu)`, a CUDA-only call, `fused=`
+    or pinned memory the tool does not drop. One finding, at the check, names the line.
+
+    ## Why
+    Made true, the check runs that line, which raises on a Trainium host (reference R13, §10);
+    left false, the script trains on the CPU. Neither runs on the accelerator until the line is
+    changed by hand: a blocker.
+
+    ## Example
+    ```python
+    use_accel = torch.accelerator.is_available()
+    if use_accel:
+        torch.accelerator.set_device_index(args.gpu)
+        device = torch.accelerator.current_accelerator()
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()  # one device per process: no index to set
+    ```
+    """
+
+    code = "TRN047"
+    name = "gate-enables-cuda-only"
+    summary = "a device-deciding check kept: making it true would run CUDA-only code (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    source = "reference R13, §10"
+
+
 RULES: tuple[type[Rule], ...] = (
     CudaMethod,
     CudaDeviceString,
@@ -432,4 +507,6 @@ RULES: tuple[type[Rule], ...] = (
     DeviceIdentityTest,
     RankAsDevice,
     UnresolvedTrainingDevice,
+    ConditionEnablesCudaOnly,
+    GateEnablesCudaOnly,
 )

@@ -1,9 +1,8 @@
-"""Process utilities: seeding the XLA RNG, rank-0 printing and activation checkpointing in their
-torch_xla spellings (reference R11, R12, R14)."""
+"""Process utilities: seeding the XLA RNG and activation checkpointing in their torch_xla
+spellings (reference R12, R14). A rank-0 guarded `print` is left as it is: it works unchanged
+under torch_xla, so `xm.master_print` would be a change nobody needs (issue 23)."""
 
 from __future__ import annotations
-
-import re
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
@@ -11,14 +10,6 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.analysis.ranks import (
-    _GLOBAL_CALLS,
-    _LOCAL_CALLS,
-    _MASTER_CALL,
-    _RANK_ENV,
-    mentions_rank,
-    rank_zero_test,
-)
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import append_keyword
@@ -34,24 +25,6 @@ _XLA_SEEDS = frozenset(
 )
 _TORCH_CHECKPOINT = "torch.utils.checkpoint.checkpoint"
 _TORCH_CHECKPOINT_SEQUENTIAL = "torch.utils.checkpoint.checkpoint_sequential"
-# `print` keywords and their `xm.master_print` names (`xla_model.py` `master_print`).
-_PRINT_KEYWORDS = {"file": "fd", "flush": "flush"}
-
-
-# What `ranks.mentions_rank` accepts: a name or attribute whose last part says rank or ordinal
-# (its `_ANY_NAME`; the rank calls are named so too unless imported under another name), a
-# rank call, or the string "RANK"/"LOCAL_RANK".
-_RANK_NAME = re.compile(r"(^|_)(rank|ordinal)$", re.IGNORECASE | re.MULTILINE)
-_RANK_CALLS = _GLOBAL_CALLS | _LOCAL_CALLS | {_MASTER_CALL}
-
-
-def _may_mention_rank(facts: FileFacts) -> bool:
-    """Whether some expression of the file may be one ``mentions_rank`` accepts."""
-    return (
-        not facts.strings.isdisjoint(_RANK_ENV)
-        or _RANK_NAME.search("\n".join(facts.identifiers)) is not None
-        or may_resolve(facts, _RANK_CALLS)
-    )
 
 
 class XlaSeed(Rule):
@@ -89,80 +62,6 @@ class XlaSeed(Rule):
     safety = Safety.SAFE
     severity = Severity.WARNING
     source = "reference R12, §1.2"
-
-
-class MasterPrint(Rule):
-    """## What it does
-    Rewrites an `if` whose test is exactly a rank-0 test and whose body holds only `print(...)`
-    calls to `xm.master_print(...)` calls: `if rank == 0:`, `if dist.get_rank() == 0:`,
-    `if xr.global_ordinal() == 0:` give `xm.master_print(...)` (the job's rank 0);
-    `if args.local_rank in (-1, 0):`, `if local_rank == 0:`, `if xm.is_master_ordinal():` give
-    `xm.master_print(..., local=True)` (rank 0 of each host). `file=` becomes `fd=`.
-
-    Reported instead, and left alone: such a guard with an `else`/`elif`, or with prints mixed
-    with other statements, and prints with `sep=`/`end=`, which `xm.master_print` does not take.
-
-    ## Why
-    `xm.master_print(*args, fd=sys.stdout, local=False, flush=False)` prints on the master
-    ordinal only (reference R11, `xla_model.py`; used throughout `test_train_mp_mnist.py`). The
-    arguments are now evaluated on every process (a `loss.item()` among them syncs on each one,
-    as the guarded code did on rank 0): combine with the `.item()` hoist (reference R6).
-
-    ## Example
-    ```python
-    if dist.get_rank() == 0:
-        print(f"epoch {epoch} done")
-    ```
-
-    ## Use instead
-    ```python
-    import torch_xla.core.xla_model as xm
-
-    xm.master_print(f"epoch {epoch} done")
-    ```
-    """
-
-    code = "TRN332"
-    name = "master-print"
-    summary = "`if rank == 0: print(...)` → `xm.master_print(...)`"
-    safety = Safety.SAFE
-    severity = Severity.INFO
-    source = "reference R11"
-
-
-class RankGuardedPrint(Rule):
-    """## What it does
-    Reports `print(...)` directly under an `if` that tests a rank when TRN332 cannot rewrite it:
-    the guard has an `else`/`elif`, the body also does other things, the test is more than a
-    rank-0 test (`rank == 0 and verbose`), or a print passes `sep=`/`end=`. Nothing is changed.
-
-    ## Why
-    The guard keeps working under torch_xla; `xm.master_print` is the idiomatic spelling
-    (reference R11) but the rewrite would change what runs on the other processes, so a person
-    decides.
-
-    ## Example
-    ```python
-    if rank == 0:
-        print("saving")
-        save_artifacts()
-    ```
-
-    ## Use instead
-    ```python
-    xm.master_print("saving")
-    if rank == 0:
-        save_artifacts()
-    ```
-    """
-
-    code = "TRN333"
-    name = "rank-guarded-print"
-    summary = "rank-guarded print the tool cannot turn into `xm.master_print` (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.INFO
-    source = "reference R11"
 
 
 class XlaActivationCheckpoint(Rule):
@@ -230,13 +129,12 @@ def _pure(node: cst.BaseExpression, qualified) -> bool:
 
 class ProcessUtilities(Pass):
     name = "utilities"
-    rules = (XlaSeed, MasterPrint, RankGuardedPrint, XlaActivationCheckpoint)
-    needles = ("manual_seed", "print", "checkpoint")
+    rules = (XlaSeed, XlaActivationCheckpoint)
+    needles = ("manual_seed", "checkpoint")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._seed_after: dict[cst.BaseSmallStatement, cst.BaseExpression] = {}
-        self._master_print: dict[cst.If, str] = {}  # guard -> "global" or "local"
         self._checkpoint: set[cst.Call] = set()
 
     @classmethod
@@ -248,13 +146,9 @@ class ProcessUtilities(Pass):
             return True
         # torch.utils.checkpoint.checkpoint(_sequential): rewritten or reported, where the
         # target has torch_xla's checkpoint.
-        if target.api("checkpoint") and may_resolve(
+        return bool(target.api("checkpoint")) and may_resolve(
             facts, (_TORCH_CHECKPOINT, _TORCH_CHECKPOINT_SEQUENTIAL)
-        ):
-            return True
-        # A builtin `print` under an `if` whose test mentions a rank (visit_If).
-        prints = "print" in facts.calls or may_resolve(facts, ("builtins.print",))
-        return prints and _may_mention_rank(facts)
+        )
 
     def visit_Module(self, node: cst.Module) -> bool:
         return self.target.is_xla  # TorchNeuron: none of these apply (reference §5)
@@ -332,116 +226,6 @@ class ProcessUtilities(Pass):
 
     def _xla_seed(self, seed: cst.BaseExpression) -> cst.Expr:
         return cst.Expr(cst.Call(self.emit(self.target.api("manual_seed")), [cst.Arg(seed)]))
-
-    # -- rank-0 printing ---------------------------------------------------------------------
-    def _print_calls(self, body: cst.BaseSuite) -> list[cst.Call] | None:
-        """The ``print(...)`` calls when ``body`` holds nothing else; None otherwise."""
-        lines = [body] if isinstance(body, cst.SimpleStatementSuite) else list(body.body)
-        calls = []
-        for line in lines:
-            if not isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
-                return None
-            for small in line.body:
-                if not (
-                    isinstance(small, cst.Expr)
-                    and isinstance(small.value, cst.Call)
-                    and self.is_any(small.value.func, {"builtins.print"})
-                ):
-                    return None
-                calls.append(small.value)
-        return calls
-
-    def _direct_prints(self, body: cst.BaseSuite) -> list[cst.Call]:
-        lines = [body] if isinstance(body, cst.SimpleStatementSuite) else list(body.body)
-        return [
-            small.value
-            for line in lines
-            if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
-            for small in line.body
-            if isinstance(small, cst.Expr)
-            and isinstance(small.value, cst.Call)
-            and self.is_any(small.value.func, {"builtins.print"})
-        ]
-
-    def visit_If(self, node: cst.If) -> None:
-        prints = self._direct_prints(node.body)
-        if not prints or not mentions_rank(node.test, self.module_names):
-            return
-        api = self.target.api("master_print")
-        master = rank_zero_test(node.test, self.module_names)
-        calls = self._print_calls(node.body)
-        parent = self.get_metadata(ParentNodeProvider, node, None)
-        is_elif = isinstance(parent, cst.If) and parent.orelse is node
-        unsupported = [
-            arg.keyword.value
-            for call in prints
-            for arg in call.args
-            if arg.keyword is not None and arg.keyword.value not in _PRINT_KEYWORDS
-        ]
-        why = None
-        if master is None:
-            why = f"`{_code(node.test)}` is not exactly a rank-0 test"
-        elif node.orelse is not None or is_elif:
-            why = "the guard has another branch"
-        elif calls is None:
-            why = "the guard also runs other statements"
-        elif unsupported or any(arg.star for call in prints for arg in call.args):
-            why = f"`{api.expr}` takes no `{'`, `'.join(unsupported) or '*'}` argument"
-        elif isinstance(node.body, cst.IndentedBlock) and node.body.header.comment is not None:
-            why = "a comment on the guard's line would be lost"
-        if why is not None:
-            for call in prints:
-                self.report(
-                    call,
-                    RankGuardedPrint,
-                    f"rank-0 print kept as is ({why}); `{api.expr}(...)` prints on the master "
-                    "only without a guard",
-                    False,
-                )
-            return
-        local = ", local=True" if master == "local" else ""
-        if self.report(
-            node,
-            MasterPrint,
-            f"rank-0 guard around print → `{api.expr}(...{local})`",
-            True,
-        ):
-            self._master_print[node] = master  # type: ignore[assignment]
-
-    def _master_print_call(self, call: cst.Call, master: str) -> cst.Call:
-        args = [
-            arg.with_changes(keyword=cst.Name(_PRINT_KEYWORDS[arg.keyword.value]))
-            if arg.keyword is not None
-            else arg
-            for arg in call.args
-        ]
-        call = call.with_changes(func=self.emit(self.target.api("master_print")), args=args)
-        if master == "local":
-            call = append_keyword(call, "local", cst.Name("True"))
-        return call
-
-    def leave_If(self, original_node: cst.If, updated_node: cst.If):
-        master = self._master_print.get(original_node)
-        if master is None:
-            return updated_node
-        body = updated_node.body
-        if isinstance(body, cst.SimpleStatementSuite):
-            lines = [
-                cst.SimpleStatementLine(body.body, trailing_whitespace=body.trailing_whitespace)
-            ]
-        else:
-            lines = list(body.body)  # type: ignore[arg-type]
-        new_lines = []
-        for index, line in enumerate(lines):
-            smalls = [
-                small.with_changes(value=self._master_print_call(small.value, master))
-                for small in line.body
-            ]
-            leading = list(line.leading_lines)
-            if index == 0:  # the guard's comments and blank lines stay above the first print
-                leading = [*updated_node.leading_lines, *leading]
-            new_lines.append(line.with_changes(body=smalls, leading_lines=leading))
-        return cst.FlattenSentinel(new_lines)
 
     # -- activation checkpointing ------------------------------------------------------------
     def _plan_checkpoint(self, call: cst.Call) -> None:

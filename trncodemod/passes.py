@@ -806,6 +806,10 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         )
         return True
 
+    def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        """Every node of the tree the pass runs on, with its parent (ParentNodeProvider's)."""
+        return _parents(self._wrapper.module)
+
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
 

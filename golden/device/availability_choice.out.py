@@ -1,6 +1,6 @@
 import torch
 import torch_xla
 
-device = torch_xla.device()
+device = torch.device("xla")
 name = "xla"
 model = torch.nn.Linear(4, 2).to(name)

@@ -1,7 +1,7 @@
 import torch
 import torch_xla
 
-device = torch_xla.device()
+device = torch.device("xla")
 use_amp = device.type == "xla"
 scaler_on = "xla" in str(device)
 plain = device.type != "cpu"

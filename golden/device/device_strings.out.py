@@ -1,7 +1,7 @@
 import torch
 import torch_xla
 
-device = torch_xla.device()
+device = torch.device("xla")
 mask = torch.ones(4, device="xla")
 x = torch.randn(2, 3).to("xla")
 y = torch.randn(2, 3).to(device="xla", dtype=torch.float32)

@@ -1,3 +1,4 @@
+# golden: select=TRN00,TRN021,TRN022,TRN023,TRN024,TRN026,TRN046,TRN047,TRN314
 # nanoGPT's shape: device_type from the device string, the dtype from bf16 support; autocast,
 # pinned memory and the GradScaler follow them. Runs as it is (random data), for the XLA lane.
 from contextlib import nullcontext

@@ -1,3 +1,4 @@
+# golden: select=TRN00,TRN021,TRN022,TRN023,TRN024,TRN026,TRN046,TRN047,TRN314
 # nanoGPT's shape: device_type from the device string, the dtype from bf16 support; autocast,
 # pinned memory and the GradScaler follow them. Runs as it is (random data), for the XLA lane.
 from contextlib import nullcontext
@@ -20,7 +21,7 @@ def get_batch():
     x = torch.stack([data[i : i + 16] for i in ix])
     y = torch.stack([data[i + 1 : i + 17] for i in ix])
     if device_type == "xla":
-        x, y = x.pin_memory().to(device, non_blocking=True), y.pin_memory().to(device, non_blocking=True)
+        x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
     else:
         x, y = x.to(device), y.to(device)
     return x, y

@@ -139,6 +139,9 @@ class DeviceFacts:
     # `if` tests that keep a move to the device from running on the target by default
     # (`if args.cuda: model.cuda()` with `--cuda` off by default), with why.
     skipped_moves: dict[cst.BaseExpression, str] = field(default_factory=dict)
+    # CPU values bound on the off branch of a user's flag (`--accel` off by default: `device =
+    # torch.device("cpu")` under `else`), with the flag: the user's choice, kept and reported.
+    opt_in_cpu: dict[cst.BaseExpression, str] = field(default_factory=dict)
     # Launcher calls sized by the CUDA/accelerator device count, with the count call.
     launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
     # `if`-tests and conditions whose value on the target is known (True or False).
@@ -337,6 +340,9 @@ class _Evaluator:
             head = node.parts[0] if node.parts else None
             if isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda:"):
                 return _known(RANK)
+            index = accelerator_index(node, lambda e: self.value(e, depth).kinds)
+            if index is not None:
+                return _known(RANK if index == "own" else ACCELERATOR)
             return _unknown(node, "the device string is built at run time")
         if isinstance(node, cst.BinaryOperation) and (_string(node.left) or "").startswith("cuda:"):
             return _known(RANK)
@@ -787,7 +793,7 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
         if name is not None:
             facts.device_names.add(name)
         if value.kinds == {RANK}:
-            built = _index_devices(device, collected, qualified)
+            built = _index_devices(device, collected, qualified, evaluator)
             if built:
                 facts.rank_values |= built  # rewrite where the device is built, once
             else:
@@ -804,6 +810,8 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
         if qualified(call.func) & {"torch.device"} and is_index_device(call, qualified):
             if not _other_gpu(call.args[-1].value):
                 facts.rank_values.add(call)
+        elif qualified(call.func) & {"torch.device"} and _accelerator_device(call, evaluator):
+            facts.rank_values.add(call)
     evaluator.recording = False
     for test in collected.if_tests:
         evaluator.truth(test)  # records the device-identity tests they contain
@@ -824,6 +832,7 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
     facts.outcome = frozenset(outcome)
     if facts.outcome != {CPU}:
         facts.cpu_values.clear()  # a CPU device beside the accelerator is a deliberate one
+        facts.opt_in_cpu.clear()
     facts.evaluator = evaluator
     return facts
 
@@ -866,6 +875,18 @@ def _cpu_values(
         if binding.value is None or binding.parameter is not None:
             continue
         value = binding.value
+        flag = _flag_of(binding.guards, collected)
+        if flag is not None:
+            if (
+                _cpu_values(value, collected, evaluator)
+                or _string(value) == "cpu"
+                or (
+                    isinstance(value, cst.Call)
+                    and _string(value.args[0].value if value.args else None) == "cpu"
+                )
+            ):
+                evaluator.facts.opt_in_cpu[value] = flag
+            continue
         if _string(value) == "cpu":
             values.add(value)
         elif isinstance(value, cst.Call) and value.args and _string(value.args[0].value) == "cpu":
@@ -874,6 +895,18 @@ def _cpu_values(
         elif isinstance(value, cst.Name | cst.Attribute):
             values |= _cpu_values(value, collected, evaluator)
     return values
+
+
+def _flag_of(
+    guards: tuple[tuple[cst.BaseExpression, bool], ...], collected: _Collector
+) -> str | None:
+    """The command-line flag an ``if`` around a binding reads (``args.accel``), if any."""
+    for test, _wanted in guards:
+        for node in walk(test):
+            name = dotted(node) if isinstance(node, cst.Attribute) else None
+            if name is not None and "." in name and _last(name) in collected.options:
+                return name
+    return None
 
 
 def is_index_device(node: cst.BaseExpression, qualified: Qualified) -> bool:
@@ -893,27 +926,86 @@ def is_index_device(node: cst.BaseExpression, qualified: Qualified) -> bool:
     return False
 
 
+def accelerator_index(
+    node: cst.BaseExpression, kinds: Callable[[cst.BaseExpression], frozenset[str]]
+) -> str | None:
+    """``f"{acc}:{rank}"`` or ``f"{acc}:0"`` with ``acc`` the accelerator (pytorch/examples'
+    `torch.accelerator.current_accelerator()`): "own", a process's own device; ``f"{acc}:1"``:
+    "other", a second device of one process; None for anything else."""
+    parts = node.parts if isinstance(node, cst.FormattedString) else ()
+    if len(parts) < 2:
+        return None
+    head, text = parts[0], parts[1]
+    if not (
+        isinstance(head, cst.FormattedStringExpression)
+        and isinstance(text, cst.FormattedStringText)
+        and text.value.startswith(":")
+    ):
+        return None
+    if kinds(head.expression) != {ACCELERATOR}:
+        return None
+    index = text.value[1:]
+    if not index and len(parts) == 3 and isinstance(parts[2], cst.FormattedStringExpression):
+        return "own"
+    if index.isdigit() and len(parts) == 2:
+        return "own" if int(index) == 0 else "other"
+    return None
+
+
+def _accelerator_device(node: cst.BaseExpression, evaluator: _Evaluator) -> bool:
+    """``torch.device(f"{acc}:{rank}")``: the accelerator with a process's own index."""
+    if not (isinstance(node, cst.Call) and len(node.args) == 1 and node.args[0].keyword is None):
+        return False
+    recording, evaluator.recording = evaluator.recording, False
+    try:
+        kinds = accelerator_index(node.args[0].value, lambda e: evaluator.value(e).kinds)
+    finally:
+        evaluator.recording = recording
+    return kinds == "own"
+
+
 def _other_gpu(index: cst.BaseExpression) -> bool:
     """A literal index other than 0: a second GPU of one process (model parallel)."""
     return isinstance(index, cst.Integer) and index.value != "0"
 
 
 def _index_devices(
-    device: cst.BaseExpression, collected: _Collector, qualified: Qualified
+    device: cst.BaseExpression, collected: _Collector, qualified: Qualified, evaluator: _Evaluator
 ) -> set[cst.BaseExpression]:
     """The index-built devices a device argument holds, when that is all it holds."""
-    if is_index_device(device, qualified):
+
+    def is_index(node: cst.BaseExpression) -> bool:
+        return is_index_device(node, qualified) or (
+            bool(qualified(node.func) & {"torch.device"}) and _accelerator_device(node, evaluator)
+            if isinstance(node, cst.Call)
+            else False
+        )
+
+    if is_index(device):
         return {device}
     name = dotted(device)
     bindings = collected.bindings.get(name or "", [])
     values = [b.value for b in bindings]
-    # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`.
-    if not values or any(
-        v is None or not (is_index_device(v, qualified) or isinstance(v, cst.Integer))
-        for v in values
-    ):
+    # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`;
+    # so is one beside a CPU device (FSDP2's `else: device = torch.device("cpu")`) or the
+    # target's own ("xla", written by an earlier run): the name then holds the target's device
+    # wherever it is read.
+    built = [v for v in values if v is not None and (is_index(v) or isinstance(v, cst.Integer))]
+    others = [v for v in values if v not in built]
+    if not built or not all(_is_cpu(v) or _string(v) in ("xla", "neuron") for v in others):
         return set()
-    return set(values)  # type: ignore[arg-type]
+    return set(built)  # type: ignore[arg-type]
+
+
+def _is_cpu(node: cst.BaseExpression | None) -> bool:
+    if _string(node) == "cpu":
+        return True
+    return (
+        isinstance(node, cst.Call)
+        and len(node.args) == 1
+        and _string(node.args[0].value) == "cpu"
+        and dotted(node.func) in ("torch.device", "device")
+    )
 
 
 def _launcher_count(call: cst.Call, collected: _Collector, qualified: Qualified) -> cst.Call | None:

@@ -129,6 +129,10 @@ MP_DEVICE_LOADER = "mp-device-loader"
 STEP_TRACE = "step-trace"
 ACCELERATE_PREPARE = "accelerate-prepare"
 NXD_STEP = "nxd-step"
+# The file places on the XLA device itself (`torch_xla.device()`, `xm.xla_device()`): written for
+# Neuron already, so what it keeps for it (a loader's pin_memory) is its author's choice.
+XLA_DEVICE = "xla-device"
+_XLA_DEVICE = ("torch_xla.device", "torch_xla.core.xla_model.xla_device")
 _DEVICE_LOADERS = (
     "torch_xla.distributed.parallel_loader.MpDeviceLoader",
     "torch_xla.distributed.parallel_loader.ParallelLoader",
@@ -459,6 +463,8 @@ def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
             already.add(STEP_TRACE)
         if _starts(name, _NXD_STEP):
             already.add(NXD_STEP)
+        if _starts(name, _XLA_DEVICE):
+            already.add(XLA_DEVICE)
         autocast = autocast or _starts(name, _AUTOCAST)
         compiles = compiles or _starts(name, _COMPILE)
         inits_process_group = inits_process_group or name in _INIT_PROCESS_GROUP

@@ -1,0 +1,11 @@
+# torch.accelerator.set_device_index raises under torch-xla (torch.accelerator is not the XLA
+# device): removed like torch.cuda.set_device; its value used is reported.
+import torch
+
+
+def setup(gpu):
+    if gpu is not None:
+        torch.accelerator.set_device_index(gpu)
+    torch.accelerator.set_device_idx(gpu)
+    previous = torch.accelerator.set_device_index(gpu)
+    return previous

@@ -1,0 +1,31 @@
+# golden: select=TRN00,TRN021,TRN022,TRN023,TRN024,TRN026,TRN046,TRN047,TRN111,TRN311,TRN312,TRN314
+# What a test of the device's type turns on is rewritten by its own rules in the same run, so
+# the test becomes a test for the XLA device: fused=True in a torch.optim call (TRN111), a
+# loader's pin_memory (TRN314), synchronize and empty_cache (TRN311, TRN312), autocast's enabled=.
+import torch
+import torch_xla
+import torch_xla.core.xla_model as xm
+from torch.utils.data import DataLoader
+
+
+def make_optimizer(model, device):
+    use_cuda = device.type == "xla"
+    if use_cuda:
+        return torch.optim.AdamW(model.parameters(), lr=1e-3)
+    return torch.optim.AdamW(model.parameters(), lr=1e-3)
+
+
+def make_loader(dataset, device):
+    return DataLoader(dataset, batch_size=8)
+
+
+def timed_step(model, x, device):
+    y = model(x)
+    if device.type == "xla":
+        xm.wait_device_ops()
+    return y
+
+
+def amp_context(device):
+    use_amp = device.type == "xla"
+    return torch.autocast(device_type="xla", dtype=torch.bfloat16, enabled=use_amp)

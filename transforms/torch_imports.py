@@ -1,0 +1,266 @@
+"""Imports that cannot load on the target's torch: ``torch._six``, gone since torch 2.0, is
+replaced by what it held where that is exact, and reported where it is not (issue 23, item 5).
+Every target runs torch 2.x (``data/targets.toml``)."""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+from libcst.metadata import ParentNodeProvider
+
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+from trncodemod.targets import Target
+
+_SIX = "torch._six"
+# What torch/_six.py (torch 1.x) bound each name to, spelled without it: the same objects.
+# `string_classes = (str, bytes)`, `int_classes = int`, `container_abcs = collections.abc`,
+# `inf = math.inf`, `nan = math.nan`. PY3, PY37, with_metaclass have no one-line equivalent.
+_MATH = frozenset({"inf", "nan"})
+_VALUES = {"string_classes": "(str, bytes)", "int_classes": "int"}
+_MODULES = {"container_abcs": "collections.abc"}
+_EXPRESSIONS = {
+    "inf": "math.inf",
+    "nan": "math.nan",
+    **_VALUES,
+    "container_abcs": "collections.abc",
+}
+# Handlers that already cover the import failing: a fallback the file wrote itself.
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+class TorchSixImport(Rule):
+    """## What it does
+    Replaces what a module takes from `torch._six` with what `torch._six` held:
+    `from torch._six import inf` → `from math import inf` (also `nan`), `string_classes` →
+    `string_classes = (str, bytes)`, `int_classes` → `int_classes = int`, `container_abcs` →
+    `import collections.abc as container_abcs`; `torch._six.inf` → `math.inf` and the like, and
+    `import torch._six` → `import torch`. An import inside a `try` that catches `ImportError`
+    already has a fallback and is left alone.
+
+    ## Why
+    `torch._six` was removed in torch 2.0; every target runs torch 2.x (2.1.2 to 2.9, TorchNeuron
+    2.13+), so the import fails with `ModuleNotFoundError` and the program never starts. The
+    replacements are the very objects `torch/_six.py` bound (torch 1.13: `inf = math.inf`,
+    `string_classes = (str, bytes)`); `review`, because a module now binds a name it used to
+    import.
+
+    ## Example
+    ```python
+    from torch._six import inf, string_classes
+    ```
+
+    ## Use instead
+    ```python
+    from math import inf
+    string_classes = (str, bytes)
+    ```
+    """
+
+    code = "TRN048"
+    name = "torch-six-import"
+    summary = "`from torch._six import inf` (gone in torch 2) → `from math import inf` and alike"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "torch 1.13 torch/_six.py; torch 2.0 release notes"
+
+
+class TorchSixLeft(Rule):
+    """## What it does
+    Reports a use of `torch._six` the tool cannot replace exactly: `PY3`, `PY37`,
+    `with_metaclass`, a star import, or the module imported under another name.
+
+    ## Why
+    `torch._six` was removed in torch 2.0 and every target runs torch 2.x: the import fails with
+    `ModuleNotFoundError`, so the program does not start (a blocker).
+
+    ## Example
+    ```python
+    from torch._six import PY37, with_metaclass
+    ```
+
+    ## Use instead
+    ```python
+    PY37 = True  # every supported Python is 3.7 or later
+    class Base(metaclass=Meta): ...
+    ```
+    """
+
+    code = "TRN049"
+    name = "torch-six-left"
+    summary = (
+        "`torch._six` name with no exact replacement: the import fails on torch 2 (report only)"
+    )
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    source = "torch 2.0 release notes"
+
+
+def _statement(code: str) -> cst.BaseSmallStatement:
+    return cst.parse_statement(code).body[0]  # type: ignore[union-attr,return-value]
+
+
+class TorchImports(Pass):
+    name = "torch-imports"
+    rules = (TorchSixImport, TorchSixLeft)
+    needles = ("_six",)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Every rewrite and report is at a name under torch._six the file reaches.
+        return facts.reaches(_SIX)
+
+    def _has_fallback(self, node: cst.CSTNode) -> bool:
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+            if isinstance(current, cst.Try):
+                for handler in current.handlers:
+                    kinds = handler.type
+                    names = (
+                        [e.value for e in kinds.elements]
+                        if isinstance(kinds, cst.Tuple)
+                        else [kinds]
+                        if kinds is not None
+                        else []
+                    )
+                    if kinds is None or any(
+                        isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names
+                    ):
+                        return True
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return False
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ):
+        body: list[cst.BaseSmallStatement] = []
+        changed = False
+        for original, updated in zip(original_node.body, updated_node.body, strict=True):
+            replaced = self._replace(original, updated)
+            changed |= replaced is not None
+            body.extend(replaced if replaced is not None else [updated])
+        if not changed:
+            return updated_node
+        if not body:
+            return cst.RemovalSentinel.REMOVE
+        if len(original_node.body) > 1:
+            return updated_node.with_changes(body=body)
+        # Imports first, then the names it bound, a blank line apart as isort lays them out.
+        imports = [s for s in body if isinstance(s, cst.Import | cst.ImportFrom)]
+        values = [s for s in body if s not in imports]
+        lines = [cst.SimpleStatementLine([s]) for s in imports + values]
+        if values:
+            first = len(imports)
+            lines[first] = lines[first].with_changes(leading_lines=[cst.EmptyLine()])
+        lines[0] = lines[0].with_changes(
+            leading_lines=[*updated_node.leading_lines, *lines[0].leading_lines]
+        )
+        lines[-1] = lines[-1].with_changes(trailing_whitespace=updated_node.trailing_whitespace)
+        return cst.FlattenSentinel(lines)
+
+    def _replace(
+        self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement
+    ) -> list[cst.BaseSmallStatement] | None:
+        if isinstance(original, cst.Import) and isinstance(updated, cst.Import):
+            return self._replace_import(original, updated)
+        if not isinstance(original, cst.ImportFrom) or original.relative:
+            return None
+        module = get_full_name_for_node(original.module) if original.module else None
+        if module != _SIX or self._has_fallback(original):
+            return None
+        if isinstance(original.names, cst.ImportStar):
+            self.report(
+                original,
+                TorchSixLeft,
+                "`from torch._six import *`: torch._six is gone in torch 2; import what is used "
+                "from math, collections.abc or the builtins",
+                False,
+            )
+            return None
+        math: list[cst.ImportAlias] = []
+        made: list[cst.BaseSmallStatement] = []
+        kept: list[cst.ImportAlias] = []
+        for alias in original.names:
+            name = alias.name.value if isinstance(alias.name, cst.Name) else ""
+            local = alias.asname.name.value if alias.asname is not None else name  # type: ignore[union-attr]
+            if name in _MATH:
+                math.append(alias.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+            elif name in _VALUES:
+                made.append(_statement(f"{local} = {_VALUES[name]}"))
+            elif name in _MODULES:
+                made.append(_statement(f"import {_MODULES[name]} as {local}"))
+            else:
+                kept.append(alias.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        if kept:
+            names = ", ".join(cst.Module([]).code_for_node(a) for a in kept)
+            self.report(
+                original,
+                TorchSixLeft,
+                f"`{names}` from torch._six (gone in torch 2) has no exact replacement: the "
+                "import fails on the target; define it in the module or drop its use",
+                False,
+            )
+        if not math and not made:
+            return None
+        replaced = [
+            cst.Module([]).code_for_node(a.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+            for a in original.names
+            if not (isinstance(a.name, cst.Name) and a.name.value not in _EXPRESSIONS)
+        ]
+        message = f"torch._six is gone in torch 2: {', '.join(replaced)} taken from what it held"
+        if not self.report(original, TorchSixImport, message, True):
+            return None
+        statements: list[cst.BaseSmallStatement] = []
+        if math:
+            statements.append(cst.ImportFrom(module=cst.Name("math"), names=math))
+        statements += made
+        if kept:
+            statements.append(updated.with_changes(names=kept))  # type: ignore[union-attr]
+        return statements
+
+    def _replace_import(
+        self, original: cst.Import, updated: cst.Import
+    ) -> list[cst.BaseSmallStatement] | None:
+        six = [a for a in original.names if get_full_name_for_node(a.name) == _SIX]
+        if not six or self._has_fallback(original):
+            return None
+        if any(a.asname is not None for a in six):
+            self.report(
+                original,
+                TorchSixLeft,
+                "`import torch._six as ...`: torch._six is gone in torch 2; use math, "
+                "collections.abc or the builtins where its names are used",
+                False,
+            )
+            return None
+        if not self.report(
+            original, TorchSixImport, "`import torch._six` (gone in torch 2) → `import torch`", True
+        ):
+            return None
+        names = [a.with_changes(name=cst.Name("torch")) if a in six else a for a in updated.names]
+        return [updated.with_changes(names=names)]
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        name = original_node.attr.value
+        if name not in _EXPRESSIONS or not self.is_any(original_node, {f"{_SIX}.{name}"}):
+            return updated_node
+        if isinstance(self.get_metadata(ParentNodeProvider, original_node, None), cst.ImportAlias):
+            return updated_node
+        replacement = _EXPRESSIONS[name]
+        if not self.report(
+            original_node,
+            TorchSixImport,
+            f"torch._six is gone in torch 2: torch._six.{name} → {replacement}",
+            True,
+        ):
+            return updated_node
+        if "." in replacement:
+            self.add_import(replacement.rsplit(".", 1)[0] if name in _MATH else replacement)
+        expression = cst.parse_expression(replacement)
+        if updated_node.lpar:
+            expression = expression.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return expression

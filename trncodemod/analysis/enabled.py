@@ -1,0 +1,320 @@
+"""What a rewritten condition turns on, and whether all of it can run on the target.
+
+A pass that makes a condition true on the target (``torch.cuda.is_available()`` → ``True``,
+``device.type == "cuda"`` → ``== "xla"``) also runs everything that condition guards, which
+never ran on a CPU or under torch-xla before: a pinned-memory copy, ``AdamW(fused=True)``,
+``torch.accelerator.device_count()`` sizing ``mp.spawn``. The rewrite owns those lines: each must
+be valid on the target as it stands or be rewritten by its own rule in the same run, else the
+condition is left as it was (issue 23, item 1).
+
+``newly_run`` follows the condition to what it decides: the ``if``/``while`` branch or the
+conditional expression it picks, a keyword (``fused=use_cuda``) or dict entry (``{"fused": ...}``)
+it sets, through ``not``/``and``/``or`` and names it is assigned to (read in the same function, or
+``self.x`` in the same class). ``blocker`` names the first thing there the target cannot run
+that no selected rule rewrites. Facts: reference R13 (CUDA calls, pinned memory, measured),
+§10 (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises on XLA tensors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+import libcst as cst
+
+from trncodemod.analysis.loops import dotted
+from trncodemod.analysis.nodes import children, walk
+
+Qualified = Callable[[cst.CSTNode], set[str]]
+
+_DEPTH = 4  # names followed through names: `use_fused = fused_available and use_cuda`
+# Options that need CUDA (or raise on XLA tensors) when they are set true.
+_CUDA_OPTIONS = frozenset({"fused", "capturable", "pin_memory", "pin_memory_device"})
+_PIN_OPTIONS = frozenset({"pin_memory", "pin_memory_device"})
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# torch.accelerator under torch-xla is not the XLA device (reference §10): these raise or count 0.
+_ACCELERATOR_HARMLESS = frozenset(
+    {
+        "torch.accelerator.is_available",  # False: what it guards stays off
+        "torch.accelerator.device_index",  # a context manager: constructing one does nothing
+    }
+)
+_FP8_ROOTS = ("transformer_engine", "torchao.float8")
+
+
+@dataclass(frozen=True)
+class Fixes:
+    """What rewrites the rest of the run makes, for the code a condition turns on: the rule
+    codes selected, the target, and the device pass's own answer for the device calls it
+    rewrites or reports (``.cuda(...)``, ``torch.device(...)``, ``current_accelerator()``):
+    why one cannot run, or None."""
+
+    enabled: frozenset[str]
+    is_xla: bool
+    device_call: Callable[[cst.Call], str | None]
+    cuda_table: Mapping[str, object]  # cuda_calls.toml's calls (name -> CudaCall)
+
+
+def _parent_chain(
+    node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]
+) -> Iterable[tuple[cst.CSTNode, cst.CSTNode]]:
+    child = node
+    parent = parents.get(child)
+    while parent is not None:
+        yield child, parent
+        child, parent = parent, parents.get(parent)
+
+
+def _key(element: cst.DictElement) -> str | None:
+    key = element.key
+    if isinstance(key, cst.SimpleString):
+        value = key.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _reads(
+    target: cst.BaseAssignTargetExpression, parents: Mapping[cst.CSTNode, cst.CSTNode]
+) -> list[cst.BaseExpression]:
+    """The reads of an assigned name: a plain name in its function (or module), ``self.x`` in
+    its class."""
+    name = dotted(target)
+    if name is None:
+        return []
+    want_class = name.startswith("self.")
+    scope: cst.CSTNode | None = None
+    for _child, parent in _parent_chain(target, parents):
+        if want_class and isinstance(parent, cst.ClassDef):
+            scope = parent
+            break
+        if not want_class and isinstance(parent, cst.FunctionDef | cst.Module):
+            scope = parent
+            break
+    if scope is None:
+        return []
+    reads = []
+    kinds = (cst.Attribute,) if want_class else (cst.Name,)
+    for node in walk(scope):
+        if node is target or not isinstance(node, kinds) or dotted(node) != name:  # type: ignore[arg-type]
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, cst.Arg) and parent.keyword is node:
+            continue  # `f(use_cuda=...)`: a keyword's name
+        if isinstance(parent, cst.AssignTarget | cst.Param | cst.Attribute):
+            if not (isinstance(parent, cst.Attribute) and parent.attr is not node):
+                continue  # a binding, or the attribute name of `obj.x`
+        reads.append(node)
+    return reads
+
+
+def _leaves(body: cst.BaseSuite) -> bool:
+    """The block ends by leaving the code after it (``return``, ``raise``, ``continue``,
+    ``break``)."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = statements[-1] if statements else None
+    small = (
+        last.body if isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) else []
+    )
+    return bool(small) and isinstance(small[-1], cst.Return | cst.Raise | cst.Continue | cst.Break)
+
+
+def _after(statement: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> list[cst.CSTNode]:
+    block = parents.get(statement)
+    body = getattr(block, "body", None)
+    if not isinstance(body, tuple | list) or statement not in body:
+        return []
+    return list(body[body.index(statement) + 1 :])
+
+
+def newly_run(
+    condition: cst.BaseExpression, truth: bool, parents: Mapping[cst.CSTNode, cst.CSTNode]
+) -> list[cst.CSTNode]:
+    """What runs on the target only because ``condition`` now has the value ``truth``: blocks,
+    expressions, and the ``Arg``/``DictElement`` whose option it sets."""
+    found: list[cst.CSTNode] = []
+    seen: set[int] = set()
+
+    def follow(node: cst.BaseExpression, value: bool, depth: int) -> None:
+        if id(node) in seen or depth > _DEPTH:
+            return
+        seen.add(id(node))
+        child: cst.CSTNode = node
+        for _child, parent in _parent_chain(node, parents):
+            if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+                value = not value
+            elif isinstance(parent, cst.BooleanOperation):
+                pass  # the whole can now take the value the part took
+            elif isinstance(parent, cst.If | cst.While) and parent.test is child:
+                if value:
+                    found.append(parent.body)
+                elif isinstance(parent, cst.If) and parent.orelse is not None:
+                    found.append(parent.orelse)
+                elif isinstance(parent, cst.If) and _leaves(parent.body):
+                    found.extend(_after(parent, parents))  # `if not cond: return`, then the rest
+                return
+            elif isinstance(parent, cst.IfExp) and parent.test is child:
+                found.append(parent.body if value else parent.orelse)
+                return
+            elif isinstance(parent, cst.Arg) and parent.value is child:
+                if value and parent.keyword is not None:
+                    found.append(parent)
+                return
+            elif isinstance(parent, cst.DictElement) and parent.value is child:
+                if value:
+                    found.append(parent)
+                return
+            elif isinstance(parent, cst.Assign) and parent.value is child:
+                for target in parent.targets:
+                    for read in _reads(target.target, parents):
+                        follow(read, value, depth + 1)
+                return
+            elif isinstance(parent, cst.AnnAssign) and parent.value is child:
+                for read in _reads(parent.target, parents):
+                    follow(read, value, depth + 1)
+                return
+            else:
+                return  # compared, called, returned: the tool does not follow it further
+            child = parent
+
+    follow(condition, truth, 0)
+    return found
+
+
+def blocker(
+    region: Iterable[cst.CSTNode],
+    qualified: Qualified,
+    parents: Mapping[cst.CSTNode, cst.CSTNode],
+    fixes: Fixes,
+) -> tuple[cst.CSTNode, str] | None:
+    """The first node in ``region`` the target cannot run and no selected rule rewrites, with
+    why; None when all of it can run."""
+    for root in region:
+        if isinstance(root, cst.Arg | cst.DictElement):
+            why = _option(root, parents, qualified, fixes, set_by_condition=True)
+            if why is not None:
+                return root, why
+            continue
+        for node in _own_nodes(root):
+            why = _blocks(node, parents, qualified, fixes)
+            if why is not None:
+                return node, why
+    return None
+
+
+def _own_nodes(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    """The nodes of ``root`` that run with it: not the bodies of functions, classes or lambdas
+    it defines."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node is not root and isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            continue
+        stack.extend(reversed(children(node)))
+
+
+def _truthy(value: cst.BaseExpression) -> bool:
+    return not (isinstance(value, cst.Name) and value.value in ("False", "None"))
+
+
+def _option(
+    node: cst.Arg | cst.DictElement,
+    parents: Mapping[cst.CSTNode, cst.CSTNode],
+    qualified: Qualified,
+    fixes: Fixes,
+    set_by_condition: bool,
+) -> str | None:
+    """Why an option a condition sets (or that is spelt true in the region) cannot run."""
+    if isinstance(node, cst.Arg):
+        name = node.keyword.value if node.keyword is not None else None
+    else:
+        name = _key(node)
+    if name not in _CUDA_OPTIONS or not (set_by_condition or _truthy(node.value)):
+        return None
+    call = parents.get(node)
+    literal_true = isinstance(node.value, cst.Name) and node.value.value == "True"
+    if name in _PIN_OPTIONS:
+        # A loader's option (`DataLoader(pin_memory=True)`, or a keyword dict for one: the only
+        # place such a key goes) only warns without CUDA and pins nothing (R13, measured);
+        # a tensor made in pinned memory (`torch.empty(..., pin_memory=True)`) needs CUDA.
+        if isinstance(node, cst.DictElement) or not fixes.is_xla:
+            return None
+        if isinstance(call, cst.Call) and qualified(call.func) & _DATA_LOADERS:
+            return None
+        return "pinned memory needs CUDA (a tensor made in it raises on a Trainium host)"
+    if not fixes.is_xla:
+        return None  # TorchNeuron: torch's own check decides (TRN111 reports fused there)
+    optimizer = isinstance(call, cst.Call) and any(
+        n.startswith("torch.optim.") for n in qualified(call.func)
+    )
+    if name == "fused" and optimizer and literal_true and "TRN111" in fixes.enabled:
+        return None  # TRN111 removes it
+    return f"`{name}=True` raises on XLA tensors (fused and capturable optimizers are CUDA-only)"
+
+
+def _blocks(
+    node: cst.CSTNode,
+    parents: Mapping[cst.CSTNode, cst.CSTNode],
+    qualified: Qualified,
+    fixes: Fixes,
+) -> str | None:
+    if isinstance(node, cst.Arg | cst.DictElement):
+        return _option(node, parents, qualified, fixes, set_by_condition=False)
+    if isinstance(node, cst.Assert):
+        for call in walk(node.test):
+            if isinstance(call, cst.Call) and "torch.cuda.is_available" in qualified(call.func):
+                return "`assert torch.cuda.is_available()` fails on a Trainium host"
+        return None
+    if isinstance(node, cst.Attribute | cst.Name):
+        names = qualified(node)
+        if any(n.startswith("torch.float8_") or n.startswith(_FP8_ROOTS) for n in names):
+            return "fp8 is a CUDA path (Trainium trains in bf16)"
+        return None
+    if not isinstance(node, cst.Call):
+        return None
+    why = fixes.device_call(node)
+    if why is not None:
+        return why
+    names = qualified(node.func)
+    for name in names:
+        if name.startswith("torch.cuda."):
+            return _cuda_call(name, node, parents, fixes)
+        if name.startswith("torch.accelerator.") and fixes.is_xla:
+            if name in _ACCELERATOR_HARMLESS:
+                return None
+            if name in fixes.cuda_table:
+                return _cuda_call(name, node, parents, fixes)
+            if name == "torch.accelerator.current_accelerator":
+                return None  # the device pass's (device_call)
+            if name == "torch.accelerator.device_count":
+                return "`torch.accelerator.device_count()` is 0 under torch-xla"
+            return f"`{name}()` is not the XLA device's API: under torch-xla it raises"
+    func = node.func
+    if isinstance(func, cst.Attribute) and not any(n.startswith("torch.") for n in names):
+        if func.attr.value == "pin_memory" and fixes.is_xla and "TRN314" not in fixes.enabled:
+            return "`.pin_memory()` raises without CUDA"
+    return None
+
+
+def _cuda_call(
+    name: str, call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode], fixes: Fixes
+) -> str | None:
+    if name == "torch.cuda.is_available" or name.startswith("torch.cuda.amp."):
+        return None  # False on the target / the amp pass's
+    entry = fixes.cuda_table.get(name)
+    action = getattr(entry, "action", None)
+    if action == "wait" and "TRN311" in fixes.enabled:
+        return None
+    statement = parents.get(call)
+    if action == "remove" and "TRN312" in fixes.enabled and isinstance(statement, cst.Expr):
+        return None
+    if (
+        action == "query"
+        and not fixes.is_xla
+        and getattr(entry, "neuron", "")
+        and not call.args
+        and "TRN315" in fixes.enabled
+    ):
+        return None
+    why = getattr(entry, "why", "") or "is a CUDA runtime API with no Trainium equivalent"
+    return f"`{name}()` {why}"
