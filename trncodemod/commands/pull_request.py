@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -75,17 +75,25 @@ def _is_entry_script(outcome: FileOutcome) -> bool:
     return re.search(rb"^if\s+__name__\s*==\s*[\'\"]__main__[\'\"]", outcome.old, re.M) is not None
 
 
-def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
-    """Entry scripts only, each with its launcher: a library module has nothing to run."""
+def changed_entry_scripts(
+    outcomes: list[FileOutcome],
+) -> tuple[list[FileOutcome], list[FileOutcome]]:
+    """The changed entry scripts (a library module has nothing to run), by path: those that run
+    as one process, and those that run under a multi-process launcher."""
     entries = sorted(
         (o for o in outcomes if o.changed and _is_entry_script(o)), key=lambda o: o.display
     )
+    return [o for o in entries if not _multi_process(o)], [o for o in entries if _multi_process(o)]
+
+
+def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
+    """Entry scripts only, each with its launcher: a library module has nothing to run."""
+    single, multi = changed_entry_scripts(outcomes)
     if not target.is_xla:
+        entries = sorted(single + multi, key=lambda o: o.display)
         lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
         lines += [f"- `{_launch(o)}`" for o in entries] or ["- (no entry script changed)"]
         return lines
-    single = [o for o in entries if not _multi_process(o)]
-    multi = [o for o in entries if _multi_process(o)]
     option = "" if target.name == DEFAULT_TARGET else f" --target {target.name}"
     lines: list[str] = []
     if single:
@@ -250,14 +258,14 @@ class MissingPath(Exception):
 @dataclass
 class MigrationBranch:
     """What ``make_migration_branch`` did: every file's outcome, the files written and committed,
-    the files that could not be migrated or written, and the description; ``branch`` is None
-    when nothing changed (no branch was made)."""
+    the files that could not be migrated or written, and the description (of the findings left,
+    when nothing changed); ``branch`` is None when nothing changed (no branch was made)."""
 
     outcomes: list[FileOutcome]
     branch: str | None
-    written: list[str] = field(default_factory=list)
-    errors: list[FileOutcome] = field(default_factory=list)
-    description: str = ""
+    written: list[str]
+    errors: list[FileOutcome]
+    description: str
 
 
 def make_migration_branch(
@@ -284,7 +292,7 @@ def make_migration_branch(
     outcomes = list(migrate_files(list(found.files), settings, jobs))
     errors = [o for o in outcomes if o.error]
     if not any(o.changed for o in outcomes):
-        return MigrationBranch(outcomes, None, errors=errors)
+        return MigrationBranch(outcomes, None, [], errors, describe(outcomes, profile, branch))
     _git("switch", "-C" if force else "-c", branch, base, cwd=top)
     written = []
     for before, after in zip(outcomes, write_outcomes(outcomes, real_roots(paths)), strict=True):
