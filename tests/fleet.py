@@ -1,0 +1,67 @@
+"""Fleets of small local git repositories for the campaign tests, and a spec naming them."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+# Three kinds, in turn: one the tool migrates, one with a blocker it leaves (the device comes
+# from a file), one it has nothing to do for.
+KINDS = {
+    "cuda": "import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\nx = torch.ones(2).cuda()\n",
+    "blocked": """import json
+import sys
+
+import torch
+
+cfg = json.load(open(sys.argv[1]))
+device = torch.device(cfg["device"])
+model = torch.nn.Linear(10, 2).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(20):
+    loss = model(torch.randn(16, 10, device=device)).sum()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+""",
+    "plain": "x = 1\n",
+}
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+
+
+def make_repository(path: Path, files: dict[str, str]) -> str:
+    """A git repository at ``path`` with ``files`` in one commit on ``main``; its commit."""
+    path.mkdir(parents=True)
+    for name, text in files.items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        (path / name).write_text(text)
+    git("init", "-q", "-b", "main", cwd=path)
+    git("add", ".", cwd=path)
+    git("commit", "-qm", "initial", cwd=path)
+    return git("rev-parse", "HEAD", cwd=path)
+
+
+def kind_of(index: int) -> str:
+    return list(KINDS)[index % len(KINDS)]
+
+
+def make_fleet(root: Path, count: int, extra: str = "") -> Path:
+    """``count`` repositories under ``root/repos`` (``r00``, ``r01``, ...) and ``root/spec.toml``
+    naming them; ``extra`` is appended to the spec (more ``[[repos]]``)."""
+    entries = ['[defaults]\ntarget = "xla-2.9"\ntimeout = 300\n']
+    for index in range(count):
+        name = f"r{index:02d}"
+        make_repository(root / "repos" / name, {"train.py": KINDS[kind_of(index)]})
+        entries.append(f'[[repos]]\nname = "{name}"\nurl = "repos/{name}"\n')
+    spec = root / "spec.toml"
+    spec.write_text("\n".join(entries) + extra)
+    return spec
