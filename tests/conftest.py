@@ -12,3 +12,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def campaign_fleet(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A campaign run once over a mixed fleet (tests/fleet.py), shared by the campaign tests."""
+    from fleet import run_mixed_fleet
+
+    return run_mixed_fleet(tmp_path_factory.mktemp("fleet"))

@@ -28,6 +28,17 @@ for step in range(20):
 }
 
 
+BROKEN = """
+[[repos]]
+name = "gone"
+url = "repos/does-not-exist"
+
+[[repos]]
+name = "badconfig"
+url = "repos/badconfig"
+"""
+
+
 def git(*args: str, cwd: Path) -> str:
     return subprocess.run(
         ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
@@ -65,3 +76,23 @@ def make_fleet(root: Path, count: int, extra: str = "") -> Path:
     spec = root / "spec.toml"
     spec.write_text("\n".join(entries) + extra)
     return spec
+
+
+def run_mixed_fleet(root: Path) -> tuple[Path, Path, int, str]:
+    """Six repositories (two of each kind), one that cannot be cloned and one whose
+    configuration the tool refuses, run once on the local engine with --verify and no runtime
+    to verify with: the root, the results folder, the exit code and the output."""
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    spec = make_fleet(root, 6, BROKEN)
+    files = {"train.py": KINDS["cuda"], "pyproject.toml": "[tool.trncodemod]\ncolour = 1\n"}
+    make_repository(root / "repos" / "badconfig", files)
+    out = root / "out"
+    result = CliRunner().invoke(
+        main,
+        ["campaign", "run", str(spec), "--out", str(out), "--engine", "local", "--cpus", "2",
+         "--verify", "--verify-python", str(root / "no-such-python")],
+    )  # fmt: skip
+    return root, out, result.exit_code, result.output

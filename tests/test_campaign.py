@@ -14,20 +14,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fleet import KINDS, git, kind_of, make_fleet, make_repository
+from fleet import BROKEN, KINDS, git, kind_of, make_fleet, make_repository
 
 from trncodemod.campaign.spec import SpecError, load_spec
 from trncodemod.cli import main
-
-BROKEN = """
-[[repos]]
-name = "gone"
-url = "repos/does-not-exist"
-
-[[repos]]
-name = "badconfig"
-url = "repos/badconfig"
-"""
 
 
 def run_campaign(*args: str) -> tuple[int, str]:
@@ -39,24 +29,10 @@ def result_of(out: Path, name: str) -> dict:
     return json.loads((out / name / "result.json").read_text())
 
 
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int, str]:
-    """Six repositories (two of each kind), one that cannot be cloned and one whose
-    configuration the tool refuses, run once with --verify and no runtime to verify with."""
-    root = tmp_path_factory.mktemp("fleet")
-    spec = make_fleet(root, 6, BROKEN)
-    files = {"train.py": KINDS["cuda"], "pyproject.toml": "[tool.trncodemod]\ncolour = 1\n"}
-    make_repository(root / "repos" / "badconfig", files)
-    out = root / "out"
-    code, output = run_campaign(
-        str(spec), "--out", str(out), "--engine", "local", "--cpus", "2",
-        "--verify", "--verify-python", str(root / "no-such-python"),
-    )  # fmt: skip
-    return root, out, code, output
-
-
-def test_every_repository_gets_a_result_and_failures_do_not_stop_the_campaign(fleet) -> None:
-    root, out, code, output = fleet
+def test_every_repository_gets_a_result_and_failures_do_not_stop_the_campaign(
+    campaign_fleet,
+) -> None:
+    root, out, code, output = campaign_fleet
     assert "engine: local" in output and "not Ray" in output
     expected = {"cuda": "migrated", "blocked": "migrated", "plain": "no-change"}
     for index in range(6):
@@ -69,8 +45,8 @@ def test_every_repository_gets_a_result_and_failures_do_not_stop_the_campaign(fl
     assert "2 clone-failed" not in output and "1 clone-failed" in output and "4 migrated" in output
 
 
-def test_a_result_names_its_inputs_counts_timings_and_versions(fleet) -> None:
-    root, out, _, _ = fleet
+def test_a_result_names_its_inputs_counts_timings_and_versions(campaign_fleet) -> None:
+    root, out, _, _ = campaign_fleet
     result = result_of(out, "r00")
     assert result["inputs"]["commit"] == git("rev-parse", "HEAD", cwd=root / "repos" / "r00")
     assert result["inputs"]["tool"]["version"] == result["versions"]["trncodemod"]
@@ -83,8 +59,8 @@ def test_a_result_names_its_inputs_counts_timings_and_versions(fleet) -> None:
     assert {f["code"] for f in findings["findings"]} >= {"TRN001"}
 
 
-def test_the_branch_is_made_in_the_work_clone_and_nothing_is_pushed(fleet) -> None:
-    root, out, _, _ = fleet
+def test_the_branch_is_made_in_the_work_clone_and_nothing_is_pushed(campaign_fleet) -> None:
+    root, out, _, _ = campaign_fleet
     result = result_of(out, "r00")
     work = out / ".work" / "r00"
     assert git("rev-parse", "trncodemod/xla-2.9", cwd=work) == result["branch_commit"]
@@ -94,15 +70,15 @@ def test_the_branch_is_made_in_the_work_clone_and_nothing_is_pushed(fleet) -> No
     assert description.startswith("# Migrate to AWS Trainium (xla-2.9)")
 
 
-def test_the_patch_applies_to_the_input_commit(fleet, tmp_path: Path) -> None:
-    root, out, _, _ = fleet
+def test_the_patch_applies_to_the_input_commit(campaign_fleet, tmp_path: Path) -> None:
+    root, out, _, _ = campaign_fleet
     git("clone", "-q", str(root / "repos" / "r00"), str(tmp_path / "c"), cwd=tmp_path)
     git("apply", "--check", str(out / "r00" / "migration.patch"), cwd=tmp_path / "c")
     assert (out / "r02" / "migration.patch").read_bytes() == b"", "nothing to change, no patch"
 
 
-def test_verify_without_a_runtime_is_recorded_as_not_run_with_the_reason(fleet) -> None:
-    _, out, _, _ = fleet
+def test_verify_without_a_runtime_is_recorded_as_not_run_with_the_reason(campaign_fleet) -> None:
+    _, out, _, _ = campaign_fleet
     verify = result_of(out, "r00")["verify"]
     assert verify["verdict"] == "not run"
     assert "no-such-python" in verify["reason"]

@@ -166,7 +166,7 @@ def migrate_repository(
         sarif = sarif_log(made.outcomes)
         sarif["runs"][0]["automationDetails"] = {"id": f"trncodemod-campaign/{job.name}/"}
         sarif["runs"][0]["versionControlProvenance"] = [
-            {"repositoryUri": job.url, "revisionId": commit, "branch": job.branch}
+            {"repositoryUri": _uri(job.url), "revisionId": commit, "branch": job.branch}
         ]
         files = {
             "patch": b"".join(o.diff for o in made.outcomes),
@@ -205,6 +205,11 @@ def summarize_counts(outcomes: list) -> dict[str, int]:  # type: ignore[type-arg
         f.fixed and f.safety is Safety.REVIEW for o in outcomes for f in o.findings
     )
     return counts
+
+
+def _uri(url: str) -> str:
+    """A URI for SARIF: a local clone's path as a ``file:`` URI."""
+    return Path(url).as_uri() if Path(url).is_absolute() else url
 
 
 def _head(work: Path) -> str:
