@@ -207,3 +207,48 @@ def test_a_driver_killed_mid_run_is_finished_by_the_next_with_each_repository_do
     assert len(second) == 1 and not second & set(before.values()), "the rest, by the rerun"
     assert f"{len(before)} up to date (kept)" in rerun.stderr
     assert not list(out.glob("*/.*.tmp")), "no temporary file left behind"
+
+
+def test_progress_shows_done_failures_and_time_left_on_a_terminal_only(tmp_path: Path) -> None:
+    import pty
+
+    spec = make_fleet(tmp_path, 1, BROKEN.split('[[repos]]\nname = "badconfig"')[0])
+    command = [sys.executable, "-m", "trncodemod", "campaign", "run", str(spec), "--engine",
+               "local", "--retries", "0", "--out"]  # fmt: skip
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "COLUMNS": "120"}
+    driver = subprocess.Popen([*command, str(tmp_path / "tty")], stderr=follower, env=env)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the driver closed the terminal
+            break
+        if not chunk:
+            break
+        shown += chunk
+    driver.wait(timeout=300)
+    os.close(leader)
+    text = shown.decode("utf-8", "replace")
+    assert "campaign" in text and "1/2" in text and "1 failed" in text and "ETA" in text
+    piped = subprocess.run([*command, str(tmp_path / "pipe")], capture_output=True, text=True)
+    assert "ETA" not in piped.stderr and "1 clone-failed" in piped.stderr
+
+
+def test_ctrl_c_stops_the_run_at_once_and_the_rerun_finishes_it(tmp_path: Path) -> None:
+    spec = make_fleet(tmp_path, 6)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "trncodemod", "campaign", "run", str(spec), "--out", str(out),
+               "--engine", "local", "--cpus", "2"]  # fmt: skip
+    driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_results(out, 1, driver, limit=300)
+    driver.send_signal(signal.SIGINT)
+    _, stderr = driver.communicate(timeout=30)
+    assert driver.returncode == 130
+    assert "interrupted: the repositories recorded so far are kept" in stderr
+    done = len(list(out.glob("*/result.json")))
+    assert 1 <= done < 6
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0 and f"{done} up to date (kept)" in rerun.stderr
+    assert len(list(out.glob("*/result.json"))) == 6

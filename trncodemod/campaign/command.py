@@ -56,7 +56,18 @@ def campaign_command() -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Where the clones live (default: DIR/.work).",
 )
-def run_command(spec, out, engine, address, cpus, retries, verify, verify_python, only, work):  # type: ignore[no-untyped-def]
+def run_command(
+    spec: Path,
+    out: Path,
+    engine: str | None,
+    address: str | None,
+    cpus: int,
+    retries: int,
+    verify: bool,
+    verify_python: str,
+    only: str | None,
+    work: Path | None,
+) -> None:
     """Migrate every repository SPEC names; each one's result lands in DIR/<name>/. A rerun
     finishes what is not done and keeps what is up to date."""
     engine = engine or ("ray" if importlib.util.find_spec("ray") else "local")

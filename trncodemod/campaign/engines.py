@@ -35,6 +35,10 @@ OBJECT_STORE_BYTES = 200 * 2**20  # results are a few patches: Ray's default (30
 ENGINES = ("local", "ray")
 
 
+# The local engine's task processes, ended when the run is interrupted (Ray ends its own).
+_running: set[subprocess.Popen] = set()
+
+
 class EngineError(Exception):
     """The engine cannot run here (Ray not installed, no cluster at the address)."""
 
@@ -76,13 +80,21 @@ def run_task(request: Request) -> Payload:
         }
         spec.write_text(json.dumps(document), "utf-8")
         command = [sys.executable, "-m", "trncodemod.campaign.task", str(spec), str(out)]
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        _running.add(process)
         try:
-            process = subprocess.run(command, capture_output=True, text=True, timeout=job.timeout)
+            _, stderr = process.communicate(timeout=job.timeout)
         except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
             return Payload({"status": "timed-out", "reason": f"ran past its {job.timeout} s"})
+        finally:
+            _running.discard(process)
         path = out / RESULT
         if not path.exists():
-            tail = "\n".join(process.stderr.strip().splitlines()[-20:])
+            tail = "\n".join(stderr.strip().splitlines()[-20:])
             reason = f"the task's process died (exit status {process.returncode})"
             return Payload({"status": "crashed", "reason": reason, "traceback": tail})
         result = json.loads(path.read_text("utf-8"))
@@ -126,9 +138,11 @@ def run_local(
                 except CloneError as err:
                     yield _clone_failed(futures[future], err)
     finally:
-        # Ctrl-C or a caller that stopped reading: nothing queued starts; a task already running
-        # ends on its own, or with its process group's Ctrl-C.
+        # Ctrl-C, or a caller that stopped reading: nothing queued starts, and the tasks running
+        # are ended now, not waited for (what they did is not recorded).
         pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(_running):
+            process.terminate()
 
 
 def describe_local(cpus: int) -> str:

@@ -24,10 +24,15 @@ import traceback
 from collections import Counter
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trncodemod
 from trncodemod.campaign.repository import CloneError, check_out, commit_identity, locked
 from trncodemod.campaign.spec import RepoJob
+
+if TYPE_CHECKING:  # LibCST and the passes load only once a repository is checked out
+    from trncodemod.config import Settings
+    from trncodemod.pipeline.engine import FileOutcome
 
 EXIT_CLONE = 75  # EX_TEMPFAIL: the checkout failed, perhaps for a moment
 EXIT_ORPHANED = 70  # the engine's process is gone: nobody will read the result
@@ -68,7 +73,7 @@ def versions() -> dict[str, str]:
     }
 
 
-def _settings(job: RepoJob, work: Path):  # type: ignore[no-untyped-def]
+def _settings(job: RepoJob, work: Path) -> Settings:
     """The repository's own configuration (never its plugins), with the spec's options over it.
     A configuration above the work folder is not the repository's and is not read."""
     from trncodemod.config import Settings, find_pyproject, load_settings, table_values
@@ -76,13 +81,13 @@ def _settings(job: RepoJob, work: Path):  # type: ignore[no-untyped-def]
     config = find_pyproject(work / job.paths[0])
     own = (
         load_settings(work, config, allow_plugins=False)
-        if config is not None and work in config.parents
+        if config is not None and Path(os.path.realpath(work)) in config.parents
         else Settings(root=work)
     )
     return own.with_overrides(**table_values(job.options, job.name, "the spec"))
 
 
-def _rules(outcomes: list) -> dict[str, dict[str, int]]:  # type: ignore[type-arg]
+def _rules(outcomes: list[FileOutcome]) -> dict[str, dict[str, int]]:
     from trncodemod.pipeline.engine import blocks
 
     findings = [f for o in outcomes for f in o.findings]
@@ -95,7 +100,9 @@ def _rules(outcomes: list) -> dict[str, dict[str, int]]:  # type: ignore[type-ar
     }
 
 
-def _verify(single: list, multi: list, target: str, python: str, deadline: float) -> dict:  # type: ignore[type-arg]
+def _verify(
+    single: list[FileOutcome], multi: list[FileOutcome], target: str, python: str, deadline: float
+) -> dict:
     """Each changed single-process entry script run as ``trncodemod verify`` runs it; the
     verdict "not run" with its reason where there is nothing to run or no runtime to run it."""
     from trncodemod.commands import verify
@@ -196,7 +203,7 @@ def migrate_repository(
     }
 
 
-def summarize_counts(outcomes: list) -> dict[str, int]:  # type: ignore[type-arg]
+def summarize_counts(outcomes: list[FileOutcome]) -> dict[str, int]:
     from trncodemod.findings import Safety
     from trncodemod.pipeline.engine import summarize
 
