@@ -4,7 +4,14 @@ about 3 minutes and 285 MB to install and 0.6 GB to run; README, "Campaigns").""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -55,3 +62,44 @@ def test_ray_on_this_machine_and_the_local_engine_give_the_same_results(tmp_path
     assert ray_results["gone"][0]["status"] == "clone-failed"
     statuses = {r["status"] for r, _ in ray_results.values()}
     assert statuses == {"migrated", "no-change", "clone-failed"}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_address_joins_a_running_cluster_and_leaves_it_running(tmp_path: Path) -> None:
+    spec = make_fleet(tmp_path, 2)
+    ray_cli = str(Path(sys.executable).with_name("ray"))
+    port = _free_port()
+    address = f"127.0.0.1:{port}"
+    # Ray 2.5x turns token authentication on for `ray start`; this test cluster opts out, as
+    # its warning says (RAY_AUTH_MODE=disabled), so the driver needs no token.
+    head = subprocess.Popen(
+        [ray_cli, "start", "--head", "--block", f"--port={port}",
+         "--num-cpus=2", f"--object-store-memory={200 * 2**20}", "--include-dashboard=false",
+         "--disable-usage-stats"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env={**os.environ, "RAY_AUTH_MODE": "disabled"},
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 180
+        while True:  # the head's GCS answers on its port once the cluster is up
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            assert head.poll() is None and time.monotonic() < deadline, "the cluster did not start"
+            time.sleep(1)
+        result = CliRunner().invoke(
+            main,
+            ["campaign", "run", str(spec), "--out", str(tmp_path / "out"), "--engine", "ray",
+             "--address", address],
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert f"joined the cluster at {address}" in result.output
+        assert len(list((tmp_path / "out").glob("*/result.json"))) == 2
+        assert head.poll() is None, "a cluster the campaign joined is not stopped by it"
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        head.wait(timeout=60)

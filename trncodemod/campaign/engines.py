@@ -113,13 +113,14 @@ def _clone_failed(request: Request, err: BaseException) -> tuple[Request, Payloa
 
 
 def _with_retries(request: Request, retries: int) -> Payload:
-    for attempt in range(retries + 1):
+    tries = 0
+    while True:
         try:
             return run_task(request)
         except CloneError:
-            if attempt == retries:
+            tries += 1
+            if tries > retries:
                 raise
-    raise AssertionError("unreachable")
 
 
 def run_local(

@@ -224,6 +224,9 @@ def _row_html(row: Row) -> str:
         if key == "name":
             name = html.escape(row.name)
             cells.append(f'<td data-value="{name}"><a href="#repo-{name}">{name}</a></td>')
+        elif key == "status" and row.reason:  # why it failed, on hovering
+            status, reason = html.escape(row.status), html.escape(row.reason, quote=True)
+            cells.append(f'<td data-value="{status}" title="{reason}">{status}</td>')
         else:
             cells.append(_cell(key, value))
     return (
