@@ -162,18 +162,26 @@ def run_ray(
             "--engine ray needs Ray, which is not installed: pip install 'trncodemod[campaign]' "
             "(or run with --engine local)"
         ) from None
-    if address is not None:
-        context = ray.init(address=address, log_to_driver=False, logging_level="ERROR")
-        where = f"joined the cluster at {address}"
-    else:
-        context = ray.init(
-            num_cpus=cpus,
-            object_store_memory=OBJECT_STORE_BYTES,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level="ERROR",
-        )
-        where = f"started on this machine with {cpus} CPU{'s' * (cpus != 1)}"
+    try:
+        if address is not None:
+            context = ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+            where = f"joined the cluster at {address}"
+        else:
+            # "local": a Ray of its own, even where another cluster runs on this machine (ray.init
+            # would otherwise join the last one started here, or RAY_ADDRESS's).
+            context = ray.init(
+                address="local",
+                num_cpus=cpus,
+                object_store_memory=OBJECT_STORE_BYTES,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level="ERROR",
+            )
+            where = f"started on this machine with {cpus} CPU{'s' * (cpus != 1)}"
+    except (ConnectionError, RuntimeError, ValueError) as err:
+        raise EngineError(
+            f"Ray could not {'join ' + address if address else 'start'}: {err}"
+        ) from None
     pending: list = []
     try:
         yield f"engine: Ray {ray.__version__}, {where} ({context.address_info['address']})"

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from trncodemod.config import ConfigError, table_values
+from trncodemod.targets import DEFAULT_TARGET
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -102,7 +103,7 @@ def _job(entry: dict, defaults: dict, spec_dir: Path, where: str) -> RepoJob:
         raise SpecError(f"{where}: `cpus` must be a positive number")
     if not isinstance(own["branch"], str):
         raise SpecError(f"{where}: `branch` must be a string")
-    target = merged.get("target", "xla-2.9")
+    target = merged.get("target", DEFAULT_TARGET)
     return RepoJob(
         name=name,
         url=_url(entry.get("url"), spec_dir, where),
