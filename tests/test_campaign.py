@@ -110,6 +110,10 @@ def test_a_rerun_keeps_up_to_date_results_and_redoes_what_changed(tmp_path: Path
         str(spec), "--out", str(out), "--engine", "local", "--only", "changed"
     )
     assert "campaign: 3 repositories: 3 up to date (kept)" in output and code == 0
+    code, output = run_campaign(
+        str(spec), "--out", str(out), "--engine", "local", "--only", "blocked"
+    )
+    assert "campaign: 1 repository: 1 up to date (kept)" in output, "r01, the one with a blocker"
 
 
 def test_a_repository_past_its_timeout_is_recorded_and_stopped(tmp_path: Path) -> None:
