@@ -5,25 +5,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 # Three kinds, in turn: one the tool migrates, one with a blocker it leaves (the device comes
 # from a file), one it has nothing to do for.
 KINDS = {
     "cuda": "import torch\n\nmodel = torch.nn.Linear(2, 2).cuda()\nx = torch.ones(2).cuda()\n",
-    "blocked": """import json
-import sys
-
-import torch
-
-cfg = json.load(open(sys.argv[1]))
-device = torch.device(cfg["device"])
-model = torch.nn.Linear(10, 2).to(device)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-for step in range(20):
-    loss = model(torch.randn(16, 10, device=device)).sum()
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-""",
+    # The device comes from a file the tool cannot read: TRN026, a blocker.
+    "blocked": (GOLDEN / "device" / "config_device_blocker.in.py").read_text(),
     "plain": "x = 1\n",
 }
 
