@@ -21,3 +21,11 @@ def user_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     folder = tmp_path_factory.mktemp("xdg-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     return folder
+
+
+@pytest.fixture(scope="session")
+def campaign_fleet(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A campaign run once over a mixed fleet (tests/fleet.py), shared by the campaign tests."""
+    from fleet import run_mixed_fleet
+
+    return run_mixed_fleet(tmp_path_factory.mktemp("fleet"))

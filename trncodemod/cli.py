@@ -146,6 +146,7 @@ class _LazyGroup(click.Group):
         "golden": "trncodemod.commands.golden:golden_command",
         "apply-patch": "trncodemod.commands.reviewed_patch:apply_patch_command",
         "pr": "trncodemod.commands.pull_request:pr_command",
+        "campaign": "trncodemod.campaign.command:campaign_command",
         "verify": "trncodemod.commands.verify:verify_command",
     }
 

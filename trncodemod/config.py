@@ -192,6 +192,25 @@ def project_plugin(spec: str, config: Path) -> str:
     return f"{path}:{attr}"
 
 
+def table_values(table: dict, where: str, name: str) -> dict[str, object]:
+    """Settings fields from a table of configuration keys (``[tool.trncodemod]``, or a campaign
+    spec's); an unknown key or a bad value is a ConfigError naming ``where`` and the key."""
+    values: dict[str, object] = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            raise ConfigError(
+                f"{where}: unknown key `{key}` in {name}; known keys: {', '.join(KEYS)}"
+            )
+        attr, convert = KEYS[key]
+        try:
+            values[attr] = convert(value)
+        except TypeError as err:
+            raise ConfigError(f"{where}: bad value for `{key}`: {value!r} ({err})") from None
+    if "buckets" in values and "bucket_multiple" in values:
+        raise ConfigError(f"{where}: set `buckets` or `bucket-multiple`, not both")
+    return values
+
+
 def load_settings(
     start: Path, config_file: Path | None = None, allow_plugins: bool = False
 ) -> Settings:
@@ -207,19 +226,7 @@ def load_settings(
     table = data.get("tool", {}).get("trncodemod")
     if table is None:
         raise ConfigError(f"{path}: no [tool.trncodemod] table")
-    values: dict[str, object] = {}
-    for key, value in table.items():
-        if key not in KEYS:
-            raise ConfigError(
-                f"{path}: unknown key `{key}` in [tool.trncodemod]; known keys: {', '.join(KEYS)}"
-            )
-        attr, convert = KEYS[key]
-        try:
-            values[attr] = convert(value)
-        except TypeError as err:
-            raise ConfigError(f"{path}: bad value for `{key}`: {value!r} ({err})") from None
-    if "buckets" in values and "bucket_multiple" in values:
-        raise ConfigError(f"{path}: set `buckets` or `bucket-multiple`, not both")
+    values = table_values(table, str(path), "[tool.trncodemod]")
     if "plugins" in values:
         named = values.pop("plugins")
         values["plugins_source"] = str(path)

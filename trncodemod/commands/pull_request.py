@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -26,7 +28,7 @@ from trncodemod.analysis.training import (
     XMP_SPAWN,
 )
 from trncodemod.cli import ALLOW_CONFIG_PLUGINS
-from trncodemod.config import ConfigError, load_settings
+from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.report import one_line
 from trncodemod.pipeline.engine import FileOutcome, blocks, migrate_files
@@ -73,17 +75,25 @@ def _is_entry_script(outcome: FileOutcome) -> bool:
     return re.search(rb"^if\s+__name__\s*==\s*[\'\"]__main__[\'\"]", outcome.old, re.M) is not None
 
 
-def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
-    """Entry scripts only, each with its launcher: a library module has nothing to run."""
+def changed_entry_scripts(
+    outcomes: list[FileOutcome],
+) -> tuple[list[FileOutcome], list[FileOutcome]]:
+    """The changed entry scripts (a library module has nothing to run), by path: those that run
+    as one process, and those that run under a multi-process launcher."""
     entries = sorted(
         (o for o in outcomes if o.changed and _is_entry_script(o)), key=lambda o: o.display
     )
+    return [o for o in entries if not _multi_process(o)], [o for o in entries if _multi_process(o)]
+
+
+def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
+    """Entry scripts only, each with its launcher: a library module has nothing to run."""
+    single, multi = changed_entry_scripts(outcomes)
     if not target.is_xla:
+        entries = sorted(single + multi, key=lambda o: o.display)
         lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
         lines += [f"- `{_launch(o)}`" for o in entries] or ["- (no entry script changed)"]
         return lines
-    single = [o for o in entries if not _multi_process(o)]
-    multi = [o for o in entries if _multi_process(o)]
     option = "" if target.name == DEFAULT_TARGET else f" --target {target.name}"
     lines: list[str] = []
     if single:
@@ -241,6 +251,61 @@ def commit_message(outcomes: list[FileOutcome], target: Target, header: str | No
     return title.rstrip() + "\n\nRules applied:\n" + "\n".join(body) + "\n"
 
 
+class MissingPath(Exception):
+    """A path named for the migration does not exist."""
+
+
+@dataclass
+class MigrationBranch:
+    """What ``make_migration_branch`` did: every file's outcome, the files written and committed,
+    the files that could not be migrated or written, and the description (of the findings left,
+    when nothing changed); ``branch`` is None when nothing changed (no branch was made)."""
+
+    outcomes: list[FileOutcome]
+    branch: str | None
+    written: list[str]
+    errors: list[FileOutcome]
+    description: str
+
+
+def make_migration_branch(
+    paths: Sequence[Path],
+    settings: Settings,
+    top: Path,
+    branch: str,
+    base: str = "HEAD",
+    force: bool = False,
+    header: str | None = None,
+    jobs: int | None = None,
+) -> MigrationBranch:
+    """Migrate ``paths`` of the work tree ``top`` onto a new ``branch`` from ``base``, as one
+    commit; nothing is pushed. No branch is made when no file changes."""
+    profile = load_target(settings.target)
+    if not force and _branch_exists(branch, top):
+        raise GitError(
+            f"branch {branch} already exists; pass --force to recreate it from {base}, "
+            "or --branch NAME for another"
+        )
+    found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
+    if found.missing:
+        raise MissingPath(f"no such file or folder: {found.missing[0]}")
+    outcomes = list(migrate_files(list(found.files), settings, jobs))
+    errors = [o for o in outcomes if o.error]
+    if not any(o.changed for o in outcomes):
+        return MigrationBranch(outcomes, None, [], errors, describe(outcomes, profile, branch))
+    _git("switch", "-C" if force else "-c", branch, base, cwd=top)
+    written = []
+    for before, after in zip(outcomes, write_outcomes(outcomes, paths), strict=True):
+        if after.error and not before.error:
+            errors.append(after)
+        elif after.changed:
+            written.append(str(after.path.resolve()))
+    if written:
+        _git("add", "--", *written, cwd=top)
+        _git("commit", "-q", "-m", commit_message(outcomes, profile, header), cwd=top)
+    return MigrationBranch(outcomes, branch, written, errors, describe(outcomes, profile, branch))
+
+
 @click.command("pr")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--branch", help="Branch to create (default: trncodemod/<target>).")
@@ -278,48 +343,31 @@ def pr_command(
         raise click.UsageError(str(err)) from None
     for line in settings.plugin_notices():
         click.echo(line, err=True)
-    profile = load_target(settings.target)
-    branch = branch or f"trncodemod/{profile.name}"
-    if not force and _branch_exists(branch, top):
-        raise GitError(
-            f"branch {branch} already exists; pass --force to recreate it from {base}, "
-            "or --branch NAME for another"
-        )
-    found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
-    if found.missing:
-        raise click.UsageError(f"no such file or folder: {found.missing[0]}")
-    outcomes = list(migrate_files(list(found.files), settings))
-    errors = [o for o in outcomes if o.error]
-    for outcome in errors:
+    branch = branch or f"trncodemod/{load_target(settings.target).name}"
+    header = message_file.read() if message_file else None
+    try:
+        made = make_migration_branch(paths, settings, top, branch, base, force, header)
+    except MissingPath as err:
+        raise click.UsageError(str(err)) from None
+    for outcome in made.errors:
         click.echo(outcome.error_text(), err=True)
-    if not any(o.changed for o in outcomes):
-        left = sum(f.counts_against_exit for o in outcomes for f in o.findings)
+    if made.branch is None:
+        left = sum(f.counts_against_exit for o in made.outcomes for f in o.findings)
         click.echo(
-            f"nothing to change in {len(outcomes)} file(s): no branch created"
+            f"nothing to change in {len(made.outcomes)} file(s): no branch created"
             + (f"; {left} finding(s) left, `trncodemod check` lists them" if left else "")
-            + (f"; {len(errors)} error(s)" if errors else "")
+            + (f"; {len(made.errors)} error(s)" if made.errors else "")
             + ".",
             err=True,
         )
-        sys.exit(2 if errors else 0)
-    _git("switch", "-C" if force else "-c", branch, base, cwd=top)
-    written = []
-    for before, after in zip(outcomes, write_outcomes(outcomes, paths), strict=True):
-        if after.error and not before.error:
-            click.echo(after.error_text(), err=True)
-        elif after.changed:
-            written.append(str(after.path.resolve()))
-    header = message_file.read() if message_file else None
-    if written:
-        _git("add", "--", *written, cwd=top)
-        _git("commit", "-q", "-m", commit_message(outcomes, profile, header), cwd=top)
+        sys.exit(2 if made.errors else 0)
     git_dir = Path(_git("rev-parse", "--absolute-git-dir", cwd=top).strip())
     target_file = description or git_dir / f"trncodemod-pr-{branch.replace('/', '-')}.md"
-    target_file.write_text(describe(outcomes, profile, branch), "utf-8")
+    target_file.write_text(made.description, "utf-8")
     click.echo(str(target_file))
     click.echo(
-        f"branch {branch}: {len(written)} file(s) changed in one commit"
-        f"{'' if written else ' (nothing to commit)'}; {len(errors)} error(s).",
+        f"branch {branch}: {len(made.written)} file(s) changed in one commit"
+        f"{'' if made.written else ' (nothing to commit)'}; {len(made.errors)} error(s).",
         err=True,
     )
-    sys.exit(2 if errors else 0)
+    sys.exit(2 if made.errors else 0)

@@ -202,3 +202,40 @@ def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
 
 def sarif_report(outcomes: Sequence[FileOutcome]) -> str:
     return json.dumps(sarif_log(outcomes), indent=2, ensure_ascii=False)
+
+
+def _based(node: object, base: str) -> None:
+    """Every artifact location under ``node`` made relative to the ``base`` URI base id."""
+    if isinstance(node, dict):
+        if "artifactLocation" in node:
+            node["artifactLocation"]["uriBaseId"] = base
+        for value in node.values():
+            _based(value, base)
+    elif isinstance(node, list):
+        for value in node:
+            _based(value, base)
+
+
+def merge_sarif_logs(logs: Sequence[tuple[str, dict]]) -> dict:
+    """One SARIF log for many repositories: one run, the rules once, every result kept with its
+    paths under the repository's URI base id (its name), and each repository's URL and commit
+    in ``versionControlProvenance``, mapped to that base id (SARIF 2.1.0 §3.23.7)."""
+    merged = sarif_log([])
+    run = merged["runs"][0]
+    run["originalUriBaseIds"] = {}
+    run["versionControlProvenance"] = []
+    notifications = run["invocations"][0]["toolExecutionNotifications"]
+    for name, log in logs:
+        for source in log["runs"]:
+            _based(source["results"], name)
+            run["results"].extend(source["results"])
+            for invocation in source.get("invocations", []):
+                _based(invocation, name)
+                notifications.extend(invocation.get("toolExecutionNotifications", []))
+            for provenance in source.get("versionControlProvenance", []):
+                run["versionControlProvenance"].append(
+                    {**provenance, "mappedTo": {"uriBaseId": name}}
+                )
+        run["originalUriBaseIds"][name] = {"description": {"text": f"the repository {name}"}}
+    run["invocations"][0]["executionSuccessful"] = not notifications
+    return merged

@@ -1,0 +1,212 @@
+"""`trncodemod campaign report DIR`: one self-contained HTML page whose table, chart and
+embedded data agree with the results, its Markdown twin, and one merged SARIF log. Checked with
+html.parser always, and in headless Chromium where it is installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft7Validator
+
+from trncodemod.campaign.report import CHART_RULES
+from trncodemod.cli import main
+
+VOID = {"meta", "br", "input", "rect", "img", "hr", "link", "path", "line", "circle"}
+SARIF_SCHEMA = json.loads(
+    (Path(__file__).parent / "data" / "sarif-2.1.0-subset.schema.json").read_text("utf-8")
+)
+
+
+class Page(HTMLParser):
+    """The parts of the page the tests look at; every closing tag must close the open element."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.rows: list[dict] = []  # the fleet table's body rows: attributes and cell texts
+        self.rules: list[str] = []  # data-rule of each chart row
+        self.rects: list[str] = []  # class of each chart rect
+        self.external: list[str] = []  # src/href pointing off the page
+        self.scripts: dict[str, str] = {}  # script id (or "") -> its text
+        self.sections: list[str] = []
+        self._cell: list[str] | None = None
+        self._script: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        attributes = dict(attrs)
+        for key in ("src", "href"):
+            if key in attributes and not attributes[key].startswith("#"):
+                self.external.append(attributes[key])
+        if tag == "link":
+            self.external.append(str(attributes))
+        if tag == "tr" and "tbody" in self.stack and "table" in self.stack:
+            self.rows.append({"attrs": attributes, "cells": []})
+        if tag == "td" and self.rows and "tbody" in self.stack:
+            self._cell = []
+        if tag == "g" and "data-rule" in attributes:
+            self.rules.append(attributes["data-rule"])
+        if tag == "rect" and "svg" in self.stack:
+            self.rects.append(attributes.get("class", ""))
+        if tag == "section":
+            self.sections.append(attributes["id"])
+        if tag == "script":
+            self._script = attributes.get("id", "")
+            self.scripts[self._script] = ""
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1:]}>"
+        self.stack.pop()
+        if tag == "td" and self._cell is not None:
+            self.rows[-1]["cells"].append("".join(self._cell).strip())
+            self._cell = None
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._script is not None:
+            self.scripts[self._script] += data
+
+
+@pytest.fixture(scope="module")
+def report(campaign_fleet) -> tuple[Path, Page, list[dict]]:
+    _, out, _, _ = campaign_fleet
+    result = CliRunner().invoke(main, ["campaign", "report", str(out)])
+    assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed((out / "report.html").read_text("utf-8"))
+    page.close()
+    results = sorted(
+        (json.loads(p.read_text()) for p in out.glob("*/result.json")), key=lambda r: r["name"]
+    )
+    return out, page, results
+
+
+def test_the_page_is_well_formed_and_fetches_nothing(report) -> None:
+    out, page, _ = report
+    assert page.stack == [], f"elements left open: {page.stack}"
+    assert page.external == [], "no network assets: CSS, script and SVG are inline"
+    assert "<style>" in (out / "report.html").read_text()
+
+
+def test_the_fleet_table_has_a_row_per_repository_with_its_figures(report) -> None:
+    _, page, results = report
+    assert [row["cells"][0] for row in page.rows] == [r["name"] for r in results]
+    by_name = {row["cells"][0]: row for row in page.rows}
+    for result in results:
+        row = by_name[result["name"]]
+        assert row["attrs"]["data-status"] == result["status"]
+        counts = result.get("counts", {})
+        assert row["cells"][2:7] == [
+            str(counts.get(k, 0)) for k in ("changed", "fixed", "review", "blockers", "remaining")
+        ]
+    assert "failed" in by_name["gone"]["attrs"]["class"]
+    assert "blocked" in by_name["r01"]["attrs"]["class"]
+
+
+def test_the_embedded_data_is_the_table_and_the_rule_totals(report) -> None:
+    _, page, results = report
+    data = json.loads(page.scripts["fleet-data"])
+    assert [row["name"] for row in data["rows"]] == [r["name"] for r in results]
+    codes = {code for r in results for code in r.get("rules", {})}
+    assert {rule["code"] for rule in data["rules"]} == codes
+    blockers = sum(r.get("counts", {}).get("blockers", 0) for r in results)
+    assert sum(rule["blockers"] for rule in data["rules"]) == blockers > 0
+
+
+def test_the_chart_has_a_bar_per_rule_and_blockers_in_their_own_colour(report) -> None:
+    _, page, results = report
+    codes = {code for r in results for code in r.get("rules", {})}
+    assert len(page.rules) == min(len(codes), CHART_RULES)
+    assert page.rules[0] == "TRN026", "the rule with the most blockers comes first"
+    assert page.rects.count("bar-findings") == len(page.rules) + 1  # + the legend
+    blocking = {code for r in results for code, n in r.get("rules", {}).items() if n["blockers"]}
+    assert page.rects.count("bar-blockers") == len(blocking) + 1
+
+
+def test_each_repository_has_a_section_with_its_description_and_highlighted_patch(report) -> None:
+    out, page, results = report
+    assert page.sections == [f"repo-{r['name']}" for r in results]
+    text = (out / "report.html").read_text()
+    section = text[text.index('id="repo-r00"') : text.index('id="repo-r01"')]
+    assert "<h1>Migrate to AWS Trainium (xla-2.9)</h1>" in section, "the description, rendered"
+    assert 'class="highlight"' in section and 'class="gi"' in section, "added lines marked"
+
+
+def test_the_markdown_twin_has_the_same_rows_and_each_patch(report) -> None:
+    out, page, results = report
+    text = (out / "report.md").read_text()
+    for result in results:
+        assert f"| [{result['name']}](#{result['name']}) | {result['status']} |" in text
+    assert text.count("```diff") == sum(
+        (out / r["name"] / "migration.patch").exists()
+        and (out / r["name"] / "migration.patch").stat().st_size > 0
+        for r in results
+    )
+
+
+def test_the_merged_sarif_holds_every_repository_findings_under_its_name(report) -> None:
+    out, _, results = report
+    log = json.loads((out / "report.sarif").read_text())
+    errors = sorted(Draft7Validator(SARIF_SCHEMA).iter_errors(log), key=str)
+    assert not errors, errors[0].message if errors else ""
+    run = log["runs"][0]
+    expected = sum(
+        len(json.loads((out / r["name"] / "findings.json").read_text())["findings"])
+        for r in results
+        if (out / r["name"] / "findings.json").exists()
+    )
+    assert len(run["results"]) == expected
+    bases = {
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"]
+        for result in run["results"]
+    }
+    assert bases <= set(run["originalUriBaseIds"]) and "r00" in bases
+    provenance = {
+        p["mappedTo"]["uriBaseId"]: p["revisionId"] for p in run["versionControlProvenance"]
+    }
+    assert provenance["r00"] == next(r for r in results if r["name"] == "r00")["inputs"]["commit"]
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    _chromium() is None, reason="no headless browser (Debian: apt-get install chromium)"
+)
+def test_in_a_browser_the_table_filters_and_the_chart_renders(report, tmp_path: Path) -> None:
+    out, _, results = report
+    url = (out / "report.html").as_uri() + "#status=blocked&sort=name&order=desc"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'p'}"]
+    dom = subprocess.run(
+        [_chromium(), *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120
+    ).stdout
+    page = Page()
+    page.feed(dom)
+    assert 'data-ready="1"' in dom, "the page's script ran to its end"
+    names = [row["cells"][0] for row in page.rows]
+    assert names == sorted(names, reverse=True), "sorted by the name column, descending"
+    shown = [row["cells"][0] for row in page.rows if "hidden" not in row["attrs"]]
+    blocked = [r["name"] for r in results if r.get("counts", {}).get("blockers")]
+    assert sorted(shown) == sorted(blocked)
+    assert f"{len(blocked)} of {len(results)} repositories shown" in dom
+    assert page.rects.count("bar-blockers") >= 2
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [_chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,900", url],
+        capture_output=True,
+        timeout=120,
+    )
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,163 @@
+"""``trncodemod campaign run``: the spec's repositories through an engine into the result store.
+
+The driver chooses the repositories (``results.select``), hands them to the engine, and records
+each result as it comes back, atomically; it never migrates anything itself. Progress (done of
+total, failures, time left) is shown on a terminal only.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trncodemod.campaign.engines import Payload, Request, describe_local, run_local, run_ray
+from trncodemod.campaign.results import WORK, ResultStore, select
+from trncodemod.campaign.spec import RepoJob
+from trncodemod.campaign.task import FAILED, UP_TO_DATE
+
+
+@dataclass
+class CampaignRun:
+    """What one run did: statuses of the results it recorded, and what it left alone."""
+
+    selected: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    up_to_date: list[str] = field(default_factory=list)
+    recorded: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> int:
+        return sum(self.statuses[status] for status in FAILED)
+
+    def summary(self, out: Path) -> str:
+        parts = [f"{n} {status}" for status, n in sorted(self.statuses.items())]
+        if self.up_to_date:
+            parts.append(f"{len(self.up_to_date)} up to date (kept)")
+        return (
+            f"campaign: {self.selected} repositor{'ies' if self.selected != 1 else 'y'}: "
+            + (", ".join(parts) or "nothing to do")
+            + f"; results in {out}"
+        )
+
+
+@dataclass(frozen=True)
+class Options:
+    engine: str = "local"
+    address: str | None = None
+    cpus: int = 1
+    retries: int = 2
+    only: str | None = None
+    verify_python: str | None = None
+    work: Path | None = None
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def run_campaign(
+    jobs: list[RepoJob],
+    out: Path,
+    options: Options,
+    say: Callable[[str], None],
+) -> CampaignRun:
+    out.mkdir(parents=True, exist_ok=True)
+    store = ResultStore(out)
+    work = (options.work or out / WORK).resolve()
+    chosen = select(jobs, store, options.only)
+    requests = [
+        Request(s.job, str(work / s.job.name), s.previous, options.verify_python) for s in chosen
+    ]
+    run = CampaignRun(selected=len(requests))
+    run_id = uuid.uuid4().hex[:12]
+    if options.engine == "ray":
+        stream: Iterator = run_ray(requests, options.address, options.cpus, options.retries)
+    else:
+        say(describe_local(options.cpus))
+        stream = run_local(requests, options.cpus, options.retries)
+    with _progress(len(requests)) as advance:
+        try:
+            for item in stream:
+                if isinstance(item, str):  # the engine says where it runs
+                    say(item)
+                    continue
+                request, payload = item
+                _record(store, request, payload, run, run_id, options.engine)
+                advance(run.failed)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+    return run
+
+
+def _record(
+    store: ResultStore,
+    request: Request,
+    payload: Payload,
+    run: CampaignRun,
+    run_id: str,
+    engine: str,
+) -> None:
+    result = payload.result
+    if result["status"] == UP_TO_DATE:
+        run.up_to_date.append(request.job.name)
+        return
+    job = request.job
+    result = {
+        "name": job.name,
+        "url": job.url,
+        "ref": job.ref,
+        **result,
+        "spec": job.to_json(),
+        "run": {"id": run_id, "engine": engine, "finished_at": _now()},
+    }
+    store.write(job.name, result, payload.files)
+    run.statuses[result["status"]] += 1
+    run.recorded.append(job.name)
+
+
+class _progress:
+    """Done of total, failures and time left on stderr, on a terminal only (rich)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.progress = None
+
+    def __enter__(self) -> Callable[[int], None]:
+        if not sys.stderr.isatty() or not self.total:
+            return lambda failed: None
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("campaign"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[failed]} failed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        task = self.progress.add_task("campaign", total=self.total, failed=0)
+        self.progress.start()
+        progress = self.progress
+        return lambda failed: progress.update(task, advance=1, failed=failed)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
