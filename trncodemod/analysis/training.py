@@ -215,9 +215,11 @@ class TrainingProfile:
 UNKNOWN = TrainingProfile()
 
 
-def _imports(tree: ast.Module) -> dict[str, str]:
-    """Local name → the dotted name it stands for, from every import in the file."""
+def import_specs(tree: ast.Module) -> tuple[dict[str, str], list[str]]:
+    """Local name → what an import binds it to: "a.b" (a module) or "[.]*a.b:c" (`from a.b
+    import c`, a relative import's dots kept); and the "[.]*a.b" of each `from a.b import *`."""
     names: dict[str, str] = {}
+    stars: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -226,9 +228,23 @@ def _imports(tree: ast.Module) -> dict[str, str]:
                 else:
                     head = alias.name.split(".", 1)[0]
                     names.setdefault(head, head)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        elif isinstance(node, ast.ImportFrom):
+            spec = "." * node.level + (node.module or "")
             for alias in node.names:
-                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if alias.name == "*":
+                    stars.append(spec)
+                else:
+                    names[alias.asname or alias.name] = f"{spec}:{alias.name}"
+    return names, stars
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Local name → the dotted name it stands for, from every absolute import in the file."""
+    names = {}
+    for local, spec in import_specs(tree)[0].items():
+        module, _, name = spec.partition(":")
+        if not module.startswith(".") and module:
+            names[local] = f"{module}.{name}" if name else module
     return names
 
 
@@ -264,7 +280,7 @@ def _starts(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p if p.endswith(".") else p + ".") for p in prefixes)
 
 
-def _is_main_guard(node: ast.stmt) -> bool:
+def is_main_guard(node: ast.stmt) -> bool:
     if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
         return False
     sides = [node.test.left, *node.test.comparators]
@@ -311,7 +327,7 @@ _MODEL_BUILDERS = ("torchvision.models", "timm.create_model")
 
 def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
     for statement in tree.body:
-        if _is_main_guard(statement):
+        if is_main_guard(statement):
             return True
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
