@@ -39,6 +39,7 @@ from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodeg
 
 from trncodemod.analysis.facts import FileFacts, NameTable
 from trncodemod.analysis.nodes import children, transform, walk
+from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Rule
@@ -307,6 +308,8 @@ class PassRun:
     profile: TrainingProfile
     # The names of the code the pass runs on (None: Python's parser refused it).
     facts: FileFacts | None = None
+    # What the program the file belongs to says about it (analysis/program.py).
+    program: ModuleView = LONE
 
 
 @dataclass(frozen=True)
@@ -787,6 +790,12 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         often, never False where the pass acts: ``tests/test_first_stage.py`` holds every pass
         to that over the golden inputs, and ``benchmarks/first_stage.py`` over real code."""
         return True
+
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        """Whether the program asks the pass to act on this module whatever its code (a device
+        decided here that other modules use): run it even where ``candidate`` says no."""
+        return False
 
     # -- what a pass uses ------------------------------------------------------------------
     def enabled(self, rule: type[Rule]) -> bool:

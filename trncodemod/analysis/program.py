@@ -32,12 +32,13 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.training import (
     ACCELERATE,
     HF_TRAINER,
     LIGHTNING,
+    TrainingProfile,
     dotted,
     import_specs,
     is_main_guard,
@@ -286,6 +287,15 @@ class ModuleView:
     @property
     def is_test(self) -> bool:
         return self.role == "test"
+
+    def kind_of(self, profile: TrainingProfile) -> TrainingProfile:
+        """The module's own profile with the program's kind of training added: the
+        parallelism and the loop-owning framework of the entry points that reach it."""
+        parallelism = tuple(sorted({*profile.parallelism, *self.parallelism}))
+        launchers = tuple(sorted({*profile.launchers, *self.frameworks}))
+        if parallelism == profile.parallelism and launchers == profile.launchers:
+            return profile
+        return replace(profile, parallelism=parallelism, launchers=launchers)
 
     def fingerprint(self) -> str:
         return repr(

@@ -80,13 +80,15 @@ class ResultCache:
     folder: Path
     salt: str  # tool and settings fingerprints
 
-    def _path(self, raw: bytes) -> Path:
-        key = hashlib.sha256(self.salt.encode() + b"\0" + raw).hexdigest()
+    def _path(self, raw: bytes, context: str = "") -> Path:
+        # ``context``: what else the result depends on (the module's view of the program).
+        salt = self.salt + context
+        key = hashlib.sha256(salt.encode() + b"\0" + raw).hexdigest()
         return self.folder / key[:2] / f"{key}.json"
 
-    def get(self, raw: bytes, display: str) -> Entry | None:
+    def get(self, raw: bytes, display: str, context: str = "") -> Entry | None:
         try:
-            data = json.loads(_read_own(self._path(raw)))
+            data = json.loads(_read_own(self._path(raw, context)))
         except (OSError, ValueError):
             return None
         findings = tuple(
@@ -101,13 +103,24 @@ class ResultCache:
                 safety=Safety(f["safety"]),
                 fixed=f["fixed"],
                 cell=f.get("cell"),
+                related=tuple(f.get("related", ())),
             )
             for f in data["findings"]
         )
         new = data["new"].encode("latin-1") if data["new"] is not None else None
         return Entry(new, findings, tuple(data["passes_run"]), data.get("profile"))
 
-    def put(self, raw: bytes, entry: Entry) -> None:
+    def get_summary(self, raw: bytes) -> dict | None:
+        """A module's program summary (``analysis.program.ModuleSummary``), by its bytes."""
+        try:
+            return json.loads(_read_own(self._path(raw, "\0summary")))
+        except (OSError, ValueError):
+            return None
+
+    def put_summary(self, raw: bytes, summary: dict) -> None:
+        self._write(self._path(raw, "\0summary"), summary)
+
+    def put(self, raw: bytes, entry: Entry, context: str = "") -> None:
         findings = []
         for finding in entry.findings:
             data = finding.to_json()
@@ -119,7 +132,9 @@ class ResultCache:
             "passes_run": list(entry.passes_run),
             "profile": entry.profile,
         }
-        path = self._path(raw)
+        self._write(self._path(raw, context), document)
+
+    def _write(self, path: Path, document: object) -> None:
         try:
             _own_folder(path.parent)
             # mkstemp creates with O_EXCL (never through a link); os.replace swaps a link planted

@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.patch import PatchError, build_file_diff
@@ -66,14 +67,18 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
 
 
 def migrate_file(
-    path: Path, display: str, settings: Settings, cache: ResultCache | None = None
+    path: Path,
+    display: str,
+    settings: Settings,
+    cache: ResultCache | None = None,
+    view: ModuleView = LONE,
 ) -> FileOutcome:
     try:
         raw = read_regular(path)  # never blocks on a FIFO named *.py
     except OSError as err:
         return FileOutcome(path, display, error=f"cannot read: {err.strerror or err}")
     if cache is not None:
-        entry = cache.get(raw, display)
+        entry = cache.get(raw, display, view.fingerprint())
         if entry is not None:
             diff = build_file_diff(display, raw, entry.new) if entry.new is not None else b""
             return FileOutcome(
@@ -97,7 +102,7 @@ def migrate_file(
             migration = Migration("", found, ran)
         else:
             source = decode_source(raw)
-            migration = migrate_text(source.text, display, settings)
+            migration = migrate_text(source.text, display, settings, view)
             new = source.encode(migration.text) if migration.text != source.text else None
         diff = build_file_diff(display, raw, new) if new is not None else b""
     except SourceError as err:
@@ -116,7 +121,8 @@ def migrate_file(
         )
     profile = None if path.suffix == ".ipynb" else migration.profile.to_json()
     if cache is not None:
-        cache.put(raw, Entry(new, migration.findings, migration.passes_run, profile))
+        entry = Entry(new, migration.findings, migration.passes_run, profile)
+        cache.put(raw, entry, view.fingerprint())
     return FileOutcome(
         path,
         display,
@@ -129,7 +135,10 @@ def migrate_file(
     )
 
 
-def _migrate_item(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
+Item = tuple[Path, str, Settings, ResultCache | None, ModuleView]
+
+
+def _migrate_item(item: Item) -> FileOutcome:
     return migrate_file(*item)
 
 
@@ -161,7 +170,15 @@ def _migrate_files(
     cache: ResultCache | None,
 ) -> Iterator[FileOutcome]:
     cwd = Path.cwd().resolve()
-    items = [(path, display_path(path, cwd), settings, cache) for path in paths]
+    displays = [display_path(path, cwd) for path in paths]
+    # The program is read once, here, before any file; each worker gets its module's view.
+    from trncodemod.pipeline.program import program_views
+
+    views = program_views(paths, displays, cache)
+    items = [
+        (path, display, settings, cache, views.get(display, LONE))
+        for path, display in zip(paths, displays, strict=True)
+    ]
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(items) < 2 * jobs:
         yield from map(_migrate_item, items)
@@ -221,7 +238,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False)
 
 
-def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
+def _alone(item: Item) -> FileOutcome:
     try:
         with ProcessPoolExecutor(max_workers=1, initializer=_leave_interrupts_to_parent) as pool:
             return pool.submit(_migrate_item, item).result()

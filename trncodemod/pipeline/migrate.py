@@ -14,6 +14,7 @@ from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of_text
+from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
@@ -107,8 +108,10 @@ def active_passes(settings: Settings) -> tuple[tuple[type[Pass], ...], frozenset
     return passes, enabled
 
 
-def migrate_text(text: str, path: str, settings: Settings) -> Migration:
-    """Run the selected passes over ``text`` until nothing changes; raises MigrationError."""
+def migrate_text(text: str, path: str, settings: Settings, program: ModuleView = LONE) -> Migration:
+    """Run the selected passes over ``text`` until nothing changes; raises MigrationError.
+    ``program``: what the program the file belongs to says about it (its kind of training
+    comes from the entry points that reach it)."""
     target = load_target(settings.target)
     passes, enabled = active_passes(settings)
     code = text
@@ -132,7 +135,9 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     # Of the text as given: what the passes add (a device loader, a step marker) does not change
     # what kind of training the file does.
     first = facts_of_text(text)
-    profile = first.profile if first is not None else UNKNOWN
+    profile = program.kind_of(first.profile if first is not None else UNKNOWN)
+    if first is not None and first.profile != profile:
+        first = replace(first, profile=profile)
     # A module that keeps torch_xla optional keeps it so: a rewrite that would import it at the
     # top (and so make it required) is reported instead (diffusers' pipelines guard it).
     xla_optional = first is not None and first.xla_optional
@@ -150,7 +155,12 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             if version not in facts:
                 facts[version] = facts_of_text(code, profile)
             known = facts[version]
-            if FIRST_STAGE and known is not None and not pass_cls.candidate(known, target):
+            if (
+                FIRST_STAGE
+                and known is not None
+                and not pass_cls.candidate(known, target)
+                and not pass_cls.asked_by(program)
+            ):
                 continue
             if (
                 last is not None
@@ -166,7 +176,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 parsed = code
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
-            run = PassRun(target, settings, enabled, suppressions, profile, known)
+            run = PassRun(target, settings, enabled, suppressions, profile, known, program)
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
                 new_module = instance.transform_with(wrapper)
