@@ -321,6 +321,7 @@ class RawFinding:
     rule: type[Rule]
     message: str
     fixed: bool
+    related: tuple[str, ...] = ()  # other places of the same cause, "path:line:column"
 
 
 class _PlainDispatch:

@@ -207,8 +207,11 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
             if pass_cls.name not in ran:
                 ran.append(pass_cls.name)
             found = [
-                Finding.from_rule(
-                    raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                replace(
+                    Finding.from_rule(
+                        raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                    ),
+                    related=raw.related,
                 )
                 for raw in instance.findings
             ]
