@@ -17,7 +17,7 @@ from trncodemod.analysis.facts import FileFacts, facts_of_text
 from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
-from trncodemod.findings import Finding
+from trncodemod.findings import Finding, Severity
 from trncodemod.passes import Pass, PassRun
 from trncodemod.pipeline.plugins import PluginError, PluginRewrite, plugin_runner
 from trncodemod.pipeline.suppressions import find_suppressions
@@ -66,6 +66,7 @@ def _line_map(new: str, old: str) -> Callable[[int], int]:
     return to_old
 
 
+_IN_A_TEST = " (in a test module, which is not a training program: not a blocker)"
 _IMPORT_LINE = re.compile(r"\s*(import|from)\s")
 _XLA_OPTIONAL = (
     " — not applied: this file imports torch_xla only under a guard, and the rewrite would "
@@ -237,6 +238,15 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                 f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)"
             )
     findings = fixes + [x for left in open_findings.values() for x in left]
+    if program.is_test:
+        # A test is not a training program (its CPU reference run is deliberate): what would
+        # keep a program off the accelerator is a warning there, never a blocker.
+        findings = [
+            replace(f, severity=Severity.WARNING, message=f"{f.message}{_IN_A_TEST}")
+            if f.severity is Severity.BLOCKER
+            else f
+            for f in findings
+        ]
     if UnusedSuppression.code in enabled:
         findings.extend(
             unused_suppressions(
