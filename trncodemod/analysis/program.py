@@ -135,7 +135,7 @@ def summarize(text: str) -> ModuleSummary | None:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    profile = profile_of(tree, text)
+    profile = profile_of(tree, text, loaders=False)
     imports, stars = import_specs(tree)
     definitions: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
     top: list[ast.AST] = []

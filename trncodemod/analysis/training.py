@@ -437,8 +437,9 @@ def _is_prepare(value: ast.AST | None) -> bool:
     )
 
 
-def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
-    """The training profile of the module ``tree`` parsed from ``text``."""
+def profile_of(tree: ast.Module, text: str, loaders: bool = True) -> TrainingProfile:
+    """The training profile of the module ``tree`` parsed from ``text``; without the names
+    bound to device loaders unless ``loaders`` (the program model needs only the kinds)."""
     resolver = _Resolver(tree)
     parallelism: set[str] = set()
     launchers: set[str] = set()
@@ -510,7 +511,7 @@ def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
         bf16_downcast=any(v in text for v in _BF16_VARIABLES),
         autocast=autocast,
         compiles=compiles,
-        device_loaders=_device_loaders(tree, resolver),
+        device_loaders=_device_loaders(tree, resolver) if loaders else frozenset(),
     )
 
 
