@@ -298,15 +298,17 @@ class ModuleView:
         return replace(profile, parallelism=parallelism, launchers=launchers)
 
     def fingerprint(self) -> str:
+        """What the passes read of the view, for the file's cache key: not the paths of the
+        entry points or steps (copies of one file at other paths share their results)."""
+        if self == LONE:
+            return ""
         return repr(
             (
-                self.role,
-                self.entry_points,
+                self.is_test,
                 self.parallelism,
                 self.frameworks,
-                sorted(self.imported_devices.items()),
+                sorted((name, value[2]) for name, value in self.imported_devices.items()),
                 sorted(self.decisions.items()),
-                self.steps,
             )
         )
 
