@@ -42,7 +42,7 @@ from trncodemod.analysis.nodes import children, transform, walk
 from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
-from trncodemod.findings import Rule
+from trncodemod.findings import Rule, Severity
 from trncodemod.pipeline.suppressions import Suppressions
 from trncodemod.rewriting.import_order import place_added_imports
 from trncodemod.rewriting.imports import (
@@ -322,6 +322,8 @@ class RawFinding:
     message: str
     fixed: bool
     related: tuple[str, ...] = ()  # other places of the same cause, "path:line:column"
+    # Less than the rule's severity where the program says so (a blocker behind an opt-in flag).
+    severity: Severity | None = None
 
 
 class _PlainDispatch:

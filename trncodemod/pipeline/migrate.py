@@ -213,6 +213,7 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                         raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
                     ),
                     related=raw.related,
+                    severity=raw.severity or raw.rule.severity,
                 )
                 for raw in instance.findings
             ]
