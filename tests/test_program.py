@@ -164,3 +164,29 @@ def test_a_device_only_tests_import_is_no_decision_to_report():
 def test_the_summary_travels_through_json_unchanged():
     summary = summarize(textwrap.dedent(FSDP_TREE["train.py"]))
     assert ModuleSummary.from_json(summary.to_json()) == summary
+
+
+def test_a_host_read_the_step_reaches_in_another_module_comes_with_its_call_chain():
+    files = {
+        "train.py": """
+            from losses import compute_loss
+            for step in range(10):
+                compute_loss(model, batch).backward()
+                optimizer.step()
+        """,
+        "losses.py": """
+            from matcher import match
+
+            def compute_loss(model, batch):
+                return model(batch).sum() + match(model(batch))
+
+            def report(x):
+                return x.item()
+        """,
+        "matcher.py": "def match(out):\n    return out.detach().cpu().numpy()\n",
+    }
+    program = _program(files)
+    assert program.view("matcher.py").step_reads == (
+        (2, 12, "cpu", "train.py:3 → compute_loss → match → matcher.py:2"),
+    )
+    assert program.view("losses.py").step_reads == ()  # `report` is not called by the step

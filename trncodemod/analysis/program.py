@@ -80,6 +80,32 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class Definition:
+    """A top-level function or class: the names its body references (dotted where they start
+    at an imported name), its training-step loops and what they reference, its host reads."""
+
+    references: tuple[str, ...]
+    steps: tuple[int, ...]  # the lines of its step loops
+    step_references: tuple[str, ...]
+    host_reads: tuple[tuple[int, int, str], ...]  # (line, column, "item" | "cpu" | ...)
+
+    def to_json(self) -> list:
+        return [
+            list(self.references),
+            list(self.steps),
+            list(self.step_references),
+            [list(r) for r in self.host_reads],
+        ]
+
+    @classmethod
+    def from_json(cls, data: list) -> Definition:
+        references, steps, step_references, reads = data
+        return cls(
+            tuple(references), tuple(steps), tuple(step_references), tuple(map(tuple, reads))
+        )
+
+
+@dataclass(frozen=True)
 class ModuleSummary:
     """What the program model needs of one module."""
 
@@ -91,9 +117,7 @@ class ModuleSummary:
     # "[.]*a.b:c" (`from a.b import c`, the dots of a relative import kept).
     imports: Mapping[str, str]
     star_imports: tuple[str, ...]  # "[.]*a.b" of each `from a.b import *`
-    # Top-level function or class -> the names its body references (dotted where they start
-    # at an imported name), and the lines of the training steps in it.
-    definitions: Mapping[str, tuple[tuple[str, ...], tuple[int, ...]]]
+    definitions: Mapping[str, Definition]  # each top-level function and class
     top_references: tuple[str, ...]  # what the module's own top level references
     decisions: tuple[Decision, ...]
     # Imported names that may be devices (`*device*`) -> the lines and columns they are used at.
@@ -107,7 +131,7 @@ class ModuleSummary:
             "frameworks": list(self.frameworks),
             "imports": dict(self.imports),
             "star_imports": list(self.star_imports),
-            "definitions": {k: [list(r), list(s)] for k, (r, s) in self.definitions.items()},
+            "definitions": {k: d.to_json() for k, d in self.definitions.items()},
             "top_references": list(self.top_references),
             "decisions": [d.to_json() for d in self.decisions],
             "device_uses": {k: [list(u) for u in v] for k, v in self.device_uses.items()},
@@ -122,7 +146,7 @@ class ModuleSummary:
             frameworks=tuple(data["frameworks"]),
             imports=data["imports"],
             star_imports=tuple(data["star_imports"]),
-            definitions={k: (tuple(r), tuple(s)) for k, (r, s) in data["definitions"].items()},
+            definitions={k: Definition.from_json(d) for k, d in data["definitions"].items()},
             top_references=tuple(data["top_references"]),
             decisions=tuple(Decision(*d) for d in data["decisions"]),
             device_uses={k: tuple(tuple(u) for u in v) for k, v in data["device_uses"].items()},
@@ -137,17 +161,28 @@ def summarize(text: str) -> ModuleSummary | None:
         return None
     profile = profile_of(tree, text, loaders=False)
     imports, stars = import_specs(tree)
-    definitions: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+    definitions: dict[str, Definition] = {}
     top: list[ast.AST] = []
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            definitions[statement.name] = (
+            loops = _step_loops(statement)
+            definitions[statement.name] = Definition(
                 _references(statement, imports),
-                tuple(sorted(_step_lines(statement))),
+                tuple(loop.lineno for loop in loops),
+                tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
+                _host_reads(statement),
             )
         else:
             top.append(statement)
     wrapper = ast.Module(body=top, type_ignores=[])  # type: ignore[arg-type]
+    loops = _step_loops(wrapper)
+    if loops:  # a script's own top-level step
+        definitions[MODULE] = Definition(
+            (),
+            tuple(loop.lineno for loop in loops),
+            tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
+            (),
+        )
     device_imports = {name for name in imports if "device" in name.lower()}
     uses: dict[str, list[tuple[int, int]]] = {}
     if device_imports:
@@ -182,9 +217,9 @@ def _references(node: ast.AST, imports: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _step_lines(node: ast.AST) -> set[int]:
-    """The lines of the loops in ``node`` that call ``backward()`` or an optimizer's step."""
-    lines: set[int] = set()
+def _step_loops(node: ast.AST) -> list[ast.For | ast.AsyncFor | ast.While]:
+    """The loops in ``node`` that call ``backward()`` or an optimizer's step."""
+    loops = []
     for child in ast.walk(node):
         if isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
             for inner in ast.walk(child):
@@ -192,9 +227,27 @@ def _step_lines(node: ast.AST) -> set[int]:
                     attr = inner.func.attr
                     receiver = (dotted(inner.func.value) or "").lower()
                     if attr == "backward" or (attr == "step" and "optim" in receiver):
-                        lines.add(child.lineno)
+                        loops.append(child)
                         break
-    return lines
+    return sorted(loops, key=lambda loop: loop.lineno)
+
+
+# Calls that read a value to the host (reference D1): every step, where a step reaches them.
+_HOST_READS = frozenset({"item", "cpu", "numpy", "tolist"})
+
+
+def _host_reads(node: ast.AST) -> tuple[tuple[int, int, str], ...]:
+    return tuple(
+        sorted(
+            (child.lineno, child.func.col_offset + 1, child.func.attr)
+            for child in ast.walk(node)
+            if isinstance(child, ast.Call)
+            and isinstance(child.func, ast.Attribute)
+            and child.func.attr in _HOST_READS
+            and not child.args
+            and not child.keywords
+        )
+    )
 
 
 def _decisions(tree: ast.Module) -> Iterable[Decision]:
@@ -283,6 +336,9 @@ class ModuleView:
     # The training steps the module's functions hold, each with the entry point's chain of
     # calls to it ("T5_training.py → train_utils.py:train").
     steps: tuple[str, ...] = ()
+    # Host reads in this module's functions that a training step in another function reaches,
+    # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain).
+    step_reads: tuple[tuple[int, int, str, str], ...] = ()
 
     @property
     def is_test(self) -> bool:
@@ -309,6 +365,7 @@ class ModuleView:
                 self.frameworks,
                 sorted((name, value[2]) for name, value in self.imported_devices.items()),
                 sorted(self.decisions.items()),
+                self.step_reads,
             )
         )
 
@@ -334,7 +391,7 @@ class Program:
             path, name = node
             summary = self.summaries[path]
             if name in summary.definitions:
-                for line in summary.definitions[name][1]:
+                for line in summary.definitions[name].steps:
                     found.append((path, name, line, self.chain(entry, node)))
         return sorted(found)
 
@@ -426,6 +483,7 @@ def build_program(
         for module in modules:
             reaching.setdefault(module, []).append(entry)
     decisions = _used_decisions(summaries, resolver)
+    reads = _step_reads(summaries, resolver)
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
         role = (
@@ -454,6 +512,7 @@ def build_program(
             imported_devices=resolver.imported_devices(path),
             decisions=decisions.get(path, {}),
             steps=tuple(dict.fromkeys(steps)),
+            step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
         )
     return program
 
@@ -487,6 +546,35 @@ def _used_decisions(
         for where, names in found.items()
         if any(value[2] for value in names.values())
     }
+
+
+def _step_reads(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, dict[tuple[int, int], tuple[int, int, str, str]]]:
+    """Host reads in the functions a training step calls (through any number of calls, across
+    modules), by module: the per-file passes see only the step loop's own code."""
+    found: dict[str, dict[tuple[int, int], tuple[int, int, str, str]]] = {}
+    for path, summary in sorted(summaries.items()):
+        if is_test_module(path):
+            continue
+        for name, definition in sorted(summary.definitions.items()):
+            if not definition.steps:
+                continue
+            start = f"{path}:{definition.steps[0]}"
+            parents = resolver.reach_definitions(path, definition.step_references, (path, name))
+            for node in parents:
+                where, function = node
+                for line, column, what in summaries[where].definitions[function].host_reads:
+                    names = []
+                    current: tuple[str, str] | None = node
+                    while current is not None:
+                        names.append(current[1])
+                        current = parents[current]
+                    chain = " → ".join([start, *reversed(names), f"{where}:{line}"])
+                    found.setdefault(where, {}).setdefault(
+                        (line, column), (line, column, what, chain)
+                    )
+    return found
 
 
 def _imported_name(binding: str) -> str:
@@ -571,12 +659,29 @@ class _Resolver:
                 # Importing a module runs its top level.
                 queue.extend(((m, MODULE), node) for m in sorted(self.imported_modules(path)))
             else:
-                references = summary.definitions[name][0]
+                references = summary.definitions[name].references
                 queue.append(((path, MODULE), node))
             for reference in references:
                 found = self.name(path, reference)
                 if found is not None and found[0] in self.summaries:
                     queue.append((found, node))
+        return parents
+
+    def reach_definitions(
+        self, path: str, references: Iterable[str], step: tuple[str, str]
+    ) -> dict[tuple[str, str], tuple[str, str] | None]:
+        """The functions and classes ``references`` (read in module ``path``) reach through
+        calls, each with the one it was reached from; not ``step`` itself."""
+        parents: dict[tuple[str, str], tuple[str, str] | None] = {}
+        queue = [(path, reference, None) for reference in references]
+        while queue:
+            where, reference, parent = queue.pop(0)
+            node = self.name(where, reference)
+            if node is None or node[1] == MODULE or node == step or node in parents:
+                continue
+            parents[node] = parent
+            definition = self.summaries[node[0]].definitions[node[1]]
+            queue.extend((node[0], r, node) for r in definition.references)
         return parents
 
     def decision(self, path: str, name: str, depth: int = 0) -> Decision | None:

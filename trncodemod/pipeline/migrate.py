@@ -151,7 +151,8 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
             if last == version:
                 continue
             seen[pass_cls.name] = version
-            if not pass_cls.may_match(code):
+            asked = pass_cls.asked_by(program)
+            if not asked and not pass_cls.may_match(code):
                 continue
             if version not in facts:
                 facts[version] = facts_of_text(code, profile)
@@ -160,7 +161,7 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                 FIRST_STAGE
                 and known is not None
                 and not pass_cls.candidate(known, target)
-                and not pass_cls.asked_by(program)
+                and not asked
             ):
                 continue
             if (
