@@ -37,16 +37,25 @@ def test_the_compile_cache_note_is_said_once_per_run_with_the_other_places():
     assert notes[0].related == ("b.py:7:1", "c.py:9:1")
 
 
-def test_a_finding_left_several_times_with_one_message_in_a_file_is_one_finding():
-    same = "`loss.item()` syncs every step"
+def test_a_blocker_repeated_with_one_message_in_a_file_is_one_blocker_with_its_places():
+    same = "the training device is decided by `args.device`, and `args.device` has no default"
     outcome = _outcome(
         "t.py",
-        _finding("t.py", 3, "TRN125", same),
-        _finding("t.py", 8, "TRN125", same),
-        _finding("t.py", 9, "TRN125", "another cause"),
+        _finding("t.py", 3, "TRN026", same, severity=Severity.BLOCKER),
+        _finding("t.py", 8, "TRN026", same, severity=Severity.BLOCKER),
+        _finding("t.py", 9, "TRN026", "another cause", severity=Severity.BLOCKER),
     )
     (merged,) = one_per_cause([outcome])
     assert [(f.line, f.related) for f in merged.findings] == [(3, ("t.py:8:1",)), (9, ())]
+
+
+def test_other_repeats_stay_apart_each_is_an_edit_for_a_person():
+    same = "`loss.item()` syncs every step"
+    outcome = _outcome(
+        "t.py", _finding("t.py", 3, "TRN125", same), _finding("t.py", 8, "TRN125", same)
+    )
+    (merged,) = one_per_cause([outcome])
+    assert len(merged.findings) == 2
 
 
 def test_fixes_are_never_merged_each_is_its_own_edit():

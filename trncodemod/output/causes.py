@@ -1,5 +1,7 @@
 """One finding per cause (issue 22): a note about the run's environment is said once per run,
-and a finding repeated with the same message in one file is one finding with its places.
+and a blocker repeated with the same message in one file (the same expression deciding the
+device, read at several places) is one blocker with its places. Other repeats stay apart:
+each is its own edit for a person (and `apply --annotate` writes a TODO at each).
 
 Applied to the outcomes of a run before anything is shown, so `check` and `apply` count the
 same findings; the repeats' places travel as the finding's related locations (JSON `related`,
@@ -12,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from trncodemod.findings import Finding
-from trncodemod.pipeline.engine import FileOutcome
+from trncodemod.pipeline.engine import FileOutcome, blocks
 
 # Notes about where the run's compiled graphs go: one launcher line serves every file.
 RUN_NOTES = frozenset({"TRN343"})
@@ -44,12 +46,12 @@ def _is_note(finding: Finding, code: str) -> bool:
 
 
 def _merge_repeats(outcome: FileOutcome) -> FileOutcome:
-    """Findings left with the same code and message in one file: one, with the others' places."""
+    """Blockers left with the same code and message in one file: one, with the others' places."""
     findings: list[Finding] = []
     seen: dict[tuple[str, str], int] = {}
     for finding in outcome.findings:
         key = (finding.code, finding.message)
-        if finding.fixed:
+        if not blocks(finding):
             findings.append(finding)
         elif key in seen:
             findings[seen[key]] = _with_places(findings[seen[key]], finding)
