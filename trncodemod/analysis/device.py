@@ -397,6 +397,13 @@ class _Evaluator:
             if isinstance(node, cst.Attribute) and node.attr.value == "device":
                 # `params[0].grad.device`: where a tensor already lives, not a decision.
                 return _known(ACCELERATOR)
+            if (
+                isinstance(node, cst.Attribute)
+                and node.attr.value == "type"
+                and isinstance(node.value, cst.Call)
+                and self._names(node.value.func) & _ACCELERATOR_CALLS
+            ):
+                return _known(ACCELERATOR)  # `torch.accelerator.current_accelerator().type`
             return _unknown(node, "the tool cannot read it")
         bindings = self.c.bindings.get(name)
         if not bindings:
@@ -666,6 +673,8 @@ class _Evaluator:
             return _unknown(node, "the tool cannot read it")
         target = node.comparisons[0]
         left, right, operator = node.left, target.comparator, target.operator
+        if _is_main_test(left, right) and isinstance(operator, cst.Equal):
+            return True  # the script is the program run: its `__main__` block runs
         if _string(left) is not None and _string(right) is None:
             left, right = right, left
         text = _string(right)
@@ -689,6 +698,12 @@ class _Evaluator:
         if _CUDA.fullmatch(text):
             self.facts.device_names.add(dotted(subject) or "")
         return same
+
+
+def _is_main_test(left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
+    sides = {_string(left), _string(right)}
+    names = {n.value for n in (left, right) if isinstance(n, cst.Name)}
+    return "__main__" in sides and "__name__" in names
 
 
 def identity_subject(node: cst.BaseExpression) -> cst.BaseExpression | None:
