@@ -297,6 +297,6 @@ def test_a_folder_that_cannot_be_written_is_an_error_and_the_run_goes_on(
         (tree / "a_locked").chmod(0o755)
     assert code == 2, err
     assert "a_locked/f.py: cannot write: Permission denied" in err
-    assert "1 error." in err.splitlines()[-1], "the summary is printed"
+    assert "1 error;" in err.splitlines()[-1], "the summary is printed"
     assert (tree / "a_locked" / "f.py").read_bytes() == GPU_SCRIPT
     assert MIGRATED in (tree / "b_open" / "g.py").read_bytes()

@@ -22,6 +22,9 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+NO_FINDINGS = "xla-2.9: No findings; will run on the accelerator: no blocker left.\n"
+
+
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
@@ -38,7 +41,8 @@ def test_check_lists_fixable_and_unfixable_findings_on_stdout_and_writes_nothing
         "train.py:3:9: TRN001 [*] .cuda() → .to(torch_xla.device())",
         "train.py:4:4: TRN007 torch.cuda.is_available() is False on Trainium: the code it guards "
         "takes the CPU path",
-        "Found 2 findings (1 fixable with `trncodemod apply`).",
+        "xla-2.9: Found 2 findings (1 fixable with `trncodemod apply`, 1 left); will run on the "
+        "accelerator: no blocker left.",
     ]
     assert err == ""
     assert (tree / "train.py").read_text() == SCRIPT
@@ -47,7 +51,7 @@ def test_check_lists_fixable_and_unfixable_findings_on_stdout_and_writes_nothing
 
 def test_check_on_a_clean_tree_exits_zero(tree: Path) -> None:
     (tree / "train.py").write_text("import torch\n\nx = torch.ones(2)\n")
-    assert run("check", ".") == (0, "No findings.\n", "")
+    assert run("check", ".") == (0, NO_FINDINGS, "")
 
 
 def test_check_exit_zero_still_prints_the_findings(tree: Path) -> None:
@@ -72,7 +76,7 @@ def test_check_honours_select_ignore_and_target(tree: Path) -> None:
     _, out, _ = run("check", "--select", "TRN007", ".")
     assert "TRN001" not in out and "TRN007" in out
     _, out, _ = run("check", "--ignore", "TRN0", ".")
-    assert out == "No findings.\n"
+    assert out == NO_FINDINGS
     _, out, _ = run("check", "--target", "neuron", ".")
     assert 'TRN001 [*] .cuda() → .to(torch.device("neuron"))' in out
 

@@ -271,5 +271,5 @@ def test_ctrl_c_while_files_are_written_says_so_truthfully_with_the_summary(
     assert "torch_xla.device()" in (tree / "second.py").read_text()
     assert "nothing more was written" not in err
     lines = err.splitlines()
-    assert lines[-2].startswith("2 files checked, 2 changed"), err
+    assert lines[-2].startswith("xla-2.9: 2 files checked, 2 changed"), err
     assert lines[-1] == "interrupted while writing: stopped once every file was written or refused"

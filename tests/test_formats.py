@@ -312,7 +312,10 @@ def test_a_blocker_fails_the_run_even_with_exit_zero(blocker_run: Path) -> None:
     code, _, err = run("apply", "--no-cache", "--exit-zero", ".")
     assert code == 1
     assert err.splitlines()[0].startswith("z.py:1:1: TRN998 [blocker]")
-    assert err.splitlines()[-1].startswith("1 blocker (will not run on the accelerator), ")
+    assert err.splitlines()[-1].startswith("xla-2.9: 2 files checked, ")
+    assert err.splitlines()[-1].endswith(
+        "; 1 blocker (will not run on the accelerator); read first: z.py:1:1 TRN998."
+    )
 
 
 def test_json_sarif_and_statistics_carry_the_blocker(blocker_run: Path) -> None:

@@ -41,15 +41,18 @@ from trncodemod.analysis.device_scan import may_place_on_rank
 from trncodemod.analysis.enabled import Fixes, blocker, newly_run
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted
-from trncodemod.analysis.nodes import find
+from trncodemod.analysis.nodes import find, walk
+from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass, RawFinding, per_tree
 from trncodemod.targets import Target
 
 _CUDA = re.compile(r"cuda(:0)?")
 _FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 _CUDA_INDEXED = re.compile(r"cuda:\d+")
 _STRING_PREFIXES = ("", "u", "U")
+# A device read from a tensor's own attributes is where it already lives, not a decision.
+_DERIVED = frozenset({"dtype", "is_cuda", "is_cpu", "is_floating_point", "grad"})
 
 
 # -- the first stage ----------------------------------------------------------------------------
@@ -129,14 +132,24 @@ class DevicePlacement(Pass):
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        return bool(program.decisions)  # a device decided here, for modules that train
+
     def visit_Module(self, node: cst.Module) -> None:
         self.facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
+        program = self.run.program
+        if program.is_test:
+            return  # a test is not a training program: its CPU reference run is deliberate
+        self._report_decisions(program)
         profile = self.run.profile
         if not profile.trains or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves
         for blame, why in self.facts.unresolved.items():
             if self.get_metadata(PositionProvider, blame, None) is None:
                 continue  # a node the analysis made up (the call mp.spawn makes)
+            if not self._decided_here(blame, program):
+                continue
             self.report(
                 blame,
                 UnresolvedTrainingDevice,
@@ -156,6 +169,33 @@ class DevicePlacement(Pass):
                 f"flag) or move them to {self.target.device.expr} unconditionally",
                 False,
             )
+
+    def _decided_here(self, blame: cst.CSTNode, program: ModuleView) -> bool:
+        """Whether the device is decided by ``blame`` in this file: not by the caller of a
+        function whose parameter it is, not derived from where a tensor lives or its dtype, and
+        not by a name imported from another given module (reported there, once)."""
+        if blame in self.facts.parameters:
+            return False
+        for inner in walk(blame):
+            if isinstance(inner, cst.Attribute) and inner.attr.value in _DERIVED:
+                return False
+        root = blame.func if isinstance(blame, cst.Call) else blame
+        return (dotted(root) or "").split(".", 1)[0] not in program.imported_devices
+
+    def _report_decisions(self, program: ModuleView) -> None:
+        """A device decided in this module that modules which train import: one blocker here,
+        their uses as related places (not one at each use)."""
+        rule = UnresolvedTrainingDevice
+        for name, (line, column, why, uses) in sorted(program.decisions.items()):
+            if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
+                continue
+            where = ", ".join(uses[:3]) + (f" and {len(uses) - 3} more" if len(uses) > 3 else "")
+            message = (
+                f"the training device of the modules that import `{name}` is decided here: "
+                f"{why}; on Trainium it must be {self.target.device.expr} "
+                f'("{self.target.device_string}"), or they train on the CPU (used at {where})'
+            )
+            self.findings.append(RawFinding(line, column, rule, message, False, tuple(uses)))
 
     def _true_name(self) -> cst.Name:
         true = cst.Name("True")

@@ -30,6 +30,7 @@ from trncodemod.transforms.host_sync_rules import (
     RULES,
     ClipGradNonfinite,
     CopyToHostInStep,
+    HostReadReachedFromStep,
     ItemInInnerLoop,
     NumpyOnDevice,
     PrintTensorInStep,
@@ -60,7 +61,8 @@ from trncodemod.analysis.loops import (
     target_names,
 )
 from trncodemod.analysis.nodes import children, find
-from trncodemod.passes import Pass
+from trncodemod.analysis.program import ModuleView
+from trncodemod.passes import Pass, RawFinding
 from trncodemod.targets import Target
 
 # -- what the pass recognises --------------------------------------------------------------------
@@ -90,13 +92,30 @@ class HostSyncDiagnostics(Pass):
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         return may_report(facts)
 
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        return bool(program.step_reads)  # a step in another function reaches code here
+
     def visit_Module(self, node: cst.Module) -> bool:
+        self._report_step_reads(self.run.program)
         loops = find_step_loops(node)
         # item-hoist's domain: the own statements of every step loop
         self.hoisted = {id(n) for loop in loops for n in own_statements(loop.body)}
         for info in loops.values():
             self._check(info, loops)
         return False  # report only: nothing to transform
+
+    def _report_step_reads(self, program: ModuleView) -> None:
+        rule = HostReadReachedFromStep
+        for line, column, what, chain in program.step_reads:
+            if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
+                continue
+            message = (
+                f"`.{what}()` runs every training step ({chain}): if it reads a device value, "
+                "it waits for the step's graph and copies to the host each time; keep the value "
+                "on the device, or read it every N steps"
+            )
+            self.findings.append(RawFinding(line, column, rule, message, False))
 
     # -- the step's code -----------------------------------------------------------------------
     def _region(self, loop: Loop, loops: dict[Loop, LoopInfo]) -> Iterator[cst.CSTNode]:

@@ -238,6 +238,40 @@ class ClipGradNonfinite(Rule):
     source = "reference D1"
 
 
+class HostReadReachedFromStep(Rule):
+    """## What it does
+    Reports `.item()`, `.cpu()`, `.numpy()` and `.tolist()` in a function that a training step
+    calls, in this module or another one given in the same run, at the line of the read, with
+    the chain of calls from the step: `train.py:120 → compute_loss → match → matcher.py:77`.
+    The per-file diagnostics see only the step loop's own code; the program model
+    (`trncodemod/analysis/program.py`) follows the calls.
+
+    ## Why
+    A read to the host executes the pending graph and waits for the transfer, every step,
+    wherever in the step's calls it is (reference D1). Whether the value is a device tensor is
+    not known across the call, so this is a note to check, not a certain cost.
+
+    ## Example
+    ```python
+    # matcher.py, called by the loss every step
+    cost = out.detach().cpu().numpy()
+    ```
+
+    ## Use instead
+    ```python
+    cost = out.detach()   # keep it on the device; read it to the host every N steps
+    ```
+    """
+
+    code = "TRN802"
+    name = "host-read-reached-from-step"
+    summary = "host read in a function a training step calls, with the call chain (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1"
+
+
 RULES: tuple[type[Rule], ...] = (
     ItemInInnerLoop,
     TolistInStep,
@@ -246,4 +280,5 @@ RULES: tuple[type[Rule], ...] = (
     PrintTensorInStep,
     TensorTruthInStep,
     ClipGradNonfinite,
+    HostReadReachedFromStep,
 )

@@ -4,11 +4,15 @@ its own Dynamo backend with its own limits (issue 12; torch_xla `perf/dynamo.md`
 
 from __future__ import annotations
 
-import libcst as cst
+from dataclasses import replace
 
+import libcst as cst
+from libcst.metadata import ParentNodeProvider
+
+from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
@@ -125,6 +129,33 @@ class TorchCompile(Pass):
         # Every finding and rewrite is at a call or bare decorator that resolves to
         # torch.compile (leave_Call, leave_Decorator).
         return may_resolve(facts, _COMPILE)
+
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+        reported = super().report(node, rule, message, fixed)
+        if reported and not fixed and rule.severity is Severity.BLOCKER:
+            flag = self._opt_in(node)
+            if flag is not None:
+                # `if args.compile:` with the flag off by default: the program a person runs
+                # by default does not compile, so this does not keep it off the accelerator.
+                last = self.findings[-1]
+                self.findings[-1] = replace(
+                    last,
+                    message=f"{last.message} (opt-in: `{flag}` is off by default)",
+                    severity=Severity.WARNING,
+                )
+        return reported
+
+    def _opt_in(self, node: cst.CSTNode) -> str | None:
+        """The test of an `if` around ``node`` that is False on a default run, if any."""
+        child, parent = node, self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None:
+            if isinstance(parent, cst.If) and child is parent.body:
+                module = self._wrapper.module
+                facts = per_tree(module, "device", lambda m: analyse(m, self.module_names))
+                if facts.truth(parent.test) is False:
+                    return cst.Module([]).code_for_node(parent.test)
+            child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        return None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self.is_any(original_node.func, _COMPILE):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import click
 
 from trncodemod.config import ConfigError, Settings, load_settings
+from trncodemod.output.causes import one_per_cause
 from trncodemod.output.report import (
     check_lines,
     check_summary,
@@ -181,6 +182,7 @@ class Run:
 
     outcomes: list[FileOutcome]
     missing: tuple[Path, ...]
+    target: str = ""
 
 
 def _remember(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -285,7 +287,8 @@ def _migrate(
             cache = open_cache(cache_dir, settings, enabled)
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
-    return Run(_run(list(found.files), settings, jobs, cache), tuple(found.missing) + broken)
+    outcomes = _run(list(found.files), settings, jobs, cache)
+    return Run(outcomes, tuple(found.missing) + broken, settings.target)
 
 
 @main.command()
@@ -359,6 +362,7 @@ def apply(
     if not dry_run:
         with _interrupt_deferred() as interrupted:
             outcomes = write_outcomes(outcomes, paths)
+    outcomes = one_per_cause(outcomes)  # as `check` counts them
     if fmt == "json":
         click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
     else:
@@ -372,7 +376,7 @@ def apply(
                 click.echo(
                     cell_diffs(outcome.old, outcome.new, outcome.display), err=True, nl=False
                 )
-        click.echo(summary_line(outcomes, dry_run), err=True)
+        click.echo(summary_line(outcomes, dry_run, run.target), err=True)
     if interrupted:
         click.echo(INTERRUPTED_WRITING, err=True)
         sys.exit(EXIT_INTERRUPTED)
@@ -431,7 +435,7 @@ def check(
     if statistics and fmt not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json, not " + fmt)
     run = _migrate(paths, config, select, ignore, target, jobs, no_cache, cache_dir, plugins)
-    outcomes = run.outcomes
+    outcomes = one_per_cause(run.outcomes)
     if fmt == "github":
         for line in github_lines(outcomes):
             click.echo(line)
@@ -454,7 +458,7 @@ def check(
     elif fmt == "text":
         for line in check_lines(outcomes):
             click.echo(line)
-        click.echo(check_summary(outcomes))
+        click.echo(check_summary(outcomes, run.target))
     counts = summarize(outcomes)
     if counts["errors"] or run.missing:
         sys.exit(EXIT_ERROR)

@@ -57,6 +57,9 @@ class Finding:
     safety: Safety
     fixed: bool
     cell: int | None = None  # the notebook cell (1-based) the line counts in
+    # Other places of the same cause ("path:line:column"): the uses of a device decided here,
+    # the repeats of a finding merged into this one.
+    related: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -89,4 +92,5 @@ class Finding:
         data = asdict(self)
         data["severity"] = self.severity.value
         data["safety"] = self.safety.value
+        data["related"] = list(self.related)
         return data

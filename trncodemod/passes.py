@@ -39,9 +39,10 @@ from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodeg
 
 from trncodemod.analysis.facts import FileFacts, NameTable
 from trncodemod.analysis.nodes import children, transform, walk
+from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
-from trncodemod.findings import Rule
+from trncodemod.findings import Rule, Severity
 from trncodemod.pipeline.suppressions import Suppressions
 from trncodemod.rewriting.import_order import place_added_imports
 from trncodemod.rewriting.imports import (
@@ -307,6 +308,8 @@ class PassRun:
     profile: TrainingProfile
     # The names of the code the pass runs on (None: Python's parser refused it).
     facts: FileFacts | None = None
+    # What the program the file belongs to says about it (analysis/program.py).
+    program: ModuleView = LONE
 
 
 @dataclass(frozen=True)
@@ -318,6 +321,9 @@ class RawFinding:
     rule: type[Rule]
     message: str
     fixed: bool
+    related: tuple[str, ...] = ()  # other places of the same cause, "path:line:column"
+    # Less than the rule's severity where the program says so (a blocker behind an opt-in flag).
+    severity: Severity | None = None
 
 
 class _PlainDispatch:
@@ -787,6 +793,12 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         often, never False where the pass acts: ``tests/test_first_stage.py`` holds every pass
         to that over the golden inputs, and ``benchmarks/first_stage.py`` over real code."""
         return True
+
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        """Whether the program asks the pass to act on this module whatever its code (a device
+        decided here that other modules use): run it even where ``candidate`` says no."""
+        return False
 
     # -- what a pass uses ------------------------------------------------------------------
     def enabled(self, rule: type[Rule]) -> bool:

@@ -61,6 +61,8 @@ _CUDA = re.compile(r"cuda(:\d+)?")
 _RANK_NAME = re.compile(r"^((local|global)_)?rank$|^gpu(_id|_index)?$|^device_id$", re.I)
 _RANK_ENV = ("RANK", "LOCAL_RANK")
 _CONFIG_ROOT = re.compile(r"^(cfg|config|conf|configs|opt|opts|hparams|settings|params)$", re.I)
+# Devices of a copy kept elsewhere on purpose (an EMA or reference model on the host, offload).
+_DELIBERATE = re.compile(r"(^|_)(ema|cpu|host|offload|ref|reference|save|saving)(_|$)", re.I)
 _ID_LIST = re.compile(r"^(device|gpu)_?ids$|^gpus$", re.I)
 _DEPTH = 12
 _STEPS = 20_000  # values worked out per file before the rest is "cannot follow"
@@ -142,6 +144,10 @@ class DeviceFacts:
     # CPU values bound on the off branch of a user's flag (`--accel` off by default: `device =
     # torch.device("cpu")` under `else`), with the flag: the user's choice, kept and reported.
     opt_in_cpu: dict[cst.BaseExpression, str] = field(default_factory=dict)
+    # Unresolved expressions that are a function's parameter whose callers the tool cannot
+    # see: the device is decided by the caller, not here (issue 22: `def uniform(shape,
+    # device)` got 12 blockers in one file).
+    parameters: set[cst.CSTNode] = field(default_factory=set)
     # Launcher calls sized by the CUDA/accelerator device count, with the count call.
     launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
     # `if`-tests and conditions whose value on the target is known (True or False).
@@ -394,6 +400,16 @@ class _Evaluator:
     def _name_value(self, node: cst.Name | cst.Attribute, depth: int) -> _Value:
         name = dotted(node)
         if name is None:
+            if isinstance(node, cst.Attribute) and node.attr.value == "device":
+                # `params[0].grad.device`: where a tensor already lives, not a decision.
+                return _known(ACCELERATOR)
+            if (
+                isinstance(node, cst.Attribute)
+                and node.attr.value == "type"
+                and isinstance(node.value, cst.Call)
+                and self._names(node.value.func) & _ACCELERATOR_CALLS
+            ):
+                return _known(ACCELERATOR)  # `torch.accelerator.current_accelerator().type`
             return _unknown(node, "the tool cannot read it")
         bindings = self.c.bindings.get(name)
         if not bindings:
@@ -461,6 +477,7 @@ class _Evaluator:
             default = _default(function, name)
             if default is not None:
                 return self.value(default, depth)
+            self.facts.parameters.add(node)
             return _unknown(
                 node,
                 f"`{name}` is a parameter of `{function.name.value}`, whose "
@@ -662,6 +679,8 @@ class _Evaluator:
             return _unknown(node, "the tool cannot read it")
         target = node.comparisons[0]
         left, right, operator = node.left, target.comparator, target.operator
+        if _is_main_test(left, right) and isinstance(operator, cst.Equal):
+            return True  # the script is the program run: its `__main__` block runs
         if _string(left) is not None and _string(right) is None:
             left, right = right, left
         text = _string(right)
@@ -685,6 +704,12 @@ class _Evaluator:
         if _CUDA.fullmatch(text):
             self.facts.device_names.add(dotted(subject) or "")
         return same
+
+
+def _is_main_test(left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
+    sides = {_string(left), _string(right)}
+    names = {n.value for n in (left, right) if isinstance(n, cst.Name)}
+    return "__main__" in sides and "__name__" in names
 
 
 def identity_subject(node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -782,6 +807,8 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
             continue  # `.to("cpu")`: a copy to the host, not the training device
         if isinstance(device, cst.Tuple | cst.List | cst.Dict | cst.Lambda):
             continue
+        if _DELIBERATE.search(_last(dotted(device) or "")):
+            continue  # `ema.to(ema_device)`, `.to(cpu_device)`: a copy kept off the device
         value = evaluator.value(device)
         if value.kinds == {UNKNOWN} and isinstance(device, cst.Name | cst.Attribute):
             name = dotted(device) or ""

@@ -219,9 +219,11 @@ class TrainingProfile:
 UNKNOWN = TrainingProfile()
 
 
-def _imports(tree: ast.Module) -> dict[str, str]:
-    """Local name → the dotted name it stands for, from every import in the file."""
+def import_specs(tree: ast.Module) -> tuple[dict[str, str], list[str]]:
+    """Local name → what an import binds it to: "a.b" (a module) or "[.]*a.b:c" (`from a.b
+    import c`, a relative import's dots kept); and the "[.]*a.b" of each `from a.b import *`."""
     names: dict[str, str] = {}
+    stars: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -230,9 +232,23 @@ def _imports(tree: ast.Module) -> dict[str, str]:
                 else:
                     head = alias.name.split(".", 1)[0]
                     names.setdefault(head, head)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        elif isinstance(node, ast.ImportFrom):
+            spec = "." * node.level + (node.module or "")
             for alias in node.names:
-                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if alias.name == "*":
+                    stars.append(spec)
+                else:
+                    names[alias.asname or alias.name] = f"{spec}:{alias.name}"
+    return names, stars
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Local name → the dotted name it stands for, from every absolute import in the file."""
+    names = {}
+    for local, spec in import_specs(tree)[0].items():
+        module, _, name = spec.partition(":")
+        if not module.startswith(".") and module:
+            names[local] = f"{module}.{name}" if name else module
     return names
 
 
@@ -268,7 +284,7 @@ def _starts(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p if p.endswith(".") else p + ".") for p in prefixes)
 
 
-def _is_main_guard(node: ast.stmt) -> bool:
+def is_main_guard(node: ast.stmt) -> bool:
     if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
         return False
     sides = [node.test.left, *node.test.comparators]
@@ -315,7 +331,7 @@ _MODEL_BUILDERS = ("torchvision.models", "timm.create_model")
 
 def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
     for statement in tree.body:
-        if _is_main_guard(statement):
+        if is_main_guard(statement):
             return True
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
@@ -425,8 +441,9 @@ def _is_prepare(value: ast.AST | None) -> bool:
     )
 
 
-def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
-    """The training profile of the module ``tree`` parsed from ``text``."""
+def profile_of(tree: ast.Module, text: str, loaders: bool = True) -> TrainingProfile:
+    """The training profile of the module ``tree`` parsed from ``text``; without the names
+    bound to device loaders unless ``loaders`` (the program model needs only the kinds)."""
     resolver = _Resolver(tree)
     parallelism: set[str] = set()
     launchers: set[str] = set()
@@ -500,7 +517,7 @@ def profile_of(tree: ast.Module, text: str) -> TrainingProfile:
         bf16_downcast=any(v in text for v in _BF16_VARIABLES),
         autocast=autocast,
         compiles=compiles,
-        device_loaders=_device_loaders(tree, resolver),
+        device_loaders=_device_loaders(tree, resolver) if loaders else frozenset(),
     )
 
 

@@ -90,38 +90,53 @@ def error_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
     return [f"{o.error_text()} [error]" for o in outcomes if o.error is not None]
 
 
-def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool) -> str:
+def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool, target: str = "") -> str:
+    """``apply``'s last line: the target, what was done and left (counted as ``check`` counts:
+    every finding is fixed or left), and the verdict."""
     counts = summarize(outcomes)
-    review = sum(f.fixed and f.safety.value == "review" for o in outcomes for f in o.findings)
+    findings = [f for o in outcomes for f in o.findings]
+    review = sum(f.fixed and f.safety.value == "review" for f in findings)
+    left = len(findings) - counts["fixed"]
     verb = "would change" if dry_run else "changed"
-    parts = [_blockers(counts["blockers"])] if counts["blockers"] else []
-    parts += [
+    parts = [
         f"{counts['files']} file{'s' * (counts['files'] != 1)} checked",
         f"{counts['changed']} {verb}",
         f"{counts['fixed']} fix{'es' * (counts['fixed'] != 1)} ({review} to review)",
-        f"{counts['remaining']} finding{'s' * (counts['remaining'] != 1)} left",
+        f"{left} finding{'s' * (left != 1)} left",
     ]
     if counts["errors"]:
         parts.append(f"{counts['errors']} error{'s' * (counts['errors'] != 1)}")
-    return ", ".join(parts) + "."
+    return f"{_named(target)}{', '.join(parts)}; {verdict(outcomes)}."
+
+
+def _named(target: str) -> str:
+    return f"{target}: " if target else ""
+
+
+def verdict(outcomes: Sequence[FileOutcome]) -> str:
+    """Whether the migrated program runs on the accelerator, and if not, the blocker to read
+    first."""
+    blockers = [f for o in outcomes for f in o.findings if blocks(f)]
+    if not blockers:
+        return "will run on the accelerator: no blocker left"
+    first = blockers[0]
+    return f"{_blockers(len(blockers))}; read first: {first.location} {first.code}"
 
 
 def _blockers(count: int) -> str:
     return f"{count} blocker{'s' * (count != 1)} (will not run on the accelerator)"
 
 
-def check_summary(outcomes: Sequence[FileOutcome]) -> str:
+def check_summary(outcomes: Sequence[FileOutcome], target: str = "") -> str:
+    """``check``'s last line: the target, the findings (fixable and left, as ``apply`` counts
+    them) and the verdict."""
     findings = [f for o in outcomes for f in o.findings]
     if not findings:
-        return "No findings."
+        return f"{_named(target)}No findings; {verdict(outcomes)}."
     fixable = sum(f.fixed for f in findings)
-    text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
-    if fixable:
-        text += f" ({fixable} fixable with `trncodemod apply`)"
-    blockers = sum(blocks(f) for f in findings)
-    if blockers:
-        text += f"; {_blockers(blockers)}"
-    return text + "."
+    text = f"{_named(target)}Found {len(findings)} finding{'s' * (len(findings) != 1)}"
+    text += f" ({fixable} fixable with `trncodemod apply`, {len(findings) - fixable} left)"
+    return f"{text}; {verdict(outcomes)}."
 
 
 def statistics(outcomes: Sequence[FileOutcome]) -> list[dict]:

@@ -150,6 +150,13 @@ def _result(f: Finding, index: dict[str, int], fix: dict | None) -> dict:
         result["ruleIndex"] = index[f.code]
     if f.cell is not None:
         result["properties"]["cell"] = f.cell
+    if f.related:
+        # The other places of the same cause (the uses of a device decided here).
+        related = []
+        for number, place in enumerate(f.related, 1):
+            path, line, column = place.rsplit(":", 2)
+            related.append({"id": number, **_location(path, int(line), int(column))})
+        result["relatedLocations"] = related
     if f.fixed and fix is not None:
         result["fixes"] = [fix]
     return result

@@ -91,8 +91,10 @@ class ResultCache:
     salt: str  # tool and settings fingerprints
     key: bytes = field(repr=False)  # signs every entry (``user_key``)
 
-    def _path(self, raw: bytes) -> Path:
-        key = hashlib.sha256(self.salt.encode() + b"\0" + raw).hexdigest()
+    def _path(self, raw: bytes, context: str = "") -> Path:
+        # ``context``: what else the result depends on (the module's view of the program).
+        salt = self.salt + context
+        key = hashlib.sha256(salt.encode() + b"\0" + raw).hexdigest()
         return self.folder / key[:2] / f"{key}.json"
 
     def _seal(self, path: Path, body: bytes) -> bytes:
@@ -101,10 +103,9 @@ class ResultCache:
         mac = hmac.new(self.key, path.name.encode() + b"\0" + body, hashlib.sha256).hexdigest()
         return _MAGIC + mac.encode() + b"\n" + body
 
-    def get(self, raw: bytes, display: str) -> Entry | None:
-        """The entry for ``raw``, or None: also for one this user's runs did not write (it does
-        not verify) or cannot read, which is recomputed, never trusted."""
-        path = self._path(raw)
+    def _verified(self, path: Path) -> bytes | None:
+        """The body of the entry at ``path``, or None: also for one this user's runs did not
+        write (it does not verify) or cannot read, which is recomputed, never trusted."""
         try:
             sealed = _read_own(path)
         except OSError:
@@ -112,12 +113,33 @@ class ResultCache:
         body = sealed.partition(b"\n")[2]
         if not hmac.compare_digest(sealed, self._seal(path, body)):
             return None
+        return body
+
+    def get(self, raw: bytes, display: str, context: str = "") -> Entry | None:
+        """The entry for ``raw`` in ``context`` (the module's view of the program), or None."""
+        body = self._verified(self._path(raw, context))
+        if body is None:
+            return None
         try:
             return _entry(json.loads(body), display)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # an older layout; verified, but not ours to guess at
 
-    def put(self, raw: bytes, entry: Entry) -> None:
+    def get_summary(self, raw: bytes) -> dict | None:
+        """A module's program summary (``analysis.program.ModuleSummary``), by its bytes."""
+        body = self._verified(self._path(raw, "\0summary"))
+        if body is None:
+            return None
+        try:
+            summary = json.loads(body)
+        except ValueError:
+            return None
+        return summary if isinstance(summary, dict) else None
+
+    def put_summary(self, raw: bytes, summary: dict) -> None:
+        self._write(self._path(raw, "\0summary"), summary)
+
+    def put(self, raw: bytes, entry: Entry, context: str = "") -> None:
         findings = []
         for finding in entry.findings:
             data = finding.to_json()
@@ -129,7 +151,9 @@ class ResultCache:
             "passes_run": list(entry.passes_run),
             "profile": entry.profile,
         }
-        path = self._path(raw)
+        self._write(self._path(raw, context), document)
+
+    def _write(self, path: Path, document: object) -> None:
         try:
             _own_folder(path.parent)
             # mkstemp creates with O_EXCL (never through a link); os.replace swaps a link planted
@@ -152,6 +176,7 @@ def _entry(data: dict, display: str) -> Entry:
             safety=Safety(f["safety"]),
             fixed=f["fixed"],
             cell=f.get("cell"),
+            related=tuple(f.get("related", ())),
         )
         for f in data["findings"]
     )

@@ -18,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.patch import PatchError, build_file_diff
@@ -66,14 +67,18 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
 
 
 def migrate_file(
-    path: Path, display: str, settings: Settings, cache: ResultCache | None = None
+    path: Path,
+    display: str,
+    settings: Settings,
+    cache: ResultCache | None = None,
+    view: ModuleView = LONE,
 ) -> FileOutcome:
     try:
         raw = read_regular(path)  # never blocks on a FIFO named *.py
     except OSError as err:
         return FileOutcome(path, display, error=f"cannot read: {err.strerror or err}")
     if cache is not None:
-        entry = cache.get(raw, display)
+        entry = cache.get(raw, display, view.fingerprint())
         if entry is not None:
             diff = build_file_diff(display, raw, entry.new) if entry.new is not None else b""
             return FileOutcome(
@@ -97,7 +102,7 @@ def migrate_file(
             migration = Migration("", found, ran)
         else:
             source = decode_source(raw)
-            migration = migrate_text(source.text, display, settings)
+            migration = migrate_text(source.text, display, settings, view)
             new = source.encode(migration.text) if migration.text != source.text else None
         diff = build_file_diff(display, raw, new) if new is not None else b""
     except SourceError as err:
@@ -118,7 +123,8 @@ def migrate_file(
         )
     profile = None if path.suffix == ".ipynb" else migration.profile.to_json()
     if cache is not None:
-        cache.put(raw, Entry(new, migration.findings, migration.passes_run, profile))
+        entry = Entry(new, migration.findings, migration.passes_run, profile)
+        cache.put(raw, entry, view.fingerprint())
     return FileOutcome(
         path,
         display,
@@ -137,7 +143,10 @@ def _out_of_memory(settings: Settings) -> str:
     return f"ran out of {where} while migrating this file; nothing was written for it"
 
 
-def _migrate_item(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
+Item = tuple[Path, str, Settings, ResultCache | None, ModuleView]
+
+
+def _migrate_item(item: Item) -> FileOutcome:
     return migrate_file(*item)
 
 
@@ -169,7 +178,15 @@ def _migrate_files(
     cache: ResultCache | None,
 ) -> Iterator[FileOutcome]:
     cwd = Path.cwd().resolve()
-    items = [(path, display_path(path, cwd), settings, cache) for path in paths]
+    displays = [display_path(path, cwd) for path in paths]
+    # The program is read once, here, before any file; each worker gets its module's view.
+    from trncodemod.pipeline.program import program_views
+
+    views = program_views(paths, displays, cache)
+    items = [
+        (path, display, settings, cache, views.get(display, LONE))
+        for path, display in zip(paths, displays, strict=True)
+    ]
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1:
         yield from map(_migrate_item, items)
@@ -238,7 +255,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False)
 
 
-def _alone(item: tuple[Path, str, Settings, ResultCache | None]) -> FileOutcome:
+def _alone(item: Item) -> FileOutcome:
     outcome, death = run_alone(_migrate_item, (item,), item[2].max_worker_memory)
     if outcome is not None:
         return outcome

@@ -14,9 +14,10 @@ from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of, facts_of_text
+from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
-from trncodemod.findings import Finding
+from trncodemod.findings import Finding, Severity
 from trncodemod.output.line_diff import LineMatcher
 from trncodemod.passes import PYTORCH_SIGNS, Pass, PassRun
 from trncodemod.pipeline import isolation
@@ -67,6 +68,7 @@ def _line_map(new: str, old: str) -> Callable[[int], int]:
     return to_old
 
 
+_IN_A_TEST = " (in a test module, which is not a training program: not a blocker)"
 _IMPORT_LINE = re.compile(r"\s*(import|from)\s")
 _XLA_OPTIONAL = (
     " — not applied: this file imports torch_xla only under a guard, and the rewrite would "
@@ -109,8 +111,10 @@ def active_passes(settings: Settings) -> tuple[tuple[type[Pass], ...], frozenset
     return passes, enabled
 
 
-def migrate_text(text: str, path: str, settings: Settings) -> Migration:
-    """Run the selected passes over ``text`` until nothing changes; raises MigrationError."""
+def migrate_text(text: str, path: str, settings: Settings, program: ModuleView = LONE) -> Migration:
+    """Run the selected passes over ``text`` until nothing changes; raises MigrationError.
+    ``program``: what the program the file belongs to says about it (its kind of training
+    comes from the entry points that reach it)."""
     # Limits first, before anything reads more than the text: a file with no sign of PyTorch is
     # parsed by nothing (unless a plugin runs on it), and code too large for LibCST is refused.
     torch = any(sign in text for sign in PYTORCH_SIGNS)
@@ -141,7 +145,9 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
     # Of the text as given: what the passes add (a device loader, a step marker) does not change
     # what kind of training the file does.
     first = _first_stage(text) if torch else None
-    profile = first.profile if first is not None else UNKNOWN
+    profile = program.kind_of(first.profile if first is not None else UNKNOWN)
+    if first is not None and first.profile != profile:
+        first = replace(first, profile=profile)
     # A module that keeps torch_xla optional keeps it so: a rewrite that would import it at the
     # top (and so make it required) is reported instead (diffusers' pipelines guard it).
     xla_optional = first is not None and first.xla_optional
@@ -154,12 +160,18 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             if last == version:
                 continue
             seen[pass_cls.name] = version
-            if not pass_cls.may_match(code):
+            asked = pass_cls.asked_by(program)
+            if not asked and not pass_cls.may_match(code):
                 continue
             if version not in facts:
                 facts[version] = facts_of_text(code, profile)
             known = facts[version]
-            if FIRST_STAGE and known is not None and not pass_cls.candidate(known, target):
+            if (
+                FIRST_STAGE
+                and known is not None
+                and not pass_cls.candidate(known, target)
+                and not asked
+            ):
                 continue
             if (
                 last is not None
@@ -175,7 +187,7 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 parsed = code
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
-            run = PassRun(target, settings, enabled, suppressions, profile, known)
+            run = PassRun(target, settings, enabled, suppressions, profile, known, program)
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
                 new_module = instance.transform_with(wrapper)
@@ -206,8 +218,12 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
             if pass_cls.name not in ran:
                 ran.append(pass_cls.name)
             found = [
-                Finding.from_rule(
-                    raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                replace(
+                    Finding.from_rule(
+                        raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                    ),
+                    related=raw.related,
+                    severity=raw.severity or raw.rule.severity,
                 )
                 for raw in instance.findings
             ]
@@ -233,6 +249,15 @@ def migrate_text(text: str, path: str, settings: Settings) -> Migration:
                 f"passes did not reach a fixed point in {MAX_ROUNDS} rounds (a bug)"
             )
     findings = fixes + [x for left in open_findings.values() for x in left]
+    if program.is_test:
+        # A test is not a training program (its CPU reference run is deliberate): what would
+        # keep a program off the accelerator is a warning there, never a blocker.
+        findings = [
+            replace(f, severity=Severity.WARNING, message=f"{f.message}{_IN_A_TEST}")
+            if f.severity is Severity.BLOCKER
+            else f
+            for f in findings
+        ]
     if UnusedSuppression.code in enabled:
         findings.extend(
             unused_suppressions(

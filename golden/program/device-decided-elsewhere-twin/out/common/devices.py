@@ -1,0 +1,4 @@
+import torch
+import torch_xla
+
+torch_device = "xla"

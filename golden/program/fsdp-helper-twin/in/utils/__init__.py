@@ -1,0 +1,1 @@
+from .train_utils import setup, train

@@ -1,0 +1,7 @@
+import torch
+
+
+def train_step(model, optimizer, batch, device):
+    loss = model(batch.to(device)).sum()
+    loss.backward()
+    optimizer.step()

@@ -1,0 +1,720 @@
+"""The program: the files of one run read as one program, not as modules alone (issue 22).
+
+A helper module does the kind of training of the entry scripts that reach it: `train()` in
+`utils/train_utils.py` runs the step of a model that `T5_training.py` wrapped in torch FSDP, so
+its `optimizer.step()` must not become `xm.optimizer_step` (a gradient all-reduce over sharded
+gradients). A device decided in one module (`torch_device` in a library's testing utilities,
+`autodetect_device_type()` in a helper) is decided once, there, however many modules use it.
+
+Built once per run, in the parent process, from each file's ``ast`` (``summarize``: plain data,
+cached by content like a file's result) before any file is migrated; each file's passes then
+see only their module's ``ModuleView``, which is part of that file's cache key.
+
+What the model holds:
+
+* entry points: modules with an ``if __name__ == "__main__":`` guard, console scripts named in
+  a ``pyproject.toml``, and scripts named on launch lines (``python X.py``, ``torchrun ...
+  X.py``, ``accelerate launch X.py``, ``deepspeed X.py``) in shell scripts, Makefiles and
+  READMEs; test modules are never entry points (tests are not training programs);
+* the import graph among the given files (absolute imports matched to the files by their
+  dotted path, relative imports by folder; re-exports through ``__init__.py`` followed);
+* for each entry point, the top-level functions and classes it reaches (a name referenced is
+  reached: a call, a class built, whose methods come with it, or a callable passed on) and the
+  training steps among them (a loop that calls ``backward()`` or an optimizer's ``step()``);
+* the kind of training of each module: its own, with the parallelism and training framework
+  of every entry point that reaches it;
+* device decisions: a module-level ``*device*`` name or function that other given modules
+  import, classified as the accelerator, or undecided with why.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from trncodemod.analysis.training import (
+    ACCELERATE,
+    HF_TRAINER,
+    LIGHTNING,
+    TrainingProfile,
+    dotted,
+    import_specs,
+    is_main_guard,
+    profile_of,
+)
+
+# What a module's kind of training takes from the entry points that reach it: the parallelism,
+# and a framework that owns the loop. (Launchers such as torchrun stay per file: a library
+# module is launched by nobody.)
+_FRAMEWORKS = (ACCELERATE, LIGHTNING, HF_TRAINER)
+_AVAILABILITY = ("cuda.is_available", "accelerator.is_available")
+_ACCELERATOR_STRING = re.compile(r"(cuda(:\d+)?|xla|neuron)")
+_ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
+_TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
+_TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+MODULE = ""  # the name of a module's own top level, as a node of the reach graph
+
+
+def is_test_module(path: str) -> bool:
+    """``tests/``, ``test_*.py``, ``*_test.py``, ``conftest.py``: test code, not a program that
+    trains (a test's CPU reference run is deliberate)."""
+    parts = path.split("/")
+    return bool(_TEST_NAME.match(parts[-1])) or not _TEST_FOLDERS.isdisjoint(parts[:-1])
+
+
+# -- one module, from its ast: plain data (JSON), cached by content ------------------------------
+@dataclass(frozen=True)
+class Decision:
+    """A module-level device name or function: what it is on the target, where it is decided."""
+
+    name: str
+    line: int
+    column: int
+    accelerator: bool  # the accelerator on the target (after this tool's own fix there)
+    why: str  # why it is not, when it is not
+
+    def to_json(self) -> list:
+        return [self.name, self.line, self.column, self.accelerator, self.why]
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A top-level function or class: the names its body references (dotted where they start
+    at an imported name), its training-step loops and what they reference, its host reads."""
+
+    references: tuple[str, ...]
+    steps: tuple[int, ...]  # the lines of its step loops
+    step_references: tuple[str, ...]
+    host_reads: tuple[tuple[int, int, str], ...]  # (line, column, "item" | "cpu" | ...)
+
+    def to_json(self) -> list:
+        return [
+            list(self.references),
+            list(self.steps),
+            list(self.step_references),
+            [list(r) for r in self.host_reads],
+        ]
+
+    @classmethod
+    def from_json(cls, data: list) -> Definition:
+        references, steps, step_references, reads = data
+        return cls(
+            tuple(references), tuple(steps), tuple(step_references), tuple(map(tuple, reads))
+        )
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    """What the program model needs of one module."""
+
+    main_guard: bool
+    trains: bool
+    parallelism: tuple[str, ...]
+    frameworks: tuple[str, ...]
+    # Local name -> what an import binds it to: "a.b" (a module, `import a.b as n`), or
+    # "[.]*a.b:c" (`from a.b import c`, the dots of a relative import kept).
+    imports: Mapping[str, str]
+    star_imports: tuple[str, ...]  # "[.]*a.b" of each `from a.b import *`
+    definitions: Mapping[str, Definition]  # each top-level function and class
+    top_references: tuple[str, ...]  # what the module's own top level references
+    decisions: tuple[Decision, ...]
+    # Imported names that may be devices (`*device*`) -> the lines and columns they are used at.
+    device_uses: Mapping[str, tuple[tuple[int, int], ...]]
+
+    def to_json(self) -> dict:
+        return {
+            "main_guard": self.main_guard,
+            "trains": self.trains,
+            "parallelism": list(self.parallelism),
+            "frameworks": list(self.frameworks),
+            "imports": dict(self.imports),
+            "star_imports": list(self.star_imports),
+            "definitions": {k: d.to_json() for k, d in self.definitions.items()},
+            "top_references": list(self.top_references),
+            "decisions": [d.to_json() for d in self.decisions],
+            "device_uses": {k: [list(u) for u in v] for k, v in self.device_uses.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> ModuleSummary:
+        return cls(
+            main_guard=data["main_guard"],
+            trains=data["trains"],
+            parallelism=tuple(data["parallelism"]),
+            frameworks=tuple(data["frameworks"]),
+            imports=data["imports"],
+            star_imports=tuple(data["star_imports"]),
+            definitions={k: Definition.from_json(d) for k, d in data["definitions"].items()},
+            top_references=tuple(data["top_references"]),
+            decisions=tuple(Decision(*d) for d in data["decisions"]),
+            device_uses={k: tuple(tuple(u) for u in v) for k, v in data["device_uses"].items()},
+        )
+
+
+def summarize(text: str) -> ModuleSummary | None:
+    """The summary of a module's source; None when Python cannot parse it."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    profile = profile_of(tree, text, loaders=False)
+    imports, stars = import_specs(tree)
+    definitions: dict[str, Definition] = {}
+    top: list[ast.AST] = []
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            loops = _step_loops(statement)
+            definitions[statement.name] = Definition(
+                _references(statement, imports),
+                tuple(loop.lineno for loop in loops),
+                tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
+                _host_reads(statement),
+            )
+        else:
+            top.append(statement)
+    wrapper = ast.Module(body=top, type_ignores=[])  # type: ignore[arg-type]
+    loops = _step_loops(wrapper)
+    if loops:  # a script's own top-level step
+        definitions[MODULE] = Definition(
+            (),
+            tuple(loop.lineno for loop in loops),
+            tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
+            (),
+        )
+    device_imports = {name for name in imports if "device" in name.lower()}
+    uses: dict[str, list[tuple[int, int]]] = {}
+    if device_imports:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in device_imports:
+                if isinstance(node.ctx, ast.Load):
+                    uses.setdefault(node.id, []).append((node.lineno, node.col_offset + 1))
+    return ModuleSummary(
+        main_guard=any(is_main_guard(s) for s in tree.body),
+        trains=profile.trains,
+        parallelism=profile.parallelism,
+        frameworks=tuple(k for k in profile.launchers if k in _FRAMEWORKS),
+        imports=imports,
+        star_imports=tuple(stars),
+        definitions=definitions,
+        top_references=_references(wrapper, imports),
+        decisions=tuple(_decisions(tree)),
+        device_uses={k: tuple(v) for k, v in uses.items()},
+    )
+
+
+def _references(node: ast.AST, imports: Mapping[str, str]) -> tuple[str, ...]:
+    """The names ``node`` reads: plain names, and ``m.f``/``m.sub.f`` where ``m`` is imported."""
+    found: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name):
+            found.add(child.id)
+        elif isinstance(child, ast.Attribute):
+            text = dotted(child)
+            if text is not None and text.split(".", 1)[0] in imports:
+                found.add(text)
+    return tuple(sorted(found))
+
+
+def _step_loops(node: ast.AST) -> list[ast.For | ast.AsyncFor | ast.While]:
+    """The loops in ``node`` that call ``backward()`` or an optimizer's step."""
+    loops = []
+    for child in ast.walk(node):
+        if isinstance(child, (ast.For, ast.AsyncFor, ast.While)):
+            for inner in ast.walk(child):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+                    attr = inner.func.attr
+                    receiver = (dotted(inner.func.value) or "").lower()
+                    if attr == "backward" or (attr == "step" and "optim" in receiver):
+                        loops.append(child)
+                        break
+    return sorted(loops, key=lambda loop: loop.lineno)
+
+
+# Calls that read a value to the host (reference D1): every step, where a step reaches them.
+_HOST_READS = frozenset({"item", "cpu", "numpy", "tolist"})
+
+
+def _host_reads(node: ast.AST) -> tuple[tuple[int, int, str], ...]:
+    return tuple(
+        sorted(
+            (child.lineno, child.func.col_offset + 1, child.func.attr)
+            for child in ast.walk(node)
+            if isinstance(child, ast.Call)
+            and isinstance(child.func, ast.Attribute)
+            and child.func.attr in _HOST_READS
+            and not child.args
+            and not child.keywords
+        )
+    )
+
+
+def _decisions(tree: ast.Module) -> Iterable[Decision]:
+    """Module-level ``*device*`` names and functions, and what each is on the target."""
+    for statement in tree.body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and "device" in target.id.lower():
+                    why = _why_not_accelerator(statement.value)
+                    yield Decision(
+                        target.id,
+                        statement.value.lineno,
+                        statement.value.col_offset + 1,
+                        why is None,
+                        why or "",
+                    )
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if "device" in statement.name.lower():
+                yield _function_decision(statement)
+
+
+def _why_not_accelerator(value: ast.expr) -> str | None:
+    """None where ``value`` is the accelerator on the target, after this tool's own rewrites
+    (a "cuda" string; `"cuda" if torch.cuda.is_available() else "cpu"`, TRN003), else why not."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        if _ACCELERATOR_STRING.fullmatch(value.value):
+            return None
+        return f'it is "{value.value}"'
+    if isinstance(value, ast.IfExp) and _is_availability(value.test):
+        body = _why_not_accelerator(value.body)
+        return None if body is None else body
+    if isinstance(value, ast.Call):
+        name = dotted(value.func) or ""
+        if name.endswith(_ACCELERATOR_CALLS):
+            return None
+        if name.endswith("device") and len(value.args) == 1:
+            return _why_not_accelerator(value.args[0])
+    return f"`{ast.unparse(value)}` is a value the tool cannot read"
+
+
+def _is_availability(node: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call) and (dotted(n.func) or "").endswith(_AVAILABILITY)
+        for n in ast.walk(node)
+    )
+
+
+def _function_decision(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Decision:
+    """A device function: the accelerator when every ``return`` gives it; the availability test
+    it takes its way by, else, is the decision (False on Trainium: torch_xla has no CUDA)."""
+    returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value]
+    reasons = [f"`{ast.unparse(v)}`" for v in returns if _why_not_accelerator(v) is not None]
+    test = next(
+        (n.test for n in ast.walk(function) if isinstance(n, ast.If) and _is_availability(n.test)),
+        None,
+    )
+    if returns and not reasons:
+        return Decision(function.name, function.lineno, function.col_offset + 1, True, "")
+    anchor: ast.AST = test if test is not None else function
+    if test is not None:
+        why = (
+            f"`{ast.unparse(test)}` is False on Trainium, so `{function.name}()` returns "
+            f"{' or '.join(reasons) or 'another device'}"
+        )
+    else:
+        why = f"`{function.name}()` returns {' or '.join(reasons) or 'no device'}"
+    return Decision(function.name, anchor.lineno, anchor.col_offset + 1, False, why)
+
+
+# -- the program ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ModuleView:
+    """What one module's passes are told about the program; part of the file's cache key."""
+
+    role: str  # "entry", "library" or "test"
+    entry_points: tuple[str, ...] = ()  # the entry scripts that reach the module
+    parallelism: tuple[str, ...] = ()  # of the module and the entry points that reach it
+    frameworks: tuple[str, ...] = ()
+    # Imported names that are devices decided in another given module -> (path, line, whether
+    # the accelerator): the use is not where the device is decided.
+    imported_devices: Mapping[str, tuple[str, int, bool]] = field(default_factory=dict)
+    # Decisions of this module that a module which trains uses: name -> (line, column, why,
+    # the uses as "path:line:column").
+    decisions: Mapping[str, tuple[int, int, str, tuple[str, ...]]] = field(default_factory=dict)
+    # The training steps the module's functions hold, each with the entry point's chain of
+    # calls to it ("T5_training.py → train_utils.py:train").
+    steps: tuple[str, ...] = ()
+    # Host reads in this module's functions that a training step in another function reaches,
+    # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain).
+    step_reads: tuple[tuple[int, int, str, str], ...] = ()
+
+    @property
+    def is_test(self) -> bool:
+        return self.role == "test"
+
+    def kind_of(self, profile: TrainingProfile) -> TrainingProfile:
+        """The module's own profile with the program's kind of training added: the
+        parallelism and the loop-owning framework of the entry points that reach it."""
+        parallelism = tuple(sorted({*profile.parallelism, *self.parallelism}))
+        launchers = tuple(sorted({*profile.launchers, *self.frameworks}))
+        if parallelism == profile.parallelism and launchers == profile.launchers:
+            return profile
+        return replace(profile, parallelism=parallelism, launchers=launchers)
+
+    def fingerprint(self) -> str:
+        """What the passes read of the view, for the file's cache key: not the paths of the
+        entry points or steps (copies of one file at other paths share their results)."""
+        if self == LONE:
+            return ""
+        return repr(
+            (
+                self.is_test,
+                self.parallelism,
+                self.frameworks,
+                sorted((name, value[2]) for name, value in self.imported_devices.items()),
+                sorted(self.decisions.items()),
+                self.step_reads,
+            )
+        )
+
+
+LONE = ModuleView("library")  # a module read alone
+
+
+@dataclass
+class Program:
+    summaries: Mapping[str, ModuleSummary]
+    entry_points: dict[str, tuple[str, ...]] = field(default_factory=dict)  # path -> names
+    imports: dict[str, set[str]] = field(default_factory=dict)  # path -> given modules it imports
+    reached: dict[str, dict[tuple[str, str], tuple[str, str] | None]] = field(default_factory=dict)
+    views: dict[str, ModuleView] = field(default_factory=dict)
+
+    def view(self, path: str) -> ModuleView:
+        return self.views.get(path, LONE)
+
+    def steps_of(self, entry: str) -> list[tuple[str, str, int, list[str]]]:
+        """The training steps ``entry`` reaches: (path, function, line, call chain)."""
+        found = []
+        for node in self.reached.get(entry, {}):
+            path, name = node
+            summary = self.summaries[path]
+            if name in summary.definitions:
+                for line in summary.definitions[name].steps:
+                    found.append((path, name, line, self.chain(entry, node)))
+        return sorted(found)
+
+    def chain(self, entry: str, node: tuple[str, str]) -> list[str]:
+        parents = self.reached.get(entry, {})
+        chain: list[str] = []
+        current: tuple[str, str] | None = node
+        while current is not None and len(chain) < 50:
+            path, name = current
+            chain.append(f"{path}:{name}" if name else path)
+            current = parents.get(current)
+        return list(reversed(chain))
+
+
+class _Index:
+    """Module paths by every dotted suffix of their path (`a/b/c.py`: "a.b.c", "b.c", "c")."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = set(paths)
+        self.by_name: dict[str, list[str]] = {}
+        for path in sorted(self.paths):
+            parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            for start in range(len(parts)):
+                self.by_name.setdefault(".".join(parts[start:]), []).append(path)
+
+    def module(self, importer: str, spec: str) -> str | None:
+        """The given file ``spec`` ("a.b", "..a.b", ".") names, seen from ``importer``."""
+        level = len(spec) - len(spec.lstrip("."))
+        name = spec[level:]
+        if level:
+            folder = importer.split("/")[:-1]
+            if level > 1:
+                folder = folder[: len(folder) - (level - 1)]
+            base = "/".join([*folder, *name.split(".")] if name else folder)
+            for candidate in (f"{base}.py", f"{base}/__init__.py" if base else "__init__.py"):
+                if candidate in self.paths:
+                    return candidate
+            return None
+        candidates = self.by_name.get(name)
+        if not candidates:
+            return None
+        # The file nearest the importer (the longest shared folder).
+        folder = importer.split("/")[:-1]
+        return max(candidates, key=lambda c: (_shared(folder, c.split("/")[:-1]), -len(c)))
+
+
+def _shared(a: list[str], b: list[str]) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+def build_program(
+    summaries: Mapping[str, ModuleSummary],
+    launched: Iterable[str] = (),
+    console_scripts: Iterable[tuple[str, str]] = (),
+) -> Program:
+    """The program of the modules ``summaries`` (by display path). ``launched``: paths named on
+    launch lines; ``console_scripts``: (module dotted name, function) from pyproject files."""
+    program = Program(summaries)
+    index = _Index(summaries)
+    resolver = _Resolver(summaries, index)
+    for path, summary in summaries.items():
+        program.imports[path] = resolver.imported_modules(path)
+        if summary.main_guard and not is_test_module(path):
+            program.entry_points.setdefault(path, (MODULE,))
+    for path in launched:
+        if path in summaries and not is_test_module(path):
+            program.entry_points.setdefault(path, (MODULE,))
+    for module, function in console_scripts:
+        path = index.module("", module)
+        if path is not None and not is_test_module(path):
+            names = program.entry_points.get(path, ())
+            program.entry_points[path] = tuple(dict.fromkeys((*names, function)))
+    kinds: dict[str, set[str]] = {}
+    frameworks: dict[str, set[str]] = {}
+    reaching: dict[str, list[str]] = {}
+    for entry, names in sorted(program.entry_points.items()):
+        parents = program.reached[entry] = resolver.reach([(entry, n) for n in names])
+        modules = {path for path, _ in parents}
+        # The entry's own kind, and that of every module whose code it runs.
+        kinds[entry] = {k for m in modules for k in summaries[m].parallelism}
+        frameworks[entry] = {k for m in modules for k in summaries[m].frameworks}
+        for module in modules:
+            reaching.setdefault(module, []).append(entry)
+    decisions = _used_decisions(summaries, resolver)
+    reads = _step_reads(summaries, resolver)
+    for path, summary in summaries.items():
+        entries = tuple(sorted(reaching.get(path, ())))
+        role = (
+            "test"
+            if is_test_module(path)
+            else "entry"
+            if path in program.entry_points
+            else "library"
+        )
+        parallelism = set(summary.parallelism)
+        found = set(summary.frameworks)
+        for entry in entries:
+            parallelism |= kinds[entry]
+            found |= frameworks[entry]
+        steps = tuple(
+            f"{' → '.join(chain)} (line {line})"
+            for entry in entries
+            for step_path, _name, line, chain in program.steps_of(entry)
+            if step_path == path
+        )
+        program.views[path] = ModuleView(
+            role=role,
+            entry_points=entries,
+            parallelism=tuple(sorted(parallelism)),
+            frameworks=tuple(sorted(found)),
+            imported_devices=resolver.imported_devices(path),
+            decisions=decisions.get(path, {}),
+            steps=tuple(dict.fromkeys(steps)),
+            step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
+        )
+    return program
+
+
+def _used_decisions(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, dict[str, tuple[int, int, str, tuple[str, ...]]]]:
+    """Undecided devices that a module which trains (not a test) imports from another given
+    module, by the module that decides them: reported there once, its uses as related places."""
+    found: dict[str, dict[str, tuple[int, int, str, tuple[str, ...]]]] = {}
+    for path, summary in sorted(summaries.items()):
+        for local, (where, _line, accelerator) in resolver.imported_devices(path).items():
+            if accelerator:
+                continue
+            decision = resolver.decision(where, _imported_name(summary.imports.get(local, local)))
+            if decision is None:
+                continue
+            uses = tuple(f"{path}:{line}:{col}" for line, col in summary.device_uses.get(local, ()))
+            current = found.setdefault(where, {}).get(decision.name)
+            trains = summary.trains and not is_test_module(path)
+            if current is None:
+                current = (decision.line, decision.column, decision.why, ())
+                if not trains:
+                    current = (decision.line, decision.column, "", ())  # kept only if one trains
+            line, column, why, related = current
+            if trains:
+                why = decision.why
+            found[where][decision.name] = (line, column, why, related + uses)
+    return {
+        where: {name: value for name, value in names.items() if value[2]}
+        for where, names in found.items()
+        if any(value[2] for value in names.values())
+    }
+
+
+def _step_reads(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, dict[tuple[int, int], tuple[int, int, str, str]]]:
+    """Host reads in the functions a training step calls (through any number of calls, across
+    modules), by module: the per-file passes see only the step loop's own code."""
+    found: dict[str, dict[tuple[int, int], tuple[int, int, str, str]]] = {}
+    for path, summary in sorted(summaries.items()):
+        if is_test_module(path):
+            continue
+        for name, definition in sorted(summary.definitions.items()):
+            if not definition.steps:
+                continue
+            start = f"{path}:{definition.steps[0]}"
+            parents = resolver.reach_definitions(path, definition.step_references, (path, name))
+            for node in parents:
+                where, function = node
+                for line, column, what in summaries[where].definitions[function].host_reads:
+                    names = []
+                    current: tuple[str, str] | None = node
+                    while current is not None:
+                        names.append(current[1])
+                        current = parents[current]
+                    chain = " → ".join([start, *reversed(names), f"{where}:{line}"])
+                    found.setdefault(where, {}).setdefault(
+                        (line, column), (line, column, what, chain)
+                    )
+    return found
+
+
+def _imported_name(binding: str) -> str:
+    return binding.rsplit(":", 1)[-1] if ":" in binding else binding.rsplit(".", 1)[-1]
+
+
+class _Resolver:
+    def __init__(self, summaries: Mapping[str, ModuleSummary], index: _Index) -> None:
+        self.summaries = summaries
+        self.index = index
+
+    def imported_modules(self, path: str) -> set[str]:
+        summary = self.summaries[path]
+        found = set()
+        for binding in (*summary.imports.values(), *summary.star_imports):
+            spec, _, name = binding.partition(":")
+            target = self.index.module(path, spec) if spec.strip(".") or spec else None
+            if name and target is not None:
+                sub = self.index.module(path, f"{spec}.{name}" if spec.strip(".") else spec + name)
+                if sub is not None:
+                    found.add(sub)
+            if target is not None and target != path:
+                found.add(target)
+        return found
+
+    def name(self, path: str, name: str, depth: int = 0) -> tuple[str, str] | None:
+        """The definition (module, top-level name) that ``name`` in module ``path`` stands for,
+        or (module, MODULE) for a module; None outside the given files."""
+        summary = self.summaries.get(path)
+        if summary is None or depth > 8:
+            return None
+        head, _, rest = name.partition(".")
+        if head in summary.definitions and not rest:
+            return (path, head)
+        binding = summary.imports.get(head)
+        if binding is not None:
+            spec, _, imported = binding.partition(":")
+            if imported:
+                sub_spec = f"{spec}.{imported}" if spec.strip(".") else spec + imported
+                sub = self.index.module(path, sub_spec)
+                if sub is not None:
+                    return self.name(sub, rest, depth + 1) if rest else (sub, MODULE)
+                module = self.index.module(path, spec)
+                if module is None:
+                    return None
+                found = self.name(module, imported, depth + 1)
+                if found is not None and rest and found[1] == MODULE:
+                    return self.name(found[0], rest, depth + 1)
+                return found
+            # `import a.b` binds `a` (`a.b.f` is f of a/b.py); `import a.b as n` binds `n`.
+            parts = name.split(".")
+            base = [binding] if binding != head else []
+            for cut in range(len(parts), 0, -1):
+                module = self.index.module(path, ".".join([*base, *parts[1 if base else 0 : cut]]))
+                if module is not None:
+                    remaining = parts[cut:]
+                    if not remaining:
+                        return (module, MODULE)
+                    return self.name(module, remaining[0], depth + 1)
+            return None
+        for star in summary.star_imports:
+            module = self.index.module(path, star)
+            if module is not None and module != path:
+                found = self.name(module, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def reach(self, starts: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, str] | None]:
+        """Every node reached from ``starts``, each with the node it was reached from."""
+        parents: dict[tuple[str, str], tuple[str, str] | None] = {}
+        queue: list[tuple[tuple[str, str], tuple[str, str] | None]] = [(s, None) for s in starts]
+        while queue:
+            node, parent = queue.pop(0)
+            if node in parents:
+                continue
+            parents[node] = parent
+            path, name = node
+            summary = self.summaries[path]
+            if name == MODULE:
+                references = summary.top_references
+                # Importing a module runs its top level.
+                queue.extend(((m, MODULE), node) for m in sorted(self.imported_modules(path)))
+            else:
+                references = summary.definitions[name].references
+                queue.append(((path, MODULE), node))
+            for reference in references:
+                found = self.name(path, reference)
+                if found is not None and found[0] in self.summaries:
+                    queue.append((found, node))
+        return parents
+
+    def reach_definitions(
+        self, path: str, references: Iterable[str], step: tuple[str, str]
+    ) -> dict[tuple[str, str], tuple[str, str] | None]:
+        """The functions and classes ``references`` (read in module ``path``) reach through
+        calls, each with the one it was reached from; not ``step`` itself."""
+        parents: dict[tuple[str, str], tuple[str, str] | None] = {}
+        queue = [(path, reference, None) for reference in references]
+        while queue:
+            where, reference, parent = queue.pop(0)
+            node = self.name(where, reference)
+            if node is None or node[1] == MODULE or node == step or node in parents:
+                continue
+            parents[node] = parent
+            definition = self.summaries[node[0]].definitions[node[1]]
+            queue.extend((node[0], r, node) for r in definition.references)
+        return parents
+
+    def decision(self, path: str, name: str, depth: int = 0) -> Decision | None:
+        summary = self.summaries.get(path)
+        if summary is None:
+            return None
+        for decision in summary.decisions:
+            if decision.name == name:
+                return decision
+        found = self.name(path, name, depth + 1)
+        if found is not None and found != (path, name) and found[1] != MODULE and depth < 8:
+            return self.decision(found[0], found[1], depth + 1)
+        return None
+
+    def imported_devices(self, path: str) -> dict[str, tuple[str, int, bool]]:
+        summary = self.summaries[path]
+        found = {}
+        for local, binding in summary.imports.items():
+            if "device" not in local.lower() or ":" not in binding:
+                continue
+            spec, _, imported = binding.partition(":")
+            module = self.index.module(path, spec)
+            if module is None or module == path:
+                continue
+            decision = self.decision(module, imported)
+            if decision is not None:
+                where = self._where(module, decision)
+                found[local] = (where, decision.line, decision.accelerator)
+        return found
+
+    def _where(self, module: str, decision: Decision, depth: int = 0) -> str:
+        """The module that holds ``decision`` (through re-exports)."""
+        if decision in self.summaries[module].decisions or depth > 8:
+            return module
+        found = self.name(module, decision.name)
+        return found[0] if found is not None else module

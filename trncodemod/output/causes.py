@@ -1,0 +1,68 @@
+"""One finding per cause (issue 22): a note about the run's environment is said once per run,
+and a blocker repeated with the same message in one file (the same expression deciding the
+device, read at several places) is one blocker with its places. Other repeats stay apart:
+each is its own edit for a person (and `apply --annotate` writes a TODO at each).
+
+Applied to the outcomes of a run before anything is shown, so `check` and `apply` count the
+same findings; the repeats' places travel as the finding's related locations (JSON `related`,
+SARIF `relatedLocations`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from trncodemod.findings import Finding
+from trncodemod.pipeline.engine import FileOutcome, blocks
+
+# Notes about where the run's compiled graphs go: one launcher line serves every file.
+RUN_NOTES = frozenset({"TRN343"})
+
+
+def one_per_cause(outcomes: Sequence[FileOutcome]) -> list[FileOutcome]:
+    merged = [_merge_repeats(outcome) for outcome in outcomes]
+    for code in sorted(RUN_NOTES):
+        notes = [(i, f) for i, o in enumerate(merged) for f in o.findings if _is_note(f, code)]
+        if len(notes) < 2:
+            continue
+        (first_index, first), rest = notes[0], notes[1:]
+        kept = first
+        for _, repeat in rest:
+            kept = _with_places(kept, repeat)
+        for index, outcome in enumerate(merged):
+            findings = tuple(
+                kept if f is first else f
+                for f in outcome.findings
+                if f is first or not _is_note(f, code)
+            )
+            if len(findings) != len(outcome.findings) or index == first_index:
+                merged[index] = replace(outcome, findings=findings)
+    return merged
+
+
+def _is_note(finding: Finding, code: str) -> bool:
+    return finding.code == code and not finding.fixed
+
+
+def _merge_repeats(outcome: FileOutcome) -> FileOutcome:
+    """Blockers left with the same code and message in one file: one, with the others' places."""
+    findings: list[Finding] = []
+    seen: dict[tuple[str, str], int] = {}
+    for finding in outcome.findings:
+        key = (finding.code, finding.message)
+        if not blocks(finding):
+            findings.append(finding)
+        elif key in seen:
+            findings[seen[key]] = _with_places(findings[seen[key]], finding)
+        else:
+            seen[key] = len(findings)
+            findings.append(finding)
+    if len(findings) == len(outcome.findings):
+        return outcome
+    return replace(outcome, findings=tuple(findings))
+
+
+def _with_places(first: Finding, repeat: Finding) -> Finding:
+    places = (*first.related, repeat.location, *repeat.related)
+    return replace(first, related=tuple(dict.fromkeys(places)))

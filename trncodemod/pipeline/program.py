@@ -1,0 +1,127 @@
+"""Reading the program: every given module's summary (from the cache, or its ``ast``), the
+launch lines and console scripts around them, then ``analysis.program.build_program``. Runs
+once per run in the parent process, before any file is migrated; each file's worker gets its
+module's view only."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from trncodemod.analysis.program import ModuleSummary, ModuleView, build_program, summarize
+from trncodemod.pipeline.cache import ResultCache
+from trncodemod.pipeline.files import read_regular
+from trncodemod.pipeline.source import SourceError, decode_source
+
+# `python train.py`, `python -m torch.distributed.run ... x.py`, `torchrun --nproc_per_node=8
+# x.py`, `accelerate launch x.py`, `deepspeed x.py`: the script is the first `.py` word after.
+_LAUNCH = re.compile(
+    r"\b(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed)\b[^\n|;&]*?([\w./-]+\.py)\b"
+)
+_LAUNCH_FILES = ("Makefile", "makefile", "GNUmakefile")
+_LAUNCH_SUFFIXES = (".sh", ".bash", ".md", ".rst", ".txt", ".mk")
+
+
+def program_views(
+    paths: Sequence[Path], displays: Sequence[str], cache: ResultCache | None
+) -> dict[str, ModuleView]:
+    """Each given module's view of the program, by display path (only where there is a
+    program: two modules or more)."""
+    modules = [(p, d) for p, d in zip(paths, displays, strict=True) if p.suffix == ".py"]
+    if len(modules) < 2:
+        return {}
+    summaries: dict[str, ModuleSummary] = {}
+    for path, display in modules:
+        summary = _summary(path, cache)
+        if summary is not None:
+            summaries[display] = summary
+    folders = {PurePosixPath(d).parent: p.parent for p, d in modules}
+    launched, scripts = _launches(folders, set(summaries))
+    return build_program(summaries, launched, scripts).views
+
+
+def _summary(path: Path, cache: ResultCache | None) -> ModuleSummary | None:
+    try:
+        raw = read_regular(path)
+    except OSError:
+        return None  # the file's own migration reports it
+    if cache is not None:
+        data = cache.get_summary(raw)
+        if data is not None:
+            with contextlib.suppress(KeyError, TypeError, ValueError):  # an older layout
+                return ModuleSummary.from_json(data)
+    try:
+        text = decode_source(raw).text
+    except SourceError:
+        return None
+    summary = summarize(text)
+    if summary is not None and cache is not None:
+        cache.put_summary(raw, summary.to_json())
+    return summary
+
+
+def _launches(
+    folders: dict[PurePosixPath, Path], modules: set[str]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Scripts named on launch lines, and console scripts, in the files beside the modules."""
+    launched: list[str] = []
+    scripts: list[tuple[str, str]] = []
+    for shown, folder in sorted(folders.items()):
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name == "pyproject.toml":
+                scripts += _console_scripts(entry)
+            elif (
+                name in _LAUNCH_FILES
+                or name.startswith("README")
+                or name.endswith(_LAUNCH_SUFFIXES)
+            ):
+                launched += _launched(entry, shown, modules)
+    return launched, scripts
+
+
+def _read_small(path: Path) -> str:
+    try:
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            return ""
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[str]:
+    found = []
+    for match in _LAUNCH.finditer(_read_small(path)):
+        script = match.group(1)
+        beside = (shown / script).as_posix().removeprefix("./")
+        candidates = [beside] if beside in modules else []
+        candidates += sorted(m for m in modules if m == script or m.endswith("/" + script))
+        if candidates:
+            found.append(candidates[0])
+    return found
+
+
+def _console_scripts(path: Path) -> list[tuple[str, str]]:
+    try:
+        data = tomllib.loads(_read_small(path))
+    except tomllib.TOMLDecodeError:
+        return []
+    table = data.get("project", {}).get("scripts", {})
+    found = []
+    for value in table.values() if isinstance(table, dict) else ():
+        if isinstance(value, str) and ":" in value:
+            module, _, function = value.partition(":")
+            found.append((module.strip(), function.strip().split(".", 1)[0]))
+    return found
