@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
@@ -184,6 +185,10 @@ class ProcessUtilities(Pass):
         if self.run.profile.already_xla:
             return True
         module = self._wrapper.module
+        # A file another pass has made import torch_xla is already an XLA file, as the next run
+        # would see it (nanochat: the seed came only on a second run, which was not a no-op).
+        if any(_imports_torch_xla(statement) for statement in module.body):
+            return True
         return per_tree(
             module, "device", lambda tree: analyse(tree, self.module_names)
         ).places_on_device
@@ -317,3 +322,17 @@ class ProcessUtilities(Pass):
         if not any(small in self._seed_after for small in original_node.body):
             return updated_node
         return updated_node.with_changes(body=self._with_seeds(original_node, updated_node))
+
+
+def _imports_torch_xla(statement: cst.BaseStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, cst.Import) and any(
+            get_full_name_for_node(alias.name).split(".")[0] == "torch_xla" for alias in small.names
+        ):
+            return True
+        if isinstance(small, cst.ImportFrom) and small.module is not None:
+            if get_full_name_for_node(small.module).split(".")[0] == "torch_xla":
+                return True
+    return False
