@@ -146,7 +146,7 @@ def test_a_patch_among_many_identical_lines_takes_linear_time(tmp_path: Path) ->
     old, new = _among_repeated_lines(10_000)  # difflib alone: 10^8 pairs, minutes
     started = time.perf_counter()
     diff = build_file_diff("f.py", old, new)  # builds and checks it
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 10.0  # quadratic takes minutes; linear, 0.1 s
     assert diff.count(b"\n") < 30, "one hunk per change, not the padding"
     (tmp_path / "f.py").write_bytes(old)
     (tmp_path / "p.diff").write_bytes(diff)
