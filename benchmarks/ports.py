@@ -1,0 +1,263 @@
+"""Benchmark of human ports: what people changed to port a script to Trainium, against the tool.
+
+    python benchmarks/ports.py [--only NAME ...] [--mirrors DIR] [--no-readme] [--cached]
+
+The ports (a public "before" and its Trainium "after", at pinned commits) are in
+``benchmarks/ports.toml``. Each side is read from a bare git mirror
+(``<mirrors>/<owner>+<name>/repo``) into the git-ignored ``benchmarks/.cache/ports/<name>/``
+(never committed). Then ``trncodemod apply --dry-run --format json --target xla-2.9`` runs on the
+"before" (and with ``--scale-out`` for ports marked ``scale_out``, once the tool has that option),
+and per port the folder holds ``human.diff`` (before → after), ``tool.diff``, ``findings.json``
+and ``side_by_side.md`` (the three together, for the review).
+
+``benchmarks/review/ports.toml`` classifies every human migration edit as made (the tool makes
+it), reported (a finding tells the user to make it) or missed, with the rules that do it and a
+reason. This script checks every "made" and "reported" claim against the run (a claim the run no
+longer supports is printed and makes the exit status 1), prints the table category × made /
+reported / missed, and rewrites the table between the ``ports`` markers of
+``benchmarks/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+HERE = Path(__file__).resolve().parent
+CACHE = HERE / ".cache" / "ports"
+MIRRORS = Path("/work/.mirror")
+README = HERE / "README.md"
+REVIEW = HERE / "review" / "ports.toml"
+TABLE_START, TABLE_END = "<!-- ports:start -->", "<!-- ports:end -->"
+STATUSES = ("made", "reported", "missed")
+# The categories of issue 25's measurement, in its order.
+CATEGORIES = {
+    "launcher": "process group / launcher / DDP",
+    "sampler": "sampler / world size / LR",
+    "optimizer-step": "optimizer step",
+    "loader": "MpDeviceLoader",
+    "framework": "HF Trainer / framework",
+    "flags": "env & compiler flags",
+    "precision": "AMP / bf16, float64",
+    "device": "device / graph cut / checkpoint / padding / host sync",
+}
+
+
+@dataclass
+class Side:
+    github: str
+    commit: str
+    path: str
+    patch: bool = False
+
+    def read(self, mirrors: Path) -> str:
+        mirror = mirrors / self.github.replace("/", "+") / "repo"
+        if not (mirror / "HEAD").is_file():
+            sys.exit(f"no mirror at {mirror}; fetch github:{self.github} first, or pass --mirrors")
+        return git_show(mirror, self.commit, self.path)
+
+
+@dataclass
+class Port:
+    name: str
+    summary: str
+    before: Side
+    after: Side
+    aligned: bool
+    scale_out: bool = False
+    support: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Edit:
+    port: str
+    id: str
+    category: str
+    human: str
+    status: str
+    reason: str
+    rules: list[str] = field(default_factory=list)
+
+
+def git_show(mirror: Path, commit: str, path: str) -> str:
+    shown = subprocess.run(
+        ["git", "--git-dir", str(mirror), "show", f"{commit}:{path}"], capture_output=True
+    )
+    if shown.returncode:
+        sys.exit(f"{mirror}: {commit}:{path}: {shown.stderr.decode()[-500:]}")
+    return shown.stdout.decode("utf-8", "surrogateescape")
+
+
+def load_ports(path: Path = HERE / "ports.toml") -> list[Port]:
+    with path.open("rb") as handle:
+        entries = tomllib.load(handle)["port"]
+    return [
+        Port(**{**e, "before": Side(**e["before"]), "after": Side(**e["after"])}) for e in entries
+    ]
+
+
+def load_review(path: Path = REVIEW) -> list[Edit]:
+    with path.open("rb") as handle:
+        edits = [Edit(**entry) for entry in tomllib.load(handle).get("edit", [])]
+    for edit in edits:
+        if edit.status not in STATUSES or edit.category not in CATEGORIES:
+            sys.exit(f"review: {edit.port}/{edit.id}: bad status or category")
+        if edit.status != "missed" and not edit.rules:
+            sys.exit(f"review: {edit.port}/{edit.id}: {edit.status} names no rule")
+    return edits
+
+
+def tool_has_scale_out() -> bool:
+    helped = subprocess.run(
+        [sys.executable, "-m", "trncodemod", "apply", "--help"], capture_output=True, text=True
+    )
+    return "--scale-out" in helped.stdout
+
+
+def run_port(port: Port, mirrors: Path, scale_out: bool) -> dict:
+    """Materialise ``port``, run the tool on its "before", write the side-by-side files."""
+    out = CACHE / port.name
+    shutil.rmtree(out, ignore_errors=True)
+    before_dir = out / "before"
+    before_dir.mkdir(parents=True)
+    name = Path(port.before.path).name
+    before = port.before.read(mirrors)
+    (before_dir / name).write_text(before, "utf-8", errors="surrogateescape")
+    mirror = mirrors / port.before.github.replace("/", "+") / "repo"
+    for support in port.support:  # modules the script imports, so the program model sees them
+        text = git_show(mirror, port.before.commit, support)
+        (before_dir / Path(support).name).write_text(text, "utf-8", errors="surrogateescape")
+    after = port.after.read(mirrors)
+    (out / ("after.patch" if port.after.patch else "after.py")).write_text(
+        after, "utf-8", errors="surrogateescape"
+    )
+    if port.after.patch:
+        human = after
+    else:
+        human = "".join(
+            difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                f"before/{port.before.path}",
+                f"after/{port.after.path}",
+            )
+        )
+    (out / "human.diff").write_text(human, "utf-8", errors="surrogateescape")
+
+    args = ["apply", "--dry-run", "--format", "json", "--no-cache", "--target", "xla-2.9"]
+    if scale_out and port.scale_out:
+        args.append("--scale-out")
+    ran = subprocess.run(
+        [sys.executable, "-m", "trncodemod", *args, name], cwd=before_dir, capture_output=True
+    )
+    stdout = ran.stdout.decode("utf-8", "surrogateescape")
+    stderr = ran.stderr.decode("utf-8", "surrogateescape")
+    if ran.returncode not in (0, 1) or "{" not in stderr:
+        sys.exit(f"{port.name}: trncodemod exit {ran.returncode}: {stderr[-1500:]}")
+    report = json.loads(stderr[stderr.index("{") :])
+    findings = [f for f in report.get("findings", []) if f["path"] == name]
+    (out / "tool.diff").write_text(stdout, "utf-8", errors="surrogateescape")
+    (out / "findings.json").write_text(json.dumps(findings, indent=1))
+    lines = [f"# {port.name}: {port.summary}", "", f"tool: `trncodemod {' '.join(args)}`", ""]
+    lines += ["## Human diff", "", "```diff", human, "```", "", "## Tool diff", "", "```diff"]
+    lines += [stdout, "```", "", "## Findings", ""]
+    for f in findings:
+        done = "fixed" if f["fixed"] else f["severity"]
+        lines.append(f"- L{f['line']} {f['code']} ({done}): {f['message']}")
+    (out / "side_by_side.md").write_text("\n".join(lines) + "\n", "utf-8", errors="surrogateescape")
+    return {"name": port.name, "findings": findings, "scale_out": scale_out and port.scale_out}
+
+
+def stale_claims(edits: list[Edit], runs: dict[str, dict]) -> list[str]:
+    """Review claims that this run does not support: a made edit whose rules fixed nothing, a
+    reported edit whose rules reported nothing."""
+    stale = []
+    for edit in edits:
+        if edit.status == "missed" or edit.port not in runs:
+            continue
+        findings = runs[edit.port]["findings"]
+        want_fixed = edit.status == "made"
+        codes = {f["code"] for f in findings if bool(f["fixed"]) == want_fixed}
+        if not codes & set(edit.rules):
+            stale.append(f"{edit.port}/{edit.id}: {edit.status} by {edit.rules}, run has not")
+    return stale
+
+
+def table(edits: list[Edit]) -> str:
+    counts: Counter[tuple[str, str]] = Counter((e.category, e.status) for e in edits)
+    total = len(edits)
+    rows = ["| category | made | reported | missed | edits |", "|---|---:|---:|---:|---:|"]
+    for key, label in CATEGORIES.items():
+        row = [counts[key, s] for s in STATUSES]
+        rows.append(f"| {label} | " + " | ".join(map(str, row)) + f" | {sum(row)} |")
+    sums = [sum(counts[k, s] for k in CATEGORIES) for s in STATUSES]
+    rows.append("| **all** | " + " | ".join(f"**{n}**" for n in sums) + f" | **{total}** |")
+    share = [f"{100 * n / total:.0f} %" if total else "–" for n in sums]
+    rows.append("| share | " + " | ".join(share) + " | |")
+    return "\n".join(rows)
+
+
+def write_readme(text: str) -> None:
+    readme = README.read_text()
+    if TABLE_START not in readme:
+        sys.exit(f"{README}: no {TABLE_START} marker")
+    head, rest = readme.split(TABLE_START, 1)
+    tail = rest.split(TABLE_END, 1)[1]
+    README.write_text(f"{head}{TABLE_START}\n{text}\n{TABLE_END}{tail}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=None, help="port names")
+    parser.add_argument("--mirrors", type=Path, default=MIRRORS)
+    parser.add_argument("--no-readme", action="store_true", help="print, do not edit README")
+    parser.add_argument(
+        "--cached", action="store_true", help="reuse the last run's findings (review edits only)"
+    )
+    args = parser.parse_args(argv)
+    ports = [p for p in load_ports() if args.only is None or p.name in args.only]
+    edits = load_review()
+    known = {p.name for p in load_ports()}
+    for edit in edits:
+        if edit.port not in known:
+            sys.exit(f"review: {edit.port}/{edit.id}: no such port")
+    scale_out = tool_has_scale_out()
+    runs = {}
+    for port in ports:
+        cached = CACHE / port.name / "findings.json"
+        if args.cached and cached.is_file():
+            runs[port.name] = {"name": port.name, "findings": json.loads(cached.read_text())}
+        else:
+            runs[port.name] = run_port(port, args.mirrors, scale_out)
+        own = [e for e in edits if e.port == port.name]
+        made = sum(e.status == "made" for e in own)
+        fixed = sum(bool(f["fixed"]) for f in runs[port.name]["findings"])
+        print(
+            f"{port.name}: {len(own)} human edits ({made} made); tool: {fixed} fixes, "
+            f"{len(runs[port.name]['findings']) - fixed} findings"
+        )
+    stale = stale_claims(edits, runs)
+    for line in stale:
+        print(f"stale review: {line}", file=sys.stderr)
+    reviewed = [e for e in edits if e.port in runs]
+    text = table(reviewed)
+    print(text)
+    if not args.no_readme and args.only is None:
+        write_readme(text)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
