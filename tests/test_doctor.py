@@ -341,3 +341,24 @@ def test_a_gpu_project_on_xla_2_5_gets_that_rows_companions(tmp_path: Path) -> N
     assert "add `torch-neuronx==2.5.*`" in out and "add `torch-xla==2.5.*`" in out
     assert "`torch` allows any torch release" in out and "write `torch==2.5.1`" in out
     assert "write `torchaudio==2.5.1`" in out
+
+
+def test_optimum_neuron_for_another_torch_neuronx_is_pinned_to_the_targets(tmp_path: Path) -> None:
+    # 0.4.x pins torch-neuronx 2.8.0; xla-2.5's torch 2.5.1 is optimum-neuron 0.2.2's.
+    (tmp_path / "requirements.txt").write_text("torch-neuronx==2.5.*\noptimum-neuron>=0.2\n")
+    _, out, _ = doctor(tmp_path, "--target", "xla-2.5")
+    assert "requirements.txt:2 DOC009" in verdict(out, tmp_path)
+    assert "write `optimum-neuron==0.2.2`" in out
+
+
+def test_optimum_neuron_built_for_the_targets_torch_neuronx_passes(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("torch-neuronx==2.8.*\noptimum-neuron==0.4.5\n")
+    _, out, _ = doctor(tmp_path, "--target", "xla-2.5")
+    assert "DOC009" not in out
+
+
+def test_optimum_neuron_has_no_release_for_torch_neuronx_2_9(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("torch-neuronx==2.9.*\noptimum-neuron==0.4.5\n")
+    _, out, _ = doctor(tmp_path, "--target", "xla-2.9")
+    assert "requirements.txt:2 DOC009" in verdict(out, tmp_path)
+    assert "no optimum-neuron release is built for torch-neuronx 2.9" in out

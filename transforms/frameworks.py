@@ -5,10 +5,21 @@ HF Trainer scripts use bf16 and drop the last partial batch)."""
 from __future__ import annotations
 
 import libcst as cst
+from trncodemod.transforms.frameworks_table import (
+    ACCELERATE_XLA_TARGETS,
+    DISTRIBUTED_TYPE,
+    LATEST_OPTIMUM,
+    NEURON_NAMES,
+    OPTIMUM_MODULE,
+    OPTIMUM_NEURON,
+    PARSER,
+    TRANSFORMERS_TRAINER,
+)
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import visit
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
@@ -139,6 +150,86 @@ class LightningTrainerArguments(Rule):
     source = "reference R9; neuronx-distributed lightning"
 
 
+class HfTrainerToNeuronTrainer(Rule):
+    """## What it does
+    On the XLA targets, a script that imports transformers' trainer API by name
+    (`from transformers import Trainer, TrainingArguments`, also `Seq2SeqTrainer`,
+    `Seq2SeqTrainingArguments`) gets optimum-neuron's instead, under the same local names, as
+    Neuron's and optimum-neuron's own ports of the HF examples do:
+    `from optimum.neuron import NeuronTrainer as Trainer`,
+    `NeuronTrainingArguments as TrainingArguments`, and `HfArgumentParser` becomes
+    `NeuronHfArgumentParser` with them. On xla-2.1 the trainers are optimum-neuron 0.0.28's, on
+    xla-2.5 0.2.2's (the releases built for the target's torch-neuronx; `trncodemod doctor`
+    checks the pin).
+
+    Reported instead, with what to do: a class that subclasses the trainer (its overrides meet
+    optimum-neuron's), `transformers.Trainer` spelled through the module, and every use on
+    xla-2.9, for which optimum-neuron has no release.
+
+    ## Why
+    optimum-neuron's trainers run the HF training loop on Trainium: the XLA device loader, the
+    graph cuts, ZeRO-1 and tensor parallelism (`trn_config`), checkpoints moved to the CPU and
+    precompilation with `neuron_parallel_compile`. With transformers' own `Trainer` on XLA the
+    Neuron samples had to patch `Trainer._wrap_model` and `xm.mesh_reduce` by hand (human-port
+    benchmark, `benchmarks/ports.toml`). Each optimum-neuron release pins one torch-neuronx
+    (0.0.28: 2.1.2, 0.2.2: 2.5.1, 0.3.0: 2.7.0, 0.4.x: 2.8.0, none 2.9); 0.4.0 dropped the
+    Seq2Seq trainers and evaluation (`optimum/neuron/trainers/transformers.py`, #938), so
+    the names are certain only with the release the target pins.
+
+    ## Example
+    ```python
+    from transformers import HfArgumentParser, Trainer, TrainingArguments
+    ```
+
+    ## Use instead
+    ```python
+    from optimum.neuron import NeuronHfArgumentParser as HfArgumentParser
+    from optimum.neuron import NeuronTrainer as Trainer
+    from optimum.neuron import NeuronTrainingArguments as TrainingArguments
+    ```
+    """
+
+    code = "TRN501"
+    name = "hf-trainer-neuron-trainer"
+    summary = "HF `Trainer`/`TrainingArguments` → optimum-neuron's `NeuronTrainer`/`NeuronTrainingArguments`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "optimum-neuron releases 0.0.28-0.4.5; human-port benchmark"
+
+
+class AccelerateDistributedTypeXla(Rule):
+    """## What it does
+    `DistributedType.TPU` (accelerate) becomes `DistributedType.XLA` on xla-2.5 and xla-2.9; on
+    xla-2.1 it is reported. The rest of an accelerate script is left to accelerate.
+
+    ## Why
+    accelerate named its torch-xla mode `XLA` in 0.28.0 (#2176, `TPU` kept as a deprecated
+    alias) and removed `TPU` in 1.0.0 (#3118): with the accelerate Neuron requires for
+    torch-xla 2.7+ (1.7) `DistributedType.TPU` raises `AttributeError`, and a comparison with
+    it never holds, so the script's XLA branch (padding to one length, for instance) is never
+    taken. On Trainium accelerate reports `DistributedType.XLA`.
+
+    ## Example
+    ```python
+    if accelerator.distributed_type == DistributedType.TPU:
+        padding = "max_length"
+    ```
+
+    ## Use instead
+    ```python
+    if accelerator.distributed_type == DistributedType.XLA:
+        padding = "max_length"
+    ```
+    """
+
+    code = "TRN502"
+    name = "accelerate-distributed-type-xla"
+    summary = "accelerate `DistributedType.TPU` → `DistributedType.XLA`"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "accelerate 0.28.0 (#2176), 1.0.0 (#3118)"
+
+
 def _keyword(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword and a.keyword.value == name), None)
 
@@ -157,20 +248,56 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def _from_transformers(node: cst.ImportFrom) -> bool:
+    return not node.relative and node.module is not None and _code(node.module) == "transformers"
+
+
+def _walk(module: cst.Module) -> list[cst.CSTNode]:
+    """Every import, class and attribute of ``module``, in source order."""
+    found: list[cst.CSTNode] = []
+
+    class _Collector(PlainVisitor):
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            found.append(node)
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            found.append(node)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            found.append(node)
+
+    visit(module, _Collector())
+    return found
+
+
 class Frameworks(Pass):
     name = "frameworks"
-    rules = (HfTrainerArguments, AccelerateMixedPrecision, LightningTrainerArguments)
-    needles = ("TrainingArguments", "Config(", "Accelerator(", "Trainer(", "Fabric(")
+    rules = (
+        HfTrainerArguments,
+        AccelerateMixedPrecision,
+        LightningTrainerArguments,
+        HfTrainerToNeuronTrainer,
+        AccelerateDistributedTypeXla,
+    )
+    needles = (
+        "TrainingArguments",
+        "Config(",
+        "Accelerator(",
+        "Trainer",
+        "Fabric(",
+        "DistributedType",
+    )
 
     @classmethod
     def may_match(cls, text: str) -> bool:
-        # A script driven by accelerate or Lightning need not name torch itself.
-        framework = "accelerate" in text or "lightning" in text
+        # A script driven by accelerate, Lightning or transformers need not name torch itself.
+        framework = "accelerate" in text or "lightning" in text or "transformers" in text
         return (framework or super().may_match(text)) and any(n in text for n in cls.needles)
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
-        # Every finding and change is in leave_Call, at a call of one of the three kinds.
+        # Every finding and change is in leave_Call, at a call of one of the three kinds, at an
+        # import of transformers' trainer API, or at `DistributedType.TPU`.
         return (
             # _training_arguments: acts on any such call (it adds dataloader_drop_last=True).
             facts.calls_one_of(*_TRAINING_ARGUMENTS)
@@ -181,7 +308,132 @@ class Frameworks(Pass):
                 facts.spells("accelerator", "strategy", "precision")
                 and facts.calls_one_of(*_LIGHTNING_TRAINER)
             )
+            # TRN501 and TRN502: the XLA targets only.
+            or (
+                target.is_xla
+                and (
+                    not facts.qualified.isdisjoint(TRANSFORMERS_TRAINER)
+                    or (facts.spells("DistributedType", "TPU") and facts.reaches("accelerate"))
+                )
+            )
         )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # `from transformers import X as local` aliases to swap: the alias node → its new object.
+        self._swaps: dict[cst.ImportAlias, str] = {}
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        if self.target.is_xla:
+            self._plan_trainer_swap(node)
+        return True
+
+    # -- TRN501: transformers' trainer → optimum-neuron's ---------------------------------------
+    def _plan_trainer_swap(self, module: cst.Module) -> None:
+        imported: list[tuple[cst.ImportFrom, cst.ImportAlias]] = []
+        blockers: list[tuple[cst.CSTNode, str]] = []
+        for node in _walk(module):
+            if isinstance(node, cst.ImportFrom) and _from_transformers(node):
+                for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
+                    if _code(alias.name) in NEURON_NAMES or _code(alias.name) in PARSER:
+                        imported.append((node, alias))
+            elif isinstance(node, cst.ClassDef):
+                for base in node.bases:
+                    if not self.module_names(base.value).isdisjoint(TRANSFORMERS_TRAINER):
+                        blockers.append(
+                            (base.value, f"`{node.name.value}` subclasses `{_code(base.value)}`")
+                        )
+            elif isinstance(node, cst.Attribute) and node.attr.value in NEURON_NAMES:
+                if not self.module_names(node).isdisjoint(TRANSFORMERS_TRAINER):
+                    blockers.append((node, f"`{_code(node)}` is spelled through the module"))
+        trainer = [(n, a) for n, a in imported if _code(a.name) in NEURON_NAMES]
+        if not trainer and not blockers:
+            return
+        anchor = trainer[0][1] if trainer else blockers[0][0]
+        release = OPTIMUM_NEURON.get(self.target.name)
+        if release is None:
+            self.report(
+                anchor,
+                HfTrainerToNeuronTrainer,
+                f"optimum-neuron has no release for target {self.target.name} (torch "
+                f"{self.target.torch}): the latest, {LATEST_OPTIMUM}, also dropped the Seq2Seq "
+                "trainers and evaluation; keep transformers' Trainer (it trains on XLA, with "
+                "bf16=True), or port with `--target xla-2.5` and optimum-neuron 0.2.2",
+                False,
+            )
+            return
+        if blockers:
+            for node, why in blockers:
+                self.report(
+                    node,
+                    HfTrainerToNeuronTrainer,
+                    f"{why}: use optimum-neuron's trainers by hand (`from optimum.neuron import "
+                    f"NeuronTrainer`, `NeuronTrainingArguments`; {release.pin}, built for "
+                    f"torch-neuronx {release.torch_neuronx}) and check what it overrides",
+                    False,
+                )
+            return
+        names = ", ".join(f"`{_code(a.name)}`" for _, a in imported)
+        if not self.report(
+            anchor,
+            HfTrainerToNeuronTrainer,
+            f"{names} → optimum-neuron's (`from {OPTIMUM_MODULE} import ...`, same local names; "
+            f"install {release.pin}, built for torch-neuronx {release.torch_neuronx}, with "
+            f"transformers{release.transformers})",
+            True,
+        ):
+            return
+        for _, alias in imported:
+            name = _code(alias.name)
+            self._swaps[alias] = NEURON_NAMES.get(name) or PARSER[name]
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.ImportFrom | cst.RemovalSentinel:
+        if not self._swaps or isinstance(original_node.names, cst.ImportStar):
+            return updated_node
+        kept = []
+        for old, new in zip(original_node.names, updated_node.names, strict=True):
+            swap = self._swaps.get(old)
+            if swap is None:
+                kept.append(new)
+                continue
+            local = old.asname.name.value if old.asname else _code(old.name)  # type: ignore[union-attr]
+            self.add_import(OPTIMUM_MODULE, alias=local, obj=swap)
+        if len(kept) == len(updated_node.names):
+            return updated_node
+        if not kept:
+            return cst.RemoveFromParent()
+        if updated_node.lpar is None:  # no parentheses: no trailing comma
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated_node.with_changes(names=kept)
+
+    # -- TRN502: accelerate's DistributedType.TPU ------------------------------------------------
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.Attribute:
+        if original_node.attr.value != "TPU" or not self.target.is_xla:
+            return updated_node
+        if self.module_names(original_node.value).isdisjoint(DISTRIBUTED_TYPE):
+            return updated_node
+        if self.target.name not in ACCELERATE_XLA_TARGETS:
+            self.report(
+                original_node,
+                AccelerateDistributedTypeXla,
+                "`DistributedType.TPU` is gone in accelerate 1.0: use `DistributedType.XLA` "
+                "(accelerate 0.28 or later)",
+                False,
+            )
+            return updated_node
+        if not self.report(
+            original_node,
+            AccelerateDistributedTypeXla,
+            "`DistributedType.TPU` → `DistributedType.XLA` (TPU is gone in accelerate 1.0; XLA "
+            "is the mode on Trainium)",
+            True,
+        ):
+            return updated_node
+        return updated_node.with_changes(attr=cst.Name("XLA"))
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         names = self.module_names(original_node.func)

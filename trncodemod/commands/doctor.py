@@ -24,6 +24,9 @@ DOC006  hf-minimum              transformers / accelerate below Neuron's minimum
 DOC007  python-version          requires-python (or a conda python) with no Python the target
                                 ships wheels for (§1.1)
 DOC008  torch-xla-on-neuron     torch-xla on the neuron target: TorchNeuron uses none (§0, §5)
+DOC009  optimum-neuron-release  optimum-neuron pin that allows a release built for another
+                                torch-neuronx, or any pin where no release is built for it
+                                (optimum-neuron tags; TRN501)
 ======  ======================  ================================================================
 
 Exit codes: 0 no problem, 1 problems, 2 a file that could not be read (named, with the reason).
@@ -63,6 +66,7 @@ RULES = {
     "DOC006": "hf-minimum",
     "DOC007": "python-version",
     "DOC008": "torch-xla-on-neuron",
+    "DOC009": "optimum-neuron-release",
 }
 PYTHONS = tuple(f"3.{minor}" for minor in range(6, 17))
 
@@ -89,6 +93,8 @@ class Row:
     source: str
     torchvision: str = ""
     torchaudio: str = ""
+    optimum_neuron: str = ""  # a specifier, "none" (no release) or "" (not known)
+    optimum_neuron_pin: str = ""
 
     @property
     def family(self) -> str:
@@ -138,6 +144,8 @@ def load_matrix() -> Matrix:
             source=row["source"],
             torchvision=row.get("torchvision", ""),
             torchaudio=row.get("torchaudio", ""),
+            optimum_neuron=row.get("optimum_neuron", ""),
+            optimum_neuron_pin=row.get("optimum_neuron_pin", ""),
         )
         for row in data["rows"]
     )
@@ -356,6 +364,7 @@ class _Checker:
             self.minimum(package, final)
         for package in ("torchvision", "torchaudio"):
             self.companion(package, final)
+        self.optimum_neuron(final)
         self.python(final)
         if nx is None and xla is None and not self.stack_known and not self.native_target:
             self.missing(torch, final)  # a GPU or CPU project: nothing of the Neuron stack yet
@@ -381,6 +390,33 @@ class _Checker:
         )
         source = f"pytorch/{package.removeprefix('torch')} compatibility table; reference §1.1"
         self.report(dep, "DOC002", message, _render(dep, dep.as_named, pin), source)
+
+    def optimum_neuron(self, rows: list[Row]) -> None:
+        """optimum-neuron: each release's `neuronx` extra pins one torch-neuronx, so another
+        release replaces the target's torch-neuronx and torch (or fails to resolve)."""
+        dep = self.deps.get("optimum-neuron")
+        row = self.pick(rows)
+        if dep is None or dep.spec is None or not row.optimum_neuron:
+            return
+        source = "optimum-neuron tags (`neuronx` extra); TRN501"
+        if row.optimum_neuron == "none":
+            message = (
+                f"no optimum-neuron release is built for {row.label}{self.by_pin} (0.4.x pins "
+                "torch-neuronx 2.8.0): its trainers cannot run on this target; use "
+                "transformers' Trainer, or a target whose torch-neuronx optimum-neuron pins"
+            )
+            self.report(dep, "DOC009", message, "", source)
+            return
+        loose = escape(dep.spec, [SpecifierSet(row.optimum_neuron)])
+        if loose is None:
+            return
+        allows = f"optimum-neuron {loose}" if len(dep.spec) else "any optimum-neuron release"
+        message = (
+            f"`{dep.written}` allows {allows}, which is not built for {row.label}{self.by_pin}: "
+            "pip would replace that torch-neuronx to satisfy it"
+        )
+        write = _render(dep, dep.as_named, row.optimum_neuron_pin)
+        self.report(dep, "DOC009", message, write, source)
 
     def missing(self, torch: Dep | None, rows: list[Row]) -> None:
         """A GPU or CPU project (torch, no torch-neuronx): what the target needs added, each on

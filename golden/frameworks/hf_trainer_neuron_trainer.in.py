@@ -1,0 +1,24 @@
+# golden: target=xla-2.5
+import sys
+
+from transformers import (
+    AutoModelForSeq2SeqLM,
+    HfArgumentParser,
+    Seq2SeqTrainer,
+    Seq2SeqTrainingArguments,
+    set_seed,
+)
+
+
+def main():
+    parser = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments))
+    model_args, training_args = parser.parse_args_into_dataclasses()
+    set_seed(training_args.seed)
+    model = AutoModelForSeq2SeqLM.from_pretrained(model_args.model_name_or_path)
+    trainer = Seq2SeqTrainer(model=model, args=training_args, train_dataset=train_dataset)
+    trainer.train()
+    metrics = trainer.evaluate(metric_key_prefix="eval")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
