@@ -1,6 +1,7 @@
 """Benchmark of human ports: what people changed to port a script to Trainium, against the tool.
 
     python benchmarks/ports.py [--only NAME ...] [--mirrors DIR] [--no-readme] [--cached]
+                               [--target TARGET]
 
 The ports (a public "before" and its Trainium "after", at pinned commits) are in
 ``benchmarks/ports.toml``. Each side is read from a bare git mirror
@@ -42,6 +43,7 @@ README = HERE / "README.md"
 REVIEW = HERE / "review" / "ports.toml"
 TABLE_START, TABLE_END = "<!-- ports:start -->", "<!-- ports:end -->"
 STATUSES = ("made", "reported", "missed")
+DEFAULT_TARGET = "xla-2.9"
 # The categories of issue 25's measurement, in its order.
 CATEGORIES = {
     "launcher": "process group / launcher / DDP",
@@ -126,9 +128,15 @@ def tool_has_scale_out() -> bool:
     return "--scale-out" in helped.stdout
 
 
-def run_port(port: Port, mirrors: Path, scale_out: bool) -> dict:
+def cache_dir(name: str, target: str) -> Path:
+    """Where a port's run lives: one folder per target, so a run for another target does not
+    replace the one the review is about."""
+    return CACHE / (name if target == DEFAULT_TARGET else f"{name}@{target}")
+
+
+def run_port(port: Port, mirrors: Path, scale_out: bool, target: str = "xla-2.9") -> dict:
     """Materialise ``port``, run the tool on its "before", write the side-by-side files."""
-    out = CACHE / port.name
+    out = cache_dir(port.name, target)
     shutil.rmtree(out, ignore_errors=True)
     before_dir = out / "before"
     before_dir.mkdir(parents=True)
@@ -156,7 +164,7 @@ def run_port(port: Port, mirrors: Path, scale_out: bool) -> dict:
         )
     (out / "human.diff").write_text(human, "utf-8", errors="surrogateescape")
 
-    args = ["apply", "--dry-run", "--format", "json", "--no-cache", "--target", "xla-2.9"]
+    args = ["apply", "--dry-run", "--format", "json", "--no-cache", "--target", target]
     if scale_out and port.scale_out:
         args.append("--scale-out")
     ran = subprocess.run(
@@ -224,6 +232,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", type=Path, default=MIRRORS)
     parser.add_argument("--no-readme", action="store_true", help="print, do not edit README")
     parser.add_argument(
+        "--target",
+        default=DEFAULT_TARGET,
+        help="the tool's target; the review (and the README table) is for xla-2.9",
+    )
+    parser.add_argument(
         "--cached", action="store_true", help="reuse the last run's findings (review edits only)"
     )
     args = parser.parse_args(argv)
@@ -236,11 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     scale_out = tool_has_scale_out()
     runs = {}
     for port in ports:
-        cached = CACHE / port.name / "findings.json"
+        cached = cache_dir(port.name, args.target) / "findings.json"
         if args.cached and cached.is_file():
             runs[port.name] = {"name": port.name, "findings": json.loads(cached.read_text())}
         else:
-            runs[port.name] = run_port(port, args.mirrors, scale_out)
+            runs[port.name] = run_port(port, args.mirrors, scale_out, args.target)
         own = [e for e in edits if e.port == port.name]
         made = sum(e.status == "made" for e in own)
         fixed = sum(bool(f["fixed"]) for f in runs[port.name]["findings"])
@@ -254,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     reviewed = [e for e in edits if e.port in runs]
     text = table(reviewed)
     print(text)
-    if not args.no_readme and args.only is None:
+    if not args.no_readme and args.only is None and args.target == DEFAULT_TARGET:
         write_readme(text)
     return 1 if stale else 0
 

@@ -16,6 +16,7 @@ placement, so that the later passes see plain PyTorch.
 from __future__ import annotations
 
 from trncodemod.transforms.amp import MixedPrecision
+from trncodemod.transforms.amp_apex import ApexAmpPass
 from trncodemod.transforms.buckets import PadToBuckets
 from trncodemod.transforms.checkpoints import Checkpoints
 from trncodemod.transforms.compiler_flags import CompilerFlags
@@ -44,6 +45,7 @@ PASSES = (
     Launchers,
     TorchXlaApis,
     XlaToNeuron,
+    ApexAmpPass,
     MixedPrecision,
     CudaOnlyCalls,
     Float64ToFloat32,

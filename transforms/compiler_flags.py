@@ -21,6 +21,11 @@ from trncodemod.passes import Pass, PlainVisitor
 from trncodemod.targets import Target
 
 _VARIABLE = "NEURON_CC_FLAGS"
+_ROUNDING = "NEURON_RT_STOCHASTIC_ROUNDING_EN"
+_ROUNDING_LINE = f'os.environ.setdefault("{_ROUNDING}", "1")'
+# Variables that already decide the rounding (XLA_USE_BF16/XLA_DOWNCAST_BF16 turn it on).
+_ROUNDING_SET = (_ROUNDING, "XLA_USE_BF16", "XLA_DOWNCAST_BF16")
+_BF16 = frozenset({"torch.bfloat16"})
 _TRANSFORMER_FLAG = "--model-type=transformer"
 _APPEND = f'os.environ["{_VARIABLE}"] = os.environ.get("{_VARIABLE}", "") + " {_TRANSFORMER_FLAG}"'
 _EXPORT = f'export {_VARIABLE}="${_VARIABLE} {_TRANSFORMER_FLAG}"'
@@ -165,6 +170,53 @@ class CompileCache(Rule):
     source = "reference R15, §4"
 
 
+class FullBf16StochasticRounding(Rule):
+    """## What it does
+    In an entry script that trains a model in full bf16 — `model.to(torch.bfloat16)`,
+    `model.to(dtype=torch.bfloat16)` or `model.bfloat16()`, where `model` is a module (the file
+    calls `model.parameters()`) — sets the runtime's stochastic rounding right after the
+    module's leading imports, unless the launcher already did:
+
+    `os.environ.setdefault("NEURON_RT_STOCHASTIC_ROUNDING_EN", "1")`
+
+    Nothing where a string in the file already names the variable, or `XLA_USE_BF16` /
+    `XLA_DOWNCAST_BF16` (which turn it on themselves). In a library module that trains, the
+    line is reported for the launcher instead. XLA targets only.
+
+    ## Why
+    With bf16 weights, an update smaller than half a bf16 step rounds away and training stalls;
+    Neuron's full-bf16 recipe turns on stochastic rounding in the runtime
+    (`NEURON_RT_STOCHASTIC_ROUNDING_EN=1`; reference R9 and R15,
+    `migration-from-xla-downcast-bf16.rst`; Neuron's BERT port sets it when it casts the model).
+    The runtime reads it when it starts, after the imports.
+
+    ## Example
+    ```python
+    import torch
+
+    model = build_model().to(torch.bfloat16)
+    optimizer = torch.optim.AdamW(model.parameters())
+    ```
+
+    ## Use instead
+    ```python
+    import os
+    import torch
+
+    os.environ.setdefault("NEURON_RT_STOCHASTIC_ROUNDING_EN", "1")
+    model = build_model().to(torch.bfloat16)
+    optimizer = torch.optim.AdamW(model.parameters())
+    ```
+    """
+
+    code = "TRN504"
+    name = "full-bf16-stochastic-rounding"
+    summary = "full-bf16 model → `NEURON_RT_STOCHASTIC_ROUNDING_EN=1` in the entry script"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference R9, R15"
+
+
 class ProcessLevelInLibrary(Rule):
     """## What it does
     In a module that is not an entry script (no `if __name__ == "__main__":`, no arguments
@@ -254,7 +306,13 @@ def _is_import_line(statement: cst.BaseStatement, index: int) -> bool:
 
 class CompilerFlags(Pass):
     name = "compiler-flags"
-    rules = (TransformerModelType, CompilerFlagsOverwritten, CompileCache, ProcessLevelInLibrary)
+    rules = (
+        TransformerModelType,
+        CompilerFlagsOverwritten,
+        CompileCache,
+        ProcessLevelInLibrary,
+        FullBf16StochasticRounding,
+    )
     needles = (
         "Transformer",
         "Attention",
@@ -264,6 +322,7 @@ class CompilerFlags(Pass):
         _VARIABLE,
         "backward",
         "step",
+        "bfloat16",
     )
 
     @classmethod
@@ -284,9 +343,16 @@ class CompilerFlags(Pass):
         # TRN341 in an entry script, TRN351 in a library module that trains; neither where a
         # string already mentions --model-type.
         profile = facts.profile
-        if not (profile.is_entry_script or profile.trains) or _mentions(facts, ("--model-type",)):
+        if not (profile.is_entry_script or profile.trains):
             return False
-        return _may_have_evidence(facts)
+        # TRN504: a module cast to bf16, where no string decides the rounding already.
+        if (
+            "bfloat16" in facts.identifiers
+            and "parameters" in facts.calls
+            and not _mentions(facts, _ROUNDING_SET)
+        ):
+            return True
+        return not _mentions(facts, ("--model-type",)) and _may_have_evidence(facts)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -294,6 +360,8 @@ class CompilerFlags(Pass):
         self._transformer_name = ""
         self._overwrites: list[cst.Assign] = []
         self._module_strings: list[str] = []
+        self._bf16_casts: list[tuple[cst.Call, str]] = []  # (call, receiver name)
+        self._modules: set[str] = set()  # names whose .parameters() is called
 
     def visit_Module(self, node: cst.Module) -> bool:
         if not self.target.is_xla:
@@ -333,6 +401,26 @@ class CompilerFlags(Pass):
 
     def visit_Call(self, node: cst.Call) -> None:
         self._note(node, self._transformer_evidence(node.func))
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            if func.attr.value == "parameters":
+                self._modules.add(func.value.value)
+            elif self._casts_to_bf16(node):
+                self._bf16_casts.append((node, func.value.value))
+
+    def _casts_to_bf16(self, call: cst.Call) -> bool:
+        """`x.bfloat16()`, `x.to(torch.bfloat16)` or `x.to(dtype=torch.bfloat16)`."""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        if func.attr.value == "bfloat16":
+            return not call.args
+        if func.attr.value != "to" or len(call.args) != 1 or call.args[0].star:
+            return False
+        arg = call.args[0]
+        if arg.keyword is not None and arg.keyword.value != "dtype":
+            return False
+        return not self.module_names(arg.value).isdisjoint(_BF16)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         for base in node.bases:
@@ -351,6 +439,18 @@ class CompilerFlags(Pass):
         return reads.found
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        # `model = build().to(torch.bfloat16)`: the module is the name it is bound to.
+        value = node.value
+        if (
+            isinstance(value, cst.Call)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and not (
+                isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Name)
+            )
+            and self._casts_to_bf16(value)
+        ):
+            self._bf16_casts.append((value, node.targets[0].target.value))
         for target in node.targets:
             subscript = target.target
             if not (
@@ -397,9 +497,65 @@ class CompilerFlags(Pass):
                 f'os.environ.get("{_VARIABLE}", "") + " <flags>"`',
                 False,
             )
+        lines = self._rounding_line(original_node)
+        flag = self._model_type_line(original_node)
+        if flag is not None:
+            lines.insert(0, flag)
+        if not lines:
+            return updated_node
+        body = list(updated_node.body)
+        index = 0
+        while index < len(body) and _is_import_line(body[index], index):
+            index += 1
+        self.add_import("os")
+        new = [cst.parse_statement(line + "\n") for line in lines]
+        if index < len(body):
+            # The next statement's comments and blank lines stay with it, below the lines.
+            new[0] = new[0].with_changes(leading_lines=[cst.EmptyLine()])
+        body[index:index] = new
+        return updated_node.with_changes(body=body)
+
+    def _rounding_line(self, module: cst.Module) -> list[str]:
+        """TRN504: the stochastic-rounding line to insert, if the file trains a bf16 module."""
+        casts = [(c, name) for c, name in self._bf16_casts if name in self._modules]
+        if not casts or any(v in s for s in self._module_strings for v in _ROUNDING_SET):
+            return []
+        call, name = casts[0]
+        found = f"`{name}` is trained in full bf16"
+        if not self.run.profile.is_entry_script:
+            if self.run.profile.trains:
+                self.report(
+                    call,
+                    FullBf16StochasticRounding,
+                    f"{found} in a library module: launch with "
+                    f"`export {_ROUNDING}=1` (stochastic rounding), not here",
+                    False,
+                )
+            return []
+        if not self._os_is_module(module):
+            self.report(
+                call,
+                FullBf16StochasticRounding,
+                f"{found}: turn on stochastic rounding with `export {_ROUNDING}=1`; the name "
+                "`os` is bound to something else here, so add it yourself",
+                False,
+            )
+            return []
+        if not self.report(
+            call,
+            FullBf16StochasticRounding,
+            f"{found}: `{_ROUNDING_LINE}` added after the imports (stochastic rounding keeps "
+            "updates smaller than a bf16 step)",
+            True,
+        ):
+            return []
+        return [_ROUNDING_LINE]
+
+    def _model_type_line(self, module: cst.Module) -> str | None:
+        """TRN341 (TRN351 in a library module): the NEURON_CC_FLAGS append to insert."""
         evidence = self._transformer
         if evidence is None or any("--model-type" in s for s in self._module_strings):
-            return updated_node
+            return None
         found = f"transformer model (`{self._transformer_name}`)"
         if not self.run.profile.is_entry_script:
             # Process-level: never written into a module that others import.
@@ -411,11 +567,11 @@ class CompilerFlags(Pass):
                     f"launcher (`{_EXPORT}`) or the entry script, not here",
                     False,
                 )
-            return updated_node
+            return None
         why = None
         if self._overwrites:
             why = f"the script assigns {_VARIABLE} outright later, which would drop an append"
-        elif not self._os_is_module(original_node):
+        elif not self._os_is_module(module):
             why = "the name `os` is bound to something else here"
         if why is not None:
             self.report(
@@ -425,7 +581,7 @@ class CompilerFlags(Pass):
                 f"(launcher: `{_EXPORT}`)",
                 False,
             )
-            return updated_node
+            return None
         if not self.report(
             evidence,
             TransformerModelType,
@@ -433,15 +589,5 @@ class CompilerFlags(Pass):
             f"(launcher equivalent: `{_EXPORT}`)",
             True,
         ):
-            return updated_node
-        body = list(updated_node.body)
-        index = 0
-        while index < len(body) and _is_import_line(body[index], index):
-            index += 1
-        self.add_import("os")
-        line = cst.parse_statement(_APPEND + "\n")
-        if index < len(body):
-            # The next statement's comments and blank lines stay with it, below the append.
-            line = line.with_changes(leading_lines=[cst.EmptyLine()])
-        body.insert(index, line)
-        return updated_node.with_changes(body=body)
+            return None
+        return _APPEND

@@ -17,9 +17,9 @@ from trncodemod.transforms.frameworks_table import (
 )
 
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.analysis.nodes import visit
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, PlainVisitor
+from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
@@ -252,24 +252,6 @@ def _from_transformers(node: cst.ImportFrom) -> bool:
     return not node.relative and node.module is not None and _code(node.module) == "transformers"
 
 
-def _walk(module: cst.Module) -> list[cst.CSTNode]:
-    """Every import, class and attribute of ``module``, in source order."""
-    found: list[cst.CSTNode] = []
-
-    class _Collector(PlainVisitor):
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-            found.append(node)
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            found.append(node)
-
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            found.append(node)
-
-    visit(module, _Collector())
-    return found
-
-
 class Frameworks(Pass):
     name = "frameworks"
     rules = (
@@ -332,7 +314,7 @@ class Frameworks(Pass):
     def _plan_trainer_swap(self, module: cst.Module) -> None:
         imported: list[tuple[cst.ImportFrom, cst.ImportAlias]] = []
         blockers: list[tuple[cst.CSTNode, str]] = []
-        for node in _walk(module):
+        for node in find(module, cst.ImportFrom, cst.ClassDef, cst.Attribute):
             if isinstance(node, cst.ImportFrom) and _from_transformers(node):
                 for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
                     if _code(alias.name) in NEURON_NAMES or _code(alias.name) in PARSER:

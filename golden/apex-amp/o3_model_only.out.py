@@ -1,0 +1,3 @@
+import torch
+
+model.to(torch.bfloat16)

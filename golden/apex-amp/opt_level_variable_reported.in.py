@@ -1,0 +1,3 @@
+from apex import amp
+
+model, optimizer = amp.initialize(model, optimizer, opt_level=args.opt_level)
