@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from trncodemod.transforms.amp import MixedPrecision
 from trncodemod.transforms.amp_apex import ApexAmpPass
+from trncodemod.transforms.amp_half import HalfModel
 from trncodemod.transforms.buckets import PadToBuckets
 from trncodemod.transforms.checkpoints import Checkpoints
 from trncodemod.transforms.compiler_flags import CompilerFlags
@@ -46,6 +47,7 @@ PASSES = (
     TorchXlaApis,
     XlaToNeuron,
     ApexAmpPass,
+    HalfModel,
     MixedPrecision,
     CudaOnlyCalls,
     Float64ToFloat32,

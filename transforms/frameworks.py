@@ -48,6 +48,11 @@ _LIGHTNING_TRAINER = frozenset(
 # fp16 argument → its bf16 twin.
 _HF_PRECISION = {"fp16": "bf16", "fp16_full_eval": "bf16_full_eval"}
 _LIGHTNING_GPU = ("gpu", "cuda", "mps")
+# Neuron-PT-Lightning's guide, at a versioned URL (`/en/latest/` copies move: reference §9).
+_PTL_GUIDE = (
+    "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.0/libraries/neuronx-distributed/"
+    "ptl_developer_guide.html"
+)
 _LIGHTNING_FP16 = (16, "16", "16-mixed", "16-true")
 
 
@@ -126,8 +131,10 @@ class LightningTrainerArguments(Rule):
     ## Why
     On the XLA targets, Lightning trains on Trainium through neuronx-distributed's Lightning
     integration (`NeuronXLAStrategy`, `NeuronXLAPrecisionPlugin`, `NeuronTQDMProgressBar`), with
-    bf16 instead of fp16 (reference R9). A CUDA accelerator or a CUDA strategy fails to find a
-    device; which Neuron strategy fits (data parallel, tensor parallel) is a design choice.
+    bf16 instead of fp16 (reference R9); its `NeuronLTModule` supports manual optimization
+    only (Neuron's "Developer guide for Neuron-PT-Lightning", `ptl_developer_guide`, which the
+    finding links). A CUDA accelerator or a CUDA strategy fails to find a device; which Neuron
+    strategy fits (data parallel, tensor parallel) is a design choice.
 
     ## Example
     ```python
@@ -536,7 +543,8 @@ class Frameworks(Pass):
             what = (
                 "use neuronx-distributed's Lightning integration: "
                 "`strategy=NeuronXLAStrategy()`, `plugins=[NeuronXLAPrecisionPlugin()]` "
-                "(`neuronx_distributed.lightning`), bf16"
+                "(`neuronx_distributed.lightning`), bf16, and a `NeuronLTModule` with manual "
+                f"optimization; read {_PTL_GUIDE}"
             )
         else:
             what = 'run on the `"neuron"` device with bf16 (TorchNeuron is a PyTorch device)'
