@@ -45,6 +45,14 @@ _LIGHTNING_TRAINER = frozenset(
         "lightning.fabric.Fabric",
     }
 )
+# TrainingArguments options with no meaning (or a CUDA-only one) on Trainium, reported when set
+# to anything but their default: why, and what to do.
+_HF_CUDA_OPTIONS = {
+    "tf32": "TF32 is an Ampere GPU mode: remove it (Trainium matmuls follow the bf16 setting)",
+    "ddp_backend": 'a CUDA/CPU collective backend: remove it (on XLA the Trainer uses "xla")',
+    "deepspeed": "DeepSpeed needs CUDA: on Trainium use ZeRO-1 through optimum-neuron "
+    "(`NeuronTrainingArguments(zero_1=True)`, TRN501) or neuronx-distributed",
+}
 # fp16 argument → its bf16 twin.
 _HF_PRECISION = {"fp16": "bf16", "fp16_full_eval": "bf16_full_eval"}
 _LIGHTNING_GPU = ("gpu", "cuda", "mps")
@@ -62,7 +70,9 @@ class HfTrainerArguments(Rule):
     `fp16=True` becomes `bf16=True` (and `fp16_full_eval=True` `bf16_full_eval=True`), and
     `dataloader_drop_last=True` is added where the argument is not given. A precision or
     drop-last held in a variable, `dataloader_drop_last=False`, `half_precision_backend="apex"`
-    and `**kwargs` are reported. The optimizer name is TRN115's.
+    and `**kwargs` are reported, and so are the options that mean nothing or need CUDA on
+    Trainium: `tf32`, `ddp_backend`, `deepspeed`. The
+    optimizer name is TRN115's.
 
     ## Why
     Trainium trains in bf16 without a loss scaler; fp16 needs a `GradScaler`, which torch_xla
@@ -459,6 +469,12 @@ class Frameworks(Pass):
                     f"`{old}={_code(arg.value)}`: train in bf16 on Trainium, "
                     f"`{new}={_code(arg.value)}` and `{old}=False`",
                     False,
+                )
+        for option, why in _HF_CUDA_OPTIONS.items():
+            arg = _keyword(original, option)
+            if arg is not None and _literal(arg.value) not in (None, False):
+                self.report(
+                    arg.value, HfTrainerArguments, f"`{option}={_code(arg.value)}`: {why}", False
                 )
         backend = _keyword(original, "half_precision_backend")
         if backend is not None and _literal(backend.value) == "apex":
