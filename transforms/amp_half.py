@@ -19,8 +19,10 @@ from trncodemod.targets import Target
 
 class HalfModelToBf16(Rule):
     """## What it does
-    Where a module is cast to float16 with `.half()` (`model.half()`, `model` being a name whose
-    `.parameters()` the file calls), every `.half()` call of the file becomes `.bfloat16()`: the
+    Where a module is cast to float16 with `.half()` — a statement `model.half()` or
+    `model = ....half()`, `model` being a name whose `.parameters()` the file calls; not
+    `model.half().float()` or `deepcopy(model).half()`, which make no fp16 model to train —
+    every `.half()` call of the file becomes `.bfloat16()`: the
     model's and the inputs' (`x.half()`), so they keep one dtype. TRN504 then turns on
     stochastic rounding in the entry script.
 
@@ -91,7 +93,15 @@ class HalfModel(Pass):
             for a in find(node, cst.Assign)
             if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
         }
-        models = [c for c in halves if (_receiver(c) or bound.get(c)) in modules]
+        # Only a cast that is a statement of its own (`model.half()`) or what a module's name is
+        # bound to (`model = Net().half()`): `model.half().float()` rounds through fp16 and
+        # `deepcopy(model).half()` makes an fp16 copy (a checkpoint), neither trains in half.
+        statements = {e.value for e in find(node, cst.Expr)}
+        models = [
+            c
+            for c in halves
+            if (c in statements and _receiver(c) in modules) or bound.get(c) in modules
+        ]
         if not models:
             return True
         blockers = [c for c in halves if c.args]

@@ -331,6 +331,7 @@ class Frameworks(Pass):
     def _plan_trainer_swap(self, module: cst.Module) -> None:
         imported: list[tuple[cst.ImportFrom, cst.ImportAlias]] = []
         blockers: list[tuple[cst.CSTNode, str]] = []
+        bases: set[cst.CSTNode] = set()
         for node in find(module, cst.ImportFrom, cst.ClassDef, cst.Attribute):
             if isinstance(node, cst.ImportFrom) and _from_transformers(node):
                 for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
@@ -342,7 +343,10 @@ class Frameworks(Pass):
                         blockers.append(
                             (base.value, f"`{node.name.value}` subclasses `{_code(base.value)}`")
                         )
+                        bases.add(base.value)
             elif isinstance(node, cst.Attribute) and node.attr.value in NEURON_NAMES:
+                if node in bases:  # `class T(transformers.Trainer)`: said once, as a subclass
+                    continue
                 if not self.module_names(node).isdisjoint(TRANSFORMERS_TRAINER):
                     blockers.append((node, f"`{_code(node)}` is spelled through the module"))
         trainer = [(n, a) for n, a in imported if _code(a.name) in NEURON_NAMES]
