@@ -27,7 +27,7 @@ from trncodemod.analysis.training import (
     TORCHRUN,
     XMP_SPAWN,
 )
-from trncodemod.cli import ALLOW_CONFIG_PLUGINS
+from trncodemod.cli import ALLOW_CONFIG_PLUGINS, SCALE_LR, SCALE_OUT
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.report import one_line
@@ -64,6 +64,16 @@ _LAUNCH = {
     LIGHTNING: "python {path}",
     HF_TRAINER: "python {path}",
 }
+
+
+# A script `--scale-out` made data parallel (TRN161, transforms/scale_out_rules.py; the code by
+# value: importing the passes loads LibCST) runs once per NeuronCore of a trn1.32xlarge.
+_SCALED_OUT = "TRN161"
+_SCALED_OUT_LAUNCH = "torchrun --nproc_per_node=32 {path}"
+
+
+def _scaled_out(outcome: FileOutcome) -> bool:
+    return any(f.code == _SCALED_OUT and f.fixed for f in outcome.findings)
 
 
 def _is_entry_script(outcome: FileOutcome) -> bool:
@@ -125,13 +135,15 @@ def _launchers(outcome: FileOutcome) -> list[str]:
 
 
 def _multi_process(outcome: FileOutcome) -> bool:
-    return any(
+    return _scaled_out(outcome) or any(
         launcher in _LAUNCH and launcher not in (LIGHTNING, HF_TRAINER)
         for launcher in _launchers(outcome)
     )
 
 
 def _launch(outcome: FileOutcome) -> str:
+    if _scaled_out(outcome):
+        return _SCALED_OUT_LAUNCH.format(path=outcome.display)
     for launcher in _launchers(outcome):
         if launcher in _LAUNCH:
             return _LAUNCH[launcher].format(path=outcome.display)
@@ -324,6 +336,8 @@ def make_migration_branch(
     help="Where to write the description (default: inside .git).",
 )
 @ALLOW_CONFIG_PLUGINS
+@SCALE_OUT
+@SCALE_LR
 def pr_command(
     paths, branch, base, message_file, target, select, ignore, allow_dirty, force, description
 ):
@@ -336,8 +350,12 @@ def pr_command(
         for key, value in (("select", select), ("ignore", ignore))
     }
     try:
-        allow = click.get_current_context().meta.get("allow_config_plugins", False)
-        settings = load_settings(paths[0], None, allow).with_overrides(target=target, **codes)
+        meta = click.get_current_context().meta
+        allow = meta.get("allow_config_plugins", False)
+        scale = {key: True for key in ("scale_out", "scale_lr") if meta.get(key)}
+        settings = load_settings(paths[0], None, allow).with_overrides(
+            target=target, **codes, **scale
+        )
         enabled_codes(settings.select, settings.ignore)
     except (ConfigError, SelectionError) as err:
         raise click.UsageError(str(err)) from None
