@@ -42,12 +42,15 @@ _DEVICE_LOADERS = frozenset(
     }
 )
 _SEEDS = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
+_BROADCAST = Api("xm.broadcast_master_param", "torch_xla.core.xla_model", "xm")
 _INIT = Api("torch.distributed.init_process_group", "torch.distributed", "")
 _ENVIRON = Api("os.environ", "os", "")
 # DataLoader(dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, ...).
 _POSITIONS = ("dataset", "batch_size", "shuffle")
 _OWN_ORDER = frozenset({"sampler", "batch_sampler"})
 _PRINT_KEYWORDS = frozenset({"flush"})
+# An option whose value depends on the run (set, then maybe updated).
+_SOME = cst.Ellipsis()
 _TIGHT = (cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 
 
@@ -84,6 +87,8 @@ class _Plan:
     # epoch); through this receiver.
     epoch_loops: dict[cst.For, str] = field(default_factory=dict)
     entry: cst.CSTNode | None = None  # the `__main__` guard, or the last top-level import
+    # Unseeded: `xm.broadcast_master_param(model)` before this statement.
+    broadcast: tuple[cst.SimpleStatementLine, str] | None = None
 
 
 class ScaleOutPass(Pass):
@@ -158,11 +163,18 @@ class ScaleOutPass(Pass):
             self.report(why.node, ScaleOutUncertain, f"not scaled out: {why.why}", False)
             return
         plan = self.plan
-        batch = _code(plan.batch) if plan.batch is not None else "1"
+        batch = "1" if plan.batch is None else _code(plan.batch)
+        batch = "the batch size" if plan.batch is _SOME else batch
         message = (
             f"data parallel over every NeuronCore: `{plan.sampler} = DistributedSampler("
             f"{_code(plan.dataset)}, ...)` shards `{plan.loader_name}`"
             + (", `set_epoch` per epoch" if plan.epoch_loops else "")
+            + (
+                f"; no seed, so `xm.broadcast_master_param({plan.broadcast[1]})` gives every "
+                "replica the master's initial weights"
+                if plan.broadcast
+                else ""
+            )
             + f"; the global batch is {batch} × xr.world_size() ({cores} × {batch} on "
             f"{instance}); launch with `{launch_line(self.target.backend, self._script())}`"
         )
@@ -183,12 +195,9 @@ class ScaleOutPass(Pass):
         return (self.context.filename or "train.py").rsplit("/", 1)[-1]
 
     def _plan(self, module: cst.Module, loops: list) -> _Plan:  # type: ignore[type-arg]
-        if not self._calls(module, _SEEDS):
-            raise Uncertain(
-                loops[0].node,
-                "the script never calls `torch.manual_seed`, so each process would build "
-                "different initial weights; seed before the model is built (reference R4)",
-            )
+        # Every replica must start from the same weights (reference R4, "Ensure common initial
+        # weights"): a seeded script builds them alike, else the master's are broadcast.
+        broadcast = None if self._calls(module, _SEEDS) else self._broadcast_point(module, loops)
         constructions: dict[cst.Call, cst.Name] = {}
         uses: list[tuple[cst.For, cst.Name, list[tuple[cst.Call, cst.Name]]]] = []
         for info in loops:
@@ -224,7 +233,57 @@ class ScaleOutPass(Pass):
         for loop, loader, path in uses:
             self._plan_epoch(plan, [(loop, loader), *path])
         plan.entry = self._entry(module)
+        plan.broadcast = broadcast
         return plan
+
+    def _optimizers(self, module: cst.Module) -> list[cst.Call]:
+        """The `torch.optim` optimizers the module builds (not its schedulers)."""
+        found = []
+        for call in m.findall(module, m.Call()):
+            assert isinstance(call, cst.Call)
+            names = self.module_names(call.func)
+            if any(n.startswith("torch.optim.") and n.count(".") == 2 for n in names) and not any(
+                n.split(".")[-1][:1].islower() for n in names
+            ):
+                found.append(call)
+        return found
+
+    def _broadcast_point(
+        self, module: cst.Module, loops: list
+    ) -> tuple[cst.SimpleStatementLine, str]:  # type: ignore[type-arg]
+        """Where `xm.broadcast_master_param(model)` goes in an unseeded script: right before
+        the one optimizer is built from `model.parameters()`, after `model` moved to the
+        device in the same block."""
+        unseeded = (
+            "the script never calls `torch.manual_seed`, so each process would build different "
+            "initial weights"
+        )
+        optimizers = self._optimizers(module)
+        if len(optimizers) != 1:
+            raise Uncertain(loops[0].node, f"{unseeded}; seed before the model is built")
+        optimizer = optimizers[0]
+        first = optimizer.args[0].value if optimizer.args else None
+        if not m.matches(
+            first, m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("parameters")), args=[])
+        ):
+            raise Uncertain(optimizer, f"{unseeded}; seed before the model is built")
+        model = first.func.value.value  # type: ignore[union-attr]
+        line: cst.CSTNode | None = optimizer
+        while line is not None and not isinstance(line, cst.SimpleStatementLine):
+            line = self.get_metadata(ParentNodeProvider, line, None)
+        block = self.get_metadata(ParentNodeProvider, line, None) if line else None
+        siblings = list(getattr(block, "body", ()))
+        moved = m.Call(func=m.Attribute(value=m.Name(model), attr=m.Name("to")))
+        if line not in siblings or not any(
+            m.findall(s, moved) for s in siblings[: siblings.index(line)]
+        ):
+            raise Uncertain(
+                optimizer,
+                f"{unseeded}, and `{model}` is not moved to the device before this optimizer "
+                f"is built in the same block; seed before the model is built, or call "
+                f"`xm.broadcast_master_param({model})` once it is on the device",
+            )
+        return line, model  # type: ignore[return-value]
 
     def _construction(
         self, name: cst.Name, near: cst.CSTNode, depth: int = 0
@@ -302,11 +361,13 @@ class ScaleOutPass(Pass):
     ) -> tuple[cst.BaseExpression, cst.BaseExpression | None, cst.BaseExpression | None]:
         given: dict[str, cst.BaseExpression] = {}
         for index, arg in enumerate(call.args):
+            if arg.star == "**" and isinstance(arg.value, cst.Name):
+                for key, value in self._options(call, arg.value).items():
+                    given.setdefault(key, value)
+                continue
             if arg.star:
                 raise Uncertain(
-                    call,
-                    f"the loader's options come from `{arg.star}{_code(arg.value)}`, which may "
-                    "hold `shuffle` or a sampler",
+                    call, f"the loader takes `{arg.star}{_code(arg.value)}`, which may hold more"
                 )
             if arg.keyword is None:
                 if index >= len(_POSITIONS):
@@ -328,22 +389,99 @@ class ScaleOutPass(Pass):
             shuffle = None
         return dataset, given.get("batch_size"), shuffle
 
+    def _options(self, call: cst.Call, name: cst.Name) -> dict[str, cst.BaseExpression]:
+        """The options a `**name` passes to the loader, where every key is certain: ``name`` is
+        bound to dict literals, and read elsewhere only as ``name.update(<dict literal, or a
+        name bound to one>)``. A `shuffle` among them is taken out of the dict by the sampler
+        (``name.pop("shuffle", False)``), so its value may differ between runs."""
+        options = self._literal_options(call, name)
+        function = self._function(call)
+        for use in m.findall(function or self._wrapper.module, m.Name(name.value)):
+            parent = self.get_metadata(ParentNodeProvider, use, None)
+            if use is name or isinstance(parent, cst.AssignTarget):
+                continue
+            method = self.get_metadata(ParentNodeProvider, parent, None) if parent else None
+            if not (
+                m.matches(parent, m.Attribute(value=m.Name(), attr=m.Name("update")))
+                and isinstance(method, cst.Call)
+                and len(method.args) == 1
+                and not method.args[0].star
+                and not method.args[0].keyword
+            ):
+                raise Uncertain(call, f"`{name.value}` is read elsewhere, not only updated")
+            update = method.args[0].value
+            found = (
+                self._literal_options(call, update)
+                if isinstance(update, cst.Name)
+                else self._dict_options(call, update)
+            )
+            for key, value in found.items():
+                options[key] = _SOME if key in options else value
+        if "shuffle" in options:
+            options["shuffle"] = cst.parse_expression(f'{name.value}.pop("shuffle", False)')
+        return options
+
+    def _literal_options(self, call: cst.Call, name: cst.Name) -> dict[str, cst.BaseExpression]:
+        values = self.bound_values(name)
+        if values is None or len(values) != 1:
+            raise Uncertain(call, f"`**{name.value}` is not one dict literal the tool can read")
+        return self._dict_options(call, values[0])
+
+    @staticmethod
+    def _dict_options(call: cst.Call, node: cst.BaseExpression) -> dict[str, cst.BaseExpression]:
+        if not isinstance(node, cst.Dict):
+            raise Uncertain(call, f"`{_code(node)}` is not a dict literal the tool can read")
+        options: dict[str, cst.BaseExpression] = {}
+        for element in node.elements:
+            if not (
+                isinstance(element, cst.DictElement)
+                and isinstance(element.key, cst.SimpleString)
+                and isinstance(element.key.evaluated_value, str)
+            ):
+                raise Uncertain(call, f"`{_code(node)}` has a key the tool cannot read")
+            options[element.key.evaluated_value] = element.value
+        return options
+
     def _plan_epoch(self, plan: _Plan, chain: list[tuple[cst.CSTNode, cst.Name]]) -> None:
         """`set_epoch` first in the innermost `for` around the step loop, else around the call
         that passed the loader to the function holding it (and so on outwards), through the
-        sampler's name where it is visible and the loader's `.sampler` elsewhere."""
+        sampler's name where it is visible and the loader's `.sampler` elsewhere; else in the
+        loops around the calls of the function that holds the step loop (a loader read as a
+        global, as in `def train(epoch): for ... in trainloader`)."""
         for node, name in chain:
-            epoch = self._enclosing_for(node)
+            epoch = self._enclosing_loop(node)
+            if epoch is not None:
+                self._add_epoch(plan, epoch, f"{name.value}.sampler")
+                return
+        holder = self._function(chain[-1][0])
+        if not isinstance(holder, cst.FunctionDef):
+            return  # the step loop runs once, at the top level: the order of epoch 0
+        for call in m.findall(self._wrapper.module, m.Call(func=m.Name(holder.name.value))):
+            epoch = self._enclosing_loop(call)
             if epoch is None:
-                continue
-            if not isinstance(epoch.target, cst.Name):
-                raise Uncertain(epoch, "the epoch loop's target is not a name for `set_epoch`")
-            if self._contains(epoch, plan.statement):
-                raise Uncertain(epoch, "the loader is built inside the epoch loop")
-            same = self._function(epoch) is self._function(plan.statement)
-            plan.epoch_loops[epoch] = plan.sampler if same else f"{name.value}.sampler"
-            return
-        # No loop around: one pass over the data, in the order of epoch 0.
+                continue  # one pass over the data there
+            if self._function(plan.statement) is not self._function(epoch) and not isinstance(
+                self._function(plan.statement), cst.Module
+            ):
+                raise Uncertain(
+                    epoch,
+                    f"the sampler is not visible in the epoch loop that calls `{_code(call)}`",
+                )
+            self._add_epoch(plan, epoch, plan.sampler)
+
+    def _add_epoch(self, plan: _Plan, epoch: cst.For | cst.While, elsewhere: str) -> None:
+        if not isinstance(epoch, cst.For):
+            raise Uncertain(
+                epoch, "the epoch loop is a `while` loop: call `set_epoch` in it by hand"
+            )
+        if not isinstance(epoch.target, cst.Name):
+            raise Uncertain(epoch, "the epoch loop's target is not a name for `set_epoch`")
+        if self._contains(epoch, plan.statement):
+            raise Uncertain(epoch, "the loader is built inside the epoch loop")
+        visible = self._function(epoch) is self._function(plan.statement) or isinstance(
+            self._function(plan.statement), cst.Module
+        )
+        plan.epoch_loops[epoch] = plan.sampler if visible else elsewhere
 
     def _function(self, node: cst.CSTNode) -> cst.CSTNode | None:
         node = self.get_metadata(ParentNodeProvider, node, None)
@@ -351,10 +489,10 @@ class ScaleOutPass(Pass):
             node = self.get_metadata(ParentNodeProvider, node, None)
         return node
 
-    def _enclosing_for(self, node: cst.CSTNode) -> cst.For | None:
+    def _enclosing_loop(self, node: cst.CSTNode) -> cst.For | cst.While | None:
         node = self.get_metadata(ParentNodeProvider, node, None)
         while node is not None and not isinstance(node, cst.FunctionDef | cst.Module):
-            if isinstance(node, cst.For):
+            if isinstance(node, cst.For | cst.While):
                 return node
             node = self.get_metadata(ParentNodeProvider, node, None)
         return None
@@ -383,13 +521,7 @@ class ScaleOutPass(Pass):
         return imports[-1]
 
     def _plan_rates(self, module: cst.Module, batch: str, cores: int) -> None:
-        for call in m.findall(module, m.Call()):
-            assert isinstance(call, cst.Call)
-            names = self.module_names(call.func)
-            if not any(n.startswith("torch.optim.") and n.count(".") == 2 for n in names):
-                continue
-            if any(n.split(".")[-1][:1].islower() for n in names):
-                continue  # torch.optim.lr_scheduler and other modules, not an optimizer
+        for call in self._optimizers(module):
             rate = next((a for a in call.args if a.keyword and a.keyword.value == "lr"), None)
             if rate is None:
                 self.report(
@@ -462,7 +594,7 @@ class ScaleOutPass(Pass):
         args = list(args)
         for index, arg in enumerate(args):
             if (arg.keyword and arg.keyword.value == "shuffle") or (
-                arg.keyword is None and index == 2
+                arg.keyword is None and not arg.star and index == 2
             ):
                 args[index] = sampler.with_changes(comma=arg.comma)
                 return args
@@ -516,6 +648,18 @@ class ScaleOutPass(Pass):
             )
         if original_node is plan.entry:
             return cst.FlattenSentinel([updated_node, self._init(comment=True)])
+        if plan.broadcast is not None and original_node is plan.broadcast[0]:
+            broadcast = cst.parse_statement(
+                f"{_code(self.emit(_BROADCAST))}({plan.broadcast[1]})"
+                "  # no seed: every replica starts from the master's weights\n"
+            )
+            lines = list(updated_node.leading_lines)
+            return cst.FlattenSentinel(
+                [
+                    broadcast.with_changes(leading_lines=lines),
+                    updated_node.with_changes(leading_lines=[]),
+                ]
+            )
         return updated_node
 
     def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:
