@@ -99,6 +99,8 @@ def changed_entry_scripts(
 def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
     """Entry scripts only, each with its launcher: a library module has nothing to run."""
     single, multi = changed_entry_scripts(outcomes)
+    # A scaled-out script (XLA targets only) runs under torchrun, and as one process too.
+    single = sorted(single + [o for o in multi if _scaled_out(o)], key=lambda o: o.display)
     if not target.is_xla:
         entries = sorted(single + multi, key=lambda o: o.display)
         lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
