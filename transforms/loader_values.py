@@ -73,29 +73,36 @@ class Values:
         parameter's function is a module-level function the module only calls by name and whose
         body never rebinds it."""
         function = self._around(name)
-        if function is None or not isinstance(self._parent(function), cst.Module):
+        if function is None:
+            return None
+        callee = self._callee(function)
+        if callee is None:
             return None
         params = function.params
         ordered = [*params.posonly_params, *params.params]
         slot = next((i for i, p in enumerate(ordered) if p.name.value == name.value), None)
-        if slot is None:
+        if slot is None or self._rebinds(function, name.value):
             return None
         param = ordered[slot]
-        if self._rebinds(function, name.value) or self._function(function.name.value) is None:
-            return None
+        if callee is not function:
+            slot -= 1  # `self`: the class's call passes the rest
+            if slot < 0:
+                return None
         module = self.owner._wrapper.module  # noqa: SLF001 (the tree the pass runs on)
         uses = [
             n
-            for n in m.findall(module, m.Name(function.name.value))
-            if isinstance(n, cst.Name) and n is not function.name
+            for n in m.findall(module, m.Name(callee.name.value))
+            if isinstance(n, cst.Name) and n is not callee.name
         ]
         values: list[cst.BaseExpression] = []
         for use in uses:
             call = self._parent(use)
-            if (isinstance(call, cst.Attribute) and call.attr is use) or (
-                isinstance(call, cst.Arg) and call.keyword is use
+            if (
+                (isinstance(call, cst.Attribute) and call.attr is use)
+                or (isinstance(call, cst.Arg) and call.keyword is use)
+                or self._shadowed(use)
             ):
-                continue  # `model.train()`, `f(train=...)`: another name spelled the same
+                continue  # `model.train()`, `f(train=...)`, a local: another name spelled alike
             if not (isinstance(call, cst.Call) and call.func is use):
                 return None  # passed on as a value: called from where the tool cannot see
             if any(arg.star for arg in call.args):
@@ -107,6 +114,39 @@ class Values:
                 return None
             values.append(value)
         return values or None
+
+    def _callee(self, function: cst.FunctionDef) -> cst.FunctionDef | cst.ClassDef | None:
+        """What the module calls to run ``function``: itself where it is a module-level
+        function, its class where it is the `__init__` of a module-level class (a trainer built
+        with its loader and device); None otherwise."""
+        owner = self._parent(function)
+        if isinstance(owner, cst.Module):
+            return function if self._function(function.name.value) is function else None
+        block = owner
+        owner = self._parent(block) if block is not None else None
+        if (
+            function.name.value == "__init__"
+            and isinstance(owner, cst.ClassDef)
+            and isinstance(self._parent(owner), cst.Module)
+            and self._named(owner.name.value) is owner
+        ):
+            return owner
+        return None
+
+    def _shadowed(self, use: cst.Name) -> bool:
+        """Whether a function around ``use`` binds its name itself (a parameter, an
+        assignment), so that it is not the module-level function's."""
+        current = self._parent(use)
+        while current is not None:
+            if isinstance(current, cst.FunctionDef):
+                params = current.params
+                every = (*params.posonly_params, *params.params, *params.kwonly_params)
+                if any(p.name.value == use.value for p in every) or self._rebinds(
+                    current, use.value
+                ):
+                    return True
+            current = self._parent(current)
+        return False
 
     @staticmethod
     def _argument(call: cst.Call, slot: int, keyword: str) -> cst.BaseExpression | None:
@@ -155,17 +195,20 @@ class Values:
     # -- helpers -------------------------------------------------------------------------------
     def _function(self, name: str) -> cst.FunctionDef | None:
         """The module-level function ``name``, where nothing else at module level binds it."""
+        found = self._named(name)
+        return found if isinstance(found, cst.FunctionDef) else None
+
+    def _named(self, name: str) -> cst.FunctionDef | cst.ClassDef | None:
+        """The one module-level function or class ``name``, where nothing else binds it."""
         module = self.owner._wrapper.module  # noqa: SLF001
         found = [
             s
             for s in module.body
             if isinstance(s, cst.FunctionDef | cst.ClassDef) and s.name.value == name
         ]
-        if len(found) != 1 or not isinstance(found[0], cst.FunctionDef):
-            return None
         facts = self.owner.run.facts
-        if facts is not None and name in facts.assigned:
-            return None  # also assigned a value somewhere
+        if len(found) != 1 or (facts is not None and name in facts.assigned):
+            return None  # none, several, or also assigned a value somewhere
         return found[0]
 
     @staticmethod
