@@ -73,7 +73,7 @@ class ScaleOutShape(Pass):
     def _plan(self, module: cst.Module, loops: list) -> Plan:  # type: ignore[type-arg]
         # Every replica must start from the same weights (reference R4, "Ensure common initial
         # weights"): a seeded script builds them alike, else the master's are broadcast.
-        broadcast = None if self._calls(module, SEEDS) else self._broadcast_point(module, loops)
+        broadcast = None if self._seeded_alike(module) else self._broadcast_point(module, loops)
         constructions: dict[cst.Call, cst.Name] = {}
         uses: list[tuple[cst.For, cst.Name, list[tuple[cst.Call, cst.Name]]]] = []
         for info in loops:
@@ -112,6 +112,26 @@ class ScaleOutShape(Pass):
         plan.broadcast = broadcast
         return plan
 
+    def _seeded_alike(self, module: cst.Module) -> bool:
+        """Whether every process seeds `torch.manual_seed` with the same value: a number, a
+        name bound only to numbers, or an option (`args.seed`) nothing in the module assigns
+        (dcgan draws `opt.manualSeed = random.randint(...)` when none is given: a different
+        seed per process)."""
+        for call in self._calls(module, SEEDS):
+            seed = call.args[0].value if len(call.args) == 1 else None
+            if isinstance(seed, cst.Integer):
+                return True
+            if isinstance(seed, cst.Name):
+                values = self.bound_values(seed)
+                if values and all(isinstance(v, cst.Integer) for v in values):
+                    return True
+            if m.matches(seed, m.Attribute(value=m.Name())):
+                assigned = m.Attribute(value=m.Name(seed.value.value), attr=m.Name(seed.attr.value))  # type: ignore[union-attr]
+                targets = m.AssignTarget(target=assigned) | m.AugAssign(target=assigned)
+                if not m.findall(module, targets):
+                    return True
+        return False
+
     def _optimizers(self, module: cst.Module) -> list[cst.Call]:
         """The `torch.optim` optimizers the module builds (not its schedulers)."""
         found = []
@@ -131,8 +151,8 @@ class ScaleOutShape(Pass):
         the one optimizer is built from `model.parameters()`, after `model` moved to the
         device in the same block."""
         unseeded = (
-            "the script never calls `torch.manual_seed`, so each process would build different "
-            "initial weights"
+            "the script does not seed `torch.manual_seed` with one value every process shares, "
+            "so each process would build different initial weights"
         )
         optimizers = self._optimizers(module)
         if len(optimizers) != 1:
