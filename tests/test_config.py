@@ -36,6 +36,7 @@ def test_no_configuration_means_defaults(tmp_path: Path) -> None:
         ('optimizer = "fast"', "bad value for `optimizer`"),
         ("max-file-bytes = -1", "bad value for `max-file-bytes`"),
         ("buckets = [64]\nbucket-multiple = 8", "not both"),
+        ('scale-out = "yes"', "bad value for `scale-out`"),
     ],
 )
 def test_bad_configuration_names_the_file_and_the_key(tmp_path: Path, body: str, message: str):
@@ -55,3 +56,10 @@ def test_command_line_overrides_the_file(tmp_path: Path) -> None:
 def test_a_bad_command_line_value_is_an_error() -> None:
     with pytest.raises(ConfigError, match="command line"):
         Settings().with_overrides(log_interval=-1)
+
+
+def test_scale_out_is_read_from_the_file_and_turned_on_by_the_flag(tmp_path: Path) -> None:
+    _pyproject(tmp_path, "scale-out = true\nscale-lr = true")
+    settings = load_settings(tmp_path)
+    assert settings.scale_out and settings.scale_lr
+    assert not Settings().scale_out and Settings().with_overrides(scale_out=True).scale_out

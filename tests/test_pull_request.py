@@ -139,3 +139,15 @@ def test_how_to_verify_lists_entry_scripts_with_their_launcher() -> None:
     assert "torchrun --nproc_per_node=2 ddp.py" in verify and "verify ddp.py" not in verify
     assert "accelerate launch acc.py" in verify
     assert "model.py" not in verify, "a library module has nothing to run"
+
+
+def test_a_scaled_out_script_is_launched_on_every_neuroncore_and_verified_as_one_process() -> None:
+    scaled = _outcome(
+        "train.py",
+        {"entry_script": True, "launchers": ["python"]},
+        _f("TRN161", Severity.WARNING, True),
+    )
+    text = describe([scaled], load_target("xla-2.9"), "b")
+    verify = text[text.index("## How to verify") : text.index("Files changed:")]
+    assert "torchrun --nproc_per_node=32 train.py" in verify
+    assert "trncodemod verify train.py" in verify

@@ -313,3 +313,58 @@ def test_a_migrated_device_decision_trains_on_the_xla_device(
     assert sum(s["uncached_compiles"] for s in steps) == 0, steps
     assert sum(s["d2h"] - s["save_d2h"] for s in steps) <= 0.5 * DECISION_STEPS, steps
     assert not set(metrics["fallback_ops"]) - ALLOWED_FALLBACKS, metrics["fallback_ops"]
+
+
+# -- scale out (issue 25) ------------------------------------------------------------------------
+# The golden single-device classifier (synthetic data), scaled out with `--scale-out`, still runs
+# as one process: `trncodemod verify` without torchrun's environment (no process group, world
+# size 1), and with the environment torchrun gives a one-process world (the `xla://` group made).
+TORCHRUN_ALONE = {
+    "RANK": "0",
+    "LOCAL_RANK": "0",
+    "WORLD_SIZE": "1",
+    "LOCAL_WORLD_SIZE": "1",
+    "MASTER_ADDR": "127.0.0.1",
+}
+SCALE_OUT_STEPS = 6
+
+
+@pytest.mark.parametrize("launch", ["python", "torchrun-alone"])
+def test_a_scaled_out_script_trains_as_one_process(
+    launch: str, tmp_path: Path, request: pytest.FixtureRequest
+):
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    script = tmp_path / "train.py"
+    shutil.copyfile(ROOT / "golden" / "scale-out" / "mlp_classifier.in.py", script)
+    migration = subprocess.run(
+        [sys.executable, "-m", "trncodemod", "apply", "--no-cache", "--scale-out", script.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert migration.returncode in (0, 1), migration.stderr
+    assert "TRN161" in migration.stderr and "[blocker]" not in migration.stderr, migration.stderr
+    env = {k: v for k, v in os.environ.items() if k not in TORCHRUN_ALONE}
+    env |= {"PJRT_DEVICE": "CPU", "TF_CPP_MIN_LOG_LEVEL": "2"}
+    if launch == "torchrun-alone":
+        env |= TORCHRUN_ALONE | {"MASTER_PORT": str(29400 + os.getpid() % 500)}
+    command = [sys.executable, "-m", "trncodemod", "verify", script.name, "--format", "json"]
+    command += ["--python", sys.executable, "--steps", str(SCALE_OUT_STEPS), "--warmup", "2"]
+    result = subprocess.run(
+        command, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT_S
+    )
+    verdict = json.loads(result.stdout)
+    steps = verdict["metrics"]["per_step"]
+    _show(
+        request,
+        f"\nscaled out ({launch}): passed {verdict['passed']}, executions "
+        f"{[s['executions'] for s in steps]}, compiles {[s['uncached_compiles'] for s in steps]}",
+    )
+    assert len(steps) == SCALE_OUT_STEPS, result.stderr
+    assert all(s["executions"] >= 1 for s in steps), (steps, migration.stderr)
+    assert sum(s["uncached_compiles"] for s in steps) == 0, steps
+    assert not set(verdict["metrics"]["fallback_ops"]) - ALLOWED_FALLBACKS
+    assert verdict["passed"], verdict["criteria"]

@@ -8,7 +8,8 @@ find ``.to(device)`` and training loops in their migrated form); API upgrades, m
 and CUDA-only calls next; dtype and optimizer swaps; checkpoints and process utilities; the
 device loader before the step marker, so that a loop over an MpDeviceLoader never also gets a
 marker; padding; then the ``.item()`` hoist, which may put logging into step closures; the step
-marker after every rewrite of the optimizer step; report-only diagnostics last, so they see the
+marker after every rewrite of the optimizer step; scale-out (``--scale-out``) before data
+parallel, whose optimizer-step all-reduce it relies on; report-only diagnostics last, so they see the
 migrated code. On the neuron target, torch-xla code is moved to TorchNeuron right after device
 placement, so that the later passes see plain PyTorch.
 """
@@ -34,6 +35,7 @@ from trncodemod.transforms.launchers import Launchers
 from trncodemod.transforms.optimizer import FusedOptimizers
 from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
+from trncodemod.transforms.scale_out import ScaleOutPass
 from trncodemod.transforms.step_marker import StepMarker
 from trncodemod.transforms.torch_compile import TorchCompile
 from trncodemod.transforms.torch_imports import TorchImports
@@ -58,6 +60,7 @@ PASSES = (
     TorchCompile,
     Frameworks,
     DeviceLoader,
+    ScaleOutPass,
     DataParallel,
     PadToBuckets,
     ItemHoist,

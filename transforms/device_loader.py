@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
+from trncodemod.transforms.loader_values import Values
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.facts import dotted as ast_dotted
@@ -38,10 +39,14 @@ class DeviceLoaderWrap(Rule):
     `DistributedSampler`, `len(loader)` and `loader.dataset` stay as they are.
 
     Done only when it is certain:
-    - the loop variable is a name assigned only from `DataLoader(...)`;
+    - the loop iterates what only `DataLoader(...)` calls made, followed through the module
+      (`transforms/loader_values.py`): a name's assignments, a parameter of a module-level
+      function (what every call of it passes), a `self.` attribute (its assignments in the
+      class) or a module-level helper's returns;
     - every `.to(...)` on a name the loop target binds has the same single device argument (plus
       an optional `non_blocking=`), and that device is the XLA device: `torch_xla.device()`,
-      `xm.xla_device()`, `"xla"`, `torch.device("xla")`, or a variable assigned only those;
+      `xm.xla_device()`, `"xla"`, `torch.device("xla")`, or what holds only those,
+      followed the same way;
     - before a batch name is rebound to its device copy (`x = x.to(device)`), it is used only
       as the receiver of that move or for its shape (`len(x)`, `x.shape`, `x.size()`,
       `x.dim()`, `x.ndim`, `x.dtype`, `x.numel()`), because every item the loader yields now
@@ -106,7 +111,7 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def _loader_of(iterable: cst.BaseExpression) -> cst.BaseExpression:
+def loader_of(iterable: cst.BaseExpression) -> cst.BaseExpression:
     """The iterable under ``enumerate(...)``/``tqdm(...)`` wrappers."""
     while isinstance(iterable, cst.Call) and iterable.args:
         name = (dotted(iterable.func) or "").rsplit(".", 1)[-1]
@@ -119,7 +124,7 @@ def _loader_of(iterable: cst.BaseExpression) -> cst.BaseExpression:
 
 def _rewrap(iterable: cst.BaseExpression, wrapped: cst.BaseExpression) -> cst.BaseExpression:
     """``iterable`` with the loader under its wrappers replaced by ``wrapped``."""
-    if _loader_of(iterable) is iterable:
+    if loader_of(iterable) is iterable:
         return wrapped
     assert isinstance(iterable, cst.Call)
     first = iterable.args[0]
@@ -250,7 +255,7 @@ class DeviceLoader(Pass):
         )
 
     def _plan(self, loop: cst.For) -> _Plan | None:
-        loader = _loader_of(loop.iter)
+        loader = loader_of(loop.iter)
         batch = self._batch_names(loop)
         moves, other_moves = self._moves(loop, batch)
         if not moves and not other_moves:
@@ -268,11 +273,12 @@ class DeviceLoader(Pass):
         if len(devices) != 1:
             self._uncertain(loop, loader, f"the batch moves to {len(devices)} different devices")
             return None
-        if not (isinstance(loader, cst.Name) and self._is_data_loader(loader)):
+        if not self._is_data_loader(loader):
             self._uncertain(
                 loop,
                 loader,
-                f"`{_code(loader)}` is not a name assigned only from `DataLoader(...)`",
+                f"`{_code(loader)}` is not certainly a `DataLoader(...)`: not a name, parameter, "
+                "`self.` attribute or helper's return that holds only DataLoaders",
             )
             return None
         device = moves[0].args[0].value
@@ -324,11 +330,12 @@ class DeviceLoader(Pass):
             (plain if is_plain else other).append(call)
         return plain, other
 
-    def _is_data_loader(self, name: cst.Name) -> bool:
-        facts = self.run.facts
-        if facts is not None and not facts.may_be_call_of(name.value, *_DATA_LOADERS):
-            return False  # no assignment anywhere binds it to a DataLoader
-        values = self.bound_values(name)
+    def _is_data_loader(self, loader: cst.BaseExpression) -> bool:
+        """Whether ``loader`` (a name, a parameter, a `self.` attribute or a helper's call)
+        holds only what `DataLoader(...)` calls made (``loader_values``)."""
+        if not isinstance(loader, cst.Name | cst.Attribute | cst.Call):
+            return False
+        values = Values(self).of(loader)
         return bool(values) and all(
             isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS)
             for v in values  # type: ignore[union-attr]
@@ -345,8 +352,8 @@ class DeviceLoader(Pass):
                 and len(node.args) == 1
                 and self._is_xla_device(node.args[0].value, follow=False)
             )
-        if isinstance(node, cst.Name) and follow:
-            values = self.bound_values(node)
+        if isinstance(node, cst.Name | cst.Attribute) and follow:
+            values = Values(self).of(node)
             return bool(values) and all(self._is_xla_device(v, follow=False) for v in values)  # type: ignore[union-attr]
         return False
 

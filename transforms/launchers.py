@@ -1,8 +1,11 @@
-"""Launchers sized by the GPU count: `mp.spawn(fn, nprocs=torch.cuda.device_count())` (R4)."""
+"""Launchers sized by the GPU count: `mp.spawn(fn, nprocs=torch.cuda.device_count())` (R4), and
+device counts used per process or to size the world (R4, R13)."""
 
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
@@ -51,17 +54,65 @@ class DeviceCountLauncher(Rule):
     source = "reference R1, R4, R13"
 
 
+class DeviceCountPerProcess(Rule):
+    """## What it does
+    On XLA targets, where `n = torch.cuda.device_count()` (or `torch.accelerator.
+    device_count()`) counts the devices of this process, the count becomes `1`: every read of
+    `n` compares it with a number (`if n_gpu > 1:`), tests it (`if n_gpu:`), scales by it
+    (`batch_size * max(1, n_gpu)`) or shows it. Where every read sizes the world instead
+    (`init_process_group(world_size=n)`, `DistributedSampler(num_replicas=n)`), it becomes
+    `xr.world_size()`. Any other read (passed to a function, stored, both kinds) is reported
+    with the two choices; a count that sizes a launcher is TRN025's.
+
+    ## Why
+    Under torch_xla both counts are 0 (reference R13, §10), so `n_gpu`-guarded code takes its
+    CPU branch (`if n_gpu > 0:`) or scales a batch by 0. One process drives one NeuronCore
+    (torchrun starts one per core, reference R4): the per-process count is 1, and the number
+    of processes is `xr.world_size()`.
+
+    ## Example
+    ```python
+    n_gpu = torch.cuda.device_count()
+    train_batch_size = per_device_batch_size * max(1, n_gpu)
+    if n_gpu > 1:
+        model = torch.nn.DataParallel(model)
+    ```
+
+    ## Use instead
+    ```python
+    n_gpu = 1  # one NeuronCore per process
+    train_batch_size = per_device_batch_size * max(1, n_gpu)
+    if n_gpu > 1:
+        model = torch.nn.DataParallel(model)
+    ```
+    """
+
+    code = "TRN166"
+    name = "device-count-per-process"
+    summary = "`n = torch.cuda.device_count()` → `1` per process, or `xr.world_size()` (by use)"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "reference R4, R13, §10"
+
+
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
 _LAUNCHER_SPAWNS = ("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes")
 _DEVICE_COUNTS = ("torch.cuda.device_count", "torch.accelerator.device_count")
+# Keywords by which a count sizes the world of processes.
+_WORLD_KEYWORDS = frozenset({"world_size", "num_replicas"})
+# Calls a per-process count may be shown or bounded by.
+_SHOWN = frozenset({"print", "max", "min", "str", "int", "range"})
+_LOGGED = frozenset({"debug", "info", "warning", "error", "log"})
+_SCALES = (cst.Multiply, cst.FloorDivide, cst.Divide)
+PER_PROCESS, WORLD, UNCLEAR = "per-process", "world", "unclear"
 
 
 class Launchers(Pass):
     name = "launchers"
-    rules = (DeviceCountLauncher,)
+    rules = (DeviceCountLauncher, DeviceCountPerProcess)
     needles = ("device_count",)
 
     @classmethod
@@ -73,14 +124,16 @@ class Launchers(Pass):
         # The only report is for a launcher the device analysis finds (`analysis.device.
         # _launcher_count`): torch.multiprocessing.spawn/start_processes called with `nprocs=`
         # whose value is, or is bound to, a torch.cuda/torch.accelerator device_count() call.
-        return (
-            "nprocs" in facts.identifiers
-            and facts.calls_one_of(*_LAUNCHER_SPAWNS)
-            and facts.calls_one_of(*_DEVICE_COUNTS)
-        )
+        # TRN166: a device_count() call assigned to a name.
+        return facts.calls_one_of(*_DEVICE_COUNTS)
+
+    def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(context, run)
+        self.counts: dict[cst.Call, str] = {}  # device_count() call → what it becomes
 
     def visit_Module(self, node: cst.Module) -> None:
         facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
+        self._plan_counts(node, set(facts.launchers.values()))
         script = self.context.filename or "train.py"
         for spawn, count in facts.launchers.items():
             fn = _code(spawn.args[0].value) if spawn.args else "main"
@@ -99,3 +152,111 @@ class Launchers(Pass):
                 f"training process starts: launch with {use}",
                 False,
             )
+
+    # -- TRN166: what a device count is used for -------------------------------------------------
+    def _plan_counts(self, module: cst.Module, launching: set[cst.Call]) -> None:
+        calls = [
+            c
+            for c in m.findall(module, m.Call(args=[]))
+            if isinstance(c, cst.Call) and self.is_any(c.func, _DEVICE_COUNTS)
+        ]
+        for call in calls:
+            if call in launching:
+                continue  # TRN025's
+            assign = self.get_metadata(ParentNodeProvider, call, None)
+            if not (
+                isinstance(assign, cst.Assign)
+                and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+            ):
+                continue  # used in place: TRN315 (torch.cuda) reports it
+            name = assign.targets[0].target.value
+            kind, where = self._use_of(module, call, name)
+            if kind == UNCLEAR:
+                self.report(
+                    call,
+                    DeviceCountPerProcess,
+                    f"`{name} = {_code(call)}` is 0 on Trainium, and {where}: `1` if it counts "
+                    "this process's devices (one "
+                    "NeuronCore per process), `torch_xla.runtime.world_size()` if it counts the "
+                    "processes",
+                    False,
+                )
+                continue
+            new = "1" if kind == PER_PROCESS else _code(self.emit(self.target.api("world_size")))
+            if self.report(
+                call,
+                DeviceCountPerProcess,
+                f"`{_code(call)}` → `{new}`: `{name}` "
+                + (
+                    "counts this process's devices, and each process drives one NeuronCore"
+                    if kind == PER_PROCESS
+                    else "sizes the world of processes"
+                ),
+                True,
+            ):
+                self.counts[call] = new
+
+    def _use_of(self, module: cst.Module, call: cst.Call, name: str) -> tuple[str, str]:
+        """What the reads of ``name`` bound to ``call`` use it for, and the first read that
+        decides it (or does not)."""
+        kinds: set[str] = set()
+        reads = 0
+        for read in m.findall(module, m.Name(name)):
+            assert isinstance(read, cst.Name)
+            parent = self.get_metadata(ParentNodeProvider, read, None)
+            if isinstance(parent, cst.AssignTarget) or (
+                isinstance(parent, cst.Attribute) and parent.attr is read
+            ):
+                continue
+            if isinstance(parent, cst.Arg) and parent.keyword is read:
+                continue
+            values = self.bound_values(read)
+            if not values or not any(v is call for v in values):
+                continue
+            if len(values) > 1:
+                return UNCLEAR, f"`{name}` is also bound to something else"
+            reads += 1
+            kind = self._use(read, parent)
+            if kind == UNCLEAR:
+                return UNCLEAR, f"`{_code(parent or read)}` does not say which count it needs"
+            kinds.add(kind)
+        if reads == 0:
+            return UNCLEAR, f"nothing in this file reads `{name}`"
+        if len(kinds) > 1:
+            return UNCLEAR, f"`{name}` is read both per process and as the number of processes"
+        return kinds.pop(), name
+
+    def _use(self, read: cst.Name, parent: cst.CSTNode | None) -> str:
+        if isinstance(parent, cst.Comparison) and all(
+            isinstance(side, cst.Integer)
+            for side in [parent.left, *(t.comparator for t in parent.comparisons)]
+            if side is not read
+        ):
+            return PER_PROCESS
+        if isinstance(parent, cst.If | cst.While | cst.IfExp) and parent.test is read:
+            return PER_PROCESS
+        if isinstance(parent, cst.UnaryOperation | cst.BooleanOperation):
+            return PER_PROCESS
+        if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, _SCALES):
+            return PER_PROCESS
+        if isinstance(parent, cst.FormattedStringExpression):
+            return PER_PROCESS
+        if isinstance(parent, cst.Arg):
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            if parent.keyword is not None and parent.keyword.value in _WORLD_KEYWORDS:
+                return WORLD
+            if parent.keyword is None and isinstance(call, cst.Call):
+                if m.matches(call.func, m.Name() | m.Attribute()):
+                    last = (
+                        call.func.value if isinstance(call.func, cst.Name) else call.func.attr.value
+                    )
+                    if last in (_SHOWN if isinstance(call.func, cst.Name) else _LOGGED):
+                        return PER_PROCESS
+        return UNCLEAR
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        new = self.counts.get(original_node)
+        if new is None:
+            return updated_node
+        return cst.parse_expression(new)

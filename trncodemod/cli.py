@@ -59,7 +59,10 @@ def _codes(value: str | None) -> tuple[str, ...] | None:
 
 def _settings(paths: tuple[Path, ...], config: Path | None, **overrides: object) -> Settings:
     start = paths[0] if paths else Path.cwd()
-    allow = click.get_current_context().meta.get("allow_config_plugins", False)
+    meta = click.get_current_context().meta
+    allow = meta.get("allow_config_plugins", False)
+    # --scale-out/--scale-lr given on the command line (a flag left off keeps the file's value).
+    overrides |= {key: True for key in ("scale_out", "scale_lr") if meta.get(key)}
     try:
         settings = load_settings(start, config, allow).with_overrides(**overrides)
         enabled_codes(settings.select, settings.ignore)
@@ -189,6 +192,28 @@ def _remember(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     ctx.meta["allow_config_plugins"] = value
 
 
+def _remember_flag(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    ctx.meta[param.name] = value
+
+
+# README, "Scale out": data parallel over every NeuronCore, and the learning rate with it.
+SCALE_OUT = click.option(
+    "--scale-out",
+    is_flag=True,
+    expose_value=False,
+    callback=_remember_flag,
+    help="Make a single-device training script data parallel over every NeuronCore "
+    "(launched with torchrun); config key `scale-out`.",
+)
+SCALE_LR = click.option(
+    "--scale-lr",
+    is_flag=True,
+    expose_value=False,
+    callback=_remember_flag,
+    help="With --scale-out, multiply the learning rate by the world size (the global batch "
+    "grows as much); config key `scale-lr`.",
+)
+
 # Shared with `pr`; read where settings are loaded (README, "Trust model").
 ALLOW_CONFIG_PLUGINS = click.option(
     "--allow-config-plugins",
@@ -233,6 +258,8 @@ def _run_options(command: Callable) -> Callable:
             "the built-in passes; repeatable; replaces `plugins` from the configuration.",
         ),
         ALLOW_CONFIG_PLUGINS,
+        SCALE_OUT,
+        SCALE_LR,
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
             "--cache-dir",

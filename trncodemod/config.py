@@ -39,6 +39,10 @@ class Settings:
     buckets: tuple[int, ...] = ()
     bucket_multiple: int = 64
     optimizer: str = "keep"
+    # Make a single-device training script data parallel over every NeuronCore (README, "Scale
+    # out"); with `scale_lr`, its learning rate grows with the global batch.
+    scale_out: bool = False
+    scale_lr: bool = False
     plugins: tuple[str, ...] = ()  # `module:attr` or `file.py:attr`, run after the passes
     # Where `plugins` came from: "command line", or the configuration file that named them.
     plugins_source: str = "command line"
@@ -138,6 +142,8 @@ KEYS = {
     "buckets": ("buckets", _buckets),
     "bucket-multiple": ("bucket_multiple", _positive_int),
     "optimizer": ("optimizer", _choice(OPTIMIZER_POLICIES)),
+    "scale-out": ("scale_out", _bool),
+    "scale-lr": ("scale_lr", _bool),
     "plugins": ("plugins", _strings),
     "max-file-bytes": ("max_file_bytes", _non_negative_int),
     "max-worker-memory": ("max_worker_memory", _non_negative_int),

@@ -1,6 +1,6 @@
 import torch
 
-# A device count that sizes no launcher is the CUDA-call rules' business (TRN315), not this pass's.
+# A device count that sizes no launcher, read per process: 1 (TRN166).
 n_gpus = torch.cuda.device_count()
 print(f"found {n_gpus} devices")
 batch_size = 32 * max(1, n_gpus)

@@ -72,6 +72,8 @@ class GoldenCase:
                 parsed: object = value
                 if value.isdigit():
                     parsed = int(value)
+                elif value in ("true", "false"):
+                    parsed = value == "true"
                 elif "," in value or key in ("select", "ignore", "buckets", "exclude", "plugins"):
                     parts = [v for v in value.split(",") if v]
                     parsed = [int(v) if v.isdigit() else v for v in parts]

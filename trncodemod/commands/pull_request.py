@@ -27,7 +27,7 @@ from trncodemod.analysis.training import (
     TORCHRUN,
     XMP_SPAWN,
 )
-from trncodemod.cli import ALLOW_CONFIG_PLUGINS
+from trncodemod.cli import ALLOW_CONFIG_PLUGINS, SCALE_LR, SCALE_OUT
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.report import one_line
@@ -66,6 +66,16 @@ _LAUNCH = {
 }
 
 
+# A script `--scale-out` made data parallel (TRN161, transforms/scale_out_rules.py; the code by
+# value: importing the passes loads LibCST) runs once per NeuronCore of a trn1.32xlarge.
+_SCALED_OUT = "TRN161"
+_SCALED_OUT_LAUNCH = "torchrun --nproc_per_node=32 {path}"
+
+
+def _scaled_out(outcome: FileOutcome) -> bool:
+    return any(f.code == _SCALED_OUT and f.fixed for f in outcome.findings)
+
+
 def _is_entry_script(outcome: FileOutcome) -> bool:
     if outcome.profile is not None:
         return bool(outcome.profile.get("entry_script"))
@@ -89,6 +99,8 @@ def changed_entry_scripts(
 def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
     """Entry scripts only, each with its launcher: a library module has nothing to run."""
     single, multi = changed_entry_scripts(outcomes)
+    # A scaled-out script (XLA targets only) runs under torchrun, and as one process too.
+    single = sorted(single + [o for o in multi if _scaled_out(o)], key=lambda o: o.display)
     if not target.is_xla:
         entries = sorted(single + multi, key=lambda o: o.display)
         lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
@@ -125,13 +137,15 @@ def _launchers(outcome: FileOutcome) -> list[str]:
 
 
 def _multi_process(outcome: FileOutcome) -> bool:
-    return any(
+    return _scaled_out(outcome) or any(
         launcher in _LAUNCH and launcher not in (LIGHTNING, HF_TRAINER)
         for launcher in _launchers(outcome)
     )
 
 
 def _launch(outcome: FileOutcome) -> str:
+    if _scaled_out(outcome):
+        return _SCALED_OUT_LAUNCH.format(path=outcome.display)
     for launcher in _launchers(outcome):
         if launcher in _LAUNCH:
             return _LAUNCH[launcher].format(path=outcome.display)
@@ -324,6 +338,8 @@ def make_migration_branch(
     help="Where to write the description (default: inside .git).",
 )
 @ALLOW_CONFIG_PLUGINS
+@SCALE_OUT
+@SCALE_LR
 def pr_command(
     paths, branch, base, message_file, target, select, ignore, allow_dirty, force, description
 ):
@@ -336,8 +352,12 @@ def pr_command(
         for key, value in (("select", select), ("ignore", ignore))
     }
     try:
-        allow = click.get_current_context().meta.get("allow_config_plugins", False)
-        settings = load_settings(paths[0], None, allow).with_overrides(target=target, **codes)
+        meta = click.get_current_context().meta
+        allow = meta.get("allow_config_plugins", False)
+        scale = {key: True for key in ("scale_out", "scale_lr") if meta.get(key)}
+        settings = load_settings(paths[0], None, allow).with_overrides(
+            target=target, **codes, **scale
+        )
         enabled_codes(settings.select, settings.ignore)
     except (ConfigError, SelectionError) as err:
         raise click.UsageError(str(err)) from None

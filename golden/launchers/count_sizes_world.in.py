@@ -1,0 +1,9 @@
+import torch
+import torch.distributed as dist
+from torch.utils.data import DistributedSampler
+
+
+def setup(dataset, rank):
+    world_size = torch.accelerator.device_count()
+    dist.init_process_group("gloo", rank=rank, world_size=world_size)
+    return DistributedSampler(dataset, num_replicas=world_size, rank=rank)

@@ -1,0 +1,7 @@
+import torch
+
+
+def configure(config):
+    devices = torch.cuda.device_count()
+    config.update(devices=devices)
+    return config

@@ -1,0 +1,22 @@
+# golden: scale-out=true select=TRN16,TRN141
+import torch
+import torch_xla
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def main():
+    device = torch_xla.device()
+    data = TensorDataset(torch.randn(64, 4), torch.randn(64, 1))
+    loader = DataLoader(data, batch_size=8, shuffle=True)
+    model = torch.nn.Linear(4, 1)
+    model = model.to(device)
+    # The optimizer is built once the model is on the device.
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(model(x.to(device)), y.to(device)).backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    main()

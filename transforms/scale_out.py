@@ -1,0 +1,324 @@
+"""Scale out: a single-device training script becomes data parallel over every NeuronCore, one
+process each, launched by torchrun (reference R3, R4, R11; Neuron's mnist_mlp `train.py` →
+`train_torchrun.py`, §7 #2). Rules and their documentation: ``scale_out_rules.py``."""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+from trncodemod.transforms.data_parallel import OptimizerStepReduce
+from trncodemod.transforms.scale_out_rules import (
+    LearningRateScale,
+    OneNeuronCore,
+    RankZeroPrint,
+    ScaleOut,
+    ScaleOutUncertain,
+)
+from trncodemod.transforms.scale_out_shape import SOME, Plan, ScaleOutShape, Uncertain
+
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loops import find_step_loops
+from trncodemod.analysis.training import PYTHON
+from trncodemod.targets import Api, Target
+
+# NeuronCores per instance, one process each (reference R4; Neuron programming guide).
+LAUNCH = {
+    "xla": ("trn1.32xlarge", 32, "2 on trn1.2xlarge, 64 on trn2.48xlarge"),
+    "neuron": ("trn2.48xlarge", 64, "one process per NeuronCore"),
+}
+_SAMPLERS = (
+    "torch.utils.data.DistributedSampler",
+    "torch.utils.data.distributed.DistributedSampler",
+)
+_BROADCAST = Api("xm.broadcast_master_param", "torch_xla.core.xla_model", "xm")
+_INIT = Api("torch.distributed.init_process_group", "torch.distributed", "")
+_ENVIRON = Api("os.environ", "os", "")
+_PRINT_KEYWORDS = frozenset({"flush"})
+# `a + b` binds looser than `*`; `a * b`, `a / b` and the atoms do not.
+_TIGHT = (cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def launch_line(backend: str, script: str) -> str:
+    """The torchrun line that runs ``script`` once per NeuronCore of the target's largest
+    instance, with the other sizes."""
+    instance, cores, others = LAUNCH[backend]
+    return f"torchrun --nproc_per_node={cores} {script} ({instance}; {others})"
+
+
+class ScaleOutPass(ScaleOutShape):
+    name = "scale-out"
+    rules = (ScaleOut, OneNeuronCore, ScaleOutUncertain, LearningRateScale, RankZeroPrint)
+    needles = ("backward", "DataLoader", "print", "lr")
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # Both findings are about a training entry script: one that calls `.backward()` (the
+        # profile's `trains`) through a loop over a loader.
+        return "backward" in facts.identifiers and bool(facts.loops)
+
+    def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(context, run)
+        self.plan: Plan | None = None
+        self.prints: set[cst.Call] = set()
+        self.rates: set[cst.Arg] = set()
+
+    # -- deciding ----------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        profile = self.run.profile
+        single = (
+            profile.is_entry_script
+            and profile.trains
+            and set(profile.launchers) <= {PYTHON}
+            and not profile.parallelism
+            and not self._calls(node, _SAMPLERS)
+        )
+        if not single:
+            return  # a library module, or distributed already: never scaled out again
+        loops = [i for i in find_step_loops(node).values() if i.kind == "train"]
+        if not loops:
+            return
+        anchor = loops[0].node
+        instance, cores, _ = LAUNCH[self.target.backend]
+        if not self.settings.scale_out:
+            self.report(
+                anchor,
+                OneNeuronCore,
+                f"this script trains as one process, on one NeuronCore (of {cores} on a "
+                f"{instance}): `--scale-out` makes it data parallel (a DistributedSampler on the "
+                "training loader, gradients all-reduced in the optimizer step, the master "
+                "printing and saving), launched with "
+                f"`{launch_line(self.target.backend, self._script())}`",
+                False,
+            )
+            return
+        if not self.target.is_xla:
+            self.report(
+                anchor,
+                ScaleOutUncertain,
+                "not rewritten for the neuron target: TorchNeuron scales out with "
+                '`torch.distributed.init_process_group(backend="neuron", init_method="env://")`, '
+                'a DistributedSampler and `DistributedDataParallel(model)` (Neuron, "How to use '
+                f'torch.distributed on Neuron"), launched with `{launch_line("neuron", self._script())}`',
+                False,
+            )
+            return
+        if not self.enabled(OptimizerStepReduce):
+            self.report(
+                anchor,
+                ScaleOutUncertain,
+                f"not scaled out: {OptimizerStepReduce.code} ({OptimizerStepReduce.name}), which "
+                "all-reduces the gradients in the optimizer step, is not selected",
+                False,
+            )
+            return
+        try:
+            self.plan = self._plan(node, loops)
+        except Uncertain as why:
+            self.report(why.node, ScaleOutUncertain, f"not scaled out: {why.why}", False)
+            return
+        plan = self.plan
+        batch = "1" if plan.batch is None else _code(plan.batch)
+        batch = "the batch size" if plan.batch is SOME else batch
+        message = (
+            f"data parallel over every NeuronCore: `{plan.sampler} = DistributedSampler("
+            f"{_code(plan.dataset)}, ...)` shards `{plan.loader_name}`"
+            + (", `set_epoch` per epoch" if plan.epoch_loops else "")
+            + (
+                f"; no seed, so `xm.broadcast_master_param({plan.broadcast[1]})` gives every "
+                "replica the master's initial weights"
+                if plan.broadcast
+                else ""
+            )
+            + f"; the global batch is {batch} × xr.world_size() ({cores} × {batch} on "
+            f"{instance}); launch with `{launch_line(self.target.backend, self._script())}`"
+        )
+        if not self.report(plan.loader, ScaleOut, message, True):
+            self.plan = None
+            return
+        self._plan_rates(node, batch, cores)
+        self._plan_prints(node)
+
+    def _script(self) -> str:
+        return (self.context.filename or "train.py").rsplit("/", 1)[-1]
+
+    def _plan_rates(self, module: cst.Module, batch: str, cores: int) -> None:
+        for call in self._optimizers(module):
+            rate = next((a for a in call.args if a.keyword and a.keyword.value == "lr"), None)
+            if rate is None:
+                self.report(
+                    call,
+                    LearningRateScale,
+                    f"the global batch grew xr.world_size() times ({cores} on a {LAUNCH['xla'][0]}) "
+                    "and this optimizer keeps its default learning rate: pass `lr=` scaled as "
+                    "the model needs",
+                    False,
+                )
+            elif self.settings.scale_lr:
+                if self.report(
+                    rate,
+                    LearningRateScale,
+                    f"`lr={_code(rate.value)}` → `lr={_code(rate.value)} * xr.world_size()` "
+                    f"(the global batch is {batch} × xr.world_size())",
+                    True,
+                ):
+                    self.rates.add(rate)
+            else:
+                self.report(
+                    rate,
+                    LearningRateScale,
+                    f"the global batch grew xr.world_size() times ({batch} × {cores} on "
+                    f"{LAUNCH['xla'][0]}) and `lr={_code(rate.value)}` is unchanged; "
+                    "`--scale-lr` multiplies it by xr.world_size() (as Neuron's "
+                    "train_torchrun.py does)",
+                    False,
+                )
+
+    def _plan_prints(self, module: cst.Module) -> None:
+        for call in m.findall(module, m.Call(func=m.Name("print"))):
+            assert isinstance(call, cst.Call)
+            if "builtins.print" not in self.module_names(call.func):
+                continue
+            extra = [
+                a.keyword.value
+                for a in call.args
+                if a.keyword is not None and a.keyword.value not in _PRINT_KEYWORDS
+            ]
+            if extra or any(a.star for a in call.args):
+                self.report(
+                    call,
+                    RankZeroPrint,
+                    f"`print(..., {extra[0] if extra else '*'}=...)` runs on every process: guard "
+                    "it with `if xm.is_master_ordinal():`",
+                    False,
+                )
+            elif self.report(call, RankZeroPrint, "`print` → `xm.master_print`", True):
+                self.prints.add(call)
+
+    # -- rewriting ---------------------------------------------------------------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        plan = self.plan
+        if plan is None:
+            return updated_node
+        if original_node in self.prints:
+            return updated_node.with_changes(func=self.emit(self.target.api("master_print")))
+        if original_node is plan.loader:
+            return updated_node.with_changes(args=self._loader_args(updated_node.args))
+        return updated_node
+
+    def _loader_args(self, args: tuple[cst.Arg, ...] | list[cst.Arg]) -> list[cst.Arg]:
+        """The loader's arguments with `sampler=` in place of `shuffle` (or last)."""
+        sampler = cst.Arg(
+            cst.Name(self.plan.sampler),  # type: ignore[union-attr]
+            keyword=cst.Name("sampler"),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+        )
+        args = list(args)
+        for index, arg in enumerate(args):
+            if (arg.keyword and arg.keyword.value == "shuffle") or (
+                arg.keyword is None and not arg.star and index == 2
+            ):
+                args[index] = sampler.with_changes(comma=arg.comma)
+                return args
+        last = args[-1]
+        if last.comma is cst.MaybeSentinel.DEFAULT:
+            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            return [*args[:-1], last.with_changes(comma=comma), sampler]
+        # A trailing comma: the new argument takes the last one's place on its own line.
+        between = args[-2].comma if len(args) > 1 else last.comma
+        return [
+            *args[:-1],
+            last.with_changes(comma=between),
+            sampler.with_changes(comma=last.comma),
+        ]
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        if original_node not in self.rates:
+            return updated_node
+        value = updated_node.value
+        # `a + b` binds looser than `*`; `a * b`, `a / b` and the atoms do not.
+        tight = isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _TIGHT)
+        if not tight and not isinstance(
+            value, cst.Name | cst.Attribute | cst.Integer | cst.Float | cst.Call | cst.Subscript
+        ):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        world = self.emit(self.target.api("world_size"))
+        return updated_node.with_changes(value=cst.BinaryOperation(value, cst.Multiply(), world))
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel:
+        plan = self.plan
+        if plan is None:
+            return updated_node
+        if original_node is plan.statement:
+            shuffle = _code(plan.shuffle) if plan.shuffle is not None else "False"
+            sampler = cst.parse_statement(
+                f"{plan.sampler} = {self.add_import('torch.utils.data', obj='DistributedSampler')}(\n"
+                f"    {_code(plan.dataset)},\n"
+                f"    num_replicas={_code(self.emit(self.target.api('world_size')))},\n"
+                f"    rank={_code(self.emit(self.target.api('global_ordinal')))},\n"
+                f"    shuffle={shuffle},\n"
+                ")\n"
+            )
+            return _before(sampler, updated_node)
+        if original_node is plan.entry:
+            return cst.FlattenSentinel([updated_node, self._init(comment=True)])
+        if plan.broadcast is not None and original_node is plan.broadcast[0]:
+            broadcast = cst.parse_statement(
+                f"{_code(self.emit(_BROADCAST))}({plan.broadcast[1]})"
+                "  # no seed: every replica starts from the master's weights\n"
+            )
+            return _before(broadcast, updated_node)
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:
+        plan = self.plan
+        if plan is None or original_node not in plan.epoch_loops:
+            return updated_node
+        receiver = plan.epoch_loops[original_node]
+        epoch = _code(original_node.target)
+        line = cst.parse_statement(f"{receiver}.set_epoch({epoch})\n")
+        body = updated_node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return updated_node
+        return updated_node.with_changes(body=body.with_changes(body=[line, *body.body]))
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.If:
+        plan = self.plan
+        if plan is None or original_node is not plan.entry:
+            return updated_node
+        body = updated_node.body
+        assert isinstance(body, cst.IndentedBlock)
+        return updated_node.with_changes(
+            leading_lines=[*updated_node.leading_lines, self._launch_comment()],
+            body=body.with_changes(body=[self._init(comment=False), *body.body]),
+        )
+
+    def _launch_comment(self) -> cst.EmptyLine:
+        line = launch_line(self.target.backend, self._script())
+        return cst.EmptyLine(comment=cst.Comment(f"# Launch one process per NeuronCore: {line}"))
+
+    def _init(self, comment: bool) -> cst.BaseStatement:
+        self.add_import(self.target.api("xla_backend").module)
+        environ = _code(self.emit(_ENVIRON))
+        init = _code(self.emit(_INIT))
+        statement = cst.parse_statement(
+            f'if "WORLD_SIZE" in {environ}:  # started by torchrun; one process needs no group\n'
+            f'    {init}("xla", init_method="xla://")\n'
+        )
+        if comment:
+            lines = [cst.EmptyLine(), self._launch_comment()]
+            statement = statement.with_changes(leading_lines=lines)
+        return statement
+
+
+def _before(new: cst.BaseStatement, statement: cst.SimpleStatementLine) -> cst.FlattenSentinel:
+    """``new`` inserted before ``statement``, taking over the comments and blank lines above it."""
+    lines = list(statement.leading_lines)
+    return cst.FlattenSentinel(
+        [new.with_changes(leading_lines=lines), statement.with_changes(leading_lines=[])]
+    )
