@@ -56,6 +56,7 @@ def settings_fingerprint(settings: Settings, enabled: frozenset[str]) -> str:
         ",".join(map(str, settings.buckets)),
         str(settings.bucket_multiple),
         settings.optimizer,
+        settings.accumulation_cut,
         str(settings.max_file_bytes),
         *(f"{spec}={_plugin_fingerprint(spec)}" for spec in settings.plugins),
     ]
