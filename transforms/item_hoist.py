@@ -660,6 +660,17 @@ class ItemHoist(Pass):
                 uses.add(log.statement)
             if uses and not self._read_outside(loop, target.value):
                 found[index] = LoggedValue(statement, target.value, value_syncs, uses)
+        # Only a value right before its logging can move with it: the statements in between are
+        # other such values, and its logging statements follow each other (`D_x = out.mean()
+        # .item()` ten lines above the print reads an `out` that is rebound in between).
+        logged = {log.statement: log.index for log in logs if log.guard is None}
+        for index in sorted(found, reverse=True):
+            indices = sorted(logged[s] for s in found[index].logs)
+            between = range(index + 1, indices[0])
+            if indices != list(range(indices[0], indices[-1] + 1)) or not all(
+                i in found for i in between
+            ):
+                del found[index]
         return found
 
     def _is_read(self, name: cst.Name) -> bool:
