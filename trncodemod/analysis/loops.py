@@ -556,7 +556,7 @@ class _LoopCollector(PlainVisitor):
         calls_model = False
         if steps or backwards:
             kind: Literal["train", "eval"] = "train"
-        elif not self._may_cut(loop):
+        elif not self._may_cut(loop, calls):
             return
         elif isinstance(loop, cst.For) and (
             (_moves_loop_batch(loop, nodes) and not self._iterates_parts(loop))
@@ -579,12 +579,13 @@ class _LoopCollector(PlainVisitor):
             calls_model=calls_model,
         )
 
-    def _may_cut(self, loop: Loop) -> bool:
+    def _may_cut(self, loop: Loop, calls: list[cst.Call]) -> bool:
         """Whether a loop without a training step may be an evaluation or sampling loop: not
         inside a model's ``forward`` (its loops are part of the caller's step) or a generator
-        (its consumer's loop is the step), not nested in a step loop (a per-image or per-sample
-        loop of a batch, whose cut is the batch loop's), not a walk over a model's parameters,
-        buffers or layers (an EMA update is one graph)."""
+        (its consumer's loop is the step), not a loop nested in a step loop that does not call
+        the model (a per-image or per-sample loop of a batch, whose cut is the batch loop's; a
+        validation loop inside the training loop calls the model and keeps its cut), not a
+        walk over a model's parameters, buffers or layers (an EMA update is one graph)."""
         scope = self._frames[-1][0]
         if isinstance(scope, cst.FunctionDef):
             if scope.name.value == "forward" and len(self._frames) > 2:
@@ -595,7 +596,9 @@ class _LoopCollector(PlainVisitor):
                 generator = self._generators[scope] = _is_generator(scope)
             if generator:
                 return False
-        if any(enclosing in self.loops for enclosing in self._frames[-1][1]):
+        if any(enclosing in self.loops for enclosing in self._frames[-1][1]) and not any(
+            is_model_call(c, self._method_calls_model) for c in calls
+        ):
             return False
         if isinstance(loop, cst.For):
             if _model_parts(loop.iter):
