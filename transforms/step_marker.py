@@ -124,7 +124,8 @@ class EvalLoopStepMarker(Rule):
     without backward or optimizer step that moves its batch to a device with `.to(...)`/`.cuda()`)
     or a sampling loop (a loop that calls the model every iteration from outside `forward`:
     `model(x)`, `self.net(x)`, `self(x)`, or a method of the class that does, as a diffusion
-    sampler's `self.p_sample(img, t)`), and before each `continue` of that loop.
+    sampler's `self.p_sample(img, t)`; or a loop over a generator method of the class that
+    calls the model and yields each result), and before each `continue` of that loop.
 
     Never in a model's `forward`, a generator (its consumer's loop is the step), a loop nested
     in another training or evaluation loop (a per-image or per-sample loop: the batch loop's

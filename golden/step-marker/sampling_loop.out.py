@@ -1,6 +1,7 @@
 # A sampling loop calls the model once per timestep from outside `forward` (through methods of
 # its class): without a cut its graph holds every timestep's model call. The model's own
-# `forward` and the training step it is called from are not sampling loops.
+# `forward` and the training step it is called from are not sampling loops. A sampler written as
+# a generator is cut in the loop that consumes it.
 import torch
 import torch_xla
 from torch import nn
@@ -52,3 +53,22 @@ def generate(model, idx, steps):
         idx = torch.cat((idx, logits.argmax(-1, keepdim=True)), dim=1)
         torch_xla.sync()
     return idx
+
+
+class Sampler(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def progressive(self, img, timesteps):
+        for t in range(timesteps):
+            img = self.model(img, t)
+            yield img
+
+    @torch.no_grad()
+    def sample(self, img, timesteps):
+        final = None
+        for sample in self.progressive(img, timesteps):
+            final = sample
+            torch_xla.sync()
+        return final

@@ -564,7 +564,9 @@ class _LoopCollector(PlainVisitor):
             or (self._no_grad and _reads_values(nodes))
         ):
             kind = "eval"
-        elif any(is_model_call(c, self._method_calls_model) for c in calls):
+        elif any(is_model_call(c, self._method_calls_model) for c in calls) or (
+            self._consumes_sampler(loop)
+        ):
             kind, calls_model = "eval", True
         else:
             return
@@ -613,6 +615,35 @@ class _LoopCollector(PlainVisitor):
                 if binding is not None and binding.model_parts:
                     return False
         return True
+
+    def _consumes_sampler(self, loop: Loop) -> bool:
+        """A loop over ``self.<generator>(...)`` whose own loop calls the model and yields each
+        result (improved-diffusion's ``for sample in self.p_sample_loop_progressive(...)``): the
+        generator's loop gets no cut, so its consumer is the sampling loop and cuts after each
+        sample it receives."""
+        if not isinstance(loop, cst.For) or not self._classes:
+            return False
+        iterable = unwrap_iterable(loop.iter)
+        if not isinstance(iterable, cst.Call) or not m.matches(
+            iterable.func, m.Attribute(value=m.Name("self"))
+        ):
+            return False
+        name = iterable.func.attr.value  # type: ignore[attr-defined]
+        method = next(
+            (
+                s
+                for s in self._classes[-1].body.body
+                if isinstance(s, cst.FunctionDef) and s.name.value == name
+            ),
+            None,
+        )
+        if method is None or not _is_generator(method):
+            return False
+        for inner in find(method.body, cst.For, cst.While):
+            for node in own_statements(inner.body):
+                if isinstance(node, cst.Call) and is_model_call(node, self._method_calls_model):
+                    return True
+        return False
 
     def _method_calls_model(self, name: str, depth: int = 0) -> bool:
         """Whether method ``name`` of the enclosing class calls the model outside a loop of its

@@ -151,6 +151,12 @@ class StepScan:
         for call in calls:
             if self._may_call_model(call.func):
                 return False, True
+        # A loop over a sampler generator of its class (loops._consumes_sampler).
+        iterable = getattr(loop.node, "iter", None)
+        while type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.args:
+            iterable = iterable.args[0]  # enumerate(...), tqdm(...)
+        if type(iterable) is ast.Call and self._may_call_model(iterable.func):
+            return False, True
         if type(loop.node) is ast.While:
             return False, False
         if self.loader:
