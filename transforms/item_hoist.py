@@ -37,7 +37,7 @@ from trncodemod.analysis.loops import (
     own_statements,
     root_name,
 )
-from trncodemod.analysis.nodes import children, walk
+from trncodemod.analysis.nodes import walk
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
 from trncodemod.rewriting.closures import CLOSURE_NAME, step_closure
@@ -113,24 +113,6 @@ def _consecutive(logs: list[LogStatement]) -> list[list[LogStatement]]:
         else:
             runs.append([log])
     return runs
-
-
-def _inner_loops(body: cst.BaseSuite, steps) -> list[cst.For | cst.While]:
-    """The loops inside a step loop's ``body`` that are no step loops (``steps``) themselves,
-    at any depth, not inside functions or classes, nor inside a nested step loop (its own plan
-    covers it)."""
-    found: list[cst.For | cst.While] = []
-    stack: list[cst.CSTNode] = [body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
-            continue
-        if isinstance(node, cst.For | cst.While):
-            if node in steps:
-                continue
-            found.append(node)
-        stack.extend(reversed(children(node)))
-    return found
 
 
 def _literal_number(node: cst.BaseExpression) -> str | None:
@@ -623,17 +605,6 @@ class ItemHoist(Pass):
             self._report_other(
                 sync, own, accumulators.get(statement_acc) if statement_acc else None
             )
-        # ... and in the loops nested in the step that are no step loops of their own (a
-        # per-sample loop of a batch loop): each of their reads syncs once per item.
-        steps = find_step_loops(self.tree)
-        for inner in _inner_loops(loop.body, steps):
-            inner_own = list(own_statements(inner.body))
-            for node in inner_own:
-                sync = self._sync(node, backward)
-                if sync is not None:
-                    self._report_other(
-                        sync, inner_own, None, "in a loop nested in the step, once per item"
-                    )
 
     @staticmethod
     def _can_add_counter(loop: cst.CSTNode) -> bool:
@@ -905,9 +876,7 @@ class ItemHoist(Pass):
     def _report_log(self, log: LogStatement, rule: type[Rule], message: str) -> bool:
         return self.report(log.call, rule, message, True)
 
-    def _report_other(
-        self, sync: Sync, own: list[cst.CSTNode], acc: Accumulator | None, reason: str = ""
-    ) -> None:
+    def _report_other(self, sync: Sync, own: list[cst.CSTNode], acc: Accumulator | None) -> None:
         text = _code(sync.node)
         check = self._control_use(sync, own)
         if check:
@@ -919,9 +888,7 @@ class ItemHoist(Pass):
                 False,
             )
             return
-        if reason:
-            pass
-        elif acc is not None and acc.failure and acc.failure != "rule not selected":
+        if acc is not None and acc.failure and acc.failure != "rule not selected":
             reason = acc.failure
         else:
             reason = "its value is used on the host"

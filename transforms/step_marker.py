@@ -424,7 +424,9 @@ class StepMarker(Pass):
             found.append(_Marker(node, conditional, node in ending))
         if isinstance(node, cst.If):
             self._walk_markers(node.test, conditional, ending, found)
-            self._walk_markers(node.body, True, ending, found)
+            # `if XLA_AVAILABLE:` / `if is_torch_xla_available():` is the same every iteration.
+            branch = conditional if _xla_flag(node.test) and node.orelse is None else True
+            self._walk_markers(node.body, branch, ending, found)
             if node.orelse is not None:
                 self._walk_markers(node.orelse, True, ending, found)
             return
@@ -443,51 +445,13 @@ class StepMarker(Pass):
         for child in children(node):
             self._walk_markers(child, conditional or branch, ending, found)
 
-    @staticmethod
-    def _holder(statements: list, steps: tuple[cst.Call, ...]) -> int:
-        """The index of the last of ``statements`` that holds one of ``steps``."""
-        found = set(steps)
-        return max(
-            (
-                position
-                for position, statement in enumerate(statements)
-                if any(node in found for node in own_statements(statement))
-            ),
-            default=len(statements) - 1,
-        )
-
-    def _accumulation_guard(self, info: LoopInfo) -> cst.If | None:
-        """The `if` at the top of a training loop's body that holds its last optimizer step when
-        it is a gradient-accumulation boundary (`if (i + 1) % accumulation_steps == 0:`, or a
-        test that names the accumulation) that every iteration reaches: no `else`, no `continue`
-        before it. Only then is a cut inside it one per optimizer step, on a graph that holds
-        the same number of micro-batches every time."""
-        if info.kind != "train" or not info.optimizer_steps:
-            return None
-        statements = list(info.node.body.body)
-        index = self._holder(statements, info.optimizer_steps)
-        holder = statements[index]
-        if not isinstance(holder, cst.If) or holder.orelse is not None:
-            return None
-        if not isinstance(holder.body, cst.IndentedBlock):
-            return None
-        names = {n.value.lower() for n in walk(holder.test) if isinstance(n, cst.Name)}
-        if not is_interval_guard(holder.test) and not any(
-            "accum" in name or name == "sync_gradients" for name in names
-        ):
-            return None
-        for statement in statements[:index]:
-            if any(True for _ in _loop_continues(statement)):
-                return None
-        return holder
-
     def _placement(self, info: LoopInfo) -> tuple[int, cst.CSTNode, str]:
         """Where one iteration's marker goes: the index of the loop body's top-level statement
         it follows, the node a finding points at, and the place in words."""
         loop = info.node
         statements = list(loop.body.body)
         if info.kind == "train" and info.optimizer_steps:
-            index = self._holder(statements, info.optimizer_steps)
+            index = step_holder(statements, info.optimizer_steps)
             step = info.optimizer_steps[-1]
             holder = statements[index]
             if isinstance(holder, cst.BaseCompoundStatement):
@@ -549,7 +513,7 @@ class StepMarker(Pass):
             return  # the loop that steps the optimizer cuts once per optimizer step
         assert self._marker_api is not None
         expr = self._marker_api.expr
-        guard = self._accumulation_guard(info)
+        guard = accumulation_guard(info)
         if guard is not None and not per_micro_batch:
             self._plan_accumulation(info, guard, expr)
             return
@@ -619,7 +583,7 @@ class StepMarker(Pass):
         that holds the last optimizer step (reference §10: 1 graph execution per optimizer
         step; a cut per micro-batch gives micro-batches + 1)."""
         body = list(guard.body.body)  # type: ignore[union-attr]
-        last = self._holder(body, info.optimizer_steps)
+        last = step_holder(body, info.optimizer_steps)
         step = info.optimizer_steps[-1]
         inner = [loop for loop, stepping in self._micro_batches.items() if stepping is info]
         rule = TrainLoopStepMarker
@@ -637,7 +601,7 @@ class StepMarker(Pass):
 
     def _report_conditional(self, info: LoopInfo, markers: list[_Marker]) -> None:
         _, anchor, where = self._placement(info)
-        guard = self._accumulation_guard(info)
+        guard = accumulation_guard(info)
         if guard is not None:
             # A marker at the top of the accumulation boundary's block runs once per optimizer
             # step, in the same place: what `accumulation-cut = "optimizer-step"` inserts.
@@ -737,6 +701,56 @@ class StepMarker(Pass):
             if index == after:
                 body.append(cst.SimpleStatementLine([self._marker()]))
         return updated_node.with_changes(body=body)
+
+
+def step_holder(statements: list, steps: tuple[cst.Call, ...]) -> int:
+    """The index of the last of ``statements`` that holds one of ``steps``."""
+    found = set(steps)
+    return max(
+        (
+            position
+            for position, statement in enumerate(statements)
+            if any(node in found for node in own_statements(statement))
+        ),
+        default=len(statements) - 1,
+    )
+
+
+def accumulation_guard(info: LoopInfo) -> cst.If | None:
+    """The `if` at the top of a training loop's body that holds its last optimizer step when
+    it is a gradient-accumulation boundary (`if (i + 1) % accumulation_steps == 0:`, or a test
+    that names the accumulation) that every iteration reaches: no `else`, no `continue` before
+    it. Only then is a cut inside it one per optimizer step, on a graph that holds the same
+    number of micro-batches every time (where `accumulation-cut = "optimizer-step"` puts it)."""
+    if info.kind != "train" or not info.optimizer_steps:
+        return None
+    statements = list(info.node.body.body)
+    index = step_holder(statements, info.optimizer_steps)
+    holder = statements[index]
+    if not isinstance(holder, cst.If) or holder.orelse is not None:
+        return None
+    if not isinstance(holder.body, cst.IndentedBlock):
+        return None
+    names = {n.value.lower() for n in walk(holder.test) if isinstance(n, cst.Name)}
+    if not is_interval_guard(holder.test) and not any(
+        "accum" in name or name == "sync_gradients" for name in names
+    ):
+        return None
+    for statement in statements[:index]:
+        if any(True for _ in _loop_continues(statement)):
+            return None
+    return holder
+
+
+def _xla_flag(test: cst.BaseExpression) -> bool:
+    """A test of whether torch_xla is there (`XLA_AVAILABLE`, `is_torch_xla_available()`,
+    `self.use_xla`): a name or call without arguments that says "xla", constant through a loop."""
+    if isinstance(test, cst.Call):
+        if test.args:
+            return False
+        test = test.func
+    name = dotted(test)
+    return name is not None and "xla" in name.rsplit(".", 1)[-1].lower()
 
 
 def _nested_loops(body: cst.BaseSuite) -> Iterator[cst.For | cst.While]:

@@ -1,5 +1,5 @@
-# A per-sample loop inside the batch loop reads a value per sample: reported (once per item),
-# not moved; the per-sample loop is no step loop of its own.
+# A per-sample loop inside the batch loop reads a value per sample: host-sync reports it (TRN401,
+# once per inner iteration), not this pass a second time; the per-sample loop is no step loop.
 import torch
 
 

@@ -32,9 +32,8 @@ def _backward_names(own: list[ast.AST]) -> set[str]:
 
 
 def may_sync_per_step(facts: FileFacts) -> bool:
-    """Whether a step loop's statements (its own, or those of a loop nested in it: a per-item
-    loop's reads are reported too) hold a call ``ItemHoist._sync`` may take for a host read;
-    ``ItemHoist.candidate`` asks it."""
+    """Whether a step loop's own statements hold a call ``ItemHoist._sync`` may take for a host
+    read; ``ItemHoist.candidate`` asks it."""
     # Every finding and edit starts from a sync (_sync) in the own statements of a step
     # loop: `.item()`, `<reduction>().tolist()`, or `float(t)`/`int(t)` (any one-argument
     # call where `builtins` is spelled: `from builtins import float as f`).
@@ -45,7 +44,7 @@ def may_sync_per_step(facts: FileFacts) -> bool:
         return False
     for loop in step_scan(facts).step_loops:
         backward: set[str] | None = None
-        for node in loop.region:  # its own statements, and those of loops nested in it
+        for node in loop.own:
             if type(node) is not ast.Call:
                 continue
             func = node.func
