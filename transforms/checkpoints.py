@@ -14,7 +14,13 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.device_loader import DeviceLoader
-from trncodemod.transforms.step_marker import EvalLoopStepMarker, StepMarker, TrainLoopStepMarker
+from trncodemod.transforms.step_marker import (
+    EvalLoopStepMarker,
+    StepMarker,
+    TrainLoopStepMarker,
+    accumulation_guard,
+    step_holder,
+)
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import (
@@ -326,9 +332,10 @@ class Checkpoints(Pass):
             for node in own_statements(loop.body)
         )
 
-    def _in_loop_verdict(self, info: LoopInfo, index: int) -> str | None:
-        """None when the loop's per-iteration marker runs before statement ``index``; else why
-        not and what to do, in words."""
+    def _in_loop_verdict(self, info: LoopInfo, index: int, call: cst.Call) -> str | None:
+        """None when the loop's per-iteration marker runs before statement ``index`` (or, in a
+        gradient-accumulation loop cut once per optimizer step, before ``call`` inside the
+        accumulation `if`); else why not and what to do, in words."""
         statements = list(info.node.body.body)
         cuts = [
             position
@@ -384,6 +391,16 @@ class Checkpoints(Pass):
                 f"{rule.code} is suppressed for this loop: add the loop's step marker after the "
                 "optimizer step yourself"
             )
+        guard = accumulation_guard(info)
+        if guard is not None and index == last and self.settings.accumulation_cut != "micro-batch":
+            # The marker goes inside the accumulation `if`, after the step (TRN101).
+            inner = list(guard.body.body)  # type: ignore[union-attr]
+            holder = step_holder(inner, info.optimizer_steps)
+            for position, statement in enumerate(inner):
+                if any(node is call for node in own_statements(statement)):
+                    if position > holder:
+                        return None
+                    break
         if index <= last:
             step = _code(info.optimizer_steps[-1])
             return (
@@ -445,7 +462,7 @@ class Checkpoints(Pass):
         position = self._loop_position(node)
         statement = self.get_metadata(ParentNodeProvider, node, None)
         if position is not None:
-            reason = self._in_loop_verdict(*position)
+            reason = self._in_loop_verdict(*position, node)
             if reason is not None:
                 self.report(
                     node,

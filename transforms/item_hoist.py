@@ -73,6 +73,16 @@ class Accumulator:
 
 
 @dataclass
+class LoggedValue:
+    """``name = <device read>``, read only by the logging statements ``logs``."""
+
+    statement: cst.SimpleStatementLine
+    name: str
+    syncs: list[Sync]
+    logs: set[cst.CSTNode]
+
+
+@dataclass
 class LogStatement:
     statement: cst.SimpleStatementLine
     call: cst.Call
@@ -151,6 +161,7 @@ class ItemHoist(Pass):
         self.wrap: dict[cst.CSTNode, tuple[cst.BaseExpression, list | None]] = {}
         self.closures: dict[cst.If, dict[cst.CSTNode, tuple[list[cst.CSTNode], list]]] = {}
         self.after: dict[cst.CSTNode, list[cst.BaseStatement]] = {}
+        self.counters: dict[cst.CSTNode, str] = {}  # loops that get `enumerate` for a guard
         for info in find_step_loops(node).values():
             if isinstance(info.node.body, cst.IndentedBlock):
                 self._plan(info)
@@ -402,7 +413,11 @@ class ItemHoist(Pass):
                         logs.append(LogStatement(inner, call, index, statement))  # type: ignore[arg-type]
         guarded_nodes = {n for g in guards for n in walk(g.body)}
         log_nodes = {id(n): log for log in logs for n in walk(log.statement)}
-        can_guard = info.counter is not None
+        counter = info.counter
+        added_counter = None
+        if counter is None and self._can_add_counter(loop):
+            counter = added_counter = self._counter_name()
+        can_guard = counter is not None
 
         def handled(log: LogStatement) -> bool:
             return log.guard is not None or (can_guard and self._allowed(log.call, ItemLogInterval))
@@ -466,6 +481,7 @@ class ItemHoist(Pass):
         interval = self._interval(loop) if can_guard else ""
         by_guard: dict[cst.If, list[LogStatement]] = {}
         unguarded: list[tuple[LogStatement, Sync | None]] = []
+        values = self._logged_values(loop, body, logs, syncs, done, log_nodes)
         for log in logs:
             nodes = list(walk(log.statement))
             reads = [
@@ -474,6 +490,9 @@ class ItemHoist(Pass):
                 if isinstance(n, cst.Name) and n.value in converted and self._is_read(n)
             ]
             log_syncs = [syncs[n] for n in nodes if n in syncs]
+            for value in values.values():
+                if log.statement in value.logs:
+                    log_syncs.extend(value.syncs)
             if not log_syncs and not reads:
                 continue
             done.update(s.node for s in log_syncs)
@@ -491,7 +510,8 @@ class ItemHoist(Pass):
                     )
             else:
                 unguarded.append((log, log_syncs[0] if log_syncs else None))
-        test = f"{info.counter} % {interval} == 0"
+        test = f"{counter} % {interval} == 0"
+        every = f"every {interval} steps" if interval.isdigit() else f"every `{interval}` steps"
         for run in _consecutive([log for log, _ in unguarded]):
             closure = self.target.is_xla and self._sync_follows(info, body, run[-1].index)
             if not self.target.is_xla:
@@ -505,13 +525,34 @@ class ItemHoist(Pass):
                 if log not in run:
                     continue
                 what = f"`{_code(sync.node)}`" if sync else "a running total"
-                message = f"{what} is logged every step → under `if {test}:`, {how}"
+                through = [v for v in values.values() if log.statement in v.logs]
+                if through:
+                    names = ", ".join(f"`{v.name}`" for v in through)
+                    what += f" (through {names}, computed only for this log, moved with it)"
+                message = (
+                    f"{what} is logged every step → under `if {test}:`, {how}; the output now "
+                    f"appears {every}"
+                )
+                if added_counter is not None:
+                    message += (
+                        f" (the loop now counts its steps: `for {added_counter}, ... in "
+                        "enumerate(...)`)"
+                    )
                 if self.report(log.call, ItemLogInterval, message, True):
                     reported.append(log)
                 elif sync:
                     done.discard(sync.node)
+                    for value in through:
+                        done.difference_update(s.node for s in value.syncs)
             for part in _consecutive(reported):
                 statements = [log.statement for log in part]
+                # The values computed only for these logs, right before them, move with them.
+                first = part[0].index
+                while first - 1 in values and values[first - 1].logs <= set(statements):
+                    first -= 1
+                    statements.insert(0, values[first].statement)
+                if added_counter is not None:
+                    self.counters[loop] = added_counter
                 params = (
                     self._closure_args(part[0], statements, converted, body, loop)
                     if closure
@@ -564,6 +605,73 @@ class ItemHoist(Pass):
             self._report_other(
                 sync, own, accumulators.get(statement_acc) if statement_acc else None
             )
+
+    @staticmethod
+    def _can_add_counter(loop: cst.CSTNode) -> bool:
+        """A `for` loop that does not count its iterations can: `for x in it:` becomes
+        `for step, x in enumerate(it):` (an `async for`, or one that already iterates an
+        `enumerate(...)` with another target, is left alone)."""
+        if not isinstance(loop, cst.For) or loop.asynchronous is not None:
+            return False
+        return not (
+            isinstance(loop.iter, cst.Call) and m.matches(loop.iter.func, m.Name("enumerate"))
+        )
+
+    def _counter_name(self) -> str:
+        """`step` when no variable, parameter or import of the file is spelled so (attributes
+        such as `optimizer.step` and keywords do not count), else a fresh name."""
+        for node in walk(self.tree):
+            if isinstance(node, cst.Name) and node.value == "step":
+                parent = self._parent(node)
+                if isinstance(parent, cst.Attribute) and parent.attr is node:
+                    continue
+                if isinstance(parent, cst.Arg) and parent.keyword is node:
+                    continue
+                return self.fresh_name("log_step")
+        return "step"
+
+    def _logged_values(self, loop, body, logs, syncs, done, log_nodes) -> dict[int, LoggedValue]:
+        """Values read from the device only to be logged: `lossf = loss.item()` at the top of
+        the loop body, whose name is read nowhere but in unguarded logging statements after it
+        in the same iteration, and not after the loop. By index of the assignment."""
+        found: dict[int, LoggedValue] = {}
+        for index, statement in enumerate(body):
+            if not m.matches(
+                statement,
+                m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(target=m.Name())])]),
+            ):
+                continue
+            assign = statement.body[0]
+            target = assign.targets[0].target
+            value_syncs = [syncs[n] for n in walk(assign.value) if n in syncs and n not in done]
+            if not value_syncs:
+                continue
+            uses: set[cst.CSTNode] = set()
+            for node in walk(loop.body):
+                if not isinstance(node, cst.Name) or node.value != target.value or node is target:
+                    continue
+                log = log_nodes.get(id(node))
+                if log is None or log.guard is not None or log.index <= index:
+                    uses = set()
+                    break
+                if not self._is_read(node):
+                    uses = set()
+                    break
+                uses.add(log.statement)
+            if uses and not self._read_outside(loop, target.value):
+                found[index] = LoggedValue(statement, target.value, value_syncs, uses)
+        # Only a value right before its logging can move with it: the statements in between are
+        # other such values, and its logging statements follow each other (`D_x = out.mean()
+        # .item()` ten lines above the print reads an `out` that is rebound in between).
+        logged = {log.statement: log.index for log in logs if log.guard is None}
+        for index in sorted(found, reverse=True):
+            indices = sorted(logged[s] for s in found[index].logs)
+            between = range(index + 1, indices[0])
+            if indices != list(range(indices[0], indices[-1] + 1)) or not all(
+                i in found for i in between
+            ):
+                del found[index]
+        return found
 
     def _is_read(self, name: cst.Name) -> bool:
         parent = self._parent(name)
@@ -725,10 +833,20 @@ class ItemHoist(Pass):
         running accumulator cannot be passed safely."""
         scope = self.get_metadata(ScopeProvider, loop, None)
         names: list[str] = []
+        bound = {
+            target.target.value
+            for statement in statements
+            for small in getattr(statement, "body", ())
+            if isinstance(small, cst.Assign)
+            for target in small.targets
+            if isinstance(target.target, cst.Name)
+        }
         for statement in statements:
             for node in walk(statement):
                 if not isinstance(node, cst.Name) or not self._is_read(node) or node.value in names:
                     continue
+                if node.value in bound:
+                    continue  # computed inside the closure itself
                 if self.get_metadata(ScopeProvider, node, None) is not scope or scope is None:
                     continue
                 assignments = scope.assignments[node.value]
@@ -825,6 +943,18 @@ class ItemHoist(Pass):
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         edit = self.expr_edits.get(original_node)
         return edit(updated_node) if edit else updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.BaseStatement:
+        name = self.counters.get(original_node)
+        if name is None:
+            return updated_node
+        target = updated_node.target
+        if isinstance(target, cst.Tuple) and not target.lpar:
+            target = target.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return updated_node.with_changes(
+            target=cst.Tuple([cst.Element(cst.Name(name)), cst.Element(target)], lpar=[], rpar=[]),
+            iter=cst.Call(cst.Name("enumerate"), [cst.Arg(updated_node.iter)]),
+        )
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.BaseStatement:
         planned = self.closures.get(original_node)

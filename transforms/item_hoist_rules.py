@@ -66,6 +66,13 @@ class ItemLogInterval(Rule):
     device loader without `break`); otherwise it reads the value directly at log steps. For the
     `neuron` target it reads directly: TorchNeuron has no step closures (reference §5).
 
+    A value read only to be logged (`lossf = loss.item() * accumulation_steps` right before the
+    `print`, read nowhere else in the loop nor after it) moves under the guard with the logging
+    that reads it; a value also used otherwise stays and is reported (TRN124/TRN125). A `for`
+    loop without a counter gets one (`for x in loader:` → `for step, x in enumerate(loader):`);
+    a `while` loop without one is reported (TRN125). The finding says how often the output
+    now appears.
+
     ## Why
     Every read of a device value syncs (reference D1); "it is advised to throttle the
     printing/reporting events once every N steps" (`xm.add_step_closure` docstring, reference

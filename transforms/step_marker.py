@@ -18,10 +18,11 @@ from trncodemod.analysis.loops import (
     LoopInfo,
     dotted,
     find_step_loops,
+    is_interval_guard,
     own_statements,
     unwrap_iterable,
 )
-from trncodemod.analysis.nodes import children
+from trncodemod.analysis.nodes import children, walk
 from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -42,6 +43,20 @@ _KEYWORDS = {
 }
 
 
+# What builds a host sequence (timesteps, index pairs), never a loader.
+_SEQUENCES = frozenset({"list", "tuple", "zip", "range", "reversed", "sorted", "enumerate"})
+
+
+def _host_sequence(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.List | cst.Tuple | cst.ListComp):
+        return True
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value in _SEQUENCES
+    )
+
+
 class TrainLoopStepMarker(Rule):
     """## What it does
     Inserts the target's step marker into a training loop (a `for`/`while` whose own body calls
@@ -50,6 +65,14 @@ class TrainLoopStepMarker(Rule):
     accumulation, gets the marker after that whole statement), or at the end of the body when no
     optimizer step is recognised. A `continue` that would skip the marker gets one right before it,
     so every iteration that goes on to the next one cuts the graph exactly once.
+
+    Gradient accumulation gets one cut per optimizer step by default (`accumulation-cut =
+    "optimizer-step"`): inside the accumulation `if` (`if (i + 1) % n == 0:`, no `else`, no
+    `continue` before it), right after the statement that holds the optimizer step; a
+    micro-batch loop (one that calls backward without stepping, nested in the loop that steps)
+    gets none. `accumulation-cut = "micro-batch"` cuts after every micro-batch instead: smaller
+    graphs, micro-batches + 1 graph executions per optimizer step (measured: 3.0 with two
+    micro-batches in a nested loop, 1.0 with one cut per step). The finding names the choice.
 
     Loops that iterate an `MpDeviceLoader`/`ParallelLoader` (directly, through `enumerate`/`tqdm`,
     or through a variable assigned from one) and loops that already call a marker
@@ -98,12 +121,21 @@ class TrainLoopStepMarker(Rule):
 class EvalLoopStepMarker(Rule):
     """## What it does
     Inserts the target's step marker at the end of the body of an evaluation loop (a `for` loop
-    without backward or optimizer step that moves its batch to a device with `.to(...)`/`.cuda()`),
-    and before each `continue` of that loop.
+    without backward or optimizer step that moves its batch to a device with `.to(...)`/`.cuda()`)
+    or a sampling loop (a loop that calls the model every iteration from outside `forward`:
+    `model(x)`, `self.net(x)`, `self(x)`, or a method of the class that does, as a diffusion
+    sampler's `self.p_sample(img, t)`; or a loop over a generator method of the class that
+    calls the model and yields each result), and before each `continue` of that loop.
+
+    Never in a model's `forward`, a generator (its consumer's loop is the step), a loop nested
+    in another training or evaluation loop (a per-image or per-sample loop: the batch loop's
+    cut covers it), or a walk over a model's parameters, buffers, state dict or layers (an EMA
+    update is one graph, not one per tensor).
 
     ## Why
     "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
-    with the loop" (reference R2, `troubleshoot.md`).
+    with the loop" (reference R2, `troubleshoot.md`). A sampler that runs the model 1,000 times
+    without a cut records all 1,000 calls in one graph.
 
     ## Example
     ```python
@@ -125,7 +157,7 @@ class EvalLoopStepMarker(Rule):
 
     code = "TRN102"
     name = "eval-loop-step-marker"
-    summary = "evaluation loop over device batches without a graph cut → step marker at its end"
+    summary = "evaluation or sampling loop without a graph cut → step marker at its end"
     safety = Safety.SAFE
     severity = Severity.WARNING
     source = "reference R2"
@@ -276,6 +308,9 @@ class StepMarker(Pass):
         self._after: dict[cst.BaseSuite, int] = {}
         self._before: set[cst.Continue] = set()
         self._marker_api: Api | None = None
+        # Micro-batch loops (a loop that calls backward without stepping, nested in a loop that
+        # steps the optimizer) -> the loop that steps.
+        self._micro_batches: dict[cst.CSTNode, LoopInfo] = {}
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
@@ -294,7 +329,14 @@ class StepMarker(Pass):
         if not self.target.is_xla or not self.target.step_marker:
             return  # eager backend: no graph to cut (reference §5)
         self._marker_api = self._marker_in_scope(node, self.target.step_marker)
-        for info in find_step_loops(node).values():
+        loops = find_step_loops(node)
+        for info in loops.values():
+            if info.kind == "train" and info.optimizer_steps:
+                for inner in _nested_loops(info.node.body):
+                    found = loops.get(inner)
+                    if found is not None and found.kind == "train" and not found.optimizer_steps:
+                        self._micro_batches[inner] = info
+        for info in loops.values():
             self._plan(info)
 
     def _marker_in_scope(self, module: cst.Module, api: Api) -> Api:
@@ -382,7 +424,9 @@ class StepMarker(Pass):
             found.append(_Marker(node, conditional, node in ending))
         if isinstance(node, cst.If):
             self._walk_markers(node.test, conditional, ending, found)
-            self._walk_markers(node.body, True, ending, found)
+            # `if XLA_AVAILABLE:` / `if is_torch_xla_available():` is the same every iteration.
+            branch = conditional if _xla_flag(node.test) and node.orelse is None else True
+            self._walk_markers(node.body, branch, ending, found)
             if node.orelse is not None:
                 self._walk_markers(node.orelse, True, ending, found)
             return
@@ -407,15 +451,7 @@ class StepMarker(Pass):
         loop = info.node
         statements = list(loop.body.body)
         if info.kind == "train" and info.optimizer_steps:
-            steps = set(info.optimizer_steps)
-            index = max(
-                (
-                    position
-                    for position, statement in enumerate(statements)
-                    if any(node in steps for node in own_statements(statement))
-                ),
-                default=len(statements) - 1,
-            )
+            index = step_holder(statements, info.optimizer_steps)
             step = info.optimizer_steps[-1]
             holder = statements[index]
             if isinstance(holder, cst.BaseCompoundStatement):
@@ -446,9 +482,11 @@ class StepMarker(Pass):
             iterable = unwrap_iterable(info.node.iter)
             facts = self.run.facts
             if isinstance(iterable, cst.Name):
+                values = self.bound_values(iterable) or []
+                if values and all(_host_sequence(v) for v in values):
+                    return False  # timesteps or pairs of a sampling loop, not a loader
                 if facts is not None and not facts.may_be_call_of(iterable.value, *_DATA_LOADERS):
                     return True  # no assignment anywhere binds it to a DataLoader
-                values = self.bound_values(iterable) or []
                 return not any(
                     isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS) for v in values
                 )
@@ -466,12 +504,19 @@ class StepMarker(Pass):
             # MpDeviceLoader syncs at every batch (reference R2, R3): no marker to add, and one
             # the script calls on some iterations only does not add graphs of its own.
             return
+        per_micro_batch = self.settings.accumulation_cut == "micro-batch"
         markers = self._markers(loop)
         if markers:
             self._report_conditional(info, markers)
             return
+        if loop in self._micro_batches and not per_micro_batch:
+            return  # the loop that steps the optimizer cuts once per optimizer step
         assert self._marker_api is not None
         expr = self._marker_api.expr
+        guard = accumulation_guard(info)
+        if guard is not None and not per_micro_batch:
+            self._plan_accumulation(info, guard, expr)
+            return
         last, anchor, where = self._placement(info)
         continues: list[cst.Continue] = []
         for statement in list(loop.body.body)[: last + 1]:
@@ -489,19 +534,87 @@ class StepMarker(Pass):
                     return
                 continues.append(node)
         rule = TrainLoopStepMarker if info.kind == "train" else EvalLoopStepMarker
-        kind = "training loop" if info.kind == "train" else "loop over device batches"
+        kind = (
+            "training loop"
+            if info.kind == "train"
+            else "loop that calls the model every iteration"
+            if info.calls_model
+            else "loop over device batches"
+        )
         also = ""
         if continues:
             count = len(continues)
             also = f" and before {count} `continue`" + ("s" if count > 1 else "")
         message = f"{kind} without a graph cut: `{expr}` inserted {where}{also}"
+        message += self._accumulation_note(info, guard)
         if not self.report(anchor, rule, message, True):
             return
         self._after[loop.body] = last
         self._before.update(continues)
 
+    def _accumulation_note(self, info: LoopInfo, guard: cst.If | None) -> str:
+        """Which cut a gradient-accumulation loop got, and why (reference §10: a cut per
+        micro-batch gives micro-batches + 1 graph executions per optimizer step, one cut per
+        optimizer step gives 1 on a graph that holds every micro-batch)."""
+        per_micro_batch = self.settings.accumulation_cut == "micro-batch"
+        inner = [
+            loop
+            for loop, stepping in self._micro_batches.items()
+            if stepping is info and not isinstance(loop.body, cst.SimpleStatementSuite)
+        ]
+        if info.node in self._micro_batches or (guard is not None and per_micro_batch):
+            return (
+                '; one cut per micro-batch (`accumulation-cut = "micro-batch"`): smaller '
+                "graphs, micro-batches + 1 graph executions per optimizer step"
+            )
+        if inner and per_micro_batch:
+            return '; its micro-batch loop cuts too (`accumulation-cut = "micro-batch"`)'
+        if inner:
+            return (
+                "; one cut per optimizer step, none in the micro-batch loop "
+                '(`accumulation-cut = "optimizer-step"`): 1 graph execution per optimizer '
+                'step, one graph that holds every micro-batch; `"micro-batch"` cuts in the '
+                "micro-batch loop instead (smaller graphs, micro-batches + 1 executions)"
+            )
+        return ""
+
+    def _plan_accumulation(self, info: LoopInfo, guard: cst.If, expr: str) -> None:
+        """One cut per optimizer step: inside the accumulation boundary, after the statement
+        that holds the last optimizer step (reference §10: 1 graph execution per optimizer
+        step; a cut per micro-batch gives micro-batches + 1)."""
+        body = list(guard.body.body)  # type: ignore[union-attr]
+        last = step_holder(body, info.optimizer_steps)
+        step = info.optimizer_steps[-1]
+        inner = [loop for loop, stepping in self._micro_batches.items() if stepping is info]
+        rule = TrainLoopStepMarker
+        message = (
+            f"training loop with gradient accumulation without a graph cut: `{expr}` inserted "
+            f"after `{_code(step)}` inside the accumulation `if`, one cut per optimizer step "
+            '(`accumulation-cut = "optimizer-step"`): 1 graph execution per optimizer step, '
+            'one graph that holds every micro-batch; `"micro-batch"` cuts after each '
+            "micro-batch instead (smaller graphs, micro-batches + 1 executions)"
+        )
+        if inner:
+            message = message.replace("after each micro-batch", "in the micro-batch loop")
+        if self.report(step, rule, message, True):
+            self._after[guard.body] = last
+
     def _report_conditional(self, info: LoopInfo, markers: list[_Marker]) -> None:
         _, anchor, where = self._placement(info)
+        guard = accumulation_guard(info)
+        if guard is not None:
+            # A marker at the top of the accumulation boundary's block runs once per optimizer
+            # step, in the same place: what `accumulation-cut = "optimizer-step"` inserts.
+            boundary = {
+                small.value
+                for statement in guard.body.body  # type: ignore[union-attr]
+                if isinstance(statement, cst.SimpleStatementLine)
+                for small in statement.body
+                if isinstance(small, cst.Expr)
+            }
+            markers = [marker for marker in markers if marker.call not in boundary]
+            if not markers:
+                return
         for marker in markers:
             if marker.conditional and not marker.ends_iteration:
                 self.report(
@@ -588,6 +701,70 @@ class StepMarker(Pass):
             if index == after:
                 body.append(cst.SimpleStatementLine([self._marker()]))
         return updated_node.with_changes(body=body)
+
+
+def step_holder(statements: list, steps: tuple[cst.Call, ...]) -> int:
+    """The index of the last of ``statements`` that holds one of ``steps``."""
+    found = set(steps)
+    return max(
+        (
+            position
+            for position, statement in enumerate(statements)
+            if any(node in found for node in own_statements(statement))
+        ),
+        default=len(statements) - 1,
+    )
+
+
+def accumulation_guard(info: LoopInfo) -> cst.If | None:
+    """The `if` at the top of a training loop's body that holds its last optimizer step when
+    it is a gradient-accumulation boundary (`if (i + 1) % accumulation_steps == 0:`, or a test
+    that names the accumulation) that every iteration reaches: no `else`, no `continue` before
+    it. Only then is a cut inside it one per optimizer step, on a graph that holds the same
+    number of micro-batches every time (where `accumulation-cut = "optimizer-step"` puts it)."""
+    if info.kind != "train" or not info.optimizer_steps:
+        return None
+    statements = list(info.node.body.body)
+    index = step_holder(statements, info.optimizer_steps)
+    holder = statements[index]
+    if not isinstance(holder, cst.If) or holder.orelse is not None:
+        return None
+    if not isinstance(holder.body, cst.IndentedBlock):
+        return None
+    names = {n.value.lower() for n in walk(holder.test) if isinstance(n, cst.Name)}
+    if not is_interval_guard(holder.test) and not any(
+        "accum" in name or name == "sync_gradients" for name in names
+    ):
+        return None
+    for statement in statements[:index]:
+        if any(True for _ in _loop_continues(statement)):
+            return None
+    return holder
+
+
+def _xla_flag(test: cst.BaseExpression) -> bool:
+    """A test of whether torch_xla is there (`XLA_AVAILABLE`, `is_torch_xla_available()`,
+    `self.use_xla`): a name or call without arguments that says "xla", constant through a loop."""
+    if isinstance(test, cst.Call):
+        if test.args:
+            return False
+        test = test.func
+    name = dotted(test)
+    return name is not None and "xla" in name.rsplit(".", 1)[-1].lower()
+
+
+def _nested_loops(body: cst.BaseSuite) -> Iterator[cst.For | cst.While]:
+    """The loops inside ``body`` at any depth, not inside functions, classes or lambdas."""
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.For | cst.While):
+            yield node
+        stack.extend(
+            c
+            for c in children(node)
+            if not isinstance(c, cst.FunctionDef | cst.ClassDef | cst.Lambda)
+        )
 
 
 _ENDS = (ast.Continue, ast.Break, ast.Return)

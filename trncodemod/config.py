@@ -20,6 +20,10 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 OPTIMIZER_POLICIES = ("keep", "syncfree", "fp32-states")
+# Where a gradient-accumulation loop cuts the graph: once per optimizer step (fewer graph
+# executions, one graph that holds every micro-batch), or after every micro-batch (smaller
+# graphs, micro-batches + 1 executions per optimizer step).
+ACCUMULATION_CUTS = ("optimizer-step", "micro-batch")
 
 
 class ConfigError(Exception):
@@ -43,6 +47,7 @@ class Settings:
     # out"); with `scale_lr`, its learning rate grows with the global batch.
     scale_out: bool = False
     scale_lr: bool = False
+    accumulation_cut: str = ACCUMULATION_CUTS[0]
     plugins: tuple[str, ...] = ()  # `module:attr` or `file.py:attr`, run after the passes
     # Where `plugins` came from: "command line", or the configuration file that named them.
     plugins_source: str = "command line"
@@ -144,6 +149,7 @@ KEYS = {
     "optimizer": ("optimizer", _choice(OPTIMIZER_POLICIES)),
     "scale-out": ("scale_out", _bool),
     "scale-lr": ("scale_lr", _bool),
+    "accumulation-cut": ("accumulation_cut", _choice(ACCUMULATION_CUTS)),
     "plugins": ("plugins", _strings),
     "max-file-bytes": ("max_file_bytes", _non_negative_int),
     "max-worker-memory": ("max_worker_memory", _non_negative_int),

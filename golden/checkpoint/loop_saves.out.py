@@ -28,9 +28,9 @@ def train_accumulate(model, optimizer, loader, loss_fn):
         loss_fn(model(x), y).backward()
         if (step + 1) % 4 == 0:
             optimizer.step()
+            torch_xla.sync()
             optimizer.zero_grad()
-            torch.save(model.state_dict(), "ckpt.pt")
-        torch_xla.sync()
+            xm.save(model.state_dict(), "ckpt.pt")
 
 
 def train_epochs(model, optimizer, loader, loss_fn, epochs):

@@ -1,4 +1,4 @@
-# No loop counter to guard with: reported; adding one is a rewrite of the loop left to a person.
+# No loop counter to guard with: the `for` loop gets one (`enumerate`), and the print its guard.
 def train(model, loader, optimizer):
     for x, y in loader:
         optimizer.zero_grad()

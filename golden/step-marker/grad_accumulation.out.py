@@ -10,8 +10,8 @@ def train(model, loader, optimizer, accumulation_steps, device):
         (loss / accumulation_steps).backward()
         if (i + 1) % accumulation_steps == 0:
             optimizer.step()
+            torch_xla.sync()
             optimizer.zero_grad()
-        torch_xla.sync()
 
         # Logging reads the loss after the step.
         if i % 100 == 0:

@@ -134,6 +134,9 @@ class LoopInfo:
     counter: str | None = None
     counter_offset: int = 0  # `enumerate(x, 1)` counts from 1
     iterates_device_loader: bool = False
+    # An evaluation loop found because it calls the model every iteration (a sampling or
+    # generation loop over timesteps or tokens), not because it moves a batch.
+    calls_model: bool = False
 
     @property
     def iterable(self) -> cst.BaseExpression | None:
@@ -273,6 +276,7 @@ def iterates_device_loader(
 class _Binding:
     device_loader: bool
     suites: tuple[cst.BaseSuite, ...]  # the blocks that enclose the assignment
+    model_parts: bool = False  # bound to a model's parameters, buffers or layers
 
 
 def _bound_pairs(
@@ -331,6 +335,75 @@ def _reads_values(nodes: list[cst.CSTNode]) -> bool:
     return False
 
 
+# What a model is called, as the last name of what a loop calls: `model(x)`, `self.ema_model(x)`,
+# `netG(z)`, `self.unet(x, t)` (a model's own layers, `block(x)`, are not: the loop that calls
+# them is the model's forward, which never gets a cut).
+MODEL_NAME = re.compile(
+    r"(^|_)(model|net|unet|encoder|decoder|generator|discriminator|transformer|backbone)\d*$"
+    r"|^net[A-Z]\w{0,2}$",
+    re.IGNORECASE,
+)
+# ... unless the name says it does something else with it (`build_model`, `save_model`).
+_NOT_A_RUN = re.compile(
+    r"^(build|load|save|get|create|init|make|setup|prepare|freeze|unwrap|wrap|copy|export|"
+    r"print|log|count|update|set|reset|to|compile|summary|show|describe)_",
+    re.IGNORECASE,
+)
+# Iterating these walks the tensors or layers of one model, not its batches or steps: a cut per
+# parameter splits one update into hundreds of graphs (timm's ModelEma got one per tensor).
+_MODEL_PARTS = frozenset(
+    {
+        *("parameters", "named_parameters", "buffers", "named_buffers", "state_dict"),
+        *("modules", "named_modules", "children", "named_children"),
+    }
+)
+
+
+def _model_parts(node: cst.CSTNode | None) -> bool:
+    """Whether ``node`` (an iterable, or a value bound to the name a loop iterates) is built
+    from a model's parameters, buffers, state dict or layers."""
+    if node is None:
+        return False
+    return any(
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in _MODEL_PARTS
+        for call in find(node, cst.Call)
+    )
+
+
+def is_model_call(call: cst.Call, methods: Callable[[str], bool] = lambda name: False) -> bool:
+    """``model(x)``, ``self.net(x)``, ``self(x)`` outside ``forward``, or ``self.<method>(...)``
+    where ``methods`` says that method of the enclosing class calls the model."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value == "self" or is_model_name(func.value)
+    if isinstance(func, cst.Attribute):
+        if m.matches(func.value, m.Name("self")) and methods(func.attr.value):
+            return True
+        return is_model_name(func.attr.value)
+    return False
+
+
+def is_model_name(name: str) -> bool:
+    return bool(MODEL_NAME.search(name)) and not _NOT_A_RUN.search(name)
+
+
+def _is_generator(function: cst.FunctionDef) -> bool:
+    """A function whose own body yields (nested functions and classes not entered)."""
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Yield):
+            return True
+        stack.extend(
+            c
+            for c in children(node)
+            if not isinstance(c, cst.FunctionDef | cst.ClassDef | cst.Lambda)
+        )
+    return False
+
+
 class _Lazy:
     """A set of names computed on the first membership test: most bindings and loops are
     settled without asking which names hold a device loader."""
@@ -361,6 +434,11 @@ class _LoopCollector(PlainVisitor):
         self._attributes: list[list] = []
         self._no_grad = 0  # depth of enclosing no_grad/inference_mode functions and blocks
         self._loop_targets: list[set[str]] = []  # names bound by each enclosing `for`
+        # Per scope (module, function, class): the scope's node and its enclosing loops.
+        self._frames: list[tuple[cst.CSTNode | None, list[Loop]]] = [(None, [])]
+        self._classes: list[cst.ClassDef] = []
+        self._generators: dict[cst.FunctionDef, bool] = {}
+        self._model_methods: dict[tuple[cst.ClassDef, str], bool] = {}
 
     @staticmethod
     def _class_attributes(node: cst.ClassDef, loader_classes: Collection[str]) -> set[str]:
@@ -399,6 +477,9 @@ class _LoopCollector(PlainVisitor):
                 self._attributes.append([node, frozenset(self._loader_classes), None])
             if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
                 self._scopes.append({})
+                self._frames.append((node, []))
+            if kind is cst.ClassDef:
+                self._classes.append(node)  # type: ignore[arg-type]
             if isinstance(node, cst.BaseSuite):
                 self._suites.append(node)
             if _enters_no_grad(node):
@@ -411,6 +492,8 @@ class _LoopCollector(PlainVisitor):
         kind = type(original_node)
         if kind is cst.For:
             self._loop_targets.pop()
+        if kind is cst.For or kind is cst.While:
+            self._frames[-1][1].pop()
         if kind in self._TRACKED:
             if isinstance(original_node, cst.BaseSuite):
                 self._suites.pop()
@@ -418,8 +501,10 @@ class _LoopCollector(PlainVisitor):
                 self._no_grad -= 1
             if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
                 self._scopes.pop()
+                self._frames.pop()
             if kind is cst.ClassDef:
                 self._attributes.pop()
+                self._classes.pop()
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar):
@@ -435,7 +520,7 @@ class _LoopCollector(PlainVisitor):
             loader = bound is not None and is_device_loader(
                 bound, _Lazy(self._device_loaders), self._loader_classes
             )
-            self._scopes[-1][name] = _Binding(loader, tuple(self._suites))
+            self._scopes[-1][name] = _Binding(loader, tuple(self._suites), _model_parts(bound))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -468,14 +553,21 @@ class _LoopCollector(PlainVisitor):
         on_device_loader = iterates_device_loader(
             loop, _Lazy(self._device_loaders), self._loader_classes
         )
+        calls_model = False
         if steps or backwards:
             kind: Literal["train", "eval"] = "train"
+        elif not self._may_cut(loop, calls):
+            return
         elif isinstance(loop, cst.For) and (
             (_moves_loop_batch(loop, nodes) and not self._iterates_parts(loop))
             or on_device_loader
             or (self._no_grad and _reads_values(nodes))
         ):
             kind = "eval"
+        elif any(is_model_call(c, self._method_calls_model) for c in calls) or (
+            self._consumes_sampler(loop)
+        ):
+            kind, calls_model = "eval", True
         else:
             return
         self.loops[loop] = LoopInfo(
@@ -486,7 +578,98 @@ class _LoopCollector(PlainVisitor):
             counter=counter,
             counter_offset=offset,
             iterates_device_loader=on_device_loader,
+            calls_model=calls_model,
         )
+
+    def _may_cut(self, loop: Loop, calls: list[cst.Call]) -> bool:
+        """Whether a loop without a training step may be an evaluation or sampling loop: not
+        inside a model's ``forward`` (its loops are part of the caller's step) or a generator
+        (its consumer's loop is the step), not a loop nested in a step loop that does not call
+        the model (a per-image or per-sample loop of a batch, whose cut is the batch loop's; a
+        validation loop inside the training loop calls the model and keeps its cut), not a
+        walk over a model's parameters, buffers or layers (an EMA update is one graph)."""
+        scope = self._frames[-1][0]
+        if isinstance(scope, cst.FunctionDef):
+            if scope.name.value == "forward" and len(self._frames) > 2:
+                if isinstance(self._frames[-2][0], cst.ClassDef):
+                    return False
+            generator = self._generators.get(scope)
+            if generator is None:
+                generator = self._generators[scope] = _is_generator(scope)
+            if generator:
+                return False
+        if any(enclosing in self.loops for enclosing in self._frames[-1][1]) and not any(
+            is_model_call(c, self._method_calls_model) for c in calls
+        ):
+            return False
+        if isinstance(loop, cst.For):
+            if _model_parts(loop.iter):
+                return False
+            iterable = unwrap_iterable(loop.iter)
+            names = [iterable] if isinstance(iterable, cst.Name) else []
+            if isinstance(iterable, cst.Call) and m.matches(iterable.func, m.Name("zip")):
+                names = [a.value for a in iterable.args if isinstance(a.value, cst.Name)]
+            scope_bindings = self._scopes[-1]
+            for name in names:
+                binding = scope_bindings.get(name.value)  # type: ignore[attr-defined]
+                if binding is not None and binding.model_parts:
+                    return False
+        return True
+
+    def _consumes_sampler(self, loop: Loop) -> bool:
+        """A loop over ``self.<generator>(...)`` whose own loop calls the model and yields each
+        result (improved-diffusion's ``for sample in self.p_sample_loop_progressive(...)``): the
+        generator's loop gets no cut, so its consumer is the sampling loop and cuts after each
+        sample it receives."""
+        if not isinstance(loop, cst.For) or not self._classes:
+            return False
+        iterable = unwrap_iterable(loop.iter)
+        if not isinstance(iterable, cst.Call) or not m.matches(
+            iterable.func, m.Attribute(value=m.Name("self"))
+        ):
+            return False
+        name = iterable.func.attr.value  # type: ignore[attr-defined]
+        method = next(
+            (
+                s
+                for s in self._classes[-1].body.body
+                if isinstance(s, cst.FunctionDef) and s.name.value == name
+            ),
+            None,
+        )
+        if method is None or not _is_generator(method):
+            return False
+        for inner in find(method.body, cst.For, cst.While):
+            for node in own_statements(inner.body):
+                if isinstance(node, cst.Call) and is_model_call(node, self._method_calls_model):
+                    return True
+        return False
+
+    def _method_calls_model(self, name: str, depth: int = 0) -> bool:
+        """Whether method ``name`` of the enclosing class calls the model outside a loop of its
+        own (``p_sample`` → ``p_mean_variance`` → ``self.model(x, t)``); a method that loops
+        over the model itself (a training epoch) is a loop, not one call."""
+        if not self._classes or depth > 4:
+            return False
+        owner = self._classes[-1]
+        key = (owner, name)
+        if key in self._model_methods:
+            return self._model_methods[key]
+        self._model_methods[key] = False  # a recursive method does not call the model by itself
+        method = next(
+            (s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name),
+            None,
+        )
+        found = False
+        if method is not None and method.name.value != "forward":
+            for node in own_statements(method.body):
+                if isinstance(node, cst.Call) and is_model_call(
+                    node, lambda inner: self._method_calls_model(inner, depth + 1)
+                ):
+                    found = True
+                    break
+        self._model_methods[key] = found
+        return found
 
     def _iterates_parts(self, loop: cst.For) -> bool:
         """The loop walks the parts of one value (a dict's items, the element of an enclosing
@@ -502,9 +685,11 @@ class _LoopCollector(PlainVisitor):
     def visit_For(self, node: cst.For) -> None:
         self._visit(node)
         self._loop_targets.append(target_names(node.target))
+        self._frames[-1][1].append(node)
 
     def visit_While(self, node: cst.While) -> None:
         self._visit(node)
+        self._frames[-1][1].append(node)
 
 
 def _collect(module: cst.Module) -> dict[Loop, LoopInfo]:

@@ -2,7 +2,8 @@
 first stage's view of ``trncodemod.analysis.loops`` (``Pass.candidate`` of the step-level passes asks it).
 
 Every loop ``find_step_loops`` finds on the LibCST tree is a ``StepLoop`` here with ``maybe``
-set; the training test is exact, the evaluation test a superset.
+set; the training test is exact, the evaluation test a superset (a loop that calls anything named like
+a model, or a method of the file's classes, may be a sampling loop).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 
 from trncodemod.analysis.facts import FileFacts, dotted
 from trncodemod.analysis.facts import target_names as ast_target_names
-from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS
+from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS, is_model_name
 
 _AST_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _AST_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -80,6 +81,19 @@ class StepScan:
         # alias it), moves its batch (`.to`/`.cuda`), or reads values under no_grad.
         self.loader = not identifiers.isdisjoint(DEVICE_LOADERS)
         self._no_grad = not identifiers.isdisjoint(("no_grad", "inference_mode"))
+        # Method names of the file's classes: `self.<method>(...)` in a loop may call the model
+        # (loops.is_model_call follows the method; here any method is enough).
+        self._methods = (
+            {
+                item.name
+                for node in ast.walk(facts.tree)
+                if type(node) is ast.ClassDef
+                for item in node.body
+                if type(item) in (ast.FunctionDef, ast.AsyncFunctionDef)
+            }
+            if facts.loops
+            else set()
+        )
         if facts.loops:
             self._statements(facts.tree.body)
         for loop in self.loops:
@@ -134,6 +148,15 @@ class StepScan:
                 func.attr == "backward" or _ast_is_optimizer_step(call)
             ):
                 return True, True
+        for call in calls:
+            if self._may_call_model(call.func):
+                return False, True
+        # A loop over a sampler generator of its class (loops._consumes_sampler).
+        iterable = getattr(loop.node, "iter", None)
+        while type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.args:
+            iterable = iterable.args[0]  # enumerate(...), tqdm(...)
+        if type(iterable) is ast.Call and self._may_call_model(iterable.func):
+            return False, True
         if type(loop.node) is ast.While:
             return False, False
         if self.loader:
@@ -159,6 +182,17 @@ class StepScan:
                     return False, True
         return False, False
 
+    def _may_call_model(self, func: ast.AST) -> bool:
+        """loops.is_model_call, a superset: any method of the file's classes may call it."""
+        if type(func) is ast.Name:
+            return func.id == "self" or is_model_name(func.id)
+        if type(func) is ast.Attribute:
+            value = func.value
+            if type(value) is ast.Name and value.id == "self" and func.attr in self._methods:
+                return True
+            return is_model_name(func.attr)
+        return False
+
 
 _scan: tuple[ast.Module, StepScan] | None = None
 
@@ -178,9 +212,14 @@ def may_have_step_loop(facts: FileFacts) -> bool:
     if not facts.loops:
         return False
     calls = facts.calls
-    if calls.isdisjoint(_TRAIN_CALLS | _EVAL_CALLS) and not (
-        facts.spells(*DEVICE_LOADERS)
-        or (facts.spells("no_grad", "inference_mode") and not calls.isdisjoint(_READS))
+    if (
+        calls.isdisjoint(_TRAIN_CALLS | _EVAL_CALLS)
+        and not (
+            facts.spells(*DEVICE_LOADERS)
+            or (facts.spells("no_grad", "inference_mode") and not calls.isdisjoint(_READS))
+        )
+        and not facts.spells("self")
+        and not any(is_model_name(call) for call in calls)
     ):
         return False
     return bool(step_scan(facts).step_loops)
