@@ -308,6 +308,9 @@ class _Evaluator:
         # they are left to the rules about CUDA calls.
         self.recording = True
         self.config_defaults: dict[str, list[cst.BaseExpression]] = {}
+        # A flag parameter's truth through its callers, worked out once per parameter.
+        self.parameter_truths: dict[tuple[int, int], bool | _Value | None] = {}
+        self.active_parameters: set[tuple[int, int]] = set()
 
     def _names(self, node: cst.CSTNode) -> set[str]:
         return self.q(node)
@@ -518,6 +521,22 @@ class _Evaluator:
         built with `use_accel = torch.accelerator.is_available()`): True or False when every
         call agrees; None where each call passes the value on in a cycle."""
         function, position, name = parameter
+        key = (id(function), position)
+        if key in self.parameter_truths:
+            return self.parameter_truths[key]
+        if key in self.active_parameters:
+            return None  # a call passes the parameter on to its own function: a cycle
+        self.active_parameters.add(key)
+        try:
+            truth = self._parameter_truth_of(node, function, position, name, depth)
+        finally:
+            self.active_parameters.discard(key)
+        self.parameter_truths[key] = truth
+        return truth
+
+    def _parameter_truth_of(
+        self, node, function: cst.FunctionDef, position: int, name: str, depth: int
+    ) -> bool | _Value | None:
         offset = 1 if self._is_method(function) else 0
         results: set[bool] = set()
         for call in self._calls_of(function):
