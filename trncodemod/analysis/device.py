@@ -380,6 +380,12 @@ class _Evaluator:
         if len(kinds) == 1:
             return _Value(kinds)
         if isinstance(test, _Value) and test.blame is not None:
+            # Where one way is certainly the accelerator, what keeps the other way unknown is
+            # the cause, not the test between them (yolov5: `device = select_device(...)`,
+            # then `if LOCAL_RANK != -1: device = torch.device("cuda", LOCAL_RANK)`).
+            for side, other in ((body, orelse), (orelse, body)):
+                if side.kinds <= {ACCELERATOR, RANK} and other.blame is not None:
+                    return _Value(kinds | {UNKNOWN}, other.blame, other.why)
             return _Value(kinds | {UNKNOWN}, test.blame, test.why)
         blame = body.blame or orelse.blame
         return _Value(kinds | {UNKNOWN}, blame, body.why or orelse.why)
