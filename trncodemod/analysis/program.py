@@ -292,7 +292,7 @@ def _decisions(tree: ast.Module) -> Iterable[Decision]:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
-                if isinstance(target, ast.Name) and "device" in target.id.lower():
+                if isinstance(target, ast.Name) and _names_device(target.id):
                     why = _why_not_accelerator(statement.value)
                     yield Decision(
                         target.id,
@@ -302,8 +302,20 @@ def _decisions(tree: ast.Module) -> Iterable[Decision]:
                         why or "",
                     )
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if "device" in statement.name.lower():
+            if _names_device(statement.name):
                 yield _function_decision(statement)
+
+
+# Words beside "device" that make a name something else: a count, an index, a name, a list.
+_NOT_A_DEVICE = frozenset({"count", "num", "ids", "id", "index", "idx", "name", "names", "props"})
+_NOT_A_DEVICE |= {"properties", "memory", "mem", "map", "capability", "list"}
+
+
+def _names_device(name: str) -> bool:
+    """Whether a name says it holds a device (`device`, `select_device`, `autodetect_device_type`),
+    not a count or a list of them (`parse_devices`, `device_count`, `num_devices`)."""
+    words = [w for w in re.split(r"_+|(?<=[a-z])(?=[A-Z])", name.lower()) if w]
+    return "device" in words and _NOT_A_DEVICE.isdisjoint(words)
 
 
 def _why_not_accelerator(value: ast.expr) -> str | None:
