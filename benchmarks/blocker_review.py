@@ -127,7 +127,7 @@ def main() -> None:
             f"no verdict: {blocker['id']} {blocker['repo']} {blocker['path']}:{blocker['line']} "
             f"{blocker['code']} {blocker['message'][:120]}"
         )
-    names = {r.name for r in repos}
+    names = {row["name"] for row in rows}
     for key, verdict in verdicts.items():
         if key not in seen and verdict["where"].split(" ", 1)[0] in names:
             print(f"stale verdict: {key} {verdict['where']}:{verdict.get('line')}")
