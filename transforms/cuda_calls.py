@@ -565,7 +565,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 self._drop.add(node)
             return
         inner = self._within(node.test)
-        if inner is not None and self._stops_without(node.test, inner):
+        if inner is not None and self._stops_without(node.test, inner) and not self._guarded(node):
             self.report(
                 inner,
                 CudaRequiredCheck,
@@ -574,6 +574,17 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 f"{self.target.device.expr})",
                 False,
             )
+
+    def _guarded(self, node: cst.CSTNode) -> bool:
+        """Whether an `if` in its function keeps ``node`` from running on every call (yolov5's
+        `elif device:` runs it only with an explicit CUDA `--device`): then not a claim that
+        the program stops."""
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+            if isinstance(current, cst.If | cst.Else | cst.Try | cst.For | cst.While):
+                return True
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return False
 
     def _stops_without(self, test: cst.BaseExpression, call: cst.Call) -> bool:
         """Whether ``test`` is False whenever ``call`` is: the call is the test or one operand

@@ -11,6 +11,9 @@ def main(args):
         print("no GPU found, training on the CPU")
     if not torch.cuda.is_available():
         args.device = "cpu"
+    if args.gpus:
+        # Runs only with an explicit CUDA index, which a Trainium run does not pass.
+        assert torch.cuda.is_available() and torch.cuda.device_count() >= len(args.gpus)
     model = torch.nn.Linear(4, 4).cuda()
     return model
 
