@@ -304,6 +304,39 @@ class CudaRequiredCheck(Rule):
     source = "reference R1"
 
 
+class GuardedCudaRequiredCheck(Rule):
+    """## What it does
+    Removes `assert torch.cuda.is_available()` (or `torch.accelerator.is_available()`) where an
+    `if` in its function decides whether it runs (`if device_type == "cuda": assert
+    torch.cuda.is_available()`), as TRN803 does at the top of a script.
+
+    ## Why
+    Under torch_xla the check is False on a Trainium host (reference R1): if the branch runs
+    there, the script stops. Whether it runs depends on values the tool does not always know
+    (timm's `device_type` from `--device`), so this is not a claim that the program stops; the
+    removal is safe either way, since `torch_xla.device()` raises when no accelerator is there.
+
+    ## Example
+    ```python
+    if device_type == "cuda":
+        assert torch.cuda.is_available(), "CUDA is not available"
+    ```
+
+    ## Use instead
+    ```python
+    if device_type == "cuda":
+        pass
+    ```
+    """
+
+    code = "TRN805"
+    name = "guarded-cuda-required-check"
+    summary = "`assert torch.cuda.is_available()` under an `if` → removed"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1"
+
+
 def _has_call(node: cst.CSTNode) -> bool:
     return bool(find(node, cst.Call, cst.Await, cst.Yield, cst.NamedExpr))
 
@@ -318,6 +351,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
         CudaQuery,
         OtherCudaCall,
         CudaRequiredCheck,
+        GuardedCudaRequiredCheck,
     )
     needles = ("cuda", "pin_memory", "set_device_i")
 
@@ -554,12 +588,17 @@ class CudaOnlyCalls(DropsStatements, Pass):
     def visit_Assert(self, node: cst.Assert) -> None:
         call = self._availability(node.test)
         if call is not None and not (node.msg is not None and _has_call(node.msg)):
+            rule = GuardedCudaRequiredCheck if self._guarded(node) else CudaRequiredCheck
             if self.report(
                 call,
-                CudaRequiredCheck,
-                f"`assert {_code(call)}` removed: it is False on Trainium and stopped the script "
-                "before it trained (torch_xla.device() raises by itself when no accelerator "
-                "is there)",
+                rule,
+                f"`assert {_code(call)}` removed: it is False on Trainium and "
+                + (
+                    "stops the script where this branch runs"
+                    if rule is not CudaRequiredCheck
+                    else "stopped the script before it trained"
+                )
+                + " (torch_xla.device() raises by itself when no accelerator is there)",
                 True,
             ):
                 self._drop.add(node)

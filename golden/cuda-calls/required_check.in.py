@@ -11,6 +11,8 @@ def main(args):
         sys.exit(1)
     if not torch.accelerator.is_available():
         raise RuntimeError("an accelerator is required")
+    if args.device_type == "cuda":
+        assert torch.cuda.is_available(), "CUDA is not available"
     model = torch.nn.Linear(4, 4).cuda()
     return model
 

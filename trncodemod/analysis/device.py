@@ -367,6 +367,10 @@ class _Evaluator:
             return self._either(self.value(node.body, depth), self.value(node.orelse, depth), truth)
         if isinstance(node, cst.Call):
             return self._call_value(node, depth)
+        if isinstance(node, cst.Name) and node.value == "None":
+            # `ModelEmaV3(model, device="cpu" if args.ema_cpu else None)`: None keeps the
+            # default (the model's device); it decides nothing.
+            return _Value(frozenset())
         if isinstance(node, cst.Name | cst.Attribute):
             return self._name_value(node, depth)
         if isinstance(node, cst.Subscript) and _ID_LIST.match(_last(dotted(node.value) or "")):

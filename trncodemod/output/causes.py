@@ -20,7 +20,7 @@ from trncodemod.pipeline.engine import FileOutcome, blocks
 RUN_NOTES = frozenset({"TRN343"})
 # A finding that says all another says at the same place: `assert torch.cuda.is_available()`
 # removed (TRN803) is the whole story of the availability check in it (TRN007).
-SUBSUMES = {"TRN803": frozenset({"TRN007"})}
+SUBSUMES = {"TRN803": frozenset({"TRN007"}), "TRN805": frozenset({"TRN007"})}
 
 
 def one_per_cause(outcomes: Sequence[FileOutcome]) -> list[FileOutcome]:
