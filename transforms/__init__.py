@@ -27,6 +27,7 @@ from trncodemod.transforms.cuda_calls import CudaOnlyCalls
 from trncodemod.transforms.data_parallel import DataParallel
 from trncodemod.transforms.device import DevicePlacement
 from trncodemod.transforms.device_loader import DeviceLoader
+from trncodemod.transforms.device_missing import DeviceMissing
 from trncodemod.transforms.float64 import Float64ToFloat32
 from trncodemod.transforms.frameworks import Frameworks
 from trncodemod.transforms.host_sync import HostSyncDiagnostics
@@ -44,6 +45,7 @@ from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 
 PASSES = (
     DevicePlacement,
+    DeviceMissing,
     TorchImports,
     Launchers,
     TorchXlaApis,

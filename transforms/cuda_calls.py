@@ -29,6 +29,8 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _PIN_KEYWORDS = frozenset({"pin_memory", "pin_memory_device"})
+_AVAILABLE = ("torch.cuda.is_available", "torch.accelerator.is_available")
+_EXITS = frozenset({"sys.exit", "builtins.exit", "builtins.quit", "os._exit"})
 
 
 @dataclass(frozen=True)
@@ -266,13 +268,91 @@ class OtherCudaCall(Rule):
     source = "reference R13"
 
 
+class CudaRequiredCheck(Rule):
+    """## What it does
+    Removes a check that stops the script unless CUDA is there: `assert
+    torch.cuda.is_available()` (with or without a message) and `if not torch.cuda.is_available():`
+    whose whole body raises or exits (`raise RuntimeError(...)`, `sys.exit(...)`), without an
+    `else`. `torch.accelerator.is_available()` is handled the same way. Where the check is
+    part of a larger condition (`assert torch.cuda.is_available() and world_size > 1`) it is
+    left and reported as a blocker, at the check.
+
+    ## Why
+    Under torch_xla `torch.cuda.is_available()` is False on a Trainium host (reference R1,
+    measured): the script stops at the check, before it trains, on every run. The check says
+    "the accelerator is there", which on the target `torch_xla.device()` ensures by itself (it
+    raises when no Neuron device is present), so removing it changes nothing else.
+
+    ## Example
+    ```python
+    assert torch.cuda.is_available(), "training needs a GPU"
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()  # raises when no accelerator is present
+    ```
+    """
+
+    code = "TRN803"
+    name = "cuda-required-check"
+    summary = (
+        "a check that stops the script without CUDA (`assert torch.cuda.is_available()`) → removed"
+    )
+    safety = Safety.SAFE
+    severity = Severity.BLOCKER
+    source = "reference R1"
+
+
+class GuardedCudaRequiredCheck(Rule):
+    """## What it does
+    Removes `assert torch.cuda.is_available()` (or `torch.accelerator.is_available()`) where an
+    `if` in its function decides whether it runs (`if device_type == "cuda": assert
+    torch.cuda.is_available()`), as TRN803 does at the top of a script.
+
+    ## Why
+    Under torch_xla the check is False on a Trainium host (reference R1): if the branch runs
+    there, the script stops. Whether it runs depends on values the tool does not always know
+    (timm's `device_type` from `--device`), so this is not a claim that the program stops; the
+    removal is safe either way, since `torch_xla.device()` raises when no accelerator is there.
+
+    ## Example
+    ```python
+    if device_type == "cuda":
+        assert torch.cuda.is_available(), "CUDA is not available"
+    ```
+
+    ## Use instead
+    ```python
+    if device_type == "cuda":
+        pass
+    ```
+    """
+
+    code = "TRN805"
+    name = "guarded-cuda-required-check"
+    summary = "`assert torch.cuda.is_available()` under an `if` → removed"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = "reference R1"
+
+
 def _has_call(node: cst.CSTNode) -> bool:
     return bool(find(node, cst.Call, cst.Await, cst.Yield, cst.NamedExpr))
 
 
 class CudaOnlyCalls(DropsStatements, Pass):
     name = "cuda-calls"
-    rules = (CudaSynchronize, CudaNoOpCall, CudaBackendFlag, PinnedMemory, CudaQuery, OtherCudaCall)
+    rules = (
+        CudaSynchronize,
+        CudaNoOpCall,
+        CudaBackendFlag,
+        PinnedMemory,
+        CudaQuery,
+        OtherCudaCall,
+        CudaRequiredCheck,
+        GuardedCudaRequiredCheck,
+    )
     needles = ("cuda", "pin_memory", "set_device_i")
 
     def __init__(self, *args, **kwargs) -> None:
@@ -304,7 +384,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
         ]
         if target.is_xla:
             cuda += [n for n, call in table.calls.items() if call.xla_only and n in names]
-        return facts.calls_one_of(*cuda)
+        # Checks that stop the script without CUDA (visit_Assert, leave_If).
+        return facts.calls_one_of(*cuda, *_AVAILABLE)
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:
@@ -491,3 +572,123 @@ class CudaOnlyCalls(DropsStatements, Pass):
             node, CudaBackendFlag, f"{short} = ... removed: no effect on Trainium", True
         ):
             self._drop.add(node)
+
+    # -- checks that stop the script without CUDA ----------------------------------------------
+    def _availability(self, node: cst.BaseExpression) -> cst.Call | None:
+        """The availability call ``node`` is (parentheses aside), else None."""
+        if isinstance(node, cst.Call) and not node.args and self.is_any(node.func, _AVAILABLE):
+            return node
+        return None
+
+    def _within(self, node: cst.BaseExpression) -> cst.Call | None:
+        """An availability call anywhere in ``node``."""
+        found = find(node, cst.Call)
+        return next((c for c in found if self._availability(c) is not None), None)
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        call = self._availability(node.test)
+        if call is not None and not (node.msg is not None and _has_call(node.msg)):
+            rule = GuardedCudaRequiredCheck if self._guarded(node) else CudaRequiredCheck
+            if self.report(
+                call,
+                rule,
+                f"`assert {_code(call)}` removed: it is False on Trainium and "
+                + (
+                    "stops the script where this branch runs"
+                    if rule is not CudaRequiredCheck
+                    else "stopped the script before it trained"
+                )
+                + " (torch_xla.device() raises by itself when no accelerator is there)",
+                True,
+            ):
+                self._drop.add(node)
+            return
+        inner = self._within(node.test)
+        if inner is not None and self._stops_without(node.test, inner) and not self._guarded(node):
+            self.report(
+                inner,
+                CudaRequiredCheck,
+                f"`{_code(inner)}` is False on Trainium, so this assert stops the script before "
+                "it trains: remove the CUDA check from the condition (the device is "
+                f"{self.target.device.expr})",
+                False,
+            )
+
+    def _guarded(self, node: cst.CSTNode) -> bool:
+        """Whether an `if` in its function keeps ``node`` from running on every call (yolov5's
+        `elif device:` runs it only with an explicit CUDA `--device`): then not a claim that
+        the program stops."""
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+            if isinstance(current, cst.If | cst.Else | cst.Try | cst.For | cst.While):
+                return True
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return False
+
+    def _stops_without(self, test: cst.BaseExpression, call: cst.Call) -> bool:
+        """Whether ``test`` is False whenever ``call`` is: the call is the test or one operand
+        of an ``and`` (not under ``not``/``or``)."""
+        if test is call:
+            return True
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._stops_without(test.left, call) or self._stops_without(test.right, call)
+        return False
+
+    def leave_If(
+        self, original_node: cst.If, updated_node: cst.If
+    ) -> cst.BaseStatement | cst.RemovalSentinel:
+        test = original_node.test
+        if not (
+            isinstance(test, cst.UnaryOperation)
+            and isinstance(test.operator, cst.Not)
+            and original_node.orelse is None
+        ):
+            return updated_node
+        call = self._availability(test.expression)
+        if call is None or not self._only_stops(original_node.body):
+            return updated_node
+        if self.report(
+            call,
+            CudaRequiredCheck,
+            f"`if not {_code(call)}:` and the exit under it removed: it is False on Trainium and "
+            "stopped the script before it trained (torch_xla.device() raises by itself when no "
+            "accelerator is there)",
+            True,
+        ):
+            return cst.RemoveFromParent()
+        return updated_node
+
+    def _only_stops(self, body: cst.BaseSuite) -> bool:
+        """Whether every statement of ``body`` raises, exits or prints (a message, then exit)
+        and one raises or exits."""
+        smalls: list[cst.BaseSmallStatement] = []
+        lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+        for line in lines:
+            if not isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+                return False
+            smalls.extend(line.body)
+        stops = False
+        for small in smalls:
+            if isinstance(small, cst.Raise):
+                stops = True
+            elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                names = self.module_names(small.value.func)
+                if names & _EXITS:
+                    stops = True
+                elif not names & {"builtins.print"} and not _is_log(small.value):
+                    return False
+            else:
+                return False
+        return stops
+
+
+def _is_log(call: cst.Call) -> bool:
+    """``logger.error(...)``, ``logging.warning(...)``: a message before the exit."""
+    return m.matches(
+        call.func,
+        m.Attribute(attr=m.Name("error") | m.Name("warning") | m.Name("critical") | m.Name("info")),
+    )
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)

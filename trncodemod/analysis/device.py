@@ -63,6 +63,8 @@ _RANK_ENV = ("RANK", "LOCAL_RANK")
 _CONFIG_ROOT = re.compile(r"^(cfg|config|conf|configs|opt|opts|hparams|settings|params)$", re.I)
 # Devices of a copy kept elsewhere on purpose (an EMA or reference model on the host, offload).
 _DELIBERATE = re.compile(r"(^|_)(ema|cpu|host|offload|ref|reference|save|saving)(_|$)", re.I)
+_ARGS_NAME = re.compile(r"^(args|arguments|opt|opts|options|flags|hparams|hps|FLAGS|cfg|config)$")
+_DEVICE_WORD = re.compile(r"cuda(:\d+)?|cpu|xla|neuron|mps")
 _ID_LIST = re.compile(r"^(device|gpu)_?ids$|^gpus$", re.I)
 _DEPTH = 12
 _STEPS = 20_000  # values worked out per file before the rest is "cannot follow"
@@ -305,6 +307,10 @@ class _Evaluator:
         # resolves them. Elsewhere (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`)
         # they are left to the rules about CUDA calls.
         self.recording = True
+        self.config_defaults: dict[str, list[cst.BaseExpression]] = {}
+        # A flag parameter's truth through its callers, worked out once per parameter.
+        self.parameter_truths: dict[tuple[int, int], bool | _Value | None] = {}
+        self.active_parameters: set[tuple[int, int]] = set()
 
     def _names(self, node: cst.CSTNode) -> set[str]:
         return self.q(node)
@@ -361,6 +367,10 @@ class _Evaluator:
             return self._either(self.value(node.body, depth), self.value(node.orelse, depth), truth)
         if isinstance(node, cst.Call):
             return self._call_value(node, depth)
+        if isinstance(node, cst.Name) and node.value == "None":
+            # `ModelEmaV3(model, device="cpu" if args.ema_cpu else None)`: None keeps the
+            # default (the model's device); it decides nothing.
+            return _Value(frozenset())
         if isinstance(node, cst.Name | cst.Attribute):
             return self._name_value(node, depth)
         if isinstance(node, cst.Subscript) and _ID_LIST.match(_last(dotted(node.value) or "")):
@@ -374,6 +384,12 @@ class _Evaluator:
         if len(kinds) == 1:
             return _Value(kinds)
         if isinstance(test, _Value) and test.blame is not None:
+            # Where one way is certainly the accelerator, what keeps the other way unknown is
+            # the cause, not the test between them (yolov5: `device = select_device(...)`,
+            # then `if LOCAL_RANK != -1: device = torch.device("cuda", LOCAL_RANK)`).
+            for side, other in ((body, orelse), (orelse, body)):
+                if side.kinds <= {ACCELERATOR, RANK} and other.blame is not None:
+                    return _Value(kinds | {UNKNOWN}, other.blame, other.why)
             return _Value(kinds | {UNKNOWN}, test.blame, test.why)
         blame = body.blame or orelse.blame
         return _Value(kinds | {UNKNOWN}, blame, body.why or orelse.why)
@@ -421,6 +437,9 @@ class _Evaluator:
                     return _unknown(node, f"`{name}` has no default")
                 return self.value(option.default, depth)
             head, _, attr = name.rpartition(".")
+            default = self._config_default(name)
+            if default is not None:
+                return self.value(default, depth)
             if attr == "device" and not _CONFIG_ROOT.match(_last(head)):
                 # `x.device`, `model.device`, `accelerator.device`: the device something
                 # already lives on, or that a framework chose; not a decision of this file.
@@ -429,7 +448,7 @@ class _Evaluator:
         return self._bound(node, name, bindings, depth)
 
     def _bound(self, node, name: str, bindings: list[Binding], depth: int) -> _Value:
-        result: _Value | None = None
+        live: list[tuple[Binding, _Value, bool | _Value]] = []
         for binding in bindings:
             guard = self._guards(binding, depth)
             if guard is False:
@@ -440,26 +459,43 @@ class _Evaluator:
                 value = _unknown(node, f"`{name}` is bound in a way the tool cannot follow")
             else:
                 value = self.value(binding.value, depth)
-            if result is None or (guard is True and binding.parameter is None):
-                result = value  # a later unconditional binding replaces what came before
-            else:
-                result = self._either(result, value, guard)
+            if binding.parameter is None:
+                if guard is True:
+                    live = []  # a later unconditional binding replaces what came before
+                else:
+                    # ... and so does one on the same path as an earlier one, under tests
+                    # that all take its way (llm.c: `device = "cpu"`, then under `if
+                    # torch.cuda.is_available():` in the same branch, `device = "cuda"`).
+                    live = [e for e in live if not self._replaces(binding, e[0], depth)]
+            live.append((binding, value, guard))
+        result: _Value | None = None
+        for _, value, guard in live:
+            result = value if result is None else self._either(result, value, guard)
         if result is None or not result.kinds:
             return _unknown(node, f"no binding of `{name}` runs on the target")
         if _RANK_NAME.match(_last(name)) and UNKNOWN in result.kinds:
             return _known(RANK)
         return result
 
+    def _replaces(self, later: Binding, earlier: Binding, depth: int) -> bool:
+        """Whether ``later`` runs whenever ``earlier`` does, after it: the earlier one's tests
+        are the first of the later one's, and the later one's other tests take its way."""
+        size = len(earlier.guards)
+        if later.guards[:size] != earlier.guards:
+            return False
+        return all(self.truth(test, depth) is wanted for test, wanted in later.guards[size:])
+
     def _guards(self, binding: Binding, depth: int) -> bool | _Value:
         """True when every `if` around the binding takes its way on the target, False when one
         does not, else the unknown test."""
+        unknown: _Value | None = None
         for test, wanted in binding.guards:
             truth = self.truth(test, depth)
             if isinstance(truth, _Value):
-                return truth
-            if truth is not wanted:
+                unknown = unknown or truth  # a later test may still rule the binding out
+            elif truth is not wanted:
                 return False
-        return True
+        return unknown if unknown is not None else True
 
     def _parameter(self, node, parameter: tuple[cst.FunctionDef, int, str], depth: int) -> _Value:
         function, position, name = parameter
@@ -487,6 +523,72 @@ class _Evaluator:
         for value in values[1:]:
             result = self._either(result, value, None)
         return result
+
+    def _parameter_truth(
+        self, node, parameter: tuple[cst.FunctionDef, int, str], depth: int
+    ) -> bool | _Value | None:
+        """A flag parameter as its callers pass it (imagenet's `AverageMeter(name, use_accel)`,
+        built with `use_accel = torch.accelerator.is_available()`): True or False when every
+        call agrees; None where each call passes the value on in a cycle."""
+        function, position, name = parameter
+        key = (id(function), position)
+        if key in self.parameter_truths:
+            return self.parameter_truths[key]
+        if key in self.active_parameters:
+            return None  # a call passes the parameter on to its own function: a cycle
+        self.active_parameters.add(key)
+        try:
+            truth = self._parameter_truth_of(node, function, position, name, depth)
+        finally:
+            self.active_parameters.discard(key)
+        self.parameter_truths[key] = truth
+        return truth
+
+    def _parameter_truth_of(
+        self, node, function: cst.FunctionDef, position: int, name: str, depth: int
+    ) -> bool | _Value | None:
+        offset = 1 if self._is_method(function) else 0
+        results: set[bool] = set()
+        for call in self._calls_of(function):
+            arg = _argument(call, position - offset, name)
+            if arg is None:
+                arg = _default(function, name)
+                if arg is None:
+                    continue
+            if id(arg) in self.active:
+                continue
+            truth = self.truth(arg, depth)
+            if isinstance(truth, _Value):
+                return truth
+            results.add(truth)
+        if not results:
+            if self._calls_of(function):
+                return None
+            default = _default(function, name)
+            if default is not None:
+                return self.truth(default, depth)
+            self.facts.parameters.add(node)
+            return _unknown(
+                node,
+                f"`{name}` is a parameter of `{function.name.value}`, whose "
+                "callers the tool cannot see",
+            )
+        if len(results) == 1:
+            return results.pop()
+        return _unknown(node, f"`{name}` is passed both ways")
+
+    def _config_default(self, name: str) -> cst.BaseExpression | None:
+        """The default of a config field (`config.device`) set in this file's config factory:
+        a function that builds an object, sets the field on it and returns it (minGPT's
+        `Trainer.get_default_config()`: `C = CN(); C.device = "auto"; return C`)."""
+        head, _, attr = name.rpartition(".")
+        if not attr or not _CONFIG_ROOT.match(_last(head)):
+            return None
+        found = self.config_defaults.get(attr, ())
+        if not self.config_defaults:
+            self.config_defaults = _config_defaults(self.c.functions)
+            found = self.config_defaults.get(attr, ())
+        return found[0] if len(found) == 1 else None
 
     def _is_method(self, function: cst.FunctionDef) -> bool:
         params = function.params.params
@@ -520,9 +622,23 @@ class _Evaluator:
         return found
 
     def _option(self, name: str) -> Option | None:
+        """The argparse option ``name`` reads (`args.device`), not an attribute of something
+        else with the option's name (`idx.device` beside a `--device` flag)."""
         if "." not in name:
             return None
+        head = name.rpartition(".")[0]
+        if not (_ARGS_NAME.match(_last(head)) or self._parsed(head)):
+            return None
         return self.c.options.get(_last(name))
+
+    def _parsed(self, head: str) -> bool:
+        """Whether ``head`` is bound to what `parser.parse_args()` returns."""
+        for binding in self.c.bindings.get(head, ()):
+            value = binding.value
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+                if value.func.attr.value in ("parse_args", "parse_known_args"):
+                    return True
+        return False
 
     # -- constants and dtypes --------------------------------------------------------------------
     def constant(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
@@ -551,6 +667,9 @@ class _Evaluator:
                 option = self._option(name)
                 if option is not None and option.default is not None:
                     return self.constant(option.default, depth + 1)
+                default = self._config_default(name)
+                if default is not None:
+                    return self.constant(default, depth + 1)
             return values.pop() if len(values) == 1 else None
         return None
 
@@ -616,6 +735,9 @@ class _Evaluator:
     def _truth(self, node: cst.BaseExpression, depth: int) -> bool | _Value:
         if isinstance(node, cst.Name) and node.value in ("True", "False"):
             return node.value == "True"
+        text = _string(node)
+        if text is not None:
+            return bool(text)  # `if args.device:` with `--device` defaulting to ""
         if isinstance(node, cst.Call):
             names = self._names(node.func)
             if names & (_AVAILABLE | _BF16) and not node.args:
@@ -655,15 +777,22 @@ class _Evaluator:
                     if option.default is not None:
                         return self.truth(option.default, depth)
                     return option.action == "store_false"
+                if option is not None and _string(option.default) is not None:
+                    return self.truth(option.default, depth)  # a string option's default
                 return _unknown(node, f"`{name}` is set outside what the tool can see")
             results = set()
             for binding in bindings:
                 guard = self._guards(binding, depth)
                 if guard is False:
                     continue
-                if binding.value is None:
+                if binding.parameter is not None:
+                    truth = self._parameter_truth(node, binding.parameter, depth)
+                    if truth is None:
+                        continue  # a cycle through the callers: they add nothing
+                elif binding.value is None:
                     return _unknown(node, f"`{name}` is bound in a way the tool cannot follow")
-                truth = self.truth(binding.value, depth)
+                else:
+                    truth = self.truth(binding.value, depth)
                 if isinstance(truth, _Value):
                     return truth
                 results.add(truth)
@@ -685,8 +814,9 @@ class _Evaluator:
             left, right = right, left
         text = _string(right)
         subject = identity_subject(left)
-        if text is not None and subject is None:
-            held = self.constant(left, depth)  # `dtype == "float16"`, `args.precision == "bf16"`
+        if text is not None and (subject is None or not _DEVICE_WORD.fullmatch(text)):
+            # `dtype == "float16"`, `args.precision == "bf16"`, `config.device == "auto"`
+            held = self.constant(left, depth)
             if held is not None and isinstance(operator, cst.Equal | cst.NotEqual):
                 return (held == text) is isinstance(operator, cst.Equal)
         if text is None or subject is None:
@@ -728,6 +858,31 @@ def identity_subject(node: cst.BaseExpression) -> cst.BaseExpression | None:
     if name is not None and "device" in _last(name).lower():
         return node
     return None
+
+
+def _config_defaults(
+    functions: dict[str, list[cst.FunctionDef]],
+) -> dict[str, list[cst.BaseExpression]]:
+    """Field -> the values config factories give it: in a function that returns a plain name,
+    each ``name.field = value`` (one level; the last per function)."""
+    found: dict[str, list[cst.BaseExpression]] = {"": []}  # never empty once worked out
+    for function in (f for group in functions.values() for f in group):
+        returned = {
+            r.value.value for r in find(function, cst.Return) if isinstance(r.value, cst.Name)
+        }
+        fields: dict[str, cst.BaseExpression] = {}
+        for assign in find(function, cst.Assign):
+            for target in assign.targets:
+                node = target.target
+                if (
+                    isinstance(node, cst.Attribute)
+                    and isinstance(node.value, cst.Name)
+                    and node.value.value in returned
+                ):
+                    fields[node.attr.value] = assign.value
+        for key, value in fields.items():
+            found.setdefault(key, []).append(value)
+    return found
 
 
 def _methods(cls: cst.ClassDef) -> Iterable[cst.FunctionDef]:

@@ -122,6 +122,9 @@ class ModuleSummary:
     decisions: tuple[Decision, ...]
     # Imported names that may be devices (`*device*`) -> the lines and columns they are used at.
     device_uses: Mapping[str, tuple[tuple[int, int], ...]]
+    # Something in the module may place values on a device: `.to(...)`, `.cuda()`, a `device=`
+    # argument, torch_xla, a framework that moves the model (`accelerator.prepare`).
+    moves: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -135,6 +138,7 @@ class ModuleSummary:
             "top_references": list(self.top_references),
             "decisions": [d.to_json() for d in self.decisions],
             "device_uses": {k: [list(u) for u in v] for k, v in self.device_uses.items()},
+            "moves": self.moves,
         }
 
     @classmethod
@@ -150,6 +154,7 @@ class ModuleSummary:
             top_references=tuple(data["top_references"]),
             decisions=tuple(Decision(*d) for d in data["decisions"]),
             device_uses={k: tuple(tuple(u) for u in v) for k, v in data["device_uses"].items()},
+            moves=data["moves"],
         )
 
 
@@ -201,7 +206,38 @@ def summarize(text: str) -> ModuleSummary | None:
         top_references=_references(wrapper, imports),
         decisions=tuple(_decisions(tree)),
         device_uses={k: tuple(v) for k, v in uses.items()},
+        moves=may_move(tree, imports),
     )
+
+
+# Calls and keywords that place values on a device, or hand the model to code that does.
+_MOVE_METHODS = frozenset({"to", "cuda", "prepare", "initialize", "xla_device", "device"})
+_MOVE_MODULES = ("torch_xla", "deepspeed", "accelerate", "lightning", "pytorch_lightning")
+
+
+def _identifier(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def may_move(tree: ast.AST, imports: Mapping[str, str]) -> bool:
+    """Whether anything in ``tree`` may place values on a device (a step with none trains on
+    the CPU): `.to(...)`, `.cuda()`, `device=`, `torch.device(...)`, a `*device*` name, an
+    import of torch_xla or of a framework that moves the model itself."""
+    for binding in imports.values():
+        if binding.lstrip(".").startswith(_MOVE_MODULES):
+            return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _MOVE_METHODS:
+                return True
+            if any(k.arg and "device" in k.arg for k in node.keywords):
+                return True
+        elif "device" in _identifier(node).lower():
+            return True
+    return False
 
 
 def _references(node: ast.AST, imports: Mapping[str, str]) -> tuple[str, ...]:
@@ -256,7 +292,7 @@ def _decisions(tree: ast.Module) -> Iterable[Decision]:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
-                if isinstance(target, ast.Name) and "device" in target.id.lower():
+                if isinstance(target, ast.Name) and _names_device(target.id):
                     why = _why_not_accelerator(statement.value)
                     yield Decision(
                         target.id,
@@ -266,8 +302,20 @@ def _decisions(tree: ast.Module) -> Iterable[Decision]:
                         why or "",
                     )
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if "device" in statement.name.lower():
+            if _names_device(statement.name):
                 yield _function_decision(statement)
+
+
+# Words beside "device" that make a name something else: a count, an index, a name, a list.
+_NOT_A_DEVICE = frozenset({"count", "num", "ids", "id", "index", "idx", "name", "names", "props"})
+_NOT_A_DEVICE |= {"properties", "memory", "mem", "map", "capability", "list"}
+
+
+def _names_device(name: str) -> bool:
+    """Whether a name says it holds a device (`device`, `select_device`, `autodetect_device_type`),
+    not a count or a list of them (`parse_devices`, `device_count`, `num_devices`)."""
+    words = [w for w in re.split(r"_+|(?<=[a-z])(?=[A-Z])", name.lower()) if w]
+    return "device" in words and _NOT_A_DEVICE.isdisjoint(words)
 
 
 def _why_not_accelerator(value: ast.expr) -> str | None:
@@ -339,6 +387,8 @@ class ModuleView:
     # Host reads in this module's functions that a training step in another function reaches,
     # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain).
     step_reads: tuple[tuple[int, int, str, str], ...] = ()
+    # Another module of the program may place values on a device (`ModuleSummary.moves`).
+    moves_elsewhere: bool = False
 
     @property
     def is_test(self) -> bool:
@@ -366,6 +416,7 @@ class ModuleView:
                 sorted((name, value[2]) for name, value in self.imported_devices.items()),
                 sorted(self.decisions.items()),
                 self.step_reads,
+                self.moves_elsewhere,
             )
         )
 
@@ -484,6 +535,7 @@ def build_program(
             reaching.setdefault(module, []).append(entry)
     decisions = _used_decisions(summaries, resolver)
     reads = _step_reads(summaries, resolver)
+    movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
         role = (
@@ -513,6 +565,7 @@ def build_program(
             decisions=decisions.get(path, {}),
             steps=tuple(dict.fromkeys(steps)),
             step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
+            moves_elsewhere=movers - {path} != set(),
         )
     return program
 

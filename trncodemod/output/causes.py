@@ -18,6 +18,9 @@ from trncodemod.pipeline.engine import FileOutcome, blocks
 
 # Notes about where the run's compiled graphs go: one launcher line serves every file.
 RUN_NOTES = frozenset({"TRN343"})
+# A finding that says all another says at the same place: `assert torch.cuda.is_available()`
+# removed (TRN803) is the whole story of the availability check in it (TRN007).
+SUBSUMES = {"TRN803": frozenset({"TRN007"}), "TRN805": frozenset({"TRN007"})}
 
 
 def one_per_cause(outcomes: Sequence[FileOutcome]) -> list[FileOutcome]:
@@ -46,11 +49,17 @@ def _is_note(finding: Finding, code: str) -> bool:
 
 
 def _merge_repeats(outcome: FileOutcome) -> FileOutcome:
-    """Blockers left with the same code and message in one file: one, with the others' places."""
+    """Blockers left with the same code and message in one file: one, with the others' places;
+    a finding another says all of at the same place (``SUBSUMES``): gone."""
+    covered = {
+        (code, f.line, f.column) for f in outcome.findings for code in SUBSUMES.get(f.code, ())
+    }
     findings: list[Finding] = []
     seen: dict[tuple[str, str], int] = {}
     for finding in outcome.findings:
         key = (finding.code, finding.message)
+        if (finding.code, finding.line, finding.column) in covered:
+            continue
         if not blocks(finding):
             findings.append(finding)
         elif key in seen:

@@ -1,0 +1,13 @@
+import torch
+from torch import nn
+
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+loss_fn = nn.MSELoss()
+loader = [(torch.randn(4, 8), torch.randn(4, 1)) for _ in range(10)]
+
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()

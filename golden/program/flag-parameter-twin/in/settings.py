@@ -1,0 +1,6 @@
+import json
+
+
+def load_settings():
+    with open("settings.json") as handle:
+        return json.load(handle)

@@ -1,0 +1,16 @@
+import torch
+import torch_xla
+
+from engine import train_one_epoch
+
+
+def main():
+    model = torch.nn.Sequential(torch.nn.Linear(784, 10), torch.nn.LogSoftmax(dim=1))
+    model.to(torch_xla.device())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    for epoch in range(3):
+        train_one_epoch(model, [], optimizer)
+
+
+if __name__ == "__main__":
+    main()
