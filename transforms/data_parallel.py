@@ -138,10 +138,15 @@ class XlaDistributedDataParallel(Rule):
     factory (`torch.randn(20, 10)`) is moved with `.to(<device>)` at the call in the same change,
     as DDP did. Where an input may stay on the CPU (a loader's batch used as it comes, a batch
     moved on one branch only, a call the tool cannot see into) or the model is handed to code
-    the tool does not see, `device_ids` is kept and the finding names the input.
+    the tool does not see, `device_ids` is kept and the finding names the input and says what
+    keeping it does. A read of the model's name that runs before the wrap (`model =
+    torch.compile(model)` above `model = DDP(model, ...)`) does not feed it.
 
     ## Why
-    On XLA every process owns one device, and DDP takes no CUDA device ids there; torch_xla's
+    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP
+    move each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which
+    raises on every rank above 0 (`RuntimeError: vector::_M_range_check`, measured with torch-xla
+    2.9 on a one-device PJRT runtime); torch_xla's
     README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
     gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
     (reference R4). Dropping `device_ids` while an input is made on the CPU feeds a CPU tensor
@@ -745,10 +750,12 @@ class DataParallel(Pass):
             self.report(
                 original,
                 XlaDistributedDataParallel,
-                "DDP's `device_ids` kept: with them DDP moved every input to the GPU, the XLA "
-                f"form moves nothing, and {plan.blocked}; move each input to the device "
-                "(`.to(device)`), then drop `device_ids`/`output_device` and add "
-                "`gradient_as_bucket_view=True` (DDP rejects `device_ids` on XLA)",
+                "DDP's `device_ids` kept, and the port fails with it: on an XLA model DDP moves "
+                "every input to `xla:<device_ids[0]>`, a device a torchrun process does not have "
+                "for a local rank above 0 (each sees one, `xla:0`), so every rank but the first "
+                "raises (RuntimeError, torch 2.9 DDP `_pre_forward`); it is not dropped because "
+                f"{plan.blocked}; move each input to the device (`.to(device)`), then drop "
+                "`device_ids`/`output_device` and add `gradient_as_bucket_view=True`",
                 False,
             )
             return updated
