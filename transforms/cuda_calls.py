@@ -10,7 +10,7 @@ from importlib import resources
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
 from trncodemod.analysis.device import analyse
@@ -65,7 +65,10 @@ class CudaSynchronize(Rule):
     """## What it does
     Rewrites `torch.cuda.synchronize()` to the target's wait for device work:
     `xm.wait_device_ops()` on the XLA targets, `torch.accelerator.synchronize()` on `neuron`.
-    A device argument is dropped (one device per process).
+    A device argument is dropped (one device per process). A call that is a statement of its
+    own in a loop whose body reads a value on the host with `.item()` (mae's and DINO's
+    per-step synchronize before logging `loss.item()`) is removed instead: the host waits for
+    the device there every iteration anyway, and a second wait would stall each step.
 
     ## Why
     `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host (reference R13,
@@ -379,6 +382,18 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 False,
             )
             return updated
+        statement = self._statement_of(original)
+        item = self._item_in_loop(original) if statement is not None else None
+        if item is not None:
+            line = self.get_metadata(PositionProvider, item).start.line
+            message = (
+                f"{short}() removed: every iteration of its loop waits for the device at "
+                f"`{cst.Module([]).code_for_node(item)}` (line {line}) anyway; a host wait here too "
+                "would stall each step"
+            )
+            if self.report(original, CudaSynchronize, message, True):
+                self._drop.add(statement)
+            return updated
         note = ""
         if self.target.is_xla:
             note = " (it does not run ops still in the lazy graph: cut the graph first if timing)"
@@ -386,6 +401,30 @@ class CudaOnlyCalls(DropsStatements, Pass):
             return updated
         replacement = self.emit(api) if api.module else cst.parse_expression(api.expr)
         return replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def _item_in_loop(self, call: cst.Call) -> cst.Call | None:
+        """An ``x.item()`` in the body of the loop ``call`` is in (mae's and DINO's per-step
+        `torch.cuda.synchronize()` before logging `loss.item()`), outside nested functions."""
+        loop = self.get_metadata(ParentNodeProvider, call, None)
+        while loop is not None and not isinstance(loop, cst.For | cst.While):
+            if isinstance(loop, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+                return None
+            loop = self.get_metadata(ParentNodeProvider, loop, None)
+        if loop is None:
+            return None
+        stack: list[cst.CSTNode] = [loop.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+                continue
+            if (
+                isinstance(node, cst.Call)
+                and not node.args
+                and m.matches(node.func, m.Attribute(attr=m.Name("item")))
+            ):
+                return node
+            stack.extend(reversed(node.children))
+        return None
 
     def _query(
         self, short: str, entry: CudaCall, original: cst.Call, updated: cst.Call
