@@ -3,6 +3,7 @@
 # kept (TRN046, one finding at the test): nanochat's `torch.cuda.synchronize if ... else`, an fp8
 # path in the else of a `!=` test, a flash-attention kernel, an NCCL group the tool does not
 # make an XLA one (`device_id=`), and a test whose value is returned to callers it cannot see.
+# What a kept test guards never runs on Trainium, so nothing in it changes (the set_device).
 import torch
 import torch.distributed as dist
 
@@ -34,6 +35,7 @@ def attention(q, k, v):
 def init(ddp, device_type, local_rank):
     if ddp and device_type == "cuda":
         device = torch.device("cuda", local_rank)
+        torch.cuda.set_device(device)
         dist.init_process_group(backend="nccl", device_id=device)
     else:
         device = torch.device(device_type)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from trncodemod.analysis.device import identity_subject, is_cuda_string
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import children, walk
 
@@ -424,3 +425,33 @@ def _process_group(call: cst.Call, fixes: Fixes) -> str | None:
         return None
     what = f'backend "{value}"' if isinstance(value, str) else "a backend the tool cannot read"
     return f"a process group with {what}, which the tool does not make an XLA one here"
+
+
+def in_cuda_only_block(
+    node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> bool:
+    """``node`` is in the block of an ``if`` whose test requires a device to be "cuda" once the
+    device pass has run (nanochat's `if is_ddp and device_type == "cuda":` kept by TRN046,
+    llm.c's `elif device == "cuda":`): that block never runs on Trainium, and a change there
+    changes only the CUDA run. Ask it of the tree the device pass left."""
+    child = node
+    parent = parent_of(node)
+    while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
+        if isinstance(parent, cst.If) and parent.body is child and _requires_cuda(parent.test):
+            return True
+        child, parent = parent, parent_of(parent)
+    return False
+
+
+def _requires_cuda(test: cst.BaseExpression) -> bool:
+    """``device_type == "cuda"``, alone or as a conjunct of ``and``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _requires_cuda(test.left) or _requires_cuda(test.right)
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    if not isinstance(test.comparisons[0].operator, cst.Equal | cst.In):
+        return False
+    operands = (test.left, test.comparisons[0].comparator)
+    return any(is_cuda_string(o) for o in operands) and any(
+        identity_subject(o) is not None for o in operands
+    )
