@@ -439,6 +439,18 @@ class PadToBuckets(Pass):
                 False,
             )
             return updated
+        joined = self._labels.joined(original)
+        if joined is not None:
+            if not self._padding_later:
+                self.report(
+                    original,
+                    TokenizerPadding,
+                    f"tokenizer padding kept: its ids are joined with other tokens in "
+                    f"`{_code(joined)}` (line {self._line(joined)}), so `{fix}` would put pad "
+                    "tokens inside each sequence; pad after joining (in the collate function)",
+                    False,
+                )
+            return updated
         if unreadable or (padding is not None and padding.keyword is None):
             self.report(
                 original,

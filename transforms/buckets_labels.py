@@ -136,8 +136,62 @@ class LabelSources:
                 return None  # the pads are set to the ignore index
         return copies[0]
 
+    def joined(self, call: cst.Call) -> cst.BinaryOperation | None:
+        """Where the ids ``call`` returns are joined with other tokens per example
+        (`tokenized_source + tokenized_target`, qlora's collator): padded, the pads would land
+        between the parts, inside the sequence the model reads. The ids are followed through
+        the names they are assigned to and the loops over them, in the call's function."""
+        statement: cst.CSTNode | None = call
+        while statement is not None and not isinstance(statement, cst.SimpleStatementLine):
+            statement = self.owner.get_metadata(ParentNodeProvider, statement, None)
+        if statement is None:
+            return None
+        function = self._function_of(statement)
+        if function is None:
+            return None
+        holders: set[str] = set()
+        for small in statement.body:  # type: ignore[attr-defined]
+            if isinstance(small, cst.Assign):
+                holders |= {n.value for t in small.targets for n in _bound_names(t.target)}
+            elif isinstance(small, cst.AnnAssign):
+                holders |= {n.value for n in _bound_names(small.target)}
+        if not holders:
+            return None
+        for _ in range(3):  # names made from names made from the ids
+            for node in find(function, cst.Assign, cst.For):
+                if isinstance(node, cst.For):
+                    source, targets = node.iter, [node.target]  # type: ignore[attr-defined]
+                else:
+                    source, targets = node.value, [t.target for t in node.targets]  # type: ignore[attr-defined]
+                if holders.isdisjoint(_names_in(source)):
+                    continue
+                holders |= {n.value for t in targets for n in _bound_names(t)}
+        for operation in find(function, cst.BinaryOperation):
+            if not isinstance(operation.operator, cst.Add):  # type: ignore[attr-defined]
+                continue
+            sides = (operation.left, operation.right)  # type: ignore[attr-defined]
+            if any(_root_name(side) in holders for side in sides):
+                return operation  # type: ignore[return-value]
+        return None
+
     def _function_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         current = self.owner.get_metadata(ParentNodeProvider, node, None)
         while current is not None and not isinstance(current, (cst.FunctionDef, cst.Module)):
             current = self.owner.get_metadata(ParentNodeProvider, current, None)
         return current
+
+
+def _bound_names(target: cst.BaseExpression) -> list[cst.Name]:
+    """The plain names an assignment or loop target binds (`a`, `a, b`, `(a, b)`)."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for element in target.elements for n in _bound_names(element.value)]
+    return []
+
+
+def _root_name(node: cst.BaseExpression) -> str | None:
+    """`ids`, `ids[0]`, `enc["input_ids"]`: the name the value is read from."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None

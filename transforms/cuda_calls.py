@@ -10,10 +10,11 @@ from importlib import resources
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
 from trncodemod.analysis.device import analyse
+from trncodemod.analysis.enabled import in_cuda_only_block
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
 from trncodemod.analysis.training import XLA_DEVICE
@@ -67,7 +68,10 @@ class CudaSynchronize(Rule):
     """## What it does
     Rewrites `torch.cuda.synchronize()` to the target's wait for device work:
     `xm.wait_device_ops()` on the XLA targets, `torch.accelerator.synchronize()` on `neuron`.
-    A device argument is dropped (one device per process).
+    A device argument is dropped (one device per process). A call that is a statement of its
+    own in a loop whose body reads a value on the host with `.item()` (mae's and DINO's
+    per-step synchronize before logging `loss.item()`) is removed instead: the host waits for
+    the device there every iteration anyway, and a second wait would stall each step.
 
     ## Why
     `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host (reference R13,
@@ -417,7 +421,14 @@ class CudaOnlyCalls(DropsStatements, Pass):
             return self._remove_pin(original_node, updated_node)
         return updated_node
 
+    def _never_runs(self, node: cst.CSTNode) -> bool:
+        if "TRN023" not in self.run.enabled:
+            return False  # the device pass did not rewrite the tests it could
+        return in_cuda_only_block(node, lambda n: self.get_metadata(ParentNodeProvider, n, None))
+
     def _cuda_call(self, name: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if self._never_runs(original):
+            return updated
         entry = self.table.calls.get(name)
         short = name
         if entry is None:
@@ -460,6 +471,18 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 False,
             )
             return updated
+        statement = self._statement_of(original)
+        item = self._item_in_loop(original) if statement is not None else None
+        if item is not None:
+            line = self.get_metadata(PositionProvider, item).start.line
+            message = (
+                f"{short}() removed: every iteration of its loop waits for the device at "
+                f"`{cst.Module([]).code_for_node(item)}` (line {line}) anyway; a host wait here too "
+                "would stall each step"
+            )
+            if self.report(original, CudaSynchronize, message, True):
+                self._drop.add(statement)
+            return updated
         note = ""
         if self.target.is_xla:
             note = " (it does not run ops still in the lazy graph: cut the graph first if timing)"
@@ -467,6 +490,30 @@ class CudaOnlyCalls(DropsStatements, Pass):
             return updated
         replacement = self.emit(api) if api.module else cst.parse_expression(api.expr)
         return replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def _item_in_loop(self, call: cst.Call) -> cst.Call | None:
+        """An ``x.item()`` in the body of the loop ``call`` is in (mae's and DINO's per-step
+        `torch.cuda.synchronize()` before logging `loss.item()`), outside nested functions."""
+        loop = self.get_metadata(ParentNodeProvider, call, None)
+        while loop is not None and not isinstance(loop, cst.For | cst.While):
+            if isinstance(loop, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+                return None
+            loop = self.get_metadata(ParentNodeProvider, loop, None)
+        if loop is None:
+            return None
+        stack: list[cst.CSTNode] = [loop.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+                continue
+            if (
+                isinstance(node, cst.Call)
+                and not node.args
+                and m.matches(node.func, m.Attribute(attr=m.Name("item")))
+            ):
+                return node
+            stack.extend(reversed(node.children))
+        return None
 
     def _query(
         self, short: str, entry: CudaCall, original: cst.Call, updated: cst.Call

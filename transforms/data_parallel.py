@@ -9,6 +9,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
+from trncodemod.analysis.enabled import in_cuda_only_block
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.analysis.nodes import find, walk
@@ -138,10 +139,15 @@ class XlaDistributedDataParallel(Rule):
     factory (`torch.randn(20, 10)`) is moved with `.to(<device>)` at the call in the same change,
     as DDP did. Where an input may stay on the CPU (a loader's batch used as it comes, a batch
     moved on one branch only, a call the tool cannot see into) or the model is handed to code
-    the tool does not see, `device_ids` is kept and the finding names the input.
+    the tool does not see, `device_ids` is kept and the finding names the input and says what
+    keeping it does. A read of the model's name that runs before the wrap (`model =
+    torch.compile(model)` above `model = DDP(model, ...)`) does not feed it.
 
     ## Why
-    On XLA every process owns one device, and DDP takes no CUDA device ids there; torch_xla's
+    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP
+    move each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which
+    raises on every rank above 0 (`RuntimeError: vector::_M_range_check`, measured with torch-xla
+    2.9 on a one-device PJRT runtime); torch_xla's
     README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
     gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
     (reference R4). Dropping `device_ids` while an input is made on the CPU feeds a CPU tensor
@@ -745,10 +751,12 @@ class DataParallel(Pass):
             self.report(
                 original,
                 XlaDistributedDataParallel,
-                "DDP's `device_ids` kept: with them DDP moved every input to the GPU, the XLA "
-                f"form moves nothing, and {plan.blocked}; move each input to the device "
-                "(`.to(device)`), then drop `device_ids`/`output_device` and add "
-                "`gradient_as_bucket_view=True` (DDP rejects `device_ids` on XLA)",
+                "DDP's `device_ids` kept, and the port fails with it: on an XLA model DDP moves "
+                "every input to `xla:<device_ids[0]>`, a device a torchrun process does not have "
+                "for a local rank above 0 (each sees one, `xla:0`), so every rank but the first "
+                "raises (RuntimeError, torch 2.9 DDP `_pre_forward`); it is not dropped because "
+                f"{plan.blocked}; move each input to the device (`.to(device)`), then drop "
+                "`device_ids`/`output_device` and add `gradient_as_bucket_view=True`",
                 False,
             )
             return updated
@@ -848,6 +856,7 @@ class DataParallel(Pass):
                 isinstance(small, cst.Expr)
                 and isinstance(small.value, cst.Call)
                 and self.is_any(small.value.func, {"torch.cuda.set_device"})
+                and not self._never_runs(original_node)
                 and self.report(
                     small.value,
                     DataParallelSetDevice,
@@ -858,6 +867,11 @@ class DataParallel(Pass):
             ):
                 return cst.RemoveFromParent()
         return self._with_reduce(original_node, updated_node)
+
+    def _never_runs(self, node: cst.CSTNode) -> bool:
+        if "TRN023" not in self.run.enabled:
+            return False  # the device pass did not rewrite the tests it could
+        return in_cuda_only_block(node, lambda n: self.get_metadata(ParentNodeProvider, n, None))
 
     def _with_reduce(self, original: cst.BaseStatement, updated):  # type: ignore[no-untyped-def]
         receiver = self.reduce_before.get(original)

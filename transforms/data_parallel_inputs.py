@@ -180,6 +180,7 @@ class DdpInputs:
                 access.node
                 for assignment in scope.assignments[holder.value]
                 for access in assignment.references
+                if not self._before(access.node, holder)
             ]
         # `self.model = DDP(...)` in a method: `self.model` read in the methods of its class.
         if not (isinstance(holder.value, cst.Name) and holder.value.value == "self"):  # type: ignore[attr-defined]
@@ -205,6 +206,25 @@ class DdpInputs:
                 continue
             stack.extend(node.children)
         return reads
+
+    def _before(self, read: cst.CSTNode, holder: cst.CSTNode) -> bool:
+        """``read`` runs before ``holder`` is bound, never after: it comes earlier in the file
+        and no loop holds both (nanoGPT's `model = torch.compile(model)` above `model =
+        DDP(model, ...)` reads the model before it is wrapped)."""
+        if self._line(read) >= self._line(holder):
+            return False
+        loops = []
+        node = self._parent(holder)
+        while node is not None:
+            if isinstance(node, cst.For | cst.While):
+                loops.append(node)
+            node = self._parent(node)
+        node = self._parent(read)
+        while node is not None:
+            if any(node is loop for loop in loops):
+                return False
+            node = self._parent(node)
+        return True
 
     # -- a parameter and its callers ---------------------------------------------------------------
     def _function_def(self, func: cst.BaseExpression) -> tuple[cst.FunctionDef, int] | None:

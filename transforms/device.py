@@ -38,7 +38,7 @@ from trncodemod.analysis.device import (
     is_index_device,
 )
 from trncodemod.analysis.device_scan import may_place_on_rank
-from trncodemod.analysis.enabled import Fixes, blocker, newly_run
+from trncodemod.analysis.enabled import Fixes, blocker, decides_device, newly_run, reads
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find, walk
@@ -130,6 +130,11 @@ class DevicePlacement(Pass):
         # target, so nothing in it is rewritten (a hunk there would change nothing that runs).
         self._dead: set[int] = set()
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
+        self._region_decides_device = False  # of the last condition _blocked followed
+        self._said: set[int] = set()  # the lines that blocked a condition, reported once
+        self._said_before = False  # the last blocked condition's line was reported already
+        # `"cuda" if "cuda" in device else "cpu"` -> why it is kept (None: both sides rewritten)
+        self._choices: dict[cst.IfExp, str | None] = {}
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -220,6 +225,19 @@ class DevicePlacement(Pass):
         """The check made true (TRN021); ``updated`` where what it turns on cannot run on the
         target (TRN047); None where the rule is not selected here."""
         blocked = self._blocked(original, True)
+        if blocked is not None and self._said_before:
+            return updated  # one finding per cause: the test beside it in the condition said it
+        if blocked is not None and not self._region_decides_device:
+            # It turns on a CUDA-only extra (a prefetch stream), not a device: left false, the
+            # extra stays off and the program trains where it did.
+            self.report(
+                original,
+                ConditionEnablesCudaOnly,
+                f"{_code(original)} kept: made true on Trainium it would run {blocked}; it "
+                "decides no device, so what it guards stays off there",
+                False,
+            )
+            return updated
         if blocked is not None:
             self.report(
                 original,
@@ -250,6 +268,7 @@ class DevicePlacement(Pass):
         (`` `code` (line N): why``); None when all of it can run or is rewritten in this run."""
         parents = self.parents()
         region = newly_run(condition, truth, parents)
+        self._region_decides_device = decides_device(region, self.module_names)
         if not region:
             return None
         fixes = Fixes(
@@ -263,6 +282,8 @@ class DevicePlacement(Pass):
             return None
         self._dead.update(id(n) for n in region)  # original nodes: alive while the tree is
         node, why = found
+        self._said_before = id(node) in self._said
+        self._said.add(id(node))
         line = self.get_metadata(PositionProvider, node).start.line
         if isinstance(node, cst.Arg | cst.DictElement):
             node = node.with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -1008,6 +1029,44 @@ class DevicePlacement(Pass):
             identity_subject(o) is not None for o in operands
         )
 
+    def _choice_of(self, test: cst.Comparison) -> cst.IfExp | None:
+        """The ``"cuda" if "cuda" in device else "cpu"`` whose test ``test`` is."""
+        parent = self.get_metadata(ParentNodeProvider, test, None)
+        if (
+            isinstance(parent, cst.IfExp)
+            and parent.test is test
+            and is_cuda_string(parent.body)
+            and _string_value(parent.orelse) == "cpu"
+            and self._identity_choice(parent)
+        ):
+            return parent
+        return None
+
+    def _choice_kept(self, choice: cst.IfExp) -> str | None:
+        """Why a device type chosen by a device test is left as it is: the name it is assigned
+        to is compared with "cuda" where no rule rewrites it (llm.c's `assert device_type in
+        {'cuda'}`): the chosen "xla" would fail that test on every device."""
+        if choice in self._choices:
+            return self._choices[choice]
+        why: str | None = None
+        parent = self.get_metadata(ParentNodeProvider, choice, None)
+        parents = self.parents()
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+            for read in reads(parent.targets[0].target, parents):
+                comparison = parents.get(read)
+                if not isinstance(comparison, cst.Comparison) or self._identity_side(comparison):
+                    continue  # a plain `device_type == "cuda"` is rewritten or kept on its own
+                if any(is_cuda_string(n) for n in walk(comparison) if n is not read):
+                    line = self.get_metadata(PositionProvider, comparison).start.line
+                    why = (
+                        f'`{_code(comparison)}` (line {line}) compares it with "cuda" in a form '
+                        f'the tool does not rewrite: with "{self.target.device_string}" it would '
+                        "be False on every device; change that test by hand"
+                    )
+                    break
+        self._choices[choice] = why
+        return why
+
     def _decided(self, test: cst.BaseExpression) -> bool:
         """The test's value on the target is known, or a blocker already names what decides it."""
         return self.facts.known_tests.get(test) is True or (
@@ -1020,6 +1079,15 @@ class DevicePlacement(Pass):
             and _string_value(original_node.orelse) == "cpu"
             and self._identity_choice(original_node)
         ):
+            kept = self._choice_kept(original_node)
+            if kept is not None:
+                self.report(
+                    original_node,
+                    ConditionEnablesCudaOnly,
+                    f"device type chosen by a device test, kept: {kept}",
+                    False,
+                )
+                return updated_node
             if self.report(
                 original_node.body,
                 DeviceIdentityTest,
@@ -1147,12 +1215,21 @@ class DevicePlacement(Pass):
     ) -> cst.Comparison | None:
         """``device.type == "cuda"`` → ``device.type == "xla"`` (TRN023)."""
         string_side = self._identity_side(original)
-        if string_side is None or self._holds_kept_cuda_string(original, string_side):
+        if string_side is None:
+            return None
+        choice = self._choice_of(original)
+        # A device type chosen from the device follows the device, whatever it holds: the test
+        # and the type it picks are rewritten together or not at all (_leave_choice).
+        if choice is None and self._holds_kept_cuda_string(original, string_side):
             return None
         if not self.enabled(DeviceIdentityTest):
             return None
+        if choice is not None and self._choice_kept(choice) is not None:
+            return updated  # reported once, at the choice
         operator = original.comparisons[0].operator
         blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
+        if blocked is not None and self._said_before:
+            return updated
         if blocked is not None:
             self.report(
                 original,

@@ -427,8 +427,17 @@ class ConditionEnablesCudaOnly(Rule):
     `fused=True` or `capturable=True` outside a `torch.optim` call the tool fixes, pinned memory
     where nothing drops it, fp8, `assert torch.cuda.is_available()`. What the test turns on is
     followed through `not`/`and`/`or`, the names it is assigned to, `if`/`else`, conditional
-    expressions, and the keyword or dict entry it sets (`fused=use_cuda`, `{"fused": ...}`). One
-    finding, at the test, names the line that blocks it.
+    expressions, and the keyword or dict entry it sets (`fused=use_cuda`, `{"fused": ...}`);
+    what a conditional expression selects counts as well as what a block runs (nanochat's
+    `torch.cuda.synchronize if device_type == "cuda" else ...`), so does an import of a
+    CUDA-only package (`flash_attn`, `xformers`, `apex`, `bitsandbytes`) or an fp8 module, a
+    process group the run does not make an XLA one, and a test whose value is returned to
+    callers the tool does not follow. An availability check that would turn such code on but
+    decides no device (timm's `is_cuda`, which picks a CUDA prefetch stream) is kept with this
+    warning too, not TRN047's blocker. A device type chosen from the device (`"cuda" if "cuda"
+    in device else "cpu"`) is rewritten whole (test and result) or kept whole, the latter where
+    the type is compared with "cuda" in a form no rule rewrites (`device_type in {"cuda"}`).
+    One finding, at the test, names the line that blocks it.
 
     ## Why
     A rewrite of a condition owns what it enables (issue 23): nanoGPT's `use_fused =

@@ -4,7 +4,5 @@ import torch
 
 
 def setup(gpu):
-    if gpu is not None:
-        pass
     previous = torch.accelerator.set_device_index(gpu)
     return previous

@@ -3,7 +3,5 @@ import torch.backends.cudnn as cudnn
 
 
 def configure(args):
-    if args.deterministic:
-        pass
     torch.backends.cudnn.enabled = bool(args.cudnn)
     return cudnn.benchmark

@@ -6,8 +6,6 @@ import torch_xla.core.xla_model as xm
 
 def setup(local_rank, seed):
     torch.manual_seed(seed)
-    if torch.cuda.is_available():
-        pass
 
 
 def timed_step(model, x):

@@ -10,8 +10,6 @@ import torch_xla
 def main_worker(gpu, args):
     use_accel = not args.no_accel
     if use_accel:
-        if gpu is not None:
-            pass
         device = torch_xla.device()
         loader_kwargs = {"num_workers": 1, "pin_memory": True}
     else:

@@ -9,8 +9,6 @@ def run(model, dataset, optimizer, use_xla):
     device = torch.device("neuron")
     train_loader = DataLoader(dataset, batch_size=8, drop_last=True)
     print("batches:", len(train_loader))
-    if use_xla:
-        pass
     steps = len(train_loader)
     for step, (x, y) in enumerate(train_loader):
         x, y = x.to(device), y.to(device)

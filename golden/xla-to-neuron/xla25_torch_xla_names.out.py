@@ -20,8 +20,6 @@ def train(model, loader, optimizer, steps):
             break
     start = time.time()
     torch.accelerator.synchronize()
-    if model.training:
-        pass
     return time.time() - start
 
 

@@ -17,11 +17,13 @@ that no selected rule rewrites. Facts: reference R13 (CUDA calls, pinned memory,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
 
+from trncodemod.analysis.device import identity_subject, is_cuda_string
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import children, walk
 
@@ -40,6 +42,24 @@ _ACCELERATOR_HARMLESS = frozenset(
     }
 )
 _FP8_ROOTS = ("transformer_engine", "torchao.float8")
+# A project's own fp8 module (nanochat's `nanochat.fp8`, `convert_to_float8_training`): the
+# name says what it is; its code runs torch._scaled_mm, a CUDA kernel.
+_FP8_NAME = re.compile(r"(^|[._])(fp8|float8)([._]|$)", re.IGNORECASE)
+# Packages whose kernels are CUDA-only: importing or calling them where a flipped condition
+# turns them on raises on a Trainium host.
+_CUDA_PACKAGES = ("flash_attn", "xformers", "apex", "bitsandbytes", "transformer_engine")
+_PROCESS_GROUP = frozenset(
+    {
+        "torch.distributed.init_process_group",
+        "torch.distributed.distributed_c10d.init_process_group",
+    }
+)
+# What places a computation on a device: a condition that turns none of these on decides no
+# device (timm's `is_cuda` picks a CUDA prefetch stream; the batches still go to self.device).
+_DEVICE_CALLS = frozenset(
+    {"torch.device", "torch.accelerator.current_accelerator", "torch.cuda.current_device"}
+)
+_DEVICE_METHODS = frozenset({"to", "cuda"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +93,7 @@ def _key(element: cst.DictElement) -> str | None:
     return None
 
 
-def _reads(
+def reads(
     target: cst.BaseAssignTargetExpression, parents: Mapping[cst.CSTNode, cst.CSTNode]
 ) -> list[cst.BaseExpression]:
     """The reads of an assigned name: a plain name in its function (or module), ``self.x`` in
@@ -165,12 +185,15 @@ def newly_run(
                 return
             elif isinstance(parent, cst.Assign) and parent.value is child:
                 for target in parent.targets:
-                    for read in _reads(target.target, parents):
+                    for read in reads(target.target, parents):
                         follow(read, value, depth + 1)
                 return
             elif isinstance(parent, cst.AnnAssign) and parent.value is child:
-                for read in _reads(parent.target, parents):
+                for read in reads(parent.target, parents):
                     follow(read, value, depth + 1)
+                return
+            elif isinstance(parent, cst.Return) and value:
+                found.append(parent)  # what the caller does with it is not followed: kept
                 return
             else:
                 return  # compared, called, returned: the tool does not follow it further
@@ -189,6 +212,8 @@ def blocker(
     """The first node in ``region`` the target cannot run and no selected rule rewrites, with
     why; None when all of it can run."""
     for root in region:
+        if isinstance(root, cst.Return):
+            return root, "the function returns it, and the tool does not follow what its callers do"
         if isinstance(root, cst.Arg | cst.DictElement):
             why = _option(root, parents, qualified, fixes, set_by_condition=True)
             if why is not None:
@@ -199,6 +224,32 @@ def blocker(
             if why is not None:
                 return node, why
     return None
+
+
+def decides_device(region: Iterable[cst.CSTNode], qualified: Qualified) -> bool:
+    """Whether ``region`` places anything on a device: a ``"cuda"`` string, ``torch.device``,
+    ``.to(...)``/``.cuda(...)``, or a ``device=`` option outside a CUDA API's own call. A check
+    that turns none of these on does not decide where the program trains (timm's ``is_cuda``
+    picks a CUDA prefetch stream, the batches still go to the device it is given)."""
+    for root in region:
+        for node in _own_nodes(root):
+            if isinstance(node, cst.SimpleString):
+                value = node.evaluated_value
+                if isinstance(value, str) and re.fullmatch(r"cuda(:\d+)?", value):
+                    return True
+            if not isinstance(node, cst.Call):
+                continue
+            names = qualified(node.func)
+            if names & _DEVICE_CALLS:
+                return True
+            if any(n.startswith("torch.cuda.") for n in names):
+                continue  # `torch.cuda.Stream(device=...)`: a CUDA API's own device
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _DEVICE_METHODS:
+                return True
+            if any(a.keyword is not None and a.keyword.value == "device" for a in node.args):
+                return True
+    return False
 
 
 def _own_nodes(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
@@ -265,13 +316,19 @@ def _blocks(
             if isinstance(call, cst.Call) and "torch.cuda.is_available" in qualified(call.func):
                 return "`assert torch.cuda.is_available()` fails on a Trainium host"
         return None
+    if isinstance(node, cst.Import | cst.ImportFrom):
+        return _imports_cuda_only(node)
     if isinstance(node, cst.Attribute | cst.Name):
         names = qualified(node)
         if any(n.startswith("torch.float8_") or n.startswith(_FP8_ROOTS) for n in names):
             return "fp8 is a CUDA path (Trainium trains in bf16)"
-        return None
+        if any(n.split(".", 1)[0] in _CUDA_PACKAGES for n in names):
+            return "a CUDA-only package (its kernels do not run on Trainium)"
+        return _cuda_reference(node, names, parents)
     if not isinstance(node, cst.Call):
         return None
+    if qualified(node.func) & _PROCESS_GROUP:
+        return _process_group(node, fixes)
     why = fixes.device_call(node)
     if why is not None:
         return why
@@ -318,3 +375,83 @@ def _cuda_call(
         return None
     why = getattr(entry, "why", "") or "is a CUDA runtime API with no Trainium equivalent"
     return f"`{name}()` {why}"
+
+
+def _imports_cuda_only(node: cst.Import | cst.ImportFrom) -> str | None:
+    """``from flash_attn import ...``, ``from nanochat.fp8 import convert_to_float8_training``."""
+    if isinstance(node, cst.ImportFrom):
+        module = dotted(node.module) if node.module is not None else None
+        names = [module or ""]
+        if not isinstance(node.names, cst.ImportStar):
+            names += [dotted(alias.name) or "" for alias in node.names]
+    else:
+        names = [dotted(alias.name) or "" for alias in node.names]
+    if any(name.split(".", 1)[0] in _CUDA_PACKAGES for name in names):
+        return "a CUDA-only package (its kernels do not run on Trainium)"
+    if any(_FP8_NAME.search(name) for name in names):
+        return "fp8 is a CUDA path (Trainium trains in bf16)"
+    return None
+
+
+def _cuda_reference(
+    node: cst.Attribute | cst.Name, names: set[str], parents: Mapping[cst.CSTNode, cst.CSTNode]
+) -> str | None:
+    """``torch.cuda.synchronize`` named, not called (``sync = torch.cuda.synchronize if ...``):
+    what it is called as later no rule rewrites."""
+    parent = parents.get(node)
+    if isinstance(parent, cst.Call) and parent.func is node:
+        return None  # a call: _cuda_call's
+    if isinstance(parent, cst.Attribute) and parent.value is node:
+        return None  # part of a longer name
+    for name in names:
+        if name.startswith("torch.cuda.") and not name.startswith("torch.cuda.amp."):
+            return f"`{name}` is a CUDA runtime API, selected here to be called later"
+    return None
+
+
+def _process_group(call: cst.Call, fixes: Fixes) -> str | None:
+    """A process group the run makes an XLA one (TRN143: a literal ``"nccl"`` without
+    ``device_id=``) or that is one already; any other backend does not start on Trainium."""
+    backend = next((a for a in call.args if a.keyword and a.keyword.value == "backend"), None)
+    if backend is None and call.args and call.args[0].keyword is None:
+        backend = call.args[0]
+    value = None
+    if backend is not None and isinstance(backend.value, cst.SimpleString):
+        value = backend.value.evaluated_value
+    if value == "xla" or not fixes.is_xla:
+        return None  # TorchNeuron keeps torch.distributed as it is (reference §5)
+    device_id = any(a.keyword and a.keyword.value == "device_id" for a in call.args)
+    if value == "nccl" and not device_id and "TRN143" in fixes.enabled:
+        return None
+    what = f'backend "{value}"' if isinstance(value, str) else "a backend the tool cannot read"
+    return f"a process group with {what}, which the tool does not make an XLA one here"
+
+
+def in_cuda_only_block(
+    node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> bool:
+    """``node`` is in the block of an ``if`` whose test requires a device to be "cuda" once the
+    device pass has run (nanochat's `if is_ddp and device_type == "cuda":` kept by TRN046,
+    llm.c's `elif device == "cuda":`): that block never runs on Trainium, and a change there
+    changes only the CUDA run. Ask it of the tree the device pass left."""
+    child = node
+    parent = parent_of(node)
+    while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
+        if isinstance(parent, cst.If) and parent.body is child and _requires_cuda(parent.test):
+            return True
+        child, parent = parent, parent_of(parent)
+    return False
+
+
+def _requires_cuda(test: cst.BaseExpression) -> bool:
+    """``device_type == "cuda"``, alone or as a conjunct of ``and``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _requires_cuda(test.left) or _requires_cuda(test.right)
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    if not isinstance(test.comparisons[0].operator, cst.Equal | cst.In):
+        return False
+    operands = (test.left, test.comparisons[0].comparator)
+    return any(is_cuda_string(o) for o in operands) and any(
+        identity_subject(o) is not None for o in operands
+    )

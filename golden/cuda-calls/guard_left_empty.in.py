@@ -1,0 +1,21 @@
+# A guard whose block loses every statement goes with them when it only reads and has no else
+# (no `if ...: pass` left behind); a guard with an else, with a call the tool cannot tell reads
+# only, or with a statement left in its block stays.
+import torch
+
+
+def setup(args, device_type, seed):
+    torch.manual_seed(seed)
+    if device_type == "cuda" and torch.cuda.is_available():
+        torch.cuda.manual_seed(seed)
+    if args.allow_tf32:
+        torch.backends.cuda.matmul.allow_tf32 = True
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+    else:
+        print("no CUDA")
+    if args.log_memory():
+        torch.cuda.empty_cache()
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+        print("memory freed")
