@@ -327,10 +327,7 @@ class GuardedCudaRequiredCheck(Rule):
     ```
 
     ## Use instead
-    ```python
-    if device_type == "cuda":
-        pass
-    ```
+    The assert is removed; an `if` left with nothing to do goes with it.
     """
 
     code = "TRN805"
@@ -685,15 +682,17 @@ class CudaOnlyCalls(DropsStatements, Pass):
         self, original_node: cst.If, updated_node: cst.If
     ) -> cst.BaseStatement | cst.RemovalSentinel:
         test = original_node.test
+        # An `if` whose statements were all dropped goes with them (DropsStatements).
+        kept = super().leave_If(original_node, updated_node)
         if not (
             isinstance(test, cst.UnaryOperation)
             and isinstance(test.operator, cst.Not)
             and original_node.orelse is None
         ):
-            return updated_node
+            return kept
         call = self._availability(test.expression)
         if call is None or not self._only_stops(original_node.body):
-            return updated_node
+            return kept
         if self.report(
             call,
             CudaRequiredCheck,

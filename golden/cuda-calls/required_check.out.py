@@ -5,8 +5,6 @@ import torch
 
 def main(args):
     assert torch.cuda.is_available() and torch.cuda.device_count() >= 1
-    if args.device_type == "cuda":
-        pass
     model = torch.nn.Linear(4, 4).cuda()
     return model
 

@@ -8,8 +8,6 @@ import torch_xla
 def compute_init(device_type, ddp_local_rank, is_ddp):
     torch.manual_seed(42)
     torch_xla.manual_seed(42)
-    if device_type == "xla":
-        pass
     if is_ddp and device_type == "xla":
         device = torch_xla.device()
     else:
