@@ -113,6 +113,12 @@ def test_fewer_steps_then_parameters_are_compared_after_the_losses() -> None:
 def test_a_failed_or_empty_run_cannot_be_compared() -> None:
     failed = {**_run([1.0]), "exit_status": 1, "error": "Traceback...\nValueError: bad shape\n"}
     assert run_problem(failed) == "ValueError: bad shape"
+    long = (
+        'Traceback (most recent call last):\n  File "t.py", line 3, in <module>\n'
+        "    step()\n    ^^^^\ntorch.AcceleratorError: CUDA error: no driver\n"
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+    )
+    assert run_problem({**failed, "error": long}) == "torch.AcceleratorError: CUDA error: no driver"
     assert "no backward() call" in (run_problem(_run([])) or "")
     assert run_problem(_run([1.0])) is None
 
@@ -195,13 +201,15 @@ def test_bisect_names_the_change_that_makes_the_runs_differ() -> None:
         runs.append(text)
         return "padding_value=PAD" in text, ""
 
-    result = bisect(ORIGINAL, migrated, (), probe)
+    tool = migrated.replace("padding_value=PAD", "padding_value=-100")
+    result = bisect(ORIGINAL, migrated, (), probe, tool)
     assert result.changes >= 3
     assert result.runs == len(runs) <= math.ceil(math.log2(result.changes)) + 2
     lines = "\n".join(report(result))
     assert "-     labels = pad(seqs, padding_value=-100)" in lines
     assert "+     labels = pad(seqs, padding_value=PAD)" in lines
     assert "no rule of the tool names" in lines
+    assert "migrated line 10 (an edit the tool does not make):" in lines
     assert "torch_xla.device()" not in lines
     assert "original line 9" in lines
 
@@ -285,3 +293,46 @@ def test_pr_verify_puts_each_entry_scripts_verdict_in_the_description(
         "- `train.py`: different: first difference: step 1: loss at step 1: original 1.5, "
         "migrated 1.8" in description
     )
+
+
+GUARDED = """\
+import torch
+
+
+def main():
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = torch.nn.Linear(4, 2).to(device)
+    if device.type == "cuda":
+        criterion = torch.nn.CrossEntropyLoss(label_smoothing=0.1)
+    else:
+        criterion = torch.nn.CrossEntropyLoss()
+    return model, criterion
+"""
+
+
+def test_bisect_names_a_persons_edit_inside_a_change_of_dependent_edits() -> None:
+    tool = (
+        GUARDED.replace("import torch\n", "import torch\nimport torch_xla\n")
+        .replace(
+            'torch.device("cuda" if torch.cuda.is_available() else "cpu")', "torch_xla.device()"
+        )
+        .replace('device.type == "cuda"', 'device.type == "xla"')
+    )
+    flipped = tool.replace('device.type == "xla"', 'device.type != "xla"')
+
+    def probe(text: str) -> tuple[bool | None, str]:
+        """The original takes the label-smoothing branch; does the variant?"""
+        on_xla = "torch_xla.device()" in text
+        smoothing = (
+            ('== "cuda"' in text and not on_xla)
+            or ('== "xla"' in text and on_xla)
+            or ('!= "xla"' in text and not on_xla)
+        )
+        return not smoothing, ""
+
+    result = bisect(GUARDED, flipped, (), probe, tool)
+    assert result.culprit is not None and len(result.culprit.units) == 2, "one change, two edits"
+    lines = "\n".join(report(result))
+    assert 'if device.type != "xla":' in lines and "torch_xla.device()" not in lines, lines
+    assert "(an edit the tool does not make)" in lines
+    assert "narrowed to 1 of its 2 edits" in lines

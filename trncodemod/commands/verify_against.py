@@ -259,8 +259,14 @@ def _failed(error: str) -> dict[str, Any]:
 def run_problem(report: dict[str, Any]) -> str | None:
     """Why a run cannot be compared: it failed, or it recorded no loss."""
     if report.get("exit_status") or report.get("error"):
-        error = (report.get("error") or "").strip()
-        return (error.splitlines() or [f"exit status {report.get('exit_status')}"])[-1]
+        lines = (report.get("error") or "").strip().splitlines()
+        frames = [i for i, line in enumerate(lines) if line.startswith("  File ")]
+        if not frames:
+            return (lines or [f"exit status {report.get('exit_status')}"])[-1]
+        after = lines[frames[-1] + 1 :]
+        # The exception line: the first after the last frame that is not the frame's code.
+        raised = [line for line in after if line and not line.startswith(" ")]
+        return (raised or lines)[0]
     if not report.get("losses"):
         return "no backward() call: nothing trained (is this a training script?)"
     return None
@@ -358,8 +364,8 @@ def compare_runs(
                 return None, problem
             return compare(reference, report, tolerance(reference, report)) is not None, ""
 
-        findings = verify_bisect.findings_for(old, label, target, options.script.parent)
-        verdict.bisection = verify_bisect.bisect(old, new, findings, probe)
+        tool, findings = verify_bisect.tool_migration(old, label, target, options.script.parent)
+        verdict.bisection = verify_bisect.bisect(old, new, findings, probe, tool)
     return verdict
 
 

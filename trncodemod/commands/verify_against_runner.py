@@ -33,6 +33,7 @@ import argparse
 import functools
 import gc
 import json
+import linecache
 import os
 import random
 import sys
@@ -107,6 +108,9 @@ def install_cuda_on_cpu(precision: Precision) -> None:
     for name in ("memory_allocated", "max_memory_allocated", "memory_reserved"):
         setattr(cuda, name, lambda device=None: 0)
     cuda.reset_peak_memory_stats = lambda device=None: None
+    # What torch itself asks once CUDA is "available" (Adam's graph-capture check).
+    cuda.is_current_stream_capturing = lambda: False
+    torch.cuda.graphs.is_current_stream_capturing = lambda: False
     base = torch.amp.autocast_mode.autocast
 
     class Autocast(base):  # type: ignore[misc, valid-type]
@@ -371,7 +375,10 @@ def _seed(seed: int) -> None:
 
 
 def _run(source: Path, script: Path) -> None:
-    code = compile(source.read_text("utf-8"), str(script), "exec")
+    text = source.read_text("utf-8")
+    code = compile(text, str(script), "exec")
+    # Tracebacks show the code that ran, not the file on disk under that name.
+    linecache.cache[str(script)] = (len(text), None, text.splitlines(True), str(script))
     module = types.ModuleType("__main__")
     module.__file__ = str(script)
     module.__builtins__ = __builtins__  # type: ignore[attr-defined]
