@@ -201,3 +201,18 @@ def test_examples_train_the_same_model(name: str, tmp_path: Path) -> None:
     assert result.exit_code in (0, 1), result.output
     output = _verify(script, original, args=("--out", str(tmp_path / "out")))
     assert output.endswith("exit 0"), output
+
+
+def test_a_torchneuron_migration_trains_the_same_model_eagerly(tmp_path: Path) -> None:
+    """`--target neuron`: the migration runs eagerly on the CPU with `neuron` mapped to `cpu`;
+    dropout, `randn`/`randint` on the device and the guard on `device.type` all agree."""
+    original = tmp_path / "amp_guard.original.py"
+    script = tmp_path / "amp_guard.py"
+    shutil.copyfile(PROGRAMS / "amp_guard.py", original)
+    shutil.copyfile(PROGRAMS / "amp_guard.py", script)
+    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
+    assert result.exit_code in (0, 1), result.output
+    assert 'device.type == "neuron"' in script.read_text()
+    output = _verify(script, original, "--target", "neuron")
+    assert output.endswith("exit 0"), output
+    assert "migrated eagerly on the CPU (`neuron` mapped to `cpu`)" in output

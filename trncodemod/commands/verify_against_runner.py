@@ -92,7 +92,7 @@ class Precision:
 def _cpu_autocast_type(device_type: Any) -> Any:
     if isinstance(device_type, torch.device):
         device_type = device_type.type
-    return "cpu" if device_type == "cuda" else device_type
+    return "cpu" if device_type in ("cuda", "neuron") else device_type
 
 
 def install_cuda_on_cpu(precision: Precision) -> None:
@@ -115,7 +115,8 @@ def install_cuda_on_cpu(precision: Precision) -> None:
 
     class Autocast(base):  # type: ignore[misc, valid-type]
         def __init__(self, device_type: Any = "cuda", dtype: Any = None, *a: Any, **k: Any):
-            if dtype is None and _cpu_autocast_type(device_type) != device_type:
+            kind = device_type.type if isinstance(device_type, torch.device) else device_type
+            if dtype is None and kind == "cuda":
                 # CUDA's default is float16 (the CPU's bfloat16): compute what CUDA would.
                 dtype = torch.float16
             super().__init__(_cpu_autocast_type(device_type), dtype, *a, **k)
