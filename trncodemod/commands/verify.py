@@ -12,6 +12,9 @@ compiled, uncached compiles after the warm-up, executions and device-to-host tra
 CPU fallback ops with the file and line that caused them (torch_xla's ``PT_XLA_DEBUG`` frames),
 float64 tensors left on the device; then a verdict with an exit code: 0 pass, 1 fail, 2 the run
 itself failed or the runtime is missing.
+
+``--against ORIGINAL`` asks another question, whether the migration trains the same model:
+``verify_against.py`` (and ``verify_bisect.py`` for ``--bisect``).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ class CudaOnCpu(TorchFunctionMode):
         kwargs = kwargs or {}
         if func is torch.device:
             return func(*args, **kwargs)
-        if func is torch.Tensor.cuda:
+        if func in (torch.Tensor.cuda, torch.Tensor.pin_memory):  # both need a CUDA device
             return args[0]
         args = tuple(self._map(a) for a in args)
         kwargs = {k: self._map(v) for k, v in kwargs.items()}
