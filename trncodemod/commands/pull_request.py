@@ -120,6 +120,44 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
     return lines
 
 
+def verification(
+    outcomes: list[FileOutcome], target: Target, base: str, python: str, steps: int
+) -> tuple[list[str], int]:
+    """``trncodemod verify SCRIPT --against BASE`` on each changed single-process entry script
+    (run without arguments): the description's section and the worst status (0 same, 1
+    different, 2 could not run)."""
+    from trncodemod.commands.verify import RuntimeMissing, probe_runtime, probe_torch
+    from trncodemod.commands.verify_against import RunOptions, compare_runs
+
+    single, multi = changed_entry_scripts(outcomes)
+    lines = [
+        "",
+        "## Verification",
+        "",
+        f"`trncodemod verify SCRIPT --against {base[:12]} --steps {steps}`: each entry script "
+        "before and after the migration, without arguments, on the CPU (the migrated one on "
+        + ("XLA:CPU" if target.is_xla else "the CPU with `neuron` mapped to `cpu`")
+        + "); the same seeds, random numbers and dropout masks; each step's loss and the "
+        "trained parameters compared within the precision the runs use.",
+        "",
+    ]
+    worst = 0
+    try:
+        if single:
+            probe_runtime(python) if target.is_xla else probe_torch(python)
+    except RuntimeMissing as err:
+        return [*lines, f"Not run: {err.message}"], 2
+    for outcome in single:
+        options = RunOptions(python, outcome.path.resolve(), (), steps, 0, False, 600)
+        verdict = compare_runs(options, base, target.is_xla, target.name)
+        worst = max(worst, verdict.status)
+        lines.append(f"- `{outcome.display}`: {verdict.headline()}")
+    lines += [f"- `{o.display}`: not run (a multi-process launcher starts it)" for o in multi]
+    if not single and not multi:
+        lines.append("No entry script changed: nothing to run.")
+    return lines, worst
+
+
 def _launchers(outcome: FileOutcome) -> list[str]:
     return list((outcome.profile or {}).get("launchers", []))
 
@@ -323,9 +361,40 @@ def make_migration_branch(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the description (default: inside .git).",
 )
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Run `trncodemod verify --against` on each changed entry script (before the migration "
+    "against after) and put the verdicts in the description; exit 1 when one differs.",
+)
+@click.option(
+    "--verify-steps",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="With --verify: optimizer steps each run trains.",
+)
+@click.option(
+    "--python",
+    default=sys.executable,
+    show_default=True,
+    help="With --verify: the interpreter with torch (and torch-xla for an XLA target).",
+)
 @ALLOW_CONFIG_PLUGINS
 def pr_command(
-    paths, branch, base, message_file, target, select, ignore, allow_dirty, force, description
+    paths,
+    branch,
+    base,
+    message_file,
+    target,
+    select,
+    ignore,
+    allow_dirty,
+    force,
+    description,
+    verify,
+    verify_steps,
+    python,
 ):
     """Create a branch with the migration of PATHS as one commit, and a PR description."""
     top = Path(_git("rev-parse", "--show-toplevel", cwd=Path.cwd()).strip())
@@ -345,6 +414,7 @@ def pr_command(
         click.echo(line, err=True)
     branch = branch or f"trncodemod/{load_target(settings.target).name}"
     header = message_file.read() if message_file else None
+    base_commit = _git("rev-parse", "--verify", f"{base}^{{commit}}", cwd=top).strip()
     try:
         made = make_migration_branch(paths, settings, top, branch, base, force, header)
     except MissingPath as err:
@@ -363,11 +433,21 @@ def pr_command(
         sys.exit(2 if made.errors else 0)
     git_dir = Path(_git("rev-parse", "--absolute-git-dir", cwd=top).strip())
     target_file = description or git_dir / f"trncodemod-pr-{branch.replace('/', '-')}.md"
-    target_file.write_text(made.description, "utf-8")
+    text, verified = made.description, 0
+    if verify:
+        profile = load_target(settings.target)
+        section, verified = verification(made.outcomes, profile, base_commit, python, verify_steps)
+        text = text.rstrip("\n") + "\n" + "\n".join(section) + "\n"
+    target_file.write_text(text, "utf-8")
     click.echo(str(target_file))
     click.echo(
         f"branch {branch}: {len(made.written)} file(s) changed in one commit"
-        f"{'' if made.written else ' (nothing to commit)'}; {len(made.errors)} error(s).",
+        f"{'' if made.written else ' (nothing to commit)'}; {len(made.errors)} error(s)"
+        + (f"; verify --against: {_VERIFIED[verified]}" if verify else "")
+        + ".",
         err=True,
     )
-    sys.exit(2 if made.errors else 0)
+    sys.exit(2 if made.errors else (1 if verified == 1 else 0))
+
+
+_VERIFIED = {0: "same", 1: "different", 2: "could not run"}

@@ -351,6 +351,27 @@ def run_script(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @click.option(
+    "--against",
+    metavar="ORIGINAL",
+    help="Compare with ORIGINAL (a file, or a git revision: SCRIPT as committed there) run on "
+    "the CPU: the same steps, arguments and seeds; each step's loss and the trained parameters "
+    "must agree within the precision the runs use. Exit 0 same, 1 different, 2 a run failed.",
+)
+@click.option(
+    "--bisect",
+    is_flag=True,
+    help="With --against: when the runs differ, find the change of the migration responsible "
+    "(its rules and lines) in about log2(changes) runs.",
+)
+@click.option(
+    "--seed", default=0, show_default=True, help="With --against: seed set before both runs."
+)
+@click.option(
+    "--no-dropout",
+    is_flag=True,
+    help="With --against: turn dropout off in both runs (default: the same masks in both).",
+)
+@click.option(
     "--target",
     type=click.Choice(target_names()),
     default=DEFAULT_TARGET,
@@ -360,11 +381,37 @@ def run_script(
     "the device used, steps trained).",
 )
 def verify_command(
-    script, script_args, steps, warmup, log_interval, python, timeout, fmt, target
+    script,
+    script_args,
+    steps,
+    warmup,
+    log_interval,
+    python,
+    timeout,
+    fmt,
+    against,
+    bisect,
+    seed,
+    no_dropout,
+    target,
 ) -> None:
     """Run SCRIPT (after `--`, its ARGS) for a bounded number of steps and judge it: on XLA:CPU,
-    or eagerly on the CPU for a TorchNeuron program (`--target neuron`)."""
+    or eagerly on the CPU for a TorchNeuron program (`--target neuron`). With --against, compare
+    its losses and trained parameters with ORIGINAL's run on the CPU."""
     from trncodemod.config import load_settings
+
+    if against is None and (bisect or no_dropout):
+        raise click.UsageError("--bisect and --no-dropout compare runs: they need --against")
+    if against is not None:
+        from trncodemod.commands.verify_against import RunOptions, verify_against
+
+        # No probe first (one interpreter start less): a run that cannot import torch or
+        # torch_xla fails with the import error, and the verdict is "could not run" (exit 2).
+        is_xla = load_target(target).is_xla
+        options = RunOptions(
+            python, script.resolve(), script_args, steps, seed, no_dropout, timeout
+        )
+        sys.exit(verify_against(options, against, is_xla, target, bisect, fmt))
 
     if not load_target(target).is_xla:
         verify_eager(script.resolve(), script_args, steps, python, timeout, fmt)
