@@ -134,28 +134,32 @@ def _nanogpt(program: Program) -> None:
         pickle.dump({"vocab_size": 64}, handle)
 
 
-def _chargpt(program: Program) -> None:
-    """chargpt.py reads ``input.txt`` from its working directory."""
-    (program.folder / Path(program.script).parent / "input.txt").write_text(_text(200, 3))
-
-
 SHIMS = {
     "mnist": _mnist,
     "wikitext": _wikitext,
     "nanogpt": _nanogpt,
-    "chargpt": _chargpt,
     "none": lambda program: None,
 }
 
 
 # -- the run -------------------------------------------------------------------------------------
+def save_original(program: Program, mirrors: Path) -> None:
+    """The entry script at the program's commit, for ``verify --against``."""
+    text = subprocess.run(
+        ["git", "--git-dir", str(program.repo().mirror(mirrors)), "show"]
+        + [f"{program.commit}:{program.script}"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    program.original.parent.mkdir(parents=True, exist_ok=True)
+    program.original.write_bytes(text)
+
+
 def prepare(program: Program, mirrors: Path) -> None:
     """Extract (fresh, so the migration starts from the program's own code), shim, migrate."""
     shutil.rmtree(program.folder, ignore_errors=True)
     materialise(program.repo(), mirrors, program.folder)
-    original = program.original
-    original.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(program.folder / program.script, original)  # for `verify --against`
+    save_original(program, mirrors)
     SHIMS[program.data](program)
     # The interval the tool gives hoisted reads is the one the program is run with.
     config = program.folder / ".trncodemod.toml"
@@ -309,6 +313,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-against", action="store_true", help="skip `verify --against` (it runs twice more)"
     )
+    parser.add_argument(
+        "--table-only", action="store_true", help="rebuild the table from the runs' reports"
+    )
+    parser.add_argument(
+        "--against-only",
+        action="store_true",
+        help="reuse a program's migration and verify report from an earlier run; only compare",
+    )
     options = parser.parse_args(argv)
     programs = [
         p
@@ -317,13 +329,27 @@ def main(argv: list[str] | None = None) -> int:
     ]
     CACHE.mkdir(parents=True, exist_ok=True)
     results = CACHE / "results.json"
+    if options.table_only:
+        programs = []  # only the rows, again, from the reports runs left
+        known = {}
+        for program in load_programs():
+            verified, compared = program.folder / ".verify.json", program.folder / ".against.json"
+            if verified.is_file():
+                other = json.loads(compared.read_text()) if compared.is_file() else None
+                known[program.name] = row(program, json.loads(verified.read_text()), other)
+        results.write_text(json.dumps(known, indent=2))
     known = json.loads(results.read_text()) if results.is_file() else {}
     for program in programs:
-        print(f"{program.name}: migrate", flush=True)
-        prepare(program, options.mirrors)
-        print(f"{program.name}: verify", flush=True)
-        report = verify(program, options.python, options.timeout)
-        (program.folder / ".verify.json").write_text(json.dumps(report, indent=2))
+        verified = program.folder / ".verify.json"
+        if options.against_only and verified.is_file():
+            report = json.loads(verified.read_text())  # the migration and run already made
+            save_original(program, options.mirrors)
+        else:
+            print(f"{program.name}: migrate", flush=True)
+            prepare(program, options.mirrors)
+            print(f"{program.name}: verify", flush=True)
+            report = verify(program, options.python, options.timeout)
+            verified.write_text(json.dumps(report, indent=2))
         compared = None
         if not options.no_against:
             print(f"{program.name}: verify --against", flush=True)
@@ -337,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [known[name] for name in order if name in known]
     text = table(rows)
     print(text)
-    if not options.no_readme and not options.only and not options.quick:
+    if not options.no_readme and (options.table_only or not (options.only or options.quick)):
         write_readme(text)
     return 0 if all(r.get("passed") for r in rows) else 1
 
