@@ -216,8 +216,8 @@ def loss_difference(report: dict) -> tuple[str, float | None]:
         return "could not run", None
     pairs: dict[int, list[float]] = {}
     for side in ("original", "migrated"):
-        for step, value in report.get(side, {}).get("losses", []):
-            pairs.setdefault(step, []).append(value)
+        for loss in report.get(side, {}).get("losses", []):
+            pairs.setdefault(loss["step"], []).append(loss["value"])
     gaps = [
         abs(a - b) / max(abs(a), abs(b), 1e-12)
         for a, b in (v for v in pairs.values() if len(v) == 2)

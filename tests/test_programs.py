@@ -143,3 +143,13 @@ def test_a_quick_program_meets_the_hand_port_figures(tmp_path: Path, name: str) 
     assert row.get("passed"), row
     assert row["meets_figures"], row
     assert row["compiles_after_warmup"] == 0 and row["fallbacks"] == []
+
+
+def test_the_loss_column_is_the_largest_relative_difference_of_matched_steps() -> None:
+    compared = {
+        "verdict": "different",
+        "original": {"losses": [{"step": 1, "value": 2.0}, {"step": 2, "value": 1.0}]},
+        "migrated": {"losses": [{"step": 1, "value": 2.0}, {"step": 2, "value": 1.5}]},
+    }
+    assert programs.loss_difference(compared) == ("different", 0.5 / 1.5)
+    assert programs.loss_difference({"error": "no JSON"}) == ("could not run", None)
