@@ -236,3 +236,52 @@ def test_examples_ported_to_xla_then_to_neuron_pass(tmp_path: Path, example: str
     assert "torch_xla" not in path.read_text()
     result = _verify(path, "--steps", "4")
     assert result.exit_code == 0, result.output
+
+
+GPU_PINNED = textwrap.dedent(
+    '''
+    """A GPU script that pins its batches, as nanoGPT's get_batch and pytorch/examples do."""
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+
+    def main():
+        torch.manual_seed(0)
+        data = TensorDataset(torch.randn(64, 8), torch.randn(64, 1))
+        loader = DataLoader(data, batch_size=8, pin_memory=True)
+        model = torch.nn.Linear(8, 1).cuda()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        for x, y in loader:
+            x = x.pin_memory().cuda(non_blocking=True)
+            y = y.cuda(non_blocking=True)
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+    '''
+)
+
+
+@pytest.mark.xla
+@needs_torch
+def test_a_gpu_script_that_pins_memory_passes_once_migrated(tmp_path: Path) -> None:
+    kept = tmp_path / "kept" / "train.py"
+    kept.parent.mkdir()
+    kept.write_text(GPU_PINNED)
+    result = CliRunner().invoke(
+        main, ["apply", "--no-cache", "--target", "neuron", "--ignore", "TRN314", str(kept)]
+    )
+    assert result.exit_code in (0, 1) and "pin_memory()" in kept.read_text()
+    before = _verify(kept, "--steps", "3")
+    # The eager run registers no pinned-memory allocator for `neuron`, and says so.
+    assert before.exit_code == 1 and "pinned memory for `neuron`" in before.output
+
+    path = tmp_path / "train.py"
+    path.write_text(GPU_PINNED)
+    _migrate(path, "neuron")
+    assert "pin_memory" not in path.read_text()
+    result = _verify(path, "--steps", "3")
+    assert result.exit_code == 0, result.output

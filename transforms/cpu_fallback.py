@@ -1,6 +1,7 @@
 """Ops that fall back to the CPU, make shapes depend on the data, or that neuronx-cc rejects, in
-model and training code (reference D1, D2, §5). Report only: the op table is data,
-``data/fallback_ops.toml``.
+model and training code (reference D1, D2, §5). Reported, from the op table
+``data/fallback_ops.toml``; the one rewrite is a constant written through a mask that compares the
+tensor itself (``x[x < y] = c`` → ``x.masked_fill_(x < y, c)``, TRN424).
 
 Model and training code is what ``trncodemod.analysis.model_code`` finds (loops, model classes,
 the functions they call; never dataset code), and an operand that is visibly on the host
@@ -10,8 +11,14 @@ the functions they call; never dataset code), and an operand that is visibly on 
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.cpu_fallback_rules import BY_CODE, RULES, BooleanMaskIndex
+from trncodemod.transforms.cpu_fallback_rules import (
+    BY_CODE,
+    RULES,
+    BooleanMaskIndex,
+    MaskFillAssignment,
+)
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts, method_name
@@ -24,6 +31,29 @@ from trncodemod.targets import Target
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
+
+
+_COMPARISONS = (
+    cst.LessThan,
+    cst.LessThanEqual,
+    cst.GreaterThan,
+    cst.GreaterThanEqual,
+    cst.Equal,
+    cst.NotEqual,
+)
+_SPECIAL_FLOATS = frozenset({"inf", "-inf", "+inf", "nan", "infinity", "-infinity"})
+
+
+def _self_comparison(target: cst.BaseExpression, mask: cst.BaseExpression) -> bool:
+    """``mask`` is one comparison with ``target`` itself on one side (so it has its shape)."""
+    if not isinstance(mask, cst.Comparison) or len(mask.comparisons) != 1:
+        return False
+    other = mask.comparisons[0]
+    code = _code(target)
+    return isinstance(other.operator, _COMPARISONS) and code in (
+        _code(mask.left),
+        _code(other.comparator),
+    )
 
 
 class CpuFallbackDiagnostics(Pass):
@@ -93,8 +123,64 @@ class CpuFallbackDiagnostics(Pass):
         # _subscript: boolean-mask indexing (Facts.is_mask_index).
         return bool(facts.subscripts) and (scan or fallback_scan(facts)).mask_index
 
+    def _constant(self, value: cst.BaseExpression) -> bool:
+        """A number, ``True``/``False``, ``float("inf")``-style, ``math.inf``/``math.nan``, or one
+        of these negated: what ``masked_fill_`` takes as its value."""
+        if isinstance(value, cst.UnaryOperation) and isinstance(
+            value.operator, cst.Minus | cst.Plus
+        ):
+            value = value.expression
+        if isinstance(value, cst.Integer | cst.Float) or m.matches(
+            value, m.Name("True") | m.Name("False")
+        ):
+            return True
+        if isinstance(value, cst.Attribute | cst.Name):
+            return bool(self.module_names(value) & {"math.inf", "math.nan"})
+        return (
+            isinstance(value, cst.Call)
+            and "builtins.float" in self.module_names(value.func)
+            and len(value.args) == 1
+            and value.args[0].keyword is None
+            and isinstance(value.args[0].value, cst.SimpleString)
+            and value.args[0].value.evaluated_value.strip().lower() in _SPECIAL_FLOATS
+        )
+
+    def _fills(self, node: cst.Subscript, parent: cst.CSTNode | None) -> bool:
+        """``x[x < y] = c`` rewritten to ``x.masked_fill_(x < y, c)`` (TRN424), if it is that."""
+        if not isinstance(parent, cst.AssignTarget) or not isinstance(
+            node.value, cst.Name | cst.Attribute
+        ):
+            return False
+        assign = self.get_metadata(ParentNodeProvider, parent, None)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return False
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return False
+        mask = node.slice[0].slice.value
+        if not _self_comparison(node.value, mask) or not self._constant(assign.value):
+            return False
+        call = f"{_code(node.value)}.masked_fill_({_code(mask)}, {_code(assign.value)})"
+        if not self.report(
+            node,
+            MaskFillAssignment,
+            f"`{_code(node)} = ...` writes through a boolean mask (`nonzero` underneath) → `{call}`"
+            if len(call) <= 80
+            else "a constant written through a boolean mask (`nonzero` underneath) → "
+            "`masked_fill_`",
+            True,
+        ):
+            return False
+        self._fill[assign] = cst.Expr(cst.parse_expression(call))
+        return True
+
+    def leave_Assign(
+        self, original_node: cst.Assign, updated_node: cst.Assign
+    ) -> cst.BaseSmallStatement:
+        return self._fill.get(original_node, updated_node)
+
     def visit_Module(self, node: cst.Module) -> bool:
         self.facts = Facts(self)
+        self._fill: dict[cst.Assign, cst.Expr] = {}
         for found in walk(model_code(self, node)):
             if isinstance(found, cst.Call):
                 self._call(found)
@@ -110,7 +196,7 @@ class CpuFallbackDiagnostics(Pass):
                     )
             elif isinstance(found, cst.Name | cst.Attribute):
                 self._reference(found)
-        return False  # report only: nothing to transform
+        return bool(self._fill)  # visit the tree only to rewrite (leave_Assign)
 
     def _call(self, call: cst.Call) -> None:
         found = self.facts.op_of_call(call)
@@ -135,6 +221,8 @@ class CpuFallbackDiagnostics(Pass):
         text = _code(node)
         what = f"`{text}`" if len(text) <= 40 else "boolean-mask indexing"
         parent = self.get_metadata(ParentNodeProvider, node, None)
+        if self._fills(node, parent):
+            return
         grand = self.get_metadata(ParentNodeProvider, parent, None) if parent else None
         reduction = (
             method_name(grand)

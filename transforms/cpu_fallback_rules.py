@@ -383,9 +383,46 @@ class IntegerMatmul(Rule):
     source = "reference D1 (EVRF035)"
 
 
+class MaskFillAssignment(Rule):
+    """## What it does
+    Rewrites `x[x < y] = c` (a mask that compares `x` itself, one comparison of `<`, `<=`, `>`,
+    `>=`, `==` or `!=`, and a constant `c`: a number, `True`/`False`, `float("inf")`,
+    `math.inf`, `math.nan`, or one negated) to `x.masked_fill_(x < y, c)` in model and training
+    code. Any other boolean-mask write (a tensor value, a mask that does not compare `x`, `+=`)
+    stays a TRN412 finding.
+
+    ## Why
+    Writing through a boolean mask is `index_put_` with `nonzero` underneath: on torch_xla it
+    runs `aten::nonzero` on the CPU and copies to the host (measured on torch-xla 2.9,
+    XLA:CPU, with minGPT's and nanoGPT's top-k filter `logits[logits < v[:, [-1]]] =
+    -float('Inf')`: 1 `aten::nonzero` fallback and 1 device-to-host transfer; `masked_fill_`: none,
+    and the same values). A mask made by comparing `x` has the shape the write needs, so
+    `masked_fill_` writes the same elements in place (an integer `x` refuses a value it cannot
+    hold in both spellings).
+
+    ## Example
+    ```python
+    logits[logits < v[:, [-1]]] = -float("Inf")
+    ```
+
+    ## Use instead
+    ```python
+    logits.masked_fill_(logits < v[:, [-1]], -float("Inf"))
+    ```
+    """
+
+    code = "TRN424"
+    name = "mask-fill-assignment"
+    summary = "`x[x < y] = c` → `x.masked_fill_(x < y, c)` (no `nonzero` on the CPU)"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "reference D1; measured on torch-xla 2.9 (XLA:CPU)"
+
+
 RULES: tuple[type[Rule], ...] = (
     NonzeroFallback,
     BooleanMaskIndex,
+    MaskFillAssignment,
     OneArgumentWhere,
     MaskedSelect,
     UniqueFallback,

@@ -173,16 +173,22 @@ class CudaBackendFlag(Rule):
 
 class PinnedMemory(Rule):
     """## What it does
-    On the XLA targets, drops `pin_memory=` and `pin_memory_device=` from `DataLoader(...)` and
-    replaces `x.pin_memory()` with `x` (a statement that only pins is removed). Nothing changes for
-    the `neuron` target, where pinned memory serves the `neuron` accelerator. A loader in a file
-    written for Neuron already (it places on `torch_xla.device()` / `xm.xla_device()` itself) keeps
-    its `pin_memory=`: its author chose it, and it only warns.
+    Drops `pin_memory=` and `pin_memory_device=` from `DataLoader(...)` and replaces
+    `x.pin_memory()` with `x` (a statement that only pins is removed), on every target. On an XLA
+    target, a loader in a file written for Neuron already (it places on `torch_xla.device()` /
+    `xm.xla_device()` itself) keeps its `pin_memory=`: its author chose it, and it only warns.
 
     ## Why
-    Without CUDA, `tensor.pin_memory()` raises `RuntimeError` and `DataLoader(pin_memory=True)`
-    warns that pinned memory won't be used (reference R13, measured); host-to-XLA copies do not use
-    pinned memory. Pinning never changes values.
+    Pinning never changes values: dropping it is always correct, keeping it is correct only
+    where the device has a pinned-memory allocator. Without CUDA, `tensor.pin_memory()` raises
+    `RuntimeError` and `DataLoader(pin_memory=True)` warns that pinned memory won't be used
+    (reference R13, measured); host-to-XLA copies do not use pinned memory. TorchNeuron (a
+    PrivateUse1 backend) documents no pinned memory, and AWS's own Neuron platforms say "Pin
+    memory is not supported on Neuron" (vllm-project/vllm `vllm/platforms/neuron.py`, and the
+    `nkipy_vllm_plugin` platform of AWS's NKIPy PrivateUse1 backend, `is_pin_memory_available()`
+    returns False); a PrivateUse1 backend that registers no pinned-memory allocator raises at
+    `x.pin_memory()` ("Please register PrivateUse1HooksInterface", measured with torch 2.9 and
+    `neuron` renamed from PrivateUse1, as `trncodemod verify --target neuron` runs it).
 
     ## Example
     ```python
@@ -199,7 +205,7 @@ class PinnedMemory(Rule):
 
     code = "TRN314"
     name = "pinned-memory"
-    summary = "`pin_memory=True` / `.pin_memory()` dropped on XLA targets"
+    summary = "`pin_memory=True` / `.pin_memory()` dropped (no pinned memory on Trainium)"
     safety = Safety.SAFE
     severity = Severity.WARNING
     source = "reference R13"
@@ -365,9 +371,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         table = cuda_table()
         names = facts.qualified
-        # Pinned memory (leave_Call): only on XLA, at a `pin_memory=`/`pin_memory_device=`
-        # keyword or a `.pin_memory()` call.
-        if target.is_xla and facts.spells("pin_memory", "pin_memory_device"):
+        # Pinned memory (leave_Call): a `pin_memory=`/`pin_memory_device=` keyword or a
+        # `.pin_memory()` call.
+        if facts.spells("pin_memory", "pin_memory_device"):
             return True
         # Flags (visit_Assign): an assignment to one of the table's flags.
         if not table.flags.isdisjoint(names):
@@ -408,12 +414,10 @@ class CudaOnlyCalls(DropsStatements, Pass):
         name = self._cuda_name(original_node.func)
         if name is not None:
             return self._cuda_call(name, original_node, updated_node)
-        if self.target.is_xla and self.is_any(original_node.func, _DATA_LOADERS):
+        if self.is_any(original_node.func, _DATA_LOADERS):
             return self._drop_pin_keywords(original_node, updated_node)
-        if (
-            self.target.is_xla
-            and m.matches(original_node.func, m.Attribute(attr=m.Name("pin_memory")))
-            and not any(n.startswith("torch.") for n in self.module_names(original_node.func))
+        if m.matches(original_node.func, m.Attribute(attr=m.Name("pin_memory"))) and not any(
+            n.startswith("torch.") for n in self.module_names(original_node.func)
         ):
             return self._remove_pin(original_node, updated_node)
         return updated_node
@@ -534,27 +538,33 @@ class CudaOnlyCalls(DropsStatements, Pass):
         return call in facts.launchers.values()
 
     # -- pinned memory -----------------------------------------------------------------------
+    def _no_pinning(self) -> str:
+        """Why the target pins nothing, for the messages."""
+        if self.target.is_xla:
+            return "XLA devices do not use pinned memory"
+        return "TorchNeuron has no pinned memory (Neuron platforms report none)"
+
     def _drop_pin_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        if XLA_DEVICE in self.run.profile.already_xla:
+        if self.target.is_xla and XLA_DEVICE in self.run.profile.already_xla:
             return updated  # written for Neuron already: the loader only warns (R13), as NxD's
         pins = [
             arg
             for arg in original.args
             if arg.keyword is not None and arg.keyword.value in _PIN_KEYWORDS
         ]
-        if not pins:
-            return updated
+        if all(m.matches(arg.value, m.Name("False") | m.Name("None")) for arg in pins):
+            return updated  # pins nothing (also `pins` empty)
         if any(_has_call(arg.value) for arg in pins):
             self.report(
                 pins[0],
                 PinnedMemory,
-                "pinned memory is not used for XLA devices: drop the pin_memory argument "
+                f"{self._no_pinning()}: drop the pin_memory argument "
                 "(its value calls a function, so the tool left it)",
                 False,
             )
             return updated
         if not self.report(
-            pins[0], PinnedMemory, "pin_memory dropped: XLA devices do not use pinned memory", True
+            pins[0], PinnedMemory, f"pin_memory dropped: {self._no_pinning()}", True
         ):
             return updated
         kept = [
@@ -580,7 +590,13 @@ class CudaOnlyCalls(DropsStatements, Pass):
             and m.matches(parent.targets[0].target, m.Name(original.func.value.value))
         ):
             statement = parent  # `x = x.pin_memory()` would become `x = x`
-        message = ".pin_memory() raises without CUDA and XLA devices do not use pinned memory: " + (
+        why = (
+            "raises without CUDA and XLA devices do not use pinned memory"
+            if self.target.is_xla
+            else "raises where the device registers no pinned-memory allocator, and "
+            + self._no_pinning()
+        )
+        message = f".pin_memory() {why}: " + (
             "statement removed" if statement is not None else "call removed"
         )
         if not self.report(original, PinnedMemory, message, True):

@@ -4,7 +4,7 @@ from torch.utils.data import DataLoader
 
 
 def main(ds):
-    loader = DataLoader(ds, batch_size=8, pin_memory=True)
+    loader = DataLoader(ds, batch_size=8)
     n = torch.accelerator.device_count()
     index = torch.accelerator.current_device_index()
     used = torch.cuda.memory_allocated()

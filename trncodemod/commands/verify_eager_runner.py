@@ -16,6 +16,8 @@ compiles it. The script file is never changed; for the run:
   does (available, one device, the ``neuron`` device); ``init_process_group(backend="neuron")``
   uses gloo, with torchrun's variables set for one process where the script has none.
 * importing ``torch_xla`` fails (and is recorded): TorchNeuron has none.
+* pinning (``x.pin_memory()``, ``DataLoader(pin_memory=True)``) raises, with the fix named:
+  TorchNeuron documents no pinned memory (README, "How `verify --target neuron` checks it").
 
 A step is one optimizer step (the global optimizer hooks); ``--steps N`` stops the script once N
 have run. The JSON report is written after every step and at the end.
@@ -98,6 +100,15 @@ class NeuronOnCpu(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
         if func is torch.device:  # the device object stays `neuron`, as on TorchNeuron
             return func(*args, **(kwargs or {}))
+        if func is torch.Tensor.pin_memory:
+            # `neuron` is PrivateUse1 here with no pinned-memory allocator, so torch raises
+            # anyway ("register PrivateUse1HooksInterface", or "CPU device type not an
+            # accelerator" once a loader's pin device is mapped); say why in the user's terms.
+            raise RuntimeError(
+                "pinned memory for `neuron`: TorchNeuron documents none and this run registers "
+                "no pinned-memory allocator; drop `pin_memory` (`trncodemod apply --target "
+                "neuron` does: TRN314)"
+            )
         args = tuple(self._map(a) for a in args)
         kwargs = {k: self._map(v) for k, v in (kwargs or {}).items()}
         return func(*args, **kwargs)

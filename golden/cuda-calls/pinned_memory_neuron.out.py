@@ -1,0 +1,12 @@
+# golden: target=neuron
+import torch
+from torch.utils.data import DataLoader
+
+
+def loaders(train_set, use_accel):
+    return DataLoader(train_set, batch_size=32, shuffle=True)
+
+
+def get_batch(data, ix, device):
+    x = torch.stack([data[i] for i in ix])
+    return x.to(device, non_blocking=True), (x * 2).to(device, non_blocking=True)
