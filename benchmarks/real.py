@@ -1,6 +1,7 @@
 """Benchmark on real code: trncodemod against its peers on the source of pinned PyPI packages.
 
     python benchmarks/real.py [--library-files 500] [-j 2] [--torchfix PATH] [--ruff PATH]
+                              [--repos] [--tree NAME=DIR ...] [--no-wheels] [--before DIR]
 
 Two sets of files nobody on this project wrote, fetched from PyPI alone (no other network):
 * training scripts: the training scripts that accelerate ships in its wheel
@@ -12,6 +13,13 @@ machine; worker processes are counted), `trncodemod check` cold and cached, LibC
 ``ast.parse``, and TorchFix and ruff when their executables are given or on PATH, and prints the
 ratios issue 13 sets targets for. The wheels are downloaded once into ``--cache`` (default
 ``~/.cache/trncodemod-bench``) with ``pip download --no-deps``.
+
+``--repos`` adds the training code of the 25 repositories of ``benchmarks/repos.toml``
+(materialised from their mirrors as ``benchmarks/repos.py`` does) as one set, and
+``--tree NAME=DIR`` any folder as a set of its own (the whole transformers tree, a package);
+``--no-wheels`` leaves out the two wheel sets. ``--before DIR`` also times, in the same run, the
+trncodemod whose source is in DIR (a ``git archive`` of an older commit), cold. Each row gives
+the peak memory of the largest process of the command too.
 """
 
 from __future__ import annotations
@@ -19,11 +27,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -91,20 +99,46 @@ def corpus(folders: dict[str, Path], library_files: int, into: Path) -> dict[str
     return sets
 
 
-def cpu_seconds(command: list[str], ok: tuple[int, ...] = (0,)) -> float:
-    """User + system CPU seconds of ``command`` and every process it waited for."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    result = subprocess.run(command, capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode not in ok:
-        sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr.decode()[-2000:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+# Wall seconds and peak memory (MiB) of the last command ``cpu_seconds`` timed.
+LAST = {"wall": 0.0, "peak": 0.0}
 
 
-def measure(files: list[Path], folder: Path, args: argparse.Namespace, tmp: Path) -> dict:
+def cpu_seconds(
+    command: list[str], ok: tuple[int, ...] = (0,), env: dict[str, str] | None = None
+) -> float:
+    """User + system CPU seconds of ``command`` and every process it waited for; its wall time
+    and the peak memory of its largest process go to ``LAST``."""
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read()
+    LAST["wall"] = time.perf_counter() - started
+    LAST["peak"] = usage.ru_maxrss / 1024  # the largest of the process and those it waited for
+    if process.returncode not in ok:
+        sys.exit(f"{command[0]} failed ({process.returncode}): {stderr.decode()[-2000:]}")
+    return usage.ru_utime + usage.ru_stime
+
+
+class Rows(dict):
+    """Label -> CPU seconds; ``wall`` and ``peak`` of each label, as ``cpu_seconds`` left them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wall: dict[str, float] = {}
+        self.peak: dict[str, float] = {}
+
+    def __setitem__(self, label: str, seconds: float) -> None:
+        super().__setitem__(label, seconds)
+        self.wall[label], self.peak[label] = LAST["wall"], LAST["peak"]
+
+
+def measure(files: list[Path], folder: Path, args: argparse.Namespace, tmp: Path) -> Rows:
     paths = [str(p) for p in files]
     python = sys.executable
-    rows: dict[str, float] = {}
+    rows = Rows()
     rows["ast.parse"] = cpu_seconds(
         [python, "-c", PARSE.format(module="ast", call="ast.parse(handle.read())"), *paths]
     )
@@ -122,6 +156,11 @@ def measure(files: list[Path], folder: Path, args: argparse.Namespace, tmp: Path
     )
     tool = [python, "-m", "trncodemod", "check", "-j", str(args.jobs)]
     # Exit 1: findings were left (blockers among them); 2 would be a file it could not migrate.
+    if args.before:
+        env = {**os.environ, "PYTHONPATH": str(args.before)}
+        rows["trncodemod check, cold, before"] = cpu_seconds(
+            [*tool, "--no-cache", str(folder)], ok=(0, 1), env=env
+        )
     rows["trncodemod check, cold"] = cpu_seconds([*tool, "--no-cache", str(folder)], ok=(0, 1))
     cache = ["--cache-dir", str(tmp / f"cache-{folder.name}")]
     cpu_seconds([*tool, *cache, str(folder)], ok=(0, 1))  # fills the cache
@@ -145,25 +184,51 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/trncodemod-bench")
     parser.add_argument("--torchfix", default=shutil.which("torchfix"))
     parser.add_argument("--ruff", default=shutil.which("ruff"))
+    parser.add_argument("--repos", action="store_true", help="the repositories of repos.toml")
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=DIR")
+    parser.add_argument("--no-wheels", action="store_true", help="leave out the wheel sets")
+    parser.add_argument("--before", type=Path, help="the source of an older trncodemod")
     args = parser.parse_args()
-    args.cache.mkdir(parents=True, exist_ok=True)
-    folders = fetch(args.cache)
     with tempfile.TemporaryDirectory(prefix="trncodemod-real-") as tmp:
-        sets = corpus(folders, args.library_files, Path(tmp))
+        sets: dict[str, Path] = {}
+        if not args.no_wheels:
+            args.cache.mkdir(parents=True, exist_ok=True)
+            sets.update(corpus(fetch(args.cache), args.library_files, Path(tmp)))
+        if args.repos:
+            sets["repos"] = repos_corpus(args.mirrors, Path(tmp) / "repos")
+        for tree in args.tree:
+            name, _, folder = tree.partition("=")
+            sets[name] = Path(folder).resolve()
         for name, folder in sets.items():
-            files = sorted(folder.glob("*.py"))
+            files = sorted(folder.rglob("*.py"))
             lines = sum(p.read_bytes().count(b"\n") for p in files)
-            print(f"\n{name}: {len(files)} files, {lines} lines, -j {args.jobs}")
+            print(f"\n{name}: {len(files)} files, {lines} lines, -j {args.jobs}", flush=True)
             rows = measure(files, folder, args, Path(tmp))
             parse = rows["LibCST parse-only"]
             cold = rows["trncodemod check, cold"]
             for label, seconds in rows.items():
-                print(f"  {label:28s} {seconds:8.2f} s CPU  {seconds / parse:6.2f}x LibCST parse")
+                print(
+                    f"  {label:31s} {seconds:8.2f} s CPU  {seconds / parse:6.2f}x LibCST parse  "
+                    f"{rows.wall[label]:7.1f} s wall  {rows.peak[label]:5.0f} MiB"
+                )
             if "TorchFix (all rules)" in rows:
                 print(f"  TorchFix / trncodemod cold: {rows['TorchFix (all rules)'] / cold:.2f}x")
-            print(f"  cached / cold: {rows['trncodemod check, cached'] / cold:.1%}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"\npeak memory of one process: {peak:.0f} MiB")
+            if "trncodemod check, cold, before" in rows:
+                before = rows["trncodemod check, cold, before"]
+                print(f"  before / now, cold: {before / cold:.2f}x")
+            print(f"  cached / cold: {rows['trncodemod check, cached'] / cold:.1%}", flush=True)
+
+
+def repos_corpus(mirrors: Path, into: Path) -> Path:
+    """The training code of every repository of ``repos.toml``, one folder each under ``into``
+    (``benchmarks/repos.py`` materialises them)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import repos  # benchmarks/repos.py
+
+    for repo in repos.load_repos():
+        repos.materialise(repo, mirrors, into / repo.name)
+    return into
 
 
 if __name__ == "__main__":

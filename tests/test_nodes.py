@@ -8,7 +8,7 @@ import libcst as cst
 import libcst.matchers as m
 import pytest
 
-from trncodemod.analysis.nodes import children, find, transform, visit, walk
+from trncodemod.analysis.nodes import TOKENS, _skippable, children, find, transform, visit, walk
 from trncodemod.commands.golden import find_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,3 +177,38 @@ def test_visit_is_libcsts() -> None:
     module.visit(theirs)
     visit(module, ours)
     assert ours.seen == theirs.seen
+
+
+@pytest.mark.parametrize(
+    "source", [*SOURCES, None], ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES), "every"]
+)
+def test_tokens_hold_only_tokens(source: Path | None) -> None:
+    """A walk may skip a node of ``TOKENS`` whole only where nothing under it is another kind."""
+    module = cst.parse_module(EVERY_KIND if source is None else source.read_text("utf-8"))
+    for node in walk(module):
+        if type(node) in TOKENS:
+            assert all(type(child) in TOKENS for child in children(node)), type(node)
+
+
+class _CommaRewriter(_PlainRewriter):
+    """A hook for one of ``TOKENS``: the walk must then visit them all."""
+
+    def leave_Comma(self, original_node: cst.Comma, updated_node: cst.Comma) -> cst.Comma:
+        return updated_node.with_changes(whitespace_after=cst.SimpleWhitespace("  "))
+
+
+class _TokenCounter(_Counter):
+    def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
+        self.seen.append(("whitespace", id(node)))
+
+
+def test_a_hook_for_a_token_turns_the_skip_off() -> None:
+    module = cst.parse_module(EVERY_KIND + "\ndef g(x, y):\n    pass\n")
+    assert _skippable(_PlainRewriter) == TOKENS
+    assert not _skippable(_CommaRewriter)
+    assert transform(module, _CommaRewriter()).code == module.visit(_CommaRewriter()).code
+    theirs, ours = _TokenCounter(), _TokenCounter()
+    module.visit(theirs)
+    visit(module, ours)
+    assert ours.seen == theirs.seen
+    assert ("whitespace", id(module.body[0].body[0].whitespace_before_import)) in ours.seen  # type: ignore[attr-defined]

@@ -53,6 +53,7 @@ from trncodemod.rewriting.imports import (
     module_bindings,
     name_for,
 )
+from trncodemod.rewriting.unused_imports import UnusedByText
 from trncodemod.targets import Api, Target
 
 _MISSING = object()
@@ -672,6 +673,38 @@ class _RemoveImports(_PlainDispatch, RemoveImportsVisitor, _NoMatcherSetUp):
     pass
 
 
+class _RemoveImportsByText(_RemoveImports):
+    """``_RemoveImports`` answered by ``UnusedByText`` instead of a scope analysis of a copy of
+    the tree; it visits import statements and what holds them only."""
+
+    def __init__(self, context: CodemodContext, unused: UnusedByText) -> None:
+        super().__init__(context)
+        self._unused_imports = unused  # type: ignore[assignment]
+
+    def visit_Module(self, node: cst.Module) -> None:
+        return None  # RemoveImportsVisitor's gathers the unused imports with the scopes
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseExpression) or (
+            isinstance(node, cst.BaseSmallStatement) and not isinstance(node, _IMPORTS)
+        ):
+            return False
+        return super().on_visit(node)
+
+
+_IMPORTS = (cst.Import, cst.ImportFrom)
+
+
+def _remove_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
+    """What ``RemoveImportsVisitor`` makes of ``tree``: without LibCST's scope analysis where the
+    tree's text settles which of the imports it would remove are unused (``UnusedByText``)."""
+    unused = UnusedByText(tree)
+    removed = transform(tree, _RemoveImportsByText(context, unused))
+    if not unused.undecided:
+        return removed  # type: ignore[no-any-return]
+    return _RemoveImports(context).transform_module(tree)
+
+
 class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     name: ClassVar[str]
     rules: ClassVar[tuple[type[Rule], ...]]
@@ -716,7 +749,7 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             # It reads no metadata: no wrapper, so no copy of the tree.
             tree = _AddImports(self.context).transform_module_impl(tree)
         if RemoveImportsVisitor.CONTEXT_KEY in self.context.scratch:
-            tree = _RemoveImports(self.context).transform_module(tree)
+            tree = _remove_imports(self.context, tree)
         return tree if tree is wrapper.module else place_added_imports(wrapper.module, tree)
 
     def get_metadata(self, key, node, default=_MISSING):  # type: ignore[no-untyped-def]
