@@ -93,6 +93,10 @@ class DdpInputs:
     def _line(self, node: cst.CSTNode) -> int:
         return self.owner.get_metadata(PositionProvider, node).start.line
 
+    def _place(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self.owner.get_metadata(PositionProvider, node).start
+        return start.line, start.column
+
     # -- the DDP model's calls -------------------------------------------------------------------
     def plan(self, ddp: cst.Call) -> InputPlan:
         plan = InputPlan()
@@ -176,12 +180,15 @@ class DdpInputs:
             scope = owner.get_metadata(ScopeProvider, holder, None)
             if scope is None:
                 return None
-            return [
+            reads = [
                 access.node
                 for assignment in scope.assignments[holder.value]
                 for access in assignment.references
                 if not self._before(access.node, holder)
             ]
+            # LibCST keeps references in a set: in file order, so the read a message names is
+            # the same on every run.
+            return sorted(reads, key=self._place)
         # `self.model = DDP(...)` in a method: `self.model` read in the methods of its class.
         if not (isinstance(holder.value, cst.Name) and holder.value.value == "self"):  # type: ignore[attr-defined]
             return None
