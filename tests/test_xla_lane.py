@@ -44,7 +44,7 @@ import pytest
 pytestmark = pytest.mark.xla
 
 ROOT = Path(__file__).resolve().parent.parent
-METER = ROOT / "trncodemod" / "verify_runner.py"  # the runner `trncodemod verify` uses
+METER = ROOT / "trncodemod" / "commands" / "verify_runner.py"  # the runner `trncodemod verify` uses
 WARMUP_STEPS = 2
 MEASURED_STEPS = 6
 LOG_INTERVAL = 3
