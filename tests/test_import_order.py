@@ -50,6 +50,20 @@ def test_names_merged_into_a_sorted_from_import_keep_it_sorted() -> None:
     )
 
 
+def test_an_added_import_of_aliased_names_is_one_statement_per_name() -> None:
+    before = "import sys\n\nfrom transformers import set_seed\n"
+    after = (
+        "import sys\n\nfrom transformers import set_seed\n"
+        "from optimum.neuron import NeuronTrainer as Trainer, NeuronHfArgumentParser as P\n"
+    )
+    assert _placed(before, after) == (
+        "import sys\n\n"
+        "from optimum.neuron import NeuronHfArgumentParser as P\n"
+        "from optimum.neuron import NeuronTrainer as Trainer\n"
+        "from transformers import set_seed\n"
+    )
+
+
 def test_a_from_import_the_pass_did_not_touch_keeps_its_order() -> None:
     before = "from m import b\nfrom m import d, c\n"
     after = "from m import b\nfrom m import d, c\nimport torch_xla\n"

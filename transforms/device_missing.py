@@ -15,7 +15,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, facts_of_text
 from trncodemod.analysis.loops import LoopInfo, find_step_loops, own_statements, target_names
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.analysis.program import ModuleView
@@ -114,6 +114,11 @@ class DeviceMissing(Pass):
             return False
         if not (profile.is_entry_script or program.role == "entry" or program.entry_points):
             return False  # a library step whose callers the tool cannot see: they may move
+        # This module itself places something (the first stage's test, asked here too so the
+        # result never depends on whether the stage ran).
+        facts = facts_of_text(node.code, profile)
+        if facts is None or not type(self).candidate(facts, self.target):
+            return False
         steps = [
             info
             for info in find_step_loops(node).values()

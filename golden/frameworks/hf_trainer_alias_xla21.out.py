@@ -1,5 +1,6 @@
 # golden: target=xla-2.1
-from optimum.neuron import NeuronTrainer as HFTrainer, NeuronTrainingArguments as TrainingArguments
+from optimum.neuron import NeuronTrainer as HFTrainer
+from optimum.neuron import NeuronTrainingArguments as TrainingArguments
 from transformers import set_seed
 
 args = TrainingArguments(output_dir="out", bf16=True, dataloader_drop_last=True)

@@ -1,7 +1,9 @@
 # golden: target=xla-2.5
 import sys
 
-from optimum.neuron import NeuronHfArgumentParser as HfArgumentParser, Seq2SeqNeuronTrainer as Seq2SeqTrainer, Seq2SeqNeuronTrainingArguments as Seq2SeqTrainingArguments
+from optimum.neuron import NeuronHfArgumentParser as HfArgumentParser
+from optimum.neuron import Seq2SeqNeuronTrainer as Seq2SeqTrainer
+from optimum.neuron import Seq2SeqNeuronTrainingArguments as Seq2SeqTrainingArguments
 from transformers import (
     AutoModelForSeq2SeqLM,
     set_seed,

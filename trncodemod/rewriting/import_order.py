@@ -117,6 +117,7 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     moving = [body[i] for i in added]
     body = [statement for i, statement in enumerate(body) if i not in added]
     end -= len(moving)
+    moving = [line for statement in moving for line in _split_aliases(statement)]
     for statement in moving:
         node = _import_of(statement)
         assert node is not None  # _added only takes import lines
@@ -145,6 +146,32 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
         body.insert(position, placed)
         end += 1
     return after.with_changes(body=body)
+
+
+def _split_aliases(statement: cst.BaseStatement) -> list[cst.BaseStatement]:
+    """An added ``from m import a as b, c as d`` as one statement per name, as isort and ruff
+    write aliased names by default (``combine-as-imports`` off); other imports as they are."""
+    node = _import_of(statement)
+    if (
+        not isinstance(node, cst.ImportFrom)
+        or isinstance(node.names, cst.ImportStar)
+        or len(node.names) < 2
+        or any(alias.asname is None for alias in node.names)
+        or not isinstance(statement, cst.SimpleStatementLine)
+    ):
+        return [statement]
+    return [
+        statement.with_changes(
+            body=[
+                node.with_changes(
+                    names=[alias.with_changes(comma=cst.MaybeSentinel.DEFAULT)],
+                    lpar=None,
+                    rpar=None,
+                )
+            ]
+        )
+        for alias in sorted(node.names, key=_name_key)
+    ]
 
 
 def _blank_before(statement: cst.BaseStatement) -> bool:
