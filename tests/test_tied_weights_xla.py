@@ -39,6 +39,7 @@ CASES = [
     ("name_moves.out.py", "rebuild()", 1),
     ("two_ties.out.py", "Trainer().model", 1),
     ("from_cuda.out.py", "main()", 1),
+    ("attribute_moves.out.py", "Trainer().model", 1),
     # The premise: without the re-tie the move leaves two parameters.
     ("constructor_move.in.py", "main()", 2),
 ]

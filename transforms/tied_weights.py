@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider
-from trncodemod.transforms.loader_values import is_xla_device
+from trncodemod.transforms.loader_values import Values, is_xla_device
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
@@ -226,8 +226,9 @@ class TiedWeights(Pass):
             return None
         receiver = call.func.value
         values: list[cst.BaseExpression] | None = [receiver]
-        if isinstance(receiver, cst.Name):
-            values = self.bound_values(receiver)
+        if isinstance(receiver, cst.Name | cst.Attribute):
+            # What a name, a parameter or a `self.` attribute holds, as far as it is certain.
+            values = Values(self).of(receiver)
         if not values:
             return None
         # `model = model.to(device)` rebinds the instance itself: its other values say the class.
@@ -262,8 +263,8 @@ class TiedWeights(Pass):
         small = statement.body[0]
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             receiver = small.value.func
-            if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
-                return receiver.value.value, small.value
+            if isinstance(receiver, cst.Attribute) and _chain_any(receiver.value):
+                return cst.Module([]).code_for_node(receiver.value), small.value
         if (
             isinstance(small, cst.Assign)
             and len(small.targets) == 1
@@ -361,14 +362,12 @@ class TiedWeights(Pass):
 
 
 def _moves_itself(value: cst.BaseExpression, receiver: cst.BaseExpression) -> bool:
-    """`x.to(...)` for a receiver `x`."""
+    """`x.to(...)` for a receiver `x` (a name or an attribute chain)."""
     return (
-        isinstance(receiver, cst.Name)
-        and isinstance(value, cst.Call)
+        isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value == "to"
-        and isinstance(value.func.value, cst.Name)
-        and value.func.value.value == receiver.value
+        and value.func.value.deep_equals(receiver)
     )
 
 
