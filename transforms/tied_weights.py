@@ -70,7 +70,8 @@ class TiedWeightsRetie(Rule):
 class TiedWeightsUntied(Rule):
     """## What it does
     Reports a move to the XLA device of a module whose weights are tied where the tool cannot
-    tie them again itself: the move is inside an expression (`DDP(GPT(cfg).to(device))`), the
+    tie them again itself: the move is inside an expression (`DDP(GPT(cfg).to(device))`) or a
+    statement the tie cannot follow (`models["lm"] = GPT(cfg).to(device)`, a one-line `if`), the
     tie in `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel`
     (which ties in `tie_weights()`). XLA targets only (see TRN250).
 
@@ -282,11 +283,25 @@ class TiedWeights(Pass):
         moved = self._moved_class(node)
         if moved is None:
             return
-        parent = self.get_metadata(ParentNodeProvider, node, None)
-        if isinstance(parent, cst.Expr | cst.Assign) and parent.value is node:
+        if self._handled(node):
             return
         name, ties = moved
-        self._report_untied(node, name, ties, "the move is inside an expression")
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        statement = isinstance(parent, cst.Expr | cst.Assign) and parent.value is node
+        why = (
+            "a statement the tie cannot follow" if statement else "the move is inside an expression"
+        )
+        self._report_untied(node, name, ties, why)
+
+    def _handled(self, call: cst.Call) -> bool:
+        """Whether ``call`` is the move of a statement of a block that ``_retie`` handles."""
+        small = self.get_metadata(ParentNodeProvider, call, None)
+        line = self.get_metadata(ParentNodeProvider, small, None) if small is not None else None
+        block = self.get_metadata(ParentNodeProvider, line, None) if line is not None else None
+        if not isinstance(block, cst.IndentedBlock | cst.Module):
+            return False
+        move = self._statement_move(line)  # type: ignore[arg-type]
+        return move is not None and move[1] is call
 
     def _report_untied(self, node: cst.CSTNode, name: str, ties: _Ties, why: str) -> None:
         if ties.pretrained:
