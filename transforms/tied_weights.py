@@ -12,11 +12,15 @@ the device pass wrote (``is_xla_device``).
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.loader_values import Values, is_xla_device
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.program import ModuleView
+from trncodemod.analysis.weight_ties import CONDITIONAL, PRETRAINED, class_ties
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -30,8 +34,9 @@ _SOURCE = (
 
 class TiedWeightsRetie(Rule):
     """## What it does
-    Where a module class of the file ties weights in `__init__` (`self.lm_head.weight =
-    self.wte.weight`) and the file moves an instance of it to the XLA device as a statement
+    Where a module class of the file, or one it imports from another module of the program,
+    ties weights in `__init__` (`self.lm_head.weight = self.wte.weight`) and the file moves an
+    instance of it to the XLA device as a statement
     (`model = GPT(cfg).to(device)`, `model.to(device)`, `model = model.to(device)`), inserts the
     same tie on the instance right after the move. XLA targets only: whether TorchNeuron's eager
     device unties weights the same way is not known, so nothing is done for `neuron`.
@@ -72,6 +77,7 @@ class TiedWeightsUntied(Rule):
     Reports a move to the XLA device of a module whose weights are tied where the tool cannot
     tie them again itself: the move is inside an expression (`DDP(GPT(cfg).to(device))`) or a
     statement the tie cannot follow (`models["lm"] = GPT(cfg).to(device)`, a one-line `if`), the
+    value moved may also come from the class's own classmethod (`GPT.from_pretrained(...)`), the
     tie in `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel`
     (which ties in `tie_weights()`). XLA targets only (see TRN250).
 
@@ -103,84 +109,15 @@ class TiedWeightsUntied(Rule):
     source = _SOURCE
 
 
-def _chain(node: cst.BaseExpression, root: str) -> str | None:
-    """`a.b` for `root.a.b` (plain attributes only), else None."""
-    parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if not isinstance(node, cst.Name) or node.value != root or len(parts) < 2:
-        return None
-    return ".".join(reversed(parts))
-
-
-def _tie(statement: cst.CSTNode, root: str) -> tuple[str, str] | None:
-    """``(target, source)`` where ``statement`` is `root.x.w = root.y.w`."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return None
-    small = statement.body[0]
-    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
-        return None
-    target, source = _chain(small.targets[0].target, root), _chain(small.value, root)
-    return (target, source) if target and source else None
-
-
 class _Ties:
-    """The ties a class makes in its `__init__`: ``certain`` at the top of its body, and
-    whether any is made under a condition or a loop (``conditional``)."""
+    """What a class ties in its `__init__` (``analysis/weight_ties.py``): ``certain`` ties at the
+    top of its body, whether one is made under a condition, whether it is a tying
+    `PreTrainedModel`."""
 
-    def __init__(self, cls: cst.ClassDef) -> None:
-        self.certain: list[tuple[str, str]] = []
-        self.conditional = False
-        # A Hugging Face model that ties: `_tied_weights_keys` or an output embedding.
-        names = {n.value for s in cls.body.body for n in _defined(s)}
-        self.pretrained = any(
-            (cst.Module([]).code_for_node(b.value).rsplit(".", 1)[-1]).endswith("PreTrainedModel")
-            for b in cls.bases
-        ) and bool(names & {"_tied_weights_keys", "get_output_embeddings"})
-        init = next(
-            (
-                s
-                for s in cls.body.body
-                if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
-            ),
-            None,
-        )
-        if init is None or not init.params.params or not isinstance(init.body, cst.IndentedBlock):
-            return
-        root = init.params.params[0].name.value
-        for statement in init.body.body:
-            tie = _tie(statement, root)
-            if tie is not None:
-                self.certain.append(tie)
-            elif not isinstance(statement, cst.SimpleStatementLine):
-                self.conditional |= any(_tie(s, root) is not None for s in _statements(statement))
-
-    def __bool__(self) -> bool:
-        return bool(self.certain) or self.conditional or self.pretrained
-
-
-def _defined(statement: cst.CSTNode) -> list[cst.Name]:
-    """The names a class-body statement defines (a method, or a plain assignment's target)."""
-    if isinstance(statement, cst.FunctionDef):
-        return [statement.name]
-    if isinstance(statement, cst.SimpleStatementLine):
-        return [
-            t.target
-            for s in statement.body
-            if isinstance(s, cst.Assign)
-            for t in s.targets
-            if isinstance(t.target, cst.Name)
-        ]
-    return []
-
-
-def _statements(node: cst.CSTNode):
-    for child in node.children:
-        if isinstance(child, cst.SimpleStatementLine):
-            yield child
-        elif not isinstance(child, cst.FunctionDef | cst.ClassDef):
-            yield from _statements(child)
+    def __init__(self, ties: tuple[str, ...]) -> None:
+        self.certain = [tuple(t.split("=", 1)) for t in ties if t not in (CONDITIONAL, PRETRAINED)]
+        self.conditional = CONDITIONAL in ties
+        self.pretrained = PRETRAINED in ties
 
 
 class TiedWeights(Pass):
@@ -204,18 +141,32 @@ class TiedWeights(Pass):
             and "class " in facts.text
         )
 
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        return bool(program.imported_ties)  # a tying class of another module is used here
+
     def visit_Module(self, node: cst.Module) -> None:
+        # The file's own classes, and those its imports bind from other modules of the program.
         self._classes: dict[str, _Ties] = {}
-        for statement in node.body:
-            if isinstance(statement, cst.ClassDef):
-                ties = _Ties(statement)
+        self._imported: set[str] = set()
+        facts = self.run.facts
+        if facts is None:
+            return
+        for statement in facts.tree.body:
+            if isinstance(statement, ast.ClassDef):
+                ties = class_ties(statement)
                 if ties:
-                    self._classes[statement.name.value] = ties
+                    self._classes[statement.name] = _Ties(ties)
+        for name, ties in self.run.program.imported_ties.items():
+            if name in facts.imported and name not in facts.global_names:
+                self._classes.setdefault(name, _Ties(ties))
+                self._imported.add(name)
 
     # -- the moves ---------------------------------------------------------------------------
 
-    def _moved_class(self, call: cst.Call) -> tuple[str, _Ties] | None:
-        """The class a `.to(xla)` call moves an instance of, where it is one with ties."""
+    def _moved_class(self, call: cst.Call) -> tuple[str, _Ties, bool] | None:
+        """The class a `.to(xla)` call moves an instance of, where it is one with ties, and
+        whether that is certain."""
         if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
             return None
         device = next(
@@ -235,10 +186,28 @@ class TiedWeights(Pass):
         # `model = model.to(device)` rebinds the instance itself: its other values say the class.
         values = [v for v in values if not _moves_itself(v, receiver)]
         found = {self._instance_of(v) for v in values}
-        if len(found) != 1 or None in found:
-            return None
-        name = found.pop()
-        return (name, self._classes[name]) if name is not None else None
+        made = {self._made_by(v) for v in values} - {None}
+        if len(found) == 1 and None not in found:
+            name = found.pop()
+            return (name, self._classes[name], True) if name is not None else None
+        # Some values are built by a tying class's own classmethod (nanoGPT's
+        # `GPT.from_pretrained(...)`): most likely an instance, but not certainly.
+        names = (found | made) - {None}
+        if len(names) == 1 and all(self._instance_of(v) or self._made_by(v) for v in values):
+            name = names.pop()
+            return name, self._classes[name], False
+        return None
+
+    def _made_by(self, value: cst.BaseExpression) -> str | None:
+        """The tying class whose own attribute ``value`` calls: `Cls.from_pretrained(...)`."""
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and isinstance(value.func.value, cst.Name)
+            and value.func.attr.value != "to"
+        ):
+            return self._instance_of(cst.Call(func=value.func.value))
+        return None
 
     def _instance_of(self, value: cst.BaseExpression) -> str | None:
         """The tying class ``value`` is an instance of: `Cls(...)`, or `Cls(...).to(...)`."""
@@ -252,7 +221,11 @@ class TiedWeights(Pass):
             isinstance(value, cst.Call)
             and isinstance(value.func, cst.Name)
             and value.func.value in self._classes
-            and self.is_any(value.func, {value.func.value})
+            and (
+                value.func.value in self._imported
+                and value.func.value not in self.run.facts.assigned  # type: ignore[union-attr]
+                or self.is_any(value.func, {value.func.value})
+            )
         ):
             return value.func.value
         return None
@@ -285,7 +258,7 @@ class TiedWeights(Pass):
             return
         if self._handled(node):
             return
-        name, ties = moved
+        name, ties, _certain = moved
         parent = self.get_metadata(ParentNodeProvider, node, None)
         statement = isinstance(parent, cst.Expr | cst.Assign) and parent.value is node
         why = (
@@ -343,11 +316,17 @@ class TiedWeights(Pass):
             moved = self._moved_class(call)
             if moved is None:
                 continue
-            name, ties = moved
+            name, ties, certain = moved
             if ties.pretrained and _calls_tie_weights(original[index + 1 : index + 2], instance):
                 continue
-            if ties.pretrained or ties.conditional:
-                why = "a PreTrainedModel" if ties.pretrained else "the tie depends on a condition"
+            if ties.pretrained or ties.conditional or not certain:
+                why = (
+                    "a PreTrainedModel"
+                    if ties.pretrained
+                    else "the tie depends on a condition"
+                    if ties.conditional
+                    else f"`{instance}` may also be what a classmethod of `{name}` returns"
+                )
                 self._report_untied(call, name, ties, why)
                 continue
             wanted = [f"{instance}.{a} = {instance}.{b}" for a, b in ties.certain]
