@@ -38,6 +38,7 @@ from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
 from trncodemod.transforms.scale_out import ScaleOutPass
 from trncodemod.transforms.step_marker import StepMarker
+from trncodemod.transforms.tied_weights import TiedWeights
 from trncodemod.transforms.torch_compile import TorchCompile
 from trncodemod.transforms.torch_imports import TorchImports
 from trncodemod.transforms.torch_xla_apis import TorchXlaApis
@@ -46,6 +47,7 @@ from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 PASSES = (
     DevicePlacement,
     DeviceMissing,
+    TiedWeights,
     TorchImports,
     Launchers,
     TorchXlaApis,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
-from trncodemod.transforms.loader_values import Values
+from trncodemod.transforms.loader_values import Values, is_xla_device
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.facts import dotted as ast_dotted
@@ -96,9 +96,6 @@ class DeviceLoaderWrap(Rule):
 _MARKERS = STEP_MARKERS | STEP_CONTEXTS
 # Through `emit`, so a file that binds `pl` itself gets the loader under another name.
 _MP_DEVICE_LOADER = Api("pl.MpDeviceLoader", "torch_xla.distributed.parallel_loader", "pl")
-_XLA_DEVICE_CALLS = frozenset(
-    {"torch_xla.device", "torch_xla.torch_xla.device", "torch_xla.core.xla_model.xla_device"}
-)
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
 # Reading these from a batch gives the same answer on the host and on the device.
@@ -282,7 +279,7 @@ class DeviceLoader(Pass):
             )
             return None
         device = moves[0].args[0].value
-        if not self._is_xla_device(device):
+        if not is_xla_device(self, device):
             self._uncertain(loop, loader, f"`{_code(device)}` is not certainly the XLA device")
             return None
         misuse = self._host_use(loop, batch, moves)
@@ -340,22 +337,6 @@ class DeviceLoader(Pass):
             isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS)
             for v in values  # type: ignore[union-attr]
         )
-
-    def _is_xla_device(self, node: cst.BaseExpression, follow: bool = True) -> bool:
-        if isinstance(node, cst.SimpleString):
-            return node.evaluated_value == "xla"
-        if isinstance(node, cst.Call):
-            if self.is_any(node.func, _XLA_DEVICE_CALLS):
-                return True
-            return (
-                self.is_any(node.func, {"torch.device"})
-                and len(node.args) == 1
-                and self._is_xla_device(node.args[0].value, follow=False)
-            )
-        if isinstance(node, cst.Name | cst.Attribute) and follow:
-            values = Values(self).of(node)
-            return bool(values) and all(self._is_xla_device(v, follow=False) for v in values)  # type: ignore[union-attr]
-        return False
 
     def _host_use(self, loop: cst.For, batch: set[str], moves: list[cst.Call]) -> str | None:
         """The first batch name used on the host before it is rebound to its device copy."""

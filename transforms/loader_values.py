@@ -17,6 +17,10 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.passes import Pass
 
+# What makes the XLA device (the device pass writes the first).
+_XLA_DEVICE_CALLS = frozenset(
+    {"torch_xla.device", "torch_xla.torch_xla.device", "torch_xla.core.xla_model.xla_device"}
+)
 # How many names, parameters, attributes or helpers a value is followed through.
 _DEPTH = 4
 _NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
@@ -230,3 +234,23 @@ class Values:
 
     def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.owner.get_metadata(ParentNodeProvider, node, None)
+
+
+def is_xla_device(owner: Pass, node: cst.BaseExpression, follow: bool = True) -> bool:
+    """Whether ``node`` is certainly the XLA device: `torch_xla.device()`, `xm.xla_device()`,
+    `"xla"` or `torch.device` of one, or (``follow``) a name or `self.` attribute that holds
+    only such values (``Values``)."""
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value == "xla"
+    if isinstance(node, cst.Call):
+        if owner.is_any(node.func, _XLA_DEVICE_CALLS):
+            return True
+        return (
+            owner.is_any(node.func, {"torch.device"})
+            and len(node.args) == 1
+            and is_xla_device(owner, node.args[0].value, follow=False)
+        )
+    if isinstance(node, cst.Name | cst.Attribute) and follow:
+        values = Values(owner).of(node)
+        return bool(values) and all(is_xla_device(owner, v, follow=False) for v in values)  # type: ignore[union-attr]
+    return False

@@ -44,6 +44,7 @@ from trncodemod.analysis.training import (
     is_main_guard,
     profile_of,
 )
+from trncodemod.analysis.weight_ties import class_ties
 
 # What a module's kind of training takes from the entry points that reach it: the parallelism,
 # and a framework that owns the loop. (Launchers such as torchrun stay per file: a library
@@ -125,6 +126,9 @@ class ModuleSummary:
     # Something in the module may place values on a device: `.to(...)`, `.cuda()`, a `device=`
     # argument, torch_xla, a framework that moves the model (`accelerator.prepare`).
     moves: bool = False
+    # Classes whose `__init__` ties weights -> the ties (`tied_weights`: "a.weight=b.weight",
+    # "?" for a tie under a condition, "hf" for a tying PreTrainedModel subclass).
+    ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -139,6 +143,7 @@ class ModuleSummary:
             "decisions": [d.to_json() for d in self.decisions],
             "device_uses": {k: [list(u) for u in v] for k, v in self.device_uses.items()},
             "moves": self.moves,
+            "ties": {k: list(v) for k, v in self.ties.items()},
         }
 
     @classmethod
@@ -155,6 +160,7 @@ class ModuleSummary:
             decisions=tuple(Decision(*d) for d in data["decisions"]),
             device_uses={k: tuple(tuple(u) for u in v) for k, v in data["device_uses"].items()},
             moves=data["moves"],
+            ties={k: tuple(v) for k, v in data["ties"].items()},
         )
 
 
@@ -207,6 +213,7 @@ def summarize(text: str) -> ModuleSummary | None:
         decisions=tuple(_decisions(tree)),
         device_uses={k: tuple(v) for k, v in uses.items()},
         moves=may_move(tree, imports),
+        ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
     )
 
 
@@ -389,6 +396,9 @@ class ModuleView:
     step_reads: tuple[tuple[int, int, str, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
+    # Imported names that are classes of another given module which tie weights -> their ties
+    # (``ModuleSummary.ties``).
+    imported_ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def is_test(self) -> bool:
@@ -417,6 +427,7 @@ class ModuleView:
                 sorted(self.decisions.items()),
                 self.step_reads,
                 self.moves_elsewhere,
+                sorted(self.imported_ties.items()),
             )
         )
 
@@ -566,6 +577,7 @@ def build_program(
             steps=tuple(dict.fromkeys(steps)),
             step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
             moves_elsewhere=movers - {path} != set(),
+            imported_ties=resolver.imported_ties(path),
         )
     return program
 
@@ -748,6 +760,18 @@ class _Resolver:
         if found is not None and found != (path, name) and found[1] != MODULE and depth < 8:
             return self.decision(found[0], found[1], depth + 1)
         return None
+
+    def imported_ties(self, path: str) -> dict[str, tuple[str, ...]]:
+        found = {}
+        for local, binding in self.summaries[path].imports.items():
+            if ":" not in binding:
+                continue
+            definition = self.name(path, local)
+            if definition is not None and definition[0] != path:
+                ties = self.summaries[definition[0]].ties.get(definition[1])
+                if ties:
+                    found[local] = ties
+        return found
 
     def imported_devices(self, path: str) -> dict[str, tuple[str, int, bool]]:
         summary = self.summaries[path]

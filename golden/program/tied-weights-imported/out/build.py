@@ -1,0 +1,18 @@
+import torch_xla
+from nets.gpt import GPT
+
+
+def fresh():
+    model = GPT(32, 8).to(torch_xla.device())
+    # moving to the XLA device unties shared weights: tie them again
+    model.lm_head.weight = model.wte.weight
+    return model
+
+
+def resumed(init_from):
+    if init_from == "scratch":
+        model = GPT(32, 8)
+    else:
+        model = GPT.from_pretrained(init_from)
+    model.to(torch_xla.device())
+    return model

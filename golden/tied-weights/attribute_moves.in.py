@@ -1,0 +1,21 @@
+import torch_xla
+from torch import nn
+
+
+class TinyLM(nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, dim)
+        self.lm_head = nn.Linear(dim, vocab, bias=False)
+        self.lm_head.weight = self.wte.weight
+
+    def forward(self, idx):
+        return self.lm_head(self.wte(idx))
+
+
+class Trainer:
+    def __init__(self):
+        self.model = TinyLM(32, 8)
+        self.model.to(torch_xla.device())
+        self.model = self.model.to(torch_xla.device())
+

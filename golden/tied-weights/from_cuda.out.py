@@ -1,0 +1,23 @@
+# golden: select=TRN002,TRN250,TRN251
+import torch
+import torch_xla
+from torch import nn
+
+
+class TinyLM(nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, dim)
+        self.lm_head = nn.Linear(dim, vocab, bias=False)
+        self.lm_head.weight = self.wte.weight  # weight tying
+
+    def forward(self, idx):
+        return self.lm_head(self.wte(idx))
+
+
+def main():
+    device = torch_xla.device()
+    model = TinyLM(32, 8).to(device)
+    # moving to the XLA device unties shared weights: tie them again
+    model.lm_head.weight = model.wte.weight
+    return model

@@ -1,0 +1,381 @@
+"""Weights a module ties in ``__init__`` come apart when the module moves to the XLA device:
+torch's ``Module._apply`` makes a new Parameter per module where the CPU and XLA tensor types
+cannot be shallow-copied into each other, so `lm_head.weight` and `wte.weight` become two
+parameters and the program trains another model (measured with torch 2.9 + torch-xla 2.9:
+1 parameter before `.to(torch_xla.device())`, 2 after; `verify --against` counted 29 trained
+parameters against 28 on examples/gpt_amp.py). The tie is made again after the move (TRN250), or
+reported where the move cannot be followed (TRN251).
+
+Runs after the device pass: the moves it finds are the migrated ones, and the device is the one
+the device pass wrote (``is_xla_device``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.loader_values import Values, is_xla_device
+
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.program import ModuleView
+from trncodemod.analysis.weight_ties import CONDITIONAL, PRETRAINED, class_ties
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+from trncodemod.targets import Target
+
+_COMMENT = "# moving to the XLA device unties shared weights: tie them again"
+_SOURCE = (
+    "measured: torch 2.9 + torch-xla 2.9 (PJRT_DEVICE=CPU), Module._apply; transformers "
+    "src/transformers/trainer.py Trainer._move_model_to_device (re-ties after the XLA move)"
+)
+
+
+class TiedWeightsRetie(Rule):
+    """## What it does
+    Where a module class of the file, or one it imports from another module of the program,
+    ties weights in `__init__` (`self.lm_head.weight = self.wte.weight`) and the file moves an
+    instance of it to the XLA device as a statement
+    (`model = GPT(cfg).to(device)`, `model.to(device)`, `model = model.to(device)`), inserts the
+    same tie on the instance right after the move. XLA targets only: whether TorchNeuron's eager
+    device unties weights the same way is not known, so nothing is done for `neuron`.
+
+    ## Why
+    Moving a module to the XLA device unties its tied weights: torch's `Module._apply` makes a
+    new Parameter for each module where the CPU and XLA tensor types are not shallow-copy
+    compatible. Measured with torch 2.9 + torch-xla 2.9: before the move the model has one
+    parameter and `m.lm_head.weight is m.wte.weight`; after `.to(torch_xla.device())` it has two,
+    and the program trains a different model (more parameters, each updated on its own).
+    Hugging Face's Trainer ties them again after the move for the same reason
+    (`Trainer._move_model_to_device` in transformers/trainer.py: "Moving a model to an XLA device
+    disconnects the tied weights, so we have to retie them", then `model.tie_weights()`).
+
+    ## Example
+    ```python
+    model = GPT(cfg).to(device)
+    ```
+
+    ## Use instead
+    ```python
+    model = GPT(cfg).to(device)
+    # moving to the XLA device unties shared weights: tie them again
+    model.lm_head.weight = model.wte.weight
+    ```
+    """
+
+    code = "TRN250"
+    name = "tied-weights-retie"
+    summary = "module with tied weights moved to the XLA device → tie them again after the move"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    source = _SOURCE
+
+
+class TiedWeightsUntied(Rule):
+    """## What it does
+    Reports a move to the XLA device of a module whose weights are tied where the tool cannot
+    tie them again itself: the move is inside an expression (`DDP(GPT(cfg).to(device))`) or a
+    statement the tie cannot follow (`models["lm"] = GPT(cfg).to(device)`, a one-line `if`), the
+    value moved may also come from the class's own classmethod (`GPT.from_pretrained(...)`), the
+    tie in `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel`
+    (which ties in `tie_weights()`). XLA targets only (see TRN250).
+
+    ## Why
+    Moving a module to the XLA device unties its tied weights (torch's `Module._apply` makes new
+    Parameters; measured with torch 2.9 + torch-xla 2.9), so the program trains a model with
+    more parameters than the one it was written for. Hugging Face's Trainer calls
+    `model.tie_weights()` after the move for this reason (`Trainer._move_model_to_device`).
+
+    ## Example
+    ```python
+    model = DDP(GPT(cfg).to(device))
+    ```
+
+    ## Use instead
+    ```python
+    model = GPT(cfg).to(device)
+    model.lm_head.weight = model.wte.weight  # or model.tie_weights() for a PreTrainedModel
+    model = DDP(model)
+    ```
+    """
+
+    code = "TRN251"
+    name = "tied-weights-untied"
+    summary = "module with tied weights moved to the XLA device where the tie cannot be redone here (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = _SOURCE
+
+
+class _Ties:
+    """What a class ties in its `__init__` (``analysis/weight_ties.py``): ``certain`` ties at the
+    top of its body, whether one is made under a condition, whether it is a tying
+    `PreTrainedModel`."""
+
+    def __init__(self, ties: tuple[str, ...]) -> None:
+        self.certain = [tuple(t.split("=", 1)) for t in ties if t not in (CONDITIONAL, PRETRAINED)]
+        self.conditional = CONDITIONAL in ties
+        self.pretrained = PRETRAINED in ties
+
+
+class TiedWeights(Pass):
+    name = "tied-weights"
+    rules = (TiedWeightsRetie, TiedWeightsUntied)
+    needles = (".to(",)
+    # The device pass may rewrite only the line that binds the device a move uses.
+    sees = frozenset({"device"})
+
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        return target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        # A move (`.to`, or `.cuda()` the device pass turns into one) and a tie in a class.
+        return (
+            target.is_xla
+            and ("to" in facts.calls or "cuda" in facts.calls)
+            and ".weight" in facts.text
+            and "class " in facts.text
+        )
+
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        return bool(program.imported_ties)  # a tying class of another module is used here
+
+    def visit_Module(self, node: cst.Module) -> None:
+        # The file's own classes, and those its imports bind from other modules of the program.
+        self._classes: dict[str, _Ties] = {}
+        self._imported: set[str] = set()
+        facts = self.run.facts
+        if facts is None:
+            return
+        for statement in facts.tree.body:
+            if isinstance(statement, ast.ClassDef):
+                ties = class_ties(statement)
+                if ties:
+                    self._classes[statement.name] = _Ties(ties)
+        for name, ties in self.run.program.imported_ties.items():
+            if name in facts.imported and name not in facts.global_names:
+                self._classes.setdefault(name, _Ties(ties))
+                self._imported.add(name)
+
+    # -- the moves ---------------------------------------------------------------------------
+
+    def _moved_class(self, call: cst.Call) -> tuple[str, _Ties, bool] | None:
+        """The class a `.to(xla)` call moves an instance of, where it is one with ties, and
+        whether that is certain."""
+        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
+            return None
+        device = next(
+            (a.value for a in call.args if a.keyword and a.keyword.value == "device"), None
+        )
+        if device is None and call.args and call.args[0].keyword is None:
+            device = call.args[0].value
+        if device is None or not is_xla_device(self, device):
+            return None
+        receiver = call.func.value
+        values: list[cst.BaseExpression] | None = [receiver]
+        if isinstance(receiver, cst.Name | cst.Attribute):
+            # What a name, a parameter or a `self.` attribute holds, as far as it is certain.
+            values = Values(self).of(receiver)
+        if not values:
+            return None
+        # `model = model.to(device)` rebinds the instance itself: its other values say the class.
+        values = [v for v in values if not _moves_itself(v, receiver)]
+        found = {self._instance_of(v) for v in values}
+        made = {self._made_by(v) for v in values} - {None}
+        if len(found) == 1 and None not in found:
+            name = found.pop()
+            return (name, self._classes[name], True) if name is not None else None
+        # Some values are built by a tying class's own classmethod (nanoGPT's
+        # `GPT.from_pretrained(...)`): most likely an instance, but not certainly.
+        names = (found | made) - {None}
+        if len(names) == 1 and all(self._instance_of(v) or self._made_by(v) for v in values):
+            name = names.pop()
+            return name, self._classes[name], False
+        return None
+
+    def _made_by(self, value: cst.BaseExpression) -> str | None:
+        """The tying class whose own attribute ``value`` calls: `Cls.from_pretrained(...)`."""
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and isinstance(value.func.value, cst.Name)
+            and value.func.attr.value != "to"
+        ):
+            return self._instance_of(cst.Call(func=value.func.value))
+        return None
+
+    def _instance_of(self, value: cst.BaseExpression) -> str | None:
+        """The tying class ``value`` is an instance of: `Cls(...)`, or `Cls(...).to(...)`."""
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "to"
+        ):
+            value = value.func.value
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and value.func.value in self._classes
+            and (
+                value.func.value in self._imported
+                and value.func.value not in self.run.facts.assigned  # type: ignore[union-attr]
+                or self.is_any(value.func, {value.func.value})
+            )
+        ):
+            return value.func.value
+        return None
+
+    def _statement_move(self, statement: cst.CSTNode) -> tuple[str, cst.Call] | None:
+        """`(instance code, call)` where ``statement`` is `x = <call>` or `<call>` alone."""
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        small = statement.body[0]
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            receiver = small.value.func
+            if isinstance(receiver, cst.Attribute) and _chain_any(receiver.value):
+                return cst.Module([]).code_for_node(receiver.value), small.value
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.value, cst.Call)
+        ):
+            target = small.targets[0].target
+            if isinstance(target, cst.Name) or _chain_any(target):
+                return cst.Module([]).code_for_node(target), small.value
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # A move inside an expression: reported (the statement moves are handled per block).
+        if not self._classes:
+            return
+        moved = self._moved_class(node)
+        if moved is None:
+            return
+        if self._handled(node):
+            return
+        name, ties, _certain = moved
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        statement = isinstance(parent, cst.Expr | cst.Assign) and parent.value is node
+        why = (
+            "a statement the tie cannot follow" if statement else "the move is inside an expression"
+        )
+        self._report_untied(node, name, ties, why)
+
+    def _handled(self, call: cst.Call) -> bool:
+        """Whether ``call`` is the move of a statement of a block that ``_retie`` handles."""
+        small = self.get_metadata(ParentNodeProvider, call, None)
+        line = self.get_metadata(ParentNodeProvider, small, None) if small is not None else None
+        block = self.get_metadata(ParentNodeProvider, line, None) if line is not None else None
+        if not isinstance(block, cst.IndentedBlock | cst.Module):
+            return False
+        move = self._statement_move(line)  # type: ignore[arg-type]
+        return move is not None and move[1] is call
+
+    def _report_untied(self, node: cst.CSTNode, name: str, ties: _Ties, why: str) -> None:
+        if ties.pretrained:
+            message = (
+                f"`{name}` (a PreTrainedModel) moved to the XLA device: the move unties its tied "
+                "weights; call model.tie_weights() after moving it to the XLA device"
+            )
+        else:
+            pairs = ", ".join(f"{a} = {b}" for a, b in ties.certain) or "its weights"
+            message = (
+                f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties them "
+                f"({why}): tie them again on the moved model"
+            )
+        self.report(node, TiedWeightsUntied, message, False)
+
+    # -- the insertion -----------------------------------------------------------------------
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        body = self._retie(original_node.body, updated_node.body)
+        return updated_node.with_changes(body=body) if body is not None else updated_node
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        body = self._retie(original_node.body, updated_node.body)
+        return updated_node.with_changes(body=body) if body is not None else updated_node
+
+    def _retie(self, original: tuple, updated: tuple) -> list | None:
+        if not self._classes or len(original) != len(updated):
+            return None
+        body: list = []
+        changed = False
+        for index, (before, after) in enumerate(zip(original, updated, strict=True)):
+            body.append(after)
+            move = self._statement_move(before)
+            if move is None:
+                continue
+            instance, call = move
+            moved = self._moved_class(call)
+            if moved is None:
+                continue
+            name, ties, certain = moved
+            if ties.pretrained and _calls_tie_weights(original[index + 1 : index + 2], instance):
+                continue
+            if ties.pretrained or ties.conditional or not certain:
+                why = (
+                    "a PreTrainedModel"
+                    if ties.pretrained
+                    else "the tie depends on a condition"
+                    if ties.conditional
+                    else f"`{instance}` may also be what a classmethod of `{name}` returns"
+                )
+                self._report_untied(call, name, ties, why)
+                continue
+            wanted = [f"{instance}.{a} = {instance}.{b}" for a, b in ties.certain]
+            following = {
+                cst.Module([]).code_for_node(s.body[0]).strip()
+                for s in original[index + 1 : index + 1 + len(wanted)]
+                if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+            }
+            if all(w in following for w in wanted):
+                continue  # already tied again (a second run)
+            pairs = ", ".join(f"{a} = {b}" for a, b in ties.certain)
+            if not self.report(
+                call,
+                TiedWeightsRetie,
+                f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties "
+                "them: tied again after the move",
+                True,
+            ):
+                continue
+            lines = [cst.parse_statement(w) for w in wanted]
+            lines[0] = lines[0].with_changes(
+                leading_lines=[cst.EmptyLine(comment=cst.Comment(_COMMENT))]
+            )
+            body.extend(lines)
+            changed = True
+        return body if changed else None
+
+
+def _moves_itself(value: cst.BaseExpression, receiver: cst.BaseExpression) -> bool:
+    """`x.to(...)` for a receiver `x` (a name or an attribute chain)."""
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "to"
+        and value.func.value.deep_equals(receiver)
+    )
+
+
+def _calls_tie_weights(statements: tuple, instance: str) -> bool:
+    """Whether ``statements`` start with `<instance>.tie_weights()`."""
+    return bool(statements) and (
+        isinstance(statements[0], cst.SimpleStatementLine)
+        and cst.Module([]).code_for_node(statements[0].body[0]).strip()
+        == f"{instance}.tie_weights()"
+    )
+
+
+def _chain_any(node: cst.BaseExpression) -> bool:
+    """A plain attribute chain on a name (`self.model`)."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
