@@ -156,7 +156,9 @@ class _progress:
         task = self.progress.add_task("campaign", total=self.total, failed=0)
         self.progress.start()
         progress = self.progress
-        return lambda failed: progress.update(task, advance=1, failed=failed)
+        # Drawn at each repository's end, not only at the next tick: a fleet whose repositories
+        # end within one tick still shows each count.
+        return lambda failed: progress.update(task, advance=1, failed=failed, refresh=True)
 
     def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
