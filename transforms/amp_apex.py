@@ -8,6 +8,8 @@ remaining `amp.initialize` fails on Trainium whatever else was rewritten).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 
@@ -27,6 +29,8 @@ _SCALING_ONLY = frozenset(
     {"opt_level", "loss_scale", "min_loss_scale", "max_loss_scale", "verbosity"}
 )
 _CUDA_EXTENSIONS = frozenset({"amp_C", "apex_C", "fused_layer_norm_cuda", "fused_adam_cuda"})
+# Handlers that make an import optional: the program runs on without the module.
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 class ApexAmp(Rule):
@@ -128,6 +132,50 @@ class ApexAmpPass(Pass):
         super().__init__(*args, **kwargs)
         self._to_bf16: dict[cst.BaseSmallStatement, str] = {}  # initialize → the model's name
         self._backward: dict[cst.With, cst.SimpleStatementLine] = {}
+        self._optional = False  # every apex import is under `try: ... except ImportError:`
+
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+        reported = super().report(node, rule, message, fixed)
+        if reported and not fixed and self._optional:
+            # timm's `try: from apex import amp / except ImportError: has_apex = False`: the
+            # program runs without apex (its apex path is opt-in), so this does not stop it.
+            last = self.findings[-1]
+            self.findings[-1] = replace(
+                last,
+                message=f"{last.message} (apex is optional here: imported under "
+                "`try/except ImportError`, so the program runs without it)",
+                severity=Severity.WARNING,
+            )
+        return reported
+
+    @staticmethod
+    def _apex_imports(imports: list[cst.Import | cst.ImportFrom]) -> list[cst.CSTNode]:
+        found: list[cst.CSTNode] = []
+        for imp in imports:
+            if isinstance(imp, cst.Import):
+                names = [_code(alias.name) for alias in imp.names]
+            elif imp.module is not None and not imp.relative:
+                names = [_code(imp.module)]
+            else:
+                continue
+            if any(n.split(".")[0] in {"apex", *_CUDA_EXTENSIONS} for n in names):
+                found.append(imp)
+        return found
+
+    @staticmethod
+    def _guarded_imports(module: cst.Module) -> set[cst.CSTNode]:
+        """The imports in the body of a `try` that catches a failed import."""
+        guarded: set[cst.CSTNode] = set()
+        for try_ in find(module, cst.Try):
+            caught = set()
+            for handler in try_.handlers:
+                if handler.type is None:
+                    caught.add("BaseException")
+                else:
+                    caught.update(_code(n) for n in find(handler.type, cst.Name))
+            if caught & _IMPORT_ERRORS:
+                guarded.update(find(try_.body, cst.Import, cst.ImportFrom))
+        return guarded
 
     # -- the plan --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> bool:
@@ -135,6 +183,8 @@ class ApexAmpPass(Pass):
         withs: list[cst.With] = find(node, cst.With)
         lines: list[cst.SimpleStatementLine] = find(node, cst.SimpleStatementLine)
         imports: list[cst.Import | cst.ImportFrom] = find(node, cst.Import, cst.ImportFrom)
+        apex = self._apex_imports(imports)
+        self._optional = bool(apex) and set(apex) <= self._guarded_imports(node)
         self._report_extensions(imports)
         planned: set[cst.Call] = set()  # the calls decided: rewritten or reported
         blockers: list[tuple[cst.CSTNode, str]] = []
