@@ -113,6 +113,15 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def _modules_of(imp: cst.Import | cst.ImportFrom) -> list[str]:
+    """The absolute modules an import names (none for a relative one)."""
+    if isinstance(imp, cst.Import):
+        return [_code(alias.name) for alias in imp.names]
+    if imp.module is not None and not imp.relative:
+        return [_code(imp.module)]
+    return []
+
+
 def _parenthesised(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, cst.Name | cst.Attribute | cst.Call | cst.Subscript) or node.lpar:
         return node
@@ -150,17 +159,8 @@ class ApexAmpPass(Pass):
 
     @staticmethod
     def _apex_imports(imports: list[cst.Import | cst.ImportFrom]) -> list[cst.CSTNode]:
-        found: list[cst.CSTNode] = []
-        for imp in imports:
-            if isinstance(imp, cst.Import):
-                names = [_code(alias.name) for alias in imp.names]
-            elif imp.module is not None and not imp.relative:
-                names = [_code(imp.module)]
-            else:
-                continue
-            if any(n.split(".")[0] in {"apex", *_CUDA_EXTENSIONS} for n in names):
-                found.append(imp)
-        return found
+        roots = {"apex", *_CUDA_EXTENSIONS}
+        return [i for i in imports if any(n.split(".")[0] in roots for n in _modules_of(i))]
 
     @staticmethod
     def _guarded_imports(module: cst.Module) -> set[cst.CSTNode]:
@@ -255,13 +255,7 @@ class ApexAmpPass(Pass):
 
     def _report_extensions(self, imports: list[cst.Import | cst.ImportFrom]) -> None:
         for imp in imports:
-            if isinstance(imp, cst.Import):
-                names = [_code(alias.name) for alias in imp.names]
-            elif imp.module is not None and not imp.relative:
-                names = [_code(imp.module)]
-            else:
-                continue
-            for name in names:
+            for name in _modules_of(imp):
                 if name.split(".")[0] in _CUDA_EXTENSIONS:
                     self.report(
                         imp,
