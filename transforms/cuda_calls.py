@@ -14,7 +14,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
 from trncodemod.analysis.device import analyse
-from trncodemod.analysis.enabled import in_cuda_only_block
+from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
 from trncodemod.analysis.training import XLA_DEVICE
@@ -422,13 +422,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
             return self._remove_pin(original_node, updated_node)
         return updated_node
 
-    def _never_runs(self, node: cst.CSTNode) -> bool:
-        if "TRN023" not in self.run.enabled:
-            return False  # the device pass did not rewrite the tests it could
-        return in_cuda_only_block(node, lambda n: self.get_metadata(ParentNodeProvider, n, None))
-
     def _cuda_call(self, name: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if self._never_runs(original):
+        if never_runs(self, original):
             return updated
         entry = self.table.calls.get(name)
         short = name
@@ -646,6 +641,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
         return next((c for c in found if self._availability(c) is not None), None)
 
     def visit_Assert(self, node: cst.Assert) -> None:
+        if never_runs(self, node):
+            return  # nanochat's assert under a kept `if device_type == "cuda":`
         call = self._availability(node.test)
         if call is not None and not (node.msg is not None and _has_call(node.msg)):
             rule = GuardedCudaRequiredCheck if self._guarded(node) else CudaRequiredCheck

@@ -9,7 +9,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
-from trncodemod.analysis.enabled import in_cuda_only_block
+from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.analysis.nodes import find, walk
@@ -856,7 +856,7 @@ class DataParallel(Pass):
                 isinstance(small, cst.Expr)
                 and isinstance(small.value, cst.Call)
                 and self.is_any(small.value.func, {"torch.cuda.set_device"})
-                and not self._never_runs(original_node)
+                and not never_runs(self, original_node)
                 and self.report(
                     small.value,
                     DataParallelSetDevice,
@@ -867,11 +867,6 @@ class DataParallel(Pass):
             ):
                 return cst.RemoveFromParent()
         return self._with_reduce(original_node, updated_node)
-
-    def _never_runs(self, node: cst.CSTNode) -> bool:
-        if "TRN023" not in self.run.enabled:
-            return False  # the device pass did not rewrite the tests it could
-        return in_cuda_only_block(node, lambda n: self.get_metadata(ParentNodeProvider, n, None))
 
     def _with_reduce(self, original: cst.BaseStatement, updated):  # type: ignore[no-untyped-def]
         receiver = self.reduce_before.get(original)

@@ -38,12 +38,21 @@ from trncodemod.analysis.device import (
     is_index_device,
 )
 from trncodemod.analysis.device_scan import may_place_on_rank
-from trncodemod.analysis.enabled import Fixes, blocker, decides_device, newly_run, reads
+from trncodemod.analysis.enabled import (
+    Fixes,
+    blocker,
+    conjoined_with_cuda_only,
+    decides_device,
+    in_cuda_only_block,
+    newly_run,
+    reads,
+)
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
+from trncodemod.findings import Rule
 from trncodemod.passes import Pass, RawFinding, per_tree
 from trncodemod.targets import Target
 
@@ -248,6 +257,10 @@ class DevicePlacement(Pass):
                 False,
             )
             return updated
+        if self.is_any(original.func, {"torch.cuda.is_bf16_supported"}) and self._only_prints(
+            original
+        ):
+            return updated  # qlora's "your GPU supports bfloat16" hint: nothing else changes
         if self.is_any(original.func, {"torch.cuda.is_bf16_supported"}):
             message = (
                 "torch.cuda.is_bf16_supported() is False under torch_xla; Trainium computes in "
@@ -291,6 +304,41 @@ class DevicePlacement(Pass):
         if len(code) > 60:
             code = code[:59] + "…"
         return f"`{code}` (line {line}): {why}"
+
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+        """A rewrite where a ``torch.cuda.is_available()`` this pass leaves False keeps the code
+        from running on Trainium (litgpt's bf16 check under `if torch.cuda.is_available():`,
+        yolov5's `arg = "cuda:0"`, tinyllama's `not cuda.is_available() or
+        cuda.is_bf16_supported()`) is not made: it would change only the CUDA run."""
+        if fixed and self._cuda_only(node):
+            return False
+        return super().report(node, rule, message, fixed)
+
+    def _only_prints(self, test: cst.Call) -> bool:
+        """``test`` is the whole test of an ``if`` with no ``else`` whose block only prints."""
+        parent = self.get_metadata(ParentNodeProvider, test, None)
+        if not (isinstance(parent, cst.If) and parent.test is test and parent.orelse is None):
+            return False
+        lines = parent.body.body if isinstance(parent.body, cst.IndentedBlock) else [parent.body]
+        if not all(
+            isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite) for line in lines
+        ):
+            return False
+        smalls = [small for line in lines for small in line.body]
+        return all(
+            isinstance(small, cst.Expr)
+            and isinstance(small.value, cst.Call)
+            and "builtins.print" in self.module_names(small.value.func)
+            for small in smalls
+        )
+
+    def _cuda_only(self, node: cst.CSTNode) -> bool:
+        return in_cuda_only_block(
+            node,
+            lambda n: self.get_metadata(ParentNodeProvider, n, None),
+            identity=False,
+            availability_stays=lambda call: not self._resolves(call),
+        )
 
     def _in_dead(self, original: cst.CSTNode) -> bool:
         """``original`` lies in code a condition left as it is keeps from running."""
@@ -1226,6 +1274,12 @@ class DevicePlacement(Pass):
             return None
         if choice is not None and self._choice_kept(choice) is not None:
             return updated  # reported once, at the choice
+        if conjoined_with_cuda_only(
+            original,
+            lambda n: self.get_metadata(ParentNodeProvider, n, None),
+            lambda call: not self._resolves(call),
+        ):
+            return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
         operator = original.comparisons[0].operator
         blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
         if blocked is not None and self._said_before:

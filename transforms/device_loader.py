@@ -102,6 +102,10 @@ _ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
 _SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 _SHAPE_METHODS = frozenset({"size", "dim", "numel"})
 _MOVE_KEYWORDS = frozenset({"non_blocking"})
+# `x.to(torch.bfloat16)`, `x.to(dtype)`, `x.to(self.dtype)`: a cast on the device it is on.
+_DTYPE_NAMES = frozenset(
+    {"float16", "bfloat16", "float32", "float64", "half", "float", "double", "long", "int"}
+)
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -318,6 +322,8 @@ class DeviceLoader(Pass):
             if call.func.value.value not in batch:  # type: ignore[attr-defined]
                 continue
             positional = [a for a in call.args if a.keyword is None]
+            if len(call.args) == 1 and positional and _is_cast(positional[0].value):
+                continue
             is_plain = (
                 call.func.attr.value == "to"
                 and len(positional) == 1
@@ -451,3 +457,10 @@ class DeviceLoader(Pass):
             ],
         )
         return updated_node.with_changes(iter=_rewrap(updated_node.iter, wrapped))
+
+
+def _is_cast(value: cst.BaseExpression) -> bool:
+    """``.to(...)``'s argument is a dtype, by its spelling: not a move."""
+    name = dotted(value) or ""
+    last = name.rsplit(".", 1)[-1]
+    return last.lower().endswith("dtype") or (name.startswith("torch.") and last in _DTYPE_NAMES)

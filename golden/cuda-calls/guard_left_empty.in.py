@@ -1,6 +1,7 @@
 # A guard whose block loses every statement goes with them when it only reads and has no else
-# (no `if ...: pass` left behind); a guard with an else, with a call the tool cannot tell reads
-# only, or with a statement left in its block stays.
+# (no `if ...: pass` left behind); a guard with a call the tool cannot tell reads only stays. A
+# guard that requires CUDA (a `torch.cuda.is_available()` the device pass leaves, `device_type ==
+# "cuda"`) is left whole: its block never runs on Trainium (pipeline/cuda_only_block).
 import torch
 
 

@@ -6,6 +6,8 @@ import torch_xla.core.xla_model as xm
 
 def setup(local_rank, seed):
     torch.manual_seed(seed)
+    if torch.cuda.is_available():
+        torch.cuda.set_device(local_rank)
 
 
 def timed_step(model, x):

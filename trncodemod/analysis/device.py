@@ -955,8 +955,10 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
                 moves_run |= _guards_of_move(call, collected, evaluator, skipped)
             continue
         device = _device_argument(call, qualified)
-        if device is None or _is_dtype(device, qualified):
-            continue
+        if device is None or _is_dtype(device, qualified) or evaluator.dtype(device) is not None:
+            continue  # `.to(dtype)` with `dtype = torch.bfloat16 if ... else torch.float16`
+        if _last(dotted(device) or "").lower().endswith("dtype"):
+            continue  # `.to(self.dtype)`, `.to(ptdtype)`: a cast, whatever the name holds
         literal = _string(device)
         if literal is not None and not (_CUDA.fullmatch(literal) or literal in ("xla", "neuron")):
             continue  # `.to("cpu")`: a copy to the host, not the training device
@@ -1213,6 +1215,8 @@ def _bf16_partners(collected: _Collector, facts: DeviceFacts, qualified: Qualifi
     """``torch.cuda.is_available() and torch.cuda.is_bf16_supported()`` (nanoGPT's dtype
     choice): the availability check there decides the dtype, and is True on the target."""
     for op in _and_operations(collected):
+        if not isinstance(op.operator, cst.And):
+            continue  # `not torch.cuda.is_available() or ...` is True on the target already
         calls = find(op, cst.Call)
         if any(qualified(c.func) & _BF16 for c in calls):
             for c in calls:

@@ -20,8 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import libcst as cst
+from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import identity_subject, is_cuda_string
 from trncodemod.analysis.loops import dotted
@@ -427,26 +429,122 @@ def _process_group(call: cst.Call, fixes: Fixes) -> str | None:
     return f"a process group with {what}, which the tool does not make an XLA one here"
 
 
+def is_cuda_availability(node: cst.CSTNode) -> bool:
+    """``torch.cuda.is_available()`` as written through any alias of torch or its ``cuda``
+    module (``th.cuda.is_available()``, ``cuda.is_available()``)."""
+    if not (isinstance(node, cst.Call) and not node.args):
+        return False
+    func = node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "is_available"):
+        return False
+    owner = func.value
+    return (isinstance(owner, cst.Name) and owner.value == "cuda") or (
+        isinstance(owner, cst.Attribute) and owner.attr.value == "cuda"
+    )
+
+
 def in_cuda_only_block(
-    node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]
+    node: cst.CSTNode,
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+    *,
+    identity: bool = True,
+    availability_stays: Callable[[cst.Call], bool] = lambda call: True,
 ) -> bool:
-    """``node`` is in the block of an ``if`` whose test requires a device to be "cuda" once the
-    device pass has run (nanochat's `if is_ddp and device_type == "cuda":` kept by TRN046,
-    llm.c's `elif device == "cuda":`): that block never runs on Trainium, and a change there
-    changes only the CUDA run. Ask it of the tree the device pass left."""
+    """``node`` runs only where CUDA is there, so never on Trainium, and a change there changes
+    only the CUDA run: the block of an ``if`` (or the branch of a conditional expression, or the
+    right operand of ``and``) whose test requires the device to be "cuda" once the device pass
+    has run (nanochat's `if is_ddp and device_type == "cuda":` kept by TRN046, llm.c's
+    `elif device == "cuda":`, timm's `if device.startswith('cuda:'):`), or requires a
+    ``torch.cuda.is_available()`` the device pass left as it is (accelerate's
+    `if torch.cuda.is_available(): torch.cuda.empty_cache()`); also the right operand of
+    `not torch.cuda.is_available() or ...`, which Trainium never evaluates.
+
+    ``identity=False`` leaves out the device-string tests, for the device pass itself, which
+    flips them in the same run; ``availability_stays`` says which availability calls stay False
+    (for the device pass: those it does not make true). Ask it of the tree the device pass
+    left, or of the device pass's own original tree with those two arguments."""
+
+    def requires(test: cst.BaseExpression) -> bool:
+        return _requires_cuda(test, identity, availability_stays)
+
     child = node
     parent = parent_of(node)
     while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
-        if isinstance(parent, cst.If) and parent.body is child and _requires_cuda(parent.test):
+        if isinstance(parent, cst.If) and parent.body is child and requires(parent.test):
+            return True
+        if isinstance(parent, cst.IfExp) and parent.body is child and requires(parent.test):
+            return True
+        if isinstance(parent, cst.BooleanOperation) and parent.right is child:
+            left = parent.left
+            if isinstance(parent.operator, cst.And) and requires(left):
+                return True
+            if (
+                isinstance(parent.operator, cst.Or)
+                and isinstance(left, cst.UnaryOperation)
+                and isinstance(left.operator, cst.Not)
+                and requires(left.expression)
+            ):
+                return True
+        child, parent = parent, parent_of(parent)
+    return False
+
+
+class _Pass(Protocol):
+    run: Any
+
+    def get_metadata(self, key: Any, node: cst.CSTNode, default: Any = ...) -> Any: ...
+
+
+def never_runs(pass_: _Pass, node: cst.CSTNode) -> bool:
+    """``in_cuda_only_block`` for a pass that runs after the device pass; a device-string test
+    counts only where that pass could rewrite such tests (TRN023 selected)."""
+    return in_cuda_only_block(
+        node,
+        lambda n: pass_.get_metadata(ParentNodeProvider, n, None),
+        identity="TRN023" in pass_.run.enabled,
+    )
+
+
+def conjoined_with_cuda_only(
+    node: cst.BaseExpression,
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+    availability_stays: Callable[[cst.Call], bool],
+) -> bool:
+    """``node`` is an operand of an ``and`` (at any depth of ``and``s) another operand of which
+    is a ``torch.cuda.is_available()`` that stays False: the whole test is False on Trainium
+    whatever ``node`` becomes (timm's `'cuda' in args.device and torch.cuda.is_available()`)."""
+    child, parent = node, parent_of(node)
+    while isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And):
+        other = parent.right if parent.left is child else parent.left
+        if _requires_cuda(other, False, availability_stays):
             return True
         child, parent = parent, parent_of(parent)
     return False
 
 
-def _requires_cuda(test: cst.BaseExpression) -> bool:
-    """``device_type == "cuda"``, alone or as a conjunct of ``and``."""
+def _requires_cuda(
+    test: cst.BaseExpression, identity: bool, availability_stays: Callable[[cst.Call], bool]
+) -> bool:
+    """``device_type == "cuda"`` or ``device.startswith("cuda")`` (with ``identity``), or a
+    ``torch.cuda.is_available()`` that stays, alone or as a conjunct of ``and``."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _requires_cuda(test.left) or _requires_cuda(test.right)
+        return _requires_cuda(test.left, identity, availability_stays) or _requires_cuda(
+            test.right, identity, availability_stays
+        )
+    if is_cuda_availability(test):
+        assert isinstance(test, cst.Call)
+        return availability_stays(test)
+    if not identity:
+        return False
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value == "startswith"
+        and len(test.args) == 1
+        and identity_subject(test.func.value) is not None
+    ):
+        value = test.args[0].value
+        return isinstance(value, cst.SimpleString) and value.evaluated_value in ("cuda", "cuda:")
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return False
     if not isinstance(test.comparisons[0].operator, cst.Equal | cst.In):
