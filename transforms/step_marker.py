@@ -12,6 +12,7 @@ import libcst.matchers as m
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts, resolve
+from trncodemod.analysis.host_cut import fetches_prepared_batch, host_read_cuts
 from trncodemod.analysis.loops import (
     STEP_CONTEXTS,
     STEP_MARKERS,
@@ -77,8 +78,10 @@ class TrainLoopStepMarker(Rule):
     Loops that iterate an `MpDeviceLoader`/`ParallelLoader` (directly, through `enumerate`/`tqdm`,
     or through a variable assigned from one) and loops that already call a marker
     (`xm.mark_step()`, `torch_xla.sync()`, `with torch_xla.step():`,
-    `xm.optimizer_step(..., barrier=True)`, any alias) are left alone. Nothing is inserted for the
-    `neuron` target, whose eager backend has no graph to cut.
+    `xm.optimizer_step(..., barrier=True)`, any alias) are left alone, and so are loops that take
+    every batch from what `accelerator.prepare` returned: iterating it, or with `next(it)` through
+    `iter()`/`cycle()` and names or `self.` attributes (accelerate wraps it in an MpDeviceLoader on
+    XLA). Nothing is inserted for the `neuron` target, whose eager backend has no graph to cut.
 
     ## Why
     torch_xla records operations lazily; without a cut the graph grows with every iteration and
@@ -130,7 +133,12 @@ class EvalLoopStepMarker(Rule):
     Never in a model's `forward`, a generator (its consumer's loop is the step), a loop nested
     in another training or evaluation loop (a per-image or per-sample loop: the batch loop's
     cut covers it), or a walk over a model's parameters, buffers, state dict or layers (an EMA
-    update is one graph, not one per tensor).
+    update is one graph, not one per tensor). Nor in a loop that reads on the host, on every
+    iteration, a value it computed in that iteration (`losses[k] = loss.item()`,
+    `c[i].item()` in a per-sample loop inside it) and carries no device value to the next one
+    (no device accumulator such as `total[0] += ...` on a `torch.zeros(...)`, no tensor rebuilt
+    from itself such as `idx = torch.cat((idx, nxt))`): the read runs the iteration's graph and
+    the rest is dropped with the iteration, so a marker would add an execution for nothing.
 
     ## Why
     "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
@@ -490,6 +498,10 @@ class StepMarker(Pass):
                 return not any(
                     isinstance(v, cst.Call) and self.is_any(v.func, _DATA_LOADERS) for v in values
                 )
+        if training.ACCELERATE_PREPARE in profile.already_xla and fetches_prepared_batch(
+            info.node, self._scope_of(info.node), self._wrapper.module
+        ):
+            return True
         if training.NXD_STEP in profile.already_xla:
             return any(
                 isinstance(node, cst.Call)
@@ -504,6 +516,8 @@ class StepMarker(Pass):
             # MpDeviceLoader syncs at every batch (reference R2, R3): no marker to add, and one
             # the script calls on some iterations only does not add graphs of its own.
             return
+        if info.kind != "train" and host_read_cuts(loop, self._scope_of(loop)):
+            return  # its host read runs the iteration's graph, and nothing carries over
         per_micro_batch = self.settings.accumulation_cut == "micro-batch"
         markers = self._markers(loop)
         if markers:
@@ -551,6 +565,13 @@ class StepMarker(Pass):
             return
         self._after[loop.body] = last
         self._before.update(continues)
+
+    def _scope_of(self, node: cst.CSTNode) -> cst.CSTNode:
+        parents = self.parents()
+        current = parents.get(node)
+        while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+            current = parents.get(current)
+        return current if current is not None else node
 
     def _accumulation_note(self, info: LoopInfo, guard: cst.If | None) -> str:
         """Which cut a gradient-accumulation loop got, and why (reference §10: a cut per

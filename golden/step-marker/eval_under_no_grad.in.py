@@ -1,3 +1,6 @@
+# An evaluation loop under no_grad that keeps its losses on the device gets the cut (one that
+# reads each loss on the host does not: eval_host_read_cuts); a loop that does no device work
+# does not.
 import torch
 
 
@@ -6,12 +9,12 @@ def estimate_loss(model, get_batch, eval_iters):
     model.eval()
     out = {}
     for name in ("train", "val"):
-        total = 0.0
+        losses = []
         for _ in range(eval_iters):
             x, y = get_batch(name)
             _, loss = model(x, y)
-            total += loss.item()
-        out[name] = total / eval_iters
+            losses.append(loss)
+        out[name] = torch.stack(losses).mean()
     return out
 
 

@@ -1,4 +1,5 @@
 # The batch loop gets the cut; its per-sample loop, which reads values of the batch, does not.
+# (With `c[i].item()` there the read would run each batch's graph: eval_host_read_cuts.)
 import torch
 
 
@@ -11,5 +12,5 @@ def evaluate(model, loader, device, classes):
         c = (outputs.argmax(1) == labels).squeeze()
         for i in range(labels.size(0)):
             label = labels[i]
-            class_correct[label] += c[i].item()
+            class_correct[label] += c[i]
     return class_correct

@@ -1,0 +1,183 @@
+"""Whether a loop that does no training already runs its graph every iteration by a host read.
+
+An evaluation or sampling loop that reads a value it computed this iteration on the host
+(``loss.item()``, ``y[0].tolist()``) executes that value's graph then; what else the iteration
+made is dropped with its names at the next one, so the graph does not grow and a step marker at
+the end of the body adds an execution for nothing (issue 23, item 6: super_resolution's
+``1 / mse.item()``, nanoGPT's ``losses[k] = loss.item()``). That holds only where nothing
+computed on the device is carried to the next iteration: a device accumulator
+(``fsdp_loss[0] += loss.item()`` on ``torch.zeros(2).to(rank)``) or a tensor rebuilt from itself
+(``idx = torch.cat((idx, nxt), 1)``) keeps growing one graph, and then the marker stays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from trncodemod.analysis.loops import Loop, dotted, root_name, target_names
+from trncodemod.analysis.nodes import children, walk
+
+_HOST_READS = frozenset({"item", "tolist"})
+_HOST_FACTORIES = frozenset({"list", "dict", "set", "int", "float", "defaultdict", "Counter"})
+
+
+def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
+    """Every iteration of ``loop`` reads on the host a value computed in that iteration, and no
+    device value is carried from one iteration to the next. ``scope``: the function (or module)
+    that holds the loop, where the names the loop updates get their first values."""
+    made = _assigned(loop.body)
+    if isinstance(loop, cst.For):
+        made |= target_names(loop.target)
+    if not any(_reads_on_host(call, made) for call in every_iteration_calls(loop.body)):
+        return False
+    return not _carries_device_value(loop, scope)
+
+
+def every_iteration_calls(body: cst.BaseSuite) -> Iterator[cst.Call]:
+    """Calls that run on every iteration: not under an ``if``, a ``while``, a ``match``, an
+    ``except`` or a short-circuit; a nested ``for`` counts (the cifar evaluation's per-sample
+    reads run as often as its batches)."""
+    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call):
+            yield node
+        if isinstance(node, cst.If | cst.While | cst.Match | cst.FunctionDef | cst.ClassDef):
+            continue  # runs on some iterations only, or not here
+        if isinstance(node, cst.Lambda | cst.IfExp | cst.BooleanOperation | cst.CompFor):
+            continue
+        if isinstance(node, cst.Try):
+            stack.append(node.body)
+            continue
+        stack.extend(children(node))
+
+
+def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS and not call.args):
+        return False
+    return any(isinstance(n, cst.Name) and n.value in made for n in walk(func.value))
+
+
+def _assigned(body: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+    for node in walk(body):
+        if isinstance(node, cst.AssignTarget):
+            names |= target_names(node.target)
+        elif isinstance(node, cst.AnnAssign | cst.AugAssign) and isinstance(node.target, cst.Name):
+            names.add(node.target.value)
+        elif isinstance(node, cst.For):
+            names |= target_names(node.target)
+    return names
+
+
+def _carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
+    """A name the loop updates from its own value (``x += ...``, ``x[i] += ...``,
+    ``x = f(x, ...)``) that did not start as a host value (a number, a list or dict) before it."""
+    for node in walk(loop.body):
+        if isinstance(node, cst.AugAssign):
+            root = root_name(node.target)
+        elif isinstance(node, cst.Assign):
+            roots = {root_name(t.target) for t in node.targets}
+            read = {n.value for n in walk(node.value) if isinstance(n, cst.Name)}
+            carried = roots & read
+            if not carried:
+                continue
+            root = next(iter(carried))
+        else:
+            continue
+        if root is None or not _starts_on_host(root, loop, scope):
+            return True
+    return False
+
+
+def _starts_on_host(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
+    loop_nodes = {id(n) for n in walk(loop)}
+    values = [
+        node.value
+        for node in walk(scope)
+        if isinstance(node, cst.Assign)
+        and id(node) not in loop_nodes
+        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+    ]
+    return bool(values) and all(_host_value(v) for v in values)
+
+
+def _host_value(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.Integer | cst.Float | cst.SimpleString):
+        return True
+    if isinstance(value, cst.List | cst.Dict | cst.Set | cst.ListComp | cst.DictComp):
+        return True
+    if isinstance(value, cst.BinaryOperation):  # `[0] * n`, `0.0 + 1`
+        if isinstance(value.left, cst.List | cst.ListComp):
+            return True
+        return _host_value(value.left) and _host_value(value.right)
+    if isinstance(value, cst.UnaryOperation):
+        return _host_value(value.expression)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return value.func.value in _HOST_FACTORIES
+    return False
+
+
+def fetches_prepared_batch(loop: Loop, scope: cst.CSTNode, module: cst.Module) -> bool:
+    """Every iteration of ``loop`` takes a batch with ``next(it)`` from what
+    ``accelerator.prepare`` returned, through ``iter``/``cycle`` and names or ``self.``
+    attributes bound anywhere in ``module`` (denoising-diffusion's ``self.dl = cycle(dl)`` with
+    ``dl = self.accelerator.prepare(dl)``; accelerate's ``next(training_iterator)`` with
+    ``training_iterator = iter(train_dataloader)``): on XLA accelerate wraps that loader in an
+    MpDeviceLoader, which cuts the graph at each batch. A plain name bound in ``scope`` (the
+    function that holds the loop) is followed there; a ``self.`` attribute, and a name the
+    function does not bind, in the whole module."""
+    local, everywhere = _bindings(scope), _bindings(module)
+    bindings = {**everywhere, **{k: v for k, v in local.items() if not k.startswith("self.")}}
+    for call in every_iteration_calls(loop.body):
+        if (
+            isinstance(call.func, cst.Name)
+            and call.func.value == "next"
+            and call.args
+            and _prepared(call.args[0].value, bindings, 0)
+        ):
+            return True
+    return False
+
+
+def _bindings(scope: cst.CSTNode) -> dict[str, list[cst.BaseExpression]]:
+    """``name`` or ``self.attr`` → every value assigned to it (a tuple target binds each of its
+    names to the whole value)."""
+    found: dict[str, list[cst.BaseExpression]] = {}
+    for node in walk(scope):
+        if not isinstance(node, cst.Assign):
+            continue
+        for target in node.targets:
+            parts = (
+                [e.value for e in target.target.elements]
+                if isinstance(target.target, cst.Tuple | cst.List)
+                else [target.target]
+            )
+            for part in parts:
+                name = dotted(part) if isinstance(part, cst.BaseExpression) else None
+                if name is not None:
+                    found.setdefault(name, []).append(node.value)
+    return found
+
+
+def _prepared(
+    node: cst.BaseExpression, bindings: dict[str, list[cst.BaseExpression]], depth: int
+) -> bool:
+    if depth > 4:
+        return False
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "prepare":
+            return (
+                root_name(func) is not None and "accelerator" in (dotted(func.value) or "").lower()
+            )
+        if isinstance(func, cst.Name) and func.value in ("iter", "cycle") and node.args:
+            return _prepared(node.args[0].value, bindings, depth + 1)
+        return False
+    name = dotted(node)
+    if name is None:
+        return False
+    return any(_prepared(value, bindings, depth + 1) for value in bindings.get(name, []))
