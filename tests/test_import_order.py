@@ -34,6 +34,25 @@ def test_a_section_the_file_lacks_is_opened_one_blank_line_apart() -> None:
     assert _placed(before, after) == '"""Doc."""\n\nimport os\n\nimport torch\n\nx = 1\n'
 
 
+def test_a_third_party_import_joins_the_group_that_holds_torch() -> None:
+    # detr's util/misc.py: `from packaging import version` sits among the standard library's.
+    before = "import os\nfrom packaging import version\n\nimport torch\n\nx = 1\n"
+    after = "import os\nfrom packaging import version\n\nimport torch\nimport torch_xla\n\nx = 1\n"
+    assert _placed(before, after) == after
+
+
+def test_the_blank_line_added_above_the_code_goes_with_the_import_moved_up() -> None:
+    # AddImportsVisitor appends after the last import and puts a blank line above the next line.
+    before = "import torch\nimport torchvision\nif torchvision.__version__:\n    x = 1\n"
+    after = (
+        "import torch\nimport torchvision\nimport torch_xla\n\nif torchvision.__version__:\n"
+        "    x = 1\n"
+    )
+    assert _placed(before, after) == (
+        "import torch\nimport torch_xla\nimport torchvision\nif torchvision.__version__:\n    x = 1\n"
+    )
+
+
 def test_an_unaliased_import_sorts_before_its_aliased_twin() -> None:
     before = "import torch as th\nfrom torch.utils.data import DataLoader\n"
     after = "import torch as th\nfrom torch.utils.data import DataLoader\nimport torch\n"

@@ -117,6 +117,7 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     moving = [body[i] for i in added]
     body = [statement for i, statement in enumerate(body) if i not in added]
     end -= len(moving)
+    _undo_separator(before, body, end)
     moving = [line for statement in moving for line in _split_aliases(statement)]
     for statement in moving:
         node = _import_of(statement)
@@ -130,8 +131,13 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
         if not members:
             end += _open_section(body, end, statement, section)
             continue
-        # The section's lines are those of its group: consecutive import lines, no blank line.
-        first, last = members[0], members[0]
+        # The section's lines are those of its group: consecutive import lines, no blank line;
+        # for a third-party import, the group that holds torch where the file has one (detr's
+        # unsorted block starts with `from packaging import version` among the stdlib).
+        anchor = next((i for i in members if _top(body[i]) == "torch"), members[0])
+        first, last = anchor, anchor
+        while first - 1 in members and not _blank_before(body[first]):
+            first -= 1
         while last + 1 < end and last + 1 in members and not _blank_before(body[last + 1]):
             last += 1
         key = _sort_key(node)
@@ -146,6 +152,29 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
         body.insert(position, placed)
         end += 1
     return after.with_changes(body=body)
+
+
+def _top(statement: cst.BaseStatement) -> str:
+    node = _import_of(statement)
+    return ((_module(node) if node is not None else None) or "").split(".", 1)[0]
+
+
+def _undo_separator(before: cst.Module, body: list[cst.BaseStatement], end: int) -> None:
+    """AddImportsVisitor puts a blank line above the first statement after the imports it
+    appended; with them moved into the block, that statement gets its own leading lines back
+    (detr's `import torchvision` right above `if version.parse(...)`)."""
+    had = _leading_end(list(before.body))
+    if end >= len(body) or had >= len(before.body):
+        return
+    original = before.body[had].leading_lines  # type: ignore[attr-defined]
+    current = getattr(body[end], "leading_lines", None)
+    if (
+        current is not None
+        and len(current) == len(original) + 1
+        and current[0].comment is None
+        and tuple(current[1:]) == tuple(original)
+    ):
+        body[end] = body[end].with_changes(leading_lines=original)
 
 
 def _split_aliases(statement: cst.BaseStatement) -> list[cst.BaseStatement]:
