@@ -526,7 +526,10 @@ class DataParallel(Pass):
     def visit_Module(self, node: cst.Module) -> None:
         calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
         kinds = [self.module_names(c.func) for c in calls]
-        self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds)
+        wrappers = self.run.program.imported_ddp  # yolov5's `model = smart_DDP(model)`
+        self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds) or any(
+            isinstance(c.func, cst.Name) and c.func.value in wrappers for c in calls
+        )
         inputs = DdpInputs(self)
         for call, names in zip(calls, kinds, strict=True):
             if not names.isdisjoint(_DDP) and self._drops_device_ids(call):

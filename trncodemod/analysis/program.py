@@ -399,6 +399,9 @@ class ModuleView:
     # Imported names that are classes of another given module which tie weights -> their ties
     # (``ModuleSummary.ties``).
     imported_ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Imported names that are functions of another given module which wrap the model in torch
+    # DDP (yolov5's `smart_DDP`): a call of one makes the model DDP here.
+    imported_ddp: tuple[str, ...] = ()
 
     @property
     def is_test(self) -> bool:
@@ -428,6 +431,7 @@ class ModuleView:
                 self.step_reads,
                 self.moves_elsewhere,
                 sorted(self.imported_ties.items()),
+                self.imported_ddp,
             )
         )
 
@@ -511,6 +515,26 @@ def _shared(a: list[str], b: list[str]) -> int:
     return count
 
 
+_DDP = frozenset(
+    {
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.parallel.distributed.DistributedDataParallel",
+    }
+)
+
+
+def _full_name(reference: str, imports: Mapping[str, str]) -> str:
+    """``DDP`` (``from torch.nn.parallel import DistributedDataParallel as DDP``) →
+    ``torch.nn.parallel.DistributedDataParallel``; a name the module does not import as it is."""
+    head, dot, rest = reference.partition(".")
+    binding = imports.get(head)
+    if binding is None:
+        return reference
+    spec, colon, name = binding.partition(":")
+    base = f"{spec}.{name}" if colon else spec
+    return base + dot + rest
+
+
 def build_program(
     summaries: Mapping[str, ModuleSummary],
     launched: Iterable[str] = (),
@@ -578,6 +602,7 @@ def build_program(
             step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
             moves_elsewhere=movers - {path} != set(),
             imported_ties=resolver.imported_ties(path),
+            imported_ddp=resolver.imported_ddp(path),
         )
     return program
 
@@ -772,6 +797,22 @@ class _Resolver:
                 if ties:
                     found[local] = ties
         return found
+
+    def imported_ddp(self, path: str) -> tuple[str, ...]:
+        found = []
+        for local, binding in sorted(self.summaries[path].imports.items()):
+            if ":" not in binding:
+                continue
+            definition = self.name(path, local)
+            if definition is None or definition[0] == path:
+                continue
+            module = self.summaries[definition[0]]
+            function = module.definitions.get(definition[1])
+            if function is not None and any(
+                _full_name(reference, module.imports) in _DDP for reference in function.references
+            ):
+                found.append(local)
+        return tuple(found)
 
     def imported_devices(self, path: str) -> dict[str, tuple[str, int, bool]]:
         summary = self.summaries[path]

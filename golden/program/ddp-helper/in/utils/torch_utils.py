@@ -1,0 +1,5 @@
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def smart_ddp(model):
+    return DDP(model, static_graph=True)
