@@ -5,12 +5,14 @@ under torch_xla, so `xm.master_print` would be a change nobody needs (issue 23).
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
+from trncodemod.analysis.nodes import walk
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import append_keyword
@@ -34,7 +36,9 @@ class XlaSeed(Rule):
     `torch_xla.manual_seed(s)` on torch-xla 2.5 and later, `xm.set_rng_state(s)` on xla-2.1. The
     original call stays. The seed is written twice, so it must be free of side effects: a name,
     an attribute, a number, arithmetic on those or `int(...)` of them; any other seed is reported.
-    Nothing is added where the next statement already seeds the XLA RNG.
+    Nothing is added where the next statement already seeds the XLA RNG, nor in a DataLoader
+    worker's seeding (a function that calls `get_worker_info()` or is passed as
+    `worker_init_fn`): workers load data on the host and never use the XLA RNG.
 
     ## Why
     `torch.manual_seed` does not seed the XLA device's RNG: `torch.randn(..., device="xla")`
@@ -195,7 +199,7 @@ class ProcessUtilities(Pass):
 
     def _plan_seed(self, call: cst.Call) -> None:
         api = self.target.api("manual_seed")
-        if not api or not self._places_on_device():
+        if not api or not self._places_on_device() or self._in_worker_init(call):
             return
         small = self.get_metadata(ParentNodeProvider, call, None)
         if isinstance(small, cst.Assign) and small.value is not call:
@@ -228,6 +232,31 @@ class ProcessUtilities(Pass):
             True,
         ):
             self._seed_after[small] = seed
+
+    def _in_worker_init(self, call: cst.Call) -> bool:
+        """``call`` seeds a DataLoader worker: its function asks for the worker's info or is
+        passed as ``worker_init_fn=`` (also through ``functools.partial``). Workers load data
+        on the host and never touch the XLA RNG; seeding it there would start the XLA runtime in
+        each worker (timm's ``_worker_init``)."""
+        function = self.get_metadata(ParentNodeProvider, call, None)
+        while function is not None and not isinstance(function, cst.FunctionDef):
+            function = self.get_metadata(ParentNodeProvider, function, None)
+        if function is None:
+            return False
+        name = function.name.value
+        for node in walk(function.body):
+            if isinstance(node, cst.Call) and self.is_any(
+                node.func, {"torch.utils.data.get_worker_info"}
+            ):
+                return True
+        for arg in m.findall(self._wrapper.module, m.Arg(keyword=m.Name("worker_init_fn"))):
+            assert isinstance(arg, cst.Arg)
+            value = arg.value
+            if isinstance(value, cst.Call) and value.args:  # partial(_worker_init, ...)
+                value = value.args[0].value
+            if isinstance(value, cst.Name) and value.value == name:
+                return True
+        return False
 
     def _xla_seed(self, seed: cst.BaseExpression) -> cst.Expr:
         return cst.Expr(cst.Call(self.emit(self.target.api("manual_seed")), [cst.Arg(seed)]))
