@@ -619,8 +619,74 @@ class DevicePlacement(Pass):
                 if isinstance(parent, cst.Comparison) and self._compares_identity(parent):
                     roles.append("device")  # rewritten to the target's device type (TRN023)
                     continue
-                roles.append(self._device_role(parent) if isinstance(parent, cst.Arg) else None)
+                role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
+                if role == "map_location" and self._torch_load(parent):
+                    role = "torch.load"
+                roles.append(role)
         return roles
+
+    def _torch_load(self, arg: cst.CSTNode) -> bool:
+        call = self.get_metadata(ParentNodeProvider, arg, None)
+        return isinstance(call, cst.Call) and self.is_any(
+            call.func, {"torch.load", "torch.serialization.load"}
+        )
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        """``map_location=device`` where ``device = "cuda"`` becomes the target's device (see
+        leave_Assign): "cpu", which torch.load can restore to."""
+        value = original_node.value
+        if not (
+            original_node.keyword is not None
+            and original_node.keyword.value == "map_location"
+            and isinstance(value, cst.Name)
+            and self._torch_load(original_node)
+            and self._made_target_device(value)
+        ):
+            return updated_node
+        if self.report(
+            original_node,
+            CudaMapLocation,
+            f'map_location={value.value} → "cpu": `{value.value}` is now '
+            f'"{self.target.device_string}", onto which torch.load cannot restore; '
+            "load_state_dict() copies to the device",
+            True,
+        ):
+            return updated_node.with_changes(value=cst.SimpleString('"cpu"'))
+        return updated_node
+
+    def _made_target_device(self, name: cst.Name) -> bool:
+        """Every assignment that reaches ``name`` is one leave_Assign rewrites to the target's
+        device string: ``NAME = "cuda"`` read only as a device and by torch.load."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None or not self.enabled(CudaDeviceString):
+            return False
+        reaching = [
+            a
+            for a in scope[name.value]  # the enclosing scopes' too: a global read in a function
+            if any(access.node is name for access in a.references)
+        ]
+        if not reaching:
+            return False
+        for assignment in reaching:
+            target = getattr(assignment, "node", None)
+            statement = (
+                self.get_metadata(ParentNodeProvider, self.get_metadata(ParentNodeProvider, target))
+                if isinstance(target, cst.Name)
+                else None
+            )
+            if not (
+                isinstance(statement, cst.Assign)
+                and len(statement.targets) == 1
+                and statement.targets[0].target is target
+                and isinstance(statement.value, cst.SimpleString)
+                and self._kind(statement.value) == "cuda"
+                and not self._in_dead(statement)
+            ):
+                return False
+            roles = self._reference_roles(target)
+            if "device" not in roles or not all(r in ("device", "torch.load") for r in roles):
+                return False
+        return True
 
     # -- rewriting ---------------------------------------------------------------------------
     def _device_string(self, node: cst.SimpleString) -> cst.SimpleString:
@@ -1359,11 +1425,17 @@ class DevicePlacement(Pass):
         )
         if "device" not in roles:
             return updated_node  # a string that is never used as a device is just text
-        if all(role == "device" for role in roles):
+        if all(role in ("device", "torch.load") for role in roles):
+            # `torch.load(..., map_location=device)` gets "cpu" (leave_Arg): torch.load cannot
+            # restore onto "xla" (measured, torch-xla 2.9: "don't know how to restore data
+            # location ... (tagged with xla)"), and load_state_dict() copies to the device.
+            also = " (used only as a device" + (
+                '; torch.load\'s map_location gets "cpu")' if "torch.load" in roles else ")"
+            )
             if self.report(
                 original_node.value,
                 CudaDeviceString,
-                f'"cuda" → "{self.target.device_string}" (used only as a device)',
+                f'"cuda" → "{self.target.device_string}"{also}',
                 True,
             ):
                 assert isinstance(updated_node.value, cst.SimpleString)

@@ -144,7 +144,10 @@ class AcceleratorDevice(Rule):
 class CudaMapLocation(Rule):
     """## What it does
     Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and
-    the `torch.cuda.is_available()` choice) to `map_location="cpu"`.
+    the `torch.cuda.is_available()` choice) to `map_location="cpu"`; also `map_location=device`
+    where TRN002 turns `device = "cuda"` into the target's device string, which torch.load cannot
+    restore onto (torch-xla 2.9, measured: "don't know how to restore data location ...
+    (tagged with xla)").
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
