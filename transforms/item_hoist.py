@@ -512,6 +512,32 @@ class ItemHoist(Pass):
                 unguarded.append((log, log_syncs[0] if log_syncs else None))
         test = f"{counter} % {interval} == 0"
         every = f"every {interval} steps" if interval.isdigit() else f"every `{interval}` steps"
+        staying = [
+            sync
+            for node, sync in syncs.items()
+            if node not in done and node not in guarded_nodes and self._every_step(node, loop)
+        ]
+        if unguarded and staying:
+            # dcgan: `D_x = output.mean().item()` every step feeds the print; gating the print
+            # alone would thin the log and keep a host read in every step.
+            where = ", ".join(
+                f"`{_code(s.node)}` (line {self.get_metadata(PositionProvider, s.node).start.line})"
+                for s in staying[:3]
+            )
+            for log, sync in unguarded:
+                what = f"`{_code(sync.node)}`" if sync else "a running total"
+                self.report(
+                    log.call,
+                    ItemPerStepSync,
+                    f"{what} is logged every step, and the step reads {where} on the host every "
+                    "step as well: logging it every N steps alone would keep those syncs; keep "
+                    "those values as tensors (`.detach()`) and read them all under "
+                    f"`if {test}:`",
+                    False,
+                )
+                if sync:
+                    done.add(sync.node)
+            unguarded = []
         for run in _consecutive([log for log, _ in unguarded]):
             closure = self.target.is_xla and self._sync_follows(info, body, run[-1].index)
             if not self.target.is_xla:
@@ -605,6 +631,16 @@ class ItemHoist(Pass):
             self._report_other(
                 sync, own, accumulators.get(statement_acc) if statement_acc else None
             )
+
+    def _every_step(self, node: cst.CSTNode, loop: cst.CSTNode) -> bool:
+        """``node`` runs on every iteration of ``loop``: no ``if``, ``while`` or ``try`` handler
+        between them."""
+        current = self._parent(node)
+        while current is not None and current is not loop:
+            if isinstance(current, cst.If | cst.While | cst.ExceptHandler | cst.IfExp):
+                return False
+            current = self._parent(current)
+        return current is loop
 
     @staticmethod
     def _can_add_counter(loop: cst.CSTNode) -> bool:

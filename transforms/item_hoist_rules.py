@@ -68,7 +68,10 @@ class ItemLogInterval(Rule):
 
     A value read only to be logged (`lossf = loss.item() * accumulation_steps` right before the
     `print`, read nowhere else in the loop nor after it) moves under the guard with the logging
-    that reads it; a value also used otherwise stays and is reported (TRN124/TRN125). A `for`
+    that reads it; a value also used otherwise stays and is reported (TRN124/TRN125). Nothing is
+    guarded where the step reads other values on the host every step anyway (dcgan's
+    `D_x = output.mean().item()`): the log would thin and the syncs stay, so TRN125 says to keep
+    them all as tensors and read them together. A `for`
     loop without a counter gets one (`for x in loader:` → `for step, x in enumerate(loader):`);
     a `while` loop without one is reported (TRN125). The finding says how often the output
     now appears.

@@ -68,6 +68,15 @@ def _line_map(new: str, old: str) -> Callable[[int], int]:
     return to_old
 
 
+_LINE_NOTE = re.compile(r"\(line (\d+)\)")
+
+
+def _original_lines(message: str, to_original: Callable[[int], int]) -> str:
+    """A message's "(line N)" notes, written by a pass about the tree it ran on (which earlier
+    passes may have made longer), as lines of the file that was read."""
+    return _LINE_NOTE.sub(lambda m: f"(line {to_original(int(m.group(1)))})", message)
+
+
 _IN_A_TEST = " (in a test module, which is not a training program: not a blocker)"
 _IMPORT_LINE = re.compile(r"\s*(import|from)\s")
 _XLA_OPTIONAL = (
@@ -220,7 +229,12 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
             found = [
                 replace(
                     Finding.from_rule(
-                        raw.rule, path, to_original(raw.line), raw.column, raw.message, raw.fixed
+                        raw.rule,
+                        path,
+                        to_original(raw.line),
+                        raw.column,
+                        _original_lines(raw.message, to_original),
+                        raw.fixed,
                     ),
                     related=raw.related,
                     severity=raw.severity or raw.rule.severity,
