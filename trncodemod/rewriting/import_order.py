@@ -128,6 +128,15 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
             for i in range(end)
             if _import_of(body[i]) is not None and _section(_module(_import_of(body[i]))) == section
         ]
+        later = _torch_line_after(body, end) if section == "third-party" else None
+        if later is not None and not any(_top(body[i]) == "torch" for i in members):
+            # The file imports torch below a statement that ends the leading block (nanochat's
+            # `os.environ[...] = ...` between `import os` and the rest): the import joins
+            # torch's group there, after the environment the script sets up first.
+            body.insert(
+                _sorted_position(body, later, node), statement.with_changes(leading_lines=())
+            )
+            continue
         if not members:
             end += _open_section(body, end, statement, section)
             continue
@@ -152,6 +161,31 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
         body.insert(position, placed)
         end += 1
     return after.with_changes(body=body)
+
+
+def _torch_line_after(body: list[cst.BaseStatement], end: int) -> int | None:
+    """The index of a top-level ``import torch``/``from torch... import`` at or after ``end``."""
+    return next((i for i in range(end, len(body)) if _top(body[i]) == "torch"), None)
+
+
+def _sorted_position(
+    body: list[cst.BaseStatement], anchor: int, node: cst.Import | cst.ImportFrom
+) -> int:
+    """Where ``node`` goes among the torch import lines around ``anchor`` (consecutive, no blank
+    line between), sorted as isort sorts them."""
+    first, last = anchor, anchor
+
+    def member(i: int) -> bool:
+        return _top(body[i]).startswith("torch")
+
+    while first - 1 >= 0 and member(first - 1) and not _blank_before(body[first]):
+        first -= 1
+    while last + 1 < len(body) and member(last + 1) and not _blank_before(body[last + 1]):
+        last += 1
+    key = _sort_key(node)
+    return next(
+        (i for i in range(first + 1, last + 1) if _sort_key(_import_of(body[i])) > key), last + 1
+    )
 
 
 def _top(statement: cst.BaseStatement) -> str:
