@@ -180,10 +180,13 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = No
     (out / "human.diff").write_text(human, "utf-8", errors="surrogateescape")
 
     args = tool_args(port, scale_out, target)
+    # The support modules are given too, as a user runs the tool on the project: the program
+    # model then sees the classes and helpers the script imports. Only the script is reviewed.
+    given = [name, *(Path(s).name for s in port.support)]
     ran = subprocess.run(
-        [sys.executable, "-m", "trncodemod", *args, name], cwd=before_dir, capture_output=True
+        [sys.executable, "-m", "trncodemod", *args, *given], cwd=before_dir, capture_output=True
     )
-    stdout = ran.stdout.decode("utf-8", "surrogateescape")
+    stdout = file_patch(ran.stdout.decode("utf-8", "surrogateescape"), name)
     stderr = ran.stderr.decode("utf-8", "surrogateescape")
     if ran.returncode not in (0, 1) or "{" not in stderr:
         sys.exit(f"{port.name}: trncodemod exit {ran.returncode}: {stderr[-1500:]}")
@@ -199,6 +202,18 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = No
         lines.append(f"- L{f['line']} {f['code']} ({done}): {f['message']}")
     (out / "side_by_side.md").write_text("\n".join(lines) + "\n", "utf-8", errors="surrogateescape")
     return {"name": port.name, "findings": findings, "args": args}
+
+
+def file_patch(patch: str, name: str) -> str:
+    """The part of a multi-file ``patch`` that changes ``name``."""
+    kept: list[str] = []
+    keep = False
+    for line in patch.splitlines(keepends=True):
+        if line.startswith("--- "):
+            keep = line.rstrip("\n").split(maxsplit=1)[1] in (f"a/{name}", name)
+        if keep:
+            kept.append(line)
+    return "".join(kept)
 
 
 def stale_claims(edits: list[Edit], runs: dict[str, dict]) -> list[str]:
