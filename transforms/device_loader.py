@@ -212,6 +212,11 @@ class DeviceLoader(Pass):
                         and found.func.value.id in batch
                     ):
                         return True
+                    # `[t.to(device) for t in batch]`: a move item by item (reported).
+                    if type(found) is ast.comprehension and batch & {
+                        n.id for n in ast.walk(found.iter) if type(n) is ast.Name
+                    }:
+                        return True
         return False
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
@@ -301,6 +306,15 @@ class DeviceLoader(Pass):
         loader = loader_of(loop.iter)
         batch = self._batch_names(loop)
         moves, other_moves = self._moves(loop, batch)
+        by_item = self._moved_by_item(loop, batch)
+        if by_item is not None:
+            self._uncertain(
+                loop,
+                loader,
+                f"`{_code(by_item)}` moves the batch item by item (MpDeviceLoader moves every "
+                "tensor of a list, tuple or dict itself)",
+            )
+            return None
         if not moves and not other_moves:
             return None  # the batch is not moved here: not a loop this pass knows how to help
         if other_moves:
@@ -374,6 +388,30 @@ class DeviceLoader(Pass):
             )
             (plain if is_plain else other).append(call)
         return plain, other
+
+    @staticmethod
+    def _moved_by_item(loop: cst.For, batch: set[str]) -> cst.BaseExpression | None:
+        """A comprehension over a batch name (or its `.items()`/`.values()`) whose element
+        moves the item: `[t.to(device) for t in batch]`, `{k: v.cuda() for k, v in
+        batch.items()}`."""
+        over_batch = m.CompFor(
+            iter=m.Name()
+            | m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("items") | m.Name("values")))
+        )
+        moving = m.Call(func=m.Attribute(attr=m.Name("to") | m.Name("cuda")))
+        for node in m.findall(
+            loop.body,
+            m.ListComp(for_in=over_batch)
+            | m.GeneratorExp(for_in=over_batch)
+            | m.DictComp(for_in=over_batch),
+        ):
+            assert isinstance(node, cst.ListComp | cst.GeneratorExp | cst.DictComp)
+            source = node.for_in.iter
+            name = source if isinstance(source, cst.Name) else source.func.value  # type: ignore[attr-defined]
+            element = node.value if isinstance(node, cst.DictComp) else node.elt
+            if name.value in batch and m.findall(element, moving):  # type: ignore[attr-defined]
+                return node
+        return None
 
     def _is_data_loader(self, loader: cst.BaseExpression) -> bool:
         """Whether ``loader`` (a name, a parameter, a `self.` attribute or a helper's call)
