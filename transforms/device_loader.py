@@ -53,11 +53,14 @@ class DeviceLoaderWrap(Rule):
       (`x = x.view(x.size(0), -1)`; also `reshape`, `flatten`, `squeeze`, `unsqueeze`,
       `permute`, `transpose`, `contiguous`: the same values on the device), because every
       item the loader yields now arrives on the device;
-    - the loop cuts the graph nowhere, or only with one unconditional statement of its own
-      body, `xm.mark_step()`/`torch_xla.sync()` (a single-device port's), which goes: the
+    - the loop cuts the graph nowhere; or, with `--scale-out` (which turns a single-device
+      script into Neuron's data-parallel form), only with one unconditional statement of its
+      own body, `xm.mark_step()`/`torch_xla.sync()` (a single-device port's), which goes: the
       loader cuts the graph before every batch and when the loop ends, so the loop keeps one
-      cut per step. A loop that cuts the graph elsewhere (under an `if`, twice, in
-      `with torch_xla.step()`, `xm.optimizer_step(..., barrier=True)`) is left alone.
+      cut per step (Neuron's `train.py` → `train_torchrun.py`). Without `--scale-out` a loop
+      ported by hand with its own marker is left alone, and so is any loop that cuts the
+      graph elsewhere (under an `if`, twice, in `with torch_xla.step()`,
+      `xm.optimizer_step(..., barrier=True)`).
     Otherwise a loop that moves its batch is reported with what to check, and nothing changes.
     A `break` in the loop is fine: MpDeviceLoader stops with the loop (reference R3).
 
@@ -277,6 +280,8 @@ class DeviceLoader(Pass):
                     return False
         if not markers:
             return None
+        if not self.settings.scale_out:
+            return False  # ported by hand for one device: left as it is
         if len(markers) > 1 or markers[0].args or not self.is_any(markers[0].func, STEP_MARKERS):
             return False
         body = loop.body

@@ -1,5 +1,4 @@
 import torch
-import torch_xla.core.xla_model as xm
 from torch.utils.data import DataLoader
 
 device = 'xla'
@@ -11,4 +10,3 @@ for x, y in loader:
     torch.nn.functional.nll_loss(model(x), y).backward()
     log_host_batch(flat)
     optimizer.step()
-    xm.mark_step()

@@ -1,3 +1,4 @@
+# golden: scale-out=true
 import time
 
 import torch
