@@ -71,3 +71,15 @@ def test_every_port_names_a_known_target():
     for port in ports.load_ports():
         assert port.target in targets, port.name
         assert not port.scale_lr or port.scale_out, port.name
+
+
+def test_only_the_scripts_part_of_a_multi_file_patch_is_kept():
+    patch = (
+        "--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-a\n+b\n"
+        "--- a/train.py\n+++ b/train.py\n@@ -1 +1 @@\n-c\n+d\n"
+    )
+    assert (
+        ports.file_patch(patch, "train.py")
+        == "--- a/train.py\n+++ b/train.py\n@@ -1 +1 @@\n-c\n+d\n"
+    )
+    assert ports.file_patch(patch, "other.py") == ""
