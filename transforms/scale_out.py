@@ -404,9 +404,8 @@ def _statement_of(
 ) -> cst.SimpleStatementLine | None:
     """The statement line whose one statement is ``call`` or assigns it (`x = call`)."""
     small = parents.get(call)
-    if isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1:
-        pass
-    elif not (isinstance(small, cst.Expr) and small.value is call):
+    assigned = isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1
+    if not assigned and not (isinstance(small, cst.Expr) and small.value is call):
         return None
     line = parents.get(small)
     if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
