@@ -6,9 +6,10 @@
 The ports (a public "before" and its Trainium "after", at pinned commits) are in
 ``benchmarks/ports.toml``. Each side is read from a bare git mirror
 (``<mirrors>/<owner>+<name>/repo``) into the git-ignored ``benchmarks/.cache/ports/<name>/``
-(never committed). Then ``trncodemod apply --dry-run --format json --target xla-2.9`` runs on the
-"before" (and with ``--scale-out`` for ports marked ``scale_out``, once the tool has that option),
-and per port the folder holds ``human.diff`` (before → after), ``tool.diff``, ``findings.json``
+(never committed). Then ``trncodemod apply --dry-run --format json`` runs on the "before" as its
+user would: with the ``target`` the "after" was written for (``ports.toml`` cites the evidence;
+``--target`` overrides it for every port, into another cache folder), with ``--scale-out`` for
+ports marked ``scale_out`` and ``--scale-lr`` for those marked ``scale_lr``; and per port the folder holds ``human.diff`` (before → after), ``tool.diff``, ``findings.json``
 and ``side_by_side.md`` (the three together, for the review).
 
 ``benchmarks/review/ports.toml`` classifies every human migration edit as made (the tool makes
@@ -78,7 +79,9 @@ class Port:
     before: Side
     after: Side
     aligned: bool
+    target: str = DEFAULT_TARGET
     scale_out: bool = False
+    scale_lr: bool = False
     support: list[str] = field(default_factory=list)
 
 
@@ -128,15 +131,27 @@ def tool_has_scale_out() -> bool:
     return "--scale-out" in helped.stdout
 
 
-def cache_dir(name: str, target: str) -> Path:
-    """Where a port's run lives: one folder per target, so a run for another target does not
-    replace the one the review is about."""
-    return CACHE / (name if target == DEFAULT_TARGET else f"{name}@{target}")
+def cache_dir(port: Port, target: str | None) -> Path:
+    """Where a port's run lives: one folder per port for its own target, and one per overriding
+    target, so a run for another target does not replace the one the review is about."""
+    return CACHE / (port.name if target in (None, port.target) else f"{port.name}@{target}")
 
 
-def run_port(port: Port, mirrors: Path, scale_out: bool, target: str = "xla-2.9") -> dict:
+def tool_args(port: Port, scale_out: bool, target: str | None = None) -> list[str]:
+    """The ``trncodemod apply`` options the port runs with: its own target unless ``target``
+    overrides it, and the scale-out options its "after" calls for."""
+    args = ["apply", "--dry-run", "--format", "json", "--no-cache", "--target"]
+    args.append(target or port.target)
+    if scale_out and port.scale_out:
+        args.append("--scale-out")
+        if port.scale_lr:
+            args.append("--scale-lr")
+    return args
+
+
+def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = None) -> dict:
     """Materialise ``port``, run the tool on its "before", write the side-by-side files."""
-    out = cache_dir(port.name, target)
+    out = cache_dir(port, target)
     shutil.rmtree(out, ignore_errors=True)
     before_dir = out / "before"
     before_dir.mkdir(parents=True)
@@ -164,13 +179,14 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str = "xla-2.9"
         )
     (out / "human.diff").write_text(human, "utf-8", errors="surrogateescape")
 
-    args = ["apply", "--dry-run", "--format", "json", "--no-cache", "--target", target]
-    if scale_out and port.scale_out:
-        args.append("--scale-out")
+    args = tool_args(port, scale_out, target)
+    # The support modules are given too, as a user runs the tool on the project: the program
+    # model then sees the classes and helpers the script imports. Only the script is reviewed.
+    given = [name, *(Path(s).name for s in port.support)]
     ran = subprocess.run(
-        [sys.executable, "-m", "trncodemod", *args, name], cwd=before_dir, capture_output=True
+        [sys.executable, "-m", "trncodemod", *args, *given], cwd=before_dir, capture_output=True
     )
-    stdout = ran.stdout.decode("utf-8", "surrogateescape")
+    stdout = file_patch(ran.stdout.decode("utf-8", "surrogateescape"), name)
     stderr = ran.stderr.decode("utf-8", "surrogateescape")
     if ran.returncode not in (0, 1) or "{" not in stderr:
         sys.exit(f"{port.name}: trncodemod exit {ran.returncode}: {stderr[-1500:]}")
@@ -185,7 +201,19 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str = "xla-2.9"
         done = "fixed" if f["fixed"] else f["severity"]
         lines.append(f"- L{f['line']} {f['code']} ({done}): {f['message']}")
     (out / "side_by_side.md").write_text("\n".join(lines) + "\n", "utf-8", errors="surrogateescape")
-    return {"name": port.name, "findings": findings, "scale_out": scale_out and port.scale_out}
+    return {"name": port.name, "findings": findings, "args": args}
+
+
+def file_patch(patch: str, name: str) -> str:
+    """The part of a multi-file ``patch`` that changes ``name``."""
+    kept: list[str] = []
+    keep = False
+    for line in patch.splitlines(keepends=True):
+        if line.startswith("--- "):
+            keep = line.rstrip("\n").split(maxsplit=1)[1] in (f"a/{name}", name)
+        if keep:
+            kept.append(line)
+    return "".join(kept)
 
 
 def stale_claims(edits: list[Edit], runs: dict[str, dict]) -> list[str]:
@@ -217,6 +245,22 @@ def table(edits: list[Edit]) -> str:
     return "\n".join(rows)
 
 
+def port_table(ports: list[Port], edits: list[Edit]) -> str:
+    """One row per port: the target and options it runs with (``ports.toml``) and its edits."""
+    counts: Counter[tuple[str, str]] = Counter((e.port, e.status) for e in edits)
+    rows = [
+        "| port | target | options | made | reported | missed |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for port in ports:
+        options = [
+            o for o, on in (("--scale-out", port.scale_out), ("--scale-lr", port.scale_lr)) if on
+        ]
+        row = " | ".join(str(counts[port.name, s]) for s in STATUSES)
+        rows.append(f"| {port.name} | {port.target} | {' '.join(options) or '–'} | {row} |")
+    return "\n".join(rows)
+
+
 def write_readme(text: str) -> None:
     readme = README.read_text()
     if TABLE_START not in readme:
@@ -233,8 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-readme", action="store_true", help="print, do not edit README")
     parser.add_argument(
         "--target",
-        default=DEFAULT_TARGET,
-        help="the tool's target; the review (and the README table) is for xla-2.9",
+        default=None,
+        help="run every port for this target (default: each port's own, from ports.toml; the "
+        "review and the README table are for those)",
     )
     parser.add_argument(
         "--cached", action="store_true", help="reuse the last run's findings (review edits only)"
@@ -249,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     scale_out = tool_has_scale_out()
     runs = {}
     for port in ports:
-        cached = cache_dir(port.name, args.target) / "findings.json"
+        cached = cache_dir(port, args.target) / "findings.json"
         if args.cached and cached.is_file():
             runs[port.name] = {"name": port.name, "findings": json.loads(cached.read_text())}
         else:
@@ -265,9 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     for line in stale:
         print(f"stale review: {line}", file=sys.stderr)
     reviewed = [e for e in edits if e.port in runs]
-    text = table(reviewed)
+    text = table(reviewed) + "\n\n" + port_table(ports, reviewed)
     print(text)
-    if not args.no_readme and args.only is None and args.target == DEFAULT_TARGET:
+    if not args.no_readme and args.only is None and args.target is None:
         write_readme(text)
     return 1 if stale else 0
 

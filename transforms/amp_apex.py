@@ -226,8 +226,14 @@ class ApexAmpPass(Pass):
                     ApexAmp,
                     f"apex AMP needs CUDA: {why}; train in bf16 without loss scaling "
                     f'(`torch.autocast("{self.target.device_string}", dtype=torch.bfloat16)` '
-                    "around forward and loss, or `model.to(torch.bfloat16)`) and drop "
-                    "amp.initialize/amp.scale_loss",
+                    "around forward and loss, or `model.to(torch.bfloat16)`"
+                    + (
+                        " with `NEURON_RT_STOCHASTIC_ROUNDING_EN=1` set before the runtime "
+                        "starts, so that updates below a bf16 step are not lost"
+                        if self.target.is_xla
+                        else ""
+                    )
+                    + ") and drop amp.initialize/amp.scale_loss",
                     False,
                 )
             return True

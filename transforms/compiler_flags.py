@@ -13,8 +13,9 @@ import libcst as cst
 from libcst.metadata import ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.analysis.loops import find_step_loops
+from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.analysis.nodes import visit
+from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, PlainVisitor
@@ -61,7 +62,10 @@ class TransformerModelType(Rule):
     For a script that builds a transformer model — `torch.nn.Transformer*`,
     `nn.MultiheadAttention`, `F.scaled_dot_product_attention`, a `transformers` model class
     (`AutoModel*`, `*Model`, `*For*`, also through `.from_pretrained`), torchvision's
-    `vit_*`/`swin_*` — appends `--model-type=transformer` to `NEURON_CC_FLAGS` right after the
+    `vit_*`/`swin_*`, or a class of the repository's own that the program model finds to be a
+    transformer (an `nn.Module` named BERT/GPT/Transformer/... whose own classes reach an
+    attention class: NVIDIA's `modeling.BertForPreTraining`; `analysis/transformer_classes.py`)
+    — appends `--model-type=transformer` to `NEURON_CC_FLAGS` right after the
     module's leading imports, before any other statement:
 
     `os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"`
@@ -326,6 +330,11 @@ class CompilerFlags(Pass):
     )
 
     @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        # TRN341 for a transformer class of the repository's own (another module's, maybe).
+        return program.role == "entry" and bool(program.transformers)
+
+    @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         if not target.is_xla:
             return False  # visit_Module walks nothing
@@ -358,6 +367,7 @@ class CompilerFlags(Pass):
         super().__init__(*args, **kwargs)
         self._transformer: cst.CSTNode | None = None  # the first evidence, for the finding
         self._transformer_name = ""
+        self._why: dict[str, str] = {}  # a class of the repository's own -> why it is one
         self._overwrites: list[cst.Assign] = []
         self._module_strings: list[str] = []
         self._bf16_casts: list[tuple[cst.Call, str]] = []  # (call, receiver name)
@@ -384,6 +394,14 @@ class CompilerFlags(Pass):
 
     # -- evidence ------------------------------------------------------------------------------
     def _transformer_evidence(self, node: cst.BaseExpression) -> str | None:
+        # The repository's own transformer classes, which the program model names
+        # (``analysis/transformer_classes.py``): `modeling.BertForPreTraining(config)`.
+        spelled = dotted(node)
+        own = self.run.program.transformers.get(spelled) if spelled else None
+        if own is not None:
+            path, _, chain = own.partition(": ")
+            self._why[spelled] = f", an nn.Module of {path} that reaches attention: {chain}"
+            return spelled
         for name in self.module_names(node):
             for suffix in _CONSTRUCTORS:
                 name = name.removesuffix(suffix)
@@ -556,7 +574,8 @@ class CompilerFlags(Pass):
         evidence = self._transformer
         if evidence is None or any("--model-type" in s for s in self._module_strings):
             return None
-        found = f"transformer model (`{self._transformer_name}`)"
+        name = self._transformer_name
+        found = f"transformer model (`{name}`{self._why.get(name, '')})"
         if not self.run.profile.is_entry_script:
             # Process-level: never written into a module that others import.
             if self.run.profile.trains:

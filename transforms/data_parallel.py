@@ -177,7 +177,9 @@ class SamplerWorldSize(Rule):
     """## What it does
     In `DistributedSampler(...)`, rewrites `num_replicas=dist.get_world_size()` to
     `xr.world_size()` and `rank=dist.get_rank()` to `xr.global_ordinal()` (keyword or
-    positional). The sampler itself is kept: MpDeviceLoader does not shard data.
+    positional); a sampler given neither (`DistributedSampler(dataset)`, which reads both from
+    the default process group) gets `num_replicas=xr.world_size(), rank=xr.global_ordinal()`
+    after the dataset. The sampler itself is kept: MpDeviceLoader does not shard data.
 
     ## Why
     Neuron's and torch_xla's data-parallel samples shard with
@@ -371,7 +373,9 @@ _ELSEWHERE = {
     "tensors on the CPU, or restructure as data parallel with `xm.optimizer_step`",
     training.APEX_DDP: "apex DDP all-reduces in `backward()` but needs CUDA: replace it with "
     "`torch.nn.parallel.DistributedDataParallel(model, gradient_as_bucket_view=True)` after "
-    '`init_process_group("xla")` and keep `{step}`',
+    '`init_process_group("xla")` and keep `{step}`, or drop it and all-reduce here: '
+    "`xm.reduce_gradients(optimizer)` before `{step}` (once per accumulated step; "
+    "`xm.optimizer_step(optimizer)` does both), as Neuron's BERT port does",
     training.HAND_REDUCED: "the gradients are all-reduced by hand: keep `{step}` and make sure the "
     'process group uses the `"xla"` backend (adding `xm.optimizer_step` would reduce twice)',
     training.ACCELERATE: "accelerate's prepared optimizer all-reduces the gradients on XLA: keep "
@@ -819,6 +823,12 @@ class DataParallel(Pass):
 
     def _sampler(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         args = list(updated.args)
+        if self._sampler_defaults(original):
+            # Plain data parallel only: where a framework, sharding or model parallelism owns
+            # the gradients, its own data-parallel group is the sampler's business.
+            if self.run.profile.reduces_own_gradients:
+                return updated
+            return self._sampler_from_runtime(original, updated)
         for keyword, (position, source) in _SAMPLER_SLOTS.items():
             arg = _argument(original, keyword, position)
             if arg is None or not isinstance(arg.value, cst.Call) or arg.value.args:
@@ -833,6 +843,42 @@ class DataParallel(Pass):
             index = original.args.index(arg)
             args[index] = args[index].with_changes(value=self.emit(api))
         return updated.with_changes(args=args)
+
+    @staticmethod
+    def _sampler_defaults(call: cst.Call) -> bool:
+        """`DistributedSampler(dataset, ...)` with neither `num_replicas` nor `rank` (so both
+        come from the default process group) and no `*args`/`**kwargs`."""
+        if any(a.star for a in call.args) or not call.args or call.args[0].keyword:
+            return False
+        return all(_argument(call, k, p) is None for k, (p, _) in _SAMPLER_SLOTS.items())
+
+    def _sampler_from_runtime(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        world, rank = self.target.api("world_size"), self.target.api("global_ordinal")
+        if not world or not rank:
+            return updated
+        if not self.report(
+            original,
+            SamplerWorldSize,
+            f"the sampler's world size and rank came from the process group: "
+            f"`num_replicas={world.expr}, rank={rank.expr}` added (the XLA runtime's values, "
+            "the same as an xla process group's, and known before one exists)",
+            True,
+        ):
+            return updated
+        space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+        added = [
+            cst.Arg(self.emit(world), keyword=cst.Name("num_replicas"), equal=equal, comma=space),
+            cst.Arg(self.emit(rank), keyword=cst.Name("rank"), equal=equal),
+        ]
+        args = list(updated.args)
+        first = args[0]
+        if len(args) == 1:
+            # `DistributedSampler(ds)` or `DistributedSampler(ds,)`: the trailing comma stays last.
+            added[-1] = added[-1].with_changes(comma=first.comma)
+            return updated.with_changes(args=[first.with_changes(comma=space), *added])
+        added[-1] = added[-1].with_changes(comma=first.comma)
+        return updated.with_changes(args=[first.with_changes(comma=space), *added, *args[1:]])
 
     def _spawn(self, call: cst.Call) -> None:
         version = tuple(int(p) for p in self.target.torch_xla.split(".")[:2])

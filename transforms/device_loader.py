@@ -48,10 +48,19 @@ class DeviceLoaderWrap(Rule):
       `xm.xla_device()`, `"xla"`, `torch.device("xla")`, or what holds only those,
       followed the same way;
     - before a batch name is rebound to its device copy (`x = x.to(device)`), it is used only
-      as the receiver of that move or for its shape (`len(x)`, `x.shape`, `x.size()`,
-      `x.dim()`, `x.ndim`, `x.dtype`, `x.numel()`), because every item the loader yields now
-      arrives on the device;
-    - the loop has no step marker of its own (a loop already ported by hand is left alone).
+      as the receiver of that move, for its shape (`len(x)`, `x.shape`, `x.size()`,
+      `x.dim()`, `x.ndim`, `x.dtype`, `x.numel()`) or rebound to a reshape of itself
+      (`x = x.view(x.size(0), -1)`; also `reshape`, `flatten`, `squeeze`, `unsqueeze`,
+      `permute`, `transpose`, `contiguous`: the same values on the device), because every
+      item the loader yields now arrives on the device;
+    - the loop cuts the graph nowhere; or, with `--scale-out` (which turns a single-device
+      script into Neuron's data-parallel form), only with one unconditional statement of its
+      own body, `xm.mark_step()`/`torch_xla.sync()` (a single-device port's), which goes: the
+      loader cuts the graph before every batch and when the loop ends, so the loop keeps one
+      cut per step (Neuron's `train.py` → `train_torchrun.py`). Without `--scale-out` a loop
+      ported by hand with its own marker is left alone, and so is any loop that cuts the
+      graph elsewhere (under an `if`, twice, in `with torch_xla.step()`,
+      `xm.optimizer_step(..., barrier=True)`).
     Otherwise a loop that moves its batch is reported with what to check, and nothing changes.
     A `break` in the loop is fine: MpDeviceLoader stops with the loop (reference R3).
 
@@ -92,7 +101,7 @@ class DeviceLoaderWrap(Rule):
     source = "reference R2, R3, §9"
 
 
-# What already cuts the graph in a loop (reference R2, §1.2): such a loop was ported by hand.
+# What already cuts the graph in a loop (reference R2, §1.2).
 _MARKERS = STEP_MARKERS | STEP_CONTEXTS
 # Through `emit`, so a file that binds `pl` itself gets the loader under another name.
 _MP_DEVICE_LOADER = Api("pl.MpDeviceLoader", "torch_xla.distributed.parallel_loader", "pl")
@@ -101,6 +110,10 @@ _ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
 # Reading these from a batch gives the same answer on the host and on the device.
 _SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 _SHAPE_METHODS = frozenset({"size", "dim", "numel"})
+# `x = x.view(...)` before the move: the same values whether it runs on the host or the device.
+_RESHAPE_METHODS = frozenset(
+    {"view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "contiguous"}
+)
 _MOVE_KEYWORDS = frozenset({"non_blocking"})
 # `x.to(torch.bfloat16)`, `x.to(dtype)`, `x.to(self.dtype)`: a cast on the device it is on.
 _DTYPE_NAMES = frozenset(
@@ -156,6 +169,7 @@ class _Plan:
     loader: cst.BaseExpression  # the original loader expression under the wrappers
     device: cst.BaseExpression  # the device expression, as written in the moves
     moves: list[cst.Call]
+    marker: cst.SimpleStatementLine | None  # the loop's own step marker, which goes
 
 
 class DeviceLoader(Pass):
@@ -201,6 +215,11 @@ class DeviceLoader(Pass):
                         and found.func.value.id in batch
                     ):
                         return True
+                    # `[t.to(device) for t in batch]`: a move item by item (reported).
+                    if type(found) is ast.comprehension and batch & {
+                        n.id for n in ast.walk(found.iter) if type(n) is ast.Name
+                    }:
+                        return True
         return False
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
@@ -209,6 +228,7 @@ class DeviceLoader(Pass):
         self.plans: dict[cst.For, _Plan] = {}
         self.moves: set[cst.Call] = set()
         self.move_lines: set[cst.SimpleStatementLine] = set()
+        self.marker_lines: set[cst.SimpleStatementLine] = set()
 
     def visit_Module(self, node: cst.Module) -> None:
         self.loops = dict(find_step_loops(node))
@@ -216,9 +236,12 @@ class DeviceLoader(Pass):
     # -- deciding ----------------------------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
         info = self.loops.get(node)
-        if info is None or info.iterates_device_loader or self._has_marker(node):
+        if info is None or info.iterates_device_loader:
             return
-        plan = self._plan(node)
+        marker = self._own_marker(node)
+        if marker is False:
+            return
+        plan = self._plan(node, marker)
         if plan is None:
             return
         device = _code(plan.device)
@@ -226,23 +249,52 @@ class DeviceLoader(Pass):
             f"`{_code(plan.loader)}` → `pl.MpDeviceLoader({_code(plan.loader)}, {device})`"
             f"; {len(plan.moves)} `.to({device})` on the batch removed"
         )
+        if plan.marker is not None:
+            call = plan.marker.body[0].value  # type: ignore[attr-defined]
+            message += (
+                f"; the loop's `{_code(call)}` removed (the loader cuts the graph before every "
+                "batch and at the end)"
+            )
         if self.report(plan.loader, DeviceLoaderWrap, message, True):
             self.plans[node] = plan
+            if plan.marker is not None:
+                self.marker_lines.add(plan.marker)
             self.moves.update(plan.moves)
             for move in plan.moves:
                 line = self._statement_line(move)
                 if line is not None:
                     self.move_lines.add(line)
 
-    def _has_marker(self, loop: cst.For) -> bool:
+    def _own_marker(self, loop: cst.For) -> cst.SimpleStatementLine | None | bool:
+        """The loop's graph cut: None without one; the statement line of its one marker when
+        that is an unconditional statement of the loop's own body (`xm.mark_step()`); False
+        for any other cut (the loop is left alone)."""
+        markers: list[cst.Call] = []
         for node in own_statements(loop.body):
             if isinstance(node, cst.Call):
                 if self.is_any(node.func, _MARKERS):
-                    return True
+                    markers.append(node)
                 if m.matches(node.func, m.Attribute(attr=m.Name("optimizer_step"))) and any(
                     arg.keyword and arg.keyword.value == "barrier" for arg in node.args
                 ):
-                    return True
+                    return False
+        if not markers:
+            return None
+        if not self.settings.scale_out:
+            return False  # ported by hand for one device: left as it is
+        if len(markers) > 1 or markers[0].args or not self.is_any(markers[0].func, STEP_MARKERS):
+            return False
+        body = loop.body
+        if not isinstance(body, cst.IndentedBlock):
+            return False
+        for statement in body.body:
+            if (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Expr)
+                and statement.body[0].value is markers[0]
+            ):
+                return statement
         return False
 
     def _uncertain(self, loop: cst.For, loader: cst.BaseExpression, why: str) -> None:
@@ -255,10 +307,19 @@ class DeviceLoader(Pass):
             False,
         )
 
-    def _plan(self, loop: cst.For) -> _Plan | None:
+    def _plan(self, loop: cst.For, marker: cst.SimpleStatementLine | None) -> _Plan | None:
         loader = loader_of(loop.iter)
         batch = self._batch_names(loop)
         moves, other_moves = self._moves(loop, batch)
+        by_item = self._moved_by_item(loop, batch)
+        if by_item is not None:
+            self._uncertain(
+                loop,
+                loader,
+                f"`{_code(by_item)}` moves the batch item by item (MpDeviceLoader moves every "
+                "tensor of a list, tuple or dict itself)",
+            )
+            return None
         if not moves and not other_moves:
             return None  # the batch is not moved here: not a loop this pass knows how to help
         if other_moves:
@@ -295,7 +356,7 @@ class DeviceLoader(Pass):
                 "yields every item on the device)",
             )
             return None
-        return _Plan(loader, device, moves)
+        return _Plan(loader, device, moves, marker)
 
     @staticmethod
     def _batch_names(loop: cst.For) -> set[str]:
@@ -333,6 +394,30 @@ class DeviceLoader(Pass):
             (plain if is_plain else other).append(call)
         return plain, other
 
+    @staticmethod
+    def _moved_by_item(loop: cst.For, batch: set[str]) -> cst.BaseExpression | None:
+        """A comprehension over a batch name (or its `.items()`/`.values()`) whose element
+        moves the item: `[t.to(device) for t in batch]`, `{k: v.cuda() for k, v in
+        batch.items()}`."""
+        over_batch = m.CompFor(
+            iter=m.Name()
+            | m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("items") | m.Name("values")))
+        )
+        moving = m.Call(func=m.Attribute(attr=m.Name("to") | m.Name("cuda")))
+        for node in m.findall(
+            loop.body,
+            m.ListComp(for_in=over_batch)
+            | m.GeneratorExp(for_in=over_batch)
+            | m.DictComp(for_in=over_batch),
+        ):
+            assert isinstance(node, cst.ListComp | cst.GeneratorExp | cst.DictComp)
+            source = node.for_in.iter
+            name = source if isinstance(source, cst.Name) else source.func.value  # type: ignore[attr-defined]
+            element = node.value if isinstance(node, cst.DictComp) else node.elt
+            if name.value in batch and m.findall(element, moving):  # type: ignore[attr-defined]
+                return node
+        return None
+
     def _is_data_loader(self, loader: cst.BaseExpression) -> bool:
         """Whether ``loader`` (a name, a parameter, a `self.` attribute or a helper's call)
         holds only what `DataLoader(...)` calls made (``loader_values``)."""
@@ -365,6 +450,8 @@ class DeviceLoader(Pass):
                 if node in receivers or not self._is_variable(node):
                     continue
                 if self._rebind_target(node, name, moves) or self._shape_use(node):
+                    continue
+                if self._reshaped_in_place(node, name):
                     continue
                 return name
         return None
@@ -405,6 +492,37 @@ class DeviceLoader(Pass):
         line = self.get_metadata(ParentNodeProvider, statement, None)
         return line is not None and self._rebinds_to_device(line, name, moves)
 
+    def _reshaped_in_place(self, node: cst.Name, name: str) -> bool:
+        """Whether ``node`` is in ``name = name.view(...)`` (or another reshape): the receiver
+        or the target of a statement that gives the name the same values reshaped."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.AssignTarget):
+            assign = self.get_metadata(ParentNodeProvider, parent, None)
+            return isinstance(assign, cst.Assign) and self._is_reshape_of(assign, name)
+        if not (isinstance(parent, cst.Attribute) and parent.value is node):
+            return False
+        call = self.get_metadata(ParentNodeProvider, parent, None)
+        if not (isinstance(call, cst.Call) and call.func is parent):
+            return False
+        assign = self.get_metadata(ParentNodeProvider, call, None)
+        return isinstance(assign, cst.Assign) and self._is_reshape_of(assign, name)
+
+    @staticmethod
+    def _is_reshape_of(assign: cst.Assign, name: str) -> bool:
+        return (
+            len(assign.targets) == 1
+            and m.matches(assign.targets[0].target, m.Name(name))
+            and m.matches(
+                assign.value,
+                m.Call(
+                    func=m.Attribute(
+                        value=m.Name(name),
+                        attr=m.OneOf(*(m.Name(method) for method in sorted(_RESHAPE_METHODS))),
+                    )
+                ),
+            )
+        )
+
     def _shape_use(self, node: cst.Name) -> bool:
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if isinstance(parent, cst.Attribute) and parent.value is node:
@@ -439,6 +557,8 @@ class DeviceLoader(Pass):
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+        if original_node in self.marker_lines:
+            return cst.RemoveFromParent()
         if original_node in self.move_lines and all(
             _is_self_assignment(small) for small in updated_node.body
         ):

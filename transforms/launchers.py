@@ -95,6 +95,45 @@ class DeviceCountPerProcess(Rule):
     source = "reference R4, R13, §10"
 
 
+class MultiprocessingSpawn(Rule):
+    """## What it does
+    On XLA targets, in a file that trains, reports `torch.multiprocessing.spawn(fn, ...)`
+    (`mp.spawn`, and `start_processes`) that TRN025 does not (its process count is not a GPU count), with the
+    launcher to use: torchrun, one process per NeuronCore, calling `fn` once per process, or
+    torch-xla's own launcher (`torch_xla.launch(fn, args=...)`; `xmp.spawn(fn, args=...)` on
+    torch-xla 2.1), which passes `fn` the process index as `mp.spawn` does. Nothing is
+    rewritten: how the processes start changes shape.
+
+    ## Why
+    Neuron's PJRT runtime gives each process its NeuronCore (`NEURON_RT_VISIBLE_CORES`, the
+    process's rank and the world size) only when torchrun started it or torch-xla's launcher
+    spawned it (`torch_xla/_internal/neuron.py` `configure_pjrt_environment`,
+    `initialize_env`; `_internal/pjrt.py` `_run_multiprocess`, torch-xla 2.9.0). Processes
+    that `torch.multiprocessing` starts get neither: each claims every NeuronCore of the
+    instance and the second one cannot start its runtime. pytorch/xla's own ImageNet port
+    replaces `mp.spawn(main_worker, nprocs=ngpus_per_node, ...)` with `torch_xla.launch`.
+
+    ## Example
+    ```python
+    mp.spawn(main_worker, nprocs=ngpus_per_node, args=(ngpus_per_node, args))
+    ```
+
+    ## Use instead
+    ```python
+    # torchrun --nproc_per_node=32 main.py
+    main_worker(int(os.environ["LOCAL_RANK"]), 1, args)
+    ```
+    """
+
+    code = "TRN168"
+    name = "multiprocessing-spawn-xla"
+    summary = "`mp.spawn(fn, ...)` on XLA: start the workers with torchrun or `torch_xla.launch` (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    source = "torch-xla 2.9.0 torch_xla/_internal/neuron.py, _internal/pjrt.py; pytorch/xla test_train_mp_imagenet.py"
+
+
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
@@ -112,8 +151,8 @@ PER_PROCESS, WORLD, UNCLEAR = "per-process", "world", "unclear"
 
 class Launchers(Pass):
     name = "launchers"
-    rules = (DeviceCountLauncher, DeviceCountPerProcess)
-    needles = ("device_count",)
+    rules = (DeviceCountLauncher, DeviceCountPerProcess, MultiprocessingSpawn)
+    needles = ("device_count", "spawn", "start_processes")
 
     @classmethod
     def applies_to(cls, target) -> bool:  # type: ignore[no-untyped-def]
@@ -124,8 +163,8 @@ class Launchers(Pass):
         # The only report is for a launcher the device analysis finds (`analysis.device.
         # _launcher_count`): torch.multiprocessing.spawn/start_processes called with `nprocs=`
         # whose value is, or is bound to, a torch.cuda/torch.accelerator device_count() call.
-        # TRN166: a device_count() call assigned to a name.
-        return facts.calls_one_of(*_DEVICE_COUNTS)
+        # TRN166: a device_count() call assigned to a name. TRN168: any other spawn.
+        return facts.calls_one_of(*_DEVICE_COUNTS, *_LAUNCHER_SPAWNS)
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)
@@ -150,6 +189,32 @@ class Launchers(Pass):
                 DeviceCountLauncher,
                 f"this launcher is sized by `{_code(count)}`, which is 0 on Trainium, so no "
                 f"training process starts: launch with {use}",
+                False,
+            )
+        self._report_spawns(node, set(facts.launchers), script)
+
+    # -- TRN168: torch.multiprocessing's processes on XLA ----------------------------------------
+    def _report_spawns(self, module: cst.Module, sized: set[cst.Call], script: str) -> None:
+        if not self.run.profile.trains:
+            return  # workers for host work (data preparation) are not a training launcher
+        for call in m.findall(module, m.Call()):
+            assert isinstance(call, cst.Call)
+            if call in sized or not self.is_any(call.func, _LAUNCHER_SPAWNS):
+                continue
+            fn = _code(call.args[0].value) if call.args and not call.args[0].keyword else "fn"
+            own = (
+                f"`xmp.spawn({fn}, args=...)` without nprocs"
+                if self.target.torch_xla.startswith("2.1")
+                else f"`torch_xla.launch({fn}, args=...)`"
+            )
+            self.report(
+                call,
+                MultiprocessingSpawn,
+                "processes started by torch.multiprocessing do not get a NeuronCore each (Neuron's "
+                "runtime sets that up only under torchrun or torch-xla's launcher), so they "
+                f"contend for every core: launch with `torchrun --nproc_per_node=<NeuronCores: "
+                f"32 on trn1.32xlarge> {script}` and call {fn}(int(os.environ['LOCAL_RANK']), "
+                f"...) once per process, or with {own}, which passes the process index",
                 False,
             )
 

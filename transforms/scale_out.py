@@ -8,6 +8,7 @@ import libcst as cst
 import libcst.matchers as m
 from trncodemod.transforms.data_parallel import OptimizerStepReduce
 from trncodemod.transforms.scale_out_rules import (
+    DownloadRendezvous,
     LearningRateScale,
     OneNeuronCore,
     RankZeroPrint,
@@ -31,6 +32,10 @@ _SAMPLERS = (
     "torch.utils.data.distributed.DistributedSampler",
 )
 _BROADCAST = Api("xm.broadcast_master_param", "torch_xla.core.xla_model", "xm")
+_IS_MASTER = Api("xm.is_master_ordinal()", "torch_xla.core.xla_model", "xm")
+_RENDEZVOUS = Api("xm.rendezvous", "torch_xla.core.xla_model", "xm")
+# Datasets that download into a folder without a lock (torchvision's `download=True`).
+_DOWNLOADING = "torchvision.datasets."
 _INIT = Api("torch.distributed.init_process_group", "torch.distributed", "")
 _ENVIRON = Api("os.environ", "os", "")
 _PRINT_KEYWORDS = frozenset({"flush"})
@@ -51,7 +56,14 @@ def launch_line(backend: str, script: str) -> str:
 
 class ScaleOutPass(ScaleOutShape):
     name = "scale-out"
-    rules = (ScaleOut, OneNeuronCore, ScaleOutUncertain, LearningRateScale, RankZeroPrint)
+    rules = (
+        ScaleOut,
+        OneNeuronCore,
+        ScaleOutUncertain,
+        LearningRateScale,
+        RankZeroPrint,
+        DownloadRendezvous,
+    )
     needles = ("backward", "DataLoader", "print", "lr")
 
     @classmethod
@@ -65,6 +77,9 @@ class ScaleOutPass(ScaleOutShape):
         self.plan: Plan | None = None
         self.prints: set[cst.Call] = set()
         self.rates: set[cst.Arg] = set()
+        # Downloads the master makes first: the first and the last statement of each run.
+        self.wait_before: set[cst.SimpleStatementLine] = set()
+        self.wait_after: set[cst.SimpleStatementLine] = set()
 
     # -- deciding ----------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -141,6 +156,7 @@ class ScaleOutPass(ScaleOutShape):
             return
         self._plan_rates(node, batch, cores)
         self._plan_prints(node)
+        self._plan_downloads(node)
 
     def _script(self) -> str:
         return (self.context.filename or "train.py").rsplit("/", 1)[-1]
@@ -198,6 +214,61 @@ class ScaleOutPass(ScaleOutShape):
             elif self.report(call, RankZeroPrint, "`print` → `xm.master_print`", True):
                 self.prints.add(call)
 
+    def _plan_downloads(self, module: cst.Module) -> None:
+        parents = self.parents()
+        runs: dict[cst.CSTNode, list[cst.SimpleStatementLine]] = {}  # by the block they are in
+        for call in m.findall(module, m.Call()):
+            assert isinstance(call, cst.Call)
+            downloads = any(
+                a.keyword and a.keyword.value == "download" and m.matches(a.value, m.Name("True"))
+                for a in call.args
+            )
+            if not downloads or not any(
+                n.startswith(_DOWNLOADING) for n in self.module_names(call.func)
+            ):
+                continue
+            line = _statement_of(call, parents)
+            block = parents.get(line) if line is not None else None
+            owner = parents.get(block) if isinstance(block, cst.IndentedBlock) else block
+            if line is None or not isinstance(owner, cst.Module | cst.FunctionDef):
+                self.report(
+                    call,
+                    DownloadRendezvous,
+                    "every process downloads this dataset into the same folder at once: build "
+                    "it in a statement of its own, at the top level of the module or of a "
+                    "function, between `if not xm.is_master_ordinal(): "
+                    'xm.rendezvous("dataset_download")` and `if xm.is_master_ordinal(): '
+                    'xm.rendezvous("dataset_download")`',
+                    False,
+                )
+                continue
+            if self.report(
+                call,
+                DownloadRendezvous,
+                "`download=True` in every process: the master downloads first, the others wait "
+                '(`xm.rendezvous("dataset_download")` around it)',
+                True,
+            ):
+                runs.setdefault(block, []).append(line)
+        for block, lines in runs.items():
+            body = list(block.body)  # type: ignore[attr-defined]
+            positions = sorted(body.index(line) for line in set(lines))
+            start = previous = positions[0]
+            for position in [*positions[1:], None]:
+                if position is not None and position == previous + 1:
+                    previous = position
+                    continue
+                self.wait_before.add(body[start])
+                self.wait_after.add(body[previous])
+                if position is not None:
+                    start = previous = position
+
+    def _download_wait(self, before: bool) -> cst.BaseStatement:
+        master = _code(self.emit(_IS_MASTER))
+        rendezvous = _code(self.emit(_RENDEZVOUS))
+        test = f"not {master}" if before else master
+        return cst.parse_statement(f'if {test}: {rendezvous}("dataset_download")\n')
+
     # -- rewriting ---------------------------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         plan = self.plan
@@ -254,6 +325,18 @@ class ScaleOutPass(ScaleOutShape):
         plan = self.plan
         if plan is None:
             return updated_node
+        if original_node in self.wait_before or original_node in self.wait_after:
+            lines: list[cst.BaseStatement] = [updated_node]
+            if original_node in self.wait_before:
+                lines = [
+                    self._download_wait(before=True).with_changes(
+                        leading_lines=updated_node.leading_lines
+                    ),
+                    updated_node.with_changes(leading_lines=[]),
+                ]
+            if original_node in self.wait_after:
+                lines.append(self._download_wait(before=False))
+            return cst.FlattenSentinel(lines)
         if original_node is plan.statement:
             shuffle = _code(plan.shuffle) if plan.shuffle is not None else "False"
             sampler = cst.parse_statement(
@@ -314,6 +397,20 @@ class ScaleOutPass(ScaleOutShape):
             lines = [cst.EmptyLine(), self._launch_comment()]
             statement = statement.with_changes(leading_lines=lines)
         return statement
+
+
+def _statement_of(
+    call: cst.Call, parents: dict[cst.CSTNode, cst.CSTNode]
+) -> cst.SimpleStatementLine | None:
+    """The statement line whose one statement is ``call`` or assigns it (`x = call`)."""
+    small = parents.get(call)
+    assigned = isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1
+    if not assigned and not (isinstance(small, cst.Expr) and small.value is call):
+        return None
+    line = parents.get(small)
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+        return line
+    return None
 
 
 def _before(new: cst.BaseStatement, statement: cst.SimpleStatementLine) -> cst.FlattenSentinel:

@@ -205,3 +205,41 @@ class RankZeroPrint(Rule):
     safety = Safety.SAFE
     severity = Severity.WARNING
     source = "reference R11"
+
+
+class DownloadRendezvous(Rule):
+    """## What it does
+    Where TRN161 scales a script out, a torchvision dataset built with `download=True` is
+    downloaded by the master process first while the others wait, the way Neuron's
+    `train_torchrun.py` does it: `if not xm.is_master_ordinal(): xm.rendezvous("dataset_download")`
+    before the statement, `if xm.is_master_ordinal(): xm.rendezvous("dataset_download")` after
+    it (consecutive downloads share one pair). Done where the statement runs in every process
+    the same number of times: a statement of the module or of a function's own body. A download
+    under an `if`, in a loop, `with` or `try`, or inside an expression is reported.
+
+    ## Why
+    torchrun starts one process per NeuronCore and each runs the whole script: 32 processes
+    downloading and unpacking into the same `root` at once overwrite each other's files, and a
+    process can read a half-written archive (torchvision takes no lock). `xm.rendezvous` waits
+    for every process (it needs no process group; with one process it returns at once), and
+    `xm.is_master_ordinal()` is the first process of each host (reference R4, §7 #2).
+
+    ## Example
+    ```python
+    train_dataset = mnist.MNIST(root="./data", train=True, download=True, transform=ToTensor())
+    ```
+
+    ## Use instead
+    ```python
+    if not xm.is_master_ordinal(): xm.rendezvous("dataset_download")
+    train_dataset = mnist.MNIST(root="./data", train=True, download=True, transform=ToTensor())
+    if xm.is_master_ordinal(): xm.rendezvous("dataset_download")
+    ```
+    """
+
+    code = "TRN167"
+    name = "dataset-download-rendezvous"
+    summary = "scaled out: torchvision `download=True` → the master downloads, the others wait (`xm.rendezvous`)"
+    safety = Safety.SAFE
+    severity = Severity.WARNING
+    source = "Neuron mnist_mlp train_torchrun.py L28-31; reference R4"

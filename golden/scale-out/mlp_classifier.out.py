@@ -6,6 +6,7 @@ import torch
 import torch.distributed
 import torch_xla
 import torch_xla.core.xla_model as xm
+import torch_xla.distributed.parallel_loader as pl
 import torch_xla.distributed.xla_backend
 import torch_xla.runtime as xr
 from torch import nn
@@ -51,15 +52,12 @@ def main():
     for epoch in range(EPOCHS):
         train_sampler.set_epoch(epoch)
         started = time.time()
-        for step, (x, y) in enumerate(train_loader):
+        for step, (x, y) in enumerate(pl.MpDeviceLoader(train_loader, device)):
             optimizer.zero_grad()
             x = x.view(x.size(0), -1)
-            x = x.to(device)
-            y = y.to(device)
             loss = loss_fn(model(x), y)
             loss.backward()
             xm.optimizer_step(optimizer)
-            torch_xla.sync()
         xm.master_print("epoch", epoch, "took", time.time() - started)
 
     xm.master_print("final loss", loss.detach().to("cpu"))

@@ -25,6 +25,9 @@ What the model holds:
   of every entry point that reaches it;
 * device decisions: a module-level ``*device*`` name or function that other given modules
   import, classified as the accelerator, or undecided with why.
+* the transformer models each module can name: classes of its own or of a module it imports
+  that are ``nn.Module``s named BERT/GPT/Transformer/... whose classes reach attention
+  (``transformer_classes``), for the compiler's ``--model-type=transformer``.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from trncodemod.analysis.training import (
     is_main_guard,
     profile_of,
 )
+from trncodemod.analysis.transformer_classes import transformer_classes
 from trncodemod.analysis.weight_ties import class_ties
 
 # What a module's kind of training takes from the entry points that reach it: the parallelism,
@@ -129,6 +133,9 @@ class ModuleSummary:
     # Classes whose `__init__` ties weights -> the ties (`tied_weights`: "a.weight=b.weight",
     # "?" for a tie under a condition, "hf" for a tying PreTrainedModel subclass).
     ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The module's own transformer models -> why (``transformer_classes``: an nn.Module named
+    # BERT/GPT/Transformer/... whose classes reach attention).
+    transformers: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -144,6 +151,7 @@ class ModuleSummary:
             "device_uses": {k: [list(u) for u in v] for k, v in self.device_uses.items()},
             "moves": self.moves,
             "ties": {k: list(v) for k, v in self.ties.items()},
+            "transformers": dict(self.transformers),
         }
 
     @classmethod
@@ -161,6 +169,7 @@ class ModuleSummary:
             device_uses={k: tuple(tuple(u) for u in v) for k, v in data["device_uses"].items()},
             moves=data["moves"],
             ties={k: tuple(v) for k, v in data["ties"].items()},
+            transformers=data["transformers"],
         )
 
 
@@ -214,6 +223,7 @@ def summarize(text: str) -> ModuleSummary | None:
         device_uses={k: tuple(v) for k, v in uses.items()},
         moves=may_move(tree, imports),
         ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
+        transformers=transformer_classes(tree, imports),
     )
 
 
@@ -402,6 +412,10 @@ class ModuleView:
     # Imported names that are functions of another given module which wrap the model in torch
     # DDP (yolov5's `smart_DDP`): a call of one makes the model DDP here.
     imported_ddp: tuple[str, ...] = ()
+    # Transformer model classes of this or another given module, as spelled here
+    # (`BertForPreTraining`, `modeling.BertForPreTraining`) -> "path: why"
+    # (``ModuleSummary.transformers``).
+    transformers: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def is_test(self) -> bool:
@@ -432,6 +446,7 @@ class ModuleView:
                 self.moves_elsewhere,
                 sorted(self.imported_ties.items()),
                 self.imported_ddp,
+                sorted(self.transformers.items()),
             )
         )
 
@@ -603,6 +618,7 @@ def build_program(
             moves_elsewhere=movers - {path} != set(),
             imported_ties=resolver.imported_ties(path),
             imported_ddp=resolver.imported_ddp(path),
+            transformers=resolver.transformers(path),
         )
     return program
 
@@ -813,6 +829,23 @@ class _Resolver:
             ):
                 found.append(local)
         return tuple(found)
+
+    def transformers(self, path: str) -> dict[str, str]:
+        """The transformer classes ``path`` can name: its own, those it imports by name, and
+        those of a module it imports (`modeling.BertForPreTraining`)."""
+        summary = self.summaries[path]
+        found = {name: f"{path}: {why}" for name, why in summary.transformers.items()}
+        for local in summary.imports:
+            definition = self.name(path, local)
+            if definition is None or definition[0] == path:
+                continue
+            module, name = definition
+            if name == MODULE:
+                for cls, why in self.summaries[module].transformers.items():
+                    found[f"{local}.{cls}"] = f"{module}: {why}"
+            elif name in self.summaries[module].transformers:
+                found[local] = f"{module}: {self.summaries[module].transformers[name]}"
+        return found
 
     def imported_devices(self, path: str) -> dict[str, tuple[str, int, bool]]:
         summary = self.summaries[path]
