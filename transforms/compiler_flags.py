@@ -149,7 +149,11 @@ class CompileCache(Rule):
     Every distinct graph is compiled by neuronx-cc, which takes minutes; the results go to
     `/var/tmp/neuron-compile-cache` unless `NEURON_COMPILE_CACHE_URL` or `--cache_dir=` (local or
     `s3://`) says otherwise, and `--cache_dir` wins. A cache shared between jobs or machines, and
-    `neuron_parallel_compile` for a trial run, save that time (reference R15, §4).
+    `neuron_parallel_compile` for a trial run, save that time (reference R15, §4). The trial run
+    executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss checks,
+    metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be checked in
+    the training script to prevent checking of bad outputs during trial run", torch-neuronx
+    environment variables); the note says so unless the file reads that variable already.
 
     ## Example
     ```python
@@ -386,7 +390,15 @@ class CompilerFlags(Pass):
                     CompileCache,
                     "compiled graphs go to /var/tmp/neuron-compile-cache on this host: to reuse "
                     "them across jobs or machines, launch with `export "
-                    "NEURON_COMPILE_CACHE_URL=<shared path or s3://bucket/prefix>`",
+                    "NEURON_COMPILE_CACHE_URL=<shared path or s3://bucket/prefix>`"
+                    + (
+                        ""
+                        if any("NEURON_EXTRACT_GRAPHS_ONLY" in s for s in strings)
+                        else "; to compile every graph before the run, `neuron_parallel_compile "
+                        "<launch line>` makes a short trial run whose outputs are zeros: skip "
+                        "checks of values, metrics and logging there with `if not "
+                        'os.environ.get("NEURON_EXTRACT_GRAPHS_ONLY"):`'
+                    ),
                     False,
                 )
         self._module_strings = strings
