@@ -588,6 +588,11 @@ class CompilerFlags(Pass):
             return None
         name = self._transformer_name
         found = f"transformer model (`{name}`{self._why.get(name, '')})"
+        if self.run.program.imported and not self.run.profile.trains:
+            # A model module that other modules import, whose `__main__` block is a quick test
+            # (vit-pytorch's vit_with_decorr.py): setting a process-level flag at its import
+            # would set it in every program that imports it.
+            return None
         if not self.run.profile.is_entry_script:
             # Process-level: never written into a module that others import.
             if self.run.profile.trains:

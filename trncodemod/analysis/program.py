@@ -416,6 +416,8 @@ class ModuleView:
     # (`BertForPreTraining`, `modeling.BertForPreTraining`) -> "path: why"
     # (``ModuleSummary.transformers``).
     transformers: Mapping[str, str] = field(default_factory=dict)
+    # Another given module imports this one: a library, whatever its `__main__` block holds.
+    imported: bool = False
 
     @property
     def is_test(self) -> bool:
@@ -447,6 +449,7 @@ class ModuleView:
                 sorted(self.imported_ties.items()),
                 self.imported_ddp,
                 sorted(self.transformers.items()),
+                self.imported,
             )
         )
 
@@ -586,6 +589,7 @@ def build_program(
     decisions = _used_decisions(summaries, resolver)
     reads = _step_reads(summaries, resolver)
     movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
+    importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
         role = (
@@ -619,6 +623,7 @@ def build_program(
             imported_ties=resolver.imported_ties(path),
             imported_ddp=resolver.imported_ddp(path),
             transformers=resolver.transformers(path),
+            imported=path in importers,
         )
     return program
 
