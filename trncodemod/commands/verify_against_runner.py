@@ -365,6 +365,24 @@ class Recorder:
         return out
 
 
+def settle_device() -> None:
+    """Run what the script left pending on the XLA device as one graph, before any value is read.
+
+    The last optimizer step stops the script from its post-hook, before the script's own graph
+    cut, so the updates are still pending. Read one tensor at a time from there, torch-xla 2.9
+    can hand one parameter another's value, and keep it: after ``torch._VF.lstm_cell`` (what
+    ``nn.LSTM`` runs on XLA) and an optimizer step, reading ``bias_ih`` alone and then ``bias_hh``
+    gives ``bias_hh`` the values of ``bias_ih`` (the two get the same gradient);
+    ``benchmarks/xla_quirks/lstm_pending_read.py`` reproduces it in 15 lines. One
+    ``torch_xla.sync()`` over every live tensor first, as the script's own cut would do, reads
+    each right; it adds no sync to the measured steps, which are over.
+    """
+    if "torch_xla" in sys.modules:
+        import torch_xla
+
+        torch_xla.sync()
+
+
 def _seed(seed: int) -> None:
     random.seed(seed)
     torch.manual_seed(seed)
@@ -430,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         error, status = traceback.format_exc(), 1
     report: dict[str, Any] = {"script": str(script), "argv": options.args, "steps": recorder.steps}
     try:
+        settle_device()
         report["losses"] = recorder.loss_values()
         report["params"] = recorder.params()
     except Exception:
