@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import pickle
+import shlex
 import shutil
 import struct
 import subprocess
@@ -68,6 +69,9 @@ class Program:
     one_step_loop: bool
     quick: bool = False
     pythonpath: list[str] = field(default_factory=list)
+    # The original's arguments for `verify --against` where the migration needs one the original
+    # does not take (nanoGPT's `--device=xla`); None: `args` for both.
+    original_args: list[str] | None = None
 
     @property
     def folder(self) -> Path:
@@ -207,6 +211,8 @@ def against(program: Program, python: str, timeout: int) -> dict:
     """``verify --against``: the original entry script on the CPU and the migration on XLA:CPU,
     the same steps and seeds; the losses step by step."""
     options = ["--against", str(program.original), "--steps", str(program.steps)]
+    if program.original_args is not None:
+        options += ["--original-args", shlex.join(program.original_args)]
     return _verify(program, python, timeout, options)
 
 
