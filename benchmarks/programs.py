@@ -72,6 +72,9 @@ class Program:
     # The original's arguments for `verify --against` where the migration needs one the original
     # does not take (nanoGPT's `--device=xla`); None: `args` for both.
     original_args: list[str] | None = None
+    # What the migration's findings ask a person to do in the code, done after `apply`:
+    # [file, the text to find (once), its replacement] (nanoGPT: TRN251's retie).
+    person_edits: list[list[str]] = field(default_factory=list)
 
     @property
     def folder(self) -> Path:
@@ -178,6 +181,12 @@ def prepare(program: Program, mirrors: Path) -> None:
     (program.folder / ".apply.txt").write_text(result.stdout + result.stderr)
     if result.returncode not in (0, 1):
         raise RuntimeError(f"{program.name}: apply exited {result.returncode}:\n{result.stderr}")
+    for path, find, replacement in program.person_edits:
+        edited = program.folder / path
+        text = edited.read_text("utf-8")
+        if text.count(find) != 1:
+            raise RuntimeError(f"{program.name}: the person's edit of {path} no longer applies")
+        edited.write_text(text.replace(find, replacement), "utf-8")
 
 
 def _verify(program: Program, python: str, timeout: int, options: list[str]) -> dict:
