@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import pickle
+import shlex
 import shutil
 import struct
 import subprocess
@@ -68,6 +69,12 @@ class Program:
     one_step_loop: bool
     quick: bool = False
     pythonpath: list[str] = field(default_factory=list)
+    # The original's arguments for `verify --against` where the migration needs one the original
+    # does not take (nanoGPT's `--device=xla`); None: `args` for both.
+    original_args: list[str] | None = None
+    # What the migration's findings ask a person to do in the code, done after `apply`:
+    # [file, the text to find (once), its replacement] (nanoGPT: TRN251's retie).
+    person_edits: list[list[str]] = field(default_factory=list)
 
     @property
     def folder(self) -> Path:
@@ -174,6 +181,12 @@ def prepare(program: Program, mirrors: Path) -> None:
     (program.folder / ".apply.txt").write_text(result.stdout + result.stderr)
     if result.returncode not in (0, 1):
         raise RuntimeError(f"{program.name}: apply exited {result.returncode}:\n{result.stderr}")
+    for path, find, replacement in program.person_edits:
+        edited = program.folder / path
+        text = edited.read_text("utf-8")
+        if text.count(find) != 1:
+            raise RuntimeError(f"{program.name}: the person's edit of {path} no longer applies")
+        edited.write_text(text.replace(find, replacement), "utf-8")
 
 
 def _verify(program: Program, python: str, timeout: int, options: list[str]) -> dict:
@@ -207,6 +220,8 @@ def against(program: Program, python: str, timeout: int) -> dict:
     """``verify --against``: the original entry script on the CPU and the migration on XLA:CPU,
     the same steps and seeds; the losses step by step."""
     options = ["--against", str(program.original), "--steps", str(program.steps)]
+    if program.original_args is not None:
+        options += ["--original-args", shlex.join(program.original_args)]
     return _verify(program, python, timeout, options)
 
 

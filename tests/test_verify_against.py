@@ -2,8 +2,10 @@
 handling and the bisection's search, all without torch (the runs themselves are in
 tests/test_verify_against_xla.py, the XLA lane)."""
 
+import json
 import math
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,10 +144,47 @@ def test_the_original_is_a_file_or_the_script_at_a_git_revision(tmp_path: Path) 
 def test_bisect_and_no_dropout_need_against(tmp_path: Path) -> None:
     script = tmp_path / "train.py"
     script.write_text("print('hi')\n")
-    for flag in ("--bisect", "--no-dropout"):
-        result = CliRunner().invoke(main, ["verify", flag, str(script)])
+    for flag in (["--bisect"], ["--no-dropout"], ["--original-args", "--x"]):
+        result = CliRunner().invoke(main, ["verify", *flag, str(script)])
         assert result.exit_code == 2
         assert "need --against" in result.output
+
+
+FAKE_PYTHON = """#!{python}
+# Stands in for the interpreter with torch: records the script's arguments as its only loss.
+import json, sys
+argv = sys.argv[1:]
+out = argv[argv.index("--json") + 1]
+args = argv[argv.index("--seed") + 2:]
+args = args[1:] if args and args[0] in ("--neuron", "--no-dropout") else args
+report = {{"exit_status": 0, "error": None, "steps": 1, "argv": args[1:],
+          "losses": [{{"step": 0, "value": float(len(args[1:]))}}], "params": []}}
+open(out, "w").write(json.dumps(report))
+"""
+
+
+def test_original_args_go_to_the_original_and_the_script_args_to_the_migration(
+    tmp_path: Path,
+) -> None:
+    """nanoGPT's migration needs `--device=xla`, which its original's CPU run cannot take."""
+    python = tmp_path / "python"
+    python.write_text(FAKE_PYTHON.format(python=sys.executable))
+    python.chmod(0o755)
+    script, original = tmp_path / "train.py", tmp_path / "original.py"
+    script.write_text("print('migrated')\n")
+    original.write_text("print('original')\n")
+    command = ["verify", "--python", str(python), "--format", "json", str(script)]
+    command += ["--against", str(original), "--original-args", "--batch_size=2 --seed 'a b'"]
+    result = CliRunner().invoke(main, [*command, "--", "--device=xla", "--batch_size=2"])
+    report = json.loads(result.output)
+    assert report["original"]["argv"] == ["--batch_size=2", "--seed", "a b"]
+    assert report["migrated"]["argv"] == ["--device=xla", "--batch_size=2"]
+    assert report["arguments"]["original"] == ["--batch_size=2", "--seed", "a b"]
+    # Three arguments against two: the fake's losses differ, and the verdict says so.
+    assert result.exit_code == 1 and report["verdict"] == "different"
+    text_command = [c for c in command if c not in ("--format", "json")]
+    text = CliRunner().invoke(main, [*text_command, "--", "--device=xla"])
+    assert "  arguments: original --batch_size=2 --seed 'a b'; migrated --device=xla" in text.output
 
 
 def test_against_a_revision_outside_git_exits_2(tmp_path: Path) -> None:

@@ -66,6 +66,7 @@ class Accumulator:
     values: list[cst.BaseExpression] = field(default_factory=list)
     first_top_index: int | None = None  # first top-level statement that accumulates
     failure: str | None = None
+    interval_reads: bool = False  # read in the loop only under a logging-interval guard
 
     @property
     def is_list(self) -> bool:
@@ -772,15 +773,19 @@ class ItemHoist(Pass):
                     continue  # `acc.append(...)`
             if isinstance(parent, cst.AssignTarget):
                 assign = self._parent(parent)
+                reset = _literal_number(assign.value) if isinstance(assign, cst.Assign) else None
                 if (
                     isinstance(assign, cst.Assign)
                     and len(assign.targets) == 1
-                    and _literal_number(assign.value) == kind
+                    and (reset == kind or (kind != "list" and reset in ("int", "float")))
                 ):
-                    continue  # reset
+                    continue  # reset (`total = 0` of a `total = 0.` sums a tensor from then on)
             log = log_nodes.get(id(node))
             if log is not None and kind != "list" and handled(log) and self._is_read(node):
                 continue
+            if kind != "list" and self._is_read(node) and self._under_interval_guard(node, loop):
+                acc.interval_reads = True
+                continue  # `cur_loss = total / log_interval` at log steps: read there
             use: cst.CSTNode = node
             parent = self._parent(use)
             while parent is not None and not isinstance(parent, _STATEMENTS):
@@ -789,6 +794,20 @@ class ItemHoist(Pass):
                 use = parent
             acc.failure = f"`{acc.name}` is also used by `{_code(use).strip()}` in the loop"
             return
+
+    def _under_interval_guard(self, node: cst.CSTNode, loop: cst.CSTNode) -> bool:
+        """Whether ``node`` runs only at log steps: in the body of an ``if`` of the loop whose test
+        is a logging interval (``batch % log_interval == 0 and batch > 0``)."""
+        child, parent = node, self._parent(node)
+        while parent is not None and parent is not loop:
+            if (
+                isinstance(parent, cst.If)
+                and child is parent.body
+                and is_interval_guard(parent.test)
+            ):
+                return True
+            child, parent = parent, self._parent(parent)
+        return False
 
     def _convert(self, acc: Accumulator, loop: cst.CSTNode, backward: set[str]) -> bool:
         sync = acc.syncs[0]
@@ -799,6 +818,8 @@ class ItemHoist(Pass):
                 message += ", one transfer after the loop"
         else:
             message = f"`{_code(sync.node)}` accumulated every step → accumulate on the device"
+            if acc.interval_reads:
+                message += f", read as `{acc.result}({acc.name})` at log steps"  # type: ignore[attr-defined]
             if read_after:
                 message += f", `{acc.result}({acc.name})` after the loop"  # type: ignore[attr-defined]
         if not self.report(sync.node, ItemAccumulator, message, True):

@@ -15,11 +15,13 @@ class ItemAccumulator(Rule):
     device (`total += loss.detach()`), and turns the accumulator back into a Python number once,
     right after the loop (`total = float(total)`, `correct = int(correct)`,
     `losses = torch.stack(losses).flatten().tolist() if losses else []`). Reads of a running
-    total in logging inside the loop become `float(total)`.
+    total in logging inside the loop become `float(total)`, and so do its reads in the body of
+    a logging-interval guard (`if batch % log_interval == 0 and batch > 0: cur_loss = total /
+    log_interval`, pytorch/examples' word_language_model), which run once an interval.
 
     Only done when it is certain: the accumulator is set to a number (or `[]`) before the loop in
     the same function, and inside the loop it is only accumulated, reset to a number, or read by
-    logging that this pass guards. Whether it ends as an `int` or a `float` must be known: a
+    logging that this pass guards or under a logging-interval guard. Whether it ends as an `int` or a `float` must be known: a
     comparison count (`.eq(...).sum()`) is an `int`; a tensor that `.backward()` is called on, a
     `.mean()`, a loss function's result or a `float(...)` is a `float`.
 

@@ -22,6 +22,7 @@ from trncodemod.analysis.fallback_scan import may_read_dynamic_size
 from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops
 from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.analysis.nodes import children, find, visit
+from trncodemod.analysis.nodes import walk as walk_nodes
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, PlainVisitor
@@ -129,6 +130,52 @@ class DataDependentSlice(Rule):
     safety = Safety.REVIEW
     severity = Severity.WARNING
     source = "reference R8, D4, D1"
+
+
+class OffsetSlice(Rule):
+    """## What it does
+    Reports a slice that starts at the offset of a `for` over `range(...)` in a training or
+    evaluation step, `source[i:i + n]`, written in the step or in a function of the module the
+    step calls with the offset (`get_batch(train_data, i)` of pytorch/examples'
+    word_language_model). Not reported: a slice that is moved to the device right away
+    (`source[i:i + n].to(device)`, or a name bound to it and moved): the source is then on the
+    host; a source visibly on the host (`.cpu()`, `.numpy()`, NumPy).
+
+    ## Why
+    On XLA a slice's start and end are constants of the graph: slicing a device tensor at a new
+    offset every step traces a new graph, compiled on first use, in every step of the epoch
+    (measured on XLA:CPU: 10 offsets, 10 compiles; word_language_model compiled once per step).
+    A slice of a host tensor moved to the device is a device input of a fixed shape: one graph.
+    A length that shrinks at the end of the source (`min(bptt, len(source) - 1 - i)`) adds one
+    graph for the short last batch of every epoch.
+
+    ## Example
+    ```python
+    train_data = batchify(corpus.train, batch_size)   # ends with .to(device)
+    for batch, i in enumerate(range(0, train_data.size(0) - 1, bptt)):
+        seq_len = min(bptt, len(train_data) - 1 - i)
+        data = train_data[i:i + seq_len]
+    ```
+
+    ## Use instead
+    ```python
+    train_data = batchify(corpus.train, batch_size)   # kept on the CPU
+    for batch, i in enumerate(range(0, train_data.size(0) - 1 - bptt, bptt)):
+        data = train_data[i:i + bptt].to(device)       # one shape: the short tail is skipped
+    ```
+    Skipping the tail changes what is trained on (up to `bptt - 1` rows an epoch): a person
+    decides, so the tool reports and rewrites nothing.
+    """
+
+    code = "TRN434"
+    name = "offset-slice-of-device-tensor"
+    summary = (
+        "slicing at a `range` loop's offset in the step: a graph per offset on XLA (report only)"
+    )
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "measured (XLA:CPU, torch-xla 2.9), reference D4"
 
 
 _SIZE_METHODS = ("size", "numel")
@@ -256,7 +303,7 @@ def _ast_data_slice(region: list[ast.AST]) -> bool:
 
 class RecompilationDiagnostics(Pass):
     name = "recompilation"
-    rules = (DataDependentShapeUse, ShapeDependentBranch, DataDependentSlice)
+    rules = (DataDependentShapeUse, ShapeDependentBranch, DataDependentSlice, OffsetSlice)
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
     @classmethod
@@ -270,15 +317,18 @@ class RecompilationDiagnostics(Pass):
         )
         if reads_size and may_read_dynamic_size(facts):
             return True
-        # TRN432 and TRN433 are reported only in the code of a step loop.
+        # TRN432, TRN433 and TRN434 are reported only in the code of a step loop.
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
-        if not (branches or slices) or not facts.loops:
+        offsets = bool(facts.slices) and "range" in facts.calls and target.is_xla
+        if not (branches or slices or offsets) or not facts.loops:
             return False
         for loop in step_scan(facts).step_loops:
             if branches and any(_ast_sized_test(n) for n in loop.region):
                 return True
             if slices and _ast_data_slice(loop.region):
+                return True
+            if offsets and _ast_range_offsets(loop.node):
                 return True
         return False
 
@@ -292,15 +342,82 @@ class RecompilationDiagnostics(Pass):
         self.shape_uses: set[int] = set()
         for found in walk(model_code(self, node)):
             self._shape_use(found)
+        functions = {
+            f.name.value: f for f in node.body if isinstance(f, cst.FunctionDef)
+        }  # what a step may call with its offset (TRN434)
         for info in loops.values():
             nodes = list(_step_code(info.node, loops))
             bindings = self._bindings(nodes)
+            offsets = _range_offsets(info.node) if self.target.is_xla else set()
+            moved = _moved(nodes) if offsets else set()
             for found in nodes:
                 if isinstance(found, cst.If | cst.While | cst.IfExp):
                     self._branch(found)
                 elif isinstance(found, cst.Subscript):
                     self._slice(found, bindings)
+                    if offsets and id(found) not in moved:
+                        self._offset_slice(found, found, offsets, bindings, None)
+                elif offsets and isinstance(found, cst.Call):
+                    self._offset_call(found, offsets, functions)
         return False  # report only: nothing to transform
+
+    # -- TRN434 ----------------------------------------------------------------------------------
+    def _offset_call(
+        self, call: cst.Call, offsets: set[str], functions: dict[str, cst.FunctionDef]
+    ) -> None:
+        """A call of a module function with the loop's offset: its slices that start at the
+        parameter the offset is passed as (``get_batch(train_data, i)``)."""
+        function = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+        if function is None or any(a.keyword or a.star for a in call.args):
+            return
+        params = [p.name.value for p in function.params.params]
+        passed = {params[k]: a.value for k, a in enumerate(call.args) if k < len(params)}
+        names = {p for p, v in passed.items() if isinstance(v, cst.Name) and v.value in offsets}
+        if not names:
+            return
+        body = list(walk_nodes(function.body))
+        bindings = self._bindings(body)
+        moved = _moved(body)
+        for found in body:
+            if isinstance(found, cst.Subscript) and id(found) not in moved:
+                source = found.value
+                argument = passed.get(source.value) if isinstance(source, cst.Name) else None
+                if self._offset_slice(found, call, names, bindings, argument):
+                    return
+
+    def _offset_slice(
+        self,
+        node: cst.Subscript,
+        at: cst.CSTNode,
+        offsets: set[str],
+        bindings: dict[str, list[cst.BaseExpression]],
+        argument: cst.BaseExpression | None,
+    ) -> bool:
+        part = _starts_at(node, offsets)
+        if part is None:
+            return False
+        source = argument if argument is not None else node.value
+        if self.facts.on_host(source):
+            return False
+        where = "" if at is node else f" (in `{_code(at)}`)"
+        tail = (
+            "; its length shrinks at the end (`min(...)`): the short last batch compiles one more "
+            "graph each epoch, unless the loop stops a full batch before the end (`range(..., "
+            "len(source) - 1 - n, n)`), which skips up to n - 1 rows an epoch: decide whether "
+            "that may change what is trained on"
+            if _shrinking(part, bindings)
+            else ""
+        )
+        self.report(
+            at,
+            OffsetSlice,
+            f"`{_code(node)}`{where} slices at the loop's offset: if `{_code(source)}` is on the "
+            "device, each offset is a constant of the graph and every step compiles a new one; "
+            f"keep `{_code(source)}` on the CPU and move each slice to the device "
+            f"(`{_code(node)}.to(device)`: one graph){tail}",
+            False,
+        )
+        return True
 
     # -- TRN431 ----------------------------------------------------------------------------------
     def _size_of(self, node: cst.CSTNode) -> cst.BaseExpression | None:
@@ -422,3 +539,82 @@ class RecompilationDiagnostics(Pass):
                 False,
             )
             return
+
+
+# -- TRN434 ----------------------------------------------------------------------------------------
+_MOVES = ("to", "cuda")
+
+
+def _range_offsets(loop: cst.For | cst.While) -> set[str]:
+    """The names a ``for`` binds to the elements of a ``range(...)``: ``i`` of ``for i in
+    range(...)`` and of ``for batch, i in enumerate(range(...))``."""
+    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call):
+        return set()
+    call, target = loop.iter, loop.target
+    if m.matches(call.func, m.Name("enumerate")) and call.args:
+        if not isinstance(target, cst.Tuple | cst.List) or len(target.elements) != 2:
+            return set()
+        call, target = call.args[0].value, target.elements[1].value  # type: ignore[assignment]
+    if isinstance(call, cst.Call) and m.matches(call.func, m.Name("range")):
+        return {target.value} if isinstance(target, cst.Name) else set()
+    return set()
+
+
+def _ast_range_offsets(loop: ast.AST) -> bool:
+    """_range_offsets on the ast: a ``for`` over ``range(...)`` or ``enumerate(range(...))``."""
+    if type(loop) is not ast.For or type(loop.iter) is not ast.Call:
+        return False
+    call = loop.iter
+    if type(call.func) is ast.Name and call.func.id == "enumerate" and call.args:
+        call = call.args[0]
+    return type(call) is ast.Call and type(call.func) is ast.Name and call.func.id == "range"
+
+
+def _moved(nodes: list[cst.CSTNode]) -> set[int]:
+    """The subscripts among ``nodes`` whose value goes to a device: ``x[a:b].to(...)``, or
+    ``y = x[a:b]`` and then ``y.to(...)``/``y.cuda()``."""
+    moved: set[int] = set()
+    named: dict[str, list[cst.Subscript]] = {}
+    receivers: set[str] = set()
+    for node in nodes:
+        if isinstance(node, cst.Call) and m.matches(
+            node.func, m.Attribute(attr=m.OneOf(*map(m.Name, _MOVES)))
+        ):
+            receiver = node.func.value  # type: ignore[attr-defined]
+            if isinstance(receiver, cst.Subscript):
+                moved.add(id(receiver))
+            elif isinstance(receiver, cst.Name):
+                receivers.add(receiver.value)
+        elif isinstance(node, cst.Assign) and isinstance(node.value, cst.Subscript):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    named.setdefault(target.target.value, []).append(node.value)
+    for name in receivers & set(named):
+        moved.update(id(s) for s in named[name])
+    return moved
+
+
+def _starts_at(node: cst.Subscript, names: set[str]) -> cst.Slice | None:
+    """The slice of ``node`` whose start reads one of ``names`` (``x[i:i + n]``, ``x[:, i:]``)."""
+    for element in node.slice:
+        part = element.slice
+        if isinstance(part, cst.Slice) and part.lower is not None:
+            if any(n.value in names for n in m.findall(part.lower, m.Name())):  # type: ignore[union-attr]
+                return part
+    return None
+
+
+def _shrinking(part: cst.Slice, bindings: dict[str, list[cst.BaseExpression]]) -> bool:
+    """Whether the slice's end is a ``min(...)``, directly or through a name (a length that
+    shrinks at the end of the source)."""
+    if part.upper is None:
+        return False
+    for found in m.findall(part.upper, m.Call(func=m.Name("min")) | m.Name()):
+        if isinstance(found, cst.Call):
+            return True
+        if any(
+            m.findall(value, m.Call(func=m.Name("min")))
+            for value in bindings.get(found.value, [])  # type: ignore[union-attr]
+        ):
+            return True
+    return False

@@ -77,9 +77,12 @@ class TiedWeightsUntied(Rule):
     Reports a move to the XLA device of a module whose weights are tied where the tool cannot
     tie them again itself: the move is inside an expression (`DDP(GPT(cfg).to(device))`) or a
     statement the tie cannot follow (`models["lm"] = GPT(cfg).to(device)`, a one-line `if`), the
-    value moved may also come from the class's own classmethod (`GPT.from_pretrained(...)`), the
-    tie in `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel`
-    (which ties in `tie_weights()`). XLA targets only (see TRN250).
+    value moved may also come from the class's own classmethod (`GPT.from_pretrained(...)`) or
+    the name may also hold a wrapper of it (`model = torch.compile(model)`), the tie in
+    `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel` (which
+    ties in `tie_weights()`). Also a move to a device that still says CUDA after the migration
+    (nanoGPT's `device = 'cuda'`, left for a person to set, TRN006/TRN026): once it is the XLA
+    device, the move unties the weights. XLA targets only (see TRN250).
 
     ## Why
     Moving a module to the XLA device unties its tied weights (torch's `Module._apply` makes new
@@ -149,6 +152,7 @@ class TiedWeights(Pass):
         # The file's own classes, and those its imports bind from other modules of the program.
         self._classes: dict[str, _Ties] = {}
         self._imported: set[str] = set()
+        self._doubts: dict[int, list[str]] = {}  # id(move) -> why the retie is not certain
         facts = self.run.facts
         if facts is None:
             return
@@ -174,8 +178,17 @@ class TiedWeights(Pass):
         )
         if device is None and call.args and call.args[0].keyword is None:
             device = call.args[0].value
-        if device is None or not is_xla_device(self, device):
+        if device is None:
             return None
+        on_xla = is_xla_device(self, device)
+        if not on_xla:
+            if not self._left_to_a_person(device):
+                return None
+            self._doubt(
+                call,
+                f"`{_code(device)}` still says cuda: once it is the XLA device, as the migration "
+                "asks, the move unties them",
+            )
         receiver = call.func.value
         values: list[cst.BaseExpression] | None = [receiver]
         if isinstance(receiver, cst.Name | cst.Attribute):
@@ -185,18 +198,49 @@ class TiedWeights(Pass):
             return None
         # `model = model.to(device)` rebinds the instance itself: its other values say the class.
         values = [v for v in values if not _moves_itself(v, receiver)]
+        # `model = torch.compile(model)`, `model = DDP(model)` (nanoGPT, after its move): the name
+        # may hold a wrapper of the instance, whose attributes are not the model's: report only.
+        wrapped = [v for v in values if _wraps(v, receiver)]
+        values = [v for v in values if not _wraps(v, receiver)]
+        if not values:
+            return None
+        if wrapped:
+            self._doubt(
+                call, f"`{_code(receiver)}` may also hold `{_code(wrapped[0])}`, a wrapper of it"
+            )
         found = {self._instance_of(v) for v in values}
         made = {self._made_by(v) for v in values} - {None}
         if len(found) == 1 and None not in found:
             name = found.pop()
-            return (name, self._classes[name], True) if name is not None else None
+            certain = on_xla and not wrapped
+            return (name, self._classes[name], certain) if name is not None else None
         # Some values are built by a tying class's own classmethod (nanoGPT's
         # `GPT.from_pretrained(...)`): most likely an instance, but not certainly.
         names = (found | made) - {None}
         if len(names) == 1 and all(self._instance_of(v) or self._made_by(v) for v in values):
             name = names.pop()
+            self._doubt(
+                call, f"`{_code(receiver)}` may also be what a classmethod of `{name}` returns"
+            )
             return name, self._classes[name], False
         return None
+
+    def _left_to_a_person(self, device: cst.BaseExpression) -> bool:
+        """A device that still says CUDA after the migration (`device = 'cuda'`, nanoGPT's
+        `f'cuda:{ddp_local_rank}'`): the device pass leaves it for a person to set to the XLA
+        device (TRN006, TRN026), and the move then unties the weights."""
+        values = Values(self).of(device) if isinstance(device, cst.Name | cst.Attribute) else None
+        if not values:
+            return False
+        return any(_says_cuda(v) for v in values)
+
+    def _doubt(self, call: cst.Call, why: str) -> None:
+        doubts = self._doubts.setdefault(id(call), [])
+        if why not in doubts:
+            doubts.append(why)
+
+    def _why_uncertain(self, call: cst.Call) -> str:
+        return "; ".join(self._doubts.get(id(call), ["the instance is not certain"]))
 
     def _made_by(self, value: cst.BaseExpression) -> str | None:
         """The tying class whose own attribute ``value`` calls: `Cls.from_pretrained(...)`."""
@@ -325,7 +369,7 @@ class TiedWeights(Pass):
                     if ties.pretrained
                     else "the tie depends on a condition"
                     if ties.conditional
-                    else f"`{instance}` may also be what a classmethod of `{name}` returns"
+                    else self._why_uncertain(call)
                 )
                 self._report_untied(call, name, ties, why)
                 continue
@@ -353,6 +397,27 @@ class TiedWeights(Pass):
             body.extend(lines)
             changed = True
         return body if changed else None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _wraps(value: cst.BaseExpression, receiver: cst.BaseExpression) -> bool:
+    """`f(x, ...)` for a receiver `x`: a wrapper of what the name held (`torch.compile(model)`)."""
+    if not isinstance(value, cst.Call) or not value.args or value.args[0].keyword:
+        return False
+    first = value.args[0].value
+    return isinstance(first, cst.Name | cst.Attribute) and _code(first) == _code(receiver)
+
+
+def _says_cuda(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.SimpleString):
+        return str(value.evaluated_value).startswith("cuda")
+    if isinstance(value, cst.FormattedString) and value.parts:
+        first = value.parts[0]
+        return isinstance(first, cst.FormattedStringText) and first.value.startswith("cuda")
+    return False
 
 
 def _moves_itself(value: cst.BaseExpression, receiver: cst.BaseExpression) -> bool:

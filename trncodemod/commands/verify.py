@@ -375,6 +375,12 @@ def run_script(
     help="With --against: turn dropout off in both runs (default: the same masks in both).",
 )
 @click.option(
+    "--original-args",
+    metavar="WORDS",
+    help="With --against: the original's arguments (shell words) instead of ARGS, where the "
+    "migration needs a flag the original does not take (e.g. nanoGPT's `--device=xla`).",
+)
+@click.option(
     "--target",
     type=click.Choice(target_names()),
     default=DEFAULT_TARGET,
@@ -396,6 +402,7 @@ def verify_command(
     bisect,
     seed,
     no_dropout,
+    original_args,
     target,
 ) -> None:
     """Run SCRIPT (after `--`, its ARGS) for a bounded number of steps and judge it: on XLA:CPU,
@@ -403,16 +410,27 @@ def verify_command(
     its losses and trained parameters with ORIGINAL's run on the CPU."""
     from trncodemod.config import load_settings
 
-    if against is None and (bisect or no_dropout):
-        raise click.UsageError("--bisect and --no-dropout compare runs: they need --against")
+    if against is None and (bisect or no_dropout or original_args is not None):
+        raise click.UsageError(
+            "--bisect, --no-dropout and --original-args compare runs: they need --against"
+        )
     if against is not None:
         from trncodemod.commands.verify_against import RunOptions, verify_against
 
         # No probe first (one interpreter start less): a run that cannot import torch or
         # torch_xla fails with the import error, and the verdict is "could not run" (exit 2).
         is_xla = load_target(target).is_xla
+        import shlex
+
         options = RunOptions(
-            python, script.resolve(), script_args, steps, seed, no_dropout, timeout
+            python,
+            script.resolve(),
+            script_args,
+            steps,
+            seed,
+            no_dropout,
+            timeout,
+            None if original_args is None else tuple(shlex.split(original_args)),
         )
         sys.exit(verify_against(options, against, is_xla, target, bisect, fmt))
 

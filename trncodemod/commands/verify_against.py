@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -214,6 +215,14 @@ class RunOptions:
     seed: int
     no_dropout: bool
     timeout: int
+    # The original's own arguments where they differ from the migration's (a flag the migration
+    # needs, e.g. nanoGPT's `--device=xla`, that the original's run must not get); None: `args`.
+    original_args: tuple[str, ...] | None = None
+
+    def args_for(self, side: Side) -> tuple[str, ...]:
+        if side.mode == "cpu" and self.original_args is not None:
+            return self.original_args
+        return self.args
 
 
 def run_side(options: RunOptions, source: str, side: Side) -> dict[str, Any]:
@@ -232,7 +241,7 @@ def run_side(options: RunOptions, source: str, side: Side) -> dict[str, Any]:
         command += ["--steps", str(options.steps), "--seed", str(options.seed)]
         command += ["--neuron"] if side.mode == "neuron" else []
         command += ["--no-dropout"] if options.no_dropout else []
-        command += [str(options.script), *options.args]
+        command += [str(options.script), *options.args_for(side)]
         try:
             result = subprocess.run(
                 command,
@@ -277,6 +286,10 @@ def run_problem(report: dict[str, Any]) -> str | None:
 
 def _value(value: Any) -> str:
     return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _words(args: tuple[str, ...]) -> str:
+    return shlex.join(args) if args else "(none)"
 
 
 def describe_difference(difference: Difference | None, tol: Tolerance) -> str:
@@ -391,6 +404,10 @@ def verify_against(
                         "why": tol.why,
                     },
                     "dropout": "off" if options.no_dropout else "same masks",
+                    "arguments": {
+                        "original": list(options.args_for(Side("cpu"))),
+                        "migrated": list(options.args),
+                    },
                     "problems": verdict.problems,
                     "difference": None if difference is None else difference.__dict__,
                     "bisect": None if bisection is None else verify_bisect.summary(bisection),
@@ -404,6 +421,10 @@ def verify_against(
     click.echo(
         f"{options.script} against {verdict.label}: {options.steps} step(s), seed {options.seed}"
     )
+    if options.original_args is not None:
+        click.echo(
+            f"  arguments: original {_words(options.original_args)}; migrated {_words(options.args)}"
+        )
     click.echo(summary_line("original", verdict.original, Side("cpu")))
     click.echo(summary_line("migrated", verdict.migrated, verdict.migrated_side))
     dropout = (

@@ -12,7 +12,8 @@ For both runs, so that they compute the same thing:
 
 * CUDA requests run on the CPU: ``cuda`` devices and device strings become ``cpu``,
   ``torch.cuda.is_available()`` answers True (the script takes its GPU path), CUDA autocast is CPU
-  autocast of the same dtype and a CUDA ``GradScaler`` a CPU one. ``--neuron`` maps the
+  autocast of the same dtype, a CUDA ``GradScaler`` a CPU one, and ``nn.DataParallel`` the
+  module it wraps (as without a GPU). ``--neuron`` maps the
   ``neuron`` device the same way (``verify_eager_runner``).
 * Random numbers come from the CPU generator: a random tensor made on a device (``device=``, or
   ``*_like``/in-place draws on a device tensor) is drawn on the CPU and moved, so XLA's own
@@ -157,6 +158,17 @@ def install_cuda_on_cpu(precision: Precision) -> None:
         loader_init(self, *a, **k)
 
     torch.utils.data.DataLoader.__init__ = no_pinning  # type: ignore[method-assign]
+
+    def one_device(self, module, device_ids=None, output_device=None, dim=0) -> None:  # type: ignore[no-untyped-def]
+        # What DataParallel is without a GPU: the module itself (its forward calls it as is).
+        # Built for "cuda", it would ask the driver for each GPU's properties (pytorch/examples'
+        # ImageNet trainer wraps its model so).
+        torch.nn.Module.__init__(self)
+        self.module = module
+        self.device_ids = []
+        self.dim = dim
+
+    torch.nn.DataParallel.__init__ = one_device  # type: ignore[method-assign]
     torch.cuda.amp.GradScaler = lambda *a, **k: scaler("cpu", *a, **k)  # type: ignore[misc]
 
 
@@ -365,6 +377,24 @@ class Recorder:
         return out
 
 
+def settle_device() -> None:
+    """Run what the script left pending on the XLA device as one graph, before any value is read.
+
+    The last optimizer step stops the script from its post-hook, before the script's own graph
+    cut, so the updates are still pending. Read one tensor at a time from there, torch-xla 2.9
+    can hand one parameter another's value, and keep it: after ``torch._VF.lstm_cell`` (what
+    ``nn.LSTM`` runs on XLA) and an optimizer step, reading ``bias_ih`` alone and then ``bias_hh``
+    gives ``bias_hh`` the values of ``bias_ih`` (the two get the same gradient);
+    ``benchmarks/xla_quirks/lstm_pending_read.py`` reproduces it in 15 lines. One
+    ``torch_xla.sync()`` over every live tensor first, as the script's own cut would do, reads
+    each right; it adds no sync to the measured steps, which are over.
+    """
+    if "torch_xla" in sys.modules:
+        import torch_xla
+
+        torch_xla.sync()
+
+
 def _seed(seed: int) -> None:
     random.seed(seed)
     torch.manual_seed(seed)
@@ -430,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         error, status = traceback.format_exc(), 1
     report: dict[str, Any] = {"script": str(script), "argv": options.args, "steps": recorder.steps}
     try:
+        settle_device()
         report["losses"] = recorder.loss_values()
         report["params"] = recorder.params()
     except Exception:
