@@ -157,7 +157,7 @@ class DevicePlacement(Pass):
             return  # a test is not a training program: its CPU reference run is deliberate
         self._report_decisions(program)
         profile = self.run.profile
-        if not profile.trains or set(profile.launchers) & _FRAMEWORKS:
+        if not self._trains() or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves
         for blame, why in self.facts.unresolved.items():
             if self.get_metadata(PositionProvider, blame, None) is None:
@@ -505,9 +505,13 @@ class DevicePlacement(Pass):
         )
         return cst.FlattenSentinel(statements)
 
+    def _trains(self) -> bool:
+        """The module trains, or is an entry point whose step is in a module it runs: the
+        device it decides is the step's."""
+        return self.run.profile.trains or self.run.program.steps_elsewhere
+
     def _cpu_allowed(self) -> bool:
-        profile = self.run.profile
-        return profile.trains and profile.is_entry_script
+        return self._trains() and self.run.profile.is_entry_script
 
     def leave_SimpleString(
         self, original_node: cst.SimpleString, updated_node: cst.SimpleString
@@ -1118,7 +1122,7 @@ class DevicePlacement(Pass):
     def _decided(self, test: cst.BaseExpression) -> bool:
         """The test's value on the target is known, or a blocker already names what decides it."""
         return self.facts.known_tests.get(test) is True or (
-            self.run.profile.trains and bool(self.facts.unresolved or self.facts.skipped_moves)
+            self._trains() and bool(self.facts.unresolved or self.facts.skipped_moves)
         )
 
     def _leave_choice(self, original_node: cst.IfExp, updated_node: cst.IfExp):

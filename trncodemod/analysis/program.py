@@ -34,6 +34,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from trncodemod.analysis.reach import Flow, chain_of
+from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.training import (
     ACCELERATE,
     HF_TRAINER,
@@ -56,6 +58,7 @@ _ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
 _TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
 _TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 MODULE = ""  # the name of a module's own top level, as a node of the reach graph
+StepRead = tuple[int, int, str, str, tuple[str, ...]]
 
 
 def is_test_module(path: str) -> bool:
@@ -88,22 +91,18 @@ class Definition:
     references: tuple[str, ...]
     steps: tuple[int, ...]  # the lines of its step loops
     step_references: tuple[str, ...]
-    host_reads: tuple[tuple[int, int, str], ...]  # (line, column, "item" | "cpu" | ...)
 
     def to_json(self) -> list:
         return [
             list(self.references),
             list(self.steps),
             list(self.step_references),
-            [list(r) for r in self.host_reads],
         ]
 
     @classmethod
     def from_json(cls, data: list) -> Definition:
-        references, steps, step_references, reads = data
-        return cls(
-            tuple(references), tuple(steps), tuple(step_references), tuple(map(tuple, reads))
-        )
+        references, steps, step_references = data
+        return cls(tuple(references), tuple(steps), tuple(step_references))
 
 
 @dataclass(frozen=True)
@@ -129,6 +128,14 @@ class ModuleSummary:
     # Classes whose `__init__` ties weights -> the ties (`tied_weights`: "a.weight=b.weight",
     # "?" for a tie under a condition, "hf" for a tying PreTrainedModel subclass).
     ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Each function's, method's and the top level's scope, for following values across
+    # modules (``analysis.reach``), and each class's bases.
+    scopes: Mapping[str, Scope] = field(default_factory=dict)
+    bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Device names bound from an imported device name (`device_type = autodetect_device_type()`,
+    # `*_, device = compute_init(device_type)`) -> (the imported name, line, column): the
+    # device they hold is decided where that one is.
+    derived_devices: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -144,6 +151,9 @@ class ModuleSummary:
             "device_uses": {k: [list(u) for u in v] for k, v in self.device_uses.items()},
             "moves": self.moves,
             "ties": {k: list(v) for k, v in self.ties.items()},
+            "scopes": {k: v.to_json() for k, v in self.scopes.items()},
+            "bases": {k: list(v) for k, v in self.bases.items()},
+            "derived_devices": {k: list(v) for k, v in self.derived_devices.items()},
         }
 
     @classmethod
@@ -161,6 +171,9 @@ class ModuleSummary:
             device_uses={k: tuple(tuple(u) for u in v) for k, v in data["device_uses"].items()},
             moves=data["moves"],
             ties={k: tuple(v) for k, v in data["ties"].items()},
+            scopes={k: Scope.from_json(v) for k, v in data["scopes"].items()},
+            bases={k: tuple(v) for k, v in data["bases"].items()},
+            derived_devices={k: tuple(v) for k, v in data["derived_devices"].items()},
         )
 
 
@@ -181,7 +194,6 @@ def summarize(text: str) -> ModuleSummary | None:
                 _references(statement, imports),
                 tuple(loop.lineno for loop in loops),
                 tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
-                _host_reads(statement),
             )
         else:
             top.append(statement)
@@ -192,7 +204,6 @@ def summarize(text: str) -> ModuleSummary | None:
             (),
             tuple(loop.lineno for loop in loops),
             tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
-            (),
         )
     device_imports = {name for name in imports if "device" in name.lower()}
     uses: dict[str, list[tuple[int, int]]] = {}
@@ -214,7 +225,60 @@ def summarize(text: str) -> ModuleSummary | None:
         device_uses={k: tuple(v) for k, v in uses.items()},
         moves=may_move(tree, imports),
         ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
+        scopes=scopes_of(tree, imports),
+        bases=class_bases(tree),
+        derived_devices=_derived_devices(tree, device_imports) if device_imports else {},
     )
+
+
+def _derived_devices(tree: ast.Module, imported: set[str]) -> dict[str, tuple[str, int, int]]:
+    """Device names bound from an imported device name: the name itself, a call of it or a
+    call that passes it (`compute_init(device_type)`, `torch.device(device_type)`), a choice
+    between it and a value the tool cannot read (`f() if args.x == "" else args.x`; not a
+    choice of a literal device, which decides here), a name unpacked from such a call."""
+    assignments = [node for node in ast.walk(tree) if isinstance(node, ast.Assign) and node.targets]
+    found: dict[str, tuple[str, int, int]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for node in assignments:
+            source = _derives_from(node.value, imported, found)
+            if source is None:
+                continue
+            for target in node.targets:
+                names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                for name in names:
+                    if isinstance(name, ast.Name) and name.id not in imported | found.keys():
+                        if _names_device(name.id):
+                            found[name.id] = (source, node.lineno, node.col_offset + 1)
+                            changed = True
+    return found
+
+
+def _derives_from(
+    value: ast.AST, imported: set[str], derived: Mapping[str, tuple[str, int, int]]
+) -> str | None:
+    """The imported device name ``value`` derives from, if any."""
+    if isinstance(value, ast.Name):
+        if value.id in imported:
+            return value.id
+        return derived[value.id][0] if value.id in derived else None
+    if isinstance(value, ast.Call):
+        for part in (value.func, *value.args, *(k.value for k in value.keywords)):
+            if isinstance(part, ast.Name):
+                found = _derives_from(part, imported, derived)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(value, ast.IfExp):
+        sides = [value.body, value.orelse]
+        if any(isinstance(side, ast.Constant) for side in sides):
+            return None  # `f() if x else "cpu"`: a device chosen here
+        for side in sides:
+            found = _derives_from(side, imported, derived)
+            if found is not None:
+                return found
+    return None
 
 
 # Calls and keywords that place values on a device, or hand the model to code that does.
@@ -273,24 +337,6 @@ def _step_loops(node: ast.AST) -> list[ast.For | ast.AsyncFor | ast.While]:
                         loops.append(child)
                         break
     return sorted(loops, key=lambda loop: loop.lineno)
-
-
-# Calls that read a value to the host (reference D1): every step, where a step reaches them.
-_HOST_READS = frozenset({"item", "cpu", "numpy", "tolist"})
-
-
-def _host_reads(node: ast.AST) -> tuple[tuple[int, int, str], ...]:
-    return tuple(
-        sorted(
-            (child.lineno, child.func.col_offset + 1, child.func.attr)
-            for child in ast.walk(node)
-            if isinstance(child, ast.Call)
-            and isinstance(child.func, ast.Attribute)
-            and child.func.attr in _HOST_READS
-            and not child.args
-            and not child.keywords
-        )
-    )
 
 
 def _decisions(tree: ast.Module) -> Iterable[Decision]:
@@ -392,10 +438,17 @@ class ModuleView:
     # calls to it ("T5_training.py → train_utils.py:train").
     steps: tuple[str, ...] = ()
     # Host reads in this module's functions that a training step in another function reaches,
-    # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain).
-    step_reads: tuple[tuple[int, int, str, str], ...] = ()
+    # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain,
+    # the host library call that follows it in the function, if any).
+    step_reads: tuple[StepRead, ...] = ()
+    # Where a collate function of a loader a step iterates takes the batch's size as the
+    # largest of its items' shapes: (line, column, chain).
+    step_shapes: tuple[tuple[int, int, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
+    # An entry point whose training step is in another module (`mp.Process(target=train)`,
+    # `train_one_epoch(...)` imported): its device decides where that step trains.
+    steps_elsewhere: bool = False
     # Imported names that are classes of another given module which tie weights -> their ties
     # (``ModuleSummary.ties``).
     imported_ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -426,7 +479,9 @@ class ModuleView:
                 sorted((name, value[2]) for name, value in self.imported_devices.items()),
                 sorted(self.decisions.items()),
                 self.step_reads,
+                self.step_shapes,
                 self.moves_elsewhere,
+                self.steps_elsewhere,
                 sorted(self.imported_ties.items()),
             )
         )
@@ -545,7 +600,7 @@ def build_program(
         for module in modules:
             reaching.setdefault(module, []).append(entry)
     decisions = _used_decisions(summaries, resolver)
-    reads = _step_reads(summaries, resolver)
+    reads, shapes = _step_reads(summaries, resolver)
     movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -576,7 +631,13 @@ def build_program(
             decisions=decisions.get(path, {}),
             steps=tuple(dict.fromkeys(steps)),
             step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
+            step_shapes=tuple(
+                (line, column, chain)
+                for (line, column), chain in sorted(shapes.get(path, {}).items())
+            ),
             moves_elsewhere=movers - {path} != set(),
+            steps_elsewhere=role == "entry"
+            and any(step[0] != path for step in program.steps_of(path)),
             imported_ties=resolver.imported_ties(path),
         )
     return program
@@ -590,12 +651,16 @@ def _used_decisions(
     found: dict[str, dict[str, tuple[int, int, str, tuple[str, ...]]]] = {}
     for path, summary in sorted(summaries.items()):
         for local, (where, _line, accelerator) in resolver.imported_devices(path).items():
-            if accelerator:
-                continue
-            decision = resolver.decision(where, _imported_name(summary.imports.get(local, local)))
+            if accelerator or local not in summary.imports:
+                continue  # a derived name is a use of the imported one (below)
+            decision = resolver.decision(where, _imported_name(summary.imports[local]))
             if decision is None:
                 continue
-            uses = tuple(f"{path}:{line}:{col}" for line, col in summary.device_uses.get(local, ()))
+            places = {line: col for line, col in reversed(summary.device_uses.get(local, ()))}
+            for source, line, column in summary.derived_devices.values():
+                if source == local:
+                    places.setdefault(line, column)  # where the device is built from it
+            uses = tuple(f"{path}:{line}:{places[line]}" for line in sorted(places))
             current = found.setdefault(where, {}).get(decision.name)
             trains = summary.trains and not is_test_module(path)
             if current is None:
@@ -615,31 +680,40 @@ def _used_decisions(
 
 def _step_reads(
     summaries: Mapping[str, ModuleSummary], resolver: _Resolver
-) -> dict[str, dict[tuple[int, int], tuple[int, int, str, str]]]:
-    """Host reads in the functions a training step calls (through any number of calls, across
-    modules), by module: the per-file passes see only the step loop's own code."""
-    found: dict[str, dict[tuple[int, int], tuple[int, int, str, str]]] = {}
+) -> tuple[dict[str, dict[tuple[int, int], StepRead]], dict[str, dict[tuple[int, int], str]]]:
+    """What the training steps run every step in other functions and methods (through calls,
+    parameters, returned values and attributes, across modules: ``analysis.reach``), by module:
+    host reads, and where a collate function of a loader a step iterates pads the batch to its
+    own largest item. The per-file passes see only the step loop's own code."""
+    reads: dict[str, dict[tuple[int, int], StepRead]] = {}
+    shapes: dict[str, dict[tuple[int, int], str]] = {}
+    scopes = {path: summary.scopes for path, summary in summaries.items()}
+    bases = {path: summary.bases for path, summary in summaries.items()}
+    flow = Flow(scopes, bases, resolver.name)
     for path, summary in sorted(summaries.items()):
         if is_test_module(path):
             continue
-        for name, definition in sorted(summary.definitions.items()):
-            if not definition.steps:
-                continue
-            start = f"{path}:{definition.steps[0]}"
-            parents = resolver.reach_definitions(path, definition.step_references, (path, name))
-            for node in parents:
-                where, function = node
-                for line, column, what in summaries[where].definitions[function].host_reads:
-                    names = []
-                    current: tuple[str, str] | None = node
-                    while current is not None:
-                        names.append(current[1])
-                        current = parents[current]
-                    chain = " → ".join([start, *reversed(names), f"{where}:{line}"])
-                    found.setdefault(where, {}).setdefault(
-                        (line, column), (line, column, what, chain)
-                    )
-    return found
+        for qualname, scope in sorted(summary.scopes.items()):
+            for loop in scope.steps:
+                start = f"{path}:{loop.line}"
+                parents = flow.reached((path, qualname), loop)
+                for node in parents:
+                    where, function = node
+                    reached = summaries[where].scopes[function]
+                    names = " → ".join([start, *chain_of(parents, node)])
+                    for line, column, what in reached.host_reads:
+                        host = [name for at, name in reached.host_calls if at >= line]
+                        chain = f"{names} → {where}:{line}"
+                        reads.setdefault(where, {}).setdefault(
+                            (line, column), (line, column, what, chain, tuple(host[:1]))
+                        )
+                collates = flow.collates((path, qualname), loop)
+                for node in collates:
+                    where, function = node
+                    for line, column in summaries[where].scopes[function].batch_maxima:
+                        chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
+                        shapes.setdefault(where, {}).setdefault((line, column), chain)
+    return reads, shapes
 
 
 def _imported_name(binding: str) -> str:
@@ -732,23 +806,6 @@ class _Resolver:
                     queue.append((found, node))
         return parents
 
-    def reach_definitions(
-        self, path: str, references: Iterable[str], step: tuple[str, str]
-    ) -> dict[tuple[str, str], tuple[str, str] | None]:
-        """The functions and classes ``references`` (read in module ``path``) reach through
-        calls, each with the one it was reached from; not ``step`` itself."""
-        parents: dict[tuple[str, str], tuple[str, str] | None] = {}
-        queue = [(path, reference, None) for reference in references]
-        while queue:
-            where, reference, parent = queue.pop(0)
-            node = self.name(where, reference)
-            if node is None or node[1] == MODULE or node == step or node in parents:
-                continue
-            parents[node] = parent
-            definition = self.summaries[node[0]].definitions[node[1]]
-            queue.extend((node[0], r, node) for r in definition.references)
-        return parents
-
     def decision(self, path: str, name: str, depth: int = 0) -> Decision | None:
         summary = self.summaries.get(path)
         if summary is None:
@@ -787,6 +844,9 @@ class _Resolver:
             if decision is not None:
                 where = self._where(module, decision)
                 found[local] = (where, decision.line, decision.accelerator)
+        for local, (source, _line, _column) in summary.derived_devices.items():
+            if source in found:
+                found.setdefault(local, found[source])
         return found
 
     def _where(self, module: str, decision: Decision, depth: int = 0) -> str:
