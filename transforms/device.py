@@ -200,7 +200,8 @@ class DevicePlacement(Pass):
         """A device decided in this module that modules which train import: one blocker here,
         their uses as related places (not one at each use)."""
         rule = UnresolvedTrainingDevice
-        for name, (line, column, why, uses) in sorted(program.decisions.items()):
+        for name, (given, column, why, uses) in sorted(program.decisions.items()):
+            line = self.run.from_original(given)  # earlier passes may have added lines
             if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
                 continue
             where = ", ".join(uses[:3]) + (f" and {len(uses) - 3} more" if len(uses) > 3 else "")

@@ -107,7 +107,8 @@ class HostSyncDiagnostics(Pass):
 
     def _report_step_reads(self, program: ModuleView) -> None:
         rule = HostReadReachedFromStep
-        for line, column, what, chain, host in program.step_reads:
+        for given, column, what, chain, host in program.step_reads:
+            line = self.run.from_original(given)  # earlier passes may have added lines
             if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
                 continue
             then = f", and `{host[0]}` computes on the host" if host else ""

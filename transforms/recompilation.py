@@ -352,7 +352,8 @@ class RecompilationDiagnostics(Pass):
 
     def _report_step_shapes(self, program: ModuleView) -> None:
         rule = BatchPaddedToItsLargest
-        for line, column, chain in program.step_shapes:
+        for given, column, chain in program.step_shapes:
+            line = self.run.from_original(given)  # earlier passes may have added lines
             if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
                 continue
             message = (

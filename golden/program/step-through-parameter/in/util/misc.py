@@ -5,6 +5,9 @@ class MetricLogger:
     def __init__(self):
         self.meters = {}
 
+    def synchronize(self):
+        torch.cuda.synchronize()
+
     def update(self, **kwargs):
         for name, value in kwargs.items():
             if isinstance(value, torch.Tensor):
