@@ -189,7 +189,7 @@ def test_a_host_read_the_step_reaches_in_another_module_comes_with_its_call_chai
     }
     program = _program(files)
     assert program.view("matcher.py").step_reads == (
-        (2, 12, "cpu", "train.py:3 → compute_loss → match → matcher.py:2", ()),
+        (2, 12, "cpu", "train.py:3 → compute_loss → match → matcher.py:2", (), ""),
     )
     assert program.view("losses.py").step_reads == ()  # `report` is not called by the step
 
@@ -302,6 +302,7 @@ def test_what_the_loss_passed_as_a_parameter_runs_every_step_is_reached_with_its
             "engine.py:7 → criterion (SetCriterion.forward) → self.matcher "
             "(HungarianMatcher.forward) → models/matcher.py:7",
             ("scipy.optimize.linear_sum_assignment",),
+            "",
         ),
     )
     assert program.view("models/detr.py").step_reads == (
@@ -311,6 +312,7 @@ def test_what_the_loss_passed_as_a_parameter_runs_every_step_is_reached_with_its
             "item",
             "engine.py:7 → criterion (SetCriterion.forward) → models/detr.py:12",
             (),
+            "",
         ),
     )
 
@@ -364,6 +366,35 @@ def test_a_parameter_is_what_the_step_passes_not_what_other_callers_pass():
         """,
     }
     assert _program(files).view("model.py").step_reads == ()
+
+
+def test_a_host_read_under_a_condition_says_which():
+    files = {
+        "train.py": """
+            from loss import ComputeLoss
+            compute_loss = ComputeLoss()
+            for step in range(10):
+                compute_loss(model(step)).backward()
+                optimizer.step()
+        """,
+        "loss.py": """
+            class ComputeLoss:
+                def __init__(self, autobalance=False):
+                    self.autobalance = autobalance
+
+                def __call__(self, out):
+                    if self.autobalance:
+                        self.balance = out.detach().item()
+                    else:
+                        print(out.tolist())
+                    return out.sum()
+        """,
+    }
+    reads = _program(files).view("loss.py").step_reads
+    assert [(read[2], read[5]) for read in reads] == [
+        ("item", "self.autobalance"),
+        ("tolist", "not (self.autobalance)"),
+    ]
 
 
 def test_a_device_built_from_an_imported_device_is_decided_where_that_one_is():

@@ -59,7 +59,7 @@ _ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
 _TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
 _TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 MODULE = ""  # the name of a module's own top level, as a node of the reach graph
-StepRead = tuple[int, int, str, str, tuple[str, ...]]
+StepRead = tuple[int, int, str, str, tuple[str, ...], str]
 
 
 def is_test_module(path: str) -> bool:
@@ -440,7 +440,8 @@ class ModuleView:
     steps: tuple[str, ...] = ()
     # Host reads in this module's functions that a training step in another function reaches,
     # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain,
-    # the host library call that follows it in the function, if any).
+    # the host library call that follows it in the function, if any, the test of the `if` it
+    # runs under, if any).
     step_reads: tuple[StepRead, ...] = ()
     # Where a collate function of a loader a step iterates takes the batch's size as the
     # largest of its items' shapes: (line, column, chain).
@@ -711,11 +712,11 @@ def _step_reads(
                     where, function = node
                     reached = summaries[where].scopes[function]
                     names = " → ".join([start, *chain_of(parents, node)])
-                    for line, column, what in reached.host_reads:
+                    for line, column, what, guard in reached.host_reads:
                         host = [name for at, name in reached.host_calls if at >= line]
                         chain = f"{names} → {where}:{line}"
                         reads.setdefault(where, {}).setdefault(
-                            (line, column), (line, column, what, chain, tuple(host[:1]))
+                            (line, column), (line, column, what, chain, tuple(host[:1]), guard)
                         )
                 collates = flow.collates((path, qualname), loop)
                 for node in collates:

@@ -69,7 +69,8 @@ class Scope:
     returns: tuple[tuple[Value, ...], ...]  # each `return`: its values (several: a tuple)
     calls: tuple[Value, ...]
     steps: tuple[StepLoop, ...] = ()
-    host_reads: tuple[tuple[int, int, str], ...] = ()  # (line, column, "item" | "cpu" | ...)
+    # (line, column, "item" | "cpu" | ..., the test of the `if` it runs under, if any)
+    host_reads: tuple[tuple[int, int, str, str], ...] = ()
     host_calls: tuple[tuple[int, str], ...] = ()  # (line, "scipy.optimize.x") on the host
     batch_maxima: tuple[tuple[int, int], ...] = ()  # a size taken as the max over shapes
     self_attributes: Mapping[str, tuple[Value, ...]] = field(default_factory=dict)
@@ -340,18 +341,48 @@ def _step_loop(loop: ast.AST) -> StepLoop:
 
 
 # -- what a scope does on the host -----------------------------------------------------------------
-def _host_reads(root: ast.AST) -> tuple[tuple[int, int, str], ...]:
-    return tuple(
-        sorted(
-            (node.lineno, node.func.col_offset + 1, node.func.attr)
-            for node in _own_nodes(root)
-            if isinstance(node, ast.Call)
+def _host_reads(root: ast.AST) -> tuple[tuple[int, int, str, str], ...]:
+    """(line, column, "item" | "cpu" | ..., the test of the innermost `if` it runs under)."""
+    found: list[tuple[int, int, str, str]] = []
+
+    def visit(node: ast.AST, guard: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _SCOPES):
+                continue
+            if isinstance(child, ast.If):
+                test = _short(child.test)
+                visit(child.test, guard)
+                for statement in child.body:
+                    visit_one(statement, test)
+                for statement in child.orelse:
+                    visit_one(statement, f"not ({test})")
+                continue
+            visit_one(child, guard)
+
+    def visit_one(node: ast.AST, guard: str) -> None:
+        if isinstance(node, _SCOPES):
+            return
+        if (
+            isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in HOST_READS
             and not node.args
             and not node.keywords
-        )
-    )
+        ):
+            found.append((node.lineno, node.func.col_offset + 1, node.func.attr, guard))
+        if isinstance(node, ast.If):
+            wrapper = ast.Module(body=[node], type_ignores=[])
+            visit(wrapper, guard)
+        else:
+            visit(node, guard)
+
+    visit(root, "")
+    return tuple(sorted(found))
+
+
+def _short(test: ast.expr) -> str:
+    text = ast.unparse(test)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _host_calls(root: ast.AST, imports: Mapping[str, str]) -> tuple[tuple[int, str], ...]:
