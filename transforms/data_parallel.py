@@ -461,7 +461,7 @@ def _string(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _nccl_choice(node: cst.BaseExpression) -> cst.SimpleString | None:
+def nccl_choice(node: cst.BaseExpression) -> cst.SimpleString | None:
     """The "nccl" of `"nccl" if dist.is_nccl_available() else "gloo"` (or a CUDA availability
     test, either way round): a choice between NCCL and a CPU backend."""
     if not isinstance(node, cst.IfExp):
@@ -709,7 +709,7 @@ class DataParallel(Pass):
         value = _string(backend.value) if backend is not None else None
         if value == "xla":
             return updated
-        choice = _nccl_choice(backend.value) if backend is not None else None
+        choice = nccl_choice(backend.value) if backend is not None else None
         if choice is not None:
             value = "nccl"  # the choice is the accelerator's backend where there is one
         if value != "nccl" or any(
