@@ -141,10 +141,12 @@ def test_a_device_imported_from_another_module_is_followed_there():
     }
     program = _program(files)
     imported = program.view("train.py").imported_devices
-    # The tool's own fix makes lib.torch_device the accelerator (TRN003); the function is not.
+    # The tool's own fix makes lib.torch_device the accelerator (TRN003); the function is not,
+    # nor `device`, built from it.
     assert imported == {
         "torch_device": ("lib.py", 3, True),
         "autodetect_device_type": ("lib.py", 6, False),
+        "device": ("lib.py", 6, False),
     }
     decisions = program.view("lib.py").decisions
     assert list(decisions) == ["autodetect_device_type"]
@@ -187,6 +189,254 @@ def test_a_host_read_the_step_reaches_in_another_module_comes_with_its_call_chai
     }
     program = _program(files)
     assert program.view("matcher.py").step_reads == (
-        (2, 12, "cpu", "train.py:3 → compute_loss → match → matcher.py:2"),
+        (2, 12, "cpu", "train.py:3 → compute_loss → match → matcher.py:2", (), ""),
     )
     assert program.view("losses.py").step_reads == ()  # `report` is not called by the step
+
+
+# A detection program (DETR's layout): the loss is built in one module, returned in a tuple
+# through a re-exporting builder, unpacked in the entry script and passed as a parameter to
+# the step function in another module; its matcher arrives as a constructor argument.
+DETECTION_TREE = {
+    "main.py": """
+        import torch
+        import util.misc as utils
+        from engine import train_one_epoch
+        from models import build_model
+
+        if __name__ == "__main__":
+            model, criterion, postprocessors = build_model(None)
+            loader = torch.utils.data.DataLoader([], batch_size=2, collate_fn=utils.collate_fn)
+            train_one_epoch(model, criterion, loader, torch.optim.SGD(model.parameters()))
+    """,
+    "engine.py": """
+        import util.misc as utils
+
+        def train_one_epoch(model, criterion, data_loader, optimizer):
+            logger = utils.MetricLogger()
+            for epoch_part in range(1):
+                for samples, targets in logger.log_every(data_loader, 10):
+                    losses = criterion(model(samples), targets)
+                    losses.backward()
+                    optimizer.step()
+                    if epoch_part % 100 == 0:
+                        utils.report(losses)
+                utils.report(losses)
+
+        def evaluate(model, postprocessors, data_loader):
+            for samples, targets in data_loader:
+                postprocessors["bbox"](model(samples))
+    """,
+    "models/__init__.py": """
+        from .detr import build
+
+        def build_model(args):
+            return build(args)
+    """,
+    "models/detr.py": """
+        import torch
+        from .matcher import build_matcher
+
+        class SetCriterion(torch.nn.Module):
+            def __init__(self, matcher):
+                super().__init__()
+                self.matcher = matcher
+
+            def forward(self, outputs, targets):
+                indices = self.matcher(outputs, targets)
+                num_boxes = torch.as_tensor([len(targets)]).item()
+                return outputs.sum() / num_boxes
+
+        class PostProcess(torch.nn.Module):
+            def forward(self, outputs):
+                return outputs.cpu()
+
+        def build(args):
+            criterion = SetCriterion(matcher=build_matcher())
+            return torch.nn.Linear(2, 2), criterion, {"bbox": PostProcess()}
+    """,
+    "models/matcher.py": """
+        import torch
+        from scipy.optimize import linear_sum_assignment
+
+        class HungarianMatcher(torch.nn.Module):
+            def forward(self, outputs, targets):
+                cost = outputs.detach().cpu()
+                return linear_sum_assignment(cost)
+
+        def build_matcher():
+            return HungarianMatcher()
+    """,
+    "util/misc.py": """
+        import torch
+
+        class MetricLogger:
+            def log_every(self, iterable, print_freq):
+                for obj in iterable:
+                    yield obj
+
+        def report(value):
+            print(value.item())
+
+        def _max_by_axis(sizes):
+            return [max(s) for s in zip(*sizes)]
+
+        def nested_tensor_from_tensor_list(images):
+            size = _max_by_axis([list(img.shape) for img in images])
+            return torch.zeros([len(images), *size])
+
+        def collate_fn(batch):
+            images, targets = zip(*batch)
+            return nested_tensor_from_tensor_list(images), targets
+    """,
+}
+
+
+def test_what_the_loss_passed_as_a_parameter_runs_every_step_is_reached_with_its_chain():
+    program = _program(DETECTION_TREE)
+    assert program.view("models/matcher.py").step_reads == (
+        (
+            7,
+            16,
+            "cpu",
+            "engine.py:7 → criterion (SetCriterion.forward) → self.matcher "
+            "(HungarianMatcher.forward) → models/matcher.py:7",
+            ("scipy.optimize.linear_sum_assignment",),
+            "",
+        ),
+    )
+    assert program.view("models/detr.py").step_reads == (
+        (
+            12,
+            21,
+            "item",
+            "engine.py:7 → criterion (SetCriterion.forward) → models/detr.py:12",
+            (),
+            "",
+        ),
+    )
+
+
+def test_what_only_evaluation_an_interval_or_the_epoch_runs_is_not_per_step():
+    program = _program(DETECTION_TREE)
+    # PostProcess: built beside the loss, run only by `evaluate`; `report`: every 100 steps
+    # (an interval guard) and once per epoch part (the loop around the step).
+    assert [read[:3] for read in program.view("models/detr.py").step_reads] == [(12, 21, "item")]
+    assert program.view("util/misc.py").step_reads == ()
+
+
+def test_the_collate_function_of_the_loader_the_step_iterates_pads_to_its_largest_item():
+    program = _program(DETECTION_TREE)
+    assert program.view("util/misc.py").step_shapes == (
+        (
+            16,
+            12,
+            "engine.py:7 → utils.collate_fn → nested_tensor_from_tensor_list → util/misc.py:16",
+        ),
+    )
+
+
+def test_a_parameter_is_what_the_step_passes_not_what_other_callers_pass():
+    files = {
+        "train.py": """
+            from model import GPT, Engine
+            model = GPT()
+            Engine(model).generate()
+            for step in range(10):
+                model(step).backward()
+                optimizer.step()
+        """,
+        "model.py": """
+            class GPT:
+                def forward(self, idx, kv_cache=None):
+                    if kv_cache is not None:
+                        kv_cache.advance()
+                    return idx
+
+            class KVCache:
+                def advance(self):
+                    return self.pos.item()
+
+            class Engine:
+                def __init__(self, model):
+                    self.model = model
+
+                def generate(self):
+                    return self.model(0, kv_cache=KVCache())
+        """,
+    }
+    assert _program(files).view("model.py").step_reads == ()
+
+
+def test_a_host_read_under_a_condition_says_which():
+    files = {
+        "train.py": """
+            from loss import ComputeLoss
+            compute_loss = ComputeLoss()
+            for step in range(10):
+                compute_loss(model(step)).backward()
+                optimizer.step()
+        """,
+        "loss.py": """
+            class ComputeLoss:
+                def __init__(self, autobalance=False):
+                    self.autobalance = autobalance
+
+                def __call__(self, out):
+                    if self.autobalance:
+                        self.balance = out.detach().item()
+                    else:
+                        print(out.tolist())
+                    return out.sum()
+        """,
+    }
+    reads = _program(files).view("loss.py").step_reads
+    assert [(read[2], read[5]) for read in reads] == [
+        ("item", "self.autobalance"),
+        ("tolist", "not (self.autobalance)"),
+    ]
+
+
+def test_a_device_built_from_an_imported_device_is_decided_where_that_one_is():
+    files = {
+        "common.py": """
+            import torch
+
+            def autodetect_device_type():
+                if torch.cuda.is_available():
+                    return "cuda"
+                return "cpu"
+
+            def compute_init(device_type):
+                return 0, torch.device(device_type)
+        """,
+        "train.py": """
+            import torch
+            from common import autodetect_device_type, compute_init
+            device_type = autodetect_device_type() if args.device_type == "" else args.device_type
+            rank, device = compute_init(device_type)
+            model = torch.nn.Linear(2, 2).to(device)
+            for step in range(3):
+                model(step).backward()
+        """,
+    }
+    program = _program(files)
+    assert set(program.view("train.py").imported_devices) == {
+        "autodetect_device_type",
+        "device_type",
+        "device",
+    }
+    (line, _column, _why, uses) = program.view("common.py").decisions["autodetect_device_type"]
+    assert line == 5
+    assert uses == ("train.py:4:15", "train.py:5:1")
+
+
+def test_a_device_chosen_here_beside_an_imported_one_is_decided_here():
+    files = {
+        "common.py": "def autodetect_device_type():\n    return 'cpu'\n",
+        "train.py": """
+            from common import autodetect_device_type
+            device = autodetect_device_type() if args.gpu else "cpu"
+        """,
+    }
+    assert "device" not in _program(files).view("train.py").imported_devices

@@ -96,12 +96,15 @@ class XlaProcessGroup(Rule):
     Rewrites `torch.distributed.init_process_group("nccl")` (or `backend="nccl"`) to the `xla`
     backend and adds `import torch_xla.distributed.xla_backend`, which registers it. When the
     call passes no `init_method`, `store`, `rank` or `world_size`, `init_method="xla://"` is
-    added (the runtime then supplies rank and world size). Another backend, a backend held in a
-    variable, a missing backend or `device_id=` is reported.
+    added (the runtime then supplies rank and world size). A choice between NCCL and another
+    backend by an availability test (`"nccl" if dist.is_nccl_available() else "gloo"`) is
+    rewritten as a whole, with one finding at the choice. Another backend, a backend held in a
+    variable or chosen by a flag, a missing backend or `device_id=` is reported.
 
     ## Why
     NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend
-    (torch_xla README; Neuron `train_torchrun.py`; reference R4).
+    (torch_xla README; Neuron `train_torchrun.py`; reference R4). The CPU backend a choice falls
+    back to (gloo) cannot reduce tensors on the XLA device.
 
     ## Example
     ```python
@@ -462,6 +465,21 @@ def _string(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def nccl_choice(node: cst.BaseExpression) -> cst.SimpleString | None:
+    """The "nccl" of `"nccl" if dist.is_nccl_available() else "gloo"` (or a CUDA availability
+    test, either way round): a choice between NCCL and a CPU backend."""
+    if not isinstance(node, cst.IfExp):
+        return None
+    sides = [node.body, node.orelse]
+    strings = [_string(side) for side in sides]
+    if "nccl" not in strings or None in strings:
+        return None
+    test = {n.attr.value for n in find(node.test, cst.Attribute)}  # type: ignore[union-attr]
+    if test.isdisjoint({"is_nccl_available", "is_available"}):
+        return None
+    return sides[strings.index("nccl")]  # type: ignore[return-value]
+
+
 def _argument(call: cst.Call, keyword: str, position: int) -> cst.Arg | None:
     for index, arg in enumerate(call.args):
         if arg.keyword is not None and arg.keyword.value == keyword:
@@ -698,6 +716,9 @@ class DataParallel(Pass):
         value = _string(backend.value) if backend is not None else None
         if value == "xla":
             return updated
+        choice = nccl_choice(backend.value) if backend is not None else None
+        if choice is not None:
+            value = "nccl"  # the choice is the accelerator's backend where there is one
         if value != "nccl" or any(
             a.keyword and a.keyword.value == "device_id" for a in original.args
         ):
@@ -714,24 +735,38 @@ class DataParallel(Pass):
         given = {a.keyword.value for a in original.args if a.keyword}
         adds_method = given.isdisjoint({"init_method", "store", "rank", "world_size"})
         message = '"nccl" → "xla"' + (', init_method="xla://"' if adds_method else "")
-        if not self.report(original, XlaProcessGroup, message, True):
+        anchor: cst.CSTNode = original
+        if choice is not None:
+            # One finding, at the choice: on Trainium neither side is the accelerator's.
+            anchor = backend.value  # type: ignore[union-attr]
+            message = (
+                f'`{_code(anchor)}` → "xla"'
+                + (', init_method="xla://"' if adds_method else "")
+                + ": NCCL needs CUDA, and the other backend cannot reduce XLA tensors"
+            )
+        if not self.report(anchor, XlaProcessGroup, message, True):
             return updated
         self.add_import(self.target.api("xla_backend").module)
-        quote = backend.value.quote  # type: ignore[union-attr]
+        quote = (choice or backend.value).quote  # type: ignore[union-attr]
         new_value = cst.SimpleString(f"{quote}xla{quote}")
         args = []
         for original_arg, arg in zip(original.args, updated.args, strict=True):
             args.append(arg.with_changes(value=new_value) if original_arg is backend else arg)
         if adds_method:
             args = _last_without_comma(args)
+            # The space before `)` (a new line in a call over several lines) moves after the
+            # new argument.
+            closing = args[-1].whitespace_after_arg
             args[-1] = args[-1].with_changes(
-                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                whitespace_after_arg=cst.SimpleWhitespace(""),
             )
             args.append(
                 cst.Arg(
                     cst.SimpleString(f"{quote}xla://{quote}"),
                     keyword=cst.Name("init_method"),
                     equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                    whitespace_after_arg=closing,
                 )
             )
         return updated.with_changes(args=args)

@@ -157,7 +157,7 @@ class DevicePlacement(Pass):
             return  # a test is not a training program: its CPU reference run is deliberate
         self._report_decisions(program)
         profile = self.run.profile
-        if not profile.trains or set(profile.launchers) & _FRAMEWORKS:
+        if not self._trains() or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves
         for blame, why in self.facts.unresolved.items():
             if self.get_metadata(PositionProvider, blame, None) is None:
@@ -200,7 +200,8 @@ class DevicePlacement(Pass):
         """A device decided in this module that modules which train import: one blocker here,
         their uses as related places (not one at each use)."""
         rule = UnresolvedTrainingDevice
-        for name, (line, column, why, uses) in sorted(program.decisions.items()):
+        for name, (given, column, why, uses) in sorted(program.decisions.items()):
+            line = self.run.from_original(given)  # earlier passes may have added lines
             if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
                 continue
             where = ", ".join(uses[:3]) + (f" and {len(uses) - 3} more" if len(uses) > 3 else "")
@@ -505,9 +506,13 @@ class DevicePlacement(Pass):
         )
         return cst.FlattenSentinel(statements)
 
+    def _trains(self) -> bool:
+        """The module trains, or is an entry point whose step is in a module it runs: the
+        device it decides is the step's."""
+        return self.run.profile.trains or self.run.program.steps_elsewhere
+
     def _cpu_allowed(self) -> bool:
-        profile = self.run.profile
-        return profile.trains and profile.is_entry_script
+        return self._trains() and self.run.profile.is_entry_script
 
     def leave_SimpleString(
         self, original_node: cst.SimpleString, updated_node: cst.SimpleString
@@ -1184,7 +1189,7 @@ class DevicePlacement(Pass):
     def _decided(self, test: cst.BaseExpression) -> bool:
         """The test's value on the target is known, or a blocker already names what decides it."""
         return self.facts.known_tests.get(test) is True or (
-            self.run.profile.trains and bool(self.facts.unresolved or self.facts.skipped_moves)
+            self._trains() and bool(self.facts.unresolved or self.facts.skipped_moves)
         )
 
     def _leave_choice(self, original_node: cst.IfExp, updated_node: cst.IfExp):

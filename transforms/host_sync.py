@@ -107,13 +107,16 @@ class HostSyncDiagnostics(Pass):
 
     def _report_step_reads(self, program: ModuleView) -> None:
         rule = HostReadReachedFromStep
-        for line, column, what, chain in program.step_reads:
+        for given, column, what, chain, host, guard in program.step_reads:
+            line = self.run.from_original(given)  # earlier passes may have added lines
             if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
                 continue
+            then = f", and `{host[0]}` computes on the host" if host else ""
+            when = f" where `{guard}`" if guard else ""
             message = (
-                f"`.{what}()` runs every training step ({chain}): if it reads a device value, "
-                "it waits for the step's graph and copies to the host each time; keep the value "
-                "on the device, or read it every N steps"
+                f"`.{what}()` runs every training step{when} ({chain}){then}: if it reads a "
+                "device value, it waits for the step's graph and copies to the host each time; "
+                "keep the value on the device, or read it every N steps"
             )
             self.findings.append(RawFinding(line, column, rule, message, False))
 

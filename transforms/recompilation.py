@@ -23,9 +23,10 @@ from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops
 from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.analysis.nodes import walk as walk_nodes
+from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, PlainVisitor
+from trncodemod.passes import Pass, PlainVisitor, RawFinding
 from trncodemod.targets import Target
 
 
@@ -188,6 +189,53 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
+class BatchPaddedToItsLargest(Rule):
+    """## What it does
+    Reports where the collate function of a loader that a training step iterates takes the
+    batch's size as the largest of its items' shapes (`max(len(x) for x in batch)`,
+    `_max_by_axis([list(img.shape) for img in images])`), in the module that does it, with the
+    chain from the step: `engine.py:28 → data_loader → collate_fn → nested_tensor_from_tensor_list
+    → util/misc.py:316`. The program model (`trncodemod/analysis/reach.py`) follows the loader
+    from the step loop to the `DataLoader(collate_fn=...)` that made it, in any given module.
+
+    ## Why
+    Each batch is padded to its own largest item, so nearly every batch has a new shape, and
+    every new shape traces and compiles a new graph (reference R8: 10 lengths, 10 compiles).
+    Padding to fixed sizes (or a few buckets) compiles each once.
+
+    ## Example
+    ```python
+    def collate_fn(batch):
+        size = max(img.shape[-1] for img in batch)   # the largest in this batch
+        return torch.stack([F.pad(img, (0, size - img.shape[-1])) for img in batch])
+    ```
+
+    ## Use instead
+    ```python
+    def collate_fn(batch, size=1333):                 # one size (or a few buckets) for all
+        return torch.stack([F.pad(img, (0, size - img.shape[-1])) for img in batch])
+    ```
+    """
+
+    code = "TRN440"
+    name = "batch-padded-to-its-largest"
+    summary = "a step's collate function pads each batch to its own largest item (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R8, D4"
+
+
+_SIZE_METHODS = ("size", "numel")
+_DATA_READS = frozenset({"item", "max", "sum", "amax", "count_nonzero", "tolist"})
+_LEAVES = (cst.Continue, cst.Break, cst.Raise, cst.Return)
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
 class _SizeReads(PlainVisitor):
     """Whether a module spells any read of a size that ``_size_of`` could accept: ``.shape``,
     ``.size(...)``, ``.numel()``, ``len(...)``, or any call at all where ``builtins`` is
@@ -303,7 +351,13 @@ def _ast_data_slice(region: list[ast.AST]) -> bool:
 
 class RecompilationDiagnostics(Pass):
     name = "recompilation"
-    rules = (DataDependentShapeUse, ShapeDependentBranch, DataDependentSlice, OffsetSlice)
+    rules = (
+        DataDependentShapeUse,
+        ShapeDependentBranch,
+        DataDependentSlice,
+        OffsetSlice,
+        BatchPaddedToItsLargest,
+    )
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
     @classmethod
@@ -332,7 +386,12 @@ class RecompilationDiagnostics(Pass):
                 return True
         return False
 
+    @classmethod
+    def asked_by(cls, program: ModuleView) -> bool:
+        return bool(program.step_shapes)  # a step's collate function pads here
+
     def visit_Module(self, node: cst.Module) -> bool:
+        self._report_step_shapes(self.run.program)
         loops = find_step_loops(node)
         if not loops and not _reads_sizes(node):
             # Nothing for TRN432/433 (step code only) nor TRN431 (a size read): model code
@@ -362,6 +421,22 @@ class RecompilationDiagnostics(Pass):
         return False  # report only: nothing to transform
 
     # -- TRN434 ----------------------------------------------------------------------------------
+    def _report_step_shapes(self, program: ModuleView) -> None:
+        rule = BatchPaddedToItsLargest
+        for given, column, chain in program.step_shapes:
+            line = self.run.from_original(given)  # earlier passes may have added lines
+            if not self.enabled(rule) or self.run.suppressions.covers(line, rule.code):
+                continue
+            message = (
+                f"the collate function of the loader a training step iterates pads each batch "
+                f"to its own largest item here ({chain}): nearly every batch gets a new shape, "
+                "and each new shape compiles a new graph; pad to a fixed size, or to one of a "
+                "few buckets"
+            )
+            self.findings.append(RawFinding(line, column, rule, message, False))
+
+    # -- TRN431 ----------------------------------------------------------------------------------
+
     def _offset_call(
         self, call: cst.Call, offsets: set[str], functions: dict[str, cst.FunctionDef]
     ) -> None:

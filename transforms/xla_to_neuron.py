@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.data_parallel import nccl_choice
 from trncodemod.transforms.torch_xla_apis import names_environment
 from trncodemod.transforms.xla_to_neuron_rules import (
     RULES,
@@ -653,13 +654,15 @@ class XlaToNeuron(DropsStatements, Pass):
     def _process_group(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         backend = _argument(original, 0, "backend")
         value = _string(backend.value) if backend is not None else None
-        if value not in ("xla", "nccl"):
+        choice = nccl_choice(backend.value) if backend is not None else None
+        if value not in ("xla", "nccl") and choice is None:
             return updated
         assert backend is not None
         args = []
         for index, (arg, new) in enumerate(zip(original.args, updated.args, strict=True)):
             if arg is backend:
-                new = new.with_changes(value=_restring(arg.value, "neuron"))  # type: ignore[arg-type]
+                quoted = choice or arg.value  # a choice of NCCL by availability: all of it
+                new = new.with_changes(value=_restring(quoted, "neuron"))  # type: ignore[arg-type]
             elif _string(arg.value) == "xla://" and (
                 (arg.keyword is not None and arg.keyword.value == "init_method")
                 or (arg.keyword is None and arg is original.args[-1] and index == 1)
@@ -667,10 +670,11 @@ class XlaToNeuron(DropsStatements, Pass):
                 continue  # torchrun's env:// is the default
             args.append(new)
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        said = f'"{value}"' if choice is None else f"`{_code(backend.value)}`"
         if not self.report(
-            original,
+            original if choice is None else backend.value,
             NeuronProcessGroup,
-            f'backend "{value}" → "neuron": TorchNeuron\'s process group under torchrun',
+            f'backend {said} → "neuron": TorchNeuron\'s process group under torchrun',
             True,
         ):
             return updated

@@ -297,6 +297,10 @@ def module_names_of(
 PYTORCH_SIGNS = ("torch", "transformers", "apex", "bitsandbytes", ".backward(")
 
 
+def _same_line(line: int) -> int:
+    return line
+
+
 @dataclass(frozen=True)
 class PassRun:
     """What a pass may read about the run: target, settings, enabled rules, suppressions, and
@@ -311,6 +315,9 @@ class PassRun:
     facts: FileFacts | None = None
     # What the program the file belongs to says about it (analysis/program.py).
     program: ModuleView = LONE
+    # A line of the text given -> the line of the code the pass runs on (earlier passes may
+    # have added lines): the program's places are in the coordinates of the text given.
+    from_original: Callable[[int], int] = _same_line
 
 
 @dataclass(frozen=True)

@@ -14,3 +14,8 @@ def setup_from_args(args):
 
 def setup_positional():
     dist.init_process_group("neuron")
+
+
+def setup_nccl_or_gloo():
+    # NCCL where there is one, else gloo: on Trainium neither, the whole choice is "neuron".
+    dist.init_process_group(backend="neuron")

@@ -1084,12 +1084,22 @@ def _cpu_values(
 def _flag_of(
     guards: tuple[tuple[cst.BaseExpression, bool], ...], collected: _Collector
 ) -> str | None:
-    """The command-line flag an ``if`` around a binding reads (``args.accel``), if any."""
-    for test, _wanted in guards:
-        for node in walk(test):
-            name = dotted(node) if isinstance(node, cst.Attribute) else None
-            if name is not None and "." in name and _last(name) in collected.options:
-                return name
+    """The command-line flag an ``if`` around a binding reads (``args.accel``), if any: in the
+    test, or in what a name tested is bound to (``use_cuda = args.cuda and ...``)."""
+    return next(filter(None, (_flag_in(test, collected, 2) for test, _ in guards)), None)
+
+
+def _flag_in(test: cst.BaseExpression, collected: _Collector, depth: int) -> str | None:
+    for node in walk(test):
+        name = dotted(node) if isinstance(node, cst.Attribute) else None
+        if name is not None and "." in name and _last(name) in collected.options:
+            return name
+    if isinstance(test, cst.Name) and depth > 0:
+        for binding in collected.bindings.get(test.value, ()):
+            if binding.value is not None:
+                found = _flag_in(binding.value, collected, depth - 1)
+                if found is not None:
+                    return found
     return None
 
 

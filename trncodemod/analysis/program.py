@@ -34,9 +34,12 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from trncodemod.analysis.reach import Flow, chain_of
+from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.training import (
     ACCELERATE,
     HF_TRAINER,
@@ -60,6 +63,7 @@ _ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
 _TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
 _TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 MODULE = ""  # the name of a module's own top level, as a node of the reach graph
+StepRead = tuple[int, int, str, str, tuple[str, ...], str]
 
 
 def is_test_module(path: str) -> bool:
@@ -92,22 +96,18 @@ class Definition:
     references: tuple[str, ...]
     steps: tuple[int, ...]  # the lines of its step loops
     step_references: tuple[str, ...]
-    host_reads: tuple[tuple[int, int, str], ...]  # (line, column, "item" | "cpu" | ...)
 
     def to_json(self) -> list:
         return [
             list(self.references),
             list(self.steps),
             list(self.step_references),
-            [list(r) for r in self.host_reads],
         ]
 
     @classmethod
     def from_json(cls, data: list) -> Definition:
-        references, steps, step_references, reads = data
-        return cls(
-            tuple(references), tuple(steps), tuple(step_references), tuple(map(tuple, reads))
-        )
+        references, steps, step_references = data
+        return cls(tuple(references), tuple(steps), tuple(step_references))
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,14 @@ class ModuleSummary:
     # The module's own transformer models -> why (``transformer_classes``: an nn.Module named
     # BERT/GPT/Transformer/... whose classes reach attention).
     transformers: Mapping[str, str] = field(default_factory=dict)
+    # Each function's, method's and the top level's scope, for following values across
+    # modules (``analysis.reach``), and each class's bases.
+    scopes: Mapping[str, Scope] = field(default_factory=dict)
+    bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Device names bound from an imported device name (`device_type = autodetect_device_type()`,
+    # `*_, device = compute_init(device_type)`) -> (the imported name, line, column): the
+    # device they hold is decided where that one is.
+    derived_devices: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -152,6 +160,9 @@ class ModuleSummary:
             "moves": self.moves,
             "ties": {k: list(v) for k, v in self.ties.items()},
             "transformers": dict(self.transformers),
+            "scopes": {k: v.to_json() for k, v in self.scopes.items()},
+            "bases": {k: list(v) for k, v in self.bases.items()},
+            "derived_devices": {k: list(v) for k, v in self.derived_devices.items()},
         }
 
     @classmethod
@@ -170,6 +181,9 @@ class ModuleSummary:
             moves=data["moves"],
             ties={k: tuple(v) for k, v in data["ties"].items()},
             transformers=data["transformers"],
+            scopes={k: Scope.from_json(v) for k, v in data["scopes"].items()},
+            bases={k: tuple(v) for k, v in data["bases"].items()},
+            derived_devices={k: tuple(v) for k, v in data["derived_devices"].items()},
         )
 
 
@@ -190,7 +204,6 @@ def summarize(text: str) -> ModuleSummary | None:
                 _references(statement, imports),
                 tuple(loop.lineno for loop in loops),
                 tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
-                _host_reads(statement),
             )
         else:
             top.append(statement)
@@ -201,7 +214,6 @@ def summarize(text: str) -> ModuleSummary | None:
             (),
             tuple(loop.lineno for loop in loops),
             tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
-            (),
         )
     device_imports = {name for name in imports if "device" in name.lower()}
     uses: dict[str, list[tuple[int, int]]] = {}
@@ -224,7 +236,60 @@ def summarize(text: str) -> ModuleSummary | None:
         moves=may_move(tree, imports),
         ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
         transformers=transformer_classes(tree, imports),
+        scopes=scopes_of(tree, imports),
+        bases=class_bases(tree),
+        derived_devices=_derived_devices(tree, device_imports) if device_imports else {},
     )
+
+
+def _derived_devices(tree: ast.Module, imported: set[str]) -> dict[str, tuple[str, int, int]]:
+    """Device names bound from an imported device name: the name itself, a call of it or a
+    call that passes it (`compute_init(device_type)`, `torch.device(device_type)`), a choice
+    between it and a value the tool cannot read (`f() if args.x == "" else args.x`; not a
+    choice of a literal device, which decides here), a name unpacked from such a call."""
+    assignments = [node for node in ast.walk(tree) if isinstance(node, ast.Assign) and node.targets]
+    found: dict[str, tuple[str, int, int]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for node in assignments:
+            source = _derives_from(node.value, imported, found)
+            if source is None:
+                continue
+            for target in node.targets:
+                names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                for name in names:
+                    if isinstance(name, ast.Name) and name.id not in imported | found.keys():
+                        if _names_device(name.id):
+                            found[name.id] = (source, node.lineno, node.col_offset + 1)
+                            changed = True
+    return found
+
+
+def _derives_from(
+    value: ast.AST, imported: set[str], derived: Mapping[str, tuple[str, int, int]]
+) -> str | None:
+    """The imported device name ``value`` derives from, if any."""
+    if isinstance(value, ast.Name):
+        if value.id in imported:
+            return value.id
+        return derived[value.id][0] if value.id in derived else None
+    if isinstance(value, ast.Call):
+        for part in (value.func, *value.args, *(k.value for k in value.keywords)):
+            if isinstance(part, ast.Name):
+                found = _derives_from(part, imported, derived)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(value, ast.IfExp):
+        sides = [value.body, value.orelse]
+        if any(isinstance(side, ast.Constant) for side in sides):
+            return None  # `f() if x else "cpu"`: a device chosen here
+        for side in sides:
+            found = _derives_from(side, imported, derived)
+            if found is not None:
+                return found
+    return None
 
 
 # Calls and keywords that place values on a device, or hand the model to code that does.
@@ -283,24 +348,6 @@ def _step_loops(node: ast.AST) -> list[ast.For | ast.AsyncFor | ast.While]:
                         loops.append(child)
                         break
     return sorted(loops, key=lambda loop: loop.lineno)
-
-
-# Calls that read a value to the host (reference D1): every step, where a step reaches them.
-_HOST_READS = frozenset({"item", "cpu", "numpy", "tolist"})
-
-
-def _host_reads(node: ast.AST) -> tuple[tuple[int, int, str], ...]:
-    return tuple(
-        sorted(
-            (child.lineno, child.func.col_offset + 1, child.func.attr)
-            for child in ast.walk(node)
-            if isinstance(child, ast.Call)
-            and isinstance(child.func, ast.Attribute)
-            and child.func.attr in _HOST_READS
-            and not child.args
-            and not child.keywords
-        )
-    )
 
 
 def _decisions(tree: ast.Module) -> Iterable[Decision]:
@@ -402,10 +449,18 @@ class ModuleView:
     # calls to it ("T5_training.py → train_utils.py:train").
     steps: tuple[str, ...] = ()
     # Host reads in this module's functions that a training step in another function reaches,
-    # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain).
-    step_reads: tuple[tuple[int, int, str, str], ...] = ()
+    # each with the chain of calls from the step: (line, column, "item" | "cpu" | ..., chain,
+    # the host library call that follows it in the function, if any, the test of the `if` it
+    # runs under, if any).
+    step_reads: tuple[StepRead, ...] = ()
+    # Where a collate function of a loader a step iterates takes the batch's size as the
+    # largest of its items' shapes: (line, column, chain).
+    step_shapes: tuple[tuple[int, int, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
+    # An entry point whose training step is in another module (`mp.Process(target=train)`,
+    # `train_one_epoch(...)` imported): its device decides where that step trains.
+    steps_elsewhere: bool = False
     # Imported names that are classes of another given module which tie weights -> their ties
     # (``ModuleSummary.ties``).
     imported_ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -422,6 +477,11 @@ class ModuleView:
     @property
     def is_test(self) -> bool:
         return self.role == "test"
+
+    @property
+    def locates_lines(self) -> bool:
+        """Whether the view names places in the module (reported by its passes)."""
+        return bool(self.step_reads or self.step_shapes or self.decisions)
 
     def kind_of(self, profile: TrainingProfile) -> TrainingProfile:
         """The module's own profile with the program's kind of training added: the
@@ -445,7 +505,9 @@ class ModuleView:
                 sorted((name, value[2]) for name, value in self.imported_devices.items()),
                 sorted(self.decisions.items()),
                 self.step_reads,
+                self.step_shapes,
                 self.moves_elsewhere,
+                self.steps_elsewhere,
                 sorted(self.imported_ties.items()),
                 self.imported_ddp,
                 sorted(self.transformers.items()),
@@ -464,20 +526,24 @@ class Program:
     imports: dict[str, set[str]] = field(default_factory=dict)  # path -> given modules it imports
     reached: dict[str, dict[tuple[str, str], tuple[str, str] | None]] = field(default_factory=dict)
     views: dict[str, ModuleView] = field(default_factory=dict)
+    _steps: dict[str, list[tuple[str, str, int, list[str]]]] = field(default_factory=dict)
 
     def view(self, path: str) -> ModuleView:
         return self.views.get(path, LONE)
 
     def steps_of(self, entry: str) -> list[tuple[str, str, int, list[str]]]:
         """The training steps ``entry`` reaches: (path, function, line, call chain)."""
-        found = []
-        for node in self.reached.get(entry, {}):
-            path, name = node
-            summary = self.summaries[path]
-            if name in summary.definitions:
-                for line in summary.definitions[name].steps:
-                    found.append((path, name, line, self.chain(entry, node)))
-        return sorted(found)
+        found = self._steps.get(entry)
+        if found is None:
+            found = []
+            for node in self.reached.get(entry, {}):
+                path, name = node
+                summary = self.summaries[path]
+                if name in summary.definitions:
+                    for line in summary.definitions[name].steps:
+                        found.append((path, name, line, self.chain(entry, node)))
+            found = self._steps[entry] = sorted(found)
+        return found
 
     def chain(self, entry: str, node: tuple[str, str]) -> list[str]:
         parents = self.reached.get(entry, {})
@@ -587,7 +653,7 @@ def build_program(
         for module in modules:
             reaching.setdefault(module, []).append(entry)
     decisions = _used_decisions(summaries, resolver)
-    reads = _step_reads(summaries, resolver)
+    reads, shapes = _step_reads(summaries, resolver)
     movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
@@ -619,7 +685,13 @@ def build_program(
             decisions=decisions.get(path, {}),
             steps=tuple(dict.fromkeys(steps)),
             step_reads=tuple(value for _, value in sorted(reads.get(path, {}).items())),
+            step_shapes=tuple(
+                (line, column, chain)
+                for (line, column), chain in sorted(shapes.get(path, {}).items())
+            ),
             moves_elsewhere=movers - {path} != set(),
+            steps_elsewhere=role == "entry"
+            and any(step[0] != path for step in program.steps_of(path)),
             imported_ties=resolver.imported_ties(path),
             imported_ddp=resolver.imported_ddp(path),
             transformers=resolver.transformers(path),
@@ -636,12 +708,16 @@ def _used_decisions(
     found: dict[str, dict[str, tuple[int, int, str, tuple[str, ...]]]] = {}
     for path, summary in sorted(summaries.items()):
         for local, (where, _line, accelerator) in resolver.imported_devices(path).items():
-            if accelerator:
-                continue
-            decision = resolver.decision(where, _imported_name(summary.imports.get(local, local)))
+            if accelerator or local not in summary.imports:
+                continue  # a derived name is a use of the imported one (below)
+            decision = resolver.decision(where, _imported_name(summary.imports[local]))
             if decision is None:
                 continue
-            uses = tuple(f"{path}:{line}:{col}" for line, col in summary.device_uses.get(local, ()))
+            places = {line: col for line, col in reversed(summary.device_uses.get(local, ()))}
+            for source, line, column in summary.derived_devices.values():
+                if source == local:
+                    places.setdefault(line, column)  # where the device is built from it
+            uses = tuple(f"{path}:{line}:{places[line]}" for line in sorted(places))
             current = found.setdefault(where, {}).get(decision.name)
             trains = summary.trains and not is_test_module(path)
             if current is None:
@@ -661,31 +737,40 @@ def _used_decisions(
 
 def _step_reads(
     summaries: Mapping[str, ModuleSummary], resolver: _Resolver
-) -> dict[str, dict[tuple[int, int], tuple[int, int, str, str]]]:
-    """Host reads in the functions a training step calls (through any number of calls, across
-    modules), by module: the per-file passes see only the step loop's own code."""
-    found: dict[str, dict[tuple[int, int], tuple[int, int, str, str]]] = {}
+) -> tuple[dict[str, dict[tuple[int, int], StepRead]], dict[str, dict[tuple[int, int], str]]]:
+    """What the training steps run every step in other functions and methods (through calls,
+    parameters, returned values and attributes, across modules: ``analysis.reach``), by module:
+    host reads, and where a collate function of a loader a step iterates pads the batch to its
+    own largest item. The per-file passes see only the step loop's own code."""
+    reads: dict[str, dict[tuple[int, int], StepRead]] = {}
+    shapes: dict[str, dict[tuple[int, int], str]] = {}
+    scopes = {path: summary.scopes for path, summary in summaries.items()}
+    bases = {path: summary.bases for path, summary in summaries.items()}
+    flow = Flow(scopes, bases, resolver.name)
     for path, summary in sorted(summaries.items()):
         if is_test_module(path):
             continue
-        for name, definition in sorted(summary.definitions.items()):
-            if not definition.steps:
-                continue
-            start = f"{path}:{definition.steps[0]}"
-            parents = resolver.reach_definitions(path, definition.step_references, (path, name))
-            for node in parents:
-                where, function = node
-                for line, column, what in summaries[where].definitions[function].host_reads:
-                    names = []
-                    current: tuple[str, str] | None = node
-                    while current is not None:
-                        names.append(current[1])
-                        current = parents[current]
-                    chain = " → ".join([start, *reversed(names), f"{where}:{line}"])
-                    found.setdefault(where, {}).setdefault(
-                        (line, column), (line, column, what, chain)
-                    )
-    return found
+        for qualname, scope in sorted(summary.scopes.items()):
+            for loop in scope.steps:
+                start = f"{path}:{loop.line}"
+                parents = flow.reached((path, qualname), loop)
+                for node in parents:
+                    where, function = node
+                    reached = summaries[where].scopes[function]
+                    names = " → ".join([start, *chain_of(parents, node)])
+                    for line, column, what, guard in reached.host_reads:
+                        host = [name for at, name in reached.host_calls if at >= line]
+                        chain = f"{names} → {where}:{line}"
+                        reads.setdefault(where, {}).setdefault(
+                            (line, column), (line, column, what, chain, tuple(host[:1]), guard)
+                        )
+                collates = flow.collates((path, qualname), loop)
+                for node in collates:
+                    where, function = node
+                    for line, column in summaries[where].scopes[function].batch_maxima:
+                        chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
+                        shapes.setdefault(where, {}).setdefault((line, column), chain)
+    return reads, shapes
 
 
 def _imported_name(binding: str) -> str:
@@ -696,8 +781,19 @@ class _Resolver:
     def __init__(self, summaries: Mapping[str, ModuleSummary], index: _Index) -> None:
         self.summaries = summaries
         self.index = index
+        # Every entry point's reach and every step's asks the same names again (a diffusion
+        # package: 11 million lookups, 200 s, for 1,329 modules).
+        self._names: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self._modules: dict[str, set[str]] = {}
+        self._edges: dict[tuple[str, str], list[tuple[str, str]]] = {}
 
     def imported_modules(self, path: str) -> set[str]:
+        found = self._modules.get(path)
+        if found is None:
+            found = self._modules[path] = self._imported_modules(path)
+        return found
+
+    def _imported_modules(self, path: str) -> set[str]:
         summary = self.summaries[path]
         found = set()
         for binding in (*summary.imports.values(), *summary.star_imports):
@@ -714,6 +810,14 @@ class _Resolver:
     def name(self, path: str, name: str, depth: int = 0) -> tuple[str, str] | None:
         """The definition (module, top-level name) that ``name`` in module ``path`` stands for,
         or (module, MODULE) for a module; None outside the given files."""
+        if depth:
+            return self._name(path, name, depth)
+        key = (path, name)
+        if key not in self._names:
+            self._names[key] = self._name(path, name, 0)
+        return self._names[key]
+
+    def _name(self, path: str, name: str, depth: int) -> tuple[str, str] | None:
         summary = self.summaries.get(path)
         if summary is None or depth > 8:
             return None
@@ -757,43 +861,36 @@ class _Resolver:
     def reach(self, starts: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, str] | None]:
         """Every node reached from ``starts``, each with the node it was reached from."""
         parents: dict[tuple[str, str], tuple[str, str] | None] = {}
-        queue: list[tuple[tuple[str, str], tuple[str, str] | None]] = [(s, None) for s in starts]
+        queue = deque((s, None) for s in starts)
         while queue:
-            node, parent = queue.pop(0)
+            node, parent = queue.popleft()
             if node in parents:
                 continue
             parents[node] = parent
-            path, name = node
-            summary = self.summaries[path]
-            if name == MODULE:
-                references = summary.top_references
-                # Importing a module runs its top level.
-                queue.extend(((m, MODULE), node) for m in sorted(self.imported_modules(path)))
-            else:
-                references = summary.definitions[name].references
-                queue.append(((path, MODULE), node))
-            for reference in references:
-                found = self.name(path, reference)
-                if found is not None and found[0] in self.summaries:
-                    queue.append((found, node))
+            queue.extend((found, node) for found in self._successors(node))
         return parents
 
-    def reach_definitions(
-        self, path: str, references: Iterable[str], step: tuple[str, str]
-    ) -> dict[tuple[str, str], tuple[str, str] | None]:
-        """The functions and classes ``references`` (read in module ``path``) reach through
-        calls, each with the one it was reached from; not ``step`` itself."""
-        parents: dict[tuple[str, str], tuple[str, str] | None] = {}
-        queue = [(path, reference, None) for reference in references]
-        while queue:
-            where, reference, parent = queue.pop(0)
-            node = self.name(where, reference)
-            if node is None or node[1] == MODULE or node == step or node in parents:
-                continue
-            parents[node] = parent
-            definition = self.summaries[node[0]].definitions[node[1]]
-            queue.extend((node[0], r, node) for r in definition.references)
-        return parents
+    def _successors(self, node: tuple[str, str]) -> list[tuple[str, str]]:
+        """What running ``node`` reaches directly (the same for every entry point's walk)."""
+        found = self._edges.get(node)
+        if found is not None:
+            return found
+        path, name = node
+        summary = self.summaries[path]
+        found = []
+        if name == MODULE:
+            references = summary.top_references
+            # Importing a module runs its top level.
+            found.extend((m, MODULE) for m in sorted(self.imported_modules(path)))
+        else:
+            references = summary.definitions[name].references
+            found.append((path, MODULE))
+        for reference in references:
+            target = self.name(path, reference)
+            if target is not None and target[0] in self.summaries:
+                found.append(target)
+        self._edges[node] = found
+        return found
 
     def decision(self, path: str, name: str, depth: int = 0) -> Decision | None:
         summary = self.summaries.get(path)
@@ -866,6 +963,9 @@ class _Resolver:
             if decision is not None:
                 where = self._where(module, decision)
                 found[local] = (where, decision.line, decision.accelerator)
+        for local, (source, _line, _column) in summary.derived_devices.items():
+            if source in found:
+                found.setdefault(local, found[source])
         return found
 
     def _where(self, module: str, decision: Decision, depth: int = 0) -> str:

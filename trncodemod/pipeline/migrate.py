@@ -136,6 +136,10 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
     code = text
     wrapper: MetadataWrapper | None = None
     to_original: Callable[[int], int] = lambda line: line  # noqa: E731
+    # The other way, for what the program says in the coordinates of the text given (a host
+    # read a step reaches here): kept only where the program says something about the file.
+    from_original: Callable[[int], int] = lambda line: line  # noqa: E731
+    located = program.locates_lines
     fixes: list[Finding] = []
     # What each pass leaves for a person, from its first run: a rerun sees the pass's own rewrite
     # and would no longer recognise what it reported about the code it rewrote.
@@ -196,7 +200,9 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                 parsed = code
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
-            run = PassRun(target, settings, enabled, suppressions, profile, known, program)
+            run = PassRun(
+                target, settings, enabled, suppressions, profile, known, program, from_original
+            )
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
                 new_module = instance.transform_with(wrapper)
@@ -251,6 +257,9 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
             if new_code != code:
                 step = _line_map(new_code, code)
                 to_original = (lambda f, g: lambda line: f(g(line)))(to_original, step)
+                if located:
+                    ahead = _line_map(code, new_code)  # a line of the old code -> of the new
+                    from_original = (lambda f, g: lambda line: g(f(line)))(from_original, ahead)
                 code, wrapper = new_code, None
                 version += 1
                 if rewritten is not None:
