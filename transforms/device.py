@@ -306,14 +306,21 @@ class DevicePlacement(Pass):
             code = code[:59] + "…"
         return f"`{code}` (line {line}): {why}"
 
-    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+    def report(
+        self,
+        node: cst.CSTNode,
+        rule: type[Rule],
+        message: str,
+        fixed: bool,
+        related: tuple[str, ...] = (),
+    ) -> bool:
         """A rewrite where a ``torch.cuda.is_available()`` this pass leaves False keeps the code
         from running on Trainium (litgpt's bf16 check under `if torch.cuda.is_available():`,
         yolov5's `arg = "cuda:0"`, tinyllama's `not cuda.is_available() or
         cuda.is_bf16_supported()`) is not made: it would change only the CUDA run."""
         if fixed and self._cuda_only(node):
             return False
-        return super().report(node, rule, message, fixed)
+        return super().report(node, rule, message, fixed, related)
 
     def _only_prints(self, test: cst.Call) -> bool:
         """``test`` is the whole test of an ``if`` with no ``else`` whose block only prints."""
@@ -542,7 +549,30 @@ class DevicePlacement(Pass):
             "so the flag still chooses the device; pass it on Trainium, or the script trains "
             "on the CPU",
             False,
+            self._device_uses(),
         )
+
+    def _device_uses(self) -> tuple[str, ...]:
+        """Where the module reads its device variables (not where it binds them): the places
+        one decision of the device affects, as related places."""
+        names = {n for n in self.facts.device_names if "." not in n}
+        if not names:
+            return ()
+        module = self._wrapper.module
+        bound = {
+            id(target)
+            for assign in find(module, cst.AssignTarget)
+            for target in find(assign.target, cst.Name)  # type: ignore[attr-defined]
+        }
+        # Not a name at all: `torch.device`'s attribute, a `device=` keyword.
+        bound |= {id(a.attr) for a in find(module, cst.Attribute)}  # type: ignore[attr-defined]
+        bound |= {id(a.keyword) for a in find(module, cst.Arg) if a.keyword is not None}  # type: ignore[attr-defined]
+        places = {}
+        for node in find(module, cst.Name):
+            if node.value in names and id(node) not in bound:  # type: ignore[attr-defined]
+                place = self.place(node)
+                places.setdefault(place.rsplit(":", 1)[0], place)  # one a line
+        return tuple(places.values())
 
     def _rank_device(self, original: cst.BaseExpression, code: str) -> cst.BaseExpression | None:
         if self.report(

@@ -318,6 +318,8 @@ class PassRun:
     # A line of the text given -> the line of the code the pass runs on (earlier passes may
     # have added lines): the program's places are in the coordinates of the text given.
     from_original: Callable[[int], int] = _same_line
+    # A line of the code the pass runs on -> the line of the text given (for related places).
+    to_original: Callable[[int], int] = _same_line
 
 
 @dataclass(frozen=True)
@@ -844,19 +846,31 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     def enabled(self, rule: type[Rule]) -> bool:
         return rule.code in self.run.enabled
 
-    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
+    def report(
+        self,
+        node: cst.CSTNode,
+        rule: type[Rule],
+        message: str,
+        fixed: bool,
+        related: tuple[str, ...] = (),
+    ) -> bool:
         """Record a finding at ``node`` (an original node). False, and nothing recorded, when the
         rule is not selected or a comment suppresses it there: the pass must then leave the code
-        as it is."""
+        as it is. ``related``: other places of the same cause, "path:line:column"."""
         if not self.enabled(rule):
             return False
         start = self.get_metadata(PositionProvider, node).start
         if self.run.suppressions.covers(start.line, rule.code):
             return False
         self.findings.append(
-            RawFinding(start.line, start.column + 1, rule, message, fixed and rule.fixable)
+            RawFinding(start.line, start.column + 1, rule, message, fixed and rule.fixable, related)
         )
         return True
+
+    def place(self, node: cst.CSTNode) -> str:
+        """``node``'s place in the text given, as related places name it: "path:line:column"."""
+        start = self.get_metadata(PositionProvider, node).start
+        return f"{self.context.filename}:{self.run.to_original(start.line)}:{start.column + 1}"
 
     def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
         """Every node of the tree the pass runs on, with its parent (ParentNodeProvider's)."""
