@@ -306,21 +306,14 @@ class DevicePlacement(Pass):
             code = code[:59] + "…"
         return f"`{code}` (line {line}): {why}"
 
-    def report(
-        self,
-        node: cst.CSTNode,
-        rule: type[Rule],
-        message: str,
-        fixed: bool,
-        related: tuple[str, ...] = (),
-    ) -> bool:
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
         """A rewrite where a ``torch.cuda.is_available()`` this pass leaves False keeps the code
         from running on Trainium (litgpt's bf16 check under `if torch.cuda.is_available():`,
         yolov5's `arg = "cuda:0"`, tinyllama's `not cuda.is_available() or
         cuda.is_bf16_supported()`) is not made: it would change only the CUDA run."""
         if fixed and self._cuda_only(node):
             return False
-        return super().report(node, rule, message, fixed, related)
+        return super().report(node, rule, message, fixed)
 
     def _only_prints(self, test: cst.Call) -> bool:
         """``test`` is the whole test of an ``if`` with no ``else`` whose block only prints."""
@@ -542,15 +535,15 @@ class DevicePlacement(Pass):
         flag = self.facts.opt_in_cpu.get(original)
         if flag is None or not self._cpu_allowed():
             return
-        self.report(
+        if self.report(
             original,
             CpuTrainingDevice,
             f"the CPU device is what `{flag}` chooses when it is off, as it is by default: kept, "
             "so the flag still chooses the device; pass it on Trainium, or the script trains "
             "on the CPU",
             False,
-            self._device_uses(),
-        )
+        ):
+            self.findings[-1] = replace(self.findings[-1], related=self._device_uses())
 
     def _device_uses(self) -> tuple[str, ...]:
         """Where the module reads its device variables (not where it binds them): the places

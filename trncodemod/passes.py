@@ -846,24 +846,17 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     def enabled(self, rule: type[Rule]) -> bool:
         return rule.code in self.run.enabled
 
-    def report(
-        self,
-        node: cst.CSTNode,
-        rule: type[Rule],
-        message: str,
-        fixed: bool,
-        related: tuple[str, ...] = (),
-    ) -> bool:
+    def report(self, node: cst.CSTNode, rule: type[Rule], message: str, fixed: bool) -> bool:
         """Record a finding at ``node`` (an original node). False, and nothing recorded, when the
         rule is not selected or a comment suppresses it there: the pass must then leave the code
-        as it is. ``related``: other places of the same cause, "path:line:column"."""
+        as it is."""
         if not self.enabled(rule):
             return False
         start = self.get_metadata(PositionProvider, node).start
         if self.run.suppressions.covers(start.line, rule.code):
             return False
         self.findings.append(
-            RawFinding(start.line, start.column + 1, rule, message, fixed and rule.fixable, related)
+            RawFinding(start.line, start.column + 1, rule, message, fixed and rule.fixable)
         )
         return True
 
