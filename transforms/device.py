@@ -535,14 +535,37 @@ class DevicePlacement(Pass):
         flag = self.facts.opt_in_cpu.get(original)
         if flag is None or not self._cpu_allowed():
             return
-        self.report(
+        if self.report(
             original,
             CpuTrainingDevice,
             f"the CPU device is what `{flag}` chooses when it is off, as it is by default: kept, "
             "so the flag still chooses the device; pass it on Trainium, or the script trains "
             "on the CPU",
             False,
-        )
+        ):
+            self.findings[-1] = replace(self.findings[-1], related=self._device_uses())
+
+    def _device_uses(self) -> tuple[str, ...]:
+        """Where the module reads its device variables (not where it binds them): the places
+        one decision of the device affects, as related places."""
+        names = {n for n in self.facts.device_names if "." not in n}
+        if not names:
+            return ()
+        module = self._wrapper.module
+        bound = {
+            id(target)
+            for assign in find(module, cst.AssignTarget)
+            for target in find(assign.target, cst.Name)  # type: ignore[attr-defined]
+        }
+        # Not a name at all: `torch.device`'s attribute, a `device=` keyword.
+        bound |= {id(a.attr) for a in find(module, cst.Attribute)}  # type: ignore[attr-defined]
+        bound |= {id(a.keyword) for a in find(module, cst.Arg) if a.keyword is not None}  # type: ignore[attr-defined]
+        places = {}
+        for node in find(module, cst.Name):
+            if node.value in names and id(node) not in bound:  # type: ignore[attr-defined]
+                place = self.place(node)
+                places.setdefault(place.rsplit(":", 1)[0], place)  # one a line
+        return tuple(places.values())
 
     def _rank_device(self, original: cst.BaseExpression, code: str) -> cst.BaseExpression | None:
         if self.report(

@@ -318,6 +318,8 @@ class PassRun:
     # A line of the text given -> the line of the code the pass runs on (earlier passes may
     # have added lines): the program's places are in the coordinates of the text given.
     from_original: Callable[[int], int] = _same_line
+    # A line of the code the pass runs on -> the line of the text given (for related places).
+    to_original: Callable[[int], int] = _same_line
 
 
 @dataclass(frozen=True)
@@ -857,6 +859,11 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             RawFinding(start.line, start.column + 1, rule, message, fixed and rule.fixable)
         )
         return True
+
+    def place(self, node: cst.CSTNode) -> str:
+        """``node``'s place in the text given, as related places name it: "path:line:column"."""
+        start = self.get_metadata(PositionProvider, node).start
+        return f"{self.context.filename}:{self.run.to_original(start.line)}:{start.column + 1}"
 
     def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
         """Every node of the tree the pass runs on, with its parent (ParentNodeProvider's)."""

@@ -201,7 +201,15 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
             run = PassRun(
-                target, settings, enabled, suppressions, profile, known, program, from_original
+                target,
+                settings,
+                enabled,
+                suppressions,
+                profile,
+                known,
+                program,
+                from_original,
+                to_original,
             )
             instance = pass_cls(CodemodContext(filename=path), run)
             try:
