@@ -18,6 +18,7 @@ whose children changed (LibCST rebuilds every node it visits, changed or not).
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
@@ -334,3 +335,106 @@ def _visit(
             if type(child) not in skip:
                 _visit(child, on_visit, on_leave, skip)
     on_leave(node)
+
+
+# LibCST's own walk, which ``in_place_visits`` stands in for while LibCST's visitors run.
+_LIBCST_VISIT = cst.CSTNode.visit
+# By (visitor class, node class): ``_plan``; None where LibCST's own walk is taken (a
+# transformer, a node class whose fields cannot be read).
+_PLANS: dict[tuple[type, type], Any] = {}
+
+
+def _own(kind: type, name: str) -> Any:
+    """``kind``'s method ``name`` where it is not LibCST's stub (``CSTTypedVisitorFunctions``
+    gives every visitor a `visit_<Node>`, a `leave_<Node>` and their attribute hooks)."""
+    method = getattr(kind, name, None)
+    return None if method is None or method is getattr(cst.CSTVisitor, name, None) else method
+
+
+def _plan(visitor_kind: type, node_kind: type) -> Any:
+    """How a visitor of ``visitor_kind`` visits a ``node_kind``: its own `visit_<Node>` (None for
+    LibCST's stub; ``_MISSING`` where it dispatches otherwise than ``CSTVisitor``), whether its
+    attribute hooks are ``CSTVisitor``'s, and each field: whether its attribute hooks are called
+    where it holds nothing, and the visitor's own attribute hooks for it."""
+    fields = _fields(node_kind)
+    if fields is None or not issubclass(visitor_kind, cst.CSTVisitor):
+        _PLANS[(visitor_kind, node_kind)] = None
+        return None
+    name = node_kind.__name__
+    plain = (
+        visitor_kind.on_visit_attribute is cst.CSTVisitor.on_visit_attribute
+        and visitor_kind.on_leave_attribute is cst.CSTVisitor.on_leave_attribute
+    )
+    found = _PLANS[(visitor_kind, node_kind)] = (
+        _own(visitor_kind, f"visit_{name}")
+        if visitor_kind.on_visit is cst.CSTVisitor.on_visit
+        else _MISSING,
+        plain,
+        tuple(
+            (
+                field,
+                # LibCST's helpers for an optional node call the hooks for a missing one too
+                bool(how & {"visit_optional", "visit_sentinel"}),
+                _own(visitor_kind, f"visit_{name}_{field}") if plain else None,
+                _own(visitor_kind, f"leave_{name}_{field}") if plain else None,
+            )
+            for field, how in fields
+        ),
+    )
+    return found
+
+
+_MISSING = object()
+
+
+def _visit_in_place(self: cst.CSTNode, visitor: Any) -> Any:
+    """``CSTNode.visit`` for a ``CSTVisitor``: the same hooks, attribute hooks included, called
+    in the same order on the same nodes, without building a copy of every node (LibCST's
+    ``_visit_and_replace_children`` does, then drops it: a visitor cannot change the tree)."""
+    plan = _PLANS.get((type(visitor), type(self)), _MISSING)
+    if plan is _MISSING:
+        plan = _plan(type(visitor), type(self))
+    if plan is None:
+        return _LIBCST_VISIT(self, visitor)
+    hook, plain, fields = plan
+    if hook is _MISSING:
+        go = visitor.on_visit(self)
+    else:
+        go = hook is None or hook(visitor, self) is not False
+    if go:
+        for field, hooked_if_empty, visit_field, leave_field in fields:
+            value = getattr(self, field)
+            kind = type(value)
+            sequence = kind is tuple or kind is list
+            node = not sequence and _is_node(kind)
+            if not (sequence or node or hooked_if_empty):
+                continue  # `format_spec=visit_sequence(...) if format_spec is not None else None`
+            if not plain:
+                visitor.on_visit_attribute(self, field)
+            elif visit_field is not None:
+                visit_field(visitor, self)
+            if sequence:
+                for item in value:
+                    item.visit(visitor)
+            elif node:
+                value.visit(visitor)
+            if not plain:
+                visitor.on_leave_attribute(self, field)
+            elif leave_field is not None:
+                leave_field(visitor, self)
+    visitor.on_leave(self)
+    return self
+
+
+@contextlib.contextmanager
+def in_place_visits() -> Iterator[None]:
+    """While it lasts, ``node.visit(visitor)`` walks a ``CSTVisitor`` over the tree in place
+    (``_visit_in_place``); a transformer's walk is LibCST's. For LibCST's metadata providers,
+    whose visitors call ``child.visit(self)`` themselves: the scope analysis of a training
+    module spends a third of its time copying nodes (tests/test_nodes.py holds the scopes,
+    assignments and accesses equal to LibCST's)."""
+    cst.CSTNode.visit = _visit_in_place  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cst.CSTNode.visit = _LIBCST_VISIT  # type: ignore[method-assign]

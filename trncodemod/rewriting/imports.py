@@ -20,6 +20,7 @@ from libcst.metadata import GlobalScope, ImportAssignment, MetadataWrapper, Scop
 
 from trncodemod.analysis.facts import BLOCKS, DEFINITIONS
 from trncodemod.analysis.nodes import visit
+from trncodemod.analysis.scopes import resolve
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Bindings:
 
 def _scopes(wrapper: MetadataWrapper) -> Iterator[Scope]:
     seen: set[int] = set()
-    for scope in wrapper.resolve(ScopeProvider).values():
+    for scope in resolve(wrapper, ScopeProvider).values():
         if scope is not None and id(scope) not in seen:
             seen.add(id(scope))
             yield scope
