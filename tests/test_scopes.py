@@ -101,3 +101,14 @@ def test_scopes_are_libcsts(source: Path | str | None) -> None:
     ours = resolve(wrapper, ScopeProvider)
     assert wrapper.resolve(ScopeProvider) is ours  # kept for LibCST's own later asks
     assert _summary(module, ours) == _summary(module, theirs)
+
+
+def test_providers_hook_only_the_module() -> None:
+    """``scopes`` runs these providers' one hook without LibCST's batched walk, which would call
+    nothing else."""
+    from libcst.metadata import ExpressionContextProvider
+
+    from trncodemod.analysis.scopes import _ScopeProvider
+
+    for provider in (ExpressionContextProvider, ScopeProvider, _ScopeProvider):
+        assert list(provider().get_visitors()) == ["visit_Module"]

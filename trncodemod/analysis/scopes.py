@@ -8,12 +8,17 @@ takes about half the time (denoising-diffusion-pytorch's 1,114-line module: 0.55
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import ExpressionContextProvider, MetadataWrapper, ScopeProvider
+from libcst.metadata import (
+    BatchableMetadataProvider,
+    ExpressionContextProvider,
+    MetadataWrapper,
+    ScopeProvider,
+)
 from libcst.metadata.scope_provider import _ASSIGNMENT_LIKE_NODES, ScopeVisitor
-from libcst.metadata.wrapper import _gen_batchable
 
 from trncodemod.analysis.nodes import in_place_visits
 
@@ -49,7 +54,18 @@ def resolve(wrapper: MetadataWrapper, provider: type) -> Mapping[cst.CSTNode, An
         with in_place_visits():
             return wrapper.resolve(provider)
     with in_place_visits():
-        wrapper.resolve(ExpressionContextProvider)
-        found = _gen_batchable(wrapper, [_ScopeProvider()])[_ScopeProvider]
-    wrapper._metadata[ScopeProvider] = found
+        if ExpressionContextProvider not in wrapper._metadata:
+            wrapper._metadata[ExpressionContextProvider] = _computed(
+                ExpressionContextProvider(), wrapper
+            )
+        found = wrapper._metadata[ScopeProvider] = _computed(_ScopeProvider(), wrapper)
     return found
+
+
+def _computed(provider: BatchableMetadataProvider[Any], wrapper: MetadataWrapper) -> Any:
+    """What LibCST's batched walk gets from ``provider``, whose one hook is `visit_Module` (its
+    own visitor walks the module): that hook, without a second walk of the module that calls
+    nothing."""
+    with provider.resolve(wrapper):  # its dependencies, from the wrapper
+        provider.visit_Module(wrapper.module)
+    return MappingProxyType(dict(provider._computed))
