@@ -271,3 +271,17 @@ def test_in_place_visits_leave_transformers_to_libcst() -> None:
     with in_place_visits():
         ours = module.visit(_PlainRewriter()).code
     assert ours == module.visit(_PlainRewriter()).code
+
+
+@pytest.mark.parametrize(
+    "source", [*SOURCES, None], ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES), "every"]
+)
+def test_find_in_a_module_is_a_walk(source: Path | None) -> None:
+    """``find`` over a whole module reads its list of nodes: the same nodes as a walk, in order,
+    for concrete and abstract kinds, and again for a second module."""
+    text = EVERY_KIND if source is None else source.read_text("utf-8")
+    for module in (cst.parse_module(text), cst.parse_module(text + "\nx = 1\n")):
+        for kinds in ((cst.Call,), (cst.Assign, cst.SimpleString), (cst.BaseCompoundStatement,)):
+            expected = [node for node in walk(module) if isinstance(node, kinds)]
+            assert find(module, *kinds) == expected
+            assert [id(node) for node in find(module, *kinds)] == [id(node) for node in expected]

@@ -160,10 +160,29 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def find(root: object, *kinds: type) -> list:  # type: ignore[type-arg]
     """The nodes under ``root`` (itself included) of one of ``kinds``, in source order: what
-    ``m.findall(root, m.Call())`` gives for ``find(root, cst.Call)`` (nothing for a sentinel)."""
+    ``m.findall(root, m.Call())`` gives for ``find(root, cst.Call)`` (nothing for a sentinel).
+    A module's nodes are listed once (``_module_nodes``): passes look for kinds of node in the
+    whole module over and over (every `Assign`, every string), each time a walk of it."""
     if not isinstance(root, cst.CSTNode):
         return []
-    return [node for node in walk(root) if isinstance(node, kinds)]
+    if type(root) is not cst.Module:
+        return [node for node in walk(root) if isinstance(node, kinds)]
+    nodes, present = _module_nodes(root)  # type: ignore[arg-type]
+    wanted = {kind for kind in present if issubclass(kind, kinds)}
+    return [node for node in nodes if type(node) in wanted] if wanted else []
+
+
+# The newest module ``find`` was asked about, with its nodes in source order and their classes.
+# A tree never changes, and the engine runs the passes on one tree until one of them rewrites it.
+_NODES: tuple[cst.Module, list[cst.CSTNode], set[type]] | None = None
+
+
+def _module_nodes(module: cst.Module) -> tuple[list[cst.CSTNode], set[type]]:
+    global _NODES
+    if _NODES is None or _NODES[0] is not module:
+        nodes = list(walk(module))
+        _NODES = (module, nodes, {type(node) for node in nodes})
+    return _NODES[1], _NODES[2]
 
 
 def transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
