@@ -56,7 +56,9 @@ def test_the_blank_line_added_above_the_code_goes_with_the_import_moved_up() -> 
 def test_an_import_joins_torch_below_the_environment_the_script_sets_first() -> None:
     # nanochat: `os.environ[...] = ...` ends the leading block; torch is imported below it.
     before = 'import os\nos.environ["A"] = "1"\nimport gc\n\nimport wandb\nimport torch\nimport torch.distributed as dist\n\nx = 1\n'
-    after = before.replace("import os\n", "import os\n\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n", 1)
+    after = before.replace(
+        "import os\n", "import os\n\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n", 1
+    )
     assert _placed(before, after) == before.replace(
         "import torch.distributed as dist\n",
         "import torch.distributed as dist\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n",

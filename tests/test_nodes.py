@@ -8,7 +8,17 @@ import libcst as cst
 import libcst.matchers as m
 import pytest
 
-from trncodemod.analysis.nodes import TOKENS, _skippable, children, find, transform, visit, walk
+from trncodemod.analysis.nodes import (
+    TOKENS,
+    _skippable,
+    _visit_in_place,
+    children,
+    find,
+    in_place_visits,
+    transform,
+    visit,
+    walk,
+)
 from trncodemod.commands.golden import find_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,3 +222,66 @@ def test_a_hook_for_a_token_turns_the_skip_off() -> None:
     visit(module, ours)
     assert ours.seen == theirs.seen
     assert ("whitespace", id(module.body[0].body[0].whitespace_before_import)) in ours.seen  # type: ignore[attr-defined]
+
+
+class _Recorder(cst.CSTVisitor):
+    """Every hook LibCST calls, attribute hooks included, with the node it is called on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen.append(("visit", id(node)))
+        return not isinstance(node, cst.Lambda)  # a subtree left unvisited
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.seen.append(("leave", id(original_node)))
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.seen.append((f"visit {attribute}", id(node)))
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        self.seen.append((f"leave {attribute}", id(original_node)))
+
+
+class _Hooked(_Counter):
+    """Dispatch through ``CSTVisitor``'s own hooks, with attribute hooks of its own."""
+
+    def visit_ClassDef_bases(self, node: cst.ClassDef) -> None:
+        self.seen.append(("bases", id(node)))
+
+    def leave_Call_func(self, original_node: cst.Call) -> None:
+        self.seen.append(("func", id(original_node)))
+
+
+@pytest.mark.parametrize("kind", [_Recorder, _Hooked])
+def test_in_place_visits_are_libcsts(kind: type) -> None:
+    module = cst.parse_module(EVERY_KIND)
+    theirs, ours = kind(), kind()
+    assert module.visit(theirs) is module
+    with in_place_visits():
+        assert module.visit(ours) is module
+    assert ours.seen == theirs.seen
+    assert cst.CSTNode.visit is not _visit_in_place  # LibCST's walk again
+
+
+def test_in_place_visits_leave_transformers_to_libcst() -> None:
+    module = cst.parse_module(EVERY_KIND + "\ndef g(x):\n    pass\n")
+    with in_place_visits():
+        ours = module.visit(_PlainRewriter()).code
+    assert ours == module.visit(_PlainRewriter()).code
+
+
+@pytest.mark.parametrize(
+    "source", [*SOURCES, None], ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES), "every"]
+)
+def test_find_in_a_module_is_a_walk(source: Path | None) -> None:
+    """``find`` over a whole module reads its list of nodes: the same nodes as a walk, in order,
+    for concrete and abstract kinds, and again for a second module."""
+    text = EVERY_KIND if source is None else source.read_text("utf-8")
+    for module in (cst.parse_module(text), cst.parse_module(text + "\nx = 1\n")):
+        for kinds in ((cst.Call,), (cst.Assign, cst.SimpleString), (cst.BaseCompoundStatement,)):
+            expected = [node for node in walk(module) if isinstance(node, kinds)]
+            assert find(module, *kinds) == expected
+            assert [id(node) for node in find(module, *kinds)] == [id(node) for node in expected]

@@ -37,8 +37,9 @@ from libcst.metadata import (
 )
 from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodegenState
 
+from trncodemod.analysis.cst_scopes import resolve
 from trncodemod.analysis.facts import FileFacts, NameTable
-from trncodemod.analysis.nodes import children, transform, walk
+from trncodemod.analysis.nodes import children, in_place_visits, transform, walk
 from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
@@ -711,7 +712,8 @@ def _remove_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
     removed = transform(tree, _RemoveImportsByText(context, unused))
     if not unused.undecided:
         return removed  # type: ignore[no-any-return]
-    return _RemoveImports(context).transform_module(tree)
+    with in_place_visits():  # its scope analysis (of a copy of the tree) walks in place
+        return _RemoveImports(context).transform_module(tree)
 
 
 class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
@@ -786,7 +788,7 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
                 return default
         table = self.metadata.get(key)
         if table is None:
-            table = self.metadata[key] = self._wrapper.resolve(key)
+            table = self.metadata[key] = resolve(self._wrapper, key)
         value = table[node] if default is _MISSING else table.get(node, default)
         return value() if isinstance(value, LazyValue) else value
 

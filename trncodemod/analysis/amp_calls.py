@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import libcst as cst
 
-from trncodemod.analysis.nodes import visit
-from trncodemod.passes import PlainVisitor
+from trncodemod.analysis.nodes import find
 
 # The last part of every name the pass resolves a node to (autocast, scalers, custom_fwd/bwd).
 LAST_PARTS = frozenset({"autocast", "GradScaler", "custom_fwd", "custom_bwd"})
 
 
-class CallsAndWiths(PlainVisitor):
-    """Every call and `with` in source order (what `m.findall` gives, in one plain walk), and
-    every name an import binds to something named like an autocast or a scaler."""
+class CallsAndWiths:
+    """Every call and `with` in source order (what `m.findall` gives, read from the module's
+    list of nodes: ``nodes.find``), and every name an import binds to something named like an
+    autocast or a scaler."""
 
     def __init__(self) -> None:
         self.calls: list[cst.Call] = []
         self.withs: list[cst.With] = []
         self.imported: set[str] = set()
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def add(self, node: cst.CSTNode) -> None:
         kind = type(node)
         if kind is cst.Call:
             self.calls.append(node)  # type: ignore[arg-type]
@@ -41,12 +41,12 @@ class CallsAndWiths(PlainVisitor):
                     if real.rsplit(".", 1)[-1] in LAST_PARTS:
                         bound = alias.evaluated_alias or real
                         self.imported.add(bound.split(".", 1)[0])
-        return True
 
 
 def calls_and_withs(module: cst.Module) -> CallsAndWiths:
     found = CallsAndWiths()
-    visit(module, found)
+    for node in find(module, cst.Call, cst.With, cst.Import, cst.ImportFrom):
+        found.add(node)
     return found
 
 

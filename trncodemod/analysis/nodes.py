@@ -18,6 +18,7 @@ whose children changed (LibCST rebuilds every node it visits, changed or not).
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
@@ -61,16 +62,9 @@ def _fields(kind: type) -> tuple[tuple[str, frozenset[str]], ...] | None:
         return found
 
 
-# Whether a type is a node's: `isinstance(x, cst.CSTNode)` goes through ABCMeta, a tenth of a
-# walk's time when asked for every field of every node.
-_IS_NODE: dict[type, bool] = {}
-
-
-def _is_node(kind: type) -> bool:
-    known = _IS_NODE.get(kind)
-    if known is None:
-        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
-    return known
+# What a visited field holds when it holds no node (checked by type: `isinstance(x, cst.CSTNode)`
+# goes through ABCMeta, a tenth of a walk's time when asked for every field of every node).
+_NONE = type(None)
 
 
 # Nodes that hold nothing but other such nodes: whitespace, comments, punctuation and operators,
@@ -148,9 +142,9 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
         value = getattr(node, field)
         kind = type(value)
         if kind is tuple or kind is list:
-            found.extend(item for item in value if _is_node(type(item)))
-        elif _is_node(kind):
-            found.append(value)
+            found.extend(value)  # LibCST's helpers visit every item: each is a node
+        elif kind is not _NONE and kind is not cst.MaybeSentinel:
+            found.append(value)  # a visited field holds a node, nothing, or MaybeSentinel
     return found
 
 
@@ -166,10 +160,29 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def find(root: object, *kinds: type) -> list:  # type: ignore[type-arg]
     """The nodes under ``root`` (itself included) of one of ``kinds``, in source order: what
-    ``m.findall(root, m.Call())`` gives for ``find(root, cst.Call)`` (nothing for a sentinel)."""
+    ``m.findall(root, m.Call())`` gives for ``find(root, cst.Call)`` (nothing for a sentinel).
+    A module's nodes are listed once (``_module_nodes``): passes look for kinds of node in the
+    whole module over and over (every `Assign`, every string), each time a walk of it."""
     if not isinstance(root, cst.CSTNode):
         return []
-    return [node for node in walk(root) if isinstance(node, kinds)]
+    if type(root) is not cst.Module:
+        return [node for node in walk(root) if isinstance(node, kinds)]
+    nodes, present = _module_nodes(root)  # type: ignore[arg-type]
+    wanted = {kind for kind in present if issubclass(kind, kinds)}
+    return [node for node in nodes if type(node) in wanted] if wanted else []
+
+
+# The newest module ``find`` was asked about, with its nodes in source order and their classes.
+# A tree never changes, and the engine runs the passes on one tree until one of them rewrites it.
+_NODES: tuple[cst.Module, list[cst.CSTNode], set[type]] | None = None
+
+
+def _module_nodes(module: cst.Module) -> tuple[list[cst.CSTNode], set[type]]:
+    global _NODES
+    if _NODES is None or _NODES[0] is not module:
+        nodes = list(walk(module))
+        _NODES = (module, nodes, {type(node) for node in nodes})
+    return _NODES[1], _NODES[2]
 
 
 def transform(node: cst.CSTNode, visitor: cst.CSTTransformer) -> Any:
@@ -254,7 +267,7 @@ def _transform(
                         changes[field] = items
                 elif kind in skip:
                     continue
-                elif _is_node(kind):
+                elif kind is not _NONE and kind is not cst.MaybeSentinel:
                     new = _transform(value, on_visit, on_leave, skip)
                     if new is value:
                         continue
@@ -334,3 +347,106 @@ def _visit(
             if type(child) not in skip:
                 _visit(child, on_visit, on_leave, skip)
     on_leave(node)
+
+
+# LibCST's own walk, which ``in_place_visits`` stands in for while LibCST's visitors run.
+_LIBCST_VISIT = cst.CSTNode.visit
+# By (visitor class, node class): ``_plan``; None where LibCST's own walk is taken (a
+# transformer, a node class whose fields cannot be read).
+_PLANS: dict[tuple[type, type], Any] = {}
+
+
+def _own(kind: type, name: str) -> Any:
+    """``kind``'s method ``name`` where it is not LibCST's stub (``CSTTypedVisitorFunctions``
+    gives every visitor a `visit_<Node>`, a `leave_<Node>` and their attribute hooks)."""
+    method = getattr(kind, name, None)
+    return None if method is None or method is getattr(cst.CSTVisitor, name, None) else method
+
+
+def _plan(visitor_kind: type, node_kind: type) -> Any:
+    """How a visitor of ``visitor_kind`` visits a ``node_kind``: its own `visit_<Node>` (None for
+    LibCST's stub; ``_MISSING`` where it dispatches otherwise than ``CSTVisitor``), whether its
+    attribute hooks are ``CSTVisitor``'s, and each field: whether its attribute hooks are called
+    where it holds nothing, and the visitor's own attribute hooks for it."""
+    fields = _fields(node_kind)
+    if fields is None or not issubclass(visitor_kind, cst.CSTVisitor):
+        _PLANS[(visitor_kind, node_kind)] = None
+        return None
+    name = node_kind.__name__
+    plain = (
+        visitor_kind.on_visit_attribute is cst.CSTVisitor.on_visit_attribute
+        and visitor_kind.on_leave_attribute is cst.CSTVisitor.on_leave_attribute
+    )
+    found = _PLANS[(visitor_kind, node_kind)] = (
+        _own(visitor_kind, f"visit_{name}")
+        if visitor_kind.on_visit is cst.CSTVisitor.on_visit
+        else _MISSING,
+        plain,
+        tuple(
+            (
+                field,
+                # LibCST's helpers for an optional node call the hooks for a missing one too
+                bool(how & {"visit_optional", "visit_sentinel"}),
+                _own(visitor_kind, f"visit_{name}_{field}") if plain else None,
+                _own(visitor_kind, f"leave_{name}_{field}") if plain else None,
+            )
+            for field, how in fields
+        ),
+    )
+    return found
+
+
+_MISSING = object()
+
+
+def _visit_in_place(self: cst.CSTNode, visitor: Any) -> Any:
+    """``CSTNode.visit`` for a ``CSTVisitor``: the same hooks, attribute hooks included, called
+    in the same order on the same nodes, without building a copy of every node (LibCST's
+    ``_visit_and_replace_children`` does, then drops it: a visitor cannot change the tree)."""
+    plan = _PLANS.get((type(visitor), type(self)), _MISSING)
+    if plan is _MISSING:
+        plan = _plan(type(visitor), type(self))
+    if plan is None:
+        return _LIBCST_VISIT(self, visitor)
+    hook, plain, fields = plan
+    if hook is _MISSING:
+        go = visitor.on_visit(self)
+    else:
+        go = hook is None or hook(visitor, self) is not False
+    if go:
+        for field, hooked_if_empty, visit_field, leave_field in fields:
+            value = getattr(self, field)
+            kind = type(value)
+            sequence = kind is tuple or kind is list
+            node = not sequence and kind is not _NONE and kind is not cst.MaybeSentinel
+            if not (sequence or node or hooked_if_empty):
+                continue  # `format_spec=visit_sequence(...) if format_spec is not None else None`
+            if not plain:
+                visitor.on_visit_attribute(self, field)
+            elif visit_field is not None:
+                visit_field(visitor, self)
+            if sequence:
+                for item in value:
+                    item.visit(visitor)
+            elif node:
+                value.visit(visitor)
+            if not plain:
+                visitor.on_leave_attribute(self, field)
+            elif leave_field is not None:
+                leave_field(visitor, self)
+    visitor.on_leave(self)
+    return self
+
+
+@contextlib.contextmanager
+def in_place_visits() -> Iterator[None]:
+    """While it lasts, ``node.visit(visitor)`` walks a ``CSTVisitor`` over the tree in place
+    (``_visit_in_place``); a transformer's walk is LibCST's. For LibCST's metadata providers,
+    whose visitors call ``child.visit(self)`` themselves: the scope analysis of a training
+    module spends a third of its time copying nodes (tests/test_nodes.py holds the scopes,
+    assignments and accesses equal to LibCST's)."""
+    cst.CSTNode.visit = _visit_in_place  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cst.CSTNode.visit = _LIBCST_VISIT  # type: ignore[method-assign]

@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import GlobalScope, ImportAssignment, MetadataWrapper, Scope, ScopeProvider
 
+from trncodemod.analysis.cst_scopes import resolve
 from trncodemod.analysis.facts import BLOCKS, DEFINITIONS
 from trncodemod.analysis.nodes import visit
 
@@ -34,7 +35,7 @@ class Bindings:
 
 def _scopes(wrapper: MetadataWrapper) -> Iterator[Scope]:
     seen: set[int] = set()
-    for scope in wrapper.resolve(ScopeProvider).values():
+    for scope in resolve(wrapper, ScopeProvider).values():
         if scope is not None and id(scope) not in seen:
             seen.add(id(scope))
             yield scope
