@@ -67,7 +67,7 @@ def test_mixed_tree_broken_file_is_named_and_the_others_are_migrated(tree: Path)
     latin_after = (tree / "latin.py").read_bytes()
     assert "# café".encode("latin-1") in latin_after and b".to(torch_xla.device())" in latin_after
     assert (tree / "crlf.py").read_bytes() == (
-        b"import torch\r\nimport torch_xla\r\n\r\nm = torch.nn.Linear(2, 2).to(torch_xla.device())\r\n"
+        b"import torch\r\nimport torch_xla\r\nm = torch.nn.Linear(2, 2).to(torch_xla.device())\r\n"
     )
     bom_after = (tree / "bom.py").read_bytes()
     assert bom_after.startswith(b"\xef\xbb\xbf") and not bom_after.endswith(b"\n")
