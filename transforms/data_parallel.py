@@ -182,7 +182,9 @@ class SamplerWorldSize(Rule):
     `xr.world_size()` and `rank=dist.get_rank()` to `xr.global_ordinal()` (keyword or
     positional); a sampler given neither (`DistributedSampler(dataset)`, which reads both from
     the default process group) gets `num_replicas=xr.world_size(), rank=xr.global_ordinal()`
-    after the dataset. The sampler itself is kept: MpDeviceLoader does not shard data.
+    after the dataset under `--scale-out` only: without it the script's own process group, made
+    xla by TRN143, gives the sampler the same values. The sampler itself is kept: MpDeviceLoader
+    does not shard data.
 
     ## Why
     Neuron's and torch_xla's data-parallel samples shard with
@@ -862,6 +864,12 @@ class DataParallel(Pass):
             # Plain data parallel only: where a framework, sharding or model parallelism owns
             # the gradients, its own data-parallel group is the sampler's business.
             if self.run.profile.reduces_own_gradients:
+                return updated
+            if not self.settings.scale_out:
+                # The script's own process group (made xla by TRN143) gives the sampler the same
+                # world size and rank: spelling them out changes nothing (dino, timm, detr,
+                # yolov5 on the repository benchmark). Under --scale-out the tool writes the
+                # multi-worker port as Neuron's samples do, with the runtime's values.
                 return updated
             return self._sampler_from_runtime(original, updated)
         for keyword, (position, source) in _SAMPLER_SLOTS.items():

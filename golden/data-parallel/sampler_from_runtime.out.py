@@ -1,3 +1,6 @@
+# golden: scale-out=true
+# Under --scale-out the tool writes the multi-worker port as Neuron's samples do: samplers get
+# the runtime's world size and rank (twin: sampler_kept_without_scale_out).
 import torch
 import torch.distributed as dist
 import torch_xla
