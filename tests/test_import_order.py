@@ -65,6 +65,14 @@ def test_an_import_joins_torch_below_the_environment_the_script_sets_first() -> 
     )
 
 
+def test_an_import_the_file_has_below_its_leading_block_is_not_written_twice() -> None:
+    # yolov5: torch and torch_xla come after a `try: import comet_ml`; AddImportsVisitor looks
+    # only at the leading block and wrote `import torch_xla` again above it.
+    before = "import os\n\ntry:\n    import comet_ml\nexcept ImportError:\n    comet_ml = None\n\nimport torch\nimport torch_xla\n\nx = 1\n"
+    after = before.replace("import os\n", "import os\nimport torch_xla\n", 1)
+    assert _placed(before, after) == before
+
+
 def test_an_unaliased_import_sorts_before_its_aliased_twin() -> None:
     before = "import torch as th\nfrom torch.utils.data import DataLoader\n"
     after = "import torch as th\nfrom torch.utils.data import DataLoader\nimport torch\n"

@@ -109,7 +109,7 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     """``after`` (what a pass made of ``before``) with each import it added moved into
     its section of the leading import block, sorted; an import whose section the block lacks
     stays after the block, where it was put."""
-    body = [_sort_merged_names(before, statement) for statement in after.body]
+    body = _without_repeats(before, [_sort_merged_names(before, s) for s in after.body])
     end = _leading_end(body)
     added = [index for index in _added(before, body) if index < end]
     if not added:
@@ -161,6 +161,31 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
         body.insert(position, placed)
         end += 1
     return after.with_changes(body=body)
+
+
+def _without_repeats(before: cst.Module, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """``body`` without an import line that repeats one the file already had: AddImportsVisitor
+    looks only at the leading block, so where the file imports torch_xla below it (yolov5's
+    imports after a `try: import comet_ml`) a second pass wrote `import torch_xla` again."""
+    had: dict[tuple[bool, str, str], int] = {}
+    for statement in before.body:
+        if (node := _import_of(statement)) is not None:
+            had[_kind(node)] = had.get(_kind(node), 0) + 1
+    counts: dict[tuple[bool, str, str], int] = {}
+    for statement in body:
+        if (node := _import_of(statement)) is not None:
+            counts[_kind(node)] = counts.get(_kind(node), 0) + 1
+    extra = {k: n - had[k] for k, n in counts.items() if had.get(k) and n > had[k]}
+    if not extra:
+        return body
+    kept = []
+    for statement in body:
+        node = _import_of(statement)
+        if node is not None and extra.get(_kind(node), 0) > 0:
+            extra[_kind(node)] -= 1  # the first: AddImportsVisitor's, above the file's own
+            continue
+        kept.append(statement)
+    return kept
 
 
 def _torch_line_after(body: list[cst.BaseStatement], end: int) -> int | None:
