@@ -68,9 +68,14 @@ def test_an_import_joins_torch_below_the_environment_the_script_sets_first() -> 
 def test_an_import_the_file_has_below_its_leading_block_is_not_written_twice() -> None:
     # yolov5: torch and torch_xla come after a `try: import comet_ml`; AddImportsVisitor looks
     # only at the leading block and wrote `import torch_xla` again above it.
-    before = "import os\n\ntry:\n    import comet_ml\nexcept ImportError:\n    comet_ml = None\n\nimport torch\nimport torch_xla\n\nx = 1\n"
-    after = before.replace("import os\n", "import os\nimport torch_xla\n", 1)
-    assert _placed(before, after) == before
+    text = "import os\n\ntry:\n    import comet_ml\nexcept ImportError:\n    comet_ml = None\n\nimport torch\nimport torch_xla\n\nx = 1\n"
+    before = cst.parse_module(text)
+    added = cst.parse_statement("import torch_xla\n")
+    after = before.with_changes(body=[before.body[0], added, *before.body[1:]])
+    assert place_added_imports(before, after).code == text
+    # The file's own repeated line stays, wherever the pass put its own.
+    again = before.with_changes(body=[*before.body, cst.parse_statement("import os\n")])
+    assert place_added_imports(before, again).code == text
 
 
 def test_an_unaliased_import_sorts_before_its_aliased_twin() -> None:

@@ -109,7 +109,7 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     """``after`` (what a pass made of ``before``) with each import it added moved into
     its section of the leading import block, sorted; an import whose section the block lacks
     stays after the block, where it was put."""
-    body = _without_repeats(before, [_sort_merged_names(before, s) for s in after.body])
+    body = [_sort_merged_names(before, s) for s in _without_repeats(before, list(after.body))]
     end = _leading_end(body)
     added = [index for index in _added(before, body) if index < end]
     if not added:
@@ -164,9 +164,12 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
 
 
 def _without_repeats(before: cst.Module, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-    """``body`` without an import line that repeats one the file already had: AddImportsVisitor
-    looks only at the leading block, so where the file imports torch_xla below it (yolov5's
-    imports after a `try: import comet_ml`) a second pass wrote `import torch_xla` again."""
+    """``body`` without an import line the pass added that repeats one the file already had:
+    AddImportsVisitor looks only at the leading block, so where the file imports torch_xla below
+    it (yolov5's imports after a `try: import comet_ml`) a second pass wrote `import torch_xla`
+    again. Only lines beyond the file's own count of that import go, and only lines the pass
+    made (a statement it kept is the same object as before), never one of the file's own."""
+    own = {id(statement) for statement in before.body}
     had: dict[tuple[bool, str, str], int] = {}
     for statement in before.body:
         if (node := _import_of(statement)) is not None:
@@ -181,8 +184,8 @@ def _without_repeats(before: cst.Module, body: list[cst.BaseStatement]) -> list[
     kept = []
     for statement in body:
         node = _import_of(statement)
-        if node is not None and extra.get(_kind(node), 0) > 0:
-            extra[_kind(node)] -= 1  # the first: AddImportsVisitor's, above the file's own
+        if node is not None and id(statement) not in own and extra.get(_kind(node), 0) > 0:
+            extra[_kind(node)] -= 1
             continue
         kept.append(statement)
     return kept
