@@ -226,16 +226,6 @@ class BatchPaddedToItsLargest(Rule):
     source = "reference R8, D4"
 
 
-_SIZE_METHODS = ("size", "numel")
-_DATA_READS = frozenset({"item", "max", "sum", "amax", "count_nonzero", "tolist"})
-_LEAVES = (cst.Continue, cst.Break, cst.Raise, cst.Return)
-_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
-
-
 class _SizeReads(PlainVisitor):
     """Whether a module spells any read of a size that ``_size_of`` could accept: ``.shape``,
     ``.size(...)``, ``.numel()``, ``len(...)``, or any call at all where ``builtins`` is
