@@ -143,3 +143,37 @@ def test_skipping_untouched_passes_changes_no_output_or_finding(path: Path, monk
     monkeypatch.setattr(migrate, "_touches", lambda *_: True)
     rerunning = migrate_text(text, str(path), settings)
     assert (skipping.text, skipping.findings) == (rerunning.text, rerunning.findings)
+
+
+# Under the default settings: the XLA seed (TRN331) comes only once a later pass has made the
+# file import torch_xla, which the seed's pass looks for although no line it reads changed
+# (``Pass.imports_seen``); an import another pass adds is otherwise not a reason to run again.
+DEFAULT_SETTINGS_SCRIPTS = [
+    ROOT / "golden/scale-out/epoch_loop_in_callee.in.py",
+    ROOT / "golden/step-marker/accelerate_loader_passed_on.in.py",
+    ROOT / "golden/device/accel_opt_in_flag.in.py",
+]
+
+
+@pytest.mark.parametrize(
+    "path", DEFAULT_SETTINGS_SCRIPTS, ids=lambda p: f"{p.parent.name}-{p.stem}"
+)
+def test_an_added_import_reruns_the_passes_it_concerns(path: Path, monkeypatch) -> None:
+    text = path.read_text("utf-8")
+    skipping = migrate_text(text, str(path), Settings())
+    monkeypatch.setattr(migrate, "_touches", lambda *_: True)
+    rerunning = migrate_text(text, str(path), Settings())
+    assert (skipping.text, skipping.findings) == (rerunning.text, rerunning.findings)
+    if path.name == "epoch_loop_in_callee.in.py":
+        assert "TRN331" in {finding.code for finding in skipping.findings}
+
+
+def test_an_import_is_a_reason_to_run_again_only_where_its_name_is_read() -> None:
+    old = "import torch\nx = torch.ones(1)\ny = xm.f()\n"
+    added = old.replace("import torch\n", "import torch\nimport torch_xla\n")
+    assert not migrate._touches(("nothing",), old, added)
+    assert migrate._touches(("nothing",), old, added, frozenset({"torch_xla"}))
+    aliased = old.replace("import torch\n", "import torch\nimport torch_xla.core.xla_model as xm\n")
+    assert migrate._touches(("nothing",), old, aliased)  # `xm.f()` did not change, and reads it
+    parenthesised = old + "from a import (\n    b,\n)\n"
+    assert migrate._touches(("nothing",), old, parenthesised)

@@ -26,6 +26,42 @@ CASES = [
     (
         "from torch.amp import autocast\n@autocast('xla')\ndef f():\n    pass\n",
         [("torch.amp", "autocast", None)],
+        True,  # read below its import, its only binding
+    ),
+    (  # read in the global scope above its import: not a read of it (LibCST decides)
+        "autocast()\nfrom torch.amp import autocast\n",
+        [("torch.amp", "autocast", None)],
+        False,
+    ),
+    (  # read in a function above its import: a read of it, but not settled by the line
+        "def f():\n    autocast()\nfrom torch.amp import autocast\n",
+        [("torch.amp", "autocast", None)],
+        False,
+    ),
+    (  # bound twice: which binding a read sees needs the scopes
+        "from torch.amp import autocast\ndef f(autocast):\n    autocast()\n",
+        [("torch.amp", "autocast", None)],
+        False,
+    ),
+    (
+        "from torch.cuda.amp import autocast\nfrom torch.amp import autocast\nautocast()\n",
+        [("torch.cuda.amp", "autocast", None)],
+        False,
+    ),
+    (  # an import in a function, read elsewhere
+        "def f():\n    from torch.amp import autocast\ndef g():\n    autocast()\n",
+        [("torch.amp", "autocast", None)],
+        False,
+    ),
+    (
+        "try:\n    from torch.amp import autocast\nexcept ImportError:\n    pass\n"
+        "with autocast('xla'):\n    pass\n",
+        [("torch.amp", "autocast", None)],
+        True,
+    ),
+    (  # `del` is no read of it
+        "from torch.amp import autocast\ndel autocast\n",
+        [("torch.amp", "autocast", None)],
         False,
     ),
     ("from torch.amp import autocast\n# autocast here\n", [("torch.amp", "autocast", None)], False),
@@ -45,9 +81,9 @@ CASES = [
         True,
     ),
     ("import torch.cuda.amp as amp\nimport torch\n", [("torch.cuda.amp", None, "amp")], True),
-    ("import torch.cuda.amp as amp\namp.autocast()\n", [("torch.cuda.amp", None, "amp")], False),
+    ("import torch.cuda.amp as amp\namp.autocast()\n", [("torch.cuda.amp", None, "amp")], True),
     ("import apex.amp\nimport torch\n", [("apex.amp", None, None)], True),
-    ("import apex.amp\napex.amp.initialize()\n", [("apex.amp", None, None)], False),
+    ("import apex.amp\napex.amp.initialize()\n", [("apex.amp", None, None)], True),
     (
         "def f():\n    from torch.amp import autocast\n    return 1\n",
         [("torch.amp", "autocast", None)],
@@ -97,7 +133,7 @@ def test_removal_is_libcsts(
 
 
 def test_an_undecided_answer_is_used() -> None:
-    tree = cst.parse_module("from torch.amp import autocast\nautocast()\n")
+    tree = cst.parse_module("from torch.amp import autocast\nautocast()\nautocast = 1\n")
     alias = tree.body[0].body[0].names[0]  # type: ignore[attr-defined]
     unused = UnusedByText(tree)
     assert alias not in unused

@@ -37,7 +37,7 @@ from trncodemod.analysis.loops import (
     own_statements,
     root_name,
 )
-from trncodemod.analysis.nodes import walk
+from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
 from trncodemod.rewriting.closures import CLOSURE_NAME, step_closure
@@ -289,8 +289,8 @@ class ItemHoist(Pass):
     def _interval(self, loop: cst.CSTNode) -> str:
         function = self._enclosing_function(loop)
         where: cst.CSTNode = function or self.tree
-        for node in walk(where):
-            if m.matches(node, m.Attribute(value=m.Name(), attr=m.Name("log_interval"))):
+        for node in find(where, cst.Attribute):
+            if node.attr.value == "log_interval" and type(node.value) is cst.Name:
                 return _code(node)
         if function is not None and any(p.name.value == "args" for p in function.params.params):
             declared = any(
@@ -305,7 +305,7 @@ class ItemHoist(Pass):
                     ),
                 )
                 and node.args[0].value.evaluated_value in ("--log-interval", "--log_interval")  # type: ignore[attr-defined]
-                for node in walk(self.tree)
+                for node in find(self.tree, cst.Call)
             )
             if declared:
                 return "args.log_interval"
@@ -657,8 +657,8 @@ class ItemHoist(Pass):
     def _counter_name(self) -> str:
         """`step` when no variable, parameter or import of the file is spelled so (attributes
         such as `optimizer.step` and keywords do not count), else a fresh name."""
-        for node in walk(self.tree):
-            if isinstance(node, cst.Name) and node.value == "step":
+        for node in find(self.tree, cst.Name):
+            if node.value == "step":
                 parent = self._parent(node)
                 if isinstance(parent, cst.Attribute) and parent.attr is node:
                     continue

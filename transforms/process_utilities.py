@@ -136,6 +136,7 @@ class ProcessUtilities(Pass):
     name = "utilities"
     rules = (XlaSeed, XlaActivationCheckpoint)
     needles = ("manual_seed", "checkpoint")
+    imports_seen = frozenset({"torch_xla"})  # ``_places_on_device``
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

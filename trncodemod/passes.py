@@ -373,6 +373,9 @@ class _Index:
 
     parents: dict[cst.CSTNode, cst.CSTNode]
     scopeless: set[int]
+    # A node the tree holds in two places (a rewrite may reuse one): metadata keyed by node
+    # cannot tell the two apart.
+    repeated: bool
 
 
 # Statements the scope analysis gives no scope to anything in.
@@ -385,11 +388,13 @@ def _index(module: cst.Module) -> _Index:
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     scopeless: set[int] = set()
     stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+    edges = 0
     while stack:
         node, inside = stack.pop()
         kind = type(node)
         inside = inside or kind in _SCOPELESS_STATEMENTS
         for child in children(node):
+            edges += 1
             parents[child] = node
             stack.append((child, inside))
             if inside:
@@ -398,7 +403,14 @@ def _index(module: cst.Module) -> _Index:
             scopeless.add(id(node.attr))  # type: ignore[attr-defined]
         elif kind is cst.Arg and node.keyword is not None:  # type: ignore[attr-defined]
             scopeless.add(id(node.keyword))  # type: ignore[attr-defined]
-    return _Index(parents, scopeless)
+    return _Index(parents, scopeless, edges != len(parents))
+
+
+def holds_no_node_twice(module: cst.Module) -> bool:
+    """Whether every node of ``module`` has one place in it, so that metadata keyed by node
+    (parents, scopes, positions) can be worked out on it; the walk is the one the passes' index
+    of the tree needs, kept for them."""
+    return not per_tree(module, "index", _index).repeated
 
 
 def visible_assignments(
@@ -724,6 +736,10 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     # Passes whose rewrites this one must look at again wherever they land; otherwise it runs
     # again on a rewritten file only where the rewrite added or removed one of its needles.
     sees: ClassVar[frozenset[str]] = frozenset()
+    # Names whose import, added or removed by another pass, changes this pass's verdict on
+    # code that does not read them (a file that imports torch_xla is an XLA file); otherwise an
+    # import matters to it only where the code it did not change reads the name.
+    imports_seen: ClassVar[frozenset[str]] = frozenset()
 
     METADATA_DEPENDENCIES = (
         PositionProvider,

@@ -933,8 +933,8 @@ def _device_argument(call: cst.Call, qualified: Qualified) -> cst.BaseExpression
 
 
 def _is_dtype(node: cst.BaseExpression, qualified: Qualified) -> bool:
-    name = dotted(node) or ""
-    return bool(qualified(node) & {f"torch.{_last(name)}"}) and not _last(name).startswith("dev")
+    last = _last(dotted(node) or "")
+    return bool(last) and not last.startswith("dev") and bool(qualified(node) & {f"torch.{last}"})
 
 
 def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:

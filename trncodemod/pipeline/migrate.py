@@ -19,7 +19,7 @@ from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.line_diff import LineMatcher
-from trncodemod.passes import PYTORCH_SIGNS, Pass, PassRun
+from trncodemod.passes import PYTORCH_SIGNS, Pass, PassRun, holds_no_node_twice
 from trncodemod.pipeline import isolation
 from trncodemod.pipeline.plugins import PluginError, PluginRewrite, plugin_runner
 from trncodemod.pipeline.suppressions import find_suppressions
@@ -85,28 +85,63 @@ _XLA_OPTIONAL = (
 )
 
 
-def _touches(needles: tuple[str, ...], old: str, new: str) -> bool:
+def _touches(
+    needles: tuple[str, ...], old: str, new: str, imports_seen: frozenset[str] = frozenset()
+) -> bool:
     """Whether the lines that differ between ``old`` and ``new`` hold one of ``needles``.
 
     A pass acts only on code that holds one of its needles (its prefilter): when another pass's
     rewrite since this one last ran neither added nor removed such a line, running it again on
     the new tree repeats its previous verdict. A pass whose verdict hangs on another pass's
-    rewrite elsewhere in the file names that pass in ``Pass.sees``. Tests hold the outputs and
+    rewrite elsewhere in the file names that pass in ``Pass.sees``. An import added or removed
+    changes what the lines that did not change mean only where they spell a name it binds, or
+    for a pass that names the module in ``Pass.imports_seen``. Tests hold the outputs and
     findings equal to running every pass again (tests/test_fixed_point.py)."""
     old_lines, new_lines = old.split("\n"), new.split("\n")
-    matcher = LineMatcher(old_lines, new_lines)
+    opcodes = LineMatcher(old_lines, new_lines).get_opcodes()
     lines = [
         line
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        for tag, i1, i2, j1, j2 in opcodes
         if tag != "equal"
         for line in (*old_lines[i1:i2], *new_lines[j1:j2])
     ]
-    # An added or removed import changes what names resolve to on lines that did not change
-    # (`import torch` added by one pass makes `torch.device(...)` another pass's business).
-    if any(_IMPORT_LINE.match(line) for line in lines):
-        return True
+    # An added or removed import changes what its names resolve to on lines that did not change
+    # (`import torch` added by one pass makes `torch.device(...)` another pass's business); on
+    # lines that spell none of them, nothing resolves otherwise.
+    imports = [line for line in lines if _IMPORT_LINE.match(line)]
+    if imports:
+        bound = _bound_by(imports)
+        if bound is None or not bound.isdisjoint(imports_seen):
+            return True
+        unchanged = "\n".join(
+            line for tag, _i1, _i2, j1, j2 in opcodes if tag == "equal" for line in new_lines[j1:j2]
+        )
+        if any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", unchanged) for name in bound):
+            return True
     changed = "\n".join(lines)
     return any(needle in changed for needle in needles)
+
+
+def _bound_by(imports: list[str]) -> set[str] | None:
+    """The names the import lines ``imports`` bind, and the first part of each module they
+    import (`torch_xla` of `import torch_xla.core.xla_model as xm`); None where one is not a
+    whole statement (a line of a parenthesised import)."""
+    bound: set[str] = set()
+    for line in imports:
+        try:
+            statements = ast.parse(line.strip()).body
+        except SyntaxError:
+            return None
+        for statement in statements:
+            if not isinstance(statement, ast.Import | ast.ImportFrom):
+                return None
+            if isinstance(statement, ast.ImportFrom) and statement.module:
+                bound.add(statement.module.partition(".")[0])
+            for alias in statement.names:
+                bound.add(alias.asname or alias.name.partition(".")[0])
+                if isinstance(statement, ast.Import):
+                    bound.add(alias.name.partition(".")[0])
+    return bound
 
 
 def active_passes(settings: Settings) -> tuple[tuple[type[Pass], ...], frozenset[str]]:
@@ -165,6 +200,7 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
     # top (and so make it required) is reported instead (diffusers' pipelines guard it).
     xla_optional = first is not None and first.xla_optional
     facts: dict[int, FileFacts | None] = {0: first}  # by version, read when first asked
+    rewritten_tree: cst.Module | None = None  # the tree of ``code``, a pass's rewrite
     for _round in range(MAX_ROUNDS):
         if all(seen.get(p.name) == version for p in passes):
             break
@@ -189,15 +225,21 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
             if (
                 last is not None
                 and not pass_cls.sees.intersection(made_by[last + 1 :])
-                and not _touches(pass_cls.needles, versions[last], code)
+                and not _touches(pass_cls.needles, versions[last], code, pass_cls.imports_seen)
             ):
                 continue
             if wrapper is None:
-                # A rewritten tree may hold one node twice, which metadata keyed by node cannot
-                # tell apart, so the wrapper would copy it; parsing the rewritten code is faster
-                # (native) than that copy, and gives the passes the tree a second run would see.
-                tree = _parse(code, known, settings) if version == 0 else _reparse(code)
-                parsed = code
+                # The rewritten tree, where it holds no node twice (one reused by a rewrite,
+                # which metadata keyed by node cannot tell apart); else the tree of the
+                # rewritten code, parsed (natively: faster than the wrapper's copy).
+                if version == 0:
+                    tree = _parse(code, known, settings)
+                    parsed = code
+                elif rewritten_tree is not None and holds_no_node_twice(rewritten_tree):
+                    tree = rewritten_tree
+                else:
+                    tree, parsed = _reparse(code), code
+                rewritten_tree = None
                 wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
             suppressions = find_suppressions(code)
             run = PassRun(
@@ -269,6 +311,7 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                     ahead = _line_map(code, new_code)  # a line of the old code -> of the new
                     from_original = (lambda f, g: lambda line: g(f(line)))(from_original, ahead)
                 code, wrapper = new_code, None
+                rewritten_tree = new_module if rewritten is None else None
                 version += 1
                 if rewritten is not None:
                     facts[version] = rewritten

@@ -8,13 +8,19 @@ a quarter of a training script's run where a pass removes an import (denoising-d
 reference, export (``__all__``) or string annotation names what it binds; each of those spells
 the first part of the bound name in the code outside the import statements (other than after
 an attribute's dot). So where that part
-appears nowhere else in the code, the answer is "unused" without a scope; where it does, the
-answer needs the scopes (``undecided``), and the caller asks LibCST.
+appears nowhere else in the code, the answer is "unused" without a scope. Where it does, the
+code's ``ast`` often settles it the other way: an import of the module's global scope that is the
+only binding of its name anywhere in the module, read (an ``ast.Name`` load) on a line below the
+import, is used by LibCST's reckoning too (a read in a nested scope sees every binding of the
+global scope; a read in the global scope, each binding made before it). Elsewhere the answer
+needs the scopes (``undecided``), and the caller asks LibCST.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 import libcst as cst
@@ -35,6 +41,7 @@ class UnusedByText:
         self.undecided = False
         self._parents: dict[cst.ImportAlias, Import] | None = None
         self._texts: tuple[str, str] | None = None
+        self._reads: _Reads | None = None
 
     def __contains__(self, alias: object) -> bool:
         if self._parents is None:
@@ -49,10 +56,16 @@ class UnusedByText:
         assert isinstance(alias, cst.ImportAlias)
         bound = alias.asname.name if alias.asname is not None else alias.name
         head = _head(bound)
-        if head is None or self._spelled(head):
+        if head is None:
             self.undecided = True
             return False
-        return True
+        if not self._spelled(head):
+            return True
+        if self._reads is None:
+            self._reads = _Reads(self._texts[0] if self._texts is not None else self.tree.code)
+        if not self._reads.read_below_its_import(head):
+            self.undecided = True
+        return False
 
     def _spelled(self, word: str) -> bool:
         """Whether ``word`` is spelled as a whole word in the code outside the import
@@ -66,6 +79,78 @@ class UnusedByText:
         pattern = re.compile(rf"(?<![\w.]){re.escape(word)}(?!\w)")
         whole, imports = self._texts
         return len(pattern.findall(whole)) > len(pattern.findall(imports))
+
+
+class _Reads:
+    """What the ``ast`` of a module's code says of its names: how often each is bound anywhere,
+    the last line of each import statement of the global scope that binds it, and the lines it
+    is read on."""
+
+    def __init__(self, code: str) -> None:
+        self.bound: Counter[str] = Counter()
+        self.imported_at: dict[str, int] = {}
+        self.read_on: dict[str, list[int]] = {}
+        try:
+            module = ast.parse(code)
+        except (SyntaxError, ValueError):  # syntax newer than this Python's: undecided
+            self.parsed = False
+            return
+        self.parsed = True
+        for node in ast.walk(module):
+            for name in _binds(node):
+                self.bound[name] += 1
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                self.read_on.setdefault(node.id, []).append(node.lineno)
+        for statement in _global_statements(module.body):
+            if isinstance(statement, ast.Import | ast.ImportFrom):
+                for alias in statement.names:
+                    name = alias.asname or alias.name.partition(".")[0]
+                    self.imported_at[name] = statement.end_lineno or statement.lineno
+
+    def read_below_its_import(self, name: str) -> bool:
+        """Whether ``name`` is bound once in the module, by an import of the global scope, and
+        read on a line below that import."""
+        if not self.parsed or self.bound[name] != 1 or name not in self.imported_at:
+            return False
+        line = self.imported_at[name]
+        return any(read > line for read in self.read_on.get(name, ()))
+
+
+def _binds(node: ast.AST) -> Iterator[str]:
+    """The names ``node`` binds (or declares global or nonlocal, or deletes)."""
+    kind = type(node)
+    if kind is ast.Name:
+        if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            yield node.id  # type: ignore[attr-defined]
+    elif kind is ast.arg:
+        yield node.arg  # type: ignore[attr-defined]
+    elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        yield node.name  # type: ignore[attr-defined]
+    elif kind in (ast.Import, ast.ImportFrom):
+        for alias in node.names:  # type: ignore[attr-defined]
+            yield alias.asname or alias.name.partition(".")[0]
+    elif kind in (ast.Global, ast.Nonlocal):
+        yield from node.names  # type: ignore[attr-defined]
+    elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar):
+        if node.name is not None:  # type: ignore[attr-defined]
+            yield node.name  # type: ignore[attr-defined]
+    elif kind is ast.MatchMapping and node.rest is not None:  # type: ignore[attr-defined]
+        yield node.rest  # type: ignore[attr-defined]
+
+
+def _global_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of the global scope: ``body`` and the blocks of its compound statements,
+    not the bodies of functions or classes."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(statement, field, ()):
+                if isinstance(child, ast.stmt):
+                    yield from _global_statements([child])
+                else:  # an except handler or a match case: its body
+                    yield from _global_statements(child.body)
 
 
 def _head(name: cst.BaseExpression) -> str | None:
