@@ -32,9 +32,33 @@ CASES = {
         {"torch", "nn", "o", "f"},
         {"x"},
     ),
-    "dotted import": (
-        "import torch.distributed\nimport torch\ntorch.distributed.init()\n",
+    "dotted import": (  # `import a.b` binds `a`, and a read `a.x` is "a.x" as for `import a`
+        "import torch.distributed\nimport torch\ntorch.distributed.init()\n"
+        "torch.utils.data.DataLoader; torch.Generator; torch; torch.distributed\n"
+        "def f():\n    import torch.utils.checkpoint\n    return torch.utils.checkpoint.x, torch.y\n",
+        {"torch"},
         set(),
+    ),
+    "dotted imports only": (
+        "import torch.utils.checkpoint\nimport torch.nn\ntorch.Generator(); torch.nn.Linear\n"
+        "torch.utils.data.X; torch\n",
+        {"torch"},
+        set(),
+    ),
+    "dotted import read before": (
+        "torch.Generator\nimport torch.utils.checkpoint\ntorch.x\n",
+        set(),
+        {"torch"},
+    ),
+    "dotted import and another target": (
+        "import torch.nn\nfrom x import torch\ntorch.y\ndef f():\n    import torch.optim\n"
+        "    return torch.z\n",
+        set(),
+        {"torch"},
+    ),
+    "dotted import in a function only": (
+        "def f():\n    import torch.nn\n    return torch.nn.Linear\ndef g():\n    return torch.x\n",
+        {"f", "g"},
         {"torch"},
     ),
     "relative": (

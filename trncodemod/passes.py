@@ -583,17 +583,23 @@ class _Positions:
         self.ranges: dict[cst.CSTNode, CodeRange] = {}  # what the codegen state records
         self._computed = self.ranges  # the state's provider: this, for ``_computed``
         self.first_lines: dict[cst.CSTNode, int] | None = None
+        # Each top-level statement's ast statement (the first, for a line of several), where
+        # the two trees pair up.
+        self.paired: dict[cst.CSTNode, ast.stmt] | None = None
         self.done: set[cst.CSTNode] = set()
 
     def range(self, node: cst.CSTNode) -> CodeRange | None:
-        """``node``'s range; None for the module, its header and footer, and a node not in it."""
+        """``node``'s range; None for the module, its header and footer, and a node not in it.
+        With the ast, the code generated is that of the innermost statement of a block around
+        ``node`` (not of a whole class): its first line is its ast statement's."""
         known = self.ranges.get(node)
         if known is not None:
             return known
         parents = _parents(self.module)
-        top = node
-        while (parent := parents.get(top)) is not None and parent is not self.module:
-            top = parent
+        path = [node]
+        while (parent := parents.get(path[-1])) is not None and parent is not self.module:
+            path.append(parent)
+        top = path[-1]
         if parent is None or top in self.done:
             return None
         if self.first_lines is None:
@@ -601,21 +607,26 @@ class _Positions:
         line = self.first_lines.get(top)
         if line is None:
             return None
+        anchor, indents = top, []
+        if self.paired is not None and top in self.paired:
+            anchor, line, indents = _innermost(path[::-1], self.paired[top], line, self.module)
         state = PositionProvidingCodegenState(
             default_indent=self.module.default_indent,
             default_newline=self.module.default_newline,
             provider=self,  # type: ignore[arg-type]
             line=line,
         )
-        top._codegen(state)
-        self.done.add(top)
+        state.indent_tokens = indents
+        anchor._codegen(state)
+        self.done.add(anchor)
         return self.ranges.get(node)
 
     def _first_lines(self) -> dict[cst.CSTNode, int]:
         if self.tree is not None:
             found = _first_lines_of(self.module, self.tree)
             if found is not None:
-                return found
+                self.first_lines, self.paired = found
+                return self.first_lines
         line = 1 + sum(_lines(self.module.code_for_node(h)) for h in self.module.header)
         first: dict[cst.CSTNode, int] = {}
         for statement in self.module.body:
@@ -624,21 +635,107 @@ class _Positions:
         return first
 
 
-def _first_lines_of(module: cst.Module, tree: ast.Module) -> dict[cst.CSTNode, int] | None:
+def _first_lines_of(
+    module: cst.Module, tree: ast.Module
+) -> tuple[dict[cst.CSTNode, int], dict[cst.CSTNode, ast.stmt]] | None:
     """Each top-level statement's first line, from Python's ast of the same code: the line of
     its first small statement (or decorator), less the blank and comment lines LibCST gives it
-    (``leading_lines``, one line each). None where the two trees' statements do not pair up."""
+    (``leading_lines``, one line each); and its (first) ast statement. None where the two
+    trees' statements do not pair up."""
     statements = iter(tree.body)
     first: dict[cst.CSTNode, int] = {}
+    paired: dict[cst.CSTNode, ast.stmt] = {}
     for statement in module.body:
         count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        paired = [next(statements, None) for _ in range(count)]
-        if paired[0] is None or paired[-1] is None:
+        found = [next(statements, None) for _ in range(count)]
+        if found[0] is None or found[-1] is None:
             return None
-        head = paired[0]
-        line = min([head.lineno, *(d.lineno for d in getattr(head, "decorator_list", ()))])
-        first[statement] = line - len(statement.leading_lines)
-    return None if next(statements, None) is not None else first
+        head = found[0]
+        first[statement] = _first_line(statement, head)
+        paired[statement] = head
+    return None if next(statements, None) is not None else (first, paired)
+
+
+def _first_line(statement: cst.BaseStatement, head: ast.stmt) -> int:
+    line = min([head.lineno, *(d.lineno for d in getattr(head, "decorator_list", ()))])
+    return line - len(statement.leading_lines)
+
+
+# The ast statements a compound statement of LibCST's pairs with.
+_COMPOUND_ASTS: dict[type, tuple[type, ...]] = {
+    cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef),
+    cst.ClassDef: (ast.ClassDef,),
+    cst.If: (ast.If,),
+    cst.For: (ast.For, ast.AsyncFor),
+    cst.While: (ast.While,),
+    cst.With: (ast.With, ast.AsyncWith),
+    cst.Try: (ast.Try,),
+}
+
+
+def _innermost(
+    down: list[cst.CSTNode], head: ast.stmt, line: int, module: cst.Module
+) -> tuple[cst.CSTNode, int, list[str]]:
+    """Of the path ``down`` from a top-level statement (paired with ``head``, first line
+    ``line``) to a node: the innermost statement of an indented block on it whose ast statement
+    is certain, with its first line and the indentation of the blocks around it."""
+    anchor, indents = down[0], []
+    current, paired = down[0], head
+    at = 1
+    while at < len(down) and type(current) in _COMPOUND_ASTS:
+        if not isinstance(paired, _COMPOUND_ASTS[type(current)]):
+            break
+        child = down[at]
+        statements: list[ast.stmt] | None = None
+        if child is getattr(current, "body", None):
+            statements = paired.body  # type: ignore[attr-defined]
+        elif child is getattr(current, "orelse", None):
+            if type(child) is cst.If:  # an `elif`: the If of the ast's orelse
+                orelse = paired.orelse  # type: ignore[attr-defined]
+                if len(orelse) != 1 or type(orelse[0]) is not ast.If:
+                    break
+                current, paired, at = child, orelse[0], at + 1
+                continue
+            statements, child, at = (
+                paired.orelse,
+                down[at + 1] if at + 1 < len(down) else None,
+                at + 1,
+            )  # type: ignore[attr-defined]
+        elif type(child) is cst.ExceptHandler and type(current) is cst.Try:
+            index = next(i for i, h in enumerate(current.handlers) if h is child)  # type: ignore[attr-defined]
+            statements = paired.handlers[index].body  # type: ignore[attr-defined]
+            child, at = down[at + 1] if at + 1 < len(down) else None, at + 1
+        elif type(child) is cst.Finally:
+            statements = paired.finalbody  # type: ignore[attr-defined]
+            child, at = down[at + 1] if at + 1 < len(down) else None, at + 1
+        if statements is None or type(child) is not cst.IndentedBlock or at + 1 >= len(down):
+            break
+        statement = down[at + 1]
+        count = 0
+        for sibling in child.body:  # type: ignore[union-attr]
+            if sibling is statement:
+                break
+            count += len(sibling.body) if type(sibling) is cst.SimpleStatementLine else 1  # type: ignore[attr-defined]
+        else:
+            break  # the block's header or footer, not a statement of it
+        if count >= len(statements):
+            break
+        found = statements[count]
+        if type(statement) is cst.SimpleStatementLine:
+            if isinstance(found, _COMPOUND):
+                break
+        elif not isinstance(found, _COMPOUND_ASTS.get(type(statement), ())):
+            break
+        indents.append(module.default_indent if child.indent is None else child.indent)  # type: ignore[union-attr]
+        anchor, line = statement, _first_line(statement, found)  # type: ignore[arg-type]
+        current, paired, at = statement, found, at + 2
+    return anchor, line, indents
+
+
+_COMPOUND = tuple(kind for kinds in _COMPOUND_ASTS.values() for kind in kinds) + (
+    ast.Match,
+    *((ast.TryStar,) if hasattr(ast, "TryStar") else ()),
+)
 
 
 def _lines(code: str) -> int:

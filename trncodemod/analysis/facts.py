@@ -335,8 +335,9 @@ def _name_table(tree: ast.Module) -> NameTable:
                 if kind is ast.Import:
                     target = alias.name
                     if not alias.asname and "." in alias.name:
-                        bound = alias.name.split(".", 1)[0]
-                        excluded.add(bound)
+                        # `import a.b` binds `a`, and LibCST names a read `a.x` of it "a.x",
+                        # as it would for `import a`
+                        bound = target = alias.name.split(".", 1)[0]
                 else:  # ImportAssignment.get_qualified_names_for's spelling
                     module = "." * node.level + (node.module or "")  # type: ignore[attr-defined]
                     dot = "" if module.endswith(".") else "."
