@@ -52,7 +52,7 @@ from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
-from trncodemod.findings import Rule
+from trncodemod.findings import Rule, Severity
 from trncodemod.passes import Pass, RawFinding, per_tree
 from trncodemod.targets import Target
 
@@ -535,15 +535,30 @@ class DevicePlacement(Pass):
         flag = self.facts.opt_in_cpu.get(original)
         if flag is None or not self._cpu_allowed():
             return
-        if self.report(
-            original,
-            CpuTrainingDevice,
+        message = (
             f"the CPU device is what `{flag}` chooses when it is off, as it is by default: kept, "
             "so the flag still chooses the device; pass it on Trainium, or the script trains "
-            "on the CPU",
-            False,
-        ):
-            self.findings[-1] = replace(self.findings[-1], related=self._device_uses())
+            "on the CPU"
+        )
+        # Launched by lines of the repository none of which passes the flag, the program as
+        # documented trains on the CPU: a blocker. Unknown launch lines, or one that passes
+        # it, leave it the user's choice.
+        lines = self.run.program.launch_lines
+        blocks = bool(lines) and not any(_passes_flag(line, flag) for line in lines)
+        if blocks:
+            where, _, command = lines[0].partition(": ")
+            message = (
+                f"the CPU device is what `{flag}` chooses when it is off, as it is by default, "
+                f"and {where} launches the script without it (`{command}`): as documented, "
+                "the program trains on the CPU; pass the flag on Trainium (the device is kept so "
+                "that the flag still chooses it)"
+            )
+        if self.report(original, CpuTrainingDevice, message, False):
+            self.findings[-1] = replace(
+                self.findings[-1],
+                related=self._device_uses(),
+                severity=Severity.BLOCKER if blocks else None,
+            )
 
     def _device_uses(self) -> tuple[str, ...]:
         """Where the module reads its device variables (not where it binds them): the places
@@ -1477,3 +1492,11 @@ class DevicePlacement(Pass):
             False,
         )
         return updated_node
+
+
+def _passes_flag(line: str, flag: str) -> bool:
+    """Whether the launch line ``line`` passes the option of the argparse value ``flag``
+    (`args.no_cuda`: `--no_cuda` or `--no-cuda`)."""
+    attribute = flag.rsplit(".", 1)[-1]
+    options = {f"--{attribute}", f"--{attribute.replace('_', '-')}"}
+    return any(word.split("=", 1)[0] in options for word in line.split())

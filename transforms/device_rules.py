@@ -286,7 +286,11 @@ class CpuTrainingDevice(Rule):
     In an entry script that trains, rewrites the explicit CPU device that the model and the
     batches are moved to (`device = "cpu"`, `device = torch.device("cpu")`) to the target's
     device. Copies to the host (`loss.to("cpu")`, `map_location="cpu"`) are left alone, and so
-    is every module that is not a training script.
+    is every module that is not a training script. A CPU device on the off branch of the
+    script's own flag (`device = "cuda" if args.cuda else "cpu"`, `--cuda` off by default) is
+    kept, so that the flag still chooses, and reported: as a blocker where the repository's
+    launch lines (a README, a shell script, a Makefile) run the script without the flag, since
+    the program as documented then trains on the CPU.
 
     ## Why
     A CPU training script migrated as it is still trains on the host CPU. Neuron's own port of

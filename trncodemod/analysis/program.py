@@ -473,6 +473,8 @@ class ModuleView:
     transformers: Mapping[str, str] = field(default_factory=dict)
     # Another given module imports this one: a library, whatever its `__main__` block holds.
     imported: bool = False
+    # The launch lines that run the module, each with its file ("README.md: python main.py").
+    launch_lines: tuple[str, ...] = ()
 
     @property
     def is_test(self) -> bool:
@@ -512,6 +514,7 @@ class ModuleView:
                 self.imported_ddp,
                 sorted(self.transformers.items()),
                 self.imported,
+                self.launch_lines,
             )
         )
 
@@ -623,9 +626,14 @@ def build_program(
     summaries: Mapping[str, ModuleSummary],
     launched: Iterable[str] = (),
     console_scripts: Iterable[tuple[str, str]] = (),
+    launch_lines: Iterable[tuple[str, str]] = (),
 ) -> Program:
     """The program of the modules ``summaries`` (by display path). ``launched``: paths named on
-    launch lines; ``console_scripts``: (module dotted name, function) from pyproject files."""
+    launch lines; ``console_scripts``: (module dotted name, function) from pyproject files;
+    ``launch_lines``: (path, the line that launches it)."""
+    lines_of: dict[str, list[str]] = {}
+    for path, line in launch_lines:
+        lines_of.setdefault(path, []).append(line)
     program = Program(summaries)
     index = _Index(summaries)
     resolver = _Resolver(summaries, index)
@@ -696,6 +704,7 @@ def build_program(
             imported_ddp=resolver.imported_ddp(path),
             transformers=resolver.transformers(path),
             imported=path in importers,
+            launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
         )
     return program
 

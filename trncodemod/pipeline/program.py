@@ -45,7 +45,7 @@ def program_views(
             summaries[display] = summary
     folders = {PurePosixPath(d).parent: p.parent for p, d in modules}
     launched, scripts = _launches(folders, set(summaries))
-    return build_program(summaries, launched, scripts).views
+    return build_program(summaries, [path for path, _ in launched], scripts, launched).views
 
 
 def _summary(path: Path, cache: ResultCache | None) -> ModuleSummary | None:
@@ -70,9 +70,10 @@ def _summary(path: Path, cache: ResultCache | None) -> ModuleSummary | None:
 
 def _launches(
     folders: dict[PurePosixPath, Path], modules: set[str]
-) -> tuple[list[str], list[tuple[str, str]]]:
-    """Scripts named on launch lines, and console scripts, in the files beside the modules."""
-    launched: list[str] = []
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Scripts named on launch lines, each with its line ("README.md: python main.py --cuda"),
+    and console scripts, in the files beside the modules."""
+    launched: list[tuple[str, str]] = []
     scripts: list[tuple[str, str]] = []
     for shown, folder in sorted(folders.items()):
         try:
@@ -101,16 +102,22 @@ def _read_small(path: Path) -> str:
         return ""
 
 
-def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[str]:
+def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[tuple[str, str]]:
     found = []
-    for match in _LAUNCH.finditer(_read_small(path)):
+    text = _read_small(path).replace("\\\n", " ")  # a command continued on the next line
+    for match in _LAUNCH.finditer(text):
         script = match.group(1)
         beside = (shown / script).as_posix().removeprefix("./")
         candidates = [beside] if beside in modules else []
         candidates += sorted(m for m in modules if m == script or m.endswith("/" + script))
         if candidates:
-            found.append(candidates[0])
+            rest = _LINE_END.split(text[match.start() :], maxsplit=1)[0]
+            found.append((candidates[0], f"{path.name}: {' '.join(rest.split())}"))
     return found
+
+
+# Where a launch line's command ends: the line, or a pipe, `;` or `&`.
+_LINE_END = re.compile(r"[\n|;&]")
 
 
 def _console_scripts(path: Path) -> list[tuple[str, str]]:

@@ -1,0 +1,28 @@
+import argparse
+
+import torch
+import torch.multiprocessing as mp
+
+from train import train
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--cuda", action="store_true", default=False)
+parser.add_argument("--num-processes", type=int, default=2)
+
+
+if __name__ == "__main__":
+    args = parser.parse_args()
+    use_cuda = args.cuda and torch.cuda.is_available()
+    if use_cuda:
+        device = torch.device("cuda")
+    else:
+        device = torch.device("cpu")
+    model = torch.nn.Linear(4, 2).to(device)
+    model.share_memory()
+    processes = []
+    for rank in range(args.num_processes):
+        p = mp.Process(target=train, args=(rank, model, device))
+        p.start()
+        processes.append(p)
+    for p in processes:
+        p.join()
