@@ -100,10 +100,17 @@ def _assigned_values(hoist: ItemHoist, scope, name: str) -> list[cst.BaseExpress
 def _scalar_loss(hoist: ItemHoist, scope, name: str) -> bool:
     """The loss is bound only by calls of a loss function or criterion that reduce it to a 0-d
     tensor (no `reduction="none"`): `.item()` of a one-element tensor of another shape would
-    format differently as a tensor."""
+    format differently as a tensor. Nothing changes it in place (`loss /= n` rebinds it here,
+    `loss.div_(n)`): `loss.detach()` shares its storage, the number `.item()` gave did not."""
     values = _assigned_values(hoist, scope, name)
     if not values:
         return False
+    for access in scope.accesses[name]:
+        parent = _parent(hoist, access.node)
+        if isinstance(parent, cst.Attribute) and parent.value is access.node:
+            attr = parent.attr.value
+            if attr == "data" or (attr.endswith("_") and not attr.startswith("__")):
+                return False  # `loss.div_(n)`: the meter's `loss.detach()` would change with it
     for value in values:
         if not isinstance(value, cst.Call):
             return False
