@@ -232,7 +232,8 @@ class ItemMeter(Rule):
     only. The same script already hands that meter device tensors (`top1.update(acc1[0], n)`).
 
     Only done when it is certain: the value read is the loss `backward()` is called on, bound
-    in the loop by a call of a loss function or criterion (a 0-d tensor); the meter is bound in
+    in the loop by a call of a loss function or criterion (a 0-d tensor) and never changed in
+    place (`loss.div_(n)` would change the meter's `loss.detach()` with it); the meter is bound in
     the function only by the class's constructor; it is used there only through its methods
     and its other attributes, or handed to print/str/format or to a function or class of this
     module; and nothing in the module reads a holding attribute of an object that may be it
