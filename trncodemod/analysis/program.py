@@ -25,6 +25,9 @@ What the model holds:
   of every entry point that reaches it;
 * device decisions: a module-level ``*device*`` name or function that other given modules
   import, classified as the accelerator, or undecided with why.
+* meter classes (``analysis/meters.py``): a class whose method takes a logged number and only
+  does arithmetic with it and formats it (`AverageMeter.update`), so that a loss can be handed
+  to it as a tensor (TRN126), by the name each module imports it under;
 * the transformer models each module can name: classes of its own or of a module it imports
   that are ``nn.Module``s named BERT/GPT/Transformer/... whose classes reach attention
   (``transformer_classes``), for the compiler's ``--model-type=transformer``.
