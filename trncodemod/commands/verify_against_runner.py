@@ -63,8 +63,8 @@ def _is(device: Any, kind: str) -> bool:
 
 
 class CudaOnCpu(TorchFunctionMode):
-    """Every ``cuda`` device handed to torch becomes ``cpu``; ``Tensor.cuda()`` stays on the
-    CPU."""
+    """Every ``cuda`` device handed to torch becomes ``cpu``, and so does a device index given
+    to ``Tensor.to`` (`x.to(0)`); ``Tensor.cuda()`` stays on the CPU."""
 
     def _map(self, value: Any) -> Any:
         if _is(value, "cuda"):
@@ -79,6 +79,12 @@ class CudaOnCpu(TorchFunctionMode):
             return func(*args, **kwargs)
         if func in (torch.Tensor.cuda, torch.Tensor.pin_memory):  # both need a CUDA device
             return args[0]
+        if func is torch.Tensor.to:
+            # `x.to(0)`, `x.to(device=0)`: a device index is a CUDA device (golden device_zero).
+            if len(args) > 1 and type(args[1]) is int:
+                args = (args[0], "cpu", *args[2:])
+            if type(kwargs.get("device")) is int:
+                kwargs = {**kwargs, "device": "cpu"}
         args = tuple(self._map(a) for a in args)
         kwargs = {k: self._map(v) for k, v in kwargs.items()}
         return func(*args, **kwargs)
