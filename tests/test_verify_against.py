@@ -15,11 +15,13 @@ from trncodemod.cli import main
 from trncodemod.commands.verify_against import (
     TOLERANCES,
     CannotRun,
+    Side,
     compare,
     describe_difference,
     original_source,
     precision_of,
     run_problem,
+    summary_line,
     tolerance,
 )
 from trncodemod.commands.verify_bisect import _search, bisect, report
@@ -96,6 +98,18 @@ def test_a_step_with_a_different_number_of_backward_calls_differs_there() -> Non
         2,
         1,
     )
+
+
+def test_a_backward_call_whose_update_the_grad_scaler_skipped_is_left_out_and_said() -> None:
+    """fp16 loss scaling skips the first update (inf gradients at scale 65536): the original's
+    step 0 holds two backward() calls, the bf16 migration's one (golden
+    pipeline/amp_training_loop, measured: the trained parameters agree)."""
+    original, migrated = _run([[2.0, 2.0], 1.5, 1.2]), _run([2.0, 1.5, 1.2])
+    assert compare(original, migrated, tolerance(original, migrated)) is not None
+    original["losses"][0]["skipped"] = True
+    assert compare(original, migrated, tolerance(original, migrated)) is None
+    line = summary_line("original", original, Side("cpu"))
+    assert "4 loss(es) (1 whose update its GradScaler skipped for inf/NaN gradients" in line
 
 
 def test_fewer_steps_then_parameters_are_compared_after_the_losses() -> None:

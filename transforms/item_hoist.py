@@ -16,6 +16,7 @@ from trncodemod.transforms.item_hoist_rules import (
     ItemControlFlow,
     ItemLogClosure,
     ItemLogInterval,
+    ItemMeter,
     ItemPerStepSync,
 )
 from trncodemod.transforms.item_hoist_table import (
@@ -25,6 +26,7 @@ from trncodemod.transforms.item_hoist_table import (
     LOG_METHODS,
     LOSS_NAME,
 )
+from trncodemod.transforms.item_meter import file_meters, meter_call
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.item_scan import REDUCTIONS, may_sync_per_step
@@ -476,6 +478,24 @@ class ItemHoist(Pass):
                 continue
             done.update(s.node for s in acc.syncs)
         converted = {name: acc for name, acc in converted.items() if acc.failure is None}
+
+        # a loss read only to be handed to a meter class that can take the tensor
+        meters = file_meters(self)
+        for node, sync in syncs.items():
+            if node in done or node in guarded_nodes:
+                continue
+            target = meter_call(self, sync, backward, meters)
+            if target is None:
+                continue
+            tensor = _code(sync.tensor)
+            message = (
+                f"`{_code(node)}` is handed to `{target}`, whose class only does arithmetic with "
+                f"it and formats it → `{tensor}.detach()`: the meter sums on the device and is "
+                "read when it is printed"
+            )
+            if self.report(node, ItemMeter, message, True):
+                self.expr_edits[node] = self._tensor_edit(sync.spelling, False)
+                done.add(node)
 
         # logging
         register: cst.BaseExpression | None = None

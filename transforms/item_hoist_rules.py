@@ -219,10 +219,65 @@ class ItemPerStepSync(Rule):
     source = "reference R6, D1"
 
 
+class ItemMeter(Rule):
+    """## What it does
+    Hands a meter the loss tensor instead of its host value: `losses.update(loss.item(), n)` →
+    `losses.update(loss.detach(), n)`, where `losses` is an instance of a class (of this module
+    or one it imports) whose method only does arithmetic with the value and stores it
+    (pytorch/examples' `AverageMeter.update`: `self.val = val; self.sum += val * n; self.avg =
+    self.sum / self.count`), and whose attributes holding it are only formatted
+    (`'{val:.4e}'.format(**self.__dict__)`, `f"{self.avg:.3f}"`), put in `torch.tensor([...])`,
+    or used in more such arithmetic. Such a class computes the same numbers from a 0-d tensor
+    and prints the same text (a 0-d tensor formats through its `.item()`), read at log steps
+    only. The same script already hands that meter device tensors (`top1.update(acc1[0], n)`).
+
+    Only done when it is certain: the value read is the loss `backward()` is called on, bound
+    in the loop by a call of a loss function or criterion (a 0-d tensor) and never changed in
+    place (`loss.div_(n)` would change the meter's `loss.detach()` with it); the meter is bound in
+    the function only by the class's constructor; it is used there only through its methods
+    and its other attributes, or handed to print/str/format or to a function or class of this
+    module; and nothing in the module reads a holding attribute of an object that may be it
+    (`meter.avg` of a meter list's element, `self.losses.avg`). Otherwise TRN125 reports the read.
+
+    ## Why
+    `loss.item()` before `backward()` executes the forward graph and copies the loss to the host
+    every step (reference D1): the step runs as two graphs and one transfer. On the device, the
+    meter's sums join the step's graph and are read only when the progress is printed. The
+    sums are now done in the loss's dtype (float32, not Python's float64): the last digits of
+    printed averages may differ.
+
+    ## Example
+    ```python
+    losses = AverageMeter("Loss", ":.4e")
+    for i, (images, target) in enumerate(loader):
+        loss = criterion(model(images), target)
+        losses.update(loss.item(), images.size(0))
+        loss.backward()
+    ```
+
+    ## Use instead
+    ```python
+    losses = AverageMeter("Loss", ":.4e")
+    for i, (images, target) in enumerate(loader):
+        loss = criterion(model(images), target)
+        losses.update(loss.detach(), images.size(0))
+        loss.backward()
+    ```
+    """
+
+    code = "TRN126"
+    name = "item-meter"
+    summary = "`meter.update(loss.item(), n)` → `meter.update(loss.detach(), n)` for an arithmetic meter class"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference D1, R6"
+
+
 RULES: tuple[type[Rule], ...] = (
     ItemAccumulator,
     ItemLogInterval,
     ItemLogClosure,
     ItemControlFlow,
     ItemPerStepSync,
+    ItemMeter,
 )

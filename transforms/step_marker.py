@@ -58,6 +58,29 @@ def _host_sequence(value: cst.BaseExpression) -> bool:
     )
 
 
+# Tensor methods a running total may call on what it adds (`total_loss += loss.detach()`).
+_TOTAL_METHODS = frozenset({"detach", "float", "sum", "mean", "clone"})
+
+
+def _running_total(statement: cst.BaseStatement) -> bool:
+    """`total += loss.detach()` (item-hoist's TRN121 makes it of `total += loss.item()`): an
+    in-place sum with no call but those methods, so nothing in it reads the device. After the
+    optimizer step, the marker goes after it: the sum joins the step's graph, and its read at
+    log steps transfers the value instead of running a second graph (word_language_model:
+    1.33 executions a step before, 1.0 after)."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if not m.matches(small, m.AugAssign(target=m.Name(), operator=m.AddAssign())):
+            return False
+        for node in walk(small.value):  # type: ignore[attr-defined]
+            if isinstance(node, cst.Call) and not m.matches(
+                node, m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, _TOTAL_METHODS))), args=[])
+            ):
+                return False
+    return True
+
+
 class TrainLoopStepMarker(Rule):
     """## What it does
     Inserts the target's step marker into a training loop (a `for`/`while` whose own body calls
@@ -65,7 +88,11 @@ class TrainLoopStepMarker(Rule):
     that holds the last optimizer step (a step nested in `if`/`try`/`with`, as in gradient
     accumulation, gets the marker after that whole statement), or at the end of the body when no
     optimizer step is recognised. A `continue` that would skip the marker gets one right before it,
-    so every iteration that goes on to the next one cuts the graph exactly once.
+    so every iteration that goes on to the next one cuts the graph exactly once. Running totals
+    right after the optimizer step (`total_loss += loss.detach()`, no other call) go before the
+    marker: the sum is computed in the step's graph, and the log step that reads it
+    (`float(total_loss)`) transfers the value instead of running a second graph (measured on
+    pytorch/examples' word_language_model: 1.33 graph executions a step before, 1.0 after).
 
     Gradient accumulation gets one cut per optimizer step by default (`accumulation-cut =
     "optimizer-step"`): inside the accumulation `if` (`if (i + 1) % n == 0:`, no `else`, no
@@ -464,8 +491,20 @@ class StepMarker(Pass):
             holder = statements[index]
             if isinstance(holder, cst.BaseCompoundStatement):
                 keyword = _KEYWORDS.get(type(holder), "block")
-                return index, step, f"after the `{keyword}` block that holds `{_code(step)}`"
-            return index, step, f"after `{_code(step)}`"
+                where = f"after the `{keyword}` block that holds `{_code(step)}`"
+            else:
+                where = f"after `{_code(step)}`"
+            totals = []
+            while index + 1 < len(statements) and _running_total(statements[index + 1]):
+                index += 1
+                totals.append(_code(statements[index]).strip())
+            if totals:
+                added = ", ".join(f"`{t}`" for t in totals)
+                where += (
+                    f" and the running total{'s' if len(totals) > 1 else ''} after it ({added}): "
+                    "computed in the step's graph, a read at log steps finds it done"
+                )
+            return index, step, where
         if info.kind == "train":
             return len(statements) - 1, info.backward_calls[-1], "at the end of the loop body"
         anchor = loop.iter if isinstance(loop, cst.For) else loop

@@ -25,6 +25,9 @@ What the model holds:
   of every entry point that reaches it;
 * device decisions: a module-level ``*device*`` name or function that other given modules
   import, classified as the accelerator, or undecided with why.
+* meter classes (``analysis/meters.py``): a class whose method takes a logged number and only
+  does arithmetic with it and formats it (`AverageMeter.update`), so that a loss can be handed
+  to it as a tensor (TRN126), by the name each module imports it under;
 * the transformer models each module can name: classes of its own or of a module it imports
   that are ``nn.Module``s named BERT/GPT/Transformer/... whose classes reach attention
   (``transformer_classes``), for the compiler's ``--model-type=transformer``.
@@ -35,9 +38,10 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.training import (
@@ -144,6 +148,9 @@ class ModuleSummary:
     # `*_, device = compute_init(device_type)`) -> (the imported name, line, column): the
     # device they hold is decided where that one is.
     derived_devices: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
+    # Classes a loss may be handed to as a tensor -> (the methods that take it, the attributes
+    # that hold it) (``meters.class_meter``: `AverageMeter.update`).
+    meters: Mapping[str, Meter] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -163,6 +170,7 @@ class ModuleSummary:
             "scopes": {k: v.to_json() for k, v in self.scopes.items()},
             "bases": {k: list(v) for k, v in self.bases.items()},
             "derived_devices": {k: list(v) for k, v in self.derived_devices.items()},
+            "meters": {k: [list(m), list(a)] for k, (m, a) in self.meters.items()},
         }
 
     @classmethod
@@ -184,6 +192,7 @@ class ModuleSummary:
             scopes={k: Scope.from_json(v) for k, v in data["scopes"].items()},
             bases={k: tuple(v) for k, v in data["bases"].items()},
             derived_devices={k: tuple(v) for k, v in data["derived_devices"].items()},
+            meters={k: (tuple(m), tuple(a)) for k, (m, a) in data["meters"].items()},
         )
 
 
@@ -239,6 +248,7 @@ def summarize(text: str) -> ModuleSummary | None:
         scopes=scopes_of(tree, imports),
         bases=class_bases(tree),
         derived_devices=_derived_devices(tree, device_imports) if device_imports else {},
+        meters=module_meters(tree),
     )
 
 
@@ -467,6 +477,9 @@ class ModuleView:
     # Imported names that are functions of another given module which wrap the model in torch
     # DDP (yolov5's `smart_DDP`): a call of one makes the model DDP here.
     imported_ddp: tuple[str, ...] = ()
+    # Imported names that are meter classes of another given module -> their meter
+    # (``ModuleSummary.meters``).
+    imported_meters: Mapping[str, Meter] = field(default_factory=dict)
     # Transformer model classes of this or another given module, as spelled here
     # (`BertForPreTraining`, `modeling.BertForPreTraining`) -> "path: why"
     # (``ModuleSummary.transformers``).
@@ -512,6 +525,7 @@ class ModuleView:
                 self.steps_elsewhere,
                 sorted(self.imported_ties.items()),
                 self.imported_ddp,
+                sorted(self.imported_meters.items()),
                 sorted(self.transformers.items()),
                 self.imported,
                 self.launch_lines,
@@ -702,6 +716,7 @@ def build_program(
             and any(step[0] != path for step in program.steps_of(path)),
             imported_ties=resolver.imported_ties(path),
             imported_ddp=resolver.imported_ddp(path),
+            imported_meters=resolver.imported_meters(path),
             transformers=resolver.transformers(path),
             imported=path in importers,
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
@@ -914,15 +929,23 @@ class _Resolver:
         return None
 
     def imported_ties(self, path: str) -> dict[str, tuple[str, ...]]:
+        return self._imported_facts(path, lambda summary: summary.ties)
+
+    def imported_meters(self, path: str) -> dict[str, Meter]:
+        return self._imported_facts(path, lambda summary: summary.meters)
+
+    def _imported_facts(self, path: str, table: Callable[[ModuleSummary], Mapping]) -> dict:
+        """What ``table`` of another given module says of the names this module imports from it
+        (a class's ties, a meter class's meter)."""
         found = {}
         for local, binding in self.summaries[path].imports.items():
             if ":" not in binding:
                 continue
             definition = self.name(path, local)
             if definition is not None and definition[0] != path:
-                ties = self.summaries[definition[0]].ties.get(definition[1])
-                if ties:
-                    found[local] = ties
+                fact = table(self.summaries[definition[0]]).get(definition[1])
+                if fact:
+                    found[local] = fact
         return found
 
     def imported_ddp(self, path: str) -> tuple[str, ...]:

@@ -124,18 +124,27 @@ class Difference:
 
 
 def _by_step(losses: list[dict[str, Any]]) -> dict[int, list[float]]:
+    """Each optimizer step's losses, less those of backward() calls whose update a GradScaler
+    skipped (fp16 loss scaling found inf/NaN gradients: the step did not happen there)."""
     steps: dict[int, list[float]] = {}
     for loss in losses:
-        steps.setdefault(int(loss["step"]), []).append(float(loss["value"]))
+        if not loss.get("skipped"):
+            steps.setdefault(int(loss["step"]), []).append(float(loss["value"]))
     return steps
+
+
+def skipped_updates(report: dict[str, Any]) -> int:
+    """How many backward() calls of a run a GradScaler skipped the update of."""
+    return sum(1 for loss in report.get("losses", []) if loss.get("skipped"))
 
 
 def compare(
     original: dict[str, Any], migrated: dict[str, Any], tol: Tolerance
 ) -> Difference | None:
     """The first difference between the two runs, or None: losses step by step (a step whose
-    number of ``backward()`` calls differs counts at that step), then the number of steps, then
-    each trained parameter's sum and absolute sum."""
+    number of ``backward()`` calls differs counts at that step; calls whose update a GradScaler
+    skipped are left out), then the number of steps, then each trained parameter's sum and
+    absolute sum."""
     a, b = _by_step(original.get("losses", [])), _by_step(migrated.get("losses", []))
     for step in sorted(set(a) | set(b)):
         left, right = a.get(step, []), b.get(step, [])
@@ -311,9 +320,15 @@ def describe_difference(difference: Difference | None, tol: Tolerance) -> str:
 def summary_line(name: str, report: dict[str, Any], side: Side) -> str:
     precision, why = precision_of(report)
     losses = len(report.get("losses", []))
+    skipped = skipped_updates(report)
+    left_out = (
+        f" ({skipped} whose update its GradScaler skipped for inf/NaN gradients, left out)"
+        if skipped
+        else ""
+    )
     return (
         f"  {name} {side.label}, {precision} ({why}): {report.get('steps', 0)} step(s), "
-        f"{losses} loss(es), parameter checksum {checksum(report):.6g}"
+        f"{losses} loss(es){left_out}, parameter checksum {checksum(report):.6g}"
     )
 
 

@@ -23,7 +23,8 @@ For both runs, so that they compute the same thing:
 * The loss is the tensor ``backward()`` is called on (``GradScaler.scale``'s input when the
   script scales it); it is kept and read after the run, so no step gains a sync.
 
-The JSON report: ``losses`` (step, value), ``params`` (name, shape, sum, absolute sum, in the
+The JSON report: ``losses`` (step, value, and ``skipped`` where a ``GradScaler`` skipped the
+update that backward() was for: inf/NaN gradients under fp16 loss scaling), ``params`` (name, shape, sum, absolute sum, in the
 optimizers' order), ``precision`` (autocast dtypes entered, parameter dtypes, XLA bf16
 variables), ``steps``, ``exit_status``, ``error``.
 """
@@ -62,8 +63,8 @@ def _is(device: Any, kind: str) -> bool:
 
 
 class CudaOnCpu(TorchFunctionMode):
-    """Every ``cuda`` device handed to torch becomes ``cpu``; ``Tensor.cuda()`` stays on the
-    CPU."""
+    """Every ``cuda`` device handed to torch becomes ``cpu``, and so does a device index given
+    to ``Tensor.to`` (`x.to(0)`); ``Tensor.cuda()`` stays on the CPU."""
 
     def _map(self, value: Any) -> Any:
         if _is(value, "cuda"):
@@ -78,6 +79,12 @@ class CudaOnCpu(TorchFunctionMode):
             return func(*args, **kwargs)
         if func in (torch.Tensor.cuda, torch.Tensor.pin_memory):  # both need a CUDA device
             return args[0]
+        if func is torch.Tensor.to:
+            # `x.to(0)`, `x.to(device=0)`: a device index is a CUDA device (golden device_zero).
+            if len(args) > 1 and type(args[1]) is int:
+                args = (args[0], "cpu", *args[2:])
+            if type(kwargs.get("device")) is int:
+                kwargs = {**kwargs, "device": "cpu"}
         args = tuple(self._map(a) for a in args)
         kwargs = {k: self._map(v) for k, v in kwargs.items()}
         return func(*args, **kwargs)
@@ -283,6 +290,9 @@ class Recorder:
         self.limit = steps
         self.steps = 0
         self.losses: list[tuple[int, torch.Tensor]] = []
+        # Indices into ``losses`` of backward() calls whose update a GradScaler skipped
+        # (inf/NaN gradients under fp16 loss scaling): the optimizer did not step for them.
+        self.skipped: set[int] = set()
         self.optimizers: list[Any] = []
         self.scaled: dict[int, torch.Tensor] = {}  # id(scaled loss) -> the loss
         self.depth = 0
@@ -330,6 +340,19 @@ class Recorder:
             return result
 
         torch.amp.grad_scaler.GradScaler.scale = scaled  # type: ignore[method-assign]
+        scaler_step = torch.amp.grad_scaler.GradScaler.step
+
+        @functools.wraps(scaler_step)
+        def scaler_stepped(scaler, optimizer, *args, **kwargs):  # type: ignore[no-untyped-def]
+            before = self.steps
+            result = scaler_step(scaler, optimizer, *args, **kwargs)
+            if self.steps == before:  # found inf/NaN gradients: no optimizer step
+                self.skipped.update(
+                    i for i, (step, _) in enumerate(self.losses) if step == self.steps
+                )
+            return result
+
+        torch.amp.grad_scaler.GradScaler.step = scaler_stepped  # type: ignore[method-assign]
 
         def after_step(optimizer, args, kwargs) -> None:  # type: ignore[no-untyped-def]
             if not any(o is optimizer for o in self.optimizers):
@@ -346,8 +369,8 @@ class Recorder:
             return []
         values = [t.float().sum().cpu().item() for _, t in self.losses]
         return [
-            {"step": step, "value": value}
-            for (step, _), value in zip(self.losses, values, strict=True)
+            {"step": step, "value": value, **({"skipped": True} if i in self.skipped else {})}
+            for i, ((step, _), value) in enumerate(zip(self.losses, values, strict=True))
         ]
 
     def name_parameters(self) -> None:
