@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from trncodemod.analysis.ast_nodes import nodes
 from trncodemod.analysis.device import _ID_LIST, _RANK_NAME
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.facts import dotted as _ast_dotted
@@ -56,7 +57,7 @@ def may_place_on_rank(facts: FileFacts) -> bool:
             for element in target.elts:
                 bind(element, None)
 
-    for node in ast.walk(facts.tree):
+    for node in nodes(facts.tree):
         kind = type(node)
         if kind not in _COLLECTED:
             continue

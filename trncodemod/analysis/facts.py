@@ -20,6 +20,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from trncodemod.analysis.ast_nodes import nodes
 from trncodemod.analysis.training import TrainingProfile, dotted, profile_of
 
 
@@ -118,7 +119,7 @@ class FileFacts:
         whether torch_xla is available, and never imports it at the top of the module."""
         if self.xla_at_top:
             return False
-        return any(_imports_torch_xla(node) for node in ast.walk(self.tree)) or self.calls_any(
+        return any(_imports_torch_xla(node) for node in nodes(self.tree)) or self.calls_any(
             *_XLA_AVAILABILITY
         )
 
@@ -490,7 +491,7 @@ def _imports(tree: ast.Module) -> tuple[dict[str, set[str]], set[str]]:
     ImportError: from b import x` gives both), and every module or object imported."""
     names: dict[str, set[str]] = {}
     imported: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 imported.add(alias.name)
@@ -521,7 +522,7 @@ def facts_of(tree: ast.Module, text: str, profile: TrainingProfile | None = None
     for name in global_names:
         imports.setdefault(name, set()).add(name)
     add = identifiers.add
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         kind = type(node)
         if kind is ast.Name:
             add(node.id)

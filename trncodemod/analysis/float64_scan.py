@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 
+from trncodemod.analysis.ast_nodes import nodes
+
 F64_PARTS = frozenset({"float64", "double"})
 SINK_PARTS = frozenset({"tensor", "as_tensor", "asarray"})
 
@@ -28,7 +30,7 @@ def has_site(tree: ast.Module, f64: bool, sinks: bool) -> bool:
             names.add(value.id)  # type: ignore[union-attr]
         return False
 
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         kind = type(node)
         if kind is ast.Call:
             if f64 and (

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 
+from trncodemod.analysis.ast_nodes import nodes
+
 # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
 #            pin_memory, drop_last, ...)
 LOADER_POSITIONS = {"batch_size": 1, "batch_sampler": 4, "drop_last": 8}
@@ -17,7 +19,7 @@ LOADER_POSITIONS = {"batch_size": 1, "batch_sampler": 4, "drop_last": 8}
 def _loader_names(tree: ast.Module) -> set[str]:
     """Names a DataLoader class may be called by: its own, and any alias an import binds."""
     names = {"DataLoader"}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if type(node) is ast.Import or type(node) is ast.ImportFrom:
             for alias in node.names:
                 if alias.asname and alias.name.rsplit(".", 1)[-1] == "DataLoader":
@@ -37,7 +39,7 @@ def may_need_drop_last(tree: ast.Module) -> bool:
     ``drop_last`` (keyword or ninth positional), and a batch size other than 1 or *args/**kwargs
     (the loader's role is not checked here)."""
     names = _loader_names(tree)
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if type(node) is not ast.Call:
             continue
         func = node.func

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from trncodemod.analysis.ast_nodes import nodes
 from trncodemod.analysis.facts import FileFacts, dotted
 from trncodemod.analysis.facts import target_names as ast_target_names
 from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS, is_model_name
@@ -86,7 +87,7 @@ class StepScan:
         self._methods = (
             {
                 item.name
-                for node in ast.walk(facts.tree)
+                for node in nodes(facts.tree)
                 if type(node) is ast.ClassDef
                 for item in node.body
                 if type(item) in (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from trncodemod.analysis.ast_nodes import nodes
+
 # -- what each kind of training is recognised by (qualified-name prefixes) ----------------------
 # Parallelism kinds; the passes ask for groups of them (see TrainingProfile).
 DDP = "ddp"
@@ -224,7 +226,7 @@ def import_specs(tree: ast.Module) -> tuple[dict[str, str], list[str]]:
     import c`, a relative import's dots kept); and the "[.]*a.b" of each `from a.b import *`."""
     names: dict[str, str] = {}
     stars: list[str] = []
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -368,7 +370,7 @@ def _device_loaders(tree: ast.Module, resolver: _Resolver) -> frozenset[str]:
     gives one. A name bound to anything else anywhere in the file is left out: a loop over it
     might then be a plain loader that needs its own graph cut."""
     bindings: dict[str, list[ast.AST | None]] = {}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.arguments):
             # A parameter holds whatever the caller passes.
             every = [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
@@ -455,7 +457,7 @@ def profile_of(tree: ast.Module, text: str, loaders: bool = True) -> TrainingPro
     # says the training is sharded.
     names = set(resolver.imports.values())
     calls: list[ast.Call] = []
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         kind = type(node)
         if kind is ast.Name or kind is ast.Attribute:
             name = resolver.qualified(node)
