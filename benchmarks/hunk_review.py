@@ -64,6 +64,7 @@ RISKY = {
     "TRN023": "condition flipped",
     "TRN024": "device value",
     "TRN111": "removal",
+    "TRN126": "a tensor where a number was (meter)",
     "TRN144": "removal (DDP device_ids)",
     "TRN146": "removal (set_device)",
     "TRN201": "float64",
