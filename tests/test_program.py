@@ -440,3 +440,21 @@ def test_a_device_chosen_here_beside_an_imported_one_is_decided_here():
         """,
     }
     assert "device" not in _program(files).view("train.py").imported_devices
+
+
+def test_launch_lines_keep_their_arguments_continued_lines_joined(tmp_path) -> None:
+    from pathlib import PurePosixPath
+
+    from trncodemod.pipeline.program import _launched
+
+    readme = tmp_path / "README.md"
+    readme.write_bytes(
+        b"python main.py\r\ntorchrun --nproc_per_node=2 main.py \\\r\n  --cuda --epochs 2 | tee log\n"
+        b"python other.py --cuda; python train.py \\\n --lr 1\n"
+    )
+    found = _launched(readme, PurePosixPath("."), {"main.py", "train.py"})
+    assert found == [
+        ("main.py", "README.md: python main.py"),
+        ("main.py", "README.md: torchrun --nproc_per_node=2 main.py --cuda --epochs 2"),
+        ("train.py", "README.md: python train.py --lr 1"),
+    ]

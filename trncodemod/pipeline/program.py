@@ -104,7 +104,8 @@ def _read_small(path: Path) -> str:
 
 def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[tuple[str, str]]:
     found = []
-    text = _read_small(path).replace("\\\n", " ")  # a command continued on the next line
+    # A command continued on the next line, in a file with LF or CRLF line ends.
+    text = _read_small(path).replace("\\\r\n", " ").replace("\\\n", " ")
     for match in _LAUNCH.finditer(text):
         script = match.group(1)
         beside = (shown / script).as_posix().removeprefix("./")
