@@ -625,8 +625,8 @@ class _Positions:
         if self.tree is not None:
             found = _first_lines_of(self.module, self.tree)
             if found is not None:
-                self.first_lines, self.paired = found
-                return self.first_lines
+                first, self.paired = found
+                return first
         line = 1 + sum(_lines(self.module.code_for_node(h)) for h in self.module.header)
         first: dict[cst.CSTNode, int] = {}
         for statement in self.module.body:
@@ -689,25 +689,16 @@ def _innermost(
         statements: list[ast.stmt] | None = None
         if child is getattr(current, "body", None):
             statements = paired.body  # type: ignore[attr-defined]
-        elif child is getattr(current, "orelse", None):
-            if type(child) is cst.If:  # an `elif`: the If of the ast's orelse
-                orelse = paired.orelse  # type: ignore[attr-defined]
-                if len(orelse) != 1 or type(orelse[0]) is not ast.If:
-                    break
-                current, paired, at = child, orelse[0], at + 1
-                continue
-            statements, child, at = (
-                paired.orelse,
-                down[at + 1] if at + 1 < len(down) else None,
-                at + 1,
-            )  # type: ignore[attr-defined]
-        elif type(child) is cst.ExceptHandler and type(current) is cst.Try:
-            index = next(i for i, h in enumerate(current.handlers) if h is child)  # type: ignore[attr-defined]
-            statements = paired.handlers[index].body  # type: ignore[attr-defined]
-            child, at = down[at + 1] if at + 1 < len(down) else None, at + 1
-        elif type(child) is cst.Finally:
-            statements = paired.finalbody  # type: ignore[attr-defined]
-            child, at = down[at + 1] if at + 1 < len(down) else None, at + 1
+        elif type(child) is cst.If and child is getattr(current, "orelse", None):
+            orelse = paired.orelse  # type: ignore[attr-defined]  # an `elif`: the ast's If
+            if len(orelse) != 1 or type(orelse[0]) is not ast.If:
+                break
+            current, paired, at = child, orelse[0], at + 1
+            continue
+        else:  # a clause whose body is the block: `else`, `except`, `finally`
+            statements = _clause_statements(current, child, paired)
+            at += 1
+            child = down[at] if at < len(down) else None
         if statements is None or type(child) is not cst.IndentedBlock or at + 1 >= len(down):
             break
         statement = down[at + 1]
@@ -730,6 +721,22 @@ def _innermost(
         anchor, line = statement, _first_line(statement, found)  # type: ignore[arg-type]
         current, paired, at = statement, found, at + 2
     return anchor, line, indents
+
+
+def _clause_statements(
+    current: cst.CSTNode, clause: cst.CSTNode, paired: ast.stmt
+) -> list[ast.stmt] | None:
+    """The ast statements of the body of ``clause`` (an `else`, `except` or `finally` of
+    ``current``, paired with ``paired``); None for anything else on the path (a test, a
+    decorator, whitespace)."""
+    if type(clause) is cst.Else and clause is getattr(current, "orelse", None):
+        return paired.orelse  # type: ignore[attr-defined,no-any-return]
+    if type(clause) is cst.ExceptHandler and type(current) is cst.Try:
+        index = next(i for i, h in enumerate(current.handlers) if h is clause)
+        return paired.handlers[index].body  # type: ignore[attr-defined,no-any-return]
+    if type(clause) is cst.Finally and clause is getattr(current, "finalbody", None):
+        return paired.finalbody  # type: ignore[attr-defined,no-any-return]
+    return None
 
 
 _COMPOUND = tuple(kind for kinds in _COMPOUND_ASTS.values() for kind in kinds) + (
