@@ -13,6 +13,7 @@ import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.device_loader import loader_of
 
+from trncodemod.analysis.nodes import find
 from trncodemod.passes import Pass
 
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
@@ -64,11 +65,9 @@ class ScaleOutShape(Pass):
     """The pass's questions about the script's shape (``ScaleOutPass`` asks them)."""
 
     def _calls(self, node: cst.CSTNode, names: tuple[str, ...] | frozenset[str]) -> list[cst.Call]:
-        return [
-            c
-            for c in m.findall(node, m.Call())
-            if isinstance(c, cst.Call) and self.is_any(c.func, names)
-        ]
+        # The shared node list (``find``), not LibCST's ``m.findall``, which walks the module
+        # with a visitor that copies every node: 0.25 s of 11.9 on four training modules.
+        return [c for c in find(node, cst.Call) if self.is_any(c.func, names)]
 
     def _plan(self, module: cst.Module, loops: list) -> Plan:  # type: ignore[type-arg]
         # Every replica must start from the same weights (reference R4, "Ensure common initial

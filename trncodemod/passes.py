@@ -994,17 +994,30 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
 
-    def module_names(self, node: cst.CSTNode) -> set[str]:
+    def module_names(self, node: cst.CSTNode) -> frozenset[str]:
         """What ``qualified_names`` gives, less the names of a function's or a class's own
         (`f.<locals>.x`, `C.x`): the names under a module (through an import, or a binding of
         the global scope: `torch = None` names `torch.x` "torch.x") and `builtins`. For a pass
         that looks for library names, which a local never has; most of what it asks about
-        (`model.to`, `self.linear`) then needs no scope analysis (``module_names_of``)."""
+        (`model.to`, `self.linear`) then needs no scope analysis (``module_names_of``).
+
+        Worked out once a node for every pass on the same tree: the answer hangs on the tree and
+        the facts of its text alone, and the passes ask about the same calls (every call's
+        `func`) over and over, 33,785 times for 10,370 nodes on four training modules. What it
+        returns is shared: a frozenset, so that no caller can change it."""
+        module = self._wrapper.module
+        known = per_tree(module, "module names", lambda _module: {})
+        names = known.get(node)
+        if names is None:
+            names = known[node] = frozenset(self._module_names(module, node))
+        return names
+
+    def _module_names(self, module: cst.Module, node: cst.CSTNode) -> set[str]:
         full = get_full_name_for_node(node)
-        if full is None or not _has_scope(self._wrapper.module, node):
+        if full is None or not _has_scope(module, node):
             return set()
         facts = self.run.facts
-        fast = None if facts is None else module_names_of(full, facts, self._wrapper.module, node)
+        fast = None if facts is None else module_names_of(full, facts, module, node)
         if fast is not None:
             return fast
         return {
