@@ -9,7 +9,11 @@ import libcst.matchers as m
 import pytest
 
 from trncodemod.analysis.nodes import (
+    _BITS,
+    ANY_KIND,
     TOKENS,
+    _below,
+    _hooked,
     _skippable,
     _visit_in_place,
     children,
@@ -264,6 +268,33 @@ def test_in_place_visits_are_libcsts(kind: type) -> None:
         assert module.visit(ours) is module
     assert ours.seen == theirs.seen
     assert cst.CSTNode.visit is not _visit_in_place  # LibCST's walk again
+
+
+@pytest.mark.parametrize(
+    "source", [*SOURCES, None], ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES), "every"]
+)
+def test_a_walk_enters_what_a_hook_sees_as_libcst_does(source: Path | None) -> None:
+    """A walk leaves out a node with no hooked kind under it (``_below``): the hooks that are
+    called, and the code made, are LibCST's."""
+    module = cst.parse_module(EVERY_KIND if source is None else source.read_text("utf-8"))
+    assert transform(module, _PlainRewriter()).code == module.visit(_PlainRewriter()).code
+    theirs, ours = _Counter(), _Counter()
+    module.visit(theirs)
+    visit(module, ours)
+    assert ours.seen == theirs.seen
+
+
+def test_the_kinds_a_walk_enters_for() -> None:
+    assert _hooked(_Counter) == _BITS[cst.Lambda] | _BITS[cst.Name] | _BITS[cst.Call]
+    assert _hooked(_PlainRewriter) == _BITS[cst.Lambda] | _BITS[cst.Name] | _BITS[cst.Pass]
+    assert _hooked(_Hooked) == ANY_KIND  # attribute hooks name no kind
+    assert _hooked(_TokenCounter) == ANY_KIND  # the masks leave tokens out
+    assert _hooked(_CommaRewriter) == ANY_KIND
+    assignment, call = cst.parse_module("x = 1\nf(a)\n").body
+    assert not _below(assignment) & _BITS[cst.Call]
+    assert _below(assignment) & _BITS[cst.Integer]
+    assert _below(call) & _BITS[cst.Call] and _below(call) & _BITS[cst.Name]
+    assert not _below(call) & _BITS[cst.Comma]  # tokens are left out
 
 
 def test_in_place_visits_leave_transformers_to_libcst() -> None:

@@ -15,6 +15,7 @@ from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of, facts_of_text
+from trncodemod.analysis.nodes import forget_children
 from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
@@ -169,6 +170,7 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
     """Run the selected passes over ``text`` until nothing changes; raises MigrationError.
     ``program``: what the program the file belongs to says about it (its kind of training
     comes from the entry points that reach it)."""
+    forget_children()  # the nodes of the file before: none of this one's
     # Limits first, before anything reads more than the text: a file with no sign of PyTorch is
     # parsed by nothing (unless a plugin runs on it), and code too large for LibCST is refused.
     torch = any(sign in text for sign in PYTORCH_SIGNS)
