@@ -29,7 +29,7 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.commands.golden import find_cases
-from trncodemod.commands.verify_against import RunOptions, Side, run_problem, run_side
+from trncodemod.commands.verify_against import Launch, RunOptions, Side, run_problem, run_side
 
 pytestmark = pytest.mark.xla
 
@@ -168,37 +168,6 @@ def _runs_something(text: str) -> bool:
 KNOWN: dict[str, str] = {}
 
 
-# Why a migration cannot be compared step by step with its original: it trains on the same
-# samples in another order.
-RESHUFFLED = (
-    "the scale-out migration replaces the loader's shuffle with a DistributedSampler, which "
-    "shuffles with its own generator (seed 0 + epoch), not the global one the original's "
-    "RandomSampler draws from: each epoch has the same samples in another order, so the losses "
-    "differ from step 0 (measured: scale-out/global_loader and scale-out/top_level_script, 1.447 "
-    "against 0.675 at step 0)"
-)
-
-
-def _shuffles(text: str) -> bool:
-    """A `DataLoader(...)` with `shuffle=True`, by keyword or as its third argument
-    (`DataLoader(data, 8, True)`, scale-out/top_level_script)."""
-    for node in ast.walk(ast.parse(text)):
-        if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("DataLoader")):
-            continue
-        given = [k.value for k in node.keywords if k.arg == "shuffle"] + node.args[2:3]
-        if any(isinstance(v, ast.Constant) and v.value is True for v in given):
-            return True
-    return False
-
-
-def _reshuffles(original: str, migrated: str) -> bool:
-    return (
-        "DistributedSampler(" in migrated
-        and "DistributedSampler(" not in original
-        and _shuffles(original)
-    )
-
-
 def _gpu_golden_programs() -> list:
     """Golden cases whose input trains (a ``backward()``) on the GPU path and has an output."""
     cases = []
@@ -211,10 +180,77 @@ def _gpu_golden_programs() -> list:
         marks = (
             [pytest.mark.xfail(reason=KNOWN[case.name], strict=True)] if case.name in KNOWN else []
         )
-        if _reshuffles(text, case.output.read_text("utf-8", errors="replace")):
-            marks = [pytest.mark.skip(reason=f"cannot be compared: {RESHUFFLED}")]
         cases.append(pytest.param(case, id=case.name, marks=marks))
     return cases
+
+
+SAMPLE_ORDER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import torch
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+import verify_against_runner as runner
+
+data = TensorDataset(torch.arange(10.0))
+
+
+def epochs(make):
+    torch.manual_seed(3)
+    generator = torch.Generator().manual_seed(7)
+    loaders = [make(data, generator=None), make(data, generator=generator)]
+    order = [[batch[0].tolist() for batch in loader] for loader in loaders for _ in range(2)]
+    return order, torch.rand(3).tolist()  # the global stream after the epochs
+
+
+def sampler(**options):
+    def make(data, generator):
+        sampler = DistributedSampler(data, rank=0, **options)
+        return DataLoader(data, batch_size=4, sampler=sampler, generator=generator)
+
+    return make
+
+
+shuffled = epochs(lambda data, generator: DataLoader(data, 4, True, generator=generator))
+in_order = epochs(lambda data, generator: DataLoader(data, 4, generator=generator))
+before = [epochs(sampler(num_replicas=1)), epochs(sampler(num_replicas=2))]
+counted = runner.SampleOrder()
+runner.install_sample_order(counted)
+after = [epochs(sampler(num_replicas=1)), epochs(sampler(num_replicas=2))]
+print(before[0] != shuffled, after[0] == shuffled, counted.epochs)
+print(after[1] == before[1], epochs(sampler(num_replicas=1, shuffle=False)) == in_order)
+"""
+
+
+def test_one_replica_distributed_sampler_draws_the_random_samplers_order() -> None:
+    """The runner's mapping, in torch: a shuffling DistributedSampler over one replica gives the
+    order DataLoader(shuffle=True) gives, with or without the loader's `generator=`, and leaves
+    the global generator where the RandomSampler leaves it; over two replicas, or without
+    shuffle, it is torch's own."""
+    result = subprocess.run(
+        [XLA_PYTHON, "-c", SAMPLE_ORDER, str(ROOT / "trncodemod" / "commands")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "4", "True", "True"], result.stdout
+
+
+def test_a_scale_out_migration_that_stops_shuffling_is_still_caught(tmp_path: Path) -> None:
+    """The sampler mapping only makes a shuffling DistributedSampler draw the shuffled order the
+    original's loader draws: a migration whose sampler does not shuffle changes the order, and
+    the first step says so."""
+    case = ROOT / "golden" / "scale-out" / "global_loader"
+    original, script = tmp_path / "original.py", tmp_path / "migrated.py"
+    shutil.copyfile(case.with_suffix(".in.py"), original)
+    text = case.with_suffix(".out.py").read_text()
+    assert "    shuffle=True,\n)" in text, "the golden migration's sampler shuffles"
+    script.write_text(text.replace("    shuffle=True,\n)", "    shuffle=False,\n)"))
+    output = _verify(script, original)
+    assert output.endswith("exit 1"), output
+    assert "first difference: step 0: loss at step 0" in output, output
+    assert "sample order:" not in output, "a sampler that does not shuffle is not mapped"
 
 
 @pytest.mark.parametrize("case", _gpu_golden_programs())
@@ -222,7 +258,10 @@ def test_runnable_golden_cases_train_the_same_model(case, tmp_path: Path) -> Non
     original = tmp_path / "original.py"
     shutil.copyfile(case.input, original)
     options = RunOptions(str(XLA_PYTHON), original, (), STEPS, 0, False, 120)
-    problem = run_problem(run_side(options, original.read_text(), Side("cpu")))
+    report = run_side(options, original.read_text(), Side("cpu"))
+    if report.get("needs_torchrun"):  # as `verify --against` runs it: started as torchrun would
+        report = run_side(options, original.read_text(), Side("cpu"), Launch("torchrun"))
+    problem = run_problem(report)
     if problem:
         pytest.skip(f"not a runnable program on its own: {problem}")
     script = tmp_path / "migrated.py"
