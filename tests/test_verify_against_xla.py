@@ -167,6 +167,18 @@ def _runs_something(text: str) -> bool:
 # its fp16 GradScaler skips the first update, now left out of the comparison and said).
 KNOWN: dict[str, str] = {}
 
+# Cases whose expected output applies only some of the tool's rules (their `select=`) and so is
+# not a program that runs on the XLA device: the tool's whole migration of the input is compared
+# instead. Measured on the expected output, with the reason.
+WHOLE_MIGRATION = {
+    "data-parallel/ddp_inputs_made_on_cpu": (
+        "the case selects the data-parallel rules: its output keeps `ToyModel().to(rank)`, a "
+        "CUDA device index (TRN024 makes it torch_xla.device()), so the model stays on the CPU "
+        "and the XLA process group refuses its parameters in DDP's first all_gather "
+        "(RuntimeError: Expected XLA tensor. Got: torch.LongTensor)"
+    ),
+}
+
 
 def _gpu_golden_programs() -> list:
     """Golden cases whose input trains (a ``backward()``) on the GPU path and has an output."""
@@ -237,6 +249,55 @@ def test_one_replica_distributed_sampler_draws_the_random_samplers_order() -> No
     assert result.stdout.split() == ["True", "True", "4", "True", "True"], result.stdout
 
 
+TORCHRUN_PROBE = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+    os.environ.pop(name, None)
+import torch.distributed as dist
+import verify_against_runner as runner
+
+groups = runner.ProcessGroups()
+runner.install_process_groups(groups, probe=True)
+asked = [os.environ.get("RANK"), "WORLD_SIZE" in os.environ, os.getenv("LOCAL_RANK", "-1")]
+try:
+    os.environ["LOCAL_RANK"]
+except KeyError as error:  # a script that handles the variable's absence still does
+    asked.append(runner.torchrun_needed(error))
+try:
+    dist.init_process_group("nccl")
+except ValueError as error:  # what torch's env:// rendezvous raises without them
+    asked.append(runner.torchrun_needed(error))
+print(asked, groups.backends)
+os.environ.update(RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1", MASTER_PORT=sys.argv[2])
+dist.init_process_group("nccl")
+print(dist.get_backend(), dist.get_world_size())
+"""
+
+
+def test_a_program_that_needs_torchrun_says_what_it_asked_for() -> None:
+    """The runner's probe, in torch: reading an unset torchrun variable or rendezvousing through
+    them stops the run saying so (as the KeyError/ValueError torch and Python raise, so a script
+    that handles them still does); `get`, `in` and `os.getenv` answer as before; with the
+    variables set, NCCL runs as gloo at world size 1."""
+    from trncodemod.commands.verify_against import free_port
+
+    result = subprocess.run(
+        [XLA_PYTHON, "-c", TORCHRUN_PROBE, str(ROOT / "trncodemod" / "commands"), str(free_port())],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "[None, False, '-1', \"os.environ['LOCAL_RANK']\", \"init_process_group's env:// "
+        "rendezvous (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE unset)\"] ['nccl']"
+    ), result.stdout
+    assert lines[-1] == "gloo 1", result.stdout  # gloo prints its peers in between
+
+
 def test_a_scale_out_migration_that_stops_shuffling_is_still_caught(tmp_path: Path) -> None:
     """The sampler mapping only makes a shuffling DistributedSampler draw the shuffled order the
     original's loader draws: a migration whose sampler does not shuffle changes the order, and
@@ -265,8 +326,13 @@ def test_runnable_golden_cases_train_the_same_model(case, tmp_path: Path) -> Non
     if problem:
         pytest.skip(f"not a runnable program on its own: {problem}")
     script = tmp_path / "migrated.py"
-    shutil.copyfile(case.output, script)
     target = case.settings().target
+    if case.name in WHOLE_MIGRATION:
+        shutil.copyfile(case.input, script)
+        result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", target, str(script)])
+        assert result.exit_code in (0, 1), result.output
+    else:
+        shutil.copyfile(case.output, script)
     output = _verify(script, original, "--target", target)
     assert output.endswith("exit 0"), output
 
