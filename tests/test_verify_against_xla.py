@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -314,6 +315,21 @@ def test_a_scale_out_migration_that_stops_shuffling_is_still_caught(tmp_path: Pa
     assert "sample order:" not in output, "a sampler that does not shuffle is not mapped"
 
 
+def _undefined(path: Path) -> str:
+    """The names a program uses and never defines (ruff's F821), said after its first error: a
+    fragment that needs a library not installed here would not run with it either."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "F821"]
+        + ["--output-format", "json", "--exit-zero", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    names = sorted({d["message"].split("`")[1] for d in json.loads(result.stdout or "[]")})
+    if not names:
+        return ""
+    return "; a fragment: it uses " + ", ".join(f"`{n}`" for n in names) + " without defining them"
+
+
 @pytest.mark.parametrize("case", _gpu_golden_programs())
 def test_runnable_golden_cases_train_the_same_model(case, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     original = tmp_path / "original.py"
@@ -324,7 +340,7 @@ def test_runnable_golden_cases_train_the_same_model(case, tmp_path: Path) -> Non
         report = run_side(options, original.read_text(), Side("cpu"), Launch("torchrun"))
     problem = run_problem(report)
     if problem:
-        pytest.skip(f"not a runnable program on its own: {problem}")
+        pytest.skip(f"not a runnable program on its own: {problem}{_undefined(case.input)}")
     script = tmp_path / "migrated.py"
     target = case.settings().target
     if case.name in WHOLE_MIGRATION:
