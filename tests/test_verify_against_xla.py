@@ -383,3 +383,20 @@ def test_a_torchneuron_migration_trains_the_same_model_eagerly(tmp_path: Path) -
     output = _verify(script, original, "--target", "neuron")
     assert output.endswith("exit 0"), output
     assert "migrated eagerly on the CPU (`neuron` mapped to `cpu`)" in output
+
+
+def test_a_torchrun_program_migrated_for_torchneuron_trains_the_same_model(tmp_path: Path) -> None:
+    """`--target neuron` of a torchrun DDP program: both runs started as torchrun starts one
+    process; the original's NCCL group runs as gloo, the migration's `neuron` group as the eager
+    run maps it (gloo), each said."""
+    original = tmp_path / "original.py"
+    script = tmp_path / "train.py"
+    shutil.copyfile(ROOT / "golden" / "data-parallel" / "ddp_inputs_made_on_cpu.in.py", original)
+    shutil.copyfile(original, script)
+    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
+    assert result.exit_code in (0, 1), result.output
+    assert 'dist.init_process_group("neuron")' in script.read_text()
+    output = _verify(script, original, "--target", "neuron")
+    assert output.endswith("exit 0"), output
+    assert "launch: both runs as `torchrun --nproc-per-node 1` starts its process" in output
+    assert "`nccl` run as `gloo` in the original run" in output

@@ -417,8 +417,8 @@ def install_process_groups(groups: ProcessGroups, probe: bool) -> None:
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
 
-    init = dist.init_process_group
-    signature = inspect.signature(init)
+    init = dist.init_process_group  # `--neuron`'s mapping of the `neuron` backend, if installed
+    signature = inspect.signature(dist.distributed_c10d.init_process_group)
 
     @functools.wraps(init)
     def init_process_group(*args, **kwargs):  # type: ignore[no-untyped-def]
