@@ -370,15 +370,20 @@ def test_examples_train_the_same_model(name: str, tmp_path: Path) -> None:
     assert output.endswith("exit 0"), output
 
 
+def _migrated_for_neuron(program: Path, folder: Path) -> tuple[Path, Path]:
+    """``program`` copied as ``original.py`` and as ``train.py`` migrated with `--target neuron`."""
+    original, script = folder / "original.py", folder / "train.py"
+    shutil.copyfile(program, original)
+    shutil.copyfile(program, script)
+    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
+    assert result.exit_code in (0, 1), result.output
+    return original, script
+
+
 def test_a_torchneuron_migration_trains_the_same_model_eagerly(tmp_path: Path) -> None:
     """`--target neuron`: the migration runs eagerly on the CPU with `neuron` mapped to `cpu`;
     dropout, `randn`/`randint` on the device and the guard on `device.type` all agree."""
-    original = tmp_path / "amp_guard.original.py"
-    script = tmp_path / "amp_guard.py"
-    shutil.copyfile(PROGRAMS / "amp_guard.py", original)
-    shutil.copyfile(PROGRAMS / "amp_guard.py", script)
-    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
-    assert result.exit_code in (0, 1), result.output
+    original, script = _migrated_for_neuron(PROGRAMS / "amp_guard.py", tmp_path)
     assert 'device.type == "neuron"' in script.read_text()
     output = _verify(script, original, "--target", "neuron")
     assert output.endswith("exit 0"), output
@@ -389,12 +394,8 @@ def test_a_torchrun_program_migrated_for_torchneuron_trains_the_same_model(tmp_p
     """`--target neuron` of a torchrun DDP program: both runs started as torchrun starts one
     process; the original's NCCL group runs as gloo, the migration's `neuron` group as the eager
     run maps it (gloo), each said."""
-    original = tmp_path / "original.py"
-    script = tmp_path / "train.py"
-    shutil.copyfile(ROOT / "golden" / "data-parallel" / "ddp_inputs_made_on_cpu.in.py", original)
-    shutil.copyfile(original, script)
-    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
-    assert result.exit_code in (0, 1), result.output
+    case = ROOT / "golden" / "data-parallel" / "ddp_inputs_made_on_cpu.in.py"
+    original, script = _migrated_for_neuron(case, tmp_path)
     assert 'dist.init_process_group("neuron")' in script.read_text()
     output = _verify(script, original, "--target", "neuron")
     assert output.endswith("exit 0"), output
