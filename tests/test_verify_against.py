@@ -21,6 +21,7 @@ from trncodemod.commands.verify_against import (
     original_source,
     precision_of,
     run_problem,
+    sample_order_line,
     summary_line,
     tolerance,
 )
@@ -124,6 +125,25 @@ def test_fewer_steps_then_parameters_are_compared_after_the_losses() -> None:
     )
     shapes = _run([1.0, 0.9], params=[{"name": "w", "shape": [3], "sum": 0, "abs_sum": 0}])
     assert compare(a, shapes, tolerance(a, shapes)).what == "parameter"  # type: ignore[union-attr]
+
+
+def test_a_distributed_sampler_drawn_as_the_loaders_random_sampler_is_said() -> None:
+    """The runner's mapping of a shuffling DistributedSampler over one replica is stated with
+    how many epochs each run drew so; a run that had none says nothing about it."""
+    plain = _run([1.0])
+    assert sample_order_line(plain, plain) is None
+    migrated = {**plain, "sampler_as_random": 3}
+    line = sample_order_line(plain, migrated)
+    assert line is not None
+    assert line.startswith(
+        "sample order: a DistributedSampler over 1 replica with shuffle=True drew the order "
+        "DataLoader(shuffle=True)'s RandomSampler draws (its seed from the global generator)"
+    )
+    assert line.endswith(": 3 epoch(s) in the migrated run")
+    both = sample_order_line({**plain, "sampler_as_random": 1}, migrated)
+    assert both is not None and both.endswith(
+        "3 epoch(s) in the migrated run, 1 epoch(s) in the original run"
+    )
 
 
 def test_a_failed_or_empty_run_cannot_be_compared() -> None:
@@ -389,3 +409,71 @@ def test_bisect_names_a_persons_edit_inside_a_change_of_dependent_edits() -> Non
     assert 'if device.type != "xla":' in lines and "torch_xla.device()" not in lines, lines
     assert "(an edit the tool does not make)" in lines
     assert "narrowed to 1 of its 2 edits" in lines
+
+
+TORCHRUN_PYTHON = """#!{python}
+# Stands in for the interpreter with torch: a source that reads LOCAL_RANK stops for the lack of
+# torchrun's variables unless started with them (--torchrun); the environment is reported.
+import json, os, sys
+argv = sys.argv[1:]
+out = argv[argv.index("--json") + 1]
+source = open(argv[argv.index("--source") + 1]).read()
+started = "--torchrun" in argv
+needs = None if started or "LOCAL_RANK" not in source else "os.environ['LOCAL_RANK']"
+names = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "TORCHELASTIC_RUN_ID")
+report = {{"exit_status": 1 if needs else 0, "error": "TorchrunNeeded" if needs else None,
+          "needs_torchrun": needs, "steps": 1, "params": [],
+          "losses": [] if needs else [{{"step": 0, "value": 1.0}}],
+          "env": {{name: os.environ.get(name) for name in names}},
+          "gloo_for": ["nccl"] if "nccl" in source else []}}
+open(out, "w").write(json.dumps(report))
+"""
+
+
+@pytest.mark.parametrize(
+    ("original", "migration", "stopped"),
+    [
+        ("int(os.environ['LOCAL_RANK']); 'nccl'", "int(os.environ['LOCAL_RANK'])", "original"),
+        ("print('one process')", "int(os.environ['LOCAL_RANK'])", "migration"),
+        ("print('one process')", "print('one process')", None),
+    ],
+)
+def test_a_program_that_needs_torchrun_runs_both_sides_as_torchrun_starts_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, original: str, migration: str, stopped: str
+) -> None:
+    """Where either run stops for the lack of torchrun's variables, both are run again as
+    `torchrun --nproc-per-node 1` starts its process (world size 1, a free localhost port), and
+    the output says so and why; a program that needs none is run as it is."""
+    for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    python = tmp_path / "python"
+    python.write_text(TORCHRUN_PYTHON.format(python=sys.executable))
+    python.chmod(0o755)
+    script, before = tmp_path / "train.py", tmp_path / "original.py"
+    script.write_text(migration + "\n")
+    before.write_text(original + "\n")
+    command = ["verify", "--python", str(python), str(script), "--against", str(before)]
+    result = CliRunner().invoke(main, [*command, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    launches = [line for line in report["harness"] if line.startswith("launch:")]
+    if stopped is None:
+        assert launches == [] and report["original"]["env"]["RANK"] is None
+        return
+    assert launches == [
+        "launch: both runs as `torchrun --nproc-per-node 1` starts its process (RANK=0, "
+        "LOCAL_RANK=0, WORLD_SIZE=1, MASTER_ADDR=127.0.0.1, MASTER_PORT a free port), since "
+        f"without torchrun's variables the {stopped} stopped at os.environ['LOCAL_RANK']"
+    ]
+    for side in ("original", "migrated"):
+        env = report[side]["env"]
+        assert (env["RANK"], env["LOCAL_RANK"], env["WORLD_SIZE"]) == ("0", "0", "1")
+        assert env["MASTER_ADDR"] == "127.0.0.1" and env["MASTER_PORT"].isdigit()
+        assert env["TORCHELASTIC_RUN_ID"], "torch.distributed.is_torchelastic_launched()"
+    groups = [line for line in report["harness"] if line.startswith("process groups:")]
+    if stopped == "original":
+        assert groups == [
+            "process groups: `nccl` run as `gloo` in the original run (no NCCL on the CPU)"
+        ]
+    else:
+        assert groups == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -29,7 +30,7 @@ from click.testing import CliRunner
 
 from trncodemod.cli import main
 from trncodemod.commands.golden import find_cases
-from trncodemod.commands.verify_against import RunOptions, Side, run_problem, run_side
+from trncodemod.commands.verify_against import Launch, RunOptions, Side, run_problem, run_side
 
 pytestmark = pytest.mark.xla
 
@@ -167,36 +168,17 @@ def _runs_something(text: str) -> bool:
 # its fp16 GradScaler skips the first update, now left out of the comparison and said).
 KNOWN: dict[str, str] = {}
 
-
-# Why a migration cannot be compared step by step with its original: it trains on the same
-# samples in another order.
-RESHUFFLED = (
-    "the scale-out migration replaces the loader's shuffle with a DistributedSampler, which "
-    "shuffles with its own generator (seed 0 + epoch), not the global one the original's "
-    "RandomSampler draws from: each epoch has the same samples in another order, so the losses "
-    "differ from step 0 (measured: scale-out/global_loader and scale-out/top_level_script, 1.447 "
-    "against 0.675 at step 0)"
-)
-
-
-def _shuffles(text: str) -> bool:
-    """A `DataLoader(...)` with `shuffle=True`, by keyword or as its third argument
-    (`DataLoader(data, 8, True)`, scale-out/top_level_script)."""
-    for node in ast.walk(ast.parse(text)):
-        if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("DataLoader")):
-            continue
-        given = [k.value for k in node.keywords if k.arg == "shuffle"] + node.args[2:3]
-        if any(isinstance(v, ast.Constant) and v.value is True for v in given):
-            return True
-    return False
-
-
-def _reshuffles(original: str, migrated: str) -> bool:
-    return (
-        "DistributedSampler(" in migrated
-        and "DistributedSampler(" not in original
-        and _shuffles(original)
-    )
+# Cases whose expected output applies only some of the tool's rules (their `select=`) and so is
+# not a program that runs on the XLA device: the tool's whole migration of the input is compared
+# instead. Measured on the expected output, with the reason.
+WHOLE_MIGRATION = {
+    "data-parallel/ddp_inputs_made_on_cpu": (
+        "the case selects the data-parallel rules: its output keeps `ToyModel().to(rank)`, a "
+        "CUDA device index (TRN024 makes it torch_xla.device()), so the model stays on the CPU "
+        "and the XLA process group refuses its parameters in DDP's first all_gather "
+        "(RuntimeError: Expected XLA tensor. Got: torch.LongTensor)"
+    ),
+}
 
 
 def _gpu_golden_programs() -> list:
@@ -211,10 +193,141 @@ def _gpu_golden_programs() -> list:
         marks = (
             [pytest.mark.xfail(reason=KNOWN[case.name], strict=True)] if case.name in KNOWN else []
         )
-        if _reshuffles(text, case.output.read_text("utf-8", errors="replace")):
-            marks = [pytest.mark.skip(reason=f"cannot be compared: {RESHUFFLED}")]
         cases.append(pytest.param(case, id=case.name, marks=marks))
     return cases
+
+
+SAMPLE_ORDER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import torch
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+import verify_against_runner as runner
+
+data = TensorDataset(torch.arange(10.0))
+
+
+def epochs(make):
+    torch.manual_seed(3)
+    generator = torch.Generator().manual_seed(7)
+    loaders = [make(data, generator=None), make(data, generator=generator)]
+    order = [[batch[0].tolist() for batch in loader] for loader in loaders for _ in range(2)]
+    return order, torch.rand(3).tolist()  # the global stream after the epochs
+
+
+def sampler(**options):
+    def make(data, generator):
+        sampler = DistributedSampler(data, rank=0, **options)
+        return DataLoader(data, batch_size=4, sampler=sampler, generator=generator)
+
+    return make
+
+
+shuffled = epochs(lambda data, generator: DataLoader(data, 4, True, generator=generator))
+in_order = epochs(lambda data, generator: DataLoader(data, 4, generator=generator))
+before = [epochs(sampler(num_replicas=1)), epochs(sampler(num_replicas=2))]
+counted = runner.SampleOrder()
+runner.install_sample_order(counted)
+after = [epochs(sampler(num_replicas=1)), epochs(sampler(num_replicas=2))]
+print(before[0] != shuffled, after[0] == shuffled, counted.epochs)
+print(after[1] == before[1], epochs(sampler(num_replicas=1, shuffle=False)) == in_order)
+"""
+
+
+def test_one_replica_distributed_sampler_draws_the_random_samplers_order() -> None:
+    """The runner's mapping, in torch: a shuffling DistributedSampler over one replica gives the
+    order DataLoader(shuffle=True) gives, with or without the loader's `generator=`, and leaves
+    the global generator where the RandomSampler leaves it; over two replicas, or without
+    shuffle, it is torch's own."""
+    result = subprocess.run(
+        [XLA_PYTHON, "-c", SAMPLE_ORDER, str(ROOT / "trncodemod" / "commands")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "4", "True", "True"], result.stdout
+
+
+TORCHRUN_PROBE = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+    os.environ.pop(name, None)
+import torch.distributed as dist
+import verify_against_runner as runner
+
+groups = runner.ProcessGroups()
+runner.install_process_groups(groups, probe=True)
+asked = [os.environ.get("RANK"), "WORLD_SIZE" in os.environ, os.getenv("LOCAL_RANK", "-1")]
+try:
+    os.environ["LOCAL_RANK"]
+except KeyError as error:  # a script that handles the variable's absence still does
+    asked.append(runner.torchrun_needed(error))
+try:
+    dist.init_process_group("nccl")
+except ValueError as error:  # what torch's env:// rendezvous raises without them
+    asked.append(runner.torchrun_needed(error))
+print(asked, groups.backends)
+os.environ.update(RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1", MASTER_PORT=sys.argv[2])
+dist.init_process_group("nccl")
+print(dist.get_backend(), dist.get_world_size())
+"""
+
+
+def test_a_program_that_needs_torchrun_says_what_it_asked_for() -> None:
+    """The runner's probe, in torch: reading an unset torchrun variable or rendezvousing through
+    them stops the run saying so (as the KeyError/ValueError torch and Python raise, so a script
+    that handles them still does); `get`, `in` and `os.getenv` answer as before; with the
+    variables set, NCCL runs as gloo at world size 1."""
+    from trncodemod.commands.verify_against import free_port
+
+    result = subprocess.run(
+        [XLA_PYTHON, "-c", TORCHRUN_PROBE, str(ROOT / "trncodemod" / "commands"), str(free_port())],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TORCH_DEVICE_BACKEND_AUTOLOAD": "0"},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "[None, False, '-1', \"os.environ['LOCAL_RANK']\", \"init_process_group's env:// "
+        "rendezvous (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE unset)\"] ['nccl']"
+    ), result.stdout
+    assert lines[-1] == "gloo 1", result.stdout  # gloo prints its peers in between
+
+
+def test_a_scale_out_migration_that_stops_shuffling_is_still_caught(tmp_path: Path) -> None:
+    """The sampler mapping only makes a shuffling DistributedSampler draw the shuffled order the
+    original's loader draws: a migration whose sampler does not shuffle changes the order, and
+    the first step says so."""
+    case = ROOT / "golden" / "scale-out" / "global_loader"
+    original, script = tmp_path / "original.py", tmp_path / "migrated.py"
+    shutil.copyfile(case.with_suffix(".in.py"), original)
+    text = case.with_suffix(".out.py").read_text()
+    assert "    shuffle=True,\n)" in text, "the golden migration's sampler shuffles"
+    script.write_text(text.replace("    shuffle=True,\n)", "    shuffle=False,\n)"))
+    output = _verify(script, original)
+    assert output.endswith("exit 1"), output
+    assert "first difference: step 0: loss at step 0" in output, output
+    assert "sample order:" not in output, "a sampler that does not shuffle is not mapped"
+
+
+def _undefined(path: Path) -> str:
+    """The names a program uses and never defines (ruff's F821), said after its first error: a
+    fragment that needs a library not installed here would not run with it either."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "F821"]
+        + ["--output-format", "json", "--exit-zero", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    names = sorted({d["message"].split("`")[1] for d in json.loads(result.stdout or "[]")})
+    if not names:
+        return ""
+    return "; a fragment: it uses " + ", ".join(f"`{n}`" for n in names) + " without defining them"
 
 
 @pytest.mark.parametrize("case", _gpu_golden_programs())
@@ -222,12 +335,20 @@ def test_runnable_golden_cases_train_the_same_model(case, tmp_path: Path) -> Non
     original = tmp_path / "original.py"
     shutil.copyfile(case.input, original)
     options = RunOptions(str(XLA_PYTHON), original, (), STEPS, 0, False, 120)
-    problem = run_problem(run_side(options, original.read_text(), Side("cpu")))
+    report = run_side(options, original.read_text(), Side("cpu"))
+    if report.get("needs_torchrun"):  # as `verify --against` runs it: started as torchrun would
+        report = run_side(options, original.read_text(), Side("cpu"), Launch("torchrun"))
+    problem = run_problem(report)
     if problem:
-        pytest.skip(f"not a runnable program on its own: {problem}")
+        pytest.skip(f"not a runnable program on its own: {problem}{_undefined(case.input)}")
     script = tmp_path / "migrated.py"
-    shutil.copyfile(case.output, script)
     target = case.settings().target
+    if case.name in WHOLE_MIGRATION:
+        shutil.copyfile(case.input, script)
+        result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", target, str(script)])
+        assert result.exit_code in (0, 1), result.output
+    else:
+        shutil.copyfile(case.output, script)
     output = _verify(script, original, "--target", target)
     assert output.endswith("exit 0"), output
 
@@ -249,16 +370,34 @@ def test_examples_train_the_same_model(name: str, tmp_path: Path) -> None:
     assert output.endswith("exit 0"), output
 
 
+def _migrated_for_neuron(program: Path, folder: Path) -> tuple[Path, Path]:
+    """``program`` copied as ``original.py`` and as ``train.py`` migrated with `--target neuron`."""
+    original, script = folder / "original.py", folder / "train.py"
+    shutil.copyfile(program, original)
+    shutil.copyfile(program, script)
+    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
+    assert result.exit_code in (0, 1), result.output
+    return original, script
+
+
 def test_a_torchneuron_migration_trains_the_same_model_eagerly(tmp_path: Path) -> None:
     """`--target neuron`: the migration runs eagerly on the CPU with `neuron` mapped to `cpu`;
     dropout, `randn`/`randint` on the device and the guard on `device.type` all agree."""
-    original = tmp_path / "amp_guard.original.py"
-    script = tmp_path / "amp_guard.py"
-    shutil.copyfile(PROGRAMS / "amp_guard.py", original)
-    shutil.copyfile(PROGRAMS / "amp_guard.py", script)
-    result = CliRunner().invoke(main, ["apply", "--no-cache", "--target", "neuron", str(script)])
-    assert result.exit_code in (0, 1), result.output
+    original, script = _migrated_for_neuron(PROGRAMS / "amp_guard.py", tmp_path)
     assert 'device.type == "neuron"' in script.read_text()
     output = _verify(script, original, "--target", "neuron")
     assert output.endswith("exit 0"), output
     assert "migrated eagerly on the CPU (`neuron` mapped to `cpu`)" in output
+
+
+def test_a_torchrun_program_migrated_for_torchneuron_trains_the_same_model(tmp_path: Path) -> None:
+    """`--target neuron` of a torchrun DDP program: both runs started as torchrun starts one
+    process; the original's NCCL group runs as gloo, the migration's `neuron` group as the eager
+    run maps it (gloo), each said."""
+    case = ROOT / "golden" / "data-parallel" / "ddp_inputs_made_on_cpu.in.py"
+    original, script = _migrated_for_neuron(case, tmp_path)
+    assert 'dist.init_process_group("neuron")' in script.read_text()
+    output = _verify(script, original, "--target", "neuron")
+    assert output.endswith("exit 0"), output
+    assert "launch: both runs as `torchrun --nproc-per-node 1` starts its process" in output
+    assert "`nccl` run as `gloo` in the original run" in output

@@ -5,7 +5,8 @@ same ``--steps`` optimizer steps with the same arguments and seeds, each in a ch
 that has torch (``verify_against_runner.py``; this process never imports torch): the original
 on the CPU (CUDA requests mapped to the CPU), the migration on XLA:CPU (eagerly on the CPU with
 ``neuron`` mapped to ``cpu`` for ``--target neuron``). Random tensors and dropout masks come from
-the CPU generator in both, so fp32 runs agree to rounding.
+the CPU generator in both, and a shuffling ``DistributedSampler`` over one replica draws the order
+``DataLoader(shuffle=True)`` would, so fp32 runs agree to rounding.
 
 Each ``backward()``'s loss and the trained parameters' sums are compared within a tolerance set
 by the less precise of the two runs (fp32, or bf16/fp16 autocast or parameters); the first step
@@ -18,6 +19,7 @@ import json
 import math
 import os
 import shlex
+import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -215,6 +217,42 @@ class Side:
         }[self.mode]
 
 
+# What `torchrun --nproc-per-node 1` gives the one process it starts (torch.distributed.run),
+# less MASTER_PORT: a free localhost port, chosen for each run.
+TORCHRUN_ENV = {
+    "RANK": "0",
+    "LOCAL_RANK": "0",
+    "GROUP_RANK": "0",
+    "ROLE_RANK": "0",
+    "ROLE_NAME": "default",
+    "WORLD_SIZE": "1",
+    "LOCAL_WORLD_SIZE": "1",
+    "GROUP_WORLD_SIZE": "1",
+    "ROLE_WORLD_SIZE": "1",
+    "MASTER_ADDR": "127.0.0.1",
+    "TORCHELASTIC_RUN_ID": "trncodemod-verify",
+    "TORCHELASTIC_RESTART_COUNT": "0",
+    "TORCHELASTIC_MAX_RESTARTS": "0",
+}
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Both runs started as ``torchrun --nproc-per-node 1`` starts its process, because one of
+    them, run without torchrun's variables, stopped for the lack of them (``why``)."""
+
+    why: str
+
+    def environment(self) -> dict[str, str]:
+        return {**TORCHRUN_ENV, "MASTER_PORT": str(free_port())}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 @dataclass(frozen=True)
 class RunOptions:
     python: str
@@ -234,10 +272,14 @@ class RunOptions:
         return self.args
 
 
-def run_side(options: RunOptions, source: str, side: Side) -> dict[str, Any]:
-    """Run ``source`` as ``options.script`` on ``side``; the runner's report (``exit_status`` is
-    non-zero, with ``error``, when it failed)."""
-    env = dict(os.environ)
+def run_side(
+    options: RunOptions, source: str, side: Side, launch: Launch | None = None
+) -> dict[str, Any]:
+    """Run ``source`` as ``options.script`` on ``side`` (as torchrun would start it with
+    ``launch``); the runner's report (``exit_status`` is non-zero, with ``error``, when it
+    failed; ``needs_torchrun`` says what a run without ``launch`` asked torchrun's variables
+    for)."""
+    env = {**os.environ, **(launch.environment() if launch else {})}
     if side.mode == "xla":
         env["PJRT_DEVICE"] = "CPU"
     else:
@@ -250,6 +292,7 @@ def run_side(options: RunOptions, source: str, side: Side) -> dict[str, Any]:
         command += ["--steps", str(options.steps), "--seed", str(options.seed)]
         command += ["--neuron"] if side.mode == "neuron" else []
         command += ["--no-dropout"] if options.no_dropout else []
+        command += ["--torchrun"] if launch else []
         command += [str(options.script), *options.args_for(side)]
         try:
             result = subprocess.run(
@@ -332,6 +375,50 @@ def summary_line(name: str, report: dict[str, Any], side: Side) -> str:
     )
 
 
+def launch_line(launch: Launch | None) -> str | None:
+    if launch is None:
+        return None
+    shown = ", ".join(f"{n}={TORCHRUN_ENV[n]}" for n in ("RANK", "LOCAL_RANK", "WORLD_SIZE"))
+    return (
+        f"launch: both runs as `torchrun --nproc-per-node 1` starts its process ({shown}, "
+        f"MASTER_ADDR={TORCHRUN_ENV['MASTER_ADDR']}, MASTER_PORT a free port), since "
+        f"{launch.why}"
+    )
+
+
+def process_group_line(original: dict[str, Any], migrated: dict[str, Any]) -> str | None:
+    """The runs' ``torch.distributed`` mappings: NCCL as gloo, DDP device ids of a CPU module."""
+    parts = []
+    for name, report in (("original", original), ("migrated", migrated)):
+        backends = sorted(set(report.get("gloo_for") or []))
+        if backends:
+            asked = ", ".join(f"`{b}`" for b in backends)
+            parts.append(f"{asked} run as `gloo` in the {name} run (no NCCL on the CPU)")
+        if report.get("ddp_device_ids_dropped"):
+            parts.append(
+                f"DistributedDataParallel's device_ids dropped in the {name} run (its module is "
+                "on the CPU)"
+            )
+    return "process groups: " + "; ".join(parts) if parts else None
+
+
+def sample_order_line(original: dict[str, Any], migrated: dict[str, Any]) -> str | None:
+    """What the runs did with a shuffling ``DistributedSampler`` over one replica, if either
+    had one: it drew the order the loader's ``RandomSampler`` would (the runner's mapping)."""
+    counts = [
+        (name, report.get("sampler_as_random", 0))
+        for name, report in (("migrated", migrated), ("original", original))
+    ]
+    drawn = [f"{count} epoch(s) in the {name} run" for name, count in counts if count]
+    if not drawn:
+        return None
+    return (
+        "sample order: a DistributedSampler over 1 replica with shuffle=True drew the order "
+        "DataLoader(shuffle=True)'s RandomSampler draws (its seed from the global generator), "
+        "not its own (seed + epoch): " + ", ".join(drawn)
+    )
+
+
 # -- The command --------------------------------------------------------------------------------
 
 
@@ -346,7 +433,17 @@ class Verdict:
     problems: dict[str, str]  # "original"/"migrated" -> why that run failed
     tol: Tolerance
     difference: Difference | None
+    launch: Launch | None = None
     bisection: Any = None  # verify_bisect.Bisection
+
+    def harness(self) -> list[str]:
+        """What the runs were given beyond CUDA on the CPU and the CPU generator, each said."""
+        lines = (
+            launch_line(self.launch),
+            process_group_line(self.original, self.migrated),
+            sample_order_line(self.original, self.migrated),
+        )
+        return [line for line in lines if line]
 
     @property
     def status(self) -> int:
@@ -372,8 +469,16 @@ def compare_runs(
     old, label = original_source(original, options.script)
     new = options.script.read_text("utf-8")
     migrated_side = Side("xla" if target_is_xla else "neuron")
+    launch = None
     reference = run_side(options, old, Side("cpu"))
-    migrated = run_side(options, new, migrated_side)
+    if needs := reference.get("needs_torchrun"):
+        launch = Launch(f"without torchrun's variables the original stopped at {needs}")
+        reference = run_side(options, old, Side("cpu"), launch)
+    migrated = run_side(options, new, migrated_side, launch)
+    if launch is None and (needs := migrated.get("needs_torchrun")):
+        launch = Launch(f"without torchrun's variables the migration stopped at {needs}")
+        reference = run_side(options, old, Side("cpu"), launch)
+        migrated = run_side(options, new, migrated_side, launch)
     problems = {
         name: problem
         for name, report in (("original", reference), ("migrated", migrated))
@@ -381,12 +486,12 @@ def compare_runs(
     }
     tol = tolerance(reference, migrated)
     difference = None if problems else compare(reference, migrated, tol)
-    verdict = Verdict(label, reference, migrated, migrated_side, problems, tol, difference)
+    verdict = Verdict(label, reference, migrated, migrated_side, problems, tol, difference, launch)
     if bisect and difference is not None:
         from trncodemod.commands import verify_bisect
 
         def probe(text: str) -> tuple[bool | None, str]:
-            report = run_side(options, text, migrated_side)
+            report = run_side(options, text, migrated_side, launch)
             problem = run_problem(report)
             if problem:
                 return None, problem
@@ -419,6 +524,7 @@ def verify_against(
                         "why": tol.why,
                     },
                     "dropout": "off" if options.no_dropout else "same masks",
+                    "harness": verdict.harness(),
                     "arguments": {
                         "original": list(options.args_for(Side("cpu"))),
                         "migrated": list(options.args),
@@ -451,6 +557,8 @@ def verify_against(
         f"  tolerance: {tol.relative:g} relative, {tol.absolute:g} absolute, for {tol.precision} "
         f"({tol.why}); random tensors from the CPU generator, {dropout}"
     )
+    for line in verdict.harness():
+        click.echo("  " + line)
     for name, problem in verdict.problems.items():
         click.echo(f"  the {name} run failed: {problem}")
     if not verdict.problems:

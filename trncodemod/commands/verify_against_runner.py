@@ -20,6 +20,10 @@ For both runs, so that they compute the same thing:
   generator is never used. Dropout masks are drawn the same way in both runs (``--no-dropout``:
   no dropout at all). ``torch``, ``random`` and ``numpy`` are seeded with ``--seed`` before the
   script starts (the script's own seeding then applies as written).
+* Sample order: a ``DistributedSampler`` over one replica with ``shuffle=True`` (what a
+  scale-out migration gives a shuffling loader) draws the order the loader's ``RandomSampler``
+  would, from the global generator, instead of from its own ``seed + epoch`` generator; the
+  report counts the epochs so drawn (``sampler_as_random``).
 * The loss is the tensor ``backward()`` is called on (``GradScaler.scale``'s input when the
   script scales it); it is kept and read after the run, so no step gains a sync.
 
@@ -34,6 +38,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import inspect
 import json
 import linecache
 import os
@@ -282,6 +287,188 @@ def install_random(no_dropout: bool) -> None:
         F.scaled_dot_product_attention = attention
 
 
+# -- Sample order -------------------------------------------------------------------------------
+
+
+class SampleOrder:
+    """How many times a loader's ``DistributedSampler`` drew its order as a ``RandomSampler``."""
+
+    def __init__(self) -> None:
+        self.epochs = 0
+
+
+def install_sample_order(order: SampleOrder) -> None:
+    """A ``DistributedSampler`` over one replica with ``shuffle=True`` draws the order the
+    loader's ``RandomSampler`` would (``DataLoader(shuffle=True)``, the loader a scale-out
+    migration gives the sampler to): torch 2.9's ``RandomSampler.__iter__`` itself, lazily, its
+    seed drawn from the global generator (or the loader's ``generator=``) at the first sample, so
+    the global stream after it (dropout, ``randn``) is the original's too. At one replica both
+    yield every sample once, in a shuffled order: ``DistributedSampler`` shuffles with its own
+    generator seeded ``seed + epoch``, which no seeding of the script reaches. More replicas, or
+    ``shuffle=False`` (in order, as a loader that does not shuffle), run as torch has them."""
+    from torch.utils.data import DistributedSampler, RandomSampler
+
+    draw = DistributedSampler.__iter__
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        if self.num_replicas != 1 or not self.shuffle:
+            return draw(self)
+        order.epochs += 1
+        generator = getattr(self, "_trncodemod_loader_generator", None)
+        return iter(RandomSampler(self.dataset, generator=generator))
+
+    DistributedSampler.__iter__ = __iter__  # type: ignore[method-assign]
+    loader_init = torch.utils.data.DataLoader.__init__
+
+    @functools.wraps(loader_init)
+    def init(loader, *a: Any, **k: Any) -> None:  # type: ignore[no-untyped-def]
+        loader_init(loader, *a, **k)
+        if isinstance(loader.sampler, DistributedSampler):  # what shuffle=True would draw with
+            loader.sampler._trncodemod_loader_generator = loader.generator
+
+    torch.utils.data.DataLoader.__init__ = init  # type: ignore[method-assign]
+
+
+# -- Process groups and torchrun's environment --------------------------------------------------
+
+# What a program started by torchrun reads from its environment (torch.distributed.run).
+TORCHRUN_NAMES = frozenset(
+    (
+        "RANK",
+        "LOCAL_RANK",
+        "WORLD_SIZE",
+        "LOCAL_WORLD_SIZE",
+        "GROUP_RANK",
+        "GROUP_WORLD_SIZE",
+        "ROLE_RANK",
+        "ROLE_WORLD_SIZE",
+        "MASTER_ADDR",
+        "MASTER_PORT",
+    )
+)
+
+
+class TorchrunNeeded(KeyError, ValueError):
+    """The program read a variable torchrun sets, or rendezvoused through them, without them:
+    it is meant to be started by torchrun. A ``KeyError`` (what ``os.environ[name]`` raises, so a
+    script that handles a missing variable still does) and a ``ValueError`` (what
+    ``init_process_group``'s ``env://`` rendezvous raises)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+    def __str__(self) -> str:
+        return f"{self.what}: set when torchrun starts the program"
+
+
+def _environ_class():  # type: ignore[no-untyped-def]
+    base = type(os.environ)
+
+    class TorchrunProbe(base):  # type: ignore[misc, valid-type]
+        """``os.environ``, whose ``[name]`` of an unset torchrun variable raises
+        ``TorchrunNeeded``; ``get``, ``in`` and ``setdefault`` answer as before."""
+
+        def __getitem__(self, key):  # type: ignore[no-untyped-def]
+            try:
+                return base.__getitem__(self, key)
+            except KeyError:
+                if key in TORCHRUN_NAMES:
+                    raise TorchrunNeeded(f"os.environ[{key!r}]") from None
+                raise
+
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            try:
+                return base.__getitem__(self, key)
+            except KeyError:
+                return default
+
+        def __contains__(self, key) -> bool:  # type: ignore[no-untyped-def]
+            try:
+                base.__getitem__(self, key)
+            except KeyError:
+                return False
+            return True
+
+    return TorchrunProbe
+
+
+class ProcessGroups:
+    """What the run's ``torch.distributed`` setup was mapped to: NCCL backends run as gloo (the
+    CPU has no NCCL), ``DistributedDataParallel(device_ids=...)`` of a module on the CPU without
+    them (as DDP of a CPU module is written)."""
+
+    def __init__(self) -> None:
+        self.backends: list[str] = []  # each backend asked for that was mapped to gloo
+        self.ddp_device_ids = 0
+
+
+def _gloo(backend: Any) -> Any:
+    """``nccl`` (or a ``cuda:nccl`` part of a device map) as gloo; anything else as given."""
+    if isinstance(backend, str) and "nccl" in backend.lower():
+        return "gloo"
+    return backend
+
+
+def install_process_groups(groups: ProcessGroups, probe: bool) -> None:
+    """NCCL as gloo and DDP's device ids on a CPU module dropped, in both runs; with ``probe``
+    (the run was not started with torchrun's variables), a program that needs them ends with
+    ``TorchrunNeeded`` saying what it asked for."""
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    init = dist.init_process_group  # `--neuron`'s mapping of the `neuron` backend, if installed
+    signature = inspect.signature(dist.distributed_c10d.init_process_group)
+
+    @functools.wraps(init)
+    def init_process_group(*args, **kwargs):  # type: ignore[no-untyped-def]
+        call = signature.bind(*args, **kwargs)
+        call.apply_defaults()
+        given = call.arguments
+        if _gloo(given["backend"]) != given["backend"]:
+            groups.backends.append(str(given["backend"]))
+            given["backend"] = _gloo(given["backend"])
+        method = given["init_method"]
+        if probe and given["store"] is None and (method is None or method.startswith("env://")):
+            unset = [n for n in ("MASTER_ADDR", "MASTER_PORT") if n not in os.environ]
+            unset += [
+                name
+                for name, argument in (("RANK", "rank"), ("WORLD_SIZE", "world_size"))
+                if given[argument] == -1 and name not in os.environ
+            ]
+            if unset:
+                raise TorchrunNeeded(
+                    f"init_process_group's env:// rendezvous ({', '.join(unset)} unset)"
+                )
+        return init(*call.args, **call.kwargs)
+
+    dist.init_process_group = init_process_group
+    ddp_init = DistributedDataParallel.__init__
+
+    @functools.wraps(ddp_init)
+    def ddp(self, module, device_ids=None, output_device=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        devices = {p.device.type for p in module.parameters()}
+        if device_ids is not None and devices == {"cpu"}:
+            groups.ddp_device_ids += 1
+            device_ids = output_device = None
+        ddp_init(self, module, device_ids, output_device, *args, **kwargs)
+
+    DistributedDataParallel.__init__ = ddp  # type: ignore[method-assign]
+    if probe:
+        os.environ.__class__ = _environ_class()
+
+
+def torchrun_needed(error: BaseException | None) -> str | None:
+    """What the program asked torchrun's environment for, if that is why it stopped."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, TorchrunNeeded):
+            return error.what
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
+
+
 # -- Recording --------------------------------------------------------------------------------
 
 
@@ -453,6 +640,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--neuron", action="store_true", help="map the neuron device to cpu")
     parser.add_argument("--no-dropout", action="store_true")
+    parser.add_argument(
+        "--torchrun", action="store_true", help="started with torchrun's variables (world size 1)"
+    )
     parser.add_argument("script", type=Path)
     parser.add_argument("args", nargs=argparse.REMAINDER)
     options = parser.parse_args(argv)
@@ -468,19 +658,23 @@ def main(argv: list[str] | None = None) -> int:
     install_cuda_on_cpu(precision)
     CudaOnCpu().__enter__()
     install_random(options.no_dropout)
+    order = SampleOrder()
+    install_sample_order(order)
+    groups = ProcessGroups()
+    install_process_groups(groups, probe=not options.torchrun)
     recorder.install()
     _seed(options.seed)
     sys.argv = [str(script), *options.args]
     sys.path.insert(0, str(script.parent))
-    error, status, stopped = None, 0, False
+    error, status, stopped, needs = None, 0, False, None
     try:
         _run(options.source or script, script)
     except StepLimitReached:
         stopped = True
     except SystemExit as exit_:
         status = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
-    except BaseException:  # the report must say why the script stopped
-        error, status = traceback.format_exc(), 1
+    except BaseException as raised:  # the report must say why the script stopped
+        error, status, needs = traceback.format_exc(), 1, torchrun_needed(raised)
     report: dict[str, Any] = {"script": str(script), "argv": options.args, "steps": recorder.steps}
     try:
         settle_device()
@@ -503,6 +697,10 @@ def main(argv: list[str] | None = None) -> int:
         stopped_after_steps=stopped,
         xla="torch_xla" in sys.modules,
         dropout="off" if options.no_dropout else "same masks",
+        sampler_as_random=order.epochs,
+        needs_torchrun=needs,
+        gloo_for=groups.backends,
+        ddp_device_ids_dropped=groups.ddp_device_ids,
     )
     options.json.write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     return status
