@@ -137,14 +137,15 @@ _STUBS = (cst.CSTTransformer, cst.CSTVisitor)
 # Each node's children, by the node's id (with the node, which keeps the id from being reused):
 # a node never changes, and the analyses walk the same nodes over and over, within a version of
 # a tree and across versions, which share every node a rewrite left alone (1.76 million asks on
-# four training modules). Emptied by ``forget_children`` when the engine is done with a file.
+# four training modules). Emptied by ``forget_children`` before the engine reads each file.
 _CHILDREN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
 # Past this many nodes the table is emptied, whoever forgets to.
 _CHILDREN_KEPT = 2_000_000
 
 
 def children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
-    """What ``node.children`` gives, without copying the node."""
+    """The nodes ``node.children`` lists, in its order, without copying the node: a tuple, since
+    every caller shares it."""
     known = _CHILDREN.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
