@@ -17,6 +17,7 @@ from trncodemod.transforms.item_hoist_rules import (
     ItemLogClosure,
     ItemLogInterval,
     ItemMeter,
+    ItemMeterPrints,
     ItemPerStepSync,
 )
 from trncodemod.transforms.item_hoist_table import (
@@ -26,7 +27,7 @@ from trncodemod.transforms.item_hoist_table import (
     LOG_METHODS,
     LOSS_NAME,
 )
-from trncodemod.transforms.item_meter import file_meters, meter_call
+from trncodemod.transforms.item_meter import file_meters, meter_call, meter_prints
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.item_scan import REDUCTIONS, may_sync_per_step
@@ -481,6 +482,7 @@ class ItemHoist(Pass):
 
         # a loss read only to be handed to a meter class that can take the tensor
         meters = file_meters(self)
+        updates: list[cst.Call] = []
         for node, sync in syncs.items():
             if node in done or node in guarded_nodes:
                 continue
@@ -496,6 +498,10 @@ class ItemHoist(Pass):
             if self.report(node, ItemMeter, message, True):
                 self.expr_edits[node] = self._tensor_edit(sync.spelling, False)
                 done.add(node)
+                updates.append(self._parent(self._parent(node)))  # type: ignore[arg-type]
+        # what printing those meters then reads from the device
+        for call, message in meter_prints(self, own, updates, meters):
+            self.report(call, ItemMeterPrints, message, False)
 
         # logging
         register: cst.BaseExpression | None = None

@@ -273,6 +273,65 @@ class ItemMeter(Rule):
     source = "reference D1, R6"
 
 
+class ItemMeterPrints(Rule):
+    """## What it does
+    Reports a print of meters that hold device tensors where one print reads two or more values:
+    after TRN126 hands a meter the loss tensor, each value its class's `__str__` formats (`{val}`,
+    `{avg}`) is read from the device by a transfer of its own when the meter is printed, and so is
+    every value of the other meters printed with it that the loop hands tensors
+    (`top1.update(acc1[0], n)`). A print is `print`/`str`/`format` of the meter, a function of
+    the module handed it (`display(i, [losses, top1])`), or a method of an object of the
+    module's classes constructed with it (`progress.display(i)` of pytorch/examples'
+    `ProgressMeter`). The finding counts the transfers, says which are certain, and stands at
+    the print.
+
+    ## Why
+    The step itself no longer reads anything (TRN126), but a log step of pytorch/examples'
+    ImageNet trainer reads six values one at a time (three meters, value and average each):
+    six transfers where one would do, and each value that is a view (`acc1[0]`) runs a one-op
+    graph to be read (measured on XLA:CPU, torch-xla 2.9: a 0-d tensor computed in the step costs
+    1 transfer and no execution; a view of one, 1 and 1). Stacked in the step, before its graph
+    cut, they are computed by the step's graph (the same graph every step, whether it logs or not)
+    and read by one transfer (measured on the ImageNet trainer: 1 graph a step, 1 transfer a log
+    step, down from 1 to 3 graphs and 6 transfers). That changes the script's own logging code,
+    which the tool does not rewrite.
+
+    ## Example
+    ```python
+    for i, (images, target) in enumerate(loader):
+        ...
+        losses.update(loss.detach(), images.size(0))
+        top1.update(acc1[0], images.size(0))
+        optimizer.step()
+        torch_xla.sync()
+        if i % print_freq == 0:
+            progress.display(i + 1)
+    ```
+
+    ## Use instead
+    ```python
+    for i, (images, target) in enumerate(loader):
+        ...
+        losses.update(loss.detach(), images.size(0))
+        top1.update(acc1[0], images.size(0))
+        shown = torch.stack([losses.val, losses.avg, top1.val, top1.avg])
+        optimizer.step()
+        torch_xla.sync()
+        if i % print_freq == 0:
+            losses.val, losses.avg, top1.val, top1.avg = shown.cpu().tolist()
+            progress.display(i + 1)
+    ```
+    """
+
+    code = "TRN127"
+    name = "item-meter-prints"
+    summary = "a print of device meters reads each value by its own transfer (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "reference R6, D1"
+
+
 RULES: tuple[type[Rule], ...] = (
     ItemAccumulator,
     ItemLogInterval,
@@ -280,4 +339,5 @@ RULES: tuple[type[Rule], ...] = (
     ItemControlFlow,
     ItemPerStepSync,
     ItemMeter,
+    ItemMeterPrints,
 )

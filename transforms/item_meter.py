@@ -5,6 +5,7 @@ classes are meters (``analysis.meters``, ``ModuleView.imported_meters``)."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -215,3 +216,221 @@ def _no_holding_reads(
         ):
             return False
     return True
+
+
+# Calls whose result is a host number, whatever they are given: a meter handed one of these
+# (`data_time.update(time.time() - end)`) holds no tensor.
+_HOST_CALLS = frozenset({"item", "tolist", "float", "int", "len", "round"})
+
+
+def meter_prints(
+    hoist: ItemHoist, own: list[cst.CSTNode], updates: list[cst.Call], meters: dict[str, Meter]
+) -> list[tuple[cst.Call, str]]:
+    """The calls of a training loop that print meters holding device tensors, with the finding's
+    message, where one print reads two or more of their values (TRN127).
+
+    ``own``: the loop's own nodes; ``updates``: the calls TRN126 hands the loss tensor in it
+    (`losses.update(loss.detach(), n)`). A print is `print`/`str`/`format` of a meter, a function of this module
+    handed meters (`display(i, [losses, top1])`), or a method of an object of this module's
+    classes constructed with them (`progress.display(i)`, `progress = ProgressMeter(n, [...])`),
+    where that function or method formats something. Each value the meter class's `__str__`
+    formats (`{val}`, `{avg}`) is read by a transfer of its own; a meter the loop hands another
+    value (`top1.update(acc1[0], n)`) may hold a tensor too, and is counted as such, said so."""
+    classes = _module_classes(hoist)
+    held: dict[str, str] = {}  # meter name -> its class
+    for update in updates:
+        receiver = update.func.value.value  # type: ignore[attr-defined]
+        scope = hoist.get_metadata(ScopeProvider, update, None)
+        cls = None if scope is None else _constructor(hoist, scope, receiver)
+        if cls is not None:
+            held[receiver] = cls
+    fields = {
+        name: _printed(classes[cls], meters[cls]) for name, cls in held.items() if cls in classes
+    }
+    if not any(fields.values()):
+        return []
+    maybe: dict[str, cst.BaseExpression] = {}  # other meters of the loop, by the value handed
+    for node in own:
+        if not (
+            isinstance(node, cst.Call)
+            and m.matches(node.func, m.Attribute(value=m.Name(), attr=m.Name()))
+            and node.args
+        ):
+            continue
+        receiver = node.func.value.value  # type: ignore[attr-defined]
+        if receiver in held or receiver in maybe:
+            continue
+        scope = hoist.get_metadata(ScopeProvider, node, None)
+        meter = None if scope is None else _constructed(hoist, scope, receiver, meters)
+        if meter is None or node.func.attr.value not in meter[0]:  # type: ignore[attr-defined]
+            continue
+        cls = _constructor(hoist, scope, receiver)
+        value = node.args[0].value
+        if cls in classes and not _host_value(hoist, value):
+            maybe[receiver] = value
+            fields[receiver] = _printed(classes[cls], meters[cls])
+    found = []
+    for node in own:
+        if not isinstance(node, cst.Call):
+            continue
+        printed = _printed_meters(hoist, node, classes, {*held, *maybe})
+        certain = sum(len(fields[name]) for name in printed if name in held)
+        total = sum(len(fields[name]) for name in printed)
+        if certain and total >= 2:
+            message = _prints_message(node, printed, held, maybe, fields, certain, total)
+            found.append((node, message))
+    return found
+
+
+def _module_classes(hoist: ItemHoist) -> dict[str, ast.ClassDef]:
+    facts = hoist.run.facts
+    if facts is None:
+        return {}
+    return {s.name: s for s in facts.tree.body if isinstance(s, ast.ClassDef)}
+
+
+def _constructor(hoist: ItemHoist, scope, name: str) -> str | None:
+    values = _assigned_values(hoist, scope, name)
+    if values and len(values) == 1 and isinstance(values[0], cst.Call):
+        func = values[0].func
+        return func.value if isinstance(func, cst.Name) else None
+    return None
+
+
+def _printed(cls: ast.ClassDef, meter: Meter) -> tuple[str, ...]:
+    """The value-holding attributes the class's `__str__`/`__format__` formats, in the order it
+    names them: fields of its strings (`"{name} {val" + self.fmt + "} ({avg"`) or `self.avg`."""
+    holding = set(meter[1])
+    named: list[tuple[int, int, str]] = []
+    for statement in cls.body:
+        if isinstance(statement, ast.FunctionDef) and statement.name in ("__str__", "__format__"):
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    where = (node.lineno, node.col_offset)
+                    named.extend((*where, field) for field in _FIELD.findall(node.value))
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                    named.append((node.lineno, node.col_offset, node.attr))
+    return tuple(dict.fromkeys(n for *_, n in sorted(named) if n in holding))
+
+
+_FIELD = re.compile(r"(?<!\{)\{(\w+)")
+
+
+def _host_value(hoist: ItemHoist, value: cst.BaseExpression) -> bool:
+    """The value is visibly a host number: a literal, or built from calls that give one
+    (`loss.item()`, `float(x)`, `time.time() - end`)."""
+    if isinstance(value, cst.Integer | cst.Float):
+        return True
+    for node in walk(value):
+        if isinstance(node, cst.Call):
+            func = node.func
+            name = (
+                func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+            )
+            if name in _HOST_CALLS or any(q.startswith("time.") for q in hoist.module_names(func)):
+                return True
+    return False
+
+
+def _printed_meters(
+    hoist: ItemHoist, call: cst.Call, classes: dict[str, ast.ClassDef], names: set[str]
+) -> list[str]:
+    """The meters of ``names`` that ``call`` prints, in the order it is handed them."""
+    handed = _handed(call, names)
+    if hoist.is_any(call.func, _FORMATTING):
+        return handed
+    facts = hoist.run.facts
+    if facts is None:
+        return []
+    if isinstance(call.func, cst.Name):
+        function = next(
+            (
+                s
+                for s in facts.tree.body
+                if isinstance(s, ast.FunctionDef) and s.name == call.func.value
+            ),
+            None,
+        )
+        return handed if function is not None and _formats(function) else []
+    if not m.matches(call.func, m.Attribute(value=m.Name(), attr=m.Name())):
+        return []
+    scope = hoist.get_metadata(ScopeProvider, call, None)
+    owner = call.func.value.value  # type: ignore[attr-defined]
+    if scope is None or owner in names:
+        return []
+    values = _assigned_values(hoist, scope, owner)
+    if not values or len(values) != 1 or not isinstance(values[0], cst.Call):
+        return []
+    cls = classes.get(getattr(values[0].func, "value", ""))
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    function = None
+    if cls is not None:
+        function = next(
+            (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method), None
+        )
+    return _handed(values[0], names) if function is not None and _formats(function) else []
+
+
+def _handed(call: cst.Call, names: set[str]) -> list[str]:
+    """Meters of ``names`` among the call's arguments, alone, in a list or tuple, or in an
+    f-string."""
+    handed: list[str] = []
+    for arg in call.args:
+        for node in walk(arg.value):
+            if isinstance(node, cst.Name) and node.value in names and node.value not in handed:
+                handed.append(node.value)
+    return handed
+
+
+def _formats(function: ast.FunctionDef) -> bool:
+    """The function builds text from its values: `str(...)`, `print(...)`, `.format(...)` or an
+    f-string."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.JoinedStr):
+            return True
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in ("str", "print", "format"):
+                return True
+            if isinstance(func, ast.Attribute) and func.attr == "format":
+                return True
+    return False
+
+
+def _prints_message(
+    call: cst.Call,
+    printed: list[str],
+    held: dict[str, str],
+    maybe: dict[str, cst.BaseExpression],
+    fields: dict[str, tuple[str, ...]],
+    certain: int,
+    total: int,
+) -> str:
+    def values(names: list[str]) -> str:
+        return _names([f"{n}.{f}" for n in names for f in fields[n]])
+
+    mine = [n for n in printed if n in held]
+    others = [n for n in printed if n in maybe and fields[n]]
+    code = cst.Module([]).code_for_node
+    said = f"{values(mine)}, held since TRN126 hands `{mine[0]}` the loss tensor"
+    if others:
+        handed = ", ".join(f"`{code(maybe[n])}`" for n in others)
+        said = (
+            f"{certain} certain ({said}); {total - certain} more if {handed}, handed to "
+            f"{_names(others)}, {'are tensors' if len(others) > 1 else 'is a tensor'}"
+        )
+        views = [n for n in others if isinstance(maybe[n], cst.Subscript)]
+        if views:
+            said += f", and a view such as `{code(maybe[views[0]])}` also runs a graph to be read"
+    every = ", ".join(f"{n}.{f}" for n in printed for f in fields[n])
+    return (
+        f"`{code(call)}` reads {total} values from the device, a transfer each: {said}. To read "
+        f"them in one, stack them in the step, before its graph cut (`shown = "
+        f"torch.stack([{every}])`: one graph for every step), and at log steps set the meters "
+        "from `shown.cpu().tolist()` before printing; or print fewer values"
+    )
+
+
+def _names(names: list[str]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

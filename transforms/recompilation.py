@@ -19,7 +19,7 @@ import libcst.matchers as m
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts
 from trncodemod.analysis.fallback_scan import may_read_dynamic_size
-from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops
+from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops, own_statements
 from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.analysis.nodes import walk as walk_nodes
@@ -180,6 +180,8 @@ class OffsetSlice(Rule):
 
 
 _SIZE_METHODS = ("size", "numel")
+_CATS = ("cat", "concat", "concatenate")
+_CATS_QUALIFIED = frozenset({"torch.cat", "torch.concat", "torch.concatenate"})
 _DATA_READS = frozenset({"item", "max", "sum", "amax", "count_nonzero", "tolist"})
 _LEAVES = (cst.Continue, cst.Break, cst.Raise, cst.Return)
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
@@ -224,6 +226,46 @@ class BatchPaddedToItsLargest(Rule):
     safety = Safety.REVIEW
     severity = Severity.WARNING
     source = "reference R8, D4"
+
+
+class GrowingConcatenation(Rule):
+    """## What it does
+    Reports a tensor concatenated with itself in every iteration of a training, evaluation or
+    sampling loop, `x = torch.cat((x, y), dim)` (also `torch.concat`, `torch.concatenate`), at
+    the loop's own level: minGPT's `generate` (`idx = torch.cat((idx, idx_next), dim=1)`, a token
+    a step), an evaluation loop collecting its outputs (`preds = torch.cat([preds, out])`). Not
+    reported: a piece or the tensor visibly on the host (`out.cpu()`), and a concatenation in a
+    loop nested in the step (that loop is traced into the step's one graph).
+
+    ## Why
+    Each iteration of such a loop ends in a graph cut (the step marker), so each iteration is a
+    graph of its own, and the tensor is one row longer every time: every iteration has a new
+    shape and compiles another graph, as many as the loop has iterations (minGPT's chargpt samples
+    500 tokens at its first step: 500 compiles, and the program did not get past that step on
+    XLA:CPU in the time we gave it). A shape that stays the same compiles once.
+
+    ## Example
+    ```python
+    for _ in range(max_new_tokens):
+        logits, _ = self(idx)
+        idx_next = torch.multinomial(F.softmax(logits[:, -1, :], dim=-1), num_samples=1)
+        idx = torch.cat((idx, idx_next), dim=1)
+    ```
+
+    ## Use instead
+    Keep the shapes fixed: write each piece into a tensor of the final size made before the loop
+    (`out[:, t] = ...`, attending to the written part with a mask), or, where only the result is
+    needed, collect the pieces in a list and concatenate once after the loop; or run the loop on
+    the CPU.
+    """
+
+    code = "TRN435"
+    name = "growing-concatenation"
+    summary = "`x = torch.cat((x, y))` in every iteration of a step loop: a graph per iteration (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    source = "measured (XLA:CPU, torch-xla 2.9), reference D4"
 
 
 class _SizeReads(PlainVisitor):
@@ -347,6 +389,7 @@ class RecompilationDiagnostics(Pass):
         DataDependentSlice,
         OffsetSlice,
         BatchPaddedToItsLargest,
+        GrowingConcatenation,
     )
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
@@ -365,7 +408,8 @@ class RecompilationDiagnostics(Pass):
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
         offsets = bool(facts.slices) and "range" in facts.calls and target.is_xla
-        if not (branches or slices or offsets) or not facts.loops:
+        grows = not facts.calls.isdisjoint(_CATS)
+        if not (branches or slices or offsets or grows) or not facts.loops:
             return False
         for loop in step_scan(facts).step_loops:
             if branches and any(_ast_sized_test(n) for n in loop.region):
@@ -373,6 +417,8 @@ class RecompilationDiagnostics(Pass):
             if slices and _ast_data_slice(loop.region):
                 return True
             if offsets and _ast_range_offsets(loop.node):
+                return True
+            if grows:
                 return True
         return False
 
@@ -408,7 +454,50 @@ class RecompilationDiagnostics(Pass):
                         self._offset_slice(found, found, offsets, bindings, None)
                 elif offsets and isinstance(found, cst.Call):
                     self._offset_call(found, offsets, functions)
+            own = list(own_statements(info.node.body))
+            for found in own:
+                if isinstance(found, cst.Assign):
+                    self._growing(found, info, own)
         return False  # report only: nothing to transform
+
+    # -- TRN435 ----------------------------------------------------------------------------------
+    def _growing(self, node: cst.Assign, info: LoopInfo, own: list[cst.CSTNode]) -> None:
+        """`x = torch.cat((x, y), dim)` at the step's own level, no piece visibly on the host,
+        and `x` bound nowhere else in the iteration: the `x` it extends is the last iteration's
+        (diffusers' `noisy_model_input = torch.cat([noisy_model_input] * 2)`, made anew in each
+        iteration, does not grow)."""
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        call = node.value
+        if not (
+            isinstance(target, cst.Name)
+            and isinstance(call, cst.Call)
+            and call.args
+            and call.args[0].keyword is None
+            and isinstance(call.args[0].value, cst.List | cst.Tuple)
+            and self.facts.is_any_name(call.func, _CATS_QUALIFIED)
+        ):
+            return
+        pieces = [e.value for e in call.args[0].value.elements]  # type: ignore[attr-defined]
+        if not any(isinstance(p, cst.Name) and p.value == target.value for p in pieces):
+            return
+        if any(self.facts.on_host(p) for p in pieces):
+            return
+        if _bound_elsewhere(target.value, node, own, info.node):
+            return
+        loop = (
+            "sampling loop"
+            if info.calls_model
+            else f"{'training' if info.kind == 'train' else 'evaluation'} loop"
+        )
+        iterations = f" (`{_code(info.node.iter)}`)" if isinstance(info.node, cst.For) else ""
+        message = (
+            f"`{_code(node)}` makes `{target.value}` longer in every iteration of this {loop}"
+            f"{iterations}, and each iteration ends in a graph cut: every iteration has a new "
+            "shape and compiles another graph; keep the shape fixed (write each piece into a "
+            "tensor of the final size made before the loop), or collect the pieces in a list and "
+            "concatenate once after the loop, or run the loop on the CPU"
+        )
+        self.report(node, GrowingConcatenation, message, False)
 
     # -- TRN434 ----------------------------------------------------------------------------------
     def _report_step_shapes(self, program: ModuleView) -> None:
@@ -608,6 +697,34 @@ class RecompilationDiagnostics(Pass):
 
 # -- TRN434 ----------------------------------------------------------------------------------------
 _MOVES = ("to", "cuda")
+
+
+def _bound_elsewhere(
+    name: str, assign: cst.Assign, own: list[cst.CSTNode], loop: cst.For | cst.While
+) -> bool:
+    """``name`` is bound in the loop's iteration other than by ``assign``: by another assignment,
+    a `+=`, a `with ... as`, a nested `for`, or the loop's own target."""
+    if isinstance(loop, cst.For) and any(
+        isinstance(n, cst.Name) and n.value == name for n in walk_nodes(loop.target)
+    ):
+        return True
+    for node in own:
+        if node is assign:
+            continue
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For):
+            targets = [node.target]
+        elif isinstance(node, cst.AsName):
+            targets = [node.name]
+        elif isinstance(node, cst.NamedExpr):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            if any(isinstance(n, cst.Name) and n.value == name for n in walk_nodes(target)):
+                return True
+    return False
 
 
 def _range_offsets(loop: cst.For | cst.While) -> set[str]:
