@@ -153,6 +153,9 @@ class ItemHoist(Pass):
     name = "item-hoist"
     rules = RULES
     needles = (".item()", "float(", "int(", ".tolist()")
+    # Whether interval logging runs in a step closure (TRN123) hangs on a step marker after it
+    # in the loop, which the step-marker pass may insert after this pass ran.
+    sees = frozenset({"step-marker"})
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
