@@ -237,12 +237,16 @@ class GrowingConcatenation(Rule):
     reported: a piece or the tensor visibly on the host (`out.cpu()`), and a concatenation in a
     loop nested in the step (that loop is traced into the step's one graph).
 
+    On XLA targets only: TorchNeuron runs eagerly.
+
     ## Why
     Each iteration of such a loop ends in a graph cut (the step marker), so each iteration is a
     graph of its own, and the tensor is one row longer every time: every iteration has a new
-    shape and compiles another graph, as many as the loop has iterations (minGPT's chargpt samples
-    500 tokens at its first step: 500 compiles, and the program did not get past that step on
-    XLA:CPU in the time we gave it). A shape that stays the same compiles once.
+    shape and compiles another graph, as many as the loop has iterations (measured on XLA:CPU,
+    torch-xla 2.9: 10 compiles in 10 iterations of a one-token-a-step loop; minGPT's chargpt
+    samples 500 tokens at its first step and did not get past it in the time we gave it). A
+    buffer of the final size written at a Python-int position compiles as often (the position is
+    a constant of the graph: 10 in 10); written at a position held in a device tensor, twice.
 
     ## Example
     ```python
@@ -253,10 +257,17 @@ class GrowingConcatenation(Rule):
     ```
 
     ## Use instead
-    Keep the shapes fixed: write each piece into a tensor of the final size made before the loop
-    (`out[:, t] = ...`, attending to the written part with a mask), or, where only the result is
-    needed, collect the pieces in a list and concatenate once after the loop; or run the loop on
-    the CPU.
+    ```python
+    out = torch.zeros(b, n + max_new_tokens, dtype=idx.dtype, device=idx.device)
+    out[:, :n] = idx
+    for t in range(n, n + max_new_tokens):
+        pos = torch.tensor([t], device=idx.device)   # a device tensor, not a graph constant
+        logits, _ = self(out)                        # attend only to positions < t (a mask)
+        nxt = logits.index_select(1, pos - 1).argmax(-1)
+        out = out.index_copy(1, pos, nxt)
+    ```
+    Where only the result is needed (an evaluation loop collecting outputs), collect the pieces
+    in a list and concatenate once after the loop; or run the loop on the CPU.
     """
 
     code = "TRN435"
@@ -408,7 +419,7 @@ class RecompilationDiagnostics(Pass):
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
         offsets = bool(facts.slices) and "range" in facts.calls and target.is_xla
-        grows = not facts.calls.isdisjoint(_CATS)
+        grows = target.is_xla and not facts.calls.isdisjoint(_CATS)
         if not (branches or slices or offsets or grows) or not facts.loops:
             return False
         for loop in step_scan(facts).step_loops:
@@ -466,6 +477,8 @@ class RecompilationDiagnostics(Pass):
         and `x` bound nowhere else in the iteration: the `x` it extends is the last iteration's
         (diffusers' `noisy_model_input = torch.cat([noisy_model_input] * 2)`, made anew in each
         iteration, does not grow)."""
+        if not self.target.is_xla:
+            return  # TorchNeuron runs eagerly: no graph per iteration
         target = node.targets[0].target if len(node.targets) == 1 else None
         call = node.value
         if not (
@@ -494,8 +507,10 @@ class RecompilationDiagnostics(Pass):
             f"`{_code(node)}` makes `{target.value}` longer in every iteration of this {loop}"
             f"{iterations}, and each iteration ends in a graph cut: every iteration has a new "
             "shape and compiles another graph; keep the shape fixed (write each piece into a "
-            "tensor of the final size made before the loop), or collect the pieces in a list and "
-            "concatenate once after the loop, or run the loop on the CPU"
+            "tensor of the final size made before the loop, at a position held in a device tensor: "
+            "`out.index_copy(1, torch.tensor([t], device=...), piece)`; a Python-int position "
+            "compiles a graph per position too), or collect the pieces in a list and concatenate "
+            "once after the loop, or run the loop on the CPU"
         )
         self.report(node, GrowingConcatenation, message, False)
 
