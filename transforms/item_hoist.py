@@ -86,6 +86,25 @@ class LoggedValue:
     logs: set[cst.CSTNode]
 
 
+# Conversions of a number that format a 0-d tensor as they format its `.item()`.
+_FLOAT_FORMATS = frozenset("eEfFgG")
+_PERCENT = re.compile(r"%(\(?)[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)")
+
+
+def _percent_conversions(text: str) -> list[str] | None:
+    """The conversion of each value a `%` format string takes, in order; None where one is
+    given by name (`%(x)s`) or a width or precision is taken from the values (`%*d`)."""
+    conversions = []
+    for match in _PERCENT.finditer(text):
+        mapping, width, precision, conversion = match.groups()
+        if conversion == "%" and not (mapping or width or precision):
+            continue
+        if mapping or width == "*" or precision == "*":
+            return None
+        conversions.append(conversion)
+    return conversions
+
+
 @dataclass
 class LogStatement:
     statement: cst.SimpleStatementLine
@@ -511,7 +530,7 @@ class ItemHoist(Pass):
         interval = self._interval(loop) if can_guard else ""
         by_guard: dict[cst.If, list[LogStatement]] = {}
         unguarded: list[tuple[LogStatement, Sync | None]] = []
-        values = self._logged_values(loop, body, logs, syncs, done, log_nodes)
+        values, kept = self._logged_values(loop, body, logs, syncs, done, log_nodes)
         for log in logs:
             nodes = list(walk(log.statement))
             reads = [
@@ -520,7 +539,7 @@ class ItemHoist(Pass):
                 if isinstance(n, cst.Name) and n.value in converted and self._is_read(n)
             ]
             log_syncs = [syncs[n] for n in nodes if n in syncs]
-            for value in values.values():
+            for value in [*values.values(), *kept.values()]:
                 if log.statement in value.logs:
                     log_syncs.extend(value.syncs)
             if not log_syncs and not reads:
@@ -548,8 +567,9 @@ class ItemHoist(Pass):
             if node not in done and node not in guarded_nodes and self._every_step(node, loop)
         ]
         if unguarded and staying:
-            # dcgan: `D_x = output.mean().item()` every step feeds the print; gating the print
-            # alone would thin the log and keep a host read in every step.
+            # A value read every step that feeds the print but cannot be kept as a tensor for it
+            # (`{d_x}` would print the tensor): gating the print alone would thin the log and
+            # keep a host read in every step.
             where = ", ".join(
                 f"`{_code(s.node)}` (line {self.get_metadata(PositionProvider, s.node).start.line})"
                 for s in staying[:3]
@@ -568,6 +588,7 @@ class ItemHoist(Pass):
                 if sync:
                     done.add(sync.node)
             unguarded = []
+        gated: set[cst.CSTNode] = set()  # unguarded logging now under the interval guard
         for run in _consecutive([log for log, _ in unguarded]):
             closure = self.target.is_xla and self._sync_follows(info, body, run[-1].index)
             if not self.target.is_xla:
@@ -580,11 +601,21 @@ class ItemHoist(Pass):
             for log, sync in unguarded:
                 if log not in run:
                     continue
-                what = f"`{_code(sync.node)}`" if sync else "a running total"
+                staying_values = [kept[i] for i in sorted(kept) if log.statement in kept[i].logs]
+                own_read = sync is not None and all(sync is not v.syncs[0] for v in staying_values)
+                what = f"`{_code(sync.node)}`" if own_read else "a running total"
                 through = [v for v in values.values() if log.statement in v.logs]
                 if through:
                     names = ", ".join(f"`{v.name}`" for v in through)
                     what += f" (through {names}, computed only for this log, moved with it)"
+                if staying_values:
+                    names = ", ".join(f"`{v.name}`" for v in staying_values)
+                    kind = "as tensors" if len(staying_values) > 1 else "as a tensor"
+                    what = (
+                        f"{what} (and {names}, kept on the device {kind})"
+                        if own_read or self._reads_total(log, converted)
+                        else f"{names} (kept on the device {kind})"
+                    )
                 message = (
                     f"{what} is logged every step → under `if {test}:`, {how}; the output now "
                     f"appears {every}"
@@ -596,6 +627,7 @@ class ItemHoist(Pass):
                     )
                 if self.report(log.call, ItemLogInterval, message, True):
                     reported.append(log)
+                    gated.add(log.statement)
                 elif sync:
                     done.discard(sync.node)
                     for value in through:
@@ -618,6 +650,7 @@ class ItemHoist(Pass):
                     register = register or self._register()
                     params = [register, params]
                 self.wrap[statements[0]] = (cst.parse_expression(test), params, statements)
+        self._keep_on_device(kept, gated, done, every)
         for guard, guard_logs in by_guard.items():
             index = body.index(guard)
             if not self.target.is_xla or not self._sync_follows(info, body, index):
@@ -696,10 +729,14 @@ class ItemHoist(Pass):
                 return self.fresh_name("log_step")
         return "step"
 
-    def _logged_values(self, loop, body, logs, syncs, done, log_nodes) -> dict[int, LoggedValue]:
+    def _logged_values(
+        self, loop, body, logs, syncs, done, log_nodes
+    ) -> tuple[dict[int, LoggedValue], dict[int, LoggedValue]]:
         """Values read from the device only to be logged: `lossf = loss.item()` at the top of
         the loop body, whose name is read nowhere but in unguarded logging statements after it
-        in the same iteration, and not after the loop. By index of the assignment."""
+        in the same iteration, and not after the loop. By index of the assignment: those right
+        before their logging (they move with it), and those that stay where they are as tensors
+        (see ``_kept``)."""
         found: dict[int, LoggedValue] = {}
         for index, statement in enumerate(body):
             if not m.matches(
@@ -730,14 +767,116 @@ class ItemHoist(Pass):
         # other such values, and its logging statements follow each other (`D_x = out.mean()
         # .item()` ten lines above the print reads an `out` that is rebound in between).
         logged = {log.statement: log.index for log in logs if log.guard is None}
+        kept: dict[int, LoggedValue] = {}
         for index in sorted(found, reverse=True):
             indices = sorted(logged[s] for s in found[index].logs)
             between = range(index + 1, indices[0])
             if indices != list(range(indices[0], indices[-1] + 1)) or not all(
                 i in found for i in between
             ):
-                del found[index]
-        return found
+                value = found.pop(index)
+                if self._kept(value, loop):
+                    kept[index] = value
+        return found, kept
+
+    def _reads_total(self, log: LogStatement, converted: dict[str, Accumulator]) -> bool:
+        return any(
+            isinstance(n, cst.Name) and n.value in converted and self._is_read(n)
+            for n in walk(log.statement)
+        )
+
+    def _keep_on_device(
+        self,
+        kept: dict[int, LoggedValue],
+        gated: set[cst.CSTNode],
+        done: set[cst.CSTNode],
+        every: str,
+    ) -> None:
+        """`D_x = output.mean().item()` → `.detach()` where every log that reads `D_x` now runs
+        under the interval guard; otherwise the read stays, and is reported as a per-step sync."""
+        for value in kept.values():
+            sync = value.syncs[0]
+            if not value.logs <= gated:
+                done.discard(sync.node)
+                continue
+            lines = ", ".join(
+                str(self.get_metadata(PositionProvider, s).start.line)
+                for s in sorted(
+                    value.logs, key=lambda s: self.get_metadata(PositionProvider, s).start.line
+                )
+            )
+            tensor = _code(sync.tensor)
+            message = (
+                f"`{_code(sync.node)}` is read every step only for the log at line {lines}, which "
+                f"now runs {every} → `{tensor}.detach()`: the log formats the tensor as it "
+                f"formatted the number (`%f`/`{{:f}}`), read when it runs"
+            )
+            if self.report(sync.node, ItemLogInterval, message, True):
+                self.expr_edits[sync.node] = self._tensor_edit("item", False)
+            else:
+                done.discard(sync.node)
+
+    def _kept(self, value: LoggedValue, loop: cst.CSTNode) -> bool:
+        """A value that cannot move to its logging (dcgan: `D_x = output.mean().item()`, and
+        `output` rebound before the print) can stay where it is as a tensor,
+        `D_x = output.mean().detach()`, where that prints the same text and nothing can change
+        the tensor before it is printed: the read is the whole value, `.item()` of a call's
+        result (a tensor nothing else holds, so nothing updates it in place), and every read of
+        the name is formatted as a float (`%.4f` of a `%` tuple, `{D_x:.4f}`): a 0-d tensor
+        formats through its `.item()` there, as it does not with `%s`, `{}` or `str()`."""
+        assign = value.statement.body[0]
+        if len(value.syncs) != 1:
+            return False
+        sync = value.syncs[0]
+        if not (
+            assign.value is sync.node  # type: ignore[attr-defined]
+            and sync.spelling == "item"
+            and isinstance(sync.tensor, cst.Call)
+        ):
+            return False
+        reads = [
+            node
+            for node in walk(loop.body)
+            if isinstance(node, cst.Name)
+            and node.value == value.name
+            and node is not assign.targets[0].target  # type: ignore[attr-defined]
+        ]
+        return bool(reads) and all(self._formatted_as_float(node) for node in reads)
+
+    def _formatted_as_float(self, name: cst.Name) -> bool:
+        parent = self._parent(name)
+        if isinstance(parent, cst.FormattedStringExpression):
+            spec = parent.format_spec or []
+            text = "".join(p.value for p in spec if isinstance(p, cst.FormattedStringText))
+            return (
+                parent.conversion is None
+                and bool(spec)
+                and all(isinstance(p, cst.FormattedStringText) for p in spec)
+                and text[-1] in _FLOAT_FORMATS
+            )
+        if not isinstance(parent, cst.Element):
+            return False
+        pieces = self._parent(parent)
+        operation = self._parent(pieces)
+        if not (
+            isinstance(pieces, cst.Tuple)
+            and isinstance(operation, cst.BinaryOperation)
+            and isinstance(operation.operator, cst.Modulo)
+            and operation.right is pieces
+            and isinstance(operation.left, cst.SimpleString | cst.ConcatenatedString)
+        ):
+            return False
+        text = operation.left.evaluated_value
+        if not isinstance(text, str):
+            return False
+        conversions = _percent_conversions(text)
+        elements = list(pieces.elements)
+        return (
+            conversions is not None
+            and len(conversions) == len(elements)
+            and not any(isinstance(e, cst.StarredElement) for e in elements)
+            and conversions[elements.index(parent)] in _FLOAT_FORMATS
+        )
 
     def _is_read(self, name: cst.Name) -> bool:
         parent = self._parent(name)

@@ -70,10 +70,16 @@ class ItemLogInterval(Rule):
 
     A value read only to be logged (`lossf = loss.item() * accumulation_steps` right before the
     `print`, read nowhere else in the loop nor after it) moves under the guard with the logging
-    that reads it; a value also used otherwise stays and is reported (TRN124/TRN125). Nothing is
-    guarded where the step reads other values on the host every step anyway (dcgan's
-    `D_x = output.mean().item()`): the log would thin and the syncs stay, so TRN125 says to keep
-    them all as tensors and read them together. A `for`
+    that reads it; a value also used otherwise stays and is reported (TRN124/TRN125). A value
+    read only for a log further down, where the tensor it reads may be rebound in between
+    (dcgan's `D_x = output.mean().item()`, with `output` rebound twice before the print), stays where it
+    is as a tensor, `D_x = output.mean().detach()`, where that prints the same text: the read is
+    the whole value, `.item()` of a call's result (nothing else holds that tensor to change it in
+    place), and every read of the name is formatted as a float (`%.4f` of a `%` tuple,
+    `{D_x:.4f}`; a 0-d tensor formats through its `.item()` there, not with `%s`, `{}` or
+    `str()`). Otherwise nothing is guarded where the step reads other values on the host every
+    step anyway: the log would thin and the syncs stay, so TRN125 says to keep them all as
+    tensors and read them together. A `for`
     loop without a counter gets one (`for x in loader:` → `for step, x in enumerate(loader):`);
     a `while` loop without one is reported (TRN125). The finding says how often the output
     now appears.

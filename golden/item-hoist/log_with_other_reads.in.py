@@ -1,7 +1,7 @@
-# A print of `loss.item()` is not moved under a log interval when the step reads other values on
-# the host every step anyway (dcgan's D(x)): the step would keep its syncs and only the log would
-# thin. The finding says to keep all of them as tensors and read them together. Twins: the other
-# item-hoist cases, whose steps read only what they log.
+# dcgan's D(x): a value read every step only for a print that comes later, after `output` may be
+# rebound, cannot move to the print; it stays where it is as a tensor (`output.mean().detach()`),
+# which `%.4f` formats as it formatted the number, and the print moves under the log interval.
+# Twin: log_with_other_reads_unformatted, where the print would show the tensor differently.
 import torch
 import torch_xla
 

@@ -1,5 +1,6 @@
 # A value read only for a print further down, with the tensor it reads rebound in between:
-# moving the read to the print would read another tensor, so it stays and is reported.
+# moving the read to the print would read another tensor, so it stays where it is, as a tensor
+# (`{score:.4f}` formats it as it formatted the number), and the print moves under the interval.
 def train(model, critic, loader, optimizer):
     for step, (x, y) in enumerate(loader):
         optimizer.zero_grad()

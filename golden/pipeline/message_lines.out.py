@@ -13,8 +13,9 @@ def train(model, loader, optimizer, epochs):
             output = model(x)
             loss = torch.nn.functional.mse_loss(output, y)
             loss.backward()
-            d_x = output.mean().item()
+            d_x = output.mean().detach()
             optimizer.step()
             torch_xla.sync()
             optimizer.zero_grad()
-            print("loss %.4f D(x) %.4f" % (loss.item(), d_x))
+            if i % 10 == 0:
+                print("loss %.4f D(x) %.4f" % (loss.item(), d_x))
