@@ -3,7 +3,6 @@ read only for a log as a tensor only where the log formats it as a float (`%.4f`
 tensor prints the same text as its `.item()`."""
 
 import pytest
-
 from trncodemod.transforms.item_hoist import _percent_conversions
 
 
