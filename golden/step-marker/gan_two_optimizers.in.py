@@ -1,16 +1,33 @@
+# dcgan names its optimizers `optimizerD` and `optimizerG`: the marker goes right after the last
+# one's step, before the per-iteration print, so the print reads values the step's graph already
+# computed. `options.step()` in the second loop is no optimizer: its marker ends the loop body.
 import torch
+import torch_xla
 
 
-def train_gan(generator, discriminator, opt_d, opt_g, loader, device):
-    for real, _ in loader:
+def train_gan(netD, netG, criterion, optimizerD, optimizerG, loader, nz):
+    device = torch_xla.device()
+    for i, (real, _) in enumerate(loader):
         real = real.to(device)
-        fake = generator(torch.randn(real.size(0), 64, device=device))
-        opt_d.zero_grad()
-        d_loss = discriminator(real).mean() - discriminator(fake.detach()).mean()
-        d_loss.backward()
-        opt_d.step()
-        opt_g.zero_grad()
-        g_loss = -discriminator(fake).mean()
-        g_loss.backward()
-        opt_g.step()
-        print(d_loss.detach(), g_loss.detach())
+        netD.zero_grad()
+        errD_real = criterion(netD(real), torch.ones(real.size(0), device=device))
+        errD_real.backward()
+        fake = netG(torch.randn(real.size(0), nz, 1, 1, device=device))
+        errD_fake = criterion(netD(fake.detach()), torch.zeros(real.size(0), device=device))
+        errD_fake.backward()
+        optimizerD.step()
+        netG.zero_grad()
+        errG = criterion(netD(fake), torch.ones(real.size(0), device=device))
+        errG.backward()
+        optimizerG.step()
+        lossD = errD_real + errD_fake
+        print(f"[{i}] Loss_D: {lossD.detach()} Loss_G: {errG.detach()}")
+
+
+def train_with_options(model, loader, options):
+    device = torch_xla.device()
+    for x, y in loader:
+        loss = model(x.to(device), y.to(device))
+        loss.backward()
+        options.step()
+        print("stepped")

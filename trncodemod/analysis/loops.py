@@ -23,7 +23,11 @@ from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.passes import PlainVisitor, per_tree
 
 Loop = cst.For | cst.While
-_OPTIMIZER = re.compile(r"(^|_)(optim|optimizer|opt|optimiser)(\d*|_\w*)$", re.IGNORECASE)
+# `optimizer`, `opt_d`, `optim2`, and a capital-letter suffix (dcgan's `optimizerD`/`optimizerG`;
+# not `options`).
+_OPTIMIZER = re.compile(
+    r"(^|_)(optim|optimizer|opt|optimiser)(\d*|_\w*|(?-i:[A-Z])\w*)$", re.IGNORECASE
+)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _SCOPE_BREAKERS = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 DEVICE_LOADERS = ("MpDeviceLoader", "ParallelLoader")
