@@ -852,7 +852,7 @@ class ItemHoist(Pass):
                 parent.conversion is None
                 and bool(spec)
                 and all(isinstance(p, cst.FormattedStringText) for p in spec)
-                and text[-1] in _FLOAT_FORMATS
+                and text[-1:] in _FLOAT_FORMATS
             )
         if not isinstance(parent, cst.Element):
             return False
