@@ -820,8 +820,9 @@ class ItemHoist(Pass):
         """A value that cannot move to its logging (dcgan: `D_x = output.mean().item()`, and
         `output` rebound before the print) can stay where it is as a tensor,
         `D_x = output.mean().detach()`, where that prints the same text and nothing can change
-        the tensor before it is printed: the read is the whole value, `.item()` of a call's
-        result (a tensor nothing else holds, so nothing updates it in place), and every read of
+        the tensor before it is printed: the read is the whole value, `.item()` of a reduction
+        (`.mean()`, `.sum()`, ...: a new tensor nothing else holds, so nothing updates it in
+        place; not `.float()`, which may return the tensor itself, nor a view), and every read of
         the name is formatted as a float (`%.4f` of a `%` tuple, `{D_x:.4f}`): a 0-d tensor
         formats through its `.item()` there, as it does not with `%s`, `{}` or `str()`."""
         assign = value.statement.body[0]
@@ -832,8 +833,9 @@ class ItemHoist(Pass):
             assign.value is sync.node  # type: ignore[attr-defined]
             and sync.spelling == "item"
             and isinstance(sync.tensor, cst.Call)
+            and m.matches(sync.tensor.func, m.Attribute(attr=m.OneOf(*map(m.Name, REDUCTIONS))))
         ):
-            return False
+            return False  # `loss.float()` may be `loss` itself, `out.view(-1)` shares its storage
         reads = [
             node
             for node in walk(loop.body)
