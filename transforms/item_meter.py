@@ -273,11 +273,21 @@ def meter_prints(
     for node in own:
         if not isinstance(node, cst.Call):
             continue
-        printed = _printed_meters(hoist, node, classes, {*held, *maybe})
+        handed = _printed_meters(hoist, node, classes, {*held, *maybe})
+        # a meter of a class from another module has no fields here: said, not counted
+        printed = [n for n in handed if n in fields]
+        uncounted = [n for n in handed if n not in fields]
         certain = sum(len(fields[name]) for name in printed if name in held)
         total = sum(len(fields[name]) for name in printed)
-        if certain and total >= 2:
+        if certain and (total >= 2 or uncounted):
             message = _prints_message(node, printed, held, maybe, fields, certain, total)
+            if uncounted:
+                message = message.replace(
+                    f" reads {total} values from the device,",
+                    f" reads {total} values from the device (and those of {_names(uncounted)}, "
+                    "whose class is in another module: not counted),",
+                    1,
+                )
             found.append((node, message))
     return found
 

@@ -1,0 +1,49 @@
+# Two meters take the loss tensor (TRN126): `losses`, of a class in another module
+# (utils/meters.py), and `local`, of this module's class. Printed together, TRN127 counts what
+# `local` formats and names `losses` without counting it (its class is not read here); a meter of
+# another module's class once made the pass fail (KeyError).
+import torch
+import torch_xla
+
+from utils.meters import AverageMeter
+
+
+class LocalMeter:
+    def __init__(self, name):
+        self.name = name
+        self.val = 0
+        self.avg = 0
+        self.sum = 0
+        self.count = 0
+
+    def update(self, val, n=1):
+        self.val = val
+        self.sum += val * n
+        self.count += n
+        self.avg = self.sum / self.count
+
+    def __str__(self):
+        return f"{self.name} {self.val:.4f} ({self.avg:.4f})"
+
+
+def main(loader):
+    model = torch.nn.Linear(8, 8).to("xla")
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = AverageMeter("Loss", ":.4e")
+    local = LocalMeter("Loss2")
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to("xla"), y.to("xla")
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        losses.update(loss.detach(), x.size(0))
+        loss2 = torch.nn.functional.l1_loss(model(x), y)
+        local.update(loss.detach(), x.size(0))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        torch_xla.sync()
+        if step % 10 == 0:
+            print(losses, local)
+
+
+if __name__ == "__main__":
+    main([])
