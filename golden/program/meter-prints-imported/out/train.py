@@ -35,7 +35,6 @@ def main(loader):
         x, y = x.to("xla"), y.to("xla")
         loss = torch.nn.functional.mse_loss(model(x), y)
         losses.update(loss.detach(), x.size(0))
-        loss2 = torch.nn.functional.l1_loss(model(x), y)
         local.update(loss.detach(), x.size(0))
         optimizer.zero_grad()
         loss.backward()
