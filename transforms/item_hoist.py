@@ -529,7 +529,8 @@ class ItemHoist(Pass):
         register: cst.BaseExpression | None = None
         interval = self._interval(loop) if can_guard else ""
         by_guard: dict[cst.If, list[LogStatement]] = {}
-        unguarded: list[tuple[LogStatement, Sync | None]] = []
+        # each unguarded log, the first value it reads, whether it reads a running total
+        unguarded: list[tuple[LogStatement, Sync | None, bool]] = []
         values, kept = self._logged_values(loop, body, logs, syncs, done, log_nodes)
         for log in logs:
             nodes = list(walk(log.statement))
@@ -558,7 +559,7 @@ class ItemHoist(Pass):
                         False,
                     )
             else:
-                unguarded.append((log, log_syncs[0] if log_syncs else None))
+                unguarded.append((log, log_syncs[0] if log_syncs else None, bool(reads)))
         test = f"{counter} % {interval} == 0"
         every = f"every {interval} steps" if interval.isdigit() else f"every `{interval}` steps"
         staying = [
@@ -574,7 +575,7 @@ class ItemHoist(Pass):
                 f"`{_code(s.node)}` (line {self.get_metadata(PositionProvider, s.node).start.line})"
                 for s in staying[:3]
             )
-            for log, sync in unguarded:
+            for log, sync, _ in unguarded:
                 what = f"`{_code(sync.node)}`" if sync else "a running total"
                 self.report(
                     log.call,
@@ -589,7 +590,7 @@ class ItemHoist(Pass):
                     done.add(sync.node)
             unguarded = []
         gated: set[cst.CSTNode] = set()  # unguarded logging now under the interval guard
-        for run in _consecutive([log for log, _ in unguarded]):
+        for run in _consecutive([log for log, _, _ in unguarded]):
             closure = self.target.is_xla and self._sync_follows(info, body, run[-1].index)
             if not self.target.is_xla:
                 how = "reading it at log steps (TorchNeuron has no step closures)"
@@ -598,7 +599,7 @@ class ItemHoist(Pass):
             else:
                 how = "reading it at log steps (no sync follows it in the loop for a step closure)"
             reported = []
-            for log, sync in unguarded:
+            for log, sync, reads_total in unguarded:
                 if log not in run:
                     continue
                 staying_values = [kept[i] for i in sorted(kept) if log.statement in kept[i].logs]
@@ -613,7 +614,7 @@ class ItemHoist(Pass):
                     kind = "as tensors" if len(staying_values) > 1 else "as a tensor"
                     what = (
                         f"{what} (and {names}, kept on the device {kind})"
-                        if own_read or self._reads_total(log, converted)
+                        if own_read or reads_total
                         else f"{names} (kept on the device {kind})"
                     )
                 message = (
@@ -779,12 +780,6 @@ class ItemHoist(Pass):
                     kept[index] = value
         return found, kept
 
-    def _reads_total(self, log: LogStatement, converted: dict[str, Accumulator]) -> bool:
-        return any(
-            isinstance(n, cst.Name) and n.value in converted and self._is_read(n)
-            for n in walk(log.statement)
-        )
-
     def _keep_on_device(
         self,
         kept: dict[int, LoggedValue],
@@ -820,9 +815,10 @@ class ItemHoist(Pass):
         """A value that cannot move to its logging (dcgan: `D_x = output.mean().item()`, and
         `output` rebound before the print) can stay where it is as a tensor,
         `D_x = output.mean().detach()`, where that prints the same text and nothing can change
-        the tensor before it is printed: the read is the whole value, `.item()` of a reduction
-        (`.mean()`, `.sum()`, ...: a new tensor nothing else holds, so nothing updates it in
-        place; not `.float()`, which may return the tensor itself, nor a view), and every read of
+        the tensor before it is printed: the read is the whole value, `.item()` of a whole
+        reduction (`.mean()`, `.sum()`, ... with no argument: a new 0-d tensor nothing else
+        holds, so nothing updates it in place; not `.float()`, which may return the tensor
+        itself, nor a view), and every read of
         the name is formatted as a float (`%.4f` of a `%` tuple, `{D_x:.4f}`): a 0-d tensor
         formats through its `.item()` there, as it does not with `%s`, `{}` or `str()`."""
         assign = value.statement.body[0]
@@ -834,8 +830,12 @@ class ItemHoist(Pass):
             and sync.spelling == "item"
             and isinstance(sync.tensor, cst.Call)
             and m.matches(sync.tensor.func, m.Attribute(attr=m.OneOf(*map(m.Name, REDUCTIONS))))
+            and not sync.tensor.args
         ):
-            return False  # `loss.float()` may be `loss` itself, `out.view(-1)` shares its storage
+            # `loss.float()` may be `loss` itself, `out.view(-1)` shares its storage; and a
+            # reduction over a dim (`x.sum(0, keepdim=True)`) keeps a 1-element tensor, which an
+            # f-string spec does not format (only a 0-d tensor formats as its number)
+            return False
         reads = [
             node
             for node in walk(loop.body)

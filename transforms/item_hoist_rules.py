@@ -74,8 +74,9 @@ class ItemLogInterval(Rule):
     read only for a log further down, where the tensor it reads may be rebound in between
     (dcgan's `D_x = output.mean().item()`, with `output` rebound twice before the print), stays where it
     is as a tensor, `D_x = output.mean().detach()`, where that prints the same text: the read is
-    the whole value, `.item()` of a reduction (`.mean()`, `.sum()`, `.std()`, ...: a new tensor
-    nothing else holds to change in place), and every read of the name is formatted as a float (`%.4f` of a `%` tuple,
+    the whole value, `.item()` of a whole reduction (`.mean()`, `.sum()`, `.std()`, ... with no
+    argument: a new 0-d tensor nothing else holds to change in place), and every read of the
+    name is formatted as a float (`%.4f` of a `%` tuple,
     `{D_x:.4f}`; a 0-d tensor formats through its `.item()` there, not with `%s`, `{}` or
     `str()`). Otherwise nothing is guarded where the step reads other values on the host every
     step anyway: the log would thin and the syncs stay, so TRN125 says to keep them all as

@@ -139,12 +139,21 @@ def _reduces(text: str) -> bool:
 
 def _constructed(hoist: ItemHoist, scope, name: str, meters: dict[str, Meter]) -> Meter | None:
     """The meter ``name`` holds where the function binds it only by that class's constructor."""
+    cls = _constructor(hoist, scope, name)
+    return None if cls is None else meters.get(cls)
+
+
+def _constructor(hoist: ItemHoist, scope, name: str) -> str | None:
+    """The class ``name`` is bound to by its one assignment in ``scope``, `name = Cls(...)`."""
+    call = _construction(hoist, scope, name)
+    return call.func.value if call is not None and isinstance(call.func, cst.Name) else None
+
+
+def _construction(hoist: ItemHoist, scope, name: str) -> cst.Call | None:
+    """The call of ``name``'s one assignment in ``scope``, `name = f(...)`."""
     values = _assigned_values(hoist, scope, name)
-    if not values or len(values) != 1:
-        return None
-    value = values[0]
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-        return meters.get(value.func.value)
+    if values and len(values) == 1 and isinstance(values[0], cst.Call):
+        return values[0]
     return None
 
 
@@ -221,6 +230,8 @@ def _no_holding_reads(
 # Calls whose result is a host number, whatever they are given: a meter handed one of these
 # (`data_time.update(time.time() - end)`) holds no tensor.
 _HOST_CALLS = frozenset({"item", "tolist", "float", "int", "len", "round"})
+# A `str.format` field that names an attribute: `{val` of `"{name} {val" + self.fmt + "}"`.
+_FIELD = re.compile(r"(?<!\{)\{(\w+)")
 
 
 def meter_prints(
@@ -261,12 +272,12 @@ def meter_prints(
         if receiver in held or receiver in maybe:
             continue
         scope = hoist.get_metadata(ScopeProvider, node, None)
-        meter = None if scope is None else _constructed(hoist, scope, receiver, meters)
+        cls = None if scope is None else _constructor(hoist, scope, receiver)
+        meter = meters.get(cls) if cls in classes else None  # a meter class of this module
         if meter is None or node.func.attr.value not in meter[0]:  # type: ignore[attr-defined]
             continue
-        cls = _constructor(hoist, scope, receiver)
         value = node.args[0].value
-        if cls in classes and not _host_value(hoist, value):
+        if not _host_value(hoist, value):
             maybe[receiver] = value
             fields[receiver] = _printed(classes[cls], meters[cls])
     found = []
@@ -280,14 +291,7 @@ def meter_prints(
         certain = sum(len(fields[name]) for name in printed if name in held)
         total = sum(len(fields[name]) for name in printed)
         if certain and (total >= 2 or uncounted):
-            message = _prints_message(node, printed, held, maybe, fields, certain, total)
-            if uncounted:
-                message = message.replace(
-                    f" reads {total} values from the device,",
-                    f" reads {total} values from the device (and those of {_names(uncounted)}, "
-                    "whose class is in another module: not counted),",
-                    1,
-                )
+            message = _prints_message(node, printed, uncounted, held, maybe, fields, certain)
             found.append((node, message))
     return found
 
@@ -297,14 +301,6 @@ def _module_classes(hoist: ItemHoist) -> dict[str, ast.ClassDef]:
     if facts is None:
         return {}
     return {s.name: s for s in facts.tree.body if isinstance(s, ast.ClassDef)}
-
-
-def _constructor(hoist: ItemHoist, scope, name: str) -> str | None:
-    values = _assigned_values(hoist, scope, name)
-    if values and len(values) == 1 and isinstance(values[0], cst.Call):
-        func = values[0].func
-        return func.value if isinstance(func, cst.Name) else None
-    return None
 
 
 def _printed(cls: ast.ClassDef, meter: Meter) -> tuple[str, ...]:
@@ -321,9 +317,6 @@ def _printed(cls: ast.ClassDef, meter: Meter) -> tuple[str, ...]:
                 elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                     named.append((node.lineno, node.col_offset, node.attr))
     return tuple(dict.fromkeys(n for *_, n in sorted(named) if n in holding))
-
-
-_FIELD = re.compile(r"(?<!\{)\{(\w+)")
 
 
 def _host_value(hoist: ItemHoist, value: cst.BaseExpression) -> bool:
@@ -353,32 +346,23 @@ def _printed_meters(
     if facts is None:
         return []
     if isinstance(call.func, cst.Name):
-        function = next(
-            (
-                s
-                for s in facts.tree.body
-                if isinstance(s, ast.FunctionDef) and s.name == call.func.value
-            ),
-            None,
-        )
-        return handed if function is not None and _formats(function) else []
+        return handed if _formats(_function(facts.tree.body, call.func.value)) else []
     if not m.matches(call.func, m.Attribute(value=m.Name(), attr=m.Name())):
         return []
     scope = hoist.get_metadata(ScopeProvider, call, None)
     owner = call.func.value.value  # type: ignore[attr-defined]
     if scope is None or owner in names:
         return []
-    values = _assigned_values(hoist, scope, owner)
-    if not values or len(values) != 1 or not isinstance(values[0], cst.Call):
-        return []
-    cls = classes.get(getattr(values[0].func, "value", ""))
+    made = _construction(hoist, scope, owner)  # `progress = ProgressMeter(n, [losses, ...])`
+    cls = classes.get(made.func.value) if made and isinstance(made.func, cst.Name) else None
     method = call.func.attr.value  # type: ignore[attr-defined]
-    function = None
-    if cls is not None:
-        function = next(
-            (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method), None
-        )
-    return _handed(values[0], names) if function is not None and _formats(function) else []
+    if made is None or cls is None or not _formats(_function(cls.body, method)):
+        return []
+    return _handed(made, names)
+
+
+def _function(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
+    return next((s for s in body if isinstance(s, ast.FunctionDef) and s.name == name), None)
 
 
 def _handed(call: cst.Call, names: set[str]) -> list[str]:
@@ -392,9 +376,11 @@ def _handed(call: cst.Call, names: set[str]) -> list[str]:
     return handed
 
 
-def _formats(function: ast.FunctionDef) -> bool:
+def _formats(function: ast.FunctionDef | None) -> bool:
     """The function builds text from its values: `str(...)`, `print(...)`, `.format(...)` or an
     f-string."""
+    if function is None:
+        return False
     for node in ast.walk(function):
         if isinstance(node, ast.JoinedStr):
             return True
@@ -410,12 +396,14 @@ def _formats(function: ast.FunctionDef) -> bool:
 def _prints_message(
     call: cst.Call,
     printed: list[str],
+    uncounted: list[str],
     held: dict[str, str],
     maybe: dict[str, cst.BaseExpression],
     fields: dict[str, tuple[str, ...]],
     certain: int,
-    total: int,
 ) -> str:
+    total = sum(len(fields[name]) for name in printed)
+
     def values(names: list[str]) -> str:
         return _names([f"{n}.{f}" for n in names for f in fields[n]])
 
@@ -433,8 +421,13 @@ def _prints_message(
         if views:
             said += f", and a view such as `{code(maybe[views[0]])}` also runs a graph to be read"
     every = ", ".join(f"{n}.{f}" for n in printed for f in fields[n])
+    also = (
+        f" (and those of {_names(uncounted)}, whose class is in another module: not counted)"
+        if uncounted
+        else ""
+    )
     return (
-        f"`{code(call)}` reads {total} values from the device, a transfer each: {said}. To read "
+        f"`{code(call)}` reads {total} values from the device{also}, a transfer each: {said}. To read "
         f"them in one, stack them in the step, before its graph cut (`shown = "
         f"torch.stack([{every}])`: one graph for every step), and at log steps set the meters "
         "from `shown.cpu().tolist()` before printing; or print fewer values"

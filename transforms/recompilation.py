@@ -19,7 +19,14 @@ import libcst.matchers as m
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts
 from trncodemod.analysis.fallback_scan import may_read_dynamic_size
-from trncodemod.analysis.loops import Loop, LoopInfo, dotted, find_step_loops, own_statements
+from trncodemod.analysis.loops import (
+    Loop,
+    LoopInfo,
+    assigned_names,
+    dotted,
+    find_step_loops,
+    own_statements,
+)
 from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.analysis.nodes import children, find, visit
 from trncodemod.analysis.nodes import walk as walk_nodes
@@ -465,14 +472,13 @@ class RecompilationDiagnostics(Pass):
                         self._offset_slice(found, found, offsets, bindings, None)
                 elif offsets and isinstance(found, cst.Call):
                     self._offset_call(found, offsets, functions)
-            own = list(own_statements(info.node.body))
-            for found in own:
+            for found in own_statements(info.node.body):
                 if isinstance(found, cst.Assign):
-                    self._growing(found, info, own)
+                    self._growing(found, info)
         return False  # report only: nothing to transform
 
     # -- TRN435 ----------------------------------------------------------------------------------
-    def _growing(self, node: cst.Assign, info: LoopInfo, own: list[cst.CSTNode]) -> None:
+    def _growing(self, node: cst.Assign, info: LoopInfo) -> None:
         """`x = torch.cat((x, y), dim)` at the step's own level, no piece visibly on the host,
         and `x` bound nowhere else in the iteration: the `x` it extends is the last iteration's
         (diffusers' `noisy_model_input = torch.cat([noisy_model_input] * 2)`, made anew in each
@@ -495,7 +501,7 @@ class RecompilationDiagnostics(Pass):
             return
         if any(self.facts.on_host(p) for p in pieces):
             return
-        if _bound_elsewhere(target.value, node, own, info.node):
+        if target.value in assigned_names(info.node, skip=node):
             return
         loop = (
             "sampling loop"
@@ -712,34 +718,6 @@ class RecompilationDiagnostics(Pass):
 
 # -- TRN434 ----------------------------------------------------------------------------------------
 _MOVES = ("to", "cuda")
-
-
-def _bound_elsewhere(
-    name: str, assign: cst.Assign, own: list[cst.CSTNode], loop: cst.For | cst.While
-) -> bool:
-    """``name`` is bound in the loop's iteration other than by ``assign``: by another assignment,
-    a `+=`, a `with ... as`, a nested `for`, or the loop's own target."""
-    if isinstance(loop, cst.For) and any(
-        isinstance(n, cst.Name) and n.value == name for n in walk_nodes(loop.target)
-    ):
-        return True
-    for node in own:
-        if node is assign:
-            continue
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-        elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For):
-            targets = [node.target]
-        elif isinstance(node, cst.AsName):
-            targets = [node.name]
-        elif isinstance(node, cst.NamedExpr):
-            targets = [node.target]
-        else:
-            continue
-        for target in targets:
-            if any(isinstance(n, cst.Name) and n.value == name for n in walk_nodes(target)):
-                return True
-    return False
 
 
 def _range_offsets(loop: cst.For | cst.While) -> set[str]:

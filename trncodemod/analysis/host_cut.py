@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from trncodemod.analysis.loops import Loop, dotted, root_name, target_names
+from trncodemod.analysis.loops import Loop, assigned_names, dotted, root_name, target_names
 from trncodemod.analysis.nodes import children, walk
 
 _HOST_READS = frozenset({"item", "tolist"})
@@ -27,7 +27,7 @@ def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
     """Every iteration of ``loop`` reads on the host a value computed in that iteration, and no
     device value is carried from one iteration to the next. ``scope``: the function (or module)
     that holds the loop, where the names the loop updates get their first values."""
-    made = _assigned(loop.body)
+    made = assigned_names(loop.body)
     if isinstance(loop, cst.For):
         made |= target_names(loop.target)
     if not any(_reads_on_host(call, made) for call in every_iteration_calls(loop.body)):
@@ -59,18 +59,6 @@ def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
     if not (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS and not call.args):
         return False
     return any(isinstance(n, cst.Name) and n.value in made for n in walk(func.value))
-
-
-def _assigned(body: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-    for node in walk(body):
-        if isinstance(node, cst.AssignTarget):
-            names |= target_names(node.target)
-        elif isinstance(node, cst.AnnAssign | cst.AugAssign) and isinstance(node.target, cst.Name):
-            names.add(node.target.value)
-        elif isinstance(node, cst.For):
-            names |= target_names(node.target)
-    return names
 
 
 def _carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:

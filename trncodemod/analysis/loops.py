@@ -19,7 +19,7 @@ from typing import Literal
 import libcst as cst
 import libcst.matchers as m
 
-from trncodemod.analysis.nodes import children, find, visit
+from trncodemod.analysis.nodes import children, find, visit, walk
 from trncodemod.passes import PlainVisitor, per_tree
 
 Loop = cst.For | cst.While
@@ -64,6 +64,25 @@ def root_name(node: cst.BaseExpression) -> str | None:
             node = node.func
         else:
             return None
+
+
+def assigned_names(node: cst.CSTNode, skip: cst.CSTNode | None = None) -> set[str]:
+    """Names that assignments (`x = ...`, `x: T = ...`, `x += ...`) and `for` targets under
+    ``node`` bind, ``node`` itself included; the assignment ``skip`` does not count."""
+    names: set[str] = set()
+    for found in walk(node):
+        if found is skip:
+            continue
+        if isinstance(found, cst.AssignTarget):
+            if skip is None or all(found is not t for t in getattr(skip, "targets", ())):
+                names |= target_names(found.target)
+        elif isinstance(found, cst.AnnAssign | cst.AugAssign) and isinstance(
+            found.target, cst.Name
+        ):
+            names.add(found.target.value)
+        elif isinstance(found, cst.For):
+            names |= target_names(found.target)
+    return names
 
 
 def target_names(target: cst.BaseExpression) -> set[str]:
