@@ -136,7 +136,11 @@ def test_engine_ray_without_ray_installed_fails_with_the_install_line(
     spec.write_text('[[repos]]\nname = "a"\nurl = "a"\n')
     code, output = run_campaign(str(spec), "--out", str(tmp_path / "out"), "--engine", "ray")
     assert code == 2
-    assert "pip install 'trncodemod[campaign]'" in output and "--engine local" in output
+    assert (
+        "pip install 'ray>=2.9'" in output
+        and "pip install '.[campaign]'" in output
+        and "--engine local" in output
+    )
 
 
 def test_spec_defaults_apply_and_entries_override_them(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from fleet import make_fleet
 from trncodemod.cli import main
 
 pytest.importorskip(
-    "ray", reason="Ray is not installed (pip install 'trncodemod[campaign]'); the local engine's "
+    "ray", reason="Ray is not installed (pip install '.[campaign]'); the local engine's "
     "tests run without it"
 )  # fmt: skip
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from trncodemod import __version__
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.output.causes import one_per_cause
 from trncodemod.output.report import (
@@ -38,7 +39,7 @@ from trncodemod.pipeline.engine import FileOutcome, migrate_files, summarize
 from trncodemod.pipeline.files import discover
 from trncodemod.pipeline.writing import write_outcomes
 from trncodemod.selection import SelectionError, enabled_codes
-from trncodemod.targets import load_target, target_names
+from trncodemod.targets import DEFAULT_TARGET, load_target, target_names
 
 if TYPE_CHECKING:  # rich is imported only when a terminal shows progress
     from rich.progress import Progress, TaskID
@@ -173,8 +174,30 @@ class _LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+def version_text() -> str:
+    """What `--version` prints: the version, and each target it can migrate to."""
+    lines = [f"trncodemod {__version__}", "targets:"]
+    for name in target_names():
+        default = " (default)" if name == DEFAULT_TARGET else ""
+        lines.append(f"  {name}{default}: {load_target(name).summary}")
+    return "\n".join(lines)
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
+
+
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="trncodemod")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the targets, then exit.",
+)
 def main() -> None:
     """Rewrite PyTorch GPU/CPU training code for AWS Trainium, as a reviewable patch."""
 

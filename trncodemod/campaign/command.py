@@ -30,7 +30,7 @@ def campaign_command() -> None:
 @click.option(
     "--engine",
     type=click.Choice(ENGINES),
-    help="Ray (pip install 'trncodemod[campaign]'), or a local process pool "
+    help="Ray (pip install 'ray>=2.9'), or a local process pool "
     "(default: Ray where it is installed).",
 )
 @click.option("--address", help="Join the Ray cluster at this address (default: start one here).")

@@ -110,8 +110,8 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
     lines: list[str] = []
     if single:
         lines += [
-            "On any Linux x86_64 machine, with `pip install 'trncodemod[verify]'` "
-            "(torch 2.9.0 + torch-xla 2.9.0, CPU):",
+            "On any Linux x86_64 machine, with `pip install torch==2.9.0 torch-xla==2.9.0` "
+            "beside trncodemod (XLA on the CPU):",
             "",
             "```sh",
             *[f"trncodemod verify{option} {o.display}" for o in single],

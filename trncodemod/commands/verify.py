@@ -42,8 +42,9 @@ EAGER_CAVEAT = (
     "Trainium"
 )
 INSTALL = (
-    "pip install 'trncodemod[verify]'  (torch==2.9.0 and torch-xla==2.9.0 from PyPI, "
-    "Linux x86_64, Python 3.10-3.13; the two versions must match exactly)"
+    "pip install torch==2.9.0 torch-xla==2.9.0  (from PyPI, Linux x86_64, Python 3.10-3.13; "
+    "the two versions must match exactly; in a trncodemod checkout, pip install '.[verify]' "
+    "installs the same)"
 )
 # Fallbacks that are expected: reading a value for logging (reference §6.2 criterion 4).
 EXPECTED_FALLBACKS = {"aten::_local_scalar_dense"}
