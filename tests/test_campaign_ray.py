@@ -1,6 +1,6 @@
 """The Ray engine: the same campaign on Ray started on this machine and on the local engine gives
 the same results. Skipped where Ray is not installed (CI installs `.[test]` only: Ray takes
-about 3 minutes and 285 MB to install and 0.6 GB to run; README, "Campaigns")."""
+about 3 minutes and 285 MB to install and 0.6 GB to run; docs/campaigns.md)."""
 
 from __future__ import annotations
 

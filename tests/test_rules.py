@@ -1,4 +1,4 @@
-"""The rule catalogue: unique codes, complete documentation, and a README that says the same."""
+"""The rule catalogue: unique codes, complete documentation, and a rules page that says the same."""
 
 import re
 from pathlib import Path
@@ -9,7 +9,7 @@ from trncodemod.cli import main
 from trncodemod.rules import all_rules
 from trncodemod.selection import rule_codes
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+RULES_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
 def test_codes_and_names_are_unique_and_well_formed() -> None:
@@ -27,13 +27,13 @@ def test_every_rule_documents_what_why_example_and_fix() -> None:
         assert rule.source, f"{rule.code} names no source for its facts"
 
 
-def test_readme_rule_table_matches_the_catalogue() -> None:
+def test_rules_page_table_matches_the_catalogue() -> None:
     table = CliRunner().invoke(main, ["rules", "--format", "markdown"]).output.strip()
-    text = README.read_text("utf-8")
+    text = RULES_PAGE.read_text("utf-8")
     start = text.index("<!-- rules:start -->") + len("<!-- rules:start -->")
     end = text.index("<!-- rules:end -->")
     assert text[start:end].strip() == table, (
-        "README rule table is stale: regenerate it with `trncodemod rules --format markdown`"
+        "docs/rules.md is stale: regenerate its table with `trncodemod rules --format markdown`"
     )
 
 

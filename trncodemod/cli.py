@@ -219,7 +219,7 @@ def _remember_flag(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.meta[param.name] = value
 
 
-# README, "Scale out": data parallel over every NeuronCore, and the learning rate with it.
+# docs/scale-out.md: data parallel over every NeuronCore, and the learning rate with it.
 SCALE_OUT = click.option(
     "--scale-out",
     is_flag=True,
@@ -237,7 +237,7 @@ SCALE_LR = click.option(
     "grows as much); config key `scale-lr`.",
 )
 
-# Shared with `pr`; read where settings are loaded (README, "Trust model").
+# Shared with `pr`; read where settings are loaded (docs/trust-model.md).
 ALLOW_CONFIG_PLUGINS = click.option(
     "--allow-config-plugins",
     is_flag=True,
@@ -557,7 +557,7 @@ def rules(fmt: str) -> None:
 
 
 def rules_markdown(rows: list[dict]) -> str:
-    """The README's rule table."""
+    """The rule table of docs/rules.md."""
     lines = [
         "| code | name | pass | what it does | fix | targets |",
         "|---|---|---|---|---|---|",
