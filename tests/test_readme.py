@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from trncodemod.config import KEYS
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
@@ -74,3 +76,9 @@ INSIDE_WORDS = re.compile(
 def test_pages_speak_to_users(page: Path) -> None:
     found = INSIDE_WORDS.findall(page.read_text("utf-8"))
     assert found == [], f"{page.relative_to(ROOT)}: {found}"
+
+
+def test_configuration_page_names_every_key() -> None:
+    page = (ROOT / "docs" / "configuration.md").read_text("utf-8")
+    missing = [key for key in KEYS if not re.search(rf"^#?\s*{re.escape(key)} = ", page, re.M)]
+    assert missing == []
