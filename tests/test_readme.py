@@ -6,7 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from trncodemod.cli import main
 from trncodemod.config import KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,3 +84,12 @@ def test_configuration_page_names_every_key() -> None:
     page = (ROOT / "docs" / "configuration.md").read_text("utf-8")
     missing = [key for key in KEYS if not re.search(rf"^#?\s*{re.escape(key)} = ", page, re.M)]
     assert missing == []
+
+
+def test_the_tour_shows_findings_check_really_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    readme = README.read_text("utf-8")
+    shown = [line for line in readme.splitlines() if line.startswith("examples/cnn_mnist.py:")]
+    assert shown
+    printed = CliRunner().invoke(main, ["check", "--no-cache", "examples/cnn_mnist.py"]).output
+    assert [line for line in shown if line not in printed.splitlines()] == []
