@@ -24,12 +24,14 @@ from trncodemod.transforms.device_rules import (
     DeviceGate,
     DeviceIdentityTest,
     GateEnablesCudaOnly,
+    GeneratorOnDevice,
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
 
 from trncodemod.analysis.device import (
     ACCELERATOR,
+    RANK,
     DeviceFacts,
     accelerator_index,
     analyse,
@@ -97,6 +99,9 @@ def _in_parens_of(outer: cst.BaseExpression, inner: cst.BaseExpression) -> cst.B
 def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
     quote = node.quote
     return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
+
+
+_GENERATORS = frozenset({"torch.Generator", "torch._C.Generator"})
 
 
 class DevicePlacement(Pass):
@@ -737,6 +742,27 @@ class DevicePlacement(Pass):
             self.add_import("torch_xla")  # registers the "xla" device type
         return _with_value(node, self.target.device_string)
 
+    def _report_generator(self, call: cst.Call) -> None:
+        """``torch.Generator(device=...)`` on the accelerator raises under torch-xla (TRN008)."""
+        device = next(
+            (a.value for a in call.args if a.keyword and a.keyword.value == "device"), None
+        )
+        if device is None and call.args and call.args[0].keyword is None and not call.args[0].star:
+            device = call.args[0].value
+        if device is None:
+            return  # a CPU generator
+        kinds = self.facts.kinds(device)
+        if not (is_cuda_string(device) or ACCELERATOR in kinds or RANK in kinds):
+            return
+        self.report(
+            call,
+            GeneratorOnDevice,
+            f"`{_code(call)}` makes a random-number generator on the training device, which "
+            "raises under torch-xla (`XLA device type not an accelerator`): make it on the CPU "
+            "(`torch.Generator()`) and draw there, moving what it draws to the device",
+            False,
+        )
+
     def _rewrite_value(self, original: cst.BaseExpression, updated: cst.BaseExpression, role: str):
         kind = self._kind(original)
         if kind is None or (isinstance(original, cst.Call) and role != "map_location"):
@@ -845,6 +871,9 @@ class DevicePlacement(Pass):
                 False,
             )
             return updated_node
+        if self.target.is_xla and self.is_any(func, _GENERATORS):
+            self._report_generator(original_node)
+            return updated_node  # its "cuda" stays: made "xla" it would raise all the same
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             return self._rewrite_device_option(original_node, updated_node)
         new_args = []
