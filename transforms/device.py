@@ -104,6 +104,38 @@ def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
 _GENERATORS = frozenset({"torch.Generator", "torch._C.Generator"})
 
 
+def _starts_with_cuda(call: cst.Call) -> bool:
+    """``device.startswith("cuda")``: a test of a device's identity spelled as a string method."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "startswith"
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+        and _string_value(call.args[0].value) == "cuda"  # a prefix "cuda:1" names one GPU
+        and identity_subject(func.value) is not None
+    )
+
+
+def _tested_device(test: cst.BaseExpression, string_side: str) -> cst.BaseExpression:
+    """The device side of an identity test whose string is on ``string_side``."""
+    if isinstance(test, cst.Call):
+        assert isinstance(test.func, cst.Attribute)
+        return test.func.value
+    assert isinstance(test, cst.Comparison)
+    return test.comparisons[0].comparator if string_side == "left" else test.left
+
+
+def _true_for_cuda(test: cst.BaseExpression) -> bool:
+    """Whether an identity test holds for a CUDA device (``==``, ``in``, ``startswith``) rather
+    than for any other (``!=``, ``not in``)."""
+    if isinstance(test, cst.Call):
+        return True
+    assert isinstance(test, cst.Comparison)
+    return isinstance(test.comparisons[0].operator, cst.Equal | cst.In)
+
+
 class DevicePlacement(Pass):
     name = "device"
     rules = RULES
@@ -664,7 +696,11 @@ class DevicePlacement(Pass):
                 parent = self.get_metadata(ParentNodeProvider, access.node, None)
                 if isinstance(parent, cst.ComparisonTarget):
                     parent = self.get_metadata(ParentNodeProvider, parent, None)
-                if isinstance(parent, cst.Comparison) and self._compares_identity(parent):
+                if isinstance(parent, cst.Attribute):  # `device.startswith("cuda")`
+                    parent = self.get_metadata(ParentNodeProvider, parent, None)
+                if isinstance(parent, cst.Comparison | cst.Call) and self._compares_identity(
+                    parent
+                ):
                     roles.append("device")  # rewritten to the target's device type (TRN023)
                     continue
                 role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
@@ -871,6 +907,8 @@ class DevicePlacement(Pass):
                 False,
             )
             return updated_node
+        if self._identity_side(original_node) == "argument":
+            return self._identity_test(original_node, updated_node) or updated_node
         if self.target.is_xla and self.is_any(func, _GENERATORS):
             self._report_generator(original_node)
             return updated_node  # its "cuda" stays: made "xla" it would raise all the same
@@ -1207,15 +1245,9 @@ class DevicePlacement(Pass):
 
     def _identity_choice(self, node: cst.IfExp) -> bool:
         """``"cuda" if "cuda" in device else "cpu"``: a device type chosen by a device test."""
-        test = node.test
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
-            return False
-        operands = (test.left, test.comparisons[0].comparator)
-        return any(is_cuda_string(o) for o in operands) and any(
-            identity_subject(o) is not None for o in operands
-        )
+        return self._identity_side(node.test) is not None
 
-    def _choice_of(self, test: cst.Comparison) -> cst.IfExp | None:
+    def _choice_of(self, test: cst.BaseExpression) -> cst.IfExp | None:
         """The ``"cuda" if "cuda" in device else "cpu"`` whose test ``test`` is."""
         parent = self.get_metadata(ParentNodeProvider, test, None)
         if (
@@ -1363,9 +1395,14 @@ class DevicePlacement(Pass):
         return updated_node
 
     @staticmethod
-    def _identity_side(node: cst.Comparison) -> str | None:
-        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test."""
-        if len(node.comparisons) != 1:
+    def _identity_side(node: cst.BaseExpression) -> str | None:
+        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test:
+        "left", "right", or "argument" for the string method ``device.startswith("cuda")``
+        (``str(device).startswith("cuda")``, ``args.device.startswith("cuda")``), the same
+        test spelled as a call."""
+        if isinstance(node, cst.Call):
+            return "argument" if _starts_with_cuda(node) else None
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             return None
         left, right = node.left, node.comparisons[0].comparator
         if is_cuda_string(left) and identity_subject(right) is not None:
@@ -1374,11 +1411,10 @@ class DevicePlacement(Pass):
             return "right"
         return None
 
-    def _holds_kept_cuda_string(self, node: cst.Comparison, string_side: str) -> bool:
+    def _holds_kept_cuda_string(self, node: cst.BaseExpression, string_side: str) -> bool:
         """``DEVICE == "cuda"`` where ``DEVICE = "cuda"`` stays as it is (also used as text):
         the test must stay as true as it was."""
-        other = node.comparisons[0].comparator if string_side == "left" else node.left
-        subject = identity_subject(other)
+        subject = identity_subject(_tested_device(node, string_side))
         if not isinstance(subject, cst.Name):
             return False
         values = self.bound_values(subject) or []
@@ -1393,12 +1429,10 @@ class DevicePlacement(Pass):
                     return True
         return False
 
-    def _compares_identity(self, node: cst.Comparison) -> bool:
+    def _compares_identity(self, node: cst.BaseExpression) -> bool:
         return self._identity_side(node) is not None and self.enabled(DeviceIdentityTest)
 
-    def _identity_test(
-        self, original: cst.Comparison, updated: cst.Comparison
-    ) -> cst.Comparison | None:
+    def _identity_test(self, original: cst.BaseExpression, updated: cst.BaseExpression):
         """``device.type == "cuda"`` → ``device.type == "xla"`` (TRN023)."""
         string_side = self._identity_side(original)
         if string_side is None:
@@ -1418,8 +1452,7 @@ class DevicePlacement(Pass):
             lambda call: not self._resolves(call),
         ):
             return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
-        operator = original.comparisons[0].operator
-        blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
+        blocked = self._blocked(original, _true_for_cuda(original))
         if blocked is not None and self._said_before:
             return updated
         if blocked is not None:
@@ -1439,6 +1472,13 @@ class DevicePlacement(Pass):
             True,
         ):
             return None
+        if string_side == "argument":
+            assert isinstance(updated, cst.Call)
+            string = updated.args[0].value
+            assert isinstance(string, cst.SimpleString)
+            argument = updated.args[0].with_changes(value=self._device_string(string))
+            return updated.with_changes(args=[argument])
+        assert isinstance(updated, cst.Comparison)
         if string_side == "left":
             assert isinstance(updated.left, cst.SimpleString)
             return updated.with_changes(left=self._device_string(updated.left))
