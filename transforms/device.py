@@ -722,11 +722,11 @@ class DevicePlacement(Pass):
         if not (
             original_node.keyword is not None
             and original_node.keyword.value == "map_location"
-            and isinstance(value, cst.Name)
             and self._torch_load(original_node)
-            and self._made_target_device(value)
         ):
             return updated_node
+        if not (isinstance(value, cst.Name) and self._made_target_device(value)):
+            return self._load_onto_device(original_node, updated_node)
         if self.report(
             original_node,
             CudaMapLocation,
@@ -737,6 +737,76 @@ class DevicePlacement(Pass):
         ):
             return updated_node.with_changes(value=cst.SimpleString('"cpu"'))
         return updated_node
+
+    def _load_onto_device(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        """``torch.load(f, map_location=device)`` where ``device`` is the accelerator on the
+        target (however it is spelled: a name bound to ``torch_xla.device()``, ``args.device``,
+        a parameter its callers pass it in): torch.load cannot restore onto the XLA device (it
+        raises `don't know how to restore data location ... (tagged with xla:0)`, measured with
+        torch-xla 2.9.0). Loaded to "cpu" where all it loads goes into ``load_state_dict``,
+        which copies to the module's device; reported elsewhere (a whole pickled model loaded
+        to the CPU would train there)."""
+        value = original.value
+        if not isinstance(value, cst.Name | cst.Attribute) or self.facts.kinds(value) != {
+            ACCELERATOR
+        }:
+            return updated  # strings, choices and torch.device(...) are rewritten on their own
+        if isinstance(value, cst.Name) and any(
+            is_cuda_string(v) for v in self.bound_values(value) or []
+        ):
+            return updated  # a "cuda" kept as text (TRN006): left with it, for a person
+        call = self.get_metadata(ParentNodeProvider, original, None)
+        code = _code(value)
+        if isinstance(call, cst.Call) and self._only_state_dicts(call):
+            message = (
+                f'map_location={code} → "cpu": `{code}` is the XLA device on Trainium, onto '
+                "which torch.load cannot restore; load_state_dict() copies to the device"
+            )
+            if self.report(original, CudaMapLocation, message, True):
+                return updated.with_changes(value=cst.SimpleString('"cpu"'))
+            return updated
+        conditional = any(
+            isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
+        )
+        if (
+            self.report(
+                original,
+                CudaMapLocation,
+                f"map_location={code}: `{code}` is the XLA device on Trainium, onto which torch.load "
+                'cannot restore (it raises): load with map_location="cpu" and move what it loads to '
+                "the device"
+                + ("" if conditional else "; the load runs whenever its function does: a blocker"),
+                False,
+            )
+            and not conditional
+        ):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+        return updated
+
+    def _only_state_dicts(self, load: cst.Call) -> bool:
+        """Everything ``load`` returns goes into ``load_state_dict``: the call is its argument,
+        or it is bound to a name whose every read is such an argument (or an item of one:
+        ``checkpoint["model"]``)."""
+        parents = self.parents()
+
+        def into_state_dict(node: cst.CSTNode) -> bool:
+            parent = parents.get(node)
+            if isinstance(parent, cst.Subscript) and parent.value is node:  # `checkpoint["model"]`
+                return into_state_dict(parent)
+            call = parents.get(parent) if isinstance(parent, cst.Arg) else None
+            return (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "load_state_dict"
+            )
+
+        if into_state_dict(load):
+            return True
+        statement = parents.get(load)
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+            return False
+        found = reads(statement.targets[0].target, parents)
+        return bool(found) and all(into_state_dict(read) for read in found)
 
     def _made_target_device(self, name: cst.Name) -> bool:
         """Every assignment that reaches ``name`` is one leave_Assign rewrites to the target's
