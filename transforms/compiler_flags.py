@@ -369,8 +369,11 @@ class CompilerFlags(Pass):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._transformer: cst.CSTNode | None = None  # the first evidence, for the finding
-        self._transformer_name = ""
+        # Every transformer model the module builds or subclasses, in order, with the name it
+        # is bound to (None: a class base, or a model not bound to a plain name).
+        self._evidence: list[tuple[cst.CSTNode, str, str | None]] = []
+        self._bound_calls: dict[cst.Call, str] = {}  # `x = Model.from_pretrained(...)` -> "x"
+        self._frozen: set[str] = set()  # names whose parameters are frozen
         self._why: dict[str, str] = {}  # a class of the repository's own -> why it is one
         self._overwrites: list[cst.Assign] = []
         self._module_strings: list[str] = []
@@ -426,11 +429,68 @@ class CompilerFlags(Pass):
         return None
 
     def _note(self, node: cst.CSTNode, name: str | None) -> None:
-        if name is not None and self._transformer is None:
-            self._transformer, self._transformer_name = node, name
+        if name is not None:
+            bound = self._bound_calls.get(node) if isinstance(node, cst.Call) else None
+            self._evidence.append((node, name, bound))
+
+    def _trained_evidence(self) -> tuple[cst.CSTNode, str] | None:
+        """The first transformer the program trains: not one whose parameters it freezes (a
+        frozen text encoder beside a trained diffusion UNet is not what the compiler is told
+        to optimise for)."""
+        for node, name, bound in self._evidence:
+            if bound is None or bound not in self._frozen:
+                return node, name
+        return None
+
+    def _note_freeze(self, call: cst.Call) -> None:
+        """`x.requires_grad_(False)`, and `p.requires_grad_(False)` in `for p in
+        x.parameters()` (the loop form is read in visit_For)."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_"):
+            return
+        if len(call.args) != 1 or not (
+            isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "False"
+        ):
+            return
+        receiver = dotted(func.value)
+        if receiver is not None:
+            self._frozen.add(receiver)
+
+    def visit_For(self, node: cst.For) -> None:
+        # `for p in text_encoder.parameters(): p.requires_grad = False` (or requires_grad_).
+        over = node.iter
+        if not (
+            isinstance(over, cst.Call)
+            and isinstance(over.func, cst.Attribute)
+            and over.func.attr.value in ("parameters", "named_parameters")
+            and isinstance(node.target, cst.Name | cst.Tuple)
+        ):
+            return
+        owner = dotted(over.func.value)
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in getattr(statement, "body", ()):
+                frozen = (
+                    isinstance(small, cst.Assign)
+                    and isinstance(small.targets[0].target, cst.Attribute)
+                    and small.targets[0].target.attr.value == "requires_grad"
+                    and isinstance(small.value, cst.Name)
+                    and small.value.value == "False"
+                ) or (
+                    isinstance(small, cst.Expr)
+                    and isinstance(small.value, cst.Call)
+                    and isinstance(small.value.func, cst.Attribute)
+                    and small.value.func.attr.value == "requires_grad_"
+                    and len(small.value.args) == 1
+                    and isinstance(small.value.args[0].value, cst.Name)
+                    and small.value.args[0].value.value == "False"
+                )
+                if frozen and owner is not None:
+                    self._frozen.add(owner)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._note(node, self._transformer_evidence(node.func))
+        self._note_freeze(node)
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.attr.value == "parameters":
@@ -471,6 +531,12 @@ class CompilerFlags(Pass):
     def visit_Assign(self, node: cst.Assign) -> None:
         # `model = build().to(torch.bfloat16)`: the module is the name it is bound to.
         value = node.value
+        if isinstance(value, cst.Call) and len(node.targets) == 1:
+            bound = dotted(node.targets[0].target)
+            call: cst.BaseExpression = value
+            while bound is not None and isinstance(call, cst.Call):  # `M.from_pretrained().to(d)`
+                self._bound_calls[call] = bound
+                call = call.func.value if isinstance(call.func, cst.Attribute) else call.func
         if (
             isinstance(value, cst.Call)
             and len(node.targets) == 1
@@ -583,10 +649,10 @@ class CompilerFlags(Pass):
 
     def _model_type_line(self, module: cst.Module) -> str | None:
         """TRN341 (TRN351 in a library module): the NEURON_CC_FLAGS append to insert."""
-        evidence = self._transformer
-        if evidence is None or any("--model-type" in s for s in self._module_strings):
+        trained = self._trained_evidence()
+        if trained is None or any("--model-type" in s for s in self._module_strings):
             return None
-        name = self._transformer_name
+        evidence, name = trained
         found = f"transformer model (`{name}`{self._why.get(name, '')})"
         if self.run.program.imported and not self.run.profile.trains:
             # A model module that other modules import, whose `__main__` block is a quick test

@@ -10,7 +10,7 @@ from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
 from trncodemod.analysis.enabled import never_runs
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
@@ -353,6 +353,41 @@ class ParallelismWithoutXla(Rule):
     source = "reference R4, R5, §5"
 
 
+class ReduceAverage(Rule):
+    """## What it does
+    On the XLA targets, reports a collective that averages with `torch.distributed.ReduceOp.AVG`
+    (`dist.all_reduce(t, op=dist.ReduceOp.AVG)`, `reduce_scatter_tensor(..., op=AVG)`), with
+    the form that runs. Nothing is rewritten: dividing in place is wrong for an integer tensor,
+    and the tool cannot always tell the tensor's dtype.
+
+    ## Why
+    The `xla` process group, which the migration uses for NCCL's collectives, has no average:
+    on torch 2.9.0 + torch-xla 2.9.0 `all_reduce(op=ReduceOp.AVG)` raises `ValueError: Invalid
+    reduce op` while `SUM`, `MAX`, `MIN` and `PRODUCT` run (measured:
+    `benchmarks/xla_quirks/generator_and_reduce_avg.py`). Gloo, the CPU backend, has no average
+    either. The program stops at the first such call: a blocker.
+
+    ## Example
+    ```python
+    dist.all_reduce(loss, op=dist.ReduceOp.AVG)
+    ```
+
+    ## Use instead
+    ```python
+    dist.all_reduce(loss, op=dist.ReduceOp.SUM)
+    loss /= dist.get_world_size()
+    ```
+    """
+
+    code = "TRN148"
+    name = "reduce-average"
+    summary = "`ReduceOp.AVG` raises in the `xla` process group: SUM, then divide (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    source = "measured: benchmarks/xla_quirks/generator_and_reduce_avg.py (torch-xla 2.9.0)"
+
+
 # What reduces the gradients in each kind of training that is not plain data parallel, and what
 # the target needs (reference R4, R5).
 _ELSEWHERE = {
@@ -452,6 +487,10 @@ _REDUCES = frozenset(
 )
 _SPAWN = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn"})
 # What the pass acts on a call of (its candidate test).
+# `ReduceOp.AVG` as torch.distributed exports it and as distributed_c10d defines it (TRN148).
+_AVERAGE = frozenset(
+    {"torch.distributed.ReduceOp.AVG", "torch.distributed.distributed_c10d.ReduceOp.AVG"}
+)
 _CALLED = _INIT | _DDP | _SAMPLER | _SPAWN | frozenset(_WITHOUT_XLA)
 _UNITS = (cst.For, cst.While, cst.FunctionDef, cst.Module)
 
@@ -509,6 +548,7 @@ class DataParallel(Pass):
         MultiprocessSpawn,
         GradientsReducedElsewhere,
         ParallelismWithoutXla,
+        ReduceAverage,
     )
     needles = (
         "init_process_group",
@@ -521,6 +561,7 @@ class DataParallel(Pass):
         "parallelize_module",
         "pipelining",
         "ZeroRedundancyOptimizer",
+        "ReduceOp",
     )
 
     @classmethod
@@ -535,7 +576,7 @@ class DataParallel(Pass):
         # visit_Module and torch.cuda.set_device), xmp.spawn (TRN147) and the constructions
         # without XLA (TRN152). The step plan and set_device need data_parallel, so one of the
         # first three.
-        return facts.calls_one_of(*_CALLED)
+        return facts.calls_one_of(*_CALLED) or may_resolve(facts, _AVERAGE)
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)
@@ -674,6 +715,17 @@ class DataParallel(Pass):
         return any(node is inner for node in walk(outer))
 
     # -- rewriting -----------------------------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "AVG" and not self.module_names(node).isdisjoint(_AVERAGE):
+            self.report(
+                node,
+                ReduceAverage,
+                f"`{cst.Module([]).code_for_node(node)}`: the `xla` process group has no average "
+                "and raises `Invalid reduce op`; reduce with `ReduceOp.SUM` and divide by "
+                "`dist.get_world_size()`",
+                False,
+            )
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.moves and any(arg.value in self.moves for arg in original_node.args):
             updated_node = updated_node.with_changes(

@@ -24,12 +24,14 @@ from trncodemod.transforms.device_rules import (
     DeviceGate,
     DeviceIdentityTest,
     GateEnablesCudaOnly,
+    GeneratorOnDevice,
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
 
 from trncodemod.analysis.device import (
     ACCELERATOR,
+    RANK,
     DeviceFacts,
     accelerator_index,
     analyse,
@@ -97,6 +99,41 @@ def _in_parens_of(outer: cst.BaseExpression, inner: cst.BaseExpression) -> cst.B
 def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
     quote = node.quote
     return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
+
+
+_GENERATORS = frozenset({"torch.Generator", "torch._C.Generator"})
+
+
+def _starts_with_cuda(call: cst.Call) -> bool:
+    """``device.startswith("cuda")``: a test of a device's identity spelled as a string method."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "startswith"
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+        and _string_value(call.args[0].value) == "cuda"  # a prefix "cuda:1" names one GPU
+        and identity_subject(func.value) is not None
+    )
+
+
+def _tested_device(test: cst.BaseExpression, string_side: str) -> cst.BaseExpression:
+    """The device side of an identity test whose string is on ``string_side``."""
+    if isinstance(test, cst.Call):
+        assert isinstance(test.func, cst.Attribute)
+        return test.func.value
+    assert isinstance(test, cst.Comparison)
+    return test.comparisons[0].comparator if string_side == "left" else test.left
+
+
+def _true_for_cuda(test: cst.BaseExpression) -> bool:
+    """Whether an identity test holds for a CUDA device (``==``, ``in``, ``startswith``) rather
+    than for any other (``!=``, ``not in``)."""
+    if isinstance(test, cst.Call):
+        return True
+    assert isinstance(test, cst.Comparison)
+    return isinstance(test.comparisons[0].operator, cst.Equal | cst.In)
 
 
 class DevicePlacement(Pass):
@@ -659,7 +696,11 @@ class DevicePlacement(Pass):
                 parent = self.get_metadata(ParentNodeProvider, access.node, None)
                 if isinstance(parent, cst.ComparisonTarget):
                     parent = self.get_metadata(ParentNodeProvider, parent, None)
-                if isinstance(parent, cst.Comparison) and self._compares_identity(parent):
+                if isinstance(parent, cst.Attribute):  # `device.startswith("cuda")`
+                    parent = self.get_metadata(ParentNodeProvider, parent, None)
+                if isinstance(parent, cst.Comparison | cst.Call) and self._compares_identity(
+                    parent
+                ):
                     roles.append("device")  # rewritten to the target's device type (TRN023)
                     continue
                 role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
@@ -681,11 +722,11 @@ class DevicePlacement(Pass):
         if not (
             original_node.keyword is not None
             and original_node.keyword.value == "map_location"
-            and isinstance(value, cst.Name)
             and self._torch_load(original_node)
-            and self._made_target_device(value)
         ):
             return updated_node
+        if not (isinstance(value, cst.Name) and self._made_target_device(value)):
+            return self._load_onto_device(original_node, updated_node)
         if self.report(
             original_node,
             CudaMapLocation,
@@ -696,6 +737,76 @@ class DevicePlacement(Pass):
         ):
             return updated_node.with_changes(value=cst.SimpleString('"cpu"'))
         return updated_node
+
+    def _load_onto_device(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        """``torch.load(f, map_location=device)`` where ``device`` is the accelerator on the
+        target (however it is spelled: a name bound to ``torch_xla.device()``, ``args.device``,
+        a parameter its callers pass it in): torch.load cannot restore onto the XLA device (it
+        raises `don't know how to restore data location ... (tagged with xla:0)`, measured with
+        torch-xla 2.9.0). Loaded to "cpu" where all it loads goes into ``load_state_dict``,
+        which copies to the module's device; reported elsewhere (a whole pickled model loaded
+        to the CPU would train there)."""
+        value = original.value
+        if not isinstance(value, cst.Name | cst.Attribute) or self.facts.kinds(value) != {
+            ACCELERATOR
+        }:
+            return updated  # strings, choices and torch.device(...) are rewritten on their own
+        if isinstance(value, cst.Name) and any(
+            is_cuda_string(v) for v in self.bound_values(value) or []
+        ):
+            return updated  # a "cuda" kept as text (TRN006): left with it, for a person
+        call = self.get_metadata(ParentNodeProvider, original, None)
+        code = _code(value)
+        if isinstance(call, cst.Call) and self._only_state_dicts(call):
+            message = (
+                f'map_location={code} → "cpu": `{code}` is the XLA device on Trainium, onto '
+                "which torch.load cannot restore; load_state_dict() copies to the device"
+            )
+            if self.report(original, CudaMapLocation, message, True):
+                return updated.with_changes(value=cst.SimpleString('"cpu"'))
+            return updated
+        conditional = any(
+            isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
+        )
+        if (
+            self.report(
+                original,
+                CudaMapLocation,
+                f"map_location={code}: `{code}` is the XLA device on Trainium, onto which torch.load "
+                'cannot restore (it raises): load with map_location="cpu" and move what it loads to '
+                "the device"
+                + ("" if conditional else "; the load runs whenever its function does: a blocker"),
+                False,
+            )
+            and not conditional
+        ):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+        return updated
+
+    def _only_state_dicts(self, load: cst.Call) -> bool:
+        """Everything ``load`` returns goes into ``load_state_dict``: the call is its argument,
+        or it is bound to a name whose every read is such an argument (or an item of one:
+        ``checkpoint["model"]``)."""
+        parents = self.parents()
+
+        def into_state_dict(node: cst.CSTNode) -> bool:
+            parent = parents.get(node)
+            if isinstance(parent, cst.Subscript) and parent.value is node:  # `checkpoint["model"]`
+                return into_state_dict(parent)
+            call = parents.get(parent) if isinstance(parent, cst.Arg) else None
+            return (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "load_state_dict"
+            )
+
+        if into_state_dict(load):
+            return True
+        statement = parents.get(load)
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+            return False
+        found = reads(statement.targets[0].target, parents)
+        return bool(found) and all(into_state_dict(read) for read in found)
 
     def _made_target_device(self, name: cst.Name) -> bool:
         """Every assignment that reaches ``name`` is one leave_Assign rewrites to the target's
@@ -736,6 +847,27 @@ class DevicePlacement(Pass):
         if self.target.is_xla:
             self.add_import("torch_xla")  # registers the "xla" device type
         return _with_value(node, self.target.device_string)
+
+    def _report_generator(self, call: cst.Call) -> None:
+        """``torch.Generator(device=...)`` on the accelerator raises under torch-xla (TRN008)."""
+        device = next(
+            (a.value for a in call.args if a.keyword and a.keyword.value == "device"), None
+        )
+        if device is None and call.args and call.args[0].keyword is None and not call.args[0].star:
+            device = call.args[0].value
+        if device is None:
+            return  # a CPU generator
+        kinds = self.facts.kinds(device)
+        if not (is_cuda_string(device) or ACCELERATOR in kinds or RANK in kinds):
+            return
+        self.report(
+            call,
+            GeneratorOnDevice,
+            f"`{_code(call)}` makes a random-number generator on the training device, which "
+            "raises under torch-xla (`XLA device type not an accelerator`): make it on the CPU "
+            "(`torch.Generator()`) and draw there, moving what it draws to the device",
+            False,
+        )
 
     def _rewrite_value(self, original: cst.BaseExpression, updated: cst.BaseExpression, role: str):
         kind = self._kind(original)
@@ -845,6 +977,11 @@ class DevicePlacement(Pass):
                 False,
             )
             return updated_node
+        if self._identity_side(original_node) == "argument":
+            return self._identity_test(original_node, updated_node) or updated_node
+        if self.target.is_xla and self.is_any(func, _GENERATORS):
+            self._report_generator(original_node)
+            return updated_node  # its "cuda" stays: made "xla" it would raise all the same
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             return self._rewrite_device_option(original_node, updated_node)
         new_args = []
@@ -1178,15 +1315,9 @@ class DevicePlacement(Pass):
 
     def _identity_choice(self, node: cst.IfExp) -> bool:
         """``"cuda" if "cuda" in device else "cpu"``: a device type chosen by a device test."""
-        test = node.test
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
-            return False
-        operands = (test.left, test.comparisons[0].comparator)
-        return any(is_cuda_string(o) for o in operands) and any(
-            identity_subject(o) is not None for o in operands
-        )
+        return self._identity_side(node.test) is not None
 
-    def _choice_of(self, test: cst.Comparison) -> cst.IfExp | None:
+    def _choice_of(self, test: cst.BaseExpression) -> cst.IfExp | None:
         """The ``"cuda" if "cuda" in device else "cpu"`` whose test ``test`` is."""
         parent = self.get_metadata(ParentNodeProvider, test, None)
         if (
@@ -1334,9 +1465,14 @@ class DevicePlacement(Pass):
         return updated_node
 
     @staticmethod
-    def _identity_side(node: cst.Comparison) -> str | None:
-        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test."""
-        if len(node.comparisons) != 1:
+    def _identity_side(node: cst.BaseExpression) -> str | None:
+        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test:
+        "left", "right", or "argument" for the string method ``device.startswith("cuda")``
+        (``str(device).startswith("cuda")``, ``args.device.startswith("cuda")``), the same
+        test spelled as a call."""
+        if isinstance(node, cst.Call):
+            return "argument" if _starts_with_cuda(node) else None
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             return None
         left, right = node.left, node.comparisons[0].comparator
         if is_cuda_string(left) and identity_subject(right) is not None:
@@ -1345,11 +1481,10 @@ class DevicePlacement(Pass):
             return "right"
         return None
 
-    def _holds_kept_cuda_string(self, node: cst.Comparison, string_side: str) -> bool:
+    def _holds_kept_cuda_string(self, node: cst.BaseExpression, string_side: str) -> bool:
         """``DEVICE == "cuda"`` where ``DEVICE = "cuda"`` stays as it is (also used as text):
         the test must stay as true as it was."""
-        other = node.comparisons[0].comparator if string_side == "left" else node.left
-        subject = identity_subject(other)
+        subject = identity_subject(_tested_device(node, string_side))
         if not isinstance(subject, cst.Name):
             return False
         values = self.bound_values(subject) or []
@@ -1364,12 +1499,10 @@ class DevicePlacement(Pass):
                     return True
         return False
 
-    def _compares_identity(self, node: cst.Comparison) -> bool:
+    def _compares_identity(self, node: cst.BaseExpression) -> bool:
         return self._identity_side(node) is not None and self.enabled(DeviceIdentityTest)
 
-    def _identity_test(
-        self, original: cst.Comparison, updated: cst.Comparison
-    ) -> cst.Comparison | None:
+    def _identity_test(self, original: cst.BaseExpression, updated: cst.BaseExpression):
         """``device.type == "cuda"`` → ``device.type == "xla"`` (TRN023)."""
         string_side = self._identity_side(original)
         if string_side is None:
@@ -1389,8 +1522,7 @@ class DevicePlacement(Pass):
             lambda call: not self._resolves(call),
         ):
             return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
-        operator = original.comparisons[0].operator
-        blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
+        blocked = self._blocked(original, _true_for_cuda(original))
         if blocked is not None and self._said_before:
             return updated
         if blocked is not None:
@@ -1410,6 +1542,13 @@ class DevicePlacement(Pass):
             True,
         ):
             return None
+        if string_side == "argument":
+            assert isinstance(updated, cst.Call)
+            string = updated.args[0].value
+            assert isinstance(string, cst.SimpleString)
+            argument = updated.args[0].with_changes(value=self._device_string(string))
+            return updated.with_changes(args=[argument])
+        assert isinstance(updated, cst.Comparison)
         if string_side == "left":
             assert isinstance(updated.left, cst.SimpleString)
             return updated.with_changes(left=self._device_string(updated.left))

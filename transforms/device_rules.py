@@ -510,6 +510,44 @@ class GateEnablesCudaOnly(Rule):
     source = "reference R13, §10"
 
 
+class GeneratorOnDevice(Rule):
+    """## What it does
+    Reports a `torch.Generator` made on the training device (`torch.Generator(device="cuda")`,
+    `torch.Generator(device=device)` where `device` is the accelerator on the target), and leaves
+    a `"cuda"` string inside it as it is instead of making it the XLA device.
+
+    ## Why
+    A random-number generator cannot live on the XLA device: on torch 2.9.0 + torch-xla 2.9.0
+    `torch.Generator(device=torch_xla.device())` raises `RuntimeError: XLA device type not an
+    accelerator` (measured: `benchmarks/xla_quirks/generator_and_reduce_avg.py`). Rewriting the
+    device string would turn a CUDA generator into one that raises, so the program stops where it
+    makes it: a blocker. What replaces it depends on where its numbers are drawn, which the tool
+    cannot see: a CPU generator works for `DataLoader`/`random_split` and for diffusers'
+    `randn_tensor`, which draws on the generator's device and moves the result; `torch.randn(...,
+    device=xla, generator=g)` needs the draw moved to the CPU.
+
+    ## Example
+    ```python
+    generator = torch.Generator(device=device).manual_seed(seed)
+    noise = torch.randn(shape, generator=generator, device=device)
+    ```
+
+    ## Use instead
+    ```python
+    generator = torch.Generator().manual_seed(seed)  # on the CPU
+    noise = torch.randn(shape, generator=generator).to(device)
+    ```
+    """
+
+    code = "TRN008"
+    name = "generator-on-device"
+    summary = "`torch.Generator(device=<accelerator>)` raises under torch-xla (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    source = "measured: benchmarks/xla_quirks/generator_and_reduce_avg.py (torch-xla 2.9.0)"
+
+
 RULES: tuple[type[Rule], ...] = (
     CudaMethod,
     CudaDeviceString,
@@ -525,4 +563,5 @@ RULES: tuple[type[Rule], ...] = (
     UnresolvedTrainingDevice,
     ConditionEnablesCudaOnly,
     GateEnablesCudaOnly,
+    GeneratorOnDevice,
 )

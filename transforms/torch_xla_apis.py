@@ -402,7 +402,11 @@ class TorchXlaApis(Pass):
         """Where the name ``func`` is reached through is imported other than at the top of the
         module (`if is_torch_xla_available(): import torch_xla.core.xla_model as xm`, diffusers'
         pattern; a `try`; a function): the rewrite would add a top-level `import torch_xla`
-        that makes an optional dependency required. Empty where every import is top-level."""
+        that makes an optional dependency required. Empty where every import is top-level, or
+        where the file does not keep torch_xla optional (a script's own `if args.tpu:` path,
+        or torch_xla imported at the top already: ``FileFacts.xla_optional``)."""
+        if self.run.facts is not None and not self.run.facts.xla_optional:
+            return ""
         root = func
         while isinstance(root, cst.Attribute):
             root = root.value

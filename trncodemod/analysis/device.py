@@ -172,6 +172,17 @@ class DeviceFacts:
             self.evaluator.recording = recording
         return value if isinstance(value, bool) else None
 
+    def kinds(self, node: cst.BaseExpression) -> frozenset[str]:
+        """What a device value can be on the target (ACCELERATOR, CPU, RANK, UNKNOWN); empty
+        when the file gives it no value."""
+        if self.evaluator is None:
+            return frozenset({UNKNOWN})
+        recording, self.evaluator.recording = self.evaluator.recording, False
+        try:
+            return self.evaluator.value(node).kinds
+        finally:
+            self.evaluator.recording = recording
+
     def dtype(self, node: cst.BaseExpression) -> str | None:
         """The floating dtype an expression holds on the target ("bfloat16", "float16",
         "float32"...), followed through names, conditional expressions, a dict indexed by a
