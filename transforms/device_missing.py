@@ -42,7 +42,7 @@ class StepWithoutDevice(Rule):
 
     ## Why
     A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the
-    port does not use the accelerator at all (reference R1). Moving the model once and each
+    port does not use the accelerator at all ([xla-devices, neuron-guide]). Moving the model once and each
     batch in the loop is what every device-aware training script does.
 
     ## Example
@@ -70,7 +70,7 @@ class StepWithoutDevice(Rule):
     summary = "a training step in a program that places nothing on a device → moved (or reported)"
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide")
 
 
 class DeviceMissing(Pass):

@@ -26,10 +26,6 @@ from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
 _COMMENT = "# moving to the XLA device unties shared weights: tie them again"
-_SOURCE = (
-    "measured: torch 2.9 + torch-xla 2.9 (PJRT_DEVICE=CPU), Module._apply; transformers "
-    "src/transformers/trainer.py Trainer._move_model_to_device (re-ties after the XLA move)"
-)
 
 
 class TiedWeightsRetie(Rule):
@@ -69,7 +65,7 @@ class TiedWeightsRetie(Rule):
     summary = "module with tied weights moved to the XLA device → tie them again after the move"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = _SOURCE
+    sources = ("measured-tied-weights", "xla-troubleshoot")
 
 
 class TiedWeightsUntied(Rule):
@@ -86,7 +82,7 @@ class TiedWeightsUntied(Rule):
 
     ## Why
     Moving a module to the XLA device unties its tied weights (torch's `Module._apply` makes new
-    Parameters; measured with torch 2.9 + torch-xla 2.9), so the program trains a model with
+    Parameters; [measured-tied-weights], torch 2.9 + torch-xla 2.9), so the program trains a model with
     more parameters than the one it was written for. Hugging Face's Trainer calls
     `model.tie_weights()` after the move for this reason (`Trainer._move_model_to_device`).
 
@@ -109,7 +105,7 @@ class TiedWeightsUntied(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = _SOURCE
+    sources = ("measured-tied-weights", "xla-troubleshoot")
 
 
 class _Ties:

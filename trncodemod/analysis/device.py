@@ -1,6 +1,6 @@
 """The training device: the value the model and the batches are moved to, and what decides it.
 
-Worked out once per tree and asked by the passes (reference R1, R13). Every expression that
+Worked out once per tree and asked by the passes ([xla-devices, neuron-guide, measured-cuda-calls]). Every expression that
 decides the device is evaluated as it would run on the target, where the accelerator is there:
 `torch.cuda.is_available()` and `torch.accelerator.is_available()` are True (they are False
 under torch_xla, measured, so an unchanged script trains on the CPU), `torch.cuda.

@@ -11,8 +11,8 @@ condition is left as it was (issue 23, item 1).
 conditional expression it picks, a keyword (``fused=use_cuda``) or dict entry (``{"fused": ...}``)
 it sets, through ``not``/``and``/``or`` and names it is assigned to (read in the same function, or
 ``self.x`` in the same class). ``blocker`` names the first thing there the target cannot run
-that no selected rule rewrites. Facts: reference R13 (CUDA calls, pinned memory, measured),
-§10 (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises on XLA tensors).
+that no selected rule rewrites. Facts: [measured-cuda-calls] (CUDA calls, pinned memory, measured),
+[measured-device-checks] (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises on XLA tensors).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _DEPTH = 4  # names followed through names: `use_fused = fused_available and use
 _CUDA_OPTIONS = frozenset({"fused", "capturable", "pin_memory", "pin_memory_device"})
 _PIN_OPTIONS = frozenset({"pin_memory", "pin_memory_device"})
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
-# torch.accelerator under torch-xla is not the XLA device (reference §10): these raise or count 0.
+# torch.accelerator under torch-xla is not the XLA device ([measured-device-checks]): these raise or count 0.
 _ACCELERATOR_HARMLESS = frozenset(
     {
         "torch.accelerator.is_available",  # False: what it guards stays off
@@ -421,7 +421,7 @@ def _process_group(call: cst.Call, fixes: Fixes) -> str | None:
     if backend is not None and isinstance(backend.value, cst.SimpleString):
         value = backend.value.evaluated_value
     if value == "xla" or not fixes.is_xla:
-        return None  # TorchNeuron keeps torch.distributed as it is (reference §5)
+        return None  # TorchNeuron keeps torch.distributed as it is ([torchneuron])
     device_id = any(a.keyword and a.keyword.value == "device_id" for a in call.args)
     if value == "nccl" and not device_id and "TRN143" in fixes.enabled:
         return None
