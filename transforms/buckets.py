@@ -71,7 +71,7 @@ def helper_source(buckets: tuple[int, ...], multiple: int) -> str:
     """pad_sequence, then pad the time dimension with padding_value
     up to {what}.
 
-    Batch shapes repeat, so each compiles once ({_HELPER_MARK} TRN214, [xla-recompilation, neuron-emod025]).
+    Batch shapes repeat, so each compiles once ({_HELPER_MARK} TRN214).
     """
     padded = torch.nn.utils.rnn.pad_sequence(
         sequences, batch_first=batch_first, padding_value=padding_value
