@@ -13,6 +13,7 @@ value.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
 import sys
@@ -439,6 +440,7 @@ FACTS = {
 
 def main(names: list[str]) -> None:
     results = {
+        "date": datetime.date.today().isoformat(),
         "versions": {"torch": torch.__version__, "torch_xla": torch_xla.__version__},
         "device": str(torch_xla.device()),
     }

@@ -10,7 +10,7 @@ from trncodemod.cli import main
 from trncodemod.output.rule_docs import REGENERATE
 from trncodemod.rules import all_rules
 from trncodemod.selection import rule_codes
-from trncodemod.sources import all_sources, cited_keys
+from trncodemod.sources import CITATION, all_sources, cited_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -71,6 +71,8 @@ def test_every_rule_cites_public_sources_that_exist() -> None:
 
 def test_every_source_is_a_public_page_or_a_measurement_kept_here() -> None:
     for source in all_sources().values():
+        # A key that a citation cannot spell would be cited by no rule text.
+        assert CITATION.fullmatch(f"[{source.key}]"), f"{source.key}: use words-joined-by-hyphens"
         if source.url:
             assert source.url.startswith("https://"), source.key
             assert not (source.script or source.test), source.key

@@ -1,5 +1,5 @@
 """The rules of the ``amp`` pass: CUDA autocast becomes bf16 autocast on the target's device,
-GradScaler goes, and the Neuron compiler's own auto-cast is switched off ([neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli, torchneuron]).
+GradScaler goes, and the Neuron compiler's own auto-cast is switched off ([neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli, torchneuron-overview]).
 Their documentation is what ``trncodemod explain`` prints.
 """
 
@@ -22,7 +22,7 @@ class CudaAutocast(Rule):
     Trainium supports bf16 only (`torch_xla/amp/autocast_mode.py`); fp16 → bf16 changes the
     numerics (wider range, fewer mantissa bits), hence the `review` class.
     `torch_xla.amp.autocast` is never emitted: it crashes off TPU/Neuron in torch-xla 2.9
-    ([neuron-bf16, xla-amp, measured-autocast]). TorchNeuron uses `torch.autocast(device_type="neuron")` ([torchneuron]).
+    ([neuron-bf16, xla-amp, measured-autocast]). TorchNeuron uses `torch.autocast(device_type="neuron")` ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -42,7 +42,7 @@ class CudaAutocast(Rule):
     summary = "CUDA autocast → `torch.autocast(<target>, dtype=torch.bfloat16)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("neuron-bf16", "xla-amp", "torchneuron", "measured-autocast")
+    sources = ("neuron-bf16", "xla-amp", "torchneuron-overview", "measured-autocast")
 
 
 class AutocastRegion(Rule):

@@ -187,7 +187,7 @@ class PadToBuckets(Pass):
     def _one_more_shape(self) -> str:
         """What one more batch shape costs on the target: a lazy graph on XLA; on TorchNeuron
         (eager) its ops compile again, and a `torch.compile(backend="neuron")` region, which
-        needs static shapes, compiles once more ([torchneuron])."""
+        needs static shapes, compiles once more ([torchneuron-overview])."""
         if self.target.is_xla:
             return "compiles one more graph"
         return (

@@ -61,7 +61,7 @@ class StateSave(Rule):
     Inside a training loop no marker is inserted: the save is rewritten only when it comes after
     the statement holding the optimizer step, where the step-marker pass puts the loop's one
     marker per iteration (TRN101), or after a marker the loop already has. Nothing changes for
-    the `neuron` target, which keeps `torch.save` ([torchneuron]).
+    the `neuron` target, which keeps `torch.save` ([torchneuron-overview]).
 
     ## Why
     `xm.save` moves XLA tensors to the CPU before pickling, so the file loads on any host;
@@ -102,6 +102,7 @@ class StateSave(Rule):
         "measured-checkpoint-save",
         "xla-devices",
         "xla-recompile-sources",
+        "torchneuron-overview",
     )
 
 
@@ -244,7 +245,7 @@ class Checkpoints(Pass):
 
     def visit_Module(self, node: cst.Module) -> bool:
         if not self.target.is_xla or not self.target.api("save") or not self.target.step_marker:
-            return False  # TorchNeuron keeps torch.save ([torchneuron])
+            return False  # TorchNeuron keeps torch.save ([torchneuron-overview])
         self._loops = find_step_loops(node)
         return True
 

@@ -379,7 +379,7 @@ class CompilerFlags(Pass):
 
     def visit_Module(self, node: cst.Module) -> bool:
         if not self.target.is_xla:
-            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS ([neuron-xla-eos, torchneuron, neuron-envvars, neuron-cc-cli])
+            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS ([neuron-xla-eos, torchneuron-overview, neuron-envvars, neuron-cc-cli])
         strings = _strings(node)
         if not any("--cache_dir" in s or "NEURON_COMPILE_CACHE_URL" in s for s in strings):
             train = [i for i in find_step_loops(node).values() if i.kind == "train"]

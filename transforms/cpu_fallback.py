@@ -1,5 +1,5 @@
 """Ops that fall back to the CPU, make shapes depend on the data, or that neuronx-cc rejects, in
-model and training code ([xla-troubleshoot, neuron-debug, torchneuron]). Reported, from the op table
+model and training code ([xla-troubleshoot, neuron-debug, torchneuron-overview]). Reported, from the op table
 ``data/fallback_ops.toml``; the one rewrite is a constant written through a mask that compares the
 tensor itself (``x[x < y] = c`` → ``x.masked_fill_(x < y, c)``, TRN424).
 

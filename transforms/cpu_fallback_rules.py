@@ -1,5 +1,5 @@
 """The rules of the ``cpu-fallback`` pass: ops that fall back to the CPU, make shapes depend on the
-data, or that neuronx-cc rejects, in model and training code ([xla-troubleshoot, neuron-debug, torchneuron]). Their
+data, or that neuronx-cc rejects, in model and training code ([xla-troubleshoot, neuron-debug, torchneuron-overview]). Their
 documentation is what ``trncodemod explain`` prints; the op table that names the ops each rule
 reports is ``data/fallback_ops.toml`` (``trncodemod.analysis.fallback_ops``).
 """
@@ -19,7 +19,7 @@ class NonzeroFallback(Rule):
     (`aten::nonzero` in the metrics report), which executes the pending graph and copies the input
     to the host, and every new count is a new shape downstream ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured on
     torch_xla 2.9: 1 execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero`
-    introduce dynamic shapes"). TorchNeuron also runs unsupported ops on the CPU ([torchneuron]).
+    introduce dynamic shapes"). TorchNeuron also runs unsupported ops on the CPU ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -41,7 +41,7 @@ class NonzeroFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron", "measured-fallback-ops")
+    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron-overview", "measured-fallback-ops")
 
 
 class BooleanMaskIndex(Rule):

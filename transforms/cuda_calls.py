@@ -77,7 +77,7 @@ class CudaSynchronize(Rule):
     `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host ([measured-cuda-calls]). Under torch_xla, `xm.wait_device_ops()` waits for the graphs already sent to the
     device, but does not run operations still recorded in the lazy graph: code that times a step
     must cut the graph first (`torch_xla.sync()`), hence the `review` class. TorchNeuron keeps
-    `torch.accelerator` working ([torchneuron]).
+    `torch.accelerator` working ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -98,7 +98,7 @@ class CudaSynchronize(Rule):
     summary = "`torch.cuda.synchronize()` → wait for device operations"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("measured-cuda-calls", "torchneuron")
+    sources = ("measured-cuda-calls", "torchneuron-overview")
 
 
 class CudaNoOpCall(Rule):
@@ -224,7 +224,7 @@ class CudaQuery(Rule):
     ## Why
     On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
     `Found no NVIDIA driver` ([measured-cuda-calls]): `is_bf16_supported()` is `False` although
-    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator` ([torchneuron]).
+    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator` ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -243,7 +243,7 @@ class CudaQuery(Rule):
     summary = "`torch.cuda` device and memory queries → `torch.accelerator` (neuron) or reported"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("measured-cuda-calls", "torchneuron")
+    sources = ("measured-cuda-calls", "torchneuron-overview")
 
 
 class OtherCudaCall(Rule):

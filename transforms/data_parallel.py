@@ -329,7 +329,7 @@ class ParallelismWithoutXla(Rule):
     (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
     neuronx-distributed (tensor/pipeline parallel layers, `NeuronZero1Optimizer`); DeepSpeed and
     apex need CUDA kernels ([xla-model, neuron-guide, xla-syncfree]). TorchNeuron (`--target neuron`) runs torch FSDP
-    and DTensor natively, so this rule is for the XLA targets only ([torchneuron]).
+    and DTensor natively, so this rule is for the XLA targets only ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -350,7 +350,7 @@ class ParallelismWithoutXla(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    sources = ("xla-model", "neuron-guide", "xla-syncfree", "torchneuron")
+    sources = ("xla-model", "neuron-guide", "xla-syncfree", "torchneuron-overview")
 
 
 # What reduces the gradients in each kind of training that is not plain data parallel, and what
@@ -525,7 +525,7 @@ class DataParallel(Pass):
 
     @classmethod
     def applies_to(cls, target: Target) -> bool:
-        # TorchNeuron keeps standard torch.distributed ([torchneuron]).
+        # TorchNeuron keeps standard torch.distributed ([torchneuron-overview]).
         return target.is_xla and super().applies_to(target)
 
     @classmethod

@@ -17,7 +17,7 @@ class CudaMethod(Rule):
     `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
     `RuntimeError: Found no NVIDIA driver` ([measured-cuda-calls]). The target's device is
     `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
-    `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron]).
+    `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron-overview]).
 
     ## Example
     ```python
@@ -38,7 +38,14 @@ class CudaMethod(Rule):
     summary = "`.cuda()` → `.to(<target device>)`"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("xla-devices", "neuron-guide", "measured-cuda-calls")
+    sources = (
+        "xla-devices",
+        "neuron-guide",
+        "measured-cuda-calls",
+        "xla-model",
+        "xla-api",
+        "torchneuron-overview",
+    )
 
 
 class CudaDeviceString(Rule):
@@ -118,7 +125,7 @@ class AcceleratorDevice(Rule):
     Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is
     not the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025)
     silently runs on the CPU ([xla-devices, neuron-guide, measured-device-checks]). TorchNeuron registers as the accelerator:
-    "If your code uses `torch.accelerator`, no changes are needed" ([xla-devices, neuron-guide, torchneuron]).
+    "If your code uses `torch.accelerator`, no changes are needed" ([xla-devices, neuron-guide, torchneuron-overview]).
 
     ## Example
     ```python
@@ -136,7 +143,7 @@ class AcceleratorDevice(Rule):
     summary = "`torch.accelerator.current_accelerator()` → the XLA device"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("xla-devices", "neuron-guide", "torchneuron", "measured-device-checks")
+    sources = ("xla-devices", "neuron-guide", "torchneuron-overview", "measured-device-checks")
 
 
 class CudaMapLocation(Rule):

@@ -243,7 +243,7 @@ class Float64ToFloat32(Pass):
         """Under BF16 downcast every finding becomes a note and nothing is rewritten: the
         training profile, not the line, decides what float64 means there."""
         # `np.float64` as a torch dtype raises whatever the precision: still reported.
-        # TorchNeuron has no such variables ([torchneuron]): only the XLA targets downcast.
+        # TorchNeuron has no such variables ([torchneuron-overview]): only the XLA targets downcast.
         profile = self.run.profile
         if profile.bf16_downcast:
             why = (

@@ -1,5 +1,5 @@
 """The rules of the ``host-sync`` pass: host reads of device values inside a training or
-evaluation step are reported ([xla-troubleshoot, neuron-debug, xla-model, neuron-guide, torchneuron]). Their documentation is what
+evaluation step are reported ([xla-troubleshoot, neuron-debug, xla-model, neuron-guide, torchneuron-overview]). Their documentation is what
 ``trncodemod explain`` prints.
 """
 
@@ -94,7 +94,7 @@ class CopyToHostInStep(Rule):
     ## Why
     An explicit device-to-host copy: it executes the pending graph and waits for the transfer,
     every step ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: 0–1 executions, 1 transfer). On TorchNeuron host reads
-    synchronise too ([torchneuron]).
+    synchronise too ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -114,7 +114,7 @@ class CopyToHostInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron", "measured-fallback-ops")
+    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron-overview", "measured-fallback-ops")
 
 
 class NumpyOnDevice(Rule):
@@ -161,7 +161,7 @@ class PrintTensorInStep(Rule):
     ## Why
     Formatting a tensor reads its value: one execution and one transfer each time ([xla-troubleshoot, neuron-debug];
     Neuron: "when you explicitly request the value of a tensor such as by calling `loss.item()` or
-    `print(loss)`"). On TorchNeuron printing synchronises too ([torchneuron]).
+    `print(loss)`"). On TorchNeuron printing synchronises too ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -181,7 +181,13 @@ class PrintTensorInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-troubleshoot", "neuron-debug", "xla-model", "neuron-guide", "torchneuron")
+    sources = (
+        "xla-troubleshoot",
+        "neuron-debug",
+        "xla-model",
+        "neuron-guide",
+        "torchneuron-overview",
+    )
 
 
 class TensorTruthInStep(Rule):

@@ -1,5 +1,5 @@
 """The rules of the ``item-hoist`` pass: per-step ``.item()`` syncs in training and evaluation loops
-are kept on the device and read only at log steps ([xla-model, neuron-guide, xla-troubleshoot, neuron-debug, torchneuron]), and the ones it cannot
+are kept on the device and read only at log steps ([xla-model, neuron-guide, xla-troubleshoot, neuron-debug, torchneuron-overview]), and the ones it cannot
 move are reported. Their documentation is what ``trncodemod explain`` prints.
 """
 
@@ -72,7 +72,7 @@ class ItemLogInterval(Rule):
     runs in `xm.add_step_closure`, with the values it reads passed as `args` (closures bind late),
     when a sync follows it in the same iteration (`torch_xla.sync()`, `xm.mark_step()`, or a
     device loader without `break`); otherwise it reads the value directly at log steps. For the
-    `neuron` target it reads directly: TorchNeuron has no step closures ([torchneuron]).
+    `neuron` target it reads directly: TorchNeuron has no step closures ([torchneuron-overview]).
 
     A value read only to be logged (`lossf = loss.item() * accumulation_steps` right before the
     `print`, read nowhere else in the loop nor after it) moves under the guard with the logging
@@ -119,7 +119,13 @@ class ItemLogInterval(Rule):
     summary = "per-step logging of a device value → every N steps (in a step closure on XLA)"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-model", "neuron-guide", "xla-troubleshoot", "neuron-debug", "torchneuron")
+    sources = (
+        "xla-model",
+        "neuron-guide",
+        "xla-troubleshoot",
+        "neuron-debug",
+        "torchneuron-overview",
+    )
 
 
 class ItemLogClosure(Rule):

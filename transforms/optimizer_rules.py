@@ -19,7 +19,7 @@ class FusedFlag(Rule):
     requires all the params to be floating point Tensors of supported devices: [...] but
     torch.float32 and xla`; `foreach=True` and `capturable=True` work ([xla-syncfree, neuron-guide, measured-fused-optimizer], measured on
     torch-xla 2.9). The `neuron` device is a `privateuseone` backend, which the check accepts;
-    whether a fused kernel exists there is unverified ([xla-syncfree, neuron-guide, torchneuron]).
+    whether a fused kernel exists there is unverified ([xla-syncfree, neuron-guide, torchneuron-overview]).
 
     ## Example
     ```python
@@ -37,7 +37,7 @@ class FusedFlag(Rule):
     summary = "`fused=True` on a torch.optim optimizer raises on XLA → removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("xla-syncfree", "neuron-guide", "torchneuron", "measured-fused-optimizer")
+    sources = ("xla-syncfree", "neuron-guide", "torchneuron-overview", "measured-fused-optimizer")
 
 
 class CudaOnlyOptimizer(Rule):
@@ -67,7 +67,7 @@ class CudaOnlyOptimizer(Rule):
     are reported. Imports that become unused are removed.
 
     ## Why
-    These optimizers run CUDA kernels; they fail on a Trainium host ([xla-syncfree, neuron-guide, torchneuron]). The
+    These optimizers run CUDA kernels; they fail on a Trainium host ([xla-syncfree, neuron-guide, torchneuron-overview]). The
     replacement keeps fp32 optimizer state: 8-bit and paged states take about four times less
     memory than that, and apex `FusedSGD(set_grad_none=False)` zeroes gradients where
     `torch.optim` sets them to `None`. Hence the `review` class.
@@ -93,7 +93,7 @@ class CudaOnlyOptimizer(Rule):
     summary = "apex / bitsandbytes optimizers → torch.optim, defaults kept"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-syncfree", "neuron-guide", "torchneuron")
+    sources = ("xla-syncfree", "neuron-guide", "torchneuron-overview")
 
 
 class UnsupportedOptimizer(Rule):
@@ -192,7 +192,7 @@ class TrainerOptimName(Rule):
     summary = "`TrainingArguments(optim=...)` CUDA-only names → `adamw_torch_xla` / `adamw_torch`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-syncfree", "neuron-guide", "torchneuron")
+    sources = ("xla-syncfree", "neuron-guide", "torchneuron-overview")
 
 
 class SyncfreeOptimizer(Rule):

@@ -157,7 +157,7 @@ class ProcessUtilities(Pass):
         )
 
     def visit_Module(self, node: cst.Module) -> bool:
-        return self.target.is_xla  # TorchNeuron: none of these apply ([torchneuron])
+        return self.target.is_xla  # TorchNeuron: none of these apply ([torchneuron-overview])
 
     # -- seeding -----------------------------------------------------------------------------
     def _seeds_xla(self, node: cst.CSTNode | None) -> bool:

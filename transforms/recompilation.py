@@ -650,7 +650,7 @@ class RecompilationDiagnostics(Pass):
     def _recompiles(self, what: str, branch: bool = False, each: bool = True) -> str:
         """What a new shape costs on the target: another lazy graph on XLA; on TorchNeuron
         (eager), the ops compiled again for it, and a rejected shape in a compiled region
-        (`torch.compile(backend="neuron")` needs static shapes, [torchneuron])."""
+        (`torch.compile(backend="neuron")` needs static shapes, [torchneuron-overview])."""
         if self.target.is_xla:
             if branch:
                 return "traces and compiles another graph"

@@ -369,7 +369,7 @@ class StepMarker(Pass):
     # -- planning ----------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         if not self.target.is_xla or not self.target.step_marker:
-            return  # eager backend: no graph to cut ([torchneuron])
+            return  # eager backend: no graph to cut ([torchneuron-overview])
         self._marker_api = self._marker_in_scope(node, self.target.step_marker)
         loops = find_step_loops(node)
         for info in loops.values():

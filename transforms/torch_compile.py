@@ -1,6 +1,6 @@
 """`torch.compile` on the target: Inductor cannot compile for an XLA device, and TorchNeuron has
 its own Dynamo backend with its own limits (issue 12; torch_xla `perf/dynamo.md`; Neuron
-`torch/compile/reference-torch-compile`; [torchneuron])."""
+`torch/compile/reference-torch-compile`; [torchneuron-overview])."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class CompileOnNeuron(Rule):
     "Unsupported (default only) … reduce-overhead, max-autotune, and
     max-autotune-no-cudagraphs have no effect"; `dynamic=True` "is rejected during
     compilation"; shapes that vary recompile per shape (Neuron `reference-torch-compile`;
-    [torchneuron]: "Remove CUDA-specific parameters like `mode=`", "use `dynamic=False`").
+    [torchneuron-overview]: "Remove CUDA-specific parameters like `mode=`", "use `dynamic=False`").
 
     ## Example
     ```python
@@ -89,7 +89,7 @@ class CompileOnNeuron(Rule):
     summary = '`torch.compile` on TorchNeuron → `backend="neuron"`, no `mode=`, `dynamic=False`'
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("torchneuron-compile", "torchneuron")
+    sources = ("torchneuron-compile", "torchneuron-overview")
 
 
 def _string(node: cst.BaseExpression) -> str | None:

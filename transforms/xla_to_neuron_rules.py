@@ -3,7 +3,7 @@ TorchNeuron (``--target neuron``, Trn2/Trn3). Their documentation is what ``trnc
 prints; the API table they interpret is ``data/xla_to_neuron.toml``.
 
 Sources (keys of ``data/sources.toml``): [neuron-xla-eos] and TorchNeuron's pages:
-[torchneuron] (device `neuron`, `torch.autocast(device_type="neuron")`),
+[torchneuron-overview] (device `neuron`, `torch.autocast(device_type="neuron")`),
 [torchneuron-distributed] (`init_process_group(backend="neuron")` under torchrun,
 DDP/FSDP2/DTensor), [neuron-training] ("do not mix their APIs in a single workload"),
 [torchneuron-env] (the variables TorchNeuron reads).
@@ -24,7 +24,7 @@ class XlaDevice(Rule):
 
     ## Why
     TorchNeuron is a PrivateUse1 backend whose device is `neuron`; it has no `xla` device and no
-    torch_xla ([torchneuron]; TorchNeuron: "change the device placement from `cuda` to `neuron`").
+    torch_xla ([torchneuron-overview]; TorchNeuron: "change the device placement from `cuda` to `neuron`").
 
     ## Example
     ```python
@@ -44,7 +44,7 @@ class XlaDevice(Rule):
     summary = '`xm.xla_device()`/`torch_xla.device()`/`"xla"` → `torch.device("neuron")`/`"neuron"`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("neuron-xla-eos", "torchneuron")
+    sources = ("neuron-xla-eos", "torchneuron-overview")
 
 
 class GraphCut(Rule):
@@ -56,7 +56,7 @@ class GraphCut(Rule):
 
     ## Why
     TorchNeuron executes eagerly ("Adaptive Eager Execution" queues and fuses ops by itself);
-    there is no lazy graph to cut, and host reads (`.item()`, `print`) synchronise ([torchneuron, xla-devices, neuron-mnist]). A step boundary needs nothing; to time a step, synchronise with
+    there is no lazy graph to cut, and host reads (`.item()`, `print`) synchronise ([torchneuron-overview, xla-devices, neuron-mnist]). A step boundary needs nothing; to time a step, synchronise with
     `torch.accelerator.synchronize()`.
 
     ## Example
@@ -76,7 +76,7 @@ class GraphCut(Rule):
     summary = "`xm.mark_step()`/`torch_xla.sync()` removed (eager execution)"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("torchneuron", "xla-devices", "neuron-mnist")
+    sources = ("torchneuron-overview", "xla-devices", "neuron-mnist")
 
 
 class UnwrapDeviceLoader(Rule):
@@ -115,7 +115,7 @@ class UnwrapDeviceLoader(Rule):
     summary = "`pl.MpDeviceLoader(loader, device)` → `loader`, batches moved with `.to(device)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-loader", "neuron-guide", "torchneuron")
+    sources = ("xla-loader", "neuron-guide", "torchneuron-overview")
 
 
 class XlaOptimizerStep(Rule):
@@ -129,7 +129,7 @@ class XlaOptimizerStep(Rule):
     ## Why
     `xm.optimizer_step` is `reduce_gradients` (a no-op at world size 1) + `optimizer.step()`
     ([xla-model, neuron-guide]). TorchNeuron reduces gradients with DDP, FSDP2 or DTensor, "with no code
-    modifications required" ([torchneuron, torchneuron-distributed]).
+    modifications required" ([torchneuron-overview, torchneuron-distributed]).
 
     ## Example
     ```python
@@ -147,7 +147,7 @@ class XlaOptimizerStep(Rule):
     summary = "`xm.optimizer_step(opt)` → `opt.step()` where DDP or one process reduces gradients"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("xla-model", "neuron-guide", "torchneuron")
+    sources = ("xla-model", "neuron-guide", "torchneuron-overview", "torchneuron-distributed")
 
 
 class XlaSave(Rule):
@@ -159,7 +159,7 @@ class XlaSave(Rule):
 
     ## Why
     `xm.save` exists to copy XLA tensors to the CPU before writing ([xla-model, neuron-mnist]); TorchNeuron
-    tensors are ordinary device tensors that `torch.save` writes ([neuron-xla-eos, torchneuron]: `torch.save` on
+    tensors are ordinary device tensors that `torch.save` writes ([neuron-xla-eos, torchneuron-overview]: `torch.save` on
     `neuron`). Loading them where there is no NeuronCore needs `map_location="cpu"`
     (unverified for TorchNeuron; true for every PrivateUse1 device in torch).
 
@@ -179,7 +179,7 @@ class XlaSave(Rule):
     summary = "`xm.save` → `torch.save` (on the local master where several processes run)"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-model", "neuron-mnist", "neuron-xla-eos", "torchneuron")
+    sources = ("xla-model", "neuron-mnist", "neuron-xla-eos", "torchneuron-overview")
 
 
 class XlaProcessApi(Rule):
@@ -283,7 +283,7 @@ class StepClosureCall(Rule):
     summary = "`xm.add_step_closure(fn, args=(...))` → `fn(...)` (eager tensors are ready)"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-model", "neuron-guide", "torchneuron")
+    sources = ("xla-model", "neuron-guide", "torchneuron-overview")
 
 
 class NeuronProcessGroup(Rule):
@@ -296,7 +296,7 @@ class NeuronProcessGroup(Rule):
     TorchNeuron's distributed guide initialises with `init_process_group(backend="neuron",
     init_method="env://")` under torchrun; NCCL is CUDA's and `xla` is torch-xla's
     ([torchneuron-distributed]). The guide also imports `torch_neuronx` to register
-    the backend; with PyTorch 2.9+ backend autoloading that import is not needed ([torchneuron],
+    the backend; with PyTorch 2.9+ backend autoloading that import is not needed ([torchneuron-overview],
     unverified for the distributed backend: add `import torch_neuronx` if
     `init_process_group` says the backend is unknown).
 
@@ -316,7 +316,7 @@ class NeuronProcessGroup(Rule):
     summary = '`init_process_group("xla"|"nccl")` → `init_process_group("neuron")`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("torchneuron-distributed",)
+    sources = ("torchneuron-distributed", "torchneuron-overview")
 
 
 class OpenXlaCompileBackend(Rule):
@@ -327,7 +327,7 @@ class OpenXlaCompileBackend(Rule):
     ## Why
     `openxla` is torch-xla's dynamo backend; TorchNeuron's is `neuron`:
     `@torch.compile(backend="neuron")`, which rejects dynamic shapes (use `dynamic=False`,
-    [torchneuron]).
+    [torchneuron-overview]).
 
     ## Example
     ```python
@@ -345,7 +345,7 @@ class OpenXlaCompileBackend(Rule):
     summary = '`torch.compile(backend="openxla")` → `backend="neuron"`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("torchneuron",)
+    sources = ("torchneuron-overview",)
 
 
 class XlaBf16EnvVar(Rule):
@@ -357,7 +357,7 @@ class XlaBf16EnvVar(Rule):
     ## Why
     TorchNeuron does not read them (its environment-variable page lists no `XLA_*` variable), so
     the model silently trains in fp32. Neuron documents `torch.autocast(device_type="neuron",
-    dtype=torch.bfloat16)` around the forward pass and loss for mixed precision ([torchneuron]),
+    dtype=torch.bfloat16)` around the forward pass and loss for mixed precision ([torchneuron-overview]),
     or `model.to(torch.bfloat16)` for full bf16 ([neuron-bf16, xla-amp]).
 
     ## Example
@@ -379,7 +379,7 @@ class XlaBf16EnvVar(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("neuron-bf16", "xla-amp", "torchneuron", "torchneuron-env")
+    sources = ("neuron-bf16", "xla-amp", "torchneuron-overview", "torchneuron-env")
 
 
 class XlaEnvVar(Rule):
@@ -431,7 +431,7 @@ class TorchXlaImport(Rule):
 
     ## Use instead
     ```python
-    # nothing: the `neuron` device is registered when torch is imported ([torchneuron])
+    # nothing: the `neuron` device is registered when torch is imported ([torchneuron-overview])
     ```
     """
 
@@ -440,7 +440,7 @@ class TorchXlaImport(Rule):
     summary = "imports of torch_xla left without a use are removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("torchneuron", "neuron-training")
+    sources = ("torchneuron-overview", "neuron-training")
 
 
 class NoNeuronEquivalent(Rule):
@@ -487,7 +487,7 @@ class TorchXlaLeft(Rule):
     to a function. The message says what to write.
 
     ## Why
-    The migrated program cannot run while it imports torch_xla (TorchNeuron has none, [torchneuron]), and a guess here would change what the program does.
+    The migrated program cannot run while it imports torch_xla (TorchNeuron has none, [torchneuron-overview]), and a guess here would change what the program does.
 
     ## Example
     ```python
@@ -508,7 +508,7 @@ class TorchXlaLeft(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    sources = ("torchneuron",)
+    sources = ("torchneuron-overview",)
 
 
 RULES = (

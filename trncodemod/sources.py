@@ -67,14 +67,14 @@ def cited_keys(text: str) -> list[str]:
 
 
 def link_citations(text: str, root: str = "") -> str:
-    """``[key, key]`` → Markdown links to each source (unknown keys are left as written)."""
+    """``[key, key]`` → a Markdown link to each source (unknown keys are left as written)."""
     sources = all_sources()
 
     def links(match: re.Match[str]) -> str:
         keys = match.group(1).split(", ")
         if any(key not in sources for key in keys):
             return match.group(0)
-        return "[" + ", ".join(_inline(sources[key], root) for key in keys) + "]"
+        return ", ".join(_inline(sources[key], root) for key in keys)
 
     return CITATION.sub(links, text)
 

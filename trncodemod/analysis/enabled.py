@@ -421,7 +421,7 @@ def _process_group(call: cst.Call, fixes: Fixes) -> str | None:
     if backend is not None and isinstance(backend.value, cst.SimpleString):
         value = backend.value.evaluated_value
     if value == "xla" or not fixes.is_xla:
-        return None  # TorchNeuron keeps torch.distributed as it is ([torchneuron])
+        return None  # TorchNeuron keeps torch.distributed as it is ([torchneuron-overview])
     device_id = any(a.keyword and a.keyword.value == "device_id" for a in call.args)
     if value == "nccl" and not device_id and "TRN143" in fixes.enabled:
         return None

@@ -61,7 +61,7 @@ class PluginRewrite(Rule):
     summary = "a user plugin changed the file"
     safety = Safety.REVIEW
     severity = Severity.INFO
-    sources = ("libcst-codemods", "bowler")
+    sources = ("libcst-codemods", "bowler-docs")
 
 
 class PluginChanges(Pass):
