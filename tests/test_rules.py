@@ -65,6 +65,8 @@ def test_every_rule_cites_public_sources_that_exist() -> None:
         cited = cited_keys(rule.doc())
         unknown = [key for key in (*rule.sources, *cited) if key not in sources]
         assert not unknown, f"{rule.code} cites sources data/sources.toml lacks: {unknown}"
+        broken = re.search(r"\[[a-z0-9]+-[a-z0-9-]+(?:, [a-z0-9-]+)*,\s*\n", rule.doc())
+        assert broken is None, f"{rule.code}: a citation split over two lines: {broken.group(0)!r}"
         uncited = [key for key in cited if key not in rule.sources]
         assert not uncited, f"{rule.code} cites {uncited} in its text but not in `sources`"
 

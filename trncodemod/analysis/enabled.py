@@ -288,7 +288,7 @@ def _option(
     literal_true = isinstance(node.value, cst.Name) and node.value.value == "True"
     if name in _PIN_OPTIONS:
         # A loader's option (`DataLoader(pin_memory=True)`, or a keyword dict for one: the only
-        # place such a key goes) only warns without CUDA and pins nothing (R13, measured);
+        # place such a key goes) only warns without CUDA and pins nothing ([measured-cuda-calls]);
         # a tensor made in pinned memory (`torch.empty(..., pin_memory=True)`) needs CUDA.
         if isinstance(node, cst.DictElement) or not fixes.is_xla:
             return None
