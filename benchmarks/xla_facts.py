@@ -76,7 +76,25 @@ def cuda_calls() -> dict:
         "torch.cuda.reset_peak_memory_stats()": _outcome(torch.cuda.reset_peak_memory_stats),
         "torch.zeros(2).pin_memory()": _outcome(lambda: torch.zeros(2).pin_memory().shape),
         "torch.zeros(2).cuda()": _outcome(lambda: torch.zeros(2).cuda()),
+        "torch.cuda.memory_allocated()": _outcome(torch.cuda.memory_allocated),
+        "torch.backends.cudnn.benchmark = True": _outcome(
+            lambda: setattr(torch.backends.cudnn, "benchmark", True)
+        ),
+        "torch.backends.cuda.matmul.allow_tf32 = True": _outcome(
+            lambda: setattr(torch.backends.cuda.matmul, "allow_tf32", True)
+        ),
+        "DataLoader(pin_memory=True) warns": _pinned_loader_warnings(),
     }
+
+
+def _pinned_loader_warnings() -> list[str]:
+    import warnings
+
+    loader = torch.utils.data.DataLoader(torch.zeros(4, 2), batch_size=2, pin_memory=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        batches = [batch.shape for batch in loader]
+    return [f"{len(batches)} batches"] + sorted({str(w.message)[:100] for w in caught})
 
 
 def fused_optimizer() -> dict:

@@ -270,7 +270,7 @@ class SparseTensor(Rule):
     ## Why
     The XLA backend has no sparse kernels: moving a sparse tensor to the device raises
     `NotImplementedError: Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with
-    arguments from the 'SparseXLA' backend` ([xla-troubleshoot, neuron-debug, measured-fallback-ops]); an embedding with
+    arguments from the 'SparseXLA' backend` [measured-sparse-tensors]; an embedding with
     `sparse=True` raises the same at `backward()` ([measured-sparse-tensors], torch_xla 2.9).
 
     ## Example
@@ -290,12 +290,7 @@ class SparseTensor(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = (
-        "xla-troubleshoot",
-        "neuron-debug",
-        "measured-fallback-ops",
-        "measured-sparse-tensors",
-    )
+    sources = ("xla-troubleshoot", "measured-sparse-tensors")
 
 
 class ComplexDtype(Rule):
