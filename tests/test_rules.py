@@ -113,9 +113,9 @@ def test_no_rule_message_or_page_cites_a_document_the_repository_lacks() -> None
         for path in sorted((ROOT / folder).rglob("*")):
             if path.suffix in (".py", ".toml") and path.name != "sarif.py":
                 texts[str(path.relative_to(ROOT))] = path.read_text("utf-8")
-    for findings in sorted((ROOT / "golden").rglob("*findings")):
-        if findings.is_file():
-            texts[str(findings.relative_to(ROOT))] = findings.read_text("utf-8")
+    for case in sorted((ROOT / "golden").rglob("*")):
+        if case.is_file() and (case.name.endswith("findings") or case.suffix == ".py"):
+            texts[str(case.relative_to(ROOT))] = case.read_text("utf-8")
     for name, text in texts.items():
         found = _PRIVATE_CITATION.search(text)
         assert found is None, (
