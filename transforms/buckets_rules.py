@@ -1,6 +1,7 @@
 """The rules of the ``buckets`` pass: inputs are padded to a few fixed shapes, so that each shape
-compiles once ([xla-recompilation, neuron-emod025, xla-loader, neuron-guide, xla-recompile-sources]), and a missing mask or ignore index is reported. Their
-documentation is what ``trncodemod explain`` prints.
+compiles once
+([xla-recompilation, neuron-emod025, xla-loader, neuron-guide, xla-recompile-sources]), and a
+missing mask or ignore index is reported. Their documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ class TokenizerPadding(Rule):
     `pad_to_multiple_of`: it never truncates, so `"max_length"` could leave a ragged batch.
 
     ## Why
-    "XLA recompiles when input shape changes"; the fix is to normalize input shapes to one or a
-    few buckets ([xla-recompilation, neuron-emod025, measured-shape-compiles]: `perf/recompilation.md`; measured: 10 lengths → 10 compiles,
-    bucketed to 3 sizes → 3 graphs). Neuron's compiler needs static shapes (EMOD025).
+    "XLA recompiles when input shape changes"; the fix is to normalize input shapes to one or a few
+    buckets ([xla-recompilation, neuron-emod025, measured-shape-compiles]: `perf/recompilation.md`;
+    measured: 10 lengths → 10 compiles, bucketed to 3 sizes → 3 graphs). Neuron's compiler needs
+    static shapes (EMOD025).
 
     ## Example
     ```python
@@ -105,8 +107,9 @@ class CollatorPadding(Rule):
 
     ## Why
     These collators pad each batch to its longest sequence, a new shape for nearly every batch;
-    `pad_to_multiple_of` limits the shapes to multiples of the bucket size ([xla-recompilation, neuron-emod025], "after
-    B": `DataCollatorWithPadding(tok, padding="longest", pad_to_multiple_of=64)`).
+    `pad_to_multiple_of` limits the shapes to multiples of the bucket size
+    ([xla-recompilation, neuron-emod025], "after B":
+    `DataCollatorWithPadding(tok, padding="longest", pad_to_multiple_of=64)`).
 
     ## Example
     ```python
@@ -176,9 +179,9 @@ class TrainLoaderDropLast(Rule):
     reported and left alone.
 
     ## Why
-    A smaller last batch is a new shape and compiles a new graph
-    ([xla-recompilation, xla-mnist]: torch_xla's MNIST test passes `drop_last`). Up to `batch_size - 1` samples per epoch
-    are skipped (different ones each epoch when shuffled): review that this is acceptable.
+    A smaller last batch is a new shape and compiles a new graph ([xla-recompilation, xla-mnist]:
+    torch_xla's MNIST test passes `drop_last`). Up to `batch_size - 1` samples per epoch are skipped
+    (different ones each epoch when shuffled): review that this is acceptable.
 
     ## Example
     ```python
@@ -212,9 +215,10 @@ class EvalLoaderPartialBatch(Rule):
     `val_loader`, `test_dl`) that batches and does not set `drop_last`. Nothing is rewritten.
 
     ## Why
-    Its last, smaller batch compiles one more graph ([xla-loader, neuron-guide, xla-recompile-sources]), but `drop_last=True` would
-    leave samples out of the evaluation and change the metric. Pad the evaluation set to a
-    multiple of the batch size (and mask the padded samples), or accept the one extra compile.
+    Its last, smaller batch compiles one more graph
+    ([xla-loader, neuron-guide, xla-recompile-sources]), but `drop_last=True` would leave samples
+    out of the evaluation and change the metric. Pad the evaluation set to a multiple of the batch
+    size (and mask the padded samples), or accept the one extra compile.
 
     ## Example
     ```python
@@ -242,8 +246,9 @@ class PaddingWithoutMask(Rule):
     (`return_attention_mask=False`). Nothing is rewritten.
 
     ## Why
-    Padding changes the results unless the model is given the `attention_mask` ([xla-recompilation, neuron-emod025]
-    caveats): pad tokens are attended to and pooled. Bucketing adds more padding than before.
+    Padding changes the results unless the model is given the `attention_mask`
+    ([xla-recompilation, neuron-emod025] caveats): pad tokens are attended to and pooled. Bucketing
+    adds more padding than before.
 
     ## Example
     ```python
@@ -276,9 +281,9 @@ class LabelPaddingNotIgnored(Rule):
     positions to the ignore index (reported at the label line). Nothing is rewritten.
 
     ## Why
-    Padded label positions then count in the loss and change the gradients ([xla-recompilation, neuron-emod025]
-    caveats: "labels padded with -100 … or the loss must ignore pad positions"); padding to
-    buckets adds such positions.
+    Padded label positions then count in the loss and change the gradients
+    ([xla-recompilation, neuron-emod025] caveats: "labels padded with -100 … or the loss must ignore
+    pad positions"); padding to buckets adds such positions.
 
     ## Example
     ```python

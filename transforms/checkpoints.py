@@ -65,12 +65,13 @@ class StateSave(Rule):
 
     ## Why
     `xm.save` moves XLA tensors to the CPU before pickling, so the file loads on any host;
-    `torch.save` of an XLA `state_dict` reloads onto `xla:0` ([xla-model, neuron-mnist, measured-checkpoint-save]). It writes
-    on the master process only (`master_only=True`), where `torch.save` in every process writes
-    the same file. Neuron advises a step marker before `xm.save` on torch-neuronx 2.5 and later,
-    so that pending parameter updates are not read through aliased buffers (pytorch/xla#8422,
-    `introducing-pytorch-2-x.rst`). A marker that runs only on checkpoint iterations would
-    compile extra graphs ([xla-devices, neuron-mnist, xla-recompile-sources]), hence the loop contract.
+    `torch.save` of an XLA `state_dict` reloads onto `xla:0`
+    ([xla-model, neuron-mnist, measured-checkpoint-save]). It writes on the master process only
+    (`master_only=True`), where `torch.save` in every process writes the same file. Neuron advises a
+    step marker before `xm.save` on torch-neuronx 2.5 and later, so that pending parameter updates
+    are not read through aliased buffers (pytorch/xla#8422, `introducing-pytorch-2-x.rst`). A marker
+    that runs only on checkpoint iterations would compile extra graphs
+    ([xla-devices, neuron-mnist, xla-recompile-sources]), hence the loop contract.
 
     ## Example
     ```python
@@ -115,10 +116,10 @@ class SaveBeforeCut(Rule):
     not selected. Nothing is changed.
 
     ## Why
-    `xm.save` reads the parameters; with updates still pending in the lazy graph it runs that
-    graph itself, and Neuron advises a cut before it (pytorch/xla#8422, [xla-model, neuron-mnist]). A marker
-    added just for the save would run only on checkpoint iterations: a conditional marker that
-    compiles extra graphs and that the step-marker pass reports (TRN103) instead of placing the
+    `xm.save` reads the parameters; with updates still pending in the lazy graph it runs that graph
+    itself, and Neuron advises a cut before it (pytorch/xla#8422, [xla-model, neuron-mnist]). A
+    marker added just for the save would run only on checkpoint iterations: a conditional marker
+    that compiles extra graphs and that the step-marker pass reports (TRN103) instead of placing the
     loop's own marker ([xla-devices, neuron-mnist, xla-recompile-sources]).
 
     ## Example
@@ -157,10 +158,11 @@ class RankGuardedSave(Rule):
     changed.
 
     ## Why
-    `xm.save` must run on every process: it syncs the graph on each of them, decides itself
-    which process writes (`master_only=True`), and on torch-xla 2.1 it ends with a rendezvous
-    that all processes must reach, so inside a rank-0 guard it would hang the others ([xla-model, neuron-mnist]; `xla_model.py` `save`). Moving the call out of the guard is the fix; the guard may hold
-    more than the save, so a person makes it.
+    `xm.save` must run on every process: it syncs the graph on each of them, decides itself which
+    process writes (`master_only=True`), and on torch-xla 2.1 it ends with a rendezvous that all
+    processes must reach, so inside a rank-0 guard it would hang the others
+    ([xla-model, neuron-mnist]; `xla_model.py` `save`). Moving the call out of the guard is the fix;
+    the guard may hold more than the save, so a person makes it.
 
     ## Example
     ```python
@@ -193,8 +195,9 @@ class UnclassifiedSave(Rule):
 
     ## Why
     If the object holds XLA tensors, `torch.save` pickles them as XLA tensors, which reload onto
-    `xla:0` ([xla-model, neuron-mnist, measured-checkpoint-save]), and every process writes the file. If it holds only host
-    objects (a vocabulary, the parsed arguments) `torch.save` is right. Only a person can tell.
+    `xla:0` ([xla-model, neuron-mnist, measured-checkpoint-save]), and every process writes the
+    file. If it holds only host objects (a vocabulary, the parsed arguments) `torch.save` is right.
+    Only a person can tell.
 
     ## Example
     ```python

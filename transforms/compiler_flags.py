@@ -1,5 +1,6 @@
 """Compiler flags: the `NEURON_CC_FLAGS` a migrated script needs, as notes for the launcher and,
-for `--model-type=transformer` only, as an append at the top of the script ([neuron-envvars, neuron-cc-cli]).
+for `--model-type=transformer` only, as an append at the top of the script
+([neuron-envvars, neuron-cc-cli]).
 
 `--auto-cast=none` (needed with autocast) is the mixed-precision pass's to append, next to the
 autocast rewrite that makes it necessary; this pass does not add or report it a second time.
@@ -77,10 +78,10 @@ class TransformerModelType(Rule):
 
     ## Why
     neuronx-cc optimises for `--model-type {generic,transformer,unet-inference}`; Neuron's BERT
-    sample and optimum-neuron's Llama tutorial compile transformers with
-    `--model-type=transformer` ([neuron-envvars, neuron-cc-cli], `compiler/neuronx-cc/api-reference-guide`). The
-    variable is read when graphs are compiled, which happens on the first step marker, long after
-    the module's imports ([neuron-envvars, neuron-cc-cli]; append, don't overwrite: `neuron-caching.rst`).
+    sample and optimum-neuron's Llama tutorial compile transformers with `--model-type=transformer`
+    ([neuron-envvars, neuron-cc-cli], `compiler/neuronx-cc/api-reference-guide`). The variable is
+    read when graphs are compiled, which happens on the first step marker, long after the module's
+    imports ([neuron-envvars, neuron-cc-cli]; append, don't overwrite: `neuron-caching.rst`).
 
     ## Example
     ```python
@@ -114,8 +115,8 @@ class CompilerFlagsOverwritten(Rule):
 
     ## Why
     It throws away the flags the launcher set (`--cache_dir`, `-O1`, `--model-type`,
-    `--auto-cast=none` for autocast). Neuron's caching guide appends instead ([neuron-envvars, neuron-cc-cli],
-    `neuron-caching.rst`).
+    `--auto-cast=none` for autocast). Neuron's caching guide appends instead
+    ([neuron-envvars, neuron-cc-cli], `neuron-caching.rst`).
 
     ## Example
     ```python
@@ -149,11 +150,12 @@ class CompileCache(Rule):
     Every distinct graph is compiled by neuronx-cc, which takes minutes; the results go to
     `/var/tmp/neuron-compile-cache` unless `NEURON_COMPILE_CACHE_URL` or `--cache_dir=` (local or
     `s3://`) says otherwise, and `--cache_dir` wins. A cache shared between jobs or machines, and
-    `neuron_parallel_compile` for a trial run, save that time ([neuron-envvars, neuron-cc-cli]). The trial run
-    executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss checks,
-    metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be checked in
-    the training script to prevent checking of bad outputs during trial run", torch-neuronx
-    environment variables); the note says so unless the file reads that variable already.
+    `neuron_parallel_compile` for a trial run, save that time ([neuron-envvars, neuron-cc-cli]). The
+    trial run executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss
+    checks, metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be
+    checked in the training script to prevent checking of bad outputs during trial run",
+    torch-neuronx environment variables); the note says so unless the file reads that variable
+    already.
 
     ## Example
     ```python

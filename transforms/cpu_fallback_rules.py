@@ -1,7 +1,8 @@
 """The rules of the ``cpu-fallback`` pass: ops that fall back to the CPU, make shapes depend on the
-data, or that neuronx-cc rejects, in model and training code ([xla-troubleshoot, neuron-debug, torchneuron-overview]). Their
-documentation is what ``trncodemod explain`` prints; the op table that names the ops each rule
-reports is ``data/fallback_ops.toml`` (``trncodemod.analysis.fallback_ops``).
+data, or that neuronx-cc rejects, in model and training code
+([xla-troubleshoot, neuron-debug, torchneuron-overview]). Their documentation is what ``trncodemod
+explain`` prints; the op table that names the ops each rule reports is ``data/fallback_ops.toml``
+(``trncodemod.analysis.fallback_ops``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ class NonzeroFallback(Rule):
     ## Why
     The number of results depends on the values, so XLA cannot compile it: it runs on the CPU
     (`aten::nonzero` in the metrics report), which executes the pending graph and copies the input
-    to the host, and every new count is a new shape downstream ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured on
-    torch_xla 2.9: 1 execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero`
-    introduce dynamic shapes"). TorchNeuron also runs unsupported ops on the CPU ([torchneuron-overview]).
+    to the host, and every new count is a new shape downstream
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured on torch_xla 2.9: 1
+    execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero` introduce dynamic
+    shapes"). TorchNeuron also runs unsupported ops on the CPU ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -53,9 +55,10 @@ class BooleanMaskIndex(Rule):
 
     ## Why
     Boolean-mask indexing is `nonzero` underneath: it runs on the CPU (`aten::nonzero`), copies to
-    the host, and the result's size depends on the data ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured; writing through
-    a mask also falls back). The usual rewrite keeps the full shape: `x[mask].sum()` →
-    `(x * mask).sum()`, `x[mask].mean()` → `(x * mask).sum() / mask.sum()`, `x[mask] = v` →
+    the host, and the result's size depends on the data
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured; writing through a mask also
+    falls back). The usual rewrite keeps the full shape: `x[mask].sum()` → `(x * mask).sum()`,
+    `x[mask].mean()` → `(x * mask).sum() / mask.sum()`, `x[mask] = v` →
     `x = x.masked_fill(mask, v)`.
 
     ## Example
@@ -114,8 +117,9 @@ class MaskedSelect(Rule):
     code.
 
     ## Why
-    Runs on the CPU (`aten::masked_select`) with a data-dependent output size ([xla-troubleshoot, neuron-debug, measured-fallback-ops],
-    measured; `XLA_EXPERIMENTAL="nonzero:masked_select"` is experimental and TPU-only).
+    Runs on the CPU (`aten::masked_select`) with a data-dependent output size
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured;
+    `XLA_EXPERIMENTAL="nonzero:masked_select"` is experimental and TPU-only).
 
     ## Example
     ```python
@@ -144,7 +148,8 @@ class UniqueFallback(Rule):
 
     ## Why
     Runs on the CPU (`aten::_unique2`, `aten::unique_consecutive`) and copies to the host; the
-    number of distinct values is a new shape each time ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured;
+    number of distinct values is a new shape each time
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured;
     `source_of_recompilation.md`: "another example is torch.unique()").
 
     ## Example
@@ -175,7 +180,8 @@ class SamplingAndHistogramFallback(Rule):
 
     ## Why
     They have no XLA lowering: each runs on the CPU (`aten::multinomial`, `aten::bincount`,
-    `aten::histc`) and copies its input to the host every time ([xla-troubleshoot, neuron-debug, measured-fallback-ops]).
+    `aten::histc`) and copies its input to the host every time
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops]).
 
     ## Example
     ```python
@@ -206,8 +212,8 @@ class RepeatInterleaveTensor(Rule):
 
     ## Why
     With tensor repeats the output size depends on the values: it runs on the CPU
-    (`aten::repeat_interleave.Tensor`), even when `output_size=` is given ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured
-    on torch_xla 2.9).
+    (`aten::repeat_interleave.Tensor`), even when `output_size=` is given
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured on torch_xla 2.9).
 
     ## Example
     ```python
@@ -237,9 +243,9 @@ class FftFallback(Rule):
     model and training code.
 
     ## Why
-    FFTs run on the CPU (`aten::_fft_r2c`, [xla-troubleshoot, neuron-debug, measured-fallback-ops]) and produce complex tensors,
-    which neuronx-cc does not support (EVRF004); Neuron's own analysis tutorial uses
-    `torch.fft.fft` as its unsupported-op example.
+    FFTs run on the CPU (`aten::_fft_r2c`, [xla-troubleshoot, neuron-debug, measured-fallback-ops])
+    and produce complex tensors, which neuronx-cc does not support (EVRF004); Neuron's own analysis
+    tutorial uses `torch.fft.fft` as its unsupported-op example.
 
     ## Example
     ```python
@@ -300,8 +306,9 @@ class ComplexDtype(Rule):
     `torch.complex`, `torch.polar` in model and training code.
 
     ## Why
-    neuronx-cc does not support complex data types (error EVRF004, [xla-troubleshoot, neuron-debug] "Neuron-side
-    compiler restrictions"): the graph fails to compile on Trainium, whatever the target.
+    neuronx-cc does not support complex data types (error EVRF004, [xla-troubleshoot, neuron-debug]
+    "Neuron-side compiler restrictions"): the graph fails to compile on Trainium, whatever the
+    target.
 
     ## Example
     ```python
@@ -331,8 +338,9 @@ class IntegerTopk(Rule):
     or a name bound only to one of these. `topk` on a tensor of unknown dtype is not reported.
 
     ## Why
-    neuronx-cc rejects `topk` on int32/int64 inputs (error EVRF013, [xla-troubleshoot, neuron-debug]): cast to float.
-    (torch_xla on the CPU runs it, so the failure only shows on Trainium.)
+    neuronx-cc rejects `topk` on int32/int64 inputs (error EVRF013,
+    [xla-troubleshoot, neuron-debug]): cast to float. (torch_xla on the CPU runs it, so the failure
+    only shows on Trainium.)
 
     ## Example
     ```python
@@ -361,7 +369,8 @@ class IntegerMatmul(Rule):
     reported.
 
     ## Why
-    neuronx-cc rejects integer matrix multiplication (error EVRF035, [xla-troubleshoot, neuron-debug]).
+    neuronx-cc rejects integer matrix multiplication (error EVRF035,
+    [xla-troubleshoot, neuron-debug]).
 
     ## Example
     ```python

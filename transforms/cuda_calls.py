@@ -74,10 +74,11 @@ class CudaSynchronize(Rule):
     the device there every iteration anyway, and a second wait would stall each step.
 
     ## Why
-    `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host ([measured-cuda-calls]). Under torch_xla, `xm.wait_device_ops()` waits for the graphs already sent to the
-    device, but does not run operations still recorded in the lazy graph: code that times a step
-    must cut the graph first (`torch_xla.sync()`), hence the `review` class. TorchNeuron keeps
-    `torch.accelerator` working ([torchneuron-overview]).
+    `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host
+    ([measured-cuda-calls]). Under torch_xla, `xm.wait_device_ops()` waits for the graphs already
+    sent to the device, but does not run operations still recorded in the lazy graph: code that
+    times a step must cut the graph first (`torch_xla.sync()`), hence the `review` class.
+    TorchNeuron keeps `torch.accelerator` working ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -113,10 +114,11 @@ class CudaNoOpCall(Rule):
     ## Why
     On a Trainium host these calls either raise (`set_device`: `Found no NVIDIA driver`,
     `reset_peak_memory_stats`: `invalid argument`) or do nothing (`empty_cache`, the CUDA seeds),
-    [measured-cuda-calls], measured. Each worker process owns one NeuronCore, so there is no device to
-    select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
-    raises ([measured-device-checks]). The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
-    plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)` ([xla-api]).
+    [measured-cuda-calls], measured. Each worker process owns one NeuronCore, so there is no device
+    to select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
+    raises ([measured-device-checks]). The CUDA seeds never seeded the Trainium device: seed it with
+    `torch.manual_seed(s)` plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)`
+    ([xla-api]).
 
     ## Example
     ```python
@@ -178,15 +180,15 @@ class PinnedMemory(Rule):
     `xm.xla_device()` itself) keeps its `pin_memory=`: its author chose it, and it only warns.
 
     ## Why
-    Pinning never changes values: dropping it is always correct, keeping it is correct only
-    where the device has a pinned-memory allocator. Without CUDA, `tensor.pin_memory()` raises
+    Pinning never changes values: dropping it is always correct, keeping it is correct only where
+    the device has a pinned-memory allocator. Without CUDA, `tensor.pin_memory()` raises
     `RuntimeError` and `DataLoader(pin_memory=True)` warns that pinned memory won't be used
-    ([measured-cuda-calls]); host-to-XLA copies do not use pinned memory. TorchNeuron (a
-    PrivateUse1 backend) documents no pinned memory, and AWS's own Neuron platforms say "Pin
-    memory is not supported on Neuron" (vllm-project/vllm `vllm/platforms/neuron.py`, and the
-    `nkipy_vllm_plugin` platform of AWS's NKIPy PrivateUse1 backend, `is_pin_memory_available()`
-    returns False); a PrivateUse1 backend that registers no pinned-memory allocator raises at
-    `x.pin_memory()` ("Please register PrivateUse1HooksInterface", [measured-neuron-pin-memory], torch 2.9 and
+    ([measured-cuda-calls]); host-to-XLA copies do not use pinned memory. TorchNeuron (a PrivateUse1
+    backend) documents no pinned memory, and AWS's own Neuron platforms say "Pin memory is not
+    supported on Neuron" (vllm-project/vllm `vllm/platforms/neuron.py`, and the `nkipy_vllm_plugin`
+    platform of AWS's NKIPy PrivateUse1 backend, `is_pin_memory_available()` returns False); a
+    PrivateUse1 backend that registers no pinned-memory allocator raises at `x.pin_memory()`
+    ("Please register PrivateUse1HooksInterface", [measured-neuron-pin-memory], torch 2.9 and
     `neuron` renamed from PrivateUse1, as `trncodemod verify --target neuron` runs it).
 
     ## Example
@@ -224,7 +226,8 @@ class CudaQuery(Rule):
     ## Why
     On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
     `Found no NVIDIA driver` ([measured-cuda-calls]): `is_bf16_supported()` is `False` although
-    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator` ([torchneuron-overview]).
+    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator`
+    ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -287,9 +290,11 @@ class CudaRequiredCheck(Rule):
     left and reported as a blocker, at the check.
 
     ## Why
-    Under torch_xla `torch.cuda.is_available()` is False on a Trainium host ([xla-devices, neuron-guide, measured-device-checks]): the script stops at the check, before it trains, on every run. The check says
-    "the accelerator is there", which on the target `torch_xla.device()` ensures by itself (it
-    raises when no Neuron device is present), so removing it changes nothing else.
+    Under torch_xla `torch.cuda.is_available()` is False on a Trainium host
+    ([xla-devices, neuron-guide, measured-device-checks]): the script stops at the check, before it
+    trains, on every run. The check says "the accelerator is there", which on the target
+    `torch_xla.device()` ensures by itself (it raises when no Neuron device is present), so removing
+    it changes nothing else.
 
     ## Example
     ```python
@@ -319,9 +324,9 @@ class GuardedCudaRequiredCheck(Rule):
     torch.cuda.is_available()`), as TRN803 does at the top of a script.
 
     ## Why
-    Under torch_xla the check is False on a Trainium host ([xla-devices, neuron-guide]): if the branch runs
-    there, the script stops. Whether it runs depends on values the tool does not always know
-    (timm's `device_type` from `--device`), so this is not a claim that the program stops; the
+    Under torch_xla the check is False on a Trainium host ([xla-devices, neuron-guide]): if the
+    branch runs there, the script stops. Whether it runs depends on values the tool does not always
+    know (timm's `device_type` from `--device`), so this is not a claim that the program stops; the
     removal is safe either way, since `torch_xla.device()` raises when no accelerator is there.
 
     ## Example

@@ -29,8 +29,8 @@ class OptimizerStepReduce(Rule):
     `xm.optimizer_step` would all-reduce them a second time.
 
     ## Why
-    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one
-    worker) + `optimizer.step()` (`xla_model.py`; [xla-model, neuron-guide]). Without it each worker steps on
+    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one worker) +
+    `optimizer.step()` (`xla_model.py`; [xla-model, neuron-guide]). Without it each worker steps on
     its own gradients and the replicas drift apart.
 
     ## Example
@@ -102,8 +102,8 @@ class XlaProcessGroup(Rule):
     variable or chosen by a flag, a missing backend or `device_id=` is reported.
 
     ## Why
-    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend
-    (torch_xla README; Neuron `train_torchrun.py`; [xla-model, neuron-guide]). The CPU backend a choice falls
+    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend (torch_xla
+    README; Neuron `train_torchrun.py`; [xla-model, neuron-guide]). The CPU backend a choice falls
     back to (gloo) cannot reduce tensors on the XLA device.
 
     ## Example
@@ -147,15 +147,16 @@ class XlaDistributedDataParallel(Rule):
     torch.compile(model)` above `model = DDP(model, ...)`) does not feed it.
 
     ## Why
-    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP
-    move each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which
-    raises on every rank above 0 (`RuntimeError: vector::_M_range_check`, [measured-host-conversions], with torch-xla
-    2.9 on a one-device PJRT runtime); torch_xla's
-    README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
+    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP move
+    each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which raises on
+    every rank above 0 (`RuntimeError: vector::_M_range_check`, [measured-host-conversions], with
+    torch-xla 2.9 on a one-device PJRT runtime); torch_xla's README and
+    `test_train_mp_mnist.py --ddp` construct `DDP(model,
     gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
-    ([xla-model, neuron-guide]). Dropping `device_ids` while an input is made on the CPU feeds a CPU tensor
-    to a model on the device: a device mismatch (pytorch/examples `distributed/ddp/example.py`
-    feeds `torch.randn(20, 10)`). `review`, because where the inputs are moved changes.
+    ([xla-model, neuron-guide]). Dropping `device_ids` while an input is made on the CPU feeds a CPU
+    tensor to a model on the device: a device mismatch (pytorch/examples
+    `distributed/ddp/example.py` feeds `torch.randn(20, 10)`). `review`, because where the inputs
+    are moved changes.
 
     ## Example
     ```python
@@ -221,8 +222,8 @@ class DataParallelSetDevice(Rule):
     data-parallel rules are selected.
 
     ## Why
-    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already
-    sees its one NeuronCore as the default XLA device ([xla-devices, neuron-guide, measured-cuda-calls]).
+    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already sees
+    its one NeuronCore as the default XLA device ([xla-devices, neuron-guide, measured-cuda-calls]).
 
     ## Example
     ```python
@@ -283,11 +284,11 @@ class GradientsReducedElsewhere(Rule):
     implementation is reported where it is built (TRN152).
 
     ## Why
-    `xm.optimizer_step` all-reduces every gradient before stepping ([xla-model, neuron-guide]). Under sharded
-    training the gradients are reduce-scattered in `backward()` (torch-xla FSDP), global under
-    SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by the
-    script: a second all-reduce sums shards that are not replicas, or doubles the gradients.
-    All 8 such rewrites on the issue-12 corpus were wrong.
+    `xm.optimizer_step` all-reduces every gradient before stepping ([xla-model, neuron-guide]).
+    Under sharded training the gradients are reduce-scattered in `backward()` (torch-xla FSDP),
+    global under SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by
+    the script: a second all-reduce sums shards that are not replicas, or doubles the gradients. All
+    8 such rewrites on the issue-12 corpus were wrong.
 
     ## Example
     ```python
@@ -324,12 +325,12 @@ class ParallelismWithoutXla(Rule):
 
     ## Why
     On Trainium with torch-xla, sharding is done by torch-xla's own FSDP
-    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD
-    (`torch_xla.distributed.spmd`, FSDPv2), ZeRO-1
-    (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
+    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD (`torch_xla.distributed.spmd`,
+    FSDPv2), ZeRO-1 (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
     neuronx-distributed (tensor/pipeline parallel layers, `NeuronZero1Optimizer`); DeepSpeed and
-    apex need CUDA kernels ([xla-model, neuron-guide, xla-syncfree]). TorchNeuron (`--target neuron`) runs torch FSDP
-    and DTensor natively, so this rule is for the XLA targets only ([torchneuron-overview]).
+    apex need CUDA kernels ([xla-model, neuron-guide, xla-syncfree]). TorchNeuron
+    (`--target neuron`) runs torch FSDP and DTensor natively, so this rule is for the XLA targets
+    only ([torchneuron-overview]).
 
     ## Example
     ```python

@@ -70,10 +70,10 @@ class DeviceLoaderWrap(Rule):
     on training loaders is the buckets pass's (TRN112); nothing is done for the `neuron` target.
 
     ## Why
-    "The `MpDeviceLoader` is optimized for XLA and should always be used if possible": it
-    overlaps host-to-device copies with compute and calls the step marker per batch
-    (Neuron programming guide; [xla-loader, neuron-guide]). It does not shard data: a `DistributedSampler`
-    must stay ([xla-loader, neuron-guide]).
+    "The `MpDeviceLoader` is optimized for XLA and should always be used if possible": it overlaps
+    host-to-device copies with compute and calls the step marker per batch (Neuron programming
+    guide; [xla-loader, neuron-guide]). It does not shard data: a `DistributedSampler` must stay
+    ([xla-loader, neuron-guide]).
 
     ## Example
     ```python

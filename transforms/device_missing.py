@@ -41,9 +41,9 @@ class StepWithoutDevice(Rule):
     the batch at the top of the loop body. Otherwise the step is reported as a blocker.
 
     ## Why
-    A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the
-    port does not use the accelerator at all ([xla-devices, neuron-guide]). Moving the model once and each
-    batch in the loop is what every device-aware training script does.
+    A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the port
+    does not use the accelerator at all ([xla-devices, neuron-guide]). Moving the model once and
+    each batch in the loop is what every device-aware training script does.
 
     ## Example
     ```python

@@ -61,8 +61,9 @@ class CudaDeviceString(Rule):
     reported and left alone.
 
     ## Why
-    The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples
-    use ([xla-devices, neuron-guide, xla-model, xla-api], `aws-neuron-samples/torch-neuronx/training/mnist_mlp/train.py`).
+    The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples use
+    ([xla-devices, neuron-guide, xla-model, xla-api],
+    `aws-neuron-samples/torch-neuronx/training/mnist_mlp/train.py`).
 
     ## Example
     ```python
@@ -94,7 +95,9 @@ class CudaAvailabilityChoice(Rule):
     `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it).
 
     ## Why
-    Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False` ([xla-devices, neuron-guide, measured-device-checks]), so the unchanged script silently trains on the host CPU.
+    Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False`
+    ([xla-devices, neuron-guide, measured-device-checks]), so the unchanged script silently trains
+    on the host CPU.
 
     ## Example
     ```python
@@ -122,10 +125,11 @@ class AcceleratorDevice(Rule):
     Nothing changes for the `neuron` target, where `torch.accelerator` works as is.
 
     ## Why
-    Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is
-    not the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025)
-    silently runs on the CPU ([xla-devices, neuron-guide, measured-device-checks]). TorchNeuron registers as the accelerator:
-    "If your code uses `torch.accelerator`, no changes are needed" ([xla-devices, neuron-guide, torchneuron-overview]).
+    Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is not
+    the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025) silently
+    runs on the CPU ([xla-devices, neuron-guide, measured-device-checks]). TorchNeuron registers as
+    the accelerator: "If your code uses `torch.accelerator`, no changes are needed"
+    ([xla-devices, neuron-guide, torchneuron-overview]).
 
     ## Example
     ```python
@@ -148,17 +152,18 @@ class AcceleratorDevice(Rule):
 
 class CudaMapLocation(Rule):
     """## What it does
-    Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and
-    the `torch.cuda.is_available()` choice) to `map_location="cpu"`; also `map_location=device`
-    where TRN002 turns `device = "cuda"` into the target's device string, which torch.load cannot
-    restore onto (torch-xla 2.9, measured [measured-host-conversions]: "don't know how to restore data location ...
-    (tagged with xla)").
+    Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and the
+    `torch.cuda.is_available()` choice) to `map_location="cpu"`; also `map_location=device` where
+    TRN002 turns `device = "cuda"` into the target's device string, which torch.load cannot restore
+    onto (torch-xla 2.9, measured [measured-host-conversions]: "don't know how to restore data
+    location ... (tagged with xla)").
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
     `model.load_state_dict(...)` copies the values onto the model's device, which is how Neuron
-    documents loading ([xla-model, neuron-mnist]). A loaded object that is used directly as tensors (not
-    through `load_state_dict`) now lives on the CPU: review such uses, hence the `review` class.
+    documents loading ([xla-model, neuron-mnist]). A loaded object that is used directly as tensors
+    (not through `load_state_dict`) now lives on the CPU: review such uses, hence the `review`
+    class.
 
     ## Example
     ```python
@@ -190,8 +195,8 @@ class CudaDeviceIndex(Rule):
 
     ## Why
     On Trainium each worker process owns one NeuronCore and uses the default XLA device; an index
-    from a GPU layout (`local_rank`) does not carry over ([xla-devices, neuron-guide]: with torchrun each process
-    sees one NeuronCore; `torch.cuda.set_device` raises).
+    from a GPU layout (`local_rank`) does not carry over ([xla-devices, neuron-guide]: with torchrun
+    each process sees one NeuronCore; `torch.cuda.set_device` raises).
 
     ## Example
     ```python
@@ -259,11 +264,12 @@ class DeviceGate(Rule):
     fallback are kept and reported instead: dropping the fallback would leave a CUDA device.
 
     ## Why
-    Under torch_xla both availability checks are `False` ([xla-devices, neuron-guide, measured-device-checks]): the
-    pytorch/examples mnist shape `use_cuda = not args.no_cuda and torch.cuda.is_available()` then
-    picks the CPU, and the migrated script runs no graph on the XLA device. Neuron's own examples
-    set `torch.cuda.is_bf16_supported = lambda: True` ([neuron-bf16, xla-amp, measured-cuda-calls]), since Trainium
-    computes in bf16.
+    Under torch_xla both availability checks are `False`
+    ([xla-devices, neuron-guide, measured-device-checks]): the pytorch/examples mnist shape
+    `use_cuda = not args.no_cuda and torch.cuda.is_available()` then picks the CPU, and the migrated
+    script runs no graph on the XLA device. Neuron's own examples set
+    `torch.cuda.is_bf16_supported = lambda: True` ([neuron-bf16, xla-amp, measured-cuda-calls]),
+    since Trainium computes in bf16.
 
     ## Example
     ```python
@@ -343,8 +349,9 @@ class DeviceIdentityTest(Rule):
 
     ## Why
     On Trainium the device's type is `xla` (or `neuron`), so a test against `"cuda"` is False and
-    silently switches off what it enables: autocast stays off, bf16 becomes fp32 ([xla-devices, neuron-guide, neuron-bf16, xla-amp]). The test is kept rather than folded, so a script that can still choose the CPU keeps
-    its CPU path.
+    silently switches off what it enables: autocast stays off, bf16 becomes fp32
+    ([xla-devices, neuron-guide, neuron-bf16, xla-amp]). The test is kept rather than folded, so a
+    script that can still choose the CPU keeps its CPU path.
 
     ## Example
     ```python
@@ -411,10 +418,11 @@ class UnresolvedTrainingDevice(Rule):
     training to the wrong device, and a user's flag is theirs to set.
 
     ## Why
-    The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")`
-    on TorchNeuron) or the script trains on the host CPU, and under torch_xla the usual ways a
-    GPU script decides it (`torch.cuda.is_available()`) are False ([xla-devices, neuron-guide, measured-device-checks]). A
-    blocker: the port does not run on the accelerator while it is left.
+    The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")` on
+    TorchNeuron) or the script trains on the host CPU, and under torch_xla the usual ways a GPU
+    script decides it (`torch.cuda.is_available()`) are False
+    ([xla-devices, neuron-guide, measured-device-checks]). A blocker: the port does not run on the
+    accelerator while it is left.
 
     ## Example
     ```python
@@ -458,9 +466,9 @@ class ConditionEnablesCudaOnly(Rule):
     One finding, at the test, names the line that blocks it.
 
     ## Why
-    A rewrite of a condition owns what it enables (issue 23): nanoGPT's `use_fused =
-    fused_available and device_type == "cuda"` made true passes `fused=True` to `AdamW`, which
-    raises on XLA tensors (TRN111); imagenet's `if device.type == "cuda": ngpus_per_node =
+    A rewrite of a condition owns what it enables (issue 23): nanoGPT's `use_fused = fused_available
+    and device_type == "cuda"` made true passes `fused=True` to `AdamW`, which raises on XLA tensors
+    (TRN111); imagenet's `if device.type == "cuda": ngpus_per_node =
     torch.accelerator.device_count()` spawns 0 processes under torch-xla ([measured-device-checks, measured-cuda-calls]).
     Left false, the feature stays off on Trainium and the program runs.
 
@@ -494,9 +502,9 @@ class GateEnablesCudaOnly(Rule):
     or pinned memory the tool does not drop. One finding, at the check, names the line.
 
     ## Why
-    Made true, the check runs that line, which raises on a Trainium host ([measured-cuda-calls, measured-device-checks]);
-    left false, the script trains on the CPU. Neither runs on the accelerator until the line is
-    changed by hand: a blocker.
+    Made true, the check runs that line, which raises on a Trainium host
+    ([measured-cuda-calls, measured-device-checks]); left false, the script trains on the CPU.
+    Neither runs on the accelerator until the line is changed by hand: a blocker.
 
     ## Example
     ```python

@@ -251,7 +251,8 @@ class Float64ToFloat32(Pass):
                 "float64 as f32 and float32 as bf16"
             )
         else:
-            # "NxD deliberately uses torch.double for the running loss" ([neuron-data-types, xla-dtype]).
+            #  "NxD deliberately uses torch.double for the running loss"
+            # ([neuron-data-types, xla-dtype]).
             why = "neuronx-distributed code keeps its f32 accumulators in torch.double on purpose"
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
             self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)

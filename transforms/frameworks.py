@@ -1,5 +1,6 @@
 """Frameworks that own the training loop: Hugging Face `Trainer`, accelerate and Lightning are
-ported through their arguments, not their loops (issue 12; [xla-loader, neuron-guide, xla-recompilation, neuron-emod025, neuron-bf16, xla-amp]; human ports of
+ported through their arguments, not their loops (issue 12;
+[xla-loader, neuron-guide, xla-recompilation, neuron-emod025, neuron-bf16, xla-amp]; human ports of
 HF Trainer scripts use bf16 and drop the last partial batch)."""
 
 from __future__ import annotations
@@ -76,10 +77,10 @@ class HfTrainerArguments(Rule):
 
     ## Why
     Trainium trains in bf16 without a loss scaler; fp16 needs a `GradScaler`, which torch_xla
-    removed in 2.9, and apex is CUDA-only ([neuron-bf16, xla-amp]; the Trainer's XLA path "supports bf16
-    for tpu, neuroncore", `training_args.py`). A smaller last batch is a new input shape and a
-    new compile ([xla-loader, neuron-guide, xla-recompilation, neuron-emod025]); Neuron's Trainer ports set both. fp16 → bf16 changes the
-    numerics: `review`.
+    removed in 2.9, and apex is CUDA-only ([neuron-bf16, xla-amp]; the Trainer's XLA path "supports
+    bf16 for tpu, neuroncore", `training_args.py`). A smaller last batch is a new input shape and a
+    new compile ([xla-loader, neuron-guide, xla-recompilation, neuron-emod025]); Neuron's Trainer
+    ports set both. fp16 → bf16 changes the numerics: `review`.
 
     ## Example
     ```python
@@ -117,8 +118,8 @@ class AccelerateMixedPrecision(Rule):
 
     ## Why
     accelerate's fp16 path builds a `GradScaler` for the device, which torch_xla no longer has
-    (removed in 2.9), and bf16 needs no scaling on Trainium ([neuron-bf16, xla-amp]). fp16 → bf16 changes
-    the numerics: `review`.
+    (removed in 2.9), and bf16 needs no scaling on Trainium ([neuron-bf16, xla-amp]). fp16 → bf16
+    changes the numerics: `review`.
 
     ## Example
     ```python

@@ -1,6 +1,7 @@
 """The rules of the ``host-sync`` pass: host reads of device values inside a training or
-evaluation step are reported ([xla-troubleshoot, neuron-debug, xla-model, neuron-guide, torchneuron-overview]). Their documentation is what
-``trncodemod explain`` prints.
+evaluation step are reported
+([xla-troubleshoot, neuron-debug, xla-model, neuron-guide, torchneuron-overview]). Their
+documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ class ItemInInnerLoop(Rule):
     own body is the `item-hoist` pass's (TRN121–TRN125).
 
     ## Why
-    Each `.item()` executes the pending graph and copies one value to the host ([xla-troubleshoot, neuron-debug];
-    [measured-host-reads]: one transfer each); inside an inner loop that is once per inner iteration, every
-    step. When the value decides a branch, every branch combination is also another graph.
+    Each `.item()` executes the pending graph and copies one value to the host
+    ([xla-troubleshoot, neuron-debug]; [measured-host-reads]: one transfer each); inside an inner
+    loop that is once per inner iteration, every step. When the value decides a branch, every branch
+    combination is also another graph.
 
     ## Example
     ```python
@@ -59,8 +61,8 @@ class TolistInStep(Rule):
     `.tolist()` after `.cpu()` is reported at the `.cpu()`.
 
     ## Why
-    Executes the pending graph and copies the whole tensor to the host every step ([xla-troubleshoot, neuron-debug, measured-fallback-ops],
-    measured: 1 execution, 1 transfer).
+    Executes the pending graph and copies the whole tensor to the host every step
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: 1 execution, 1 transfer).
 
     ## Example
     ```python
@@ -92,9 +94,9 @@ class CopyToHostInStep(Rule):
     reported.
 
     ## Why
-    An explicit device-to-host copy: it executes the pending graph and waits for the transfer,
-    every step ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: 0–1 executions, 1 transfer). On TorchNeuron host reads
-    synchronise too ([torchneuron-overview]).
+    An explicit device-to-host copy: it executes the pending graph and waits for the transfer, every
+    step ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: 0–1 executions, 1
+    transfer). On TorchNeuron host reads synchronise too ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -123,9 +125,10 @@ class NumpyOnDevice(Rule):
     training or evaluation step.
 
     ## Why
-    It raises: `TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() to
-    copy the tensor to host memory first.` ([measured-host-conversions], torch_xla 2.9). Code that ran on the CPU
-    before the migration breaks once its tensors live on the device.
+    It raises: `TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() to copy
+    the tensor to host memory
+    first.` ([measured-host-conversions], torch_xla 2.9). Code that ran on the CPU before the
+    migration breaks once its tensors live on the device.
 
     ## Example
     ```python
@@ -159,9 +162,10 @@ class PrintTensorInStep(Rule):
     `item-hoist`'s.
 
     ## Why
-    Formatting a tensor reads its value: one execution and one transfer each time ([xla-troubleshoot, neuron-debug];
-    Neuron: "when you explicitly request the value of a tensor such as by calling `loss.item()` or
-    `print(loss)`"). On TorchNeuron printing synchronises too ([torchneuron-overview]).
+    Formatting a tensor reads its value: one execution and one transfer each time
+    ([xla-troubleshoot, neuron-debug]; Neuron: "when you explicitly request the value of a tensor
+    such as by calling `loss.item()` or `print(loss)`"). On TorchNeuron printing synchronises too
+    ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -200,8 +204,8 @@ class TensorTruthInStep(Rule):
 
     ## Why
     Python needs the value to go on: the graph executes and one value is copied to the host
-    (`aten::_local_scalar_dense`, [xla-troubleshoot, neuron-debug, measured-fallback-ops]), and each combination of branches is
-    another graph ([xla-recompile-sources]).
+    (`aten::_local_scalar_dense`, [xla-troubleshoot, neuron-debug, measured-fallback-ops]), and each
+    combination of branches is another graph ([xla-recompile-sources]).
 
     ## Example
     ```python
@@ -230,8 +234,8 @@ class ClipGradNonfinite(Rule):
     Reports `torch.nn.utils.clip_grad_norm_(..., error_if_nonfinite=True)` inside a step.
 
     ## Why
-    The check for a non-finite norm happens on the host [measured-clip-nonfinite]: on torch_xla 2.9, 2 graph
-    executions and 2 device-to-host transfers per call, against 0 and 0 with the default
+    The check for a non-finite norm happens on the host [measured-clip-nonfinite]: on torch_xla 2.9,
+    2 graph executions and 2 device-to-host transfers per call, against 0 and 0 with the default
     `error_if_nonfinite=False` ([xla-troubleshoot, neuron-debug]).
 
     ## Example
@@ -265,9 +269,9 @@ class HostReadReachedFromStep(Rule):
     (`trncodemod/analysis/program.py`) follows the calls.
 
     ## Why
-    A read to the host executes the pending graph and waits for the transfer, every step,
-    wherever in the step's calls it is ([xla-troubleshoot, neuron-debug]). Whether the value is a device tensor is
-    not known across the call, so this is a note to check, not a certain cost.
+    A read to the host executes the pending graph and waits for the transfer, every step, wherever
+    in the step's calls it is ([xla-troubleshoot, neuron-debug]). Whether the value is a device
+    tensor is not known across the call, so this is a note to check, not a certain cost.
 
     ## Example
     ```python

@@ -1,6 +1,7 @@
 """The rules of the ``item-hoist`` pass: per-step ``.item()`` syncs in training and evaluation loops
-are kept on the device and read only at log steps ([xla-model, neuron-guide, xla-troubleshoot, neuron-debug, torchneuron-overview]), and the ones it cannot
-move are reported. Their documentation is what ``trncodemod explain`` prints.
+are kept on the device and read only at log steps
+([xla-model, neuron-guide, xla-troubleshoot, neuron-debug, torchneuron-overview]), and the ones it
+cannot move are reported. Their documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ class ItemAccumulator(Rule):
 
     ## Why
     `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
-    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: one device-to-host transfer each). Summing on the device removes
-    that sync from every step ([xla-model, neuron-guide]; `pytorch/xla/test/test_train_mp_mnist.py`).
-    The sum is now done in the tensor's dtype (float32 rather than Python's float64, bf16 if the
-    loss is bf16; Neuron keeps running losses in fp32, [xla-model, neuron-guide]), and an empty loop leaves
-    `float(0)`: review the last digits of printed averages.
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: one device-to-host transfer
+    each). Summing on the device removes that sync from every step ([xla-model, neuron-guide];
+    `pytorch/xla/test/test_train_mp_mnist.py`). The sum is now done in the tensor's dtype (float32
+    rather than Python's float64, bf16 if the loss is bf16; Neuron keeps running losses in fp32,
+    [xla-model, neuron-guide]), and an empty loop leaves `float(0)`: review the last digits of
+    printed averages.
 
     ## Example
     ```python
@@ -92,9 +94,10 @@ class ItemLogInterval(Rule):
     now appears.
 
     ## Why
-    Every read of a device value syncs ([xla-troubleshoot, neuron-debug]); "it is advised to throttle the
-    printing/reporting events once every N steps" (`xm.add_step_closure` docstring, [xla-model, neuron-guide]). The log now appears every N steps instead of every step: this is the point of the fix,
-    and why it is `review`.
+    Every read of a device value syncs ([xla-troubleshoot, neuron-debug]); "it is advised to
+    throttle the printing/reporting events once every N steps" (`xm.add_step_closure` docstring,
+    [xla-model, neuron-guide]). The log now appears every N steps instead of every step: this is the
+    point of the fix, and why it is `review`.
 
     ## Example
     ```python
@@ -136,9 +139,9 @@ class ItemLogClosure(Rule):
 
     ## Why
     "The printing of lazy tensors should be wrapped using `xm.add_step_closure()` to avoid
-    unnecessary compilation-and-executions" (Neuron programming guide, [xla-model, neuron-guide]). The log
-    lines are the same, but they are printed at the sync that follows, after the step's graph
-    ran: output written in between now comes first, hence `review`. During
+    unnecessary compilation-and-executions" (Neuron programming guide, [xla-model, neuron-guide]).
+    The log lines are the same, but they are printed at the sync that follows, after the step's
+    graph ran: output written in between now comes first, hence `review`. During
     `neuron_parallel_compile` graph extraction the values are not real
     (`NEURON_EXTRACT_GRAPHS_ONLY`, [xla-model, neuron-guide]).
 
@@ -174,9 +177,10 @@ class ItemControlFlow(Rule):
     `math.isnan(...)`, `scheduler.step(val)`, early stopping. Nothing is rewritten.
 
     ## Why
-    The value is needed before the step can go on, so moving it would change what the program
-    does ([xla-model, neuron-guide]). Each such read executes the graph and copies to the host
-    ([xla-troubleshoot, neuron-debug]); a data-dependent branch also compiles a graph per branch combination.
+    The value is needed before the step can go on, so moving it would change what the program does
+    ([xla-model, neuron-guide]). Each such read executes the graph and copies to the host
+    ([xla-troubleshoot, neuron-debug]); a data-dependent branch also compiles a graph per branch
+    combination.
 
     ## Example
     ```python
@@ -265,10 +269,10 @@ class ItemMeter(Rule):
 
     ## Why
     `loss.item()` before `backward()` executes the forward graph and copies the loss to the host
-    every step ([xla-troubleshoot, neuron-debug]): the step runs as two graphs and one transfer. On the device, the
-    meter's sums join the step's graph and are read only when the progress is printed. The
-    sums are now done in the loss's dtype (float32, not Python's float64): the last digits of
-    printed averages may differ.
+    every step ([xla-troubleshoot, neuron-debug]): the step runs as two graphs and one transfer. On
+    the device, the meter's sums join the step's graph and are read only when the progress is
+    printed. The sums are now done in the loss's dtype (float32, not Python's float64): the last
+    digits of printed averages may differ.
 
     ## Example
     ```python
@@ -310,14 +314,14 @@ class ItemMeterPrints(Rule):
     the print.
 
     ## Why
-    The step itself no longer reads anything (TRN126), but a log step of pytorch/examples'
-    ImageNet trainer reads six values one at a time (three meters, value and average each):
-    six transfers where one would do, and each value that is a view (`acc1[0]`) runs a one-op
-    graph to be read ([measured-value-reads], on XLA:CPU, torch-xla 2.9: a 0-d tensor computed in the step costs
-    1 transfer and no execution; a view of one, 1 and 1). Stacked in the step, before its graph
-    cut, they are computed by the step's graph (the same graph every step, whether it logs or not)
-    and read by one transfer ([measured-programs], on the ImageNet trainer: 1 graph a step, 1 transfer a log
-    step, down from 1 to 3 graphs and 6 transfers). That changes the script's own logging code,
+    The step itself no longer reads anything (TRN126), but a log step of pytorch/examples' ImageNet
+    trainer reads six values one at a time (three meters, value and average each): six transfers
+    where one would do, and each value that is a view (`acc1[0]`) runs a one-op graph to be read
+    ([measured-value-reads], on XLA:CPU, torch-xla 2.9: a 0-d tensor computed in the step costs 1
+    transfer and no execution; a view of one, 1 and 1). Stacked in the step, before its graph cut,
+    they are computed by the step's graph (the same graph every step, whether it logs or not) and
+    read by one transfer ([measured-programs], on the ImageNet trainer: 1 graph a step, 1 transfer a
+    log step, down from 1 to 3 graphs and 6 transfers). That changes the script's own logging code,
     which the tool does not rewrite.
 
     ## Example

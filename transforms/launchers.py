@@ -24,13 +24,12 @@ class DeviceCountLauncher(Rule):
 
     ## Why
     Under torch_xla both counts are 0 (`torch.cuda.device_count()` returns 0 without a driver,
-    [measured-cuda-calls]; `torch.accelerator` is not the XLA device [measured-device-checks]), so the launcher
-    starts no process, or a process group of size 0. `xmp.spawn(nprocs>1)` is an error on
-    Neuron from torch-xla 2.6; the documented launcher is torchrun, one process per NeuronCore
-    (`torchrun --nproc_per_node=32` on trn1.32xlarge, 2 on trn1.2xlarge), each reading its rank
-    from the environment ([xla-model, neuron-guide]). On torch-xla 2.1, `xmp.spawn(fn, args=...)` without
-    `nprocs` starts one process per NeuronCore. A blocker: the port does not train while it is
-    left.
+    [measured-cuda-calls]; `torch.accelerator` is not the XLA device [measured-device-checks]), so
+    the launcher starts no process, or a process group of size 0. `xmp.spawn(nprocs>1)` is an error
+    on Neuron from torch-xla 2.6; the documented launcher is torchrun, one process per NeuronCore
+    (`torchrun --nproc_per_node=32` on trn1.32xlarge, 2 on trn1.2xlarge), each reading its rank from
+    the environment ([xla-model, neuron-guide]). On torch-xla 2.1, `xmp.spawn(fn, args=...)` without
+    `nprocs` starts one process per NeuronCore. A blocker: the port does not train while it is left.
 
     ## Example
     ```python
@@ -71,10 +70,10 @@ class DeviceCountPerProcess(Rule):
     with the two choices; a count that sizes a launcher is TRN025's.
 
     ## Why
-    Under torch_xla both counts are 0 ([measured-cuda-calls, measured-device-checks]), so `n_gpu`-guarded code takes its
-    CPU branch (`if n_gpu > 0:`) or scales a batch by 0. One process drives one NeuronCore
-    (torchrun starts one per core, [xla-model, neuron-guide]): the per-process count is 1, and the number
-    of processes is `xr.world_size()`.
+    Under torch_xla both counts are 0 ([measured-cuda-calls, measured-device-checks]), so
+    `n_gpu`-guarded code takes its CPU branch (`if n_gpu > 0:`) or scales a batch by 0. One process
+    drives one NeuronCore (torchrun starts one per core, [xla-model, neuron-guide]): the per-process
+    count is 1, and the number of processes is `xr.world_size()`.
 
     ## Example
     ```python

@@ -15,11 +15,12 @@ class FusedFlag(Rule):
     literal is reported. On the `neuron` target `fused=True` is only reported.
 
     ## Why
-    On XLA tensors `torch.optim.AdamW(..., fused=True)` raises `RuntimeError: `fused=True`
-    requires all the params to be floating point Tensors of supported devices: [...] but
-    torch.float32 and xla`; `foreach=True` and `capturable=True` work ([xla-syncfree, neuron-guide, measured-fused-optimizer], measured on
+    On XLA tensors `torch.optim.AdamW(..., fused=True)` raises `RuntimeError: `fused=True` requires
+    all the params to be floating point Tensors of supported devices: [...] but torch.float32 and
+    xla`; `foreach=True` and `capturable=True` work ([xla-syncfree, neuron-guide, measured-fused-optimizer], measured on
     torch-xla 2.9). The `neuron` device is a `privateuseone` backend, which the check accepts;
-    whether a fused kernel exists there is unverified ([xla-syncfree, neuron-guide, torchneuron-overview]).
+    whether a fused kernel exists there is unverified
+    ([xla-syncfree, neuron-guide, torchneuron-overview]).
 
     ## Example
     ```python
@@ -67,10 +68,11 @@ class CudaOnlyOptimizer(Rule):
     are reported. Imports that become unused are removed.
 
     ## Why
-    These optimizers run CUDA kernels; they fail on a Trainium host ([xla-syncfree, neuron-guide, torchneuron-overview]). The
-    replacement keeps fp32 optimizer state: 8-bit and paged states take about four times less
-    memory than that, and apex `FusedSGD(set_grad_none=False)` zeroes gradients where
-    `torch.optim` sets them to `None`. Hence the `review` class.
+    These optimizers run CUDA kernels; they fail on a Trainium host
+    ([xla-syncfree, neuron-guide, torchneuron-overview]). The replacement keeps fp32 optimizer
+    state: 8-bit and paged states take about four times less memory than that, and apex
+    `FusedSGD(set_grad_none=False)` zeroes gradients where `torch.optim` sets them to `None`. Hence
+    the `review` class.
 
     ## Example
     ```python
@@ -103,8 +105,9 @@ class UnsupportedOptimizer(Rule):
     RMSprop and Adagrad (all precisions and paged forms). Nothing is rewritten.
 
     ## Why
-    They run CUDA kernels ([xla-syncfree, neuron-guide]). LAMB, LARS, Lion and AdEMAMix are not in `torch.optim`,
-    and bitsandbytes' RMSprop/Adagrad use other defaults, so any swap changes the training run.
+    They run CUDA kernels ([xla-syncfree, neuron-guide]). LAMB, LARS, Lion and AdEMAMix are not in
+    `torch.optim`, and bitsandbytes' RMSprop/Adagrad use other defaults, so any swap changes the
+    training run.
 
     ## Example
     ```python
@@ -134,9 +137,10 @@ class TransformersAdamW(Rule):
     the call left alone. The import is removed when nothing else uses it.
 
     ## Why
-    `transformers.AdamW` does not exist in transformers 5 ([xla-syncfree, neuron-guide]), and the Neuron samples
-    that use it break on upgrade. Its update differs from torch's in the last digits during the
-    first steps (eps added before bias correction, decay applied after the step): `review`.
+    `transformers.AdamW` does not exist in transformers 5 ([xla-syncfree, neuron-guide]), and the
+    Neuron samples that use it break on upgrade. Its update differs from torch's in the last digits
+    during the first steps (eps added before bias correction, decay applied after the step):
+    `review`.
 
     ## Example
     ```python
@@ -248,10 +252,11 @@ class Fp32StateOptimizer(Rule):
     `maximize=True` or `**kwargs`, is reported and left alone.
 
     ## Why
-    Neuron recommends fp32 optimizer states for models trained in bf16
-    (`AdamW_FP32OptimParams`; BERT sample default `--optimizer=AdamW_FP32OptimParams`,
-    [xla-syncfree, neuron-guide, neuron-bf16, xla-amp]). The class follows transformers' AdamW update (eps before bias correction,
-    decay after the step), so results differ slightly from torch's: `review`.
+    Neuron recommends fp32 optimizer states for models trained in bf16 (`AdamW_FP32OptimParams`;
+    BERT sample default `--optimizer=AdamW_FP32OptimParams`,
+    [xla-syncfree, neuron-guide, neuron-bf16, xla-amp]). The class follows transformers' AdamW
+    update (eps before bias correction, decay after the step), so results differ slightly from
+    torch's: `review`.
 
     ## Example
     ```python

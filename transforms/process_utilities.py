@@ -1,5 +1,6 @@
 """Process utilities: seeding the XLA RNG and activation checkpointing in their torch_xla
-spellings ([xla-api, neuron-pt29, xla-checkpoint]). A rank-0 guarded `print` is left as it is: it works unchanged
+spellings ([xla-api, neuron-pt29, xla-checkpoint]). A rank-0 guarded `print` is left as it is: it
+works unchanged
 under torch_xla, so `xm.master_print` would be a change nobody needs (issue 23)."""
 
 from __future__ import annotations
@@ -81,10 +82,11 @@ class XlaActivationCheckpoint(Rule):
     ## Why
     On torch-neuronx 2.9 `torch.utils.checkpoint.checkpoint` raises
     `AttributeError: module 'torch' has no attribute 'xla'`; Neuron's fix is
-    `torch_xla.utils.checkpoint.checkpoint(..., use_reentrant=True)` ([neuron-manifest, neuron-pt29, xla-checkpoint]).
-    torch_xla's version accepts only `use_reentrant=True` ("XLA currently does not support
-    use_reentrant==False", pytorch/xla#5766) and `preserve_rng_state`. torch 2.9 also defaults to
-    the reentrant variant when `use_reentrant` is not passed, so behaviour is kept.
+    `torch_xla.utils.checkpoint.checkpoint(..., use_reentrant=True)`
+    ([neuron-manifest, neuron-pt29, xla-checkpoint]). torch_xla's version accepts only
+    `use_reentrant=True` ("XLA currently does not support use_reentrant==False", pytorch/xla#5766)
+    and `preserve_rng_state`. torch 2.9 also defaults to the reentrant variant when `use_reentrant`
+    is not passed, so behaviour is kept.
 
     ## Example
     ```python

@@ -1,11 +1,12 @@
 """Sources of recompilation that the rewriting passes leave behind ([xla-recompile-sources, xla-recompilation, neuron-emod025]). Report only.
 
 What other passes own, and this one does not report again: padding to buckets in tokenizers,
-collators, `pad_sequence` and `DataLoader(drop_last=...)` is the `buckets` pass's (TRN211–TRN218);
-a step marker that runs only on some iterations is the `step-marker` pass's (TRN103); the
+collators, `pad_sequence` and `DataLoader(drop_last=...)` is the `buckets` pass's (TRN211–TRN218); a
+step marker that runs only on some iterations is the `step-marker` pass's (TRN103); the
 data-dependent op itself (`nonzero`, `x[mask]`, ...) is the `cpu-fallback` pass's (TRN411–TRN417).
 Changing Python scalars (a learning rate from a scheduler, `x * s`) are *not* a source: torch_xla
-passes them as device data ([xla-recompile-sources, measured-python-scalars]), so nothing here looks at them.
+passes them as device data ([xla-recompile-sources, measured-python-scalars]), so nothing here looks
+at them.
 """
 
 from __future__ import annotations
@@ -81,8 +82,9 @@ class ShapeDependentBranch(Rule):
 
     ## Why
     Shapes are Python numbers while tracing, so each shape that takes the other side traces a
-    different graph, compiled on first use ([xla-recompile-sources]: data-dependent control flow). With
-    inputs padded to fixed shapes ([xla-recompilation, neuron-emod025]) the branch always goes the same way.
+    different graph, compiled on first use ([xla-recompile-sources]: data-dependent control flow).
+    With inputs padded to fixed shapes ([xla-recompilation, neuron-emod025]) the branch always goes
+    the same way.
 
     ## Example
     ```python
@@ -115,8 +117,9 @@ class DataDependentSlice(Rule):
 
     ## Why
     Every batch gets the length of its longest sequence, so every new length compiles a new graph
-    ([xla-recompilation, neuron-emod025, measured-shape-compiles], measured: 10 lengths → 10 compiles), and reading the bound syncs ([xla-troubleshoot, neuron-debug]). The `.item()`/`int()` itself is reported by `item-hoist`; this finding is about the
-    shape.
+    ([xla-recompilation, neuron-emod025, measured-shape-compiles], measured: 10 lengths → 10
+    compiles), and reading the bound syncs ([xla-troubleshoot, neuron-debug]). The `.item()`/`int()`
+    itself is reported by `item-hoist`; this finding is about the shape.
 
     ## Example
     ```python
@@ -220,9 +223,10 @@ class BatchPaddedToItsLargest(Rule):
     from the step loop to the `DataLoader(collate_fn=...)` that made it, in any given module.
 
     ## Why
-    Each batch is padded to its own largest item, so nearly every batch has a new shape, and
-    every new shape traces and compiles a new graph ([xla-recompilation, neuron-emod025]; [measured-shape-compiles]: 10 lengths, 10 compiles).
-    Padding to fixed sizes (or a few buckets) compiles each once.
+    Each batch is padded to its own largest item, so nearly every batch has a new shape, and every
+    new shape traces and compiles a new graph ([xla-recompilation, neuron-emod025];
+    [measured-shape-compiles]: 10 lengths, 10 compiles). Padding to fixed sizes (or a few buckets)
+    compiles each once.
 
     ## Example
     ```python
@@ -265,12 +269,12 @@ class GrowingConcatenation(Rule):
 
     ## Why
     Each iteration of such a loop ends in a graph cut (the step marker), so each iteration is a
-    graph of its own, and the tensor is one row longer every time: every iteration has a new
-    shape and compiles another graph, as many as the loop has iterations ([measured-shape-compiles], XLA:CPU,
-    torch-xla 2.9: 10 compiles in 10 iterations of a one-token-a-step loop; minGPT's chargpt
-    samples 500 tokens at its first step and did not get past it in the time we gave it). A
-    buffer of the final size written at a Python-int position compiles as often (the position is
-    a constant of the graph: 10 in 10); written at a position held in a device tensor, twice.
+    graph of its own, and the tensor is one row longer every time: every iteration has a new shape
+    and compiles another graph, as many as the loop has iterations ([measured-shape-compiles],
+    XLA:CPU, torch-xla 2.9: 10 compiles in 10 iterations of a one-token-a-step loop; minGPT's
+    chargpt samples 500 tokens at its first step and did not get past it in the time we gave it). A
+    buffer of the final size written at a Python-int position compiles as often (the position is a
+    constant of the graph: 10 in 10); written at a position held in a device tensor, twice.
 
     ## Example
     ```python

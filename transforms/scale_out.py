@@ -1,5 +1,6 @@
 """Scale out: a single-device training script becomes data parallel over every NeuronCore, one
-process each, launched by torchrun ([xla-loader, neuron-guide, xla-model]; Neuron's mnist_mlp `train.py` →
+process each, launched by torchrun ([xla-loader, neuron-guide, xla-model]; Neuron's mnist_mlp
+`train.py` →
 `train_torchrun.py`, [neuron-mnist-torchrun]). Rules and their documentation: ``scale_out_rules.py``."""
 
 from __future__ import annotations

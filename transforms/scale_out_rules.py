@@ -87,7 +87,8 @@ class OneNeuronCore(Rule):
     rewritten.
 
     ## Why
-    One process drives one NeuronCore: a trn1.32xlarge has 32, a trn2.48xlarge 64 ([xla-model, neuron-guide]). A one-process port runs, but on a fraction of the machine.
+    One process drives one NeuronCore: a trn1.32xlarge has 32, a trn2.48xlarge 64
+    ([xla-model, neuron-guide]). A one-process port runs, but on a fraction of the machine.
 
     ## Example
     ```python
@@ -155,7 +156,8 @@ class LearningRateScale(Rule):
     ## Why
     Each process takes its own batch: the global batch is `batch_size × world size` (32 × on a
     trn1.32xlarge). Neuron's `train_torchrun.py` scales the learning rate the same way
-    (`lr=0.01 * world_size`); whether a model wants it is the author's call ([xla-model, neuron-guide]).
+    (`lr=0.01 * world_size`); whether a model wants it is the author's call
+    ([xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -218,9 +220,10 @@ class DownloadRendezvous(Rule):
     ## Why
     torchrun starts one process per NeuronCore and each runs the whole script: 32 processes
     downloading and unpacking into the same `root` at once overwrite each other's files, and a
-    process can read a half-written archive (torchvision takes no lock). `xm.rendezvous` waits
-    for every process (it needs no process group; with one process it returns at once), and
-    `xm.is_master_ordinal()` is the first process of each host ([xla-model, neuron-guide, neuron-mnist-torchrun]).
+    process can read a half-written archive (torchvision takes no lock). `xm.rendezvous` waits for
+    every process (it needs no process group; with one process it returns at once), and
+    `xm.is_master_ordinal()` is the first process of each host
+    ([xla-model, neuron-guide, neuron-mnist-torchrun]).
 
     ## Example
     ```python

@@ -84,23 +84,24 @@ def _running_total(statement: cst.BaseStatement) -> bool:
 class TrainLoopStepMarker(Rule):
     """## What it does
     Inserts the target's step marker into a training loop (a `for`/`while` whose own body calls
-    `.backward()` or steps an optimizer): right after the statement at the top of the loop body
-    that holds the last optimizer step (a step nested in `if`/`try`/`with`, as in gradient
-    accumulation, gets the marker after that whole statement), or at the end of the body when no
-    optimizer step is recognised. A `continue` that would skip the marker gets one right before it,
-    so every iteration that goes on to the next one cuts the graph exactly once. Running totals
-    right after the optimizer step (`total_loss += loss.detach()`, no other call) go before the
-    marker: the sum is computed in the step's graph, and the log step that reads it
-    (`float(total_loss)`) transfers the value instead of running a second graph ([measured-programs], measured on
-    pytorch/examples' word_language_model: 1.33 graph executions a step before, 1.0 after).
+    `.backward()` or steps an optimizer): right after the statement at the top of the loop body that
+    holds the last optimizer step (a step nested in `if`/`try`/`with`, as in gradient accumulation,
+    gets the marker after that whole statement), or at the end of the body when no optimizer step is
+    recognised. A `continue` that would skip the marker gets one right before it, so every iteration
+    that goes on to the next one cuts the graph exactly once. Running totals right after the
+    optimizer step (`total_loss += loss.detach()`, no other call) go before the marker: the sum is
+    computed in the step's graph, and the log step that reads it (`float(total_loss)`) transfers the
+    value instead of running a second graph ([measured-programs], measured on pytorch/examples'
+    word_language_model: 1.33 graph executions a step before, 1.0 after).
 
     Gradient accumulation gets one cut per optimizer step by default (`accumulation-cut =
     "optimizer-step"`): inside the accumulation `if` (`if (i + 1) % n == 0:`, no `else`, no
-    `continue` before it), right after the statement that holds the optimizer step; a
-    micro-batch loop (one that calls backward without stepping, nested in the loop that steps)
-    gets none. `accumulation-cut = "micro-batch"` cuts after every micro-batch instead: smaller
-    graphs, micro-batches + 1 graph executions per optimizer step ([measured-gradient-accumulation]: 3.0 with two
-    micro-batches in a nested loop, 1.0 with one cut per step). The finding names the choice.
+    `continue` before it), right after the statement that holds the optimizer step; a micro-batch
+    loop (one that calls backward without stepping, nested in the loop that steps) gets none.
+    `accumulation-cut = "micro-batch"` cuts after every micro-batch instead: smaller graphs,
+    micro-batches + 1 graph executions per optimizer step ([measured-gradient-accumulation]: 3.0
+    with two micro-batches in a nested loop, 1.0 with one cut per step). The finding names the
+    choice.
 
     Loops that iterate an `MpDeviceLoader`/`ParallelLoader` (directly, through `enumerate`/`tqdm`,
     or through a variable assigned from one) and loops that already call a marker
@@ -111,12 +112,12 @@ class TrainLoopStepMarker(Rule):
     XLA). Nothing is inserted for the `neuron` target, whose eager backend has no graph to cut.
 
     ## Why
-    torch_xla records operations lazily; without a cut the graph grows with every iteration and
-    is compiled again and again (`troubleshoot.md`). "Calling `torch_xla.sync()` at the end of each
+    torch_xla records operations lazily; without a cut the graph grows with every iteration and is
+    compiled again and again (`troubleshoot.md`). "Calling `torch_xla.sync()` at the end of each
     training iteration causes XLA to execute its current graph and update the model's parameters"
     (`pytorch-on-xla-devices.md`), and Neuron's MNIST sample calls `xm.mark_step()` right after
-    `optimizer.step()` ([xla-devices, neuron-mnist]). The marker's location is part of the compiled graph's
-    key, so it must sit at the same place every iteration (`neuron-caching.rst`).
+    `optimizer.step()` ([xla-devices, neuron-mnist]). The marker's location is part of the compiled
+    graph's key, so it must sit at the same place every iteration (`neuron-caching.rst`).
     `torch_xla.sync()` exists from torch-xla 2.4; the `xla-2.1` target gets `xm.mark_step()`
     ([xla-model, xla-api]).
 
@@ -176,8 +177,8 @@ class EvalLoopStepMarker(Rule):
 
     ## Why
     "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
-    with the loop" ([xla-devices, neuron-mnist], `troubleshoot.md`). A sampler that runs the model 1,000 times
-    without a cut records all 1,000 calls in one graph.
+    with the loop" ([xla-devices, neuron-mnist], `troubleshoot.md`). A sampler that runs the model
+    1,000 times without a cut records all 1,000 calls in one graph.
 
     ## Example
     ```python
@@ -214,10 +215,10 @@ class ConditionalStepMarker(Rule):
     iterations that run to the end have no cut. Nothing is changed.
 
     ## Why
-    The location of the marker is part of the compiled graph's key: "Conditional syncs create
-    extra graphs", each combination of branches between two cuts is a new graph to compile
-    ([xla-devices, neuron-mnist, xla-recompile-sources], `neuron-caching.rst`). Moving the marker is a change of the program's
-    structure that a person should make.
+    The location of the marker is part of the compiled graph's key: "Conditional syncs create extra
+    graphs", each combination of branches between two cuts is a new graph to compile
+    ([xla-devices, neuron-mnist, xla-recompile-sources], `neuron-caching.rst`). Moving the marker is
+    a change of the program's structure that a person should make.
 
     ## Example
     ```python
@@ -252,10 +253,10 @@ class UnplaceableStepMarker(Rule):
     sits in a `finally` block before the marker's place. Nothing is changed.
 
     ## Why
-    Each iteration must reach exactly one marker, at the same place ([xla-devices, neuron-mnist, xla-recompile-sources]). A
-    `finally` block runs after a `continue` in its `try` body, so a marker before each of the two
-    `continue`s would run twice in one iteration, and a marker after the `try` is skipped. The
-    loop has to be restructured by a person.
+    Each iteration must reach exactly one marker, at the same place
+    ([xla-devices, neuron-mnist, xla-recompile-sources]). A `finally` block runs after a `continue`
+    in its `try` body, so a marker before each of the two `continue`s would run twice in one
+    iteration, and a marker after the `try` is skipped. The loop has to be restructured by a person.
 
     ## Example
     ```python
@@ -559,8 +560,9 @@ class StepMarker(Pass):
     def _plan(self, info: LoopInfo) -> None:
         loop = info.node
         if self._cut_elsewhere(info):
-            # MpDeviceLoader syncs at every batch ([xla-devices, neuron-mnist, xla-loader, neuron-guide]): no marker to add, and one
-            # the script calls on some iterations only does not add graphs of its own.
+            #  MpDeviceLoader syncs at every batch
+            # ([xla-devices, neuron-mnist, xla-loader, neuron-guide]): no marker to add, and one the
+            # script calls on some iterations only does not add graphs of its own.
             return
         if info.kind != "train" and host_read_cuts(loop, self._scope_of(loop)):
             return  # its host read runs the iteration's graph, and nothing carries over
@@ -647,7 +649,8 @@ class StepMarker(Pass):
 
     def _plan_accumulation(self, info: LoopInfo, guard: cst.If, expr: str) -> None:
         """One cut per optimizer step: inside the accumulation boundary, after the statement
-        that holds the last optimizer step ([measured-gradient-accumulation]: 1 graph execution per optimizer
+        that holds the last optimizer step ([measured-gradient-accumulation]: 1 graph execution per
+        optimizer
         step; a cut per micro-batch gives micro-batches + 1)."""
         body = list(guard.body.body)  # type: ignore[union-attr]
         last = step_holder(body, info.optimizer_steps)

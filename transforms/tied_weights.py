@@ -82,8 +82,8 @@ class TiedWeightsUntied(Rule):
 
     ## Why
     Moving a module to the XLA device unties its tied weights (torch's `Module._apply` makes new
-    Parameters; [measured-tied-weights], torch 2.9 + torch-xla 2.9), so the program trains a model with
-    more parameters than the one it was written for. Hugging Face's Trainer calls
+    Parameters; [measured-tied-weights], torch 2.9 + torch-xla 2.9), so the program trains a model
+    with more parameters than the one it was written for. Hugging Face's Trainer calls
     `model.tie_weights()` after the move for this reason (`Trainer._move_model_to_device`).
 
     ## Example

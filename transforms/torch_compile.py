@@ -29,15 +29,14 @@ class CompileOnXla(Rule):
     `**kwargs` that may hold one is reported.
 
     ## Why
-    The default backend, Inductor, generates Triton or C++ kernels and has no code generator
-    for the `xla` device: a compiled model called on XLA tensors raises
-    `InductorError: KeyError: 'xla'` ([measured-dynamo], with torch 2.9.0 and torch-xla 2.9.0, PJRT CPU,
-    a `torch.compile(model)` training step). torch_xla supports Dynamo through
-    `torch.compile(model, backend="openxla")` ([xla-dynamo]), measured to train [measured-dynamo]
-    with `mode=`, `dynamic=` and `fullgraph=` as given. torch_xla calls Dynamo training
-    experimental (it splits forward, backward and optimizer into separate graphs): dropping
-    `torch.compile` altogether, so the lazy tensor compiles the whole step, is the other choice
-    a person may make.
+    The default backend, Inductor, generates Triton or C++ kernels and has no code generator for the
+    `xla` device: a compiled model called on XLA tensors raises `InductorError: KeyError: 'xla'`
+    ([measured-dynamo], with torch 2.9.0 and torch-xla 2.9.0, PJRT CPU, a `torch.compile(model)`
+    training step). torch_xla supports Dynamo through `torch.compile(model, backend="openxla")`
+    ([xla-dynamo]), measured to train [measured-dynamo] with `mode=`, `dynamic=` and `fullgraph=` as
+    given. torch_xla calls Dynamo training experimental (it splits forward, backward and optimizer
+    into separate graphs): dropping `torch.compile` altogether, so the lazy tensor compiles the
+    whole step, is the other choice a person may make.
 
     ## Example
     ```python

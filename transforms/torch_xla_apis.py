@@ -1,5 +1,6 @@
 """torch_xla API history: code already written for torch_xla is brought up to the names of the
-chosen target, and what the target removed is reported ([xla-model, xla-api, neuron-pt25]). The history itself is
+chosen target, and what the target removed is reported ([xla-model, xla-api, neuron-pt25]). The
+history itself is
 data, in ``data/torch_xla_apis.toml``; this module interprets it."""
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ class DeprecatedXlaApi(Rule):
 
     ## Why
     torch-xla 2.8 marks both `@deprecated("Use torch_xla.device instead")` /
-    `("Use torch_xla.sync instead")`, and Neuron's 2.8 notes ask to switch ([xla-model, xla-api]). The
-    old functions only forward to the new ones in 2.9.
+    `("Use torch_xla.sync instead")`, and Neuron's 2.8 notes ask to switch ([xla-model, xla-api]).
+    The old functions only forward to the new ones in 2.9.
 
     ## Example
     ```python
@@ -103,8 +104,8 @@ class MovedXlaModule(Rule):
     reported.
 
     ## Why
-    The SPMD API moved to `torch_xla.distributed.spmd` in 2.2 and the old path is gone from
-    later releases (absent from the 2.9 wheel, measured; [xla-model, neuron-pt25, measured-removed-apis]).
+    The SPMD API moved to `torch_xla.distributed.spmd` in 2.2 and the old path is gone from later
+    releases (absent from the 2.9 wheel, measured; [xla-model, neuron-pt25, measured-removed-apis]).
 
     ## Example
     ```python
@@ -165,8 +166,9 @@ class DeprecatedXlaEnvVar(Rule):
 
     ## Why
     Both are "deprecated in PyTorch Neuron 2.5" and print end-of-support warnings through 2.9;
-    Neuron's migration note replaces them with `model.to(torch.bfloat16)` plus stochastic
-    rounding, or with `torch.autocast("xla", dtype=torch.bfloat16)` ([neuron-bf16, xla-amp, xla-model, xla-api]).
+    Neuron's migration note replaces them with `model.to(torch.bfloat16)` plus stochastic rounding,
+    or with `torch.autocast("xla", dtype=torch.bfloat16)`
+    ([neuron-bf16, xla-amp, xla-model, xla-api]).
 
     ## Example
     ```python

@@ -1,11 +1,11 @@
 """torch-xla code (Trn1, torch-neuronx <= 2.9) moved to TorchNeuron (``--target neuron``).
 
-TorchNeuron has no torch_xla ([torchneuron-overview]): every torch_xla API is rewritten to its PyTorch /
-torchrun equivalent where one exists and the rewrite is certain, its import goes with its last
-use, and what is left gets a blocker that names the TorchNeuron API and the page to read. The
-API mappings are data (``data/xla_to_neuron.toml``, read by ``xla_to_neuron_table``); this
-module interprets them, plus the few rewrites that are about statements and loops rather than
-one call (device loaders, step closures, master-only statements).
+TorchNeuron has no torch_xla ([torchneuron-overview]): every torch_xla API is rewritten to its
+PyTorch / torchrun equivalent where one exists and the rewrite is certain, its import goes with its
+last use, and what is left gets a blocker that names the TorchNeuron API and the page to read. The
+API mappings are data (``data/xla_to_neuron.toml``, read by ``xla_to_neuron_table``); this module
+interprets them, plus the few rewrites that are about statements and loops rather than one call
+(device loaders, step closures, master-only statements).
 """
 
 from __future__ import annotations

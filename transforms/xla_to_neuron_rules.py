@@ -24,7 +24,8 @@ class XlaDevice(Rule):
 
     ## Why
     TorchNeuron is a PrivateUse1 backend whose device is `neuron`; it has no `xla` device and no
-    torch_xla ([torchneuron-overview]; TorchNeuron: "change the device placement from `cuda` to `neuron`").
+    torch_xla ([torchneuron-overview]; TorchNeuron: "change the device placement from `cuda` to
+    `neuron`").
 
     ## Example
     ```python
@@ -55,9 +56,10 @@ class GraphCut(Rule):
     is reported.
 
     ## Why
-    TorchNeuron executes eagerly ("Adaptive Eager Execution" queues and fuses ops by itself);
-    there is no lazy graph to cut, and host reads (`.item()`, `print`) synchronise ([torchneuron-overview, xla-devices, neuron-mnist]). A step boundary needs nothing; to time a step, synchronise with
-    `torch.accelerator.synchronize()`.
+    TorchNeuron executes eagerly ("Adaptive Eager Execution" queues and fuses ops by itself); there
+    is no lazy graph to cut, and host reads (`.item()`, `print`) synchronise
+    ([torchneuron-overview, xla-devices, neuron-mnist]). A step boundary needs nothing; to time a
+    step, synchronise with `torch.accelerator.synchronize()`.
 
     ## Example
     ```python
@@ -89,10 +91,10 @@ class UnwrapDeviceLoader(Rule):
     batch is unpacked into names; otherwise a blocker says what to write.
 
     ## Why
-    `MpDeviceLoader` is torch_xla's ([xla-loader, neuron-guide]: "`--target neuron`: plain DataLoader"); on
-    TorchNeuron batches are moved like on any device. MpDeviceLoader moved every tensor of a
-    batch; the rewrite assumes each unpacked element is a tensor (review it when one is a dict or
-    a list).
+    `MpDeviceLoader` is torch_xla's ([xla-loader, neuron-guide]: "`--target neuron`: plain
+    DataLoader"); on TorchNeuron batches are moved like on any device. MpDeviceLoader moved every
+    tensor of a batch; the rewrite assumes each unpacked element is a tensor (review it when one is
+    a dict or a list).
 
     ## Example
     ```python
@@ -128,8 +130,8 @@ class XlaOptimizerStep(Rule):
 
     ## Why
     `xm.optimizer_step` is `reduce_gradients` (a no-op at world size 1) + `optimizer.step()`
-    ([xla-model, neuron-guide]). TorchNeuron reduces gradients with DDP, FSDP2 or DTensor, "with no code
-    modifications required" ([torchneuron-overview, torchneuron-distributed]).
+    ([xla-model, neuron-guide]). TorchNeuron reduces gradients with DDP, FSDP2 or DTensor, "with no
+    code modifications required" ([torchneuron-overview, torchneuron-distributed]).
 
     ## Example
     ```python
@@ -158,10 +160,11 @@ class XlaSave(Rule):
     master process only. `master_only=` is reported.
 
     ## Why
-    `xm.save` exists to copy XLA tensors to the CPU before writing ([xla-model, neuron-mnist]); TorchNeuron
-    tensors are ordinary device tensors that `torch.save` writes ([neuron-xla-eos, torchneuron-overview]: `torch.save` on
-    `neuron`). Loading them where there is no NeuronCore needs `map_location="cpu"`
-    (unverified for TorchNeuron; true for every PrivateUse1 device in torch).
+    `xm.save` exists to copy XLA tensors to the CPU before writing ([xla-model, neuron-mnist]);
+    TorchNeuron tensors are ordinary device tensors that `torch.save` writes
+    ([neuron-xla-eos, torchneuron-overview]: `torch.save` on `neuron`). Loading them where there is
+    no NeuronCore needs `map_location="cpu"` (unverified for TorchNeuron; true for every PrivateUse1
+    device in torch).
 
     ## Example
     ```python
@@ -234,8 +237,8 @@ class XlaTorchEquivalent(Rule):
 
     ## Why
     syncfree optimizers only add an optional `found_inf` to `step()` and otherwise call the
-    torch.optim step ([xla-syncfree, neuron-guide]); the XLA seed and checkpoint copies exist for the XLA RNG and a
-    torch-xla 2.9 bug ([neuron-pt29]). TorchNeuron runs PyTorch's own.
+    torch.optim step ([xla-syncfree, neuron-guide]); the XLA seed and checkpoint copies exist for
+    the XLA RNG and a torch-xla 2.9 bug ([neuron-pt29]). TorchNeuron runs PyTorch's own.
 
     ## Example
     ```python
@@ -262,9 +265,9 @@ class StepClosureCall(Rule):
     `fn(a, b)` where it stood (`run_async=` dropped).
 
     ## Why
-    A step closure runs once the lazy graph has executed, so that reading tensors does not cut
-    the graph ([xla-model, neuron-guide]). In eager execution the tensors are ready: the call can run where
-    it is. It now runs before the rest of the step rather than after it: review closures that
+    A step closure runs once the lazy graph has executed, so that reading tensors does not cut the
+    graph ([xla-model, neuron-guide]). In eager execution the tensors are ready: the call can run
+    where it is. It now runs before the rest of the step rather than after it: review closures that
     read tensors the step changes in place later (parameters after `optimizer.step()`).
 
     ## Example
@@ -295,10 +298,10 @@ class NeuronProcessGroup(Rule):
     ## Why
     TorchNeuron's distributed guide initialises with `init_process_group(backend="neuron",
     init_method="env://")` under torchrun; NCCL is CUDA's and `xla` is torch-xla's
-    ([torchneuron-distributed]). The guide also imports `torch_neuronx` to register
-    the backend; with PyTorch 2.9+ backend autoloading that import is not needed ([torchneuron-overview],
-    unverified for the distributed backend: add `import torch_neuronx` if
-    `init_process_group` says the backend is unknown).
+    ([torchneuron-distributed]). The guide also imports `torch_neuronx` to register the backend;
+    with PyTorch 2.9+ backend autoloading that import is not needed ([torchneuron-overview],
+    unverified for the distributed backend: add `import torch_neuronx` if `init_process_group` says
+    the backend is unknown).
 
     ## Example
     ```python
@@ -355,8 +358,8 @@ class XlaBf16EnvVar(Rule):
     the bf16 cast should cover.
 
     ## Why
-    TorchNeuron does not read them (its environment-variable page lists no `XLA_*` variable), so
-    the model silently trains in fp32. Neuron documents `torch.autocast(device_type="neuron",
+    TorchNeuron does not read them (its environment-variable page lists no `XLA_*` variable), so the
+    model silently trains in fp32. Neuron documents `torch.autocast(device_type="neuron",
     dtype=torch.bfloat16)` around the forward pass and loss for mixed precision ([torchneuron-overview]),
     or `model.to(torch.bfloat16)` for full bf16 ([neuron-bf16, xla-amp]).
 
@@ -487,7 +490,8 @@ class TorchXlaLeft(Rule):
     to a function. The message says what to write.
 
     ## Why
-    The migrated program cannot run while it imports torch_xla (TorchNeuron has none, [torchneuron-overview]), and a guess here would change what the program does.
+    The migrated program cannot run while it imports torch_xla (TorchNeuron has none,
+    [torchneuron-overview]), and a guess here would change what the program does.
 
     ## Example
     ```python

@@ -10,9 +10,10 @@ condition is left as it was (issue 23, item 1).
 ``newly_run`` follows the condition to what it decides: the ``if``/``while`` branch or the
 conditional expression it picks, a keyword (``fused=use_cuda``) or dict entry (``{"fused": ...}``)
 it sets, through ``not``/``and``/``or`` and names it is assigned to (read in the same function, or
-``self.x`` in the same class). ``blocker`` names the first thing there the target cannot run
-that no selected rule rewrites. Facts: [measured-cuda-calls] (CUDA calls, pinned memory, measured),
-[measured-device-checks] (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises on XLA tensors).
+``self.x`` in the same class). ``blocker`` names the first thing there the target cannot run that no
+selected rule rewrites. Facts: [measured-cuda-calls] (CUDA calls, pinned memory, measured),
+[measured-device-checks] (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises
+on XLA tensors).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ _DEPTH = 4  # names followed through names: `use_fused = fused_available and use
 _CUDA_OPTIONS = frozenset({"fused", "capturable", "pin_memory", "pin_memory_device"})
 _PIN_OPTIONS = frozenset({"pin_memory", "pin_memory_device"})
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
-# torch.accelerator under torch-xla is not the XLA device ([measured-device-checks]): these raise or count 0.
+#  torch.accelerator under torch-xla is not the XLA device ([measured-device-checks]): these raise
+# or count 0.
 _ACCELERATOR_HARMLESS = frozenset(
     {
         "torch.accelerator.is_available",  # False: what it guards stays off

@@ -31,8 +31,8 @@ _OPTIMIZER = re.compile(
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _SCOPE_BREAKERS = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 DEVICE_LOADERS = ("MpDeviceLoader", "ParallelLoader")
-# The step marker in every spelling ([xla-model, xla-api]); `xm.wait_device_ops()` is not one: it waits
-# for graphs already launched and leaves pending operations pending.
+#  The step marker in every spelling ([xla-model, xla-api]); `xm.wait_device_ops()` is not one: it
+# waits for graphs already launched and leaves pending operations pending.
 STEP_MARKERS = frozenset(
     {"torch_xla.core.xla_model.mark_step", "torch_xla.sync", "torch_xla.torch_xla.sync"}
 )

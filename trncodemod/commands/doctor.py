@@ -12,18 +12,22 @@ Codes (with the keys of their sources in ``data/sources.toml``):
 DOC001  neuronx-release         torch-neuronx pin that is not (only) a release of the target, or
                                 none in a GPU/CPU project ([neuron-manifest, neuron-pt29])
 DOC002  torch-release           torch pin that no torch-neuronx of the target is built for, or a
-                                torchvision / torchaudio built for another torch ([neuron-manifest, neuron-pt29])
+                                torchvision / torchaudio built for another torch
+                                ([neuron-manifest, neuron-pt29])
 DOC003  torch-xla-release       torch-xla pin other than the one the target's torch-neuronx uses,
-                                e.g. 2.8.0 where 2.8.1 is needed, or none in a GPU project ([neuron-manifest, neuron-pt29])
+                                e.g. 2.8.0 where 2.8.1 is needed, or none in a GPU project
+                                ([neuron-manifest, neuron-pt29])
 DOC004  torch-xla-abi           torch and torch-xla that do not match, or torch left unpinned
                                 beside torch-xla: its wheels do not declare torch ([xla-setup])
 DOC005  neuron-index            torch-neuronx / neuronx-cc (or a GPU project) without the Neuron
-                                package index: PyPI's torch-neuronx is a 2022 placeholder ([neuron-manifest, neuron-pt29])
+                                package index: PyPI's torch-neuronx is a 2022 placeholder
+                                ([neuron-manifest, neuron-pt29])
 DOC006  hf-minimum              transformers / accelerate below Neuron's minimum for torch-xla 2.7+
                                 ([neuron-pt29])
 DOC007  python-version          requires-python (or a conda python) with no Python the target
                                 ships wheels for ([neuron-manifest, neuron-pt29])
-DOC008  torch-xla-on-neuron     torch-xla on the neuron target: TorchNeuron uses none ([neuron-training])
+DOC008  torch-xla-on-neuron     torch-xla on the neuron target: TorchNeuron uses none
+                                ([neuron-training])
 DOC009  optimum-neuron-release  optimum-neuron pin that allows a release built for another
                                 torch-neuronx, or any pin where no release is built for it
                                 (optimum-neuron tags; TRN501)
