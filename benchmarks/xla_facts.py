@@ -61,6 +61,9 @@ def device_checks() -> dict:
         "torch.accelerator.current_accelerator()": str(torch.accelerator.current_accelerator()),
         "torch.accelerator.device_count()": torch.accelerator.device_count(),
         "torch.cuda.is_bf16_supported()": _outcome(torch.cuda.is_bf16_supported),
+        "torch.accelerator.set_device_index(0)": _outcome(
+            lambda: torch.accelerator.set_device_index(0)
+        ),
     }
 
 
@@ -402,6 +405,30 @@ def gradient_accumulation() -> dict:
     }
 
 
+def host_read_ops() -> dict:
+    """Graph executions and device-to-host copies of each way of reading a value the step has
+    just computed (a pending graph): the calls the host-sync and item-hoist rules report."""
+    device = torch_xla.device()
+    x = torch.arange(4.0, device=device)
+    reads = {
+        "t.item()": lambda t: t.sum().item(),
+        "float(t)": lambda t: float(t.sum()),
+        "t.tolist()": lambda t: t.tolist(),
+        "t.cpu()": lambda t: t.cpu(),
+        "t.to('cpu')": lambda t: t.to("cpu"),
+        "print(t)": lambda t: print(t, file=sys.stderr),
+        "f'{t}'": lambda t: f"{t}",
+        "bool(t.sum() > 0)": lambda t: bool(t.sum() > 0),
+    }
+    found = {}
+    for name, read in reads.items():
+        _settle()
+        read(x * 2 + 1)
+        counts = _counts()
+        found[name] = {key: counts[key] for key in ("executions", "device_to_host")}
+    return found
+
+
 def fallback_ops() -> dict:
     """The `aten::` fallback counters of data-dependent ops on XLA:CPU."""
     device = torch_xla.device()
@@ -450,6 +477,7 @@ FACTS = {
         sparse_tensors,
         float32_schedule,
         value_reads,
+        host_read_ops,
         gradient_accumulation,
         fallback_ops,
     )

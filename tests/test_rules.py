@@ -91,7 +91,7 @@ def test_a_measured_fact_in_a_rule_names_what_measures_it() -> None:
     # benchmarks/ and its check, or a test) within the same few lines.
     for rule in all_rules():
         doc = rule.doc()
-        for match in re.finditer(r"\bmeasured\b", doc):
+        for match in re.finditer(r"\bmeasured\b", doc, re.IGNORECASE):
             near = doc[max(0, match.start() - 200) : match.end() + 200]
             assert re.search(r"\bmeasured-[a-z0-9-]+", near), (
                 f"{rule.code}: 'measured' without the measurement it rests on: "

@@ -114,7 +114,7 @@ class CudaNoOpCall(Rule):
     ## Why
     On a Trainium host these calls either raise (`set_device`: `Found no NVIDIA driver`,
     `reset_peak_memory_stats`: `invalid argument`) or do nothing (`empty_cache`, the CUDA seeds),
-    [measured-cuda-calls], measured. Each worker process owns one NeuronCore, so there is no device
+    [measured-cuda-calls]. Each worker process owns one NeuronCore, so there is no device
     to select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
     raises ([measured-device-checks]). The CUDA seeds never seeded the Trainium device: seed it with
     `torch.manual_seed(s)` plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)`

@@ -181,7 +181,7 @@ class CudaMapLocation(Rule):
     summary = '`map_location="cuda"` → `"cpu"`'
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-model", "neuron-mnist", "measured-cuda-calls", "measured-host-conversions")
+    sources = ("xla-model", "neuron-mnist", "measured-host-conversions")
 
 
 class CudaDeviceIndex(Rule):

@@ -192,14 +192,14 @@ class HfTrainerToNeuronTrainer(Rule):
     xla-2.9, for which optimum-neuron has no release.
 
     ## Why
-    optimum-neuron's trainers run the HF training loop on Trainium: the XLA device loader, the
-    graph cuts, ZeRO-1 and tensor parallelism (`trn_config`), checkpoints moved to the CPU and
+    optimum-neuron's trainers run the HF training loop on Trainium: the XLA device loader, the graph
+    cuts, ZeRO-1 and tensor parallelism (`trn_config`), checkpoints moved to the CPU and
     precompilation with `neuron_parallel_compile`. With transformers' own `Trainer` on XLA the
-    Neuron samples had to patch `Trainer._wrap_model` and `xm.mesh_reduce` by hand (human-port
-    benchmark, `benchmarks/ports.toml`). Each optimum-neuron release pins one torch-neuronx
-    (0.0.28: 2.1.2, 0.2.2: 2.5.1, 0.3.0: 2.7.0, 0.4.x: 2.8.0, none 2.9); 0.4.0 dropped the
-    Seq2Seq trainers and evaluation (`optimum/neuron/trainers/transformers.py`, #938), so
-    the names are certain only with the release the target pins.
+    Neuron samples had to patch `Trainer._wrap_model` and `xm.mesh_reduce` by hand
+    ([measured-human-ports]). Each optimum-neuron release pins one torch-neuronx (0.0.28: 2.1.2,
+    0.2.2: 2.5.1, 0.3.0: 2.7.0, 0.4.x: 2.8.0, none 2.9); 0.4.0 dropped the Seq2Seq trainers and
+    evaluation (`optimum/neuron/trainers/transformers.py`, #938), so the names are certain only with
+    the release the target pins.
 
     ## Example
     ```python

@@ -49,7 +49,6 @@ class ItemInInnerLoop(Rule):
         "neuron-debug",
         "xla-model",
         "neuron-guide",
-        "measured-fallback-ops",
         "measured-host-reads",
     )
 
@@ -62,7 +61,7 @@ class TolistInStep(Rule):
 
     ## Why
     Executes the pending graph and copies the whole tensor to the host every step
-    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: 1 execution, 1 transfer).
+    ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: 1 execution, 1 transfer).
 
     ## Example
     ```python
@@ -83,7 +82,7 @@ class TolistInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-host-read-ops")
 
 
 class CopyToHostInStep(Rule):
@@ -95,7 +94,7 @@ class CopyToHostInStep(Rule):
 
     ## Why
     An explicit device-to-host copy: it executes the pending graph and waits for the transfer, every
-    step ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: 0–1 executions, 1
+    step ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: 0–1 executions, 1
     transfer). On TorchNeuron host reads synchronise too ([torchneuron-overview]).
 
     ## Example
@@ -116,7 +115,7 @@ class CopyToHostInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron-overview", "measured-fallback-ops")
+    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron-overview", "measured-host-read-ops")
 
 
 class NumpyOnDevice(Rule):
@@ -147,12 +146,7 @@ class NumpyOnDevice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = (
-        "xla-troubleshoot",
-        "neuron-debug",
-        "measured-fallback-ops",
-        "measured-host-conversions",
-    )
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-host-conversions")
 
 
 class PrintTensorInStep(Rule):

@@ -28,7 +28,7 @@ class ItemAccumulator(Rule):
 
     ## Why
     `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
-    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured: one device-to-host transfer
+    ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: one device-to-host transfer
     each). Summing on the device removes that sync from every step ([xla-model, neuron-guide];
     `pytorch/xla/test/test_train_mp_mnist.py`). The sum is now done in the tensor's dtype (float32
     rather than Python's float64, bf16 if the loss is bf16; Neuron keeps running losses in fp32,
@@ -61,7 +61,7 @@ class ItemAccumulator(Rule):
         "neuron-guide",
         "xla-troubleshoot",
         "neuron-debug",
-        "measured-fallback-ops",
+        "measured-host-read-ops",
     )
 
 

@@ -231,14 +231,7 @@ class SyncfreeOptimizer(Rule):
     summary = '`optimizer = "syncfree"`: torch.optim Adam/AdamW/SGD → torch_xla.amp.syncfree'
     safety = Safety.SAFE
     severity = Severity.INFO
-    sources = (
-        "xla-syncfree",
-        "neuron-guide",
-        "xla-model",
-        "xla-api",
-        "measured-fused-optimizer",
-        "measured-syncfree",
-    )
+    sources = ("xla-syncfree", "neuron-guide", "xla-model", "xla-api", "measured-syncfree")
 
 
 class Fp32StateOptimizer(Rule):

@@ -193,12 +193,7 @@ class OffsetSlice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = (
-        "xla-recompile-sources",
-        "measured-python-scalars",
-        "measured-shape-compiles",
-        "measured-programs",
-    )
+    sources = ("xla-recompile-sources", "measured-shape-compiles", "measured-programs")
 
 
 _SIZE_METHODS = ("size", "numel")
@@ -304,7 +299,7 @@ class GrowingConcatenation(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-recompile-sources", "measured-python-scalars", "measured-shape-compiles")
+    sources = ("xla-recompile-sources", "measured-shape-compiles")
 
 
 class _SizeReads(PlainVisitor):
