@@ -61,6 +61,10 @@ def test_docs_rules_page_is_the_generated_reference() -> None:
 def test_every_rule_cites_public_sources_that_exist() -> None:
     sources = all_sources()
     for rule in all_rules():
+        assert not hasattr(rule, "source"), (
+            f"{rule.code} sets `source`: name public sources by key instead, "
+            "`sources = (...)` with the keys of trncodemod/data/sources.toml"
+        )
         assert rule.sources, f"{rule.code} names no source for its facts"
         cited = cited_keys(rule.doc())
         unknown = [key for key in (*rule.sources, *cited) if key not in sources]
