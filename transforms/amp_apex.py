@@ -54,7 +54,7 @@ class ApexAmp(Rule):
     apex AMP needs CUDA (`amp.initialize` rejects parameters that are not CUDA tensors) and
     apex is not built for Trainium. Trainium trains in bf16 without loss scaling, either by
     autocast or by full bf16 with stochastic rounding, as Neuron's BERT port does
-    ([neuron-bf16, xla-amp], `migration-from-xla-downcast-bf16.rst`).
+    ([neuron-bf16, xla-amp]).
 
     ## Example
     ```python

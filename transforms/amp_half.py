@@ -33,7 +33,7 @@ class HalfModelToBf16(Rule):
     Trainium trains in bf16: fp16 training needs loss scaling (`GradScaler`, gone from
     torch_xla 2.9) to keep small gradients from underflowing, while bf16 has fp32's exponent
     range; full bf16 with stochastic rounding is Neuron's recipe for a model kept in half
-    precision ([neuron-bf16, xla-amp], `migration-from-xla-downcast-bf16.rst`). The numerics change:
+    precision ([neuron-bf16, xla-amp]). The numerics change:
     `review`.
 
     ## Example

@@ -20,7 +20,7 @@ class CudaAutocast(Rule):
     ## Why
     CUDA autocast around an XLA model is silently inactive: the Linear output stays float32
     ([neuron-bf16, xla-amp, measured-autocast]), so mixed precision is lost without an error. XLA
-    autocast on Trainium supports bf16 only (`torch_xla/amp/autocast_mode.py`); fp16 → bf16 changes
+    autocast on Trainium supports bf16 only ([xla-autocast]); fp16 → bf16 changes
     the numerics (wider range, fewer mantissa bits), hence the `review` class.
     `torch_xla.amp.autocast` is never emitted: it crashes off TPU/Neuron in torch-xla 2.9
     ([neuron-bf16, xla-amp, measured-autocast]). TorchNeuron uses
@@ -44,7 +44,13 @@ class CudaAutocast(Rule):
     summary = "CUDA autocast → `torch.autocast(<target>, dtype=torch.bfloat16)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("neuron-bf16", "xla-amp", "torchneuron-overview", "measured-autocast")
+    sources = (
+        "neuron-bf16",
+        "xla-amp",
+        "torchneuron-overview",
+        "measured-autocast",
+        "xla-autocast",
+    )
 
 
 class AutocastRegion(Rule):
@@ -58,7 +64,7 @@ class AutocastRegion(Rule):
 
     ## Why
     Neuron documents "place only the forward-pass … in the `torch.autocast` scope"
-    ([neuron-bf16, xla-amp], `migration-from-xla-downcast-bf16.rst`); PyTorch does not recommend
+    ([neuron-bf16, xla-amp]); PyTorch does not recommend
     backward under autocast, and backward ops run in the dtype of their forward ops anyway. An
     optimizer step under autocast would run its matrix products in bf16, hence the `review` class.
 
@@ -138,7 +144,7 @@ class AutoCastCompilerFlag(Rule):
     With autocast deciding the precision, the compiler must not cast on its own: "turn off compiler
     auto-cast" ([neuron-bf16, xla-amp], migration app note); the docs disagree on its default, so
     the flag is set explicitly ([neuron-bf16, neuron-cc-cli]). Appending keeps flags set by the
-    launcher (`neuron-caching.rst`). The compiler reads the variable when a graph is compiled, after
+    launcher ([neuron-caching]). The compiler reads the variable when a graph is compiled, after
     the imports.
 
     ## Example
@@ -165,7 +171,7 @@ class AutoCastCompilerFlag(Rule):
     summary = "`--auto-cast=none` appended to `NEURON_CC_FLAGS` where autocast was rewritten"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    sources = ("neuron-bf16", "xla-amp", "neuron-envvars", "neuron-cc-cli")
+    sources = ("neuron-bf16", "xla-amp", "neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class GradScalerRemoved(Rule):
@@ -177,7 +183,7 @@ class GradScalerRemoved(Rule):
     empty gets `pass`. `enabled=` needs no keeping: a disabled scaler makes the same plain calls.
 
     ## Why
-    bf16 has the range of float32, so gradient scaling is "not necessary" (torch_xla `amp.md`;
+    bf16 has the range of float32, so gradient scaling is "not necessary" ([xla-amp];
     [neuron-bf16, xla-amp]). A removed scaler no longer skips a step whose gradients hold inf/NaN,
     hence the `review` class.
 

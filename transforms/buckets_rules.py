@@ -39,7 +39,7 @@ class TokenizerPadding(Rule):
 
     ## Why
     "XLA recompiles when input shape changes"; the fix is to normalize input shapes to one or a few
-    buckets ([xla-recompilation, neuron-emod025, measured-shape-compiles]: `perf/recompilation.md`;
+    buckets ([xla-recompilation, neuron-emod025, measured-shape-compiles];
     measured: 10 lengths → 10 compiles, bucketed to 3 sizes → 3 graphs). Neuron's compiler needs
     static shapes (EMOD025).
 

@@ -69,7 +69,7 @@ class StateSave(Rule):
     ([xla-model, neuron-mnist, measured-checkpoint-save]). It writes on the master process only
     (`master_only=True`), where `torch.save` in every process writes the same file. Neuron advises a
     step marker before `xm.save` on torch-neuronx 2.5 and later, so that pending parameter updates
-    are not read through aliased buffers (pytorch/xla#8422, `introducing-pytorch-2-x.rst`). A marker
+    are not read through aliased buffers (pytorch/xla#8422, [neuron-pt25]). A marker
     that runs only on checkpoint iterations would compile extra graphs
     ([xla-devices, neuron-mnist, xla-recompile-sources]), hence the loop contract.
 
@@ -104,6 +104,7 @@ class StateSave(Rule):
         "xla-devices",
         "xla-recompile-sources",
         "torchneuron-overview",
+        "neuron-pt25",
     )
 
 

@@ -81,7 +81,7 @@ class TransformerModelType(Rule):
     sample and optimum-neuron's Llama tutorial compile transformers with `--model-type=transformer`
     ([neuron-envvars, neuron-cc-cli], `compiler/neuronx-cc/api-reference-guide`). The variable is
     read when graphs are compiled, which happens on the first step marker, long after the module's
-    imports ([neuron-envvars, neuron-cc-cli]; append, don't overwrite: `neuron-caching.rst`).
+    imports ([neuron-envvars, neuron-cc-cli]; append, don't overwrite: [neuron-caching]).
 
     ## Example
     ```python
@@ -105,7 +105,7 @@ class TransformerModelType(Rule):
     summary = "transformer model → `--model-type=transformer` in `NEURON_CC_FLAGS`"
     safety = Safety.SAFE
     severity = Severity.INFO
-    sources = ("neuron-envvars", "neuron-cc-cli")
+    sources = ("neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class CompilerFlagsOverwritten(Rule):
@@ -116,7 +116,7 @@ class CompilerFlagsOverwritten(Rule):
     ## Why
     It throws away the flags the launcher set (`--cache_dir`, `-O1`, `--model-type`,
     `--auto-cast=none` for autocast). Neuron's caching guide appends instead
-    ([neuron-envvars, neuron-cc-cli], `neuron-caching.rst`).
+    ([neuron-envvars, neuron-cc-cli, neuron-caching]).
 
     ## Example
     ```python
@@ -137,7 +137,7 @@ class CompilerFlagsOverwritten(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("neuron-envvars", "neuron-cc-cli")
+    sources = ("neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class CompileCache(Rule):
@@ -197,7 +197,7 @@ class FullBf16StochasticRounding(Rule):
     With bf16 weights, an update smaller than half a bf16 step rounds away and training stalls;
     Neuron's full-bf16 recipe turns on stochastic rounding in the runtime
     (`NEURON_RT_STOCHASTIC_ROUNDING_EN=1`; [neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli],
-    `migration-from-xla-downcast-bf16.rst`; Neuron's BERT port sets it when it casts the model).
+    [neuron-bf16]; Neuron's BERT port sets it when it casts the model).
     The runtime reads it when it starts, after the imports.
 
     ## Example

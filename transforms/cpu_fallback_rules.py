@@ -150,7 +150,7 @@ class UniqueFallback(Rule):
     Runs on the CPU (`aten::_unique2`, `aten::unique_consecutive`) and copies to the host; the
     number of distinct values is a new shape each time
     ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured;
-    `source_of_recompilation.md`: "another example is torch.unique()").
+    [xla-recompile-sources]: "another example is torch.unique()").
 
     ## Example
     ```python
@@ -170,7 +170,7 @@ class UniqueFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops", "xla-recompile-sources")
 
 
 class SamplingAndHistogramFallback(Rule):

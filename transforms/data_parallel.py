@@ -103,7 +103,7 @@ class XlaProcessGroup(Rule):
 
     ## Why
     NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend (torch_xla
-    README; Neuron `train_torchrun.py`; [xla-model, neuron-guide]). The CPU backend a choice falls
+    README; [neuron-mnist-torchrun, xla-model, neuron-guide]). The CPU backend a choice falls
     back to (gloo) cannot reduce tensors on the XLA device.
 
     ## Example
@@ -123,7 +123,7 @@ class XlaProcessGroup(Rule):
     summary = '`init_process_group("nccl")` → `init_process_group("xla", init_method="xla://")`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("xla-model", "neuron-guide")
+    sources = ("xla-model", "neuron-guide", "neuron-mnist-torchrun")
 
 
 class XlaDistributedDataParallel(Rule):

@@ -20,7 +20,7 @@ class Float64DtypeArgument(Rule):
     not a tensor's dtype and is left alone.
 
     ## Why
-    Neuron has no FP64 ([neuron-data-types, xla-dtype], `data-types.rst`). torch_xla silently stores
+    Neuron has no FP64 ([neuron-data-types, xla-dtype]). torch_xla silently stores
     float64 as f32 on Neuron, while PJRT CPU keeps f64 [measured-float64], so a local check and the
     device compute different numbers. The rewrite does what the device already does, and makes the
     CPU check agree with it: `review`, because it changes numerics on the CPU.

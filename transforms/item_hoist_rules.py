@@ -30,7 +30,7 @@ class ItemAccumulator(Rule):
     `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
     ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: one device-to-host transfer
     each). Summing on the device removes that sync from every step ([xla-model, neuron-guide];
-    `pytorch/xla/test/test_train_mp_mnist.py`). The sum is now done in the tensor's dtype (float32
+    [xla-mnist]). The sum is now done in the tensor's dtype (float32
     rather than Python's float64, bf16 if the loss is bf16; Neuron keeps running losses in fp32,
     [xla-model, neuron-guide]), and an empty loop leaves `float(0)`: review the last digits of
     printed averages.
@@ -62,6 +62,7 @@ class ItemAccumulator(Rule):
         "xla-troubleshoot",
         "neuron-debug",
         "measured-host-read-ops",
+        "xla-mnist",
     )
 
 

@@ -155,8 +155,8 @@ class LearningRateScale(Rule):
 
     ## Why
     Each process takes its own batch: the global batch is `batch_size × world size` (32 × on a
-    trn1.32xlarge). Neuron's `train_torchrun.py` scales the learning rate the same way
-    (`lr=0.01 * world_size`); whether a model wants it is the author's call
+    trn1.32xlarge). Neuron's `train_torchrun.py` [neuron-mnist-torchrun] scales the learning rate
+    the same way (`lr=0.01 * world_size`); whether a model wants it is the author's call
     ([xla-model, neuron-guide]).
 
     ## Example

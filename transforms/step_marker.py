@@ -113,11 +113,11 @@ class TrainLoopStepMarker(Rule):
 
     ## Why
     torch_xla records operations lazily; without a cut the graph grows with every iteration and is
-    compiled again and again (`troubleshoot.md`). "Calling `torch_xla.sync()` at the end of each
+    compiled again and again ([xla-troubleshoot]). "Calling `torch_xla.sync()` at the end of each
     training iteration causes XLA to execute its current graph and update the model's parameters"
-    (`pytorch-on-xla-devices.md`), and Neuron's MNIST sample calls `xm.mark_step()` right after
+    ([xla-devices]), and Neuron's MNIST sample calls `xm.mark_step()` right after
     `optimizer.step()` ([xla-devices, neuron-mnist]). The marker's location is part of the compiled
-    graph's key, so it must sit at the same place every iteration (`neuron-caching.rst`).
+    graph's key, so it must sit at the same place every iteration ([neuron-caching]).
     `torch_xla.sync()` exists from torch-xla 2.4; the `xla-2.1` target gets `xm.mark_step()`
     ([xla-model, xla-api]).
 
@@ -153,6 +153,8 @@ class TrainLoopStepMarker(Rule):
         "xla-api",
         "measured-programs",
         "measured-gradient-accumulation",
+        "xla-troubleshoot",
+        "neuron-caching",
     )
 
 
@@ -177,7 +179,7 @@ class EvalLoopStepMarker(Rule):
 
     ## Why
     "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
-    with the loop" ([xla-devices, neuron-mnist], `troubleshoot.md`). A sampler that runs the model
+    with the loop" ([xla-devices, neuron-mnist, xla-troubleshoot]). A sampler that runs the model
     1,000 times without a cut records all 1,000 calls in one graph.
 
     ## Example
@@ -203,7 +205,7 @@ class EvalLoopStepMarker(Rule):
     summary = "evaluation or sampling loop without a graph cut → step marker at its end"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    sources = ("xla-devices", "neuron-mnist")
+    sources = ("xla-devices", "neuron-mnist", "xla-troubleshoot")
 
 
 class ConditionalStepMarker(Rule):
@@ -217,7 +219,7 @@ class ConditionalStepMarker(Rule):
     ## Why
     The location of the marker is part of the compiled graph's key: "Conditional syncs create extra
     graphs", each combination of branches between two cuts is a new graph to compile
-    ([xla-devices, neuron-mnist, xla-recompile-sources], `neuron-caching.rst`). Moving the marker is
+    ([xla-devices, neuron-mnist, xla-recompile-sources, neuron-caching]). Moving the marker is
     a change of the program's structure that a person should make.
 
     ## Example
@@ -244,7 +246,7 @@ class ConditionalStepMarker(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-devices", "neuron-mnist", "xla-recompile-sources")
+    sources = ("xla-devices", "neuron-mnist", "xla-recompile-sources", "neuron-caching")
 
 
 class UnplaceableStepMarker(Rule):
