@@ -209,7 +209,7 @@ def _verify(program: Program, python: str, timeout: int, options: list[str]) -> 
 
 
 def verify(program: Program, python: str, timeout: int) -> dict:
-    """The migrated program on XLA:CPU, judged by reference §6.2."""
+    """The migrated program on XLA:CPU, judged by `trncodemod verify`'s criteria."""
     options = ["--steps", str(program.steps), "--warmup", str(program.warmup)]
     return _verify(
         program, python, timeout, [*options, "--log-interval", str(program.log_interval)]

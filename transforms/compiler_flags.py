@@ -1,5 +1,6 @@
 """Compiler flags: the `NEURON_CC_FLAGS` a migrated script needs, as notes for the launcher and,
-for `--model-type=transformer` only, as an append at the top of the script (reference R15, §4).
+for `--model-type=transformer` only, as an append at the top of the script
+([neuron-envvars, neuron-cc-cli]).
 
 `--auto-cast=none` (needed with autocast) is the mixed-precision pass's to append, next to the
 autocast rewrite that makes it necessary; this pass does not add or report it a second time.
@@ -77,10 +78,10 @@ class TransformerModelType(Rule):
 
     ## Why
     neuronx-cc optimises for `--model-type {generic,transformer,unet-inference}`; Neuron's BERT
-    sample and optimum-neuron's Llama tutorial compile transformers with
-    `--model-type=transformer` (reference R15, `compiler/neuronx-cc/api-reference-guide`). The
-    variable is read when graphs are compiled, which happens on the first step marker, long after
-    the module's imports (reference R15, §4; append, don't overwrite: `neuron-caching.rst`).
+    sample and optimum-neuron's Llama tutorial compile transformers with `--model-type=transformer`
+    ([neuron-envvars, neuron-cc-cli], `compiler/neuronx-cc/api-reference-guide`). The variable is
+    read when graphs are compiled, which happens on the first step marker, long after the module's
+    imports ([neuron-envvars, neuron-cc-cli]; append, don't overwrite: [neuron-caching]).
 
     ## Example
     ```python
@@ -104,7 +105,7 @@ class TransformerModelType(Rule):
     summary = "transformer model → `--model-type=transformer` in `NEURON_CC_FLAGS`"
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R15, §4"
+    sources = ("neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class CompilerFlagsOverwritten(Rule):
@@ -114,8 +115,8 @@ class CompilerFlagsOverwritten(Rule):
 
     ## Why
     It throws away the flags the launcher set (`--cache_dir`, `-O1`, `--model-type`,
-    `--auto-cast=none` for autocast). Neuron's caching guide appends instead (reference R15, §4,
-    `neuron-caching.rst`).
+    `--auto-cast=none` for autocast). Neuron's caching guide appends instead
+    ([neuron-envvars, neuron-cc-cli, neuron-caching]).
 
     ## Example
     ```python
@@ -136,7 +137,7 @@ class CompilerFlagsOverwritten(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R15, §4"
+    sources = ("neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class CompileCache(Rule):
@@ -149,11 +150,12 @@ class CompileCache(Rule):
     Every distinct graph is compiled by neuronx-cc, which takes minutes; the results go to
     `/var/tmp/neuron-compile-cache` unless `NEURON_COMPILE_CACHE_URL` or `--cache_dir=` (local or
     `s3://`) says otherwise, and `--cache_dir` wins. A cache shared between jobs or machines, and
-    `neuron_parallel_compile` for a trial run, save that time (reference R15, §4). The trial run
-    executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss checks,
-    metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be checked in
-    the training script to prevent checking of bad outputs during trial run", torch-neuronx
-    environment variables); the note says so unless the file reads that variable already.
+    `neuron_parallel_compile` for a trial run, save that time ([neuron-envvars, neuron-cc-cli]). The
+    trial run executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss
+    checks, metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be
+    checked in the training script to prevent checking of bad outputs during trial run",
+    torch-neuronx environment variables); the note says so unless the file reads that variable
+    already.
 
     ## Example
     ```python
@@ -175,7 +177,7 @@ class CompileCache(Rule):
     fixable = False
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R15, §4"
+    sources = ("neuron-envvars", "neuron-cc-cli")
 
 
 class FullBf16StochasticRounding(Rule):
@@ -194,8 +196,8 @@ class FullBf16StochasticRounding(Rule):
     ## Why
     With bf16 weights, an update smaller than half a bf16 step rounds away and training stalls;
     Neuron's full-bf16 recipe turns on stochastic rounding in the runtime
-    (`NEURON_RT_STOCHASTIC_ROUNDING_EN=1`; reference R9 and R15,
-    `migration-from-xla-downcast-bf16.rst`; Neuron's BERT port sets it when it casts the model).
+    (`NEURON_RT_STOCHASTIC_ROUNDING_EN=1`; [neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli],
+    [neuron-bf16]; Neuron's BERT port sets it when it casts the model).
     The runtime reads it when it starts, after the imports.
 
     ## Example
@@ -222,7 +224,7 @@ class FullBf16StochasticRounding(Rule):
     summary = "full-bf16 model → `NEURON_RT_STOCHASTIC_ROUNDING_EN=1` in the entry script"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R9, R15"
+    sources = ("neuron-bf16", "xla-amp", "neuron-envvars", "neuron-cc-cli")
 
 
 class ProcessLevelInLibrary(Rule):
@@ -237,8 +239,8 @@ class ProcessLevelInLibrary(Rule):
     Environment variables, seeds and compiler flags belong to the process: written into a
     library module they run at import time, in every program that imports it, whatever model it
     compiles (TRN341 fired in 102 of 500 `transformers` modules before the training profile told
-    it which files are scripts; issue 12). The launcher or the entry script sets them once
-    (reference R15: "launcher only").
+    it which files are scripts). The launcher or the entry script sets them once
+    ([neuron-envvars, neuron-cc-cli]: "launcher only").
 
     ## Example
     ```python
@@ -260,7 +262,7 @@ class ProcessLevelInLibrary(Rule):
     fixable = False
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R15"
+    sources = ("neuron-envvars", "neuron-cc-cli")
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -382,7 +384,7 @@ class CompilerFlags(Pass):
 
     def visit_Module(self, node: cst.Module) -> bool:
         if not self.target.is_xla:
-            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS (§0.1 R15)
+            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS ([neuron-xla-eos, torchneuron-overview, neuron-envvars, neuron-cc-cli])
         strings = _strings(node)
         if not any("--cache_dir" in s or "NEURON_COMPILE_CACHE_URL" in s for s in strings):
             train = [i for i in find_step_loops(node).values() if i.kind == "train"]

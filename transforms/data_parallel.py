@@ -1,5 +1,5 @@
 """Data parallelism on XLA: gradients are all-reduced by the optimizer step, the process group
-uses the `xla` backend, and DDP, samplers and launchers take their XLA forms (reference R4, R3)."""
+uses the `xla` backend, and DDP, samplers and launchers take their XLA forms ([xla-model, neuron-guide, xla-loader])."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ class OptimizerStepReduce(Rule):
     `xm.optimizer_step` would all-reduce them a second time.
 
     ## Why
-    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one
-    worker) + `optimizer.step()` (`xla_model.py`; reference R4). Without it each worker steps on
+    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one worker) +
+    `optimizer.step()` (`xla_model.py`; [xla-model, neuron-guide]). Without it each worker steps on
     its own gradients and the replicas drift apart.
 
     ## Example
@@ -51,7 +51,7 @@ class OptimizerStepReduce(Rule):
     summary = "data-parallel `optimizer.step()` → `xm.optimizer_step(optimizer)`"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class ReduceBeforeClip(Rule):
@@ -65,7 +65,7 @@ class ReduceBeforeClip(Rule):
     ## Why
     `xm.optimizer_step` reduces inside the call, after the clip: the clip would see each
     worker's own gradients and their norms. "All-reduce and then clip. Order matters" (Neuron's
-    dp_bert sample; reference R4).
+    dp_bert sample; [xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -88,7 +88,7 @@ class ReduceBeforeClip(Rule):
     summary = "data-parallel gradient clipping → `xm.reduce_gradients(optimizer)` before the clip"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class XlaProcessGroup(Rule):
@@ -102,8 +102,8 @@ class XlaProcessGroup(Rule):
     variable or chosen by a flag, a missing backend or `device_id=` is reported.
 
     ## Why
-    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend
-    (torch_xla README; Neuron `train_torchrun.py`; reference R4). The CPU backend a choice falls
+    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend (torch_xla
+    README; [neuron-mnist-torchrun, xla-model, neuron-guide]). The CPU backend a choice falls
     back to (gloo) cannot reduce tensors on the XLA device.
 
     ## Example
@@ -123,7 +123,7 @@ class XlaProcessGroup(Rule):
     summary = '`init_process_group("nccl")` → `init_process_group("xla", init_method="xla://")`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide", "neuron-mnist-torchrun")
 
 
 class XlaDistributedDataParallel(Rule):
@@ -147,15 +147,16 @@ class XlaDistributedDataParallel(Rule):
     torch.compile(model)` above `model = DDP(model, ...)`) does not feed it.
 
     ## Why
-    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP
-    move each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which
-    raises on every rank above 0 (`RuntimeError: vector::_M_range_check`, measured with torch-xla
-    2.9 on a one-device PJRT runtime); torch_xla's
-    README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
+    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP move
+    each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which raises on
+    every rank above 0 (`RuntimeError: vector::_M_range_check`, [measured-host-conversions], with
+    torch-xla 2.9 on a one-device PJRT runtime); torch_xla's README and
+    `test_train_mp_mnist.py --ddp` construct `DDP(model,
     gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
-    (reference R4). Dropping `device_ids` while an input is made on the CPU feeds a CPU tensor
-    to a model on the device: a device mismatch (pytorch/examples `distributed/ddp/example.py`
-    feeds `torch.randn(20, 10)`). `review`, because where the inputs are moved changes.
+    ([xla-model, neuron-guide]). Dropping `device_ids` while an input is made on the CPU feeds a CPU
+    tensor to a model on the device: a device mismatch (pytorch/examples
+    `distributed/ddp/example.py` feeds `torch.randn(20, 10)`). `review`, because where the inputs
+    are moved changes.
 
     ## Example
     ```python
@@ -173,7 +174,7 @@ class XlaDistributedDataParallel(Rule):
     summary = "`DDP(model, device_ids=[rank])` → `DDP(model, gradient_as_bucket_view=True)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide", "measured-host-conversions")
 
 
 class SamplerWorldSize(Rule):
@@ -189,7 +190,7 @@ class SamplerWorldSize(Rule):
     ## Why
     Neuron's and torch_xla's data-parallel samples shard with
     `DistributedSampler(num_replicas=xr.world_size(), rank=xr.global_ordinal())`, values the
-    XLA runtime knows even before a process group exists (reference R3, §9).
+    XLA runtime knows even before a process group exists ([xla-loader, neuron-guide]).
 
     ## Example
     ```python
@@ -207,7 +208,7 @@ class SamplerWorldSize(Rule):
     summary = "`DistributedSampler` world size and rank from `torch_xla.runtime`"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R3, §9"
+    sources = ("xla-loader", "neuron-guide")
 
 
 class DataParallelSetDevice(Rule):
@@ -221,8 +222,8 @@ class DataParallelSetDevice(Rule):
     data-parallel rules are selected.
 
     ## Why
-    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already
-    sees its one NeuronCore as the default XLA device (reference R1, R13).
+    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already sees
+    its one NeuronCore as the default XLA device ([xla-devices, neuron-guide, measured-cuda-calls]).
 
     ## Example
     ```python
@@ -240,7 +241,7 @@ class DataParallelSetDevice(Rule):
     summary = "data-parallel `torch.cuda.set_device(rank)` removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1, R4, R13"
+    sources = ("xla-devices", "neuron-guide", "xla-model", "measured-cuda-calls")
 
 
 class MultiprocessSpawn(Rule):
@@ -251,7 +252,7 @@ class MultiprocessSpawn(Rule):
     ## Why
     "`xmp.spawn(nprocs>1)` is an error since torch-xla 2.6 on Neuron": launch with
     `torchrun --nproc_per_node=<cores>` (32 on trn1.32xlarge), or keep `xmp.spawn` without
-    `nprocs` and set `NEURON_NUM_DEVICES` (reference R4).
+    `nprocs` and set `NEURON_NUM_DEVICES` ([xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -270,7 +271,7 @@ class MultiprocessSpawn(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class GradientsReducedElsewhere(Rule):
@@ -283,11 +284,11 @@ class GradientsReducedElsewhere(Rule):
     implementation is reported where it is built (TRN152).
 
     ## Why
-    `xm.optimizer_step` all-reduces every gradient before stepping (reference R4). Under sharded
-    training the gradients are reduce-scattered in `backward()` (torch-xla FSDP), global under
-    SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by the
-    script: a second all-reduce sums shards that are not replicas, or doubles the gradients.
-    All 8 such rewrites on the issue-12 corpus were wrong.
+    `xm.optimizer_step` all-reduces every gradient before stepping ([xla-model, neuron-guide]).
+    Under sharded training the gradients are reduce-scattered in `backward()` (torch-xla FSDP),
+    global under SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by
+    the script: a second all-reduce sums shards that are not replicas, or doubles the gradients. All
+    8 such rewrites on the issue-12 corpus were wrong.
 
     ## Example
     ```python
@@ -310,7 +311,7 @@ class GradientsReducedElsewhere(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R4, R5"
+    sources = ("xla-model", "neuron-guide", "xla-syncfree")
 
 
 class ParallelismWithoutXla(Rule):
@@ -324,12 +325,12 @@ class ParallelismWithoutXla(Rule):
 
     ## Why
     On Trainium with torch-xla, sharding is done by torch-xla's own FSDP
-    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD
-    (`torch_xla.distributed.spmd`, FSDPv2), ZeRO-1
-    (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
+    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD (`torch_xla.distributed.spmd`,
+    FSDPv2), ZeRO-1 (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
     neuronx-distributed (tensor/pipeline parallel layers, `NeuronZero1Optimizer`); DeepSpeed and
-    apex need CUDA kernels (reference R4, R5). TorchNeuron (`--target neuron`) runs torch FSDP
-    and DTensor natively, so this rule is for the XLA targets only (reference §5).
+    apex need CUDA kernels ([xla-model, neuron-guide, xla-syncfree]). TorchNeuron
+    (`--target neuron`) runs torch FSDP and DTensor natively, so this rule is for the XLA targets
+    only ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -350,7 +351,7 @@ class ParallelismWithoutXla(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R4, R5, §5"
+    sources = ("xla-model", "neuron-guide", "xla-syncfree", "torchneuron-overview")
 
 
 class ReduceAverage(Rule):
@@ -363,8 +364,8 @@ class ReduceAverage(Rule):
     ## Why
     The `xla` process group, which the migration uses for NCCL's collectives, has no average:
     on torch 2.9.0 + torch-xla 2.9.0 `all_reduce(op=ReduceOp.AVG)` raises `ValueError: Invalid
-    reduce op` while `SUM`, `MAX`, `MIN` and `PRODUCT` run (measured:
-    `benchmarks/xla_quirks/generator_and_reduce_avg.py`). Gloo, the CPU backend, has no average
+    reduce op` while `SUM`, `MAX`, `MIN` and `PRODUCT` run (measured [measured-reduce-average]).
+    Gloo, the CPU backend, has no average
     either. The program stops at the first such call: a blocker.
 
     ## Example
@@ -385,11 +386,11 @@ class ReduceAverage(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "measured: benchmarks/xla_quirks/generator_and_reduce_avg.py (torch-xla 2.9.0)"
+    sources = ("measured-reduce-average",)
 
 
 # What reduces the gradients in each kind of training that is not plain data parallel, and what
-# the target needs (reference R4, R5).
+# the target needs ([xla-model, neuron-guide, xla-syncfree]).
 _ELSEWHERE = {
     training.XLA_FSDP: "torch-xla FSDP reduce-scatters the gradients in `backward()`: keep "
     "`{step}` (FSDP shards the optimizer state; clip with `model.clip_grad_norm_`)",
@@ -566,7 +567,7 @@ class DataParallel(Pass):
 
     @classmethod
     def applies_to(cls, target: Target) -> bool:
-        # TorchNeuron keeps standard torch.distributed (reference §5).
+        # TorchNeuron keeps standard torch.distributed ([torchneuron-overview]).
         return target.is_xla and super().applies_to(target)
 
     @classmethod
@@ -644,7 +645,7 @@ class DataParallel(Pass):
                 OptimizerStepReduce,
                 f"data-parallel `{_code(call)}`: gradients are not all-reduced; call "
                 f"`xm.reduce_gradients(optimizer)` after `scaler.unscale_(optimizer)` (or drop "
-                "the GradScaler with bf16, reference R9)",
+                "the GradScaler with bf16, [neuron-bf16, xla-amp])",
                 False,
             )
             return

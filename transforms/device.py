@@ -1,4 +1,4 @@
-"""Device placement: CUDA device choices become the target's device (reference R1, R13)."""
+"""Device placement: CUDA device choices become the target's device ([xla-devices, neuron-guide, measured-cuda-calls])."""
 
 from __future__ import annotations
 

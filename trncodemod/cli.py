@@ -525,65 +525,31 @@ def check(
     show_default=True,
 )
 def rules(fmt: str) -> None:
-    """List every rule: code, name, what it does, safety class, targets."""
-    from trncodemod.rules import all_rules, pass_of
+    """List every rule: code, name, what it does, fix class, targets, sources.
 
-    rows = []
-    for rule in all_rules():
-        owner = pass_of(rule)
-        targets = [name for name in target_names() if owner.applies_to(load_target(name))]
-        rows.append(
-            {
-                "code": rule.code,
-                "name": rule.name,
-                "pass": owner.name,
-                "summary": rule.summary,
-                "fixable": rule.fixable,
-                "safety": rule.safety.value if rule.fixable else "report",
-                "severity": rule.severity.value,
-                "targets": targets,
-            }
-        )
-    if fmt == "json":
-        import json
+    `--format markdown` prints the rule reference, docs/rules.md."""
+    from trncodemod.output.rule_docs import rule_row, rules_page
+    from trncodemod.rules import all_rules
 
-        click.echo(json.dumps(rows, indent=2))
-        return
     if fmt == "markdown":
-        click.echo(rules_markdown(rows))
+        click.echo(rules_page(), nl=False)
+        return
+    rows = [rule_row(rule) for rule in all_rules()]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
         return
     for row in rows:
         click.echo(f"{row['code']}  {row['name']:<28} {row['safety']:<7} {row['summary']}")
 
 
-def rules_markdown(rows: list[dict]) -> str:
-    """The rule table of docs/rules.md."""
-    lines = [
-        "| code | name | pass | what it does | fix | targets |",
-        "|---|---|---|---|---|---|",
-    ]
-    for row in rows:
-        summary = row["summary"].replace("|", "\\|")
-        lines.append(
-            f"| {row['code']} | {row['name']} | {row['pass']} | {summary} | {row['safety']} "
-            f"| {', '.join(row['targets'])} |"
-        )
-    return "\n".join(lines)
-
-
 @main.command()
 @click.argument("code")
 def explain(code: str) -> None:
-    """Print the documentation of a rule (by code, e.g. TRN001, or by name)."""
-    from trncodemod.rules import pass_of, rule_by_code
+    """Print the documentation of a rule (by code, e.g. TRN001, or by name), with its sources."""
+    from trncodemod.output.rule_docs import explain_text
+    from trncodemod.rules import rule_by_code
 
     rule = rule_by_code(code)
     if rule is None:
         raise click.UsageError(f"unknown rule {code!r}; `trncodemod rules` lists them")
-    owner = pass_of(rule)
-    targets = [name for name in target_names() if owner.applies_to(load_target(name))]
-    safety = rule.safety.value if rule.fixable else "report only"
-    click.echo(f"{rule.code} {rule.name} ({owner.name} pass)\n")
-    click.echo(f"Fix: {safety}. Severity: {rule.severity.value}. Targets: {', '.join(targets)}.")
-    click.echo(f"Source: {rule.source}\n")
-    click.echo(rule.doc())
+    click.echo(explain_text(rule))

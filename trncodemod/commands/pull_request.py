@@ -54,7 +54,7 @@ def _review_line(finding: Finding) -> str:
     return f"- [ ] `{finding.location}` {finding.code} {one_line(finding.message)}"
 
 
-# How each launcher starts an entry script (reference §6: multi-process jobs run under their
+# How each launcher starts an entry script ([xla-pjrt]: multi-process jobs run under their
 # launcher; `trncodemod verify` runs one process on XLA:CPU).
 _LAUNCH = {
     TORCHRUN: "torchrun --nproc_per_node=2 {path}",

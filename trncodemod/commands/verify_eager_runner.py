@@ -3,8 +3,8 @@
 
     python verify_eager_runner.py --steps 10 --json out.json train.py ARGS...
 
-There is no TorchNeuron for a machine without Trainium (reference §5), so this proves that the
-migrated program is valid eager PyTorch that trains on the device it names, not that neuronx-cc
+There is no TorchNeuron for a machine without Trainium ([torchneuron-overview]), so this proves that
+the migrated program is valid eager PyTorch that trains on the device it names, not that neuronx-cc
 compiles it. The script file is never changed; for the run:
 
 * ``neuron`` becomes a device name (``torch.utils.rename_privateuse1_backend``, the mechanism

@@ -20,6 +20,7 @@ from urllib.parse import quote
 from trncodemod import __version__
 from trncodemod.findings import Finding, Rule, Severity
 from trncodemod.output.line_diff import LineMatcher
+from trncodemod.output.rule_docs import rule_sources
 from trncodemod.pipeline.engine import FileOutcome
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.rules import all_rules, pass_of
@@ -56,7 +57,7 @@ def _rule_descriptor(rule: type[Rule]) -> dict:
             "fixable": rule.fixable,
             "safety": rule.safety.value,
             "severity": rule.severity.value,
-            "source": rule.source,
+            "sources": [source.where for source in rule_sources(rule)],
         },
     }
 
