@@ -491,10 +491,11 @@ def reduce_average() -> dict:
             torch_xla.sync()
             return value.cpu().tolist()
 
-        return {
-            name: _outcome(lambda op=getattr(dist.ReduceOp, name): reduce(op))
-            for name in ("SUM", "AVG", "MAX", "MIN", "PRODUCT")
-        }
+        found = {}
+        for name in ("SUM", "AVG", "MAX", "MIN", "PRODUCT"):
+            op = getattr(dist.ReduceOp, name)
+            found[name] = _outcome(lambda op=op: reduce(op))
+        return found
     finally:
         dist.destroy_process_group()
 
