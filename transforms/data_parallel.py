@@ -3,18 +3,21 @@ uses the `xla` backend, and DDP, samplers and launchers take their XLA forms ([x
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
+from trncodemod.analysis.device import analyse
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.targets import Target
 
 
@@ -590,6 +593,7 @@ class DataParallel(Pass):
 
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
         calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
         kinds = [self.module_names(c.func) for c in calls]
         wrappers = self.run.program.imported_ddp  # yolov5's `model = smart_DDP(model)`
@@ -778,14 +782,22 @@ class DataParallel(Pass):
             a.keyword and a.keyword.value == "device_id" for a in original.args
         ):
             what = "no backend" if backend is None else f"backend `{_code(backend.value)}`"
-            self.report(
+            held = None
+            if value is None and backend is not None:  # `backend=args.dist_backend`
+                facts = per_tree(self._module, "device", lambda t: analyse(t, self.module_names))
+                held = facts.constant(backend.value)
+                if held is not None:
+                    what += f', "{held}" on every launch the tool can see'
+            if self.report(
                 original,
                 XlaProcessGroup,
                 f'process group with {what}: use `init_process_group("xla", '
                 'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
                 + (" and drop `device_id=`" if value == "nccl" else ""),
                 False,
-            )
+            ) and (held is not None and held != "xla"):
+                # NCCL needs CUDA and Gloo cannot reduce XLA tensors: decided, it stops the port.
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated
         given = {a.keyword.value for a in original.args if a.keyword}
         adds_method = given.isdisjoint({"init_method", "store", "rank", "world_size"})
@@ -845,7 +857,7 @@ class DataParallel(Pass):
     def _ddp(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         plan = self.input_plans.get(original)
         if plan is not None and plan.blocked is not None:
-            self.report(
+            if self.report(
                 original,
                 XlaDistributedDataParallel,
                 "DDP's `device_ids` kept, and the port fails with it: on an XLA model DDP moves "
@@ -855,7 +867,8 @@ class DataParallel(Pass):
                 f"{plan.blocked}; move each input to the device (`.to(device)`), then drop "
                 "`device_ids`/`output_device` and add `gradient_as_bucket_view=True`",
                 False,
-            )
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated
         positional = [a for a in original.args if a.keyword is None]
         if len(positional) > 3 or any(a.star for a in original.args):

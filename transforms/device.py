@@ -118,6 +118,23 @@ def _starts_with_cuda(call: cst.Call) -> bool:
     )
 
 
+def _cuda_text(node: cst.BaseExpression) -> bool:
+    """A CUDA location built as text: ``f"cuda:{gpu}"``, ``"cuda:{}".format(gpu)``,
+    ``"cuda:" + str(gpu)``, ``"cuda:%d" % gpu``."""
+    if isinstance(node, cst.FormattedString):
+        head = node.parts[0] if node.parts else None
+        return isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda")
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        if node.func.attr.value == "format":
+            text = _string_value(node.func.value)
+            return text is not None and text.startswith("cuda")
+        return False
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add | cst.Modulo):
+        text = _string_value(node.left)
+        return text is not None and text.startswith("cuda")
+    return False
+
+
 def _tested_device(test: cst.BaseExpression, string_side: str) -> cst.BaseExpression:
     """The device side of an identity test whose string is on ``string_side``."""
     if isinstance(test, cst.Call):
@@ -747,9 +764,11 @@ class DevicePlacement(Pass):
         which copies to the module's device; reported elsewhere (a whole pickled model loaded
         to the CPU would train there)."""
         value = original.value
-        if not isinstance(value, cst.Name | cst.Attribute) or self.facts.kinds(value) != {
-            ACCELERATOR
-        }:
+        cuda_text = _cuda_text(value)
+        if not cuda_text and (
+            not isinstance(value, cst.Name | cst.Attribute)
+            or self.facts.kinds(value) != {ACCELERATOR}
+        ):
             return updated  # strings, choices and torch.device(...) are rewritten on their own
         if isinstance(value, cst.Name) and any(
             is_cuda_string(v) for v in self.bound_values(value) or []
@@ -757,22 +776,23 @@ class DevicePlacement(Pass):
             return updated  # a "cuda" kept as text (TRN006): left with it, for a person
         call = self.get_metadata(ParentNodeProvider, original, None)
         code = _code(value)
+        what = "a CUDA device, absent" if cuda_text else "the XLA device"
         if isinstance(call, cst.Call) and self._only_state_dicts(call):
             message = (
-                f'map_location={code} → "cpu": `{code}` is the XLA device on Trainium, onto '
+                f'map_location={code} → "cpu": `{code}` is {what} on Trainium, onto '
                 "which torch.load cannot restore; load_state_dict() copies to the device"
             )
             if self.report(original, CudaMapLocation, message, True):
                 return updated.with_changes(value=cst.SimpleString('"cpu"'))
             return updated
-        conditional = any(
+        conditional = not self._runs_on_launch(call) or any(
             isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
         )
         if (
             self.report(
                 original,
                 CudaMapLocation,
-                f"map_location={code}: `{code}` is the XLA device on Trainium, onto which torch.load "
+                f"map_location={code}: `{code}` is {what} on Trainium, onto which torch.load "
                 'cannot restore (it raises): load with map_location="cpu" and move what it loads to '
                 "the device"
                 + ("" if conditional else "; the load runs whenever its function does: a blocker"),
@@ -782,6 +802,27 @@ class DevicePlacement(Pass):
         ):
             self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         return updated
+
+    def _runs_on_launch(self, node: cst.CSTNode) -> bool:
+        """``node`` is in code that runs when the module is run: at its top level (its
+        ``__main__`` block included), or in a function that top-level code calls by name."""
+        function = None
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.Module):
+            if isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+                function = current
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        if function is None:
+            return True
+        if not isinstance(function, cst.FunctionDef) or not isinstance(current, cst.Module):
+            return False
+        name = function.name.value
+        return any(
+            isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
+            for statement in current.body
+            if not isinstance(statement, cst.FunctionDef | cst.ClassDef)
+            for n in walk(statement)
+        )
 
     def _only_state_dicts(self, load: cst.Call) -> bool:
         """Everything ``load`` returns goes into ``load_state_dict``: the call is its argument,
@@ -873,6 +914,10 @@ class DevicePlacement(Pass):
         kind = self._kind(original)
         if kind is None or (isinstance(original, cst.Call) and role != "map_location"):
             return updated  # torch.device(...) calls are rewritten on their own
+        if kind == "indexed" and role == "map_location" and _cuda_text(original):
+            parent = self.get_metadata(ParentNodeProvider, original, None)
+            if parent is not None and self._torch_load(parent):
+                return updated  # a CUDA location built as text: leave_Arg (TRN005)
         if kind == "indexed":
             self.report(
                 original,

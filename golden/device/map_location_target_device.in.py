@@ -38,3 +38,13 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def resume(model: nn.Module, path: str, gpu: int) -> None:
+    # A CUDA location built as text (moco's `"cuda:{}".format(args.gpu)`, an f-string): no CUDA
+    # device on Trainium either.
+    checkpoint = torch.load(path, map_location="cuda:{}".format(gpu))
+    model.load_state_dict(checkpoint["state_dict"])
+    model.load_state_dict(torch.load(path, map_location=f"cuda:{gpu}"))
+    extra = torch.load(path, map_location="cuda:" + str(gpu))
+    print(extra)

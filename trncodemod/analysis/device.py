@@ -183,6 +183,17 @@ class DeviceFacts:
         finally:
             self.evaluator.recording = recording
 
+    def constant(self, node: cst.BaseExpression) -> str | None:
+        """The string an expression holds on the target (through names, argparse defaults and
+        conditional expressions), None when the tool cannot tell."""
+        if self.evaluator is None:
+            return None
+        recording, self.evaluator.recording = self.evaluator.recording, False
+        try:
+            return self.evaluator.constant(node)
+        finally:
+            self.evaluator.recording = recording
+
     def dtype(self, node: cst.BaseExpression) -> str | None:
         """The floating dtype an expression holds on the target ("bfloat16", "float16",
         "float32"...), followed through names, conditional expressions, a dict indexed by a
