@@ -788,15 +788,19 @@ class DataParallel(Pass):
                 held = facts.constant(backend.value)
                 if held is not None:
                     what += f', "{held}" on every launch the tool can see'
-            if self.report(
-                original,
-                XlaProcessGroup,
-                f'process group with {what}: use `init_process_group("xla", '
-                'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
-                + (" and drop `device_id=`" if value == "nccl" else ""),
-                False,
-            ) and (held is not None and held != "xla"):
-                # NCCL needs CUDA and Gloo cannot reduce XLA tensors: decided, it stops the port.
+            if (
+                self.report(
+                    original,
+                    XlaProcessGroup,
+                    f'process group with {what}: use `init_process_group("xla", '
+                    'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
+                    + (" and drop `device_id=`" if value == "nccl" else ""),
+                    False,
+                )
+                and held == "nccl"
+            ):
+                # NCCL needs CUDA: decided, init_process_group raises there on every launch. (Gloo
+                # runs on the CPU; whether it meets XLA tensors is the placement's question.)
                 self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated
         given = {a.keyword.value for a in original.args if a.keyword}
