@@ -16,13 +16,17 @@ Reads what ``benchmarks/repos.py`` left in ``benchmarks/.cache/results/`` and:
   ``blame``, the rules at fault when a hunk holds several) and
   ``benchmarks/review/blockers.toml`` (``[[blocker]]``: id, where, rule, verdict ``true``/``false``,
   cause, reason), and reports the drawn hunks and the blockers whose verdict is missing, and the
-  verdicts whose id no longer occurs (stale: the tool's output changed there);
+  stale verdicts, which are never counted: those whose id no longer occurs (the tool's output
+  changed there), and those whose stored ``where`` or ``rules`` no longer match the hunk the id
+  names (``hunk_ids.refusal``: a verdict written for one hunk never passes to another);
 * with ``--add-missing``, appends an entry with an empty verdict for each missing one;
 * rewrites the review tables between the ``review`` markers of ``benchmarks/README.md``.
 
-Ids are content hashes: a hunk's of its repository, file, removed and added lines (not its line
-numbers, so an edit elsewhere in the file keeps it); a blocker's of its repository, rule, file and
-the text of its line.
+Ids are content hashes: a hunk's of its repository, file, enclosing function, rules, removed and
+added lines (``hunk_ids``; not its line numbers, so an edit elsewhere in the file keeps it); a
+blocker's of its repository, rule, file and the text of its line. A verdict written before
+functions were recorded is found by the hunk's ``legacy_id`` (content only) and must still be at
+its stored line.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hunk_ids import refusal  # noqa: E402
 from repos import CACHE, HERE, README, SUPPORT, load_repos, load_summaries, replace_between  # noqa: E402
 
 if sys.version_info >= (3, 11):
@@ -90,12 +95,14 @@ def load_toml(path: Path, table: str) -> list[dict]:
         return tomllib.load(handle).get(table, [])
 
 
-def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> tuple[list[dict], list[dict]]:
+def drawn_hunks(
+    summaries: list[dict], sample: int, seed: int, cache: Path = CACHE
+) -> tuple[list[dict], list[dict]]:
     """Every hunk, and those drawn: the risky ones and the sample of the rest, each with its
     repository and why drawn."""
     risky, others = [], []
     for summary in summaries:
-        hunks = json.loads((CACHE / "results" / summary["name"] / "hunks.json").read_text())
+        hunks = json.loads((cache / "results" / summary["name"] / "hunks.json").read_text())
         for hunk in hunks:
             hunk["repo"] = summary["name"]
             kinds = sorted({RISKY[r] for r in hunk["rules"] if r in RISKY})
@@ -108,12 +115,12 @@ def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> tuple[list[dic
 
 
 def where(hunk: dict) -> str:
-    return f"{hunk['repo']} {hunk['path']}:{hunk['old_start']}"
+    return hunk.get("where") or f"{hunk['repo']} {hunk['path']}:{hunk['old_start']}"
 
 
-def excerpt(hunk: dict) -> str:
+def excerpt(hunk: dict, cache: Path = CACHE) -> str:
     """The hunk as a diff with a few lines of the original around it."""
-    source = CACHE / "repos" / hunk["repo"] / hunk["path"]
+    source = cache / "repos" / hunk["repo"] / hunk["path"]
     lines = source.read_text("utf-8", errors="replace").splitlines()
     first = hunk["old_start"] - 1 if hunk["removed"] else hunk["old_start"]
     last = first + len(hunk["removed"])
@@ -123,10 +130,10 @@ def excerpt(hunk: dict) -> str:
     return "\n".join(out)
 
 
-def hunk_section(hunk: dict, verdict: str) -> str:
+def hunk_section(hunk: dict, verdict: str, cache: Path = CACHE) -> str:
     return (
         f"## {hunk['id']}  {where(hunk)}  {'+'.join(hunk['rules'])}  [{hunk['drawn']}]"
-        f"  verdict: {verdict}\n\n```diff\n{excerpt(hunk)}\n```\n"
+        f"  verdict: {verdict}\n\n```diff\n{excerpt(hunk, cache)}\n```\n"
     )
 
 
@@ -158,17 +165,53 @@ def add_missing(path: Path, table: str, entries: list[str]) -> None:
     path.write_text(text + "".join(f"\n[[{table}]]\n{e}" for e in entries))
 
 
-def check_verdicts(kind: str, verdicts: list[dict], allowed: tuple, ids: set) -> dict:
-    by_id = {}
+def check_verdicts(
+    kind: str, verdicts: list[dict], allowed: tuple, items: list[dict], view=lambda e: e
+) -> dict:
+    """The verdicts that still belong to their item (a hunk row, or ``blocker_item``), by the
+    item's id. A verdict whose id names no item, or an item at another place or with other
+    rules than it stores (as ``view`` shows the entry), is reported stale and never counted."""
+    by_id: dict[str, dict] = {}
+    for item in items:
+        by_id.setdefault(item["id"], item)
+        if item.get("legacy_id"):
+            by_id.setdefault(item["legacy_id"], item)
+    kept: dict[str, dict] = {}
+    gone, moved = [], []
     for entry in verdicts:
         verdict = entry.get("verdict", "")
         if verdict and verdict not in allowed:
             sys.exit(f"{kind} {entry.get('id')}: verdict {verdict!r} is not one of {allowed}")
-        by_id[entry["id"]] = entry
-    stale = sorted(set(by_id) - ids)
-    if stale:
-        print(f"{len(stale)} stale {kind} verdicts (the output changed): {', '.join(stale)}")
-    return {k: v for k, v in by_id.items() if k in ids}
+        item = by_id.get(entry["id"])
+        why = "gone" if item is None else refusal(view(entry), item)
+        if why == "gone":
+            gone.append(entry["id"])
+        elif why:
+            moved.append(f"{entry['id']} ({why})")
+        else:
+            kept[item["id"]] = entry
+    if gone:
+        print(f"{len(gone)} stale {kind} verdicts (the output changed): {', '.join(gone)}")
+    if moved:
+        print(
+            f"{len(moved)} stale {kind} verdicts (refused: the id now names a hunk at another "
+            f"place or with other rules): {'; '.join(moved)}"
+        )
+    return kept
+
+
+def blocker_item(b: dict) -> dict:
+    """A blocker as ``check_verdicts`` compares it: its place with its line, and its rule."""
+    return {"id": b["id"], "where": f"{b['repo']} {b['path']}:{b['line']}", "rules": [b["code"]]}
+
+
+def blocker_entry(entry: dict) -> dict:
+    """A stored blocker verdict in the shape ``hunk_ids.refusal`` reads."""
+    return {
+        **entry,
+        "where": f"{entry.get('where', '')}:{entry.get('line', '')}",
+        "rules": entry.get("rule", ""),
+    }
 
 
 def review_tables(
@@ -279,16 +322,18 @@ def main() -> None:
         seen[b["id"]] += 1
         if seen[b["id"]] > 1:
             b["id"] = f"{b['id']}-{seen[b['id']]}"
-    hv = check_verdicts(
-        "hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, {h["id"] for h in every}
-    )
+    hv = check_verdicts("hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, every)
     # Shown and counted: the drawn hunks, and any other that has a verdict.
     drawn_ids = {h["id"] for h in drawn}
     hunks = drawn + [
         h for h in every if hv.get(h["id"], {}).get("verdict") and h["id"] not in drawn_ids
     ]
     bv = check_verdicts(
-        "blocker", load_toml(BLOCKERS, "blocker"), BLOCKER_VERDICTS, {b["id"] for b in blockers}
+        "blocker",
+        load_toml(BLOCKERS, "blocker"),
+        BLOCKER_VERDICTS,
+        [blocker_item(b) for b in blockers],
+        blocker_entry,
     )
     write_sheet("hunks.md", "Hunks drawn for review", hunks, hv, hunk_section)
     write_sheet("blockers.md", "Blockers", blockers, bv, blocker_section)
