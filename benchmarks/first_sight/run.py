@@ -3,6 +3,7 @@ project has seen, reviewed hunk by hunk, blocker by blocker and entry point by e
 
     python benchmarks/first_sight/run.py benchmarks/first_sight/batch-<date>-<letter>.toml
         [--only NAME ...] [--mirrors DIR] [-j 1] [--no-measure] [--add-missing] [--table]
+        [--readme]
 
 A batch file names the tool's commit, the date and the repositories (``[[repo]]``: name, github,
 commit, paths, category, as in ``benchmarks/repos.toml``). For each repository this runs
@@ -24,7 +25,9 @@ verdicts and reasons are committed; the code they name stays in the cache, and t
 the hunk its id names is refused (``hunk_ids.refusal``), as in ``hunk_review.py``.
 
 ``--add-missing`` appends an empty entry for each hunk, blocker and entry point without one;
-``--table`` prints the batch's row of the series table and its per-repository counts.
+``--table`` prints the batch's per-repository counts and its row of the series table;
+``--readme`` writes both into ``benchmarks/first_sight/README.md`` (the row marked with the
+batch's name in the series table, and the section between the batch's markers).
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 # The files a user's checkout has beside its code that name entry points (launch lines).
+README = HERE / "README.md"
+SERIES_END = "<!-- series:end -->"
 SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".md", ".rst", ".txt", "Makefile")
 TRUTHS = ("runs", "does-not", "cannot-tell")
 
@@ -224,7 +229,8 @@ def pct(part: int, whole: int) -> str:
     return f"{part} ({100 * part / whole:.1f} %)" if whole else f"{part}"
 
 
-def report(batch: dict, per: dict[str, Counter]) -> str:
+def report(batch: dict, per: dict[str, Counter]) -> tuple[str, str]:
+    """The per-repository table and the batch's row of the series table."""
     total = sum(per.values(), Counter())
     reviewed = total["correct"] + total["unneeded"] + total["wrong"]
     lines = [
@@ -251,9 +257,22 @@ def report(batch: dict, per: dict[str, Counter]) -> str:
         f"{total['claimed runs']} runs, {total['claimed blocked']} blocked; true "
         f"{total['truth runs']} runs, {total['truth does-not']} does not, "
         f"{total['truth cannot-tell']} cannot tell | {total['false runs']} "
-        f"| {total['mergeable']} of {len(per)} |"
+        f"| {total['mergeable']} of {len(per)} | <!-- {batch.get('name', '')} -->"
     )
-    return "\n".join(lines) + "\n\nSeries row:\n\n" + series + "\n"
+    return "\n".join(lines) + "\n", series
+
+
+def write_readme(name: str, table: str, row: str) -> None:
+    """The batch's row in the series table (replaced, or added before its end marker) and its
+    per-repository table between its own markers."""
+    text = README.read_text()
+    marker = f"<!-- {name} -->"
+    lines = text.splitlines()
+    kept = [line for line in lines if not line.endswith(marker)]
+    at = kept.index(SERIES_END) if SERIES_END in kept else len(kept)
+    text = "\n".join([*kept[:at], row, *kept[at:]]) + "\n"
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    README.write_text(repos.replace_between(text, start, end, table))
 
 
 def main() -> None:
@@ -265,6 +284,7 @@ def main() -> None:
     parser.add_argument("--no-measure", action="store_true", help="use the kept results")
     parser.add_argument("--add-missing", action="store_true")
     parser.add_argument("--table", action="store_true")
+    parser.add_argument("--readme", action="store_true")
     args = parser.parse_args()
     batch, batch_repos = load_batch(args.batch)
     batch["name"] = args.batch.stem
@@ -335,8 +355,11 @@ def main() -> None:
                 if e["id"] not in ev
             ],
         )
+    table, row = report(batch, tally(summaries, hunks, blockers, entries, hv, bv, ev))
     if args.table:
-        print(report(batch, tally(summaries, hunks, blockers, entries, hv, bv, ev)))
+        print(table + "\nSeries row:\n\n" + row)
+    if args.readme:
+        write_readme(batch["name"], table, row)
 
 
 if __name__ == "__main__":
