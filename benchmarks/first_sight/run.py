@@ -241,13 +241,16 @@ def report(batch: dict, per: dict[str, Counter]) -> tuple[str, str]:
     ]
     for name, c in [*per.items(), ("**total**", total)]:
         r = c["correct"] + c["unneeded"] + c["wrong"]
+        merge = "yes" if c["mergeable"] else "no"
+        if c is total:
+            merge = f"{total['mergeable']} of {len(per)}"
         lines.append(
             f"| {name} | {c['hunks']} | {r} | {pct(c['correct'], r)} | {pct(c['unneeded'], r)} "
             f"| {pct(c['wrong'], r)} | {c['blocker true']}/{c['blocker false']}/"
             f"{c['blocker not reviewed']} | {c['entries']} | {c['claimed runs']}/"
             f"{c['claimed blocked']} | {c['truth runs']}/{c['truth does-not']}/"
             f"{c['truth cannot-tell']} | {c['false runs']} | {c['internal errors']} "
-            f"| {'yes' if c['mergeable'] else 'no'} |"
+            f"| {merge} |"
         )
     series = (
         f"| {batch.get('name', '')} | {batch.get('date', '')} | {batch.get('tool_commit', '')[:7]}"
