@@ -20,6 +20,9 @@ Reads what ``benchmarks/repos.py`` left in ``benchmarks/.cache/results/`` and:
   changed there), and those whose stored ``where`` or ``rules`` no longer match the hunk the id
   names (``hunk_ids.refusal``: a verdict written for one hunk never passes to another);
 * with ``--add-missing``, appends an entry with an empty verdict for each missing one;
+* with ``--rekey``, rewrites each verdict found by its hunk's ``legacy_id`` (and still at its
+  stored line, with its rules) under the hunk's id and ``where`` of today, so it keeps its hunk
+  when lines move later;
 * rewrites the review tables between the ``review`` markers of ``benchmarks/README.md``.
 
 Ids are content hashes: a hunk's of its repository, file, enclosing function, rules, removed and
@@ -200,6 +203,26 @@ def check_verdicts(
     return kept
 
 
+def rekey(verdicts: list[dict], kept: dict[str, dict], hunks: list[dict]) -> list[dict]:
+    """``verdicts`` with each one kept by a hunk's legacy id moved to that hunk's id and place."""
+    by_id = {h["id"]: h for h in hunks}
+    moved = {id(entry): by_id[key] for key, entry in kept.items()}
+    out = []
+    for entry in verdicts:
+        hunk = moved.get(id(entry))
+        out.append(entry if hunk is None else {**entry, "id": hunk["id"], "where": hunk["where"]})
+    return out
+
+
+def dump(path: Path, table: str, entries: list[dict]) -> None:
+    """``entries`` as ``[[table]]`` blocks, their keys in the order they have."""
+    blocks = [
+        f"[[{table}]]\n" + "".join(f"{k} = {quote(str(v))}\n" for k, v in entry.items())
+        for entry in entries
+    ]
+    path.write_text("\n".join(blocks))
+
+
 def blocker_item(b: dict) -> dict:
     """A blocker as ``check_verdicts`` compares it: its place with its line, and its rule."""
     return {"id": b["id"], "where": f"{b['repo']} {b['path']}:{b['line']}", "rules": [b["code"]]}
@@ -309,6 +332,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--add-missing", action="store_true")
+    parser.add_argument("--rekey", action="store_true", help="move legacy-id verdicts to new ids")
     parser.add_argument("--no-readme", action="store_true")
     args = parser.parse_args()
     summaries = load_summaries(load_repos())
@@ -322,7 +346,10 @@ def main() -> None:
         seen[b["id"]] += 1
         if seen[b["id"]] > 1:
             b["id"] = f"{b['id']}-{seen[b['id']]}"
-    hv = check_verdicts("hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, every)
+    raw = load_toml(VERDICTS, "hunk")
+    hv = check_verdicts("hunk", raw, HUNK_VERDICTS, every)
+    if args.rekey:
+        dump(VERDICTS, "hunk", rekey(raw, hv, every))
     # Shown and counted: the drawn hunks, and any other that has a verdict.
     drawn_ids = {h["id"] for h in drawn}
     hunks = drawn + [

@@ -142,3 +142,34 @@ def test_a_blocker_verdict_at_another_rule_is_refused():
         hunk_review.blocker_entry,
     )
     assert kept == {"b1": entry}
+
+
+def test_rekey_moves_a_legacy_verdict_to_the_id_and_place_of_its_hunk(tmp_path):
+    train, validate = _rows()
+    legacy = {
+        "id": train["legacy_id"],
+        "where": "repo train.py:2",
+        "rules": "TRN101",
+        "verdict": "correct",
+        "reason": "the step's cut",
+    }
+    stale = {
+        "id": "gone",
+        "where": "repo x.py:1",
+        "rules": "TRN001",
+        "verdict": "wrong",
+        "reason": "",
+    }
+    kept = hunk_review.check_verdicts(
+        "hunk", [legacy, stale], hunk_review.HUNK_VERDICTS, [train, validate]
+    )
+    rekeyed = hunk_review.rekey([legacy, stale], kept, [train, validate])
+    assert rekeyed[0] == {**legacy, "id": train["id"], "where": "repo train.py:2 in train"}
+    assert rekeyed[1] == stale
+    path = tmp_path / "verdicts.toml"
+    hunk_review.dump(path, "hunk", rekeyed)
+    assert hunk_review.load_toml(path, "hunk") == rekeyed
+    # Once re-keyed, it survives its lines moving.
+    moved = {**train, "where": "repo train.py:40 in train"}
+    again = hunk_review.check_verdicts("hunk", rekeyed[:1], hunk_review.HUNK_VERDICTS, [moved])
+    assert list(again) == [train["id"]]
