@@ -11,6 +11,12 @@ import hunk_review  # noqa: E402
 import repos  # noqa: E402
 
 BEFORE = "import torch\nx = 1\nmodel.cuda()\noptimizer.step()\nprint(x)\n"
+# The same cut inserted in a training and a validation loop.
+TWO_LOOPS = "def train():\n    loss.backward()\n\ndef validate():\n    out = model(x)\n"
+TWO_LOOPS_CUT = (
+    "def train():\n    loss.backward()\n    torch_xla.sync()\n\n"
+    "def validate():\n    out = model(x)\n    torch_xla.sync()\n"
+)
 AFTER = "import torch\nimport torch_xla\nx = 1\nmodel.to('xla')\noptimizer.step()\ntorch_xla.sync()\nprint(x)\n"
 
 
@@ -49,12 +55,7 @@ def test_a_verdict_whose_hunk_is_gone_is_reported_stale(capsys):
 
 
 def test_the_same_line_inserted_in_two_functions_gets_two_ids():
-    before = "def train():\n    loss.backward()\n\ndef validate():\n    out = model(x)\n"
-    after = (
-        "def train():\n    loss.backward()\n    torch_xla.sync()\n\n"
-        "def validate():\n    out = model(x)\n    torch_xla.sync()\n"
-    )
-    hunks = repos.file_hunks("train.py", before, after)
+    hunks = repos.file_hunks("train.py", TWO_LOOPS, TWO_LOOPS_CUT)
     rows = repos.hunk_rows("repo", hunks)
     assert [h.scope for h in hunks] == ["train", "validate"]
     assert rows[0]["id"] != rows[1]["id"]
@@ -64,12 +65,7 @@ def test_the_same_line_inserted_in_two_functions_gets_two_ids():
 
 
 def _rows():
-    before = "def train():\n    loss.backward()\n\ndef validate():\n    out = model(x)\n"
-    after = (
-        "def train():\n    loss.backward()\n    torch_xla.sync()\n\n"
-        "def validate():\n    out = model(x)\n    torch_xla.sync()\n"
-    )
-    hunks = repos.file_hunks("train.py", before, after)
+    hunks = repos.file_hunks("train.py", TWO_LOOPS, TWO_LOOPS_CUT)
     hunks[0].rules, hunks[1].rules = ["TRN101"], ["TRN101"]
     return repos.hunk_rows("repo", hunks)
 
@@ -124,24 +120,17 @@ def test_a_verdict_with_its_function_survives_lines_moving_above_it():
 
 def test_a_blocker_verdict_at_another_rule_is_refused():
     blocker = {"id": "b1", "repo": "r", "path": "train.py", "line": 7, "code": "TRN006"}
+    items = [hunk_review.blocker_item(blocker)]
     entry = {"id": "b1", "where": "r train.py", "line": 7, "rule": "TRN005", "verdict": "true"}
-    kept = hunk_review.check_verdicts(
-        "blocker",
-        [entry],
-        hunk_review.BLOCKER_VERDICTS,
-        [hunk_review.blocker_item(blocker)],
-        hunk_review.blocker_entry,
-    )
-    assert kept == {}
+
+    def kept():
+        return hunk_review.check_verdicts(
+            "blocker", [entry], hunk_review.BLOCKER_VERDICTS, items, hunk_review.blocker_entry
+        )
+
+    assert kept() == {}
     entry["rule"] = "TRN006"
-    kept = hunk_review.check_verdicts(
-        "blocker",
-        [entry],
-        hunk_review.BLOCKER_VERDICTS,
-        [hunk_review.blocker_item(blocker)],
-        hunk_review.blocker_entry,
-    )
-    assert kept == {"b1": entry}
+    assert kept() == {"b1": entry}
 
 
 def test_rekey_moves_a_legacy_verdict_to_the_id_and_place_of_its_hunk(tmp_path):
