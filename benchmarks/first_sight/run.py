@@ -50,9 +50,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# The files a user's checkout has beside its code that name entry points (launch lines).
 README = HERE / "README.md"
 SERIES_END = "<!-- series:end -->"
+# The files a user's checkout has beside its code that name entry points (launch lines).
 SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".md", ".rst", ".txt", "Makefile")
 TRUTHS = ("runs", "does-not", "cannot-tell")
 
@@ -71,58 +71,41 @@ def entry_points(source: Path, check: dict) -> list[dict]:
     from trncodemod.analysis.program import build_program
     from trncodemod.pipeline.program import _launches, _summary
 
-    files = sorted(p for p in source.rglob("*.py") if p.is_file())
     summaries = {}
-    for path in files:
+    for path in sorted(p for p in source.rglob("*.py") if p.is_file()):
         summary = _summary(path, None)
         if summary is not None:
             summaries[path.relative_to(source).as_posix()] = summary
     folders = {PurePosixPath(d).parent: source / PurePosixPath(d).parent for d in summaries}
     launched, scripts = _launches(folders, set(summaries))
     program = build_program(summaries, [p for p, _ in launched], scripts, launched)
-    left = [
-        f
-        for f in check["findings"]
-        if f["severity"] == "blocker" and not f["fixed"] and f["path"].endswith(".py")
-    ]
-    notebooks = [
-        f for f in check["findings"] if f["severity"] == "blocker" and f["path"].endswith(".ipynb")
-    ]
+    left = [f for f in check["findings"] if f["severity"] == "blocker" and not f["fixed"]]
     rows = []
     for entry in sorted(program.entry_points):
         reached = sorted({path for path, _ in program.reached.get(entry, {})} | {entry})
-        in_reach = [f for f in left if f["path"] in reached]
-        rows.append(
-            {
-                "id": f"{entry}",
-                "path": entry,
-                "launch_lines": list(program.view(entry).launch_lines),
-                "reaches": reached,
-                "steps": [f"{p}:{name}:{line}" for p, name, line, _ in program.steps_of(entry)],
-                "claimed": "blocked" if in_reach else "runs",
-                "first_blocker": (
-                    f"{in_reach[0]['path']}:{in_reach[0]['line']} {in_reach[0]['code']}"
-                    if in_reach
-                    else ""
-                ),
-            }
-        )
+        steps = [f"{p}:{name}:{line}" for p, name, line, _ in program.steps_of(entry)]
+        launch = list(program.view(entry).launch_lines)
+        rows.append(_entry(entry, reached, steps, launch, left))
     # A notebook is its own program: every one the tool read is an entry point.
-    for nb in sorted({f["path"] for f in check["files"]} - set(summaries)):
-        if nb.endswith(".ipynb"):
-            mine = [f for f in notebooks if f["path"] == nb and not f["fixed"]]
-            rows.append(
-                {
-                    "id": nb,
-                    "path": nb,
-                    "launch_lines": [],
-                    "reaches": [nb],
-                    "steps": [],
-                    "claimed": "blocked" if mine else "runs",
-                    "first_blocker": f"{nb}:{mine[0]['line']} {mine[0]['code']}" if mine else "",
-                }
-            )
+    for path in sorted({f["path"] for f in check["files"]} - set(summaries)):
+        if path.endswith(".ipynb"):
+            rows.append(_entry(path, [path], [], [], left))
     return rows
+
+
+def _entry(path: str, reached: list[str], steps: list[str], launch: list[str], left) -> dict:
+    """An entry point and its claim: "blocked" by the first blocker left in a module it
+    reaches, else "runs" (the summary's "will run on the accelerator")."""
+    in_reach = [f for f in left if f["path"] in reached]
+    first = in_reach[0] if in_reach else None
+    return {
+        "path": path,
+        "launch_lines": launch,
+        "reaches": reached,
+        "steps": steps,
+        "claimed": "blocked" if first else "runs",
+        "first_blocker": f"{first['path']}:{first['line']} {first['code']}" if first else "",
+    }
 
 
 def measure(repo: repos.Repo, cache: Path, mirrors: Path, jobs: int) -> dict:
