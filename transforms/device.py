@@ -198,6 +198,7 @@ class DevicePlacement(Pass):
         self._said_before = False  # the last blocked condition's line was reported already
         # `"cuda" if "cuda" in device else "cpu"` -> why it is kept (None: both sides rewritten)
         self._choices: dict[cst.IfExp, str | None] = {}
+        self._attributes: dict[str, list[cst.Attribute]] | None = None  # by dotted name
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -701,30 +702,75 @@ class DevicePlacement(Pass):
             return "device"
         return None
 
-    def _reference_roles(self, target: cst.Name) -> list[str | None]:
-        scope = self.get_metadata(ScopeProvider, target, None)
+    def _reference_roles(
+        self, target: cst.Name, depth: int = 0, bound: cst.CSTNode | None = None
+    ) -> list[str | None]:
+        """The roles of the reads of ``target`` (a name an assignment binds; ``bound``, the
+        node LibCST records the binding at where it is not the name: a parameter)."""
+        scope = self.get_metadata(ScopeProvider, bound or target, None)
         if scope is None:
             return [None]
         roles: list[str | None] = []
         for assignment in scope.assignments[target.value]:
-            if getattr(assignment, "node", None) is not target:
+            if getattr(assignment, "node", None) is not (bound or target):
                 continue
-            for access in assignment.references:
-                parent = self.get_metadata(ParentNodeProvider, access.node, None)
-                if isinstance(parent, cst.ComparisonTarget):
-                    parent = self.get_metadata(ParentNodeProvider, parent, None)
-                if isinstance(parent, cst.Attribute):  # `device.startswith("cuda")`
-                    parent = self.get_metadata(ParentNodeProvider, parent, None)
-                if isinstance(parent, cst.Comparison | cst.Call) and self._compares_identity(
-                    parent
-                ):
-                    roles.append("device")  # rewritten to the target's device type (TRN023)
-                    continue
-                role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
-                if role == "map_location" and self._torch_load(parent):
-                    role = "torch.load"
-                roles.append(role)
+            roles.extend(self._read_role(access.node, depth) for access in assignment.references)
         return roles
+
+    def _attribute_roles(self, target: cst.Attribute, depth: int = 0) -> list[str | None]:
+        """The roles of every read of an attribute assigned a value (`args.device = "cuda"`,
+        `self.device = device`): the dotted name matched across the file, as the device
+        analysis matches it."""
+        name = dotted(target)
+        if name is None:
+            return [None]
+        parents = self.parents()
+        return [
+            self._read_role(node, depth)
+            for node in self._attribute_nodes().get(name, ())
+            if node is not target and not isinstance(parents.get(node), cst.AssignTarget)
+        ]
+
+    def _attribute_nodes(self) -> dict[str, list[cst.Attribute]]:
+        if self._attributes is None:
+            self._attributes = {}
+            for node in walk(self._wrapper.module):
+                if isinstance(node, cst.Attribute):
+                    name = dotted(node)
+                    if name is not None:
+                        self._attributes.setdefault(name, []).append(node)
+        return self._attributes
+
+    def _read_role(self, read: cst.CSTNode, depth: int) -> str | None:
+        """What a read of a device value does with it: "device" (an argument a device goes in, a
+        test of its identity, or a name or attribute it is assigned to whose every read is one),
+        "map_location", "torch.load", or None."""
+        parent = self.get_metadata(ParentNodeProvider, read, None)
+        if isinstance(parent, cst.ComparisonTarget):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        if isinstance(parent, cst.Attribute) and parent.value is read:  # `device.startswith(..)`
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            parent = call if isinstance(call, cst.Call) and call.func is parent else parent
+        if isinstance(parent, cst.Comparison | cst.Call) and self._compares_identity(parent):
+            return "device"  # rewritten to the target's device type (TRN023)
+        if (
+            isinstance(parent, cst.Assign)
+            and parent.value is read
+            and len(parent.targets) == 1
+            and depth < 2
+        ):
+            target = parent.targets[0].target
+            if isinstance(target, cst.Name):
+                roles = self._reference_roles(target, depth + 1)
+            elif isinstance(target, cst.Attribute):
+                roles = self._attribute_roles(target, depth + 1)
+            else:
+                return None
+            return "device" if roles and all(r == "device" for r in roles) else None
+        role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
+        if role == "map_location" and self._torch_load(parent):
+            role = "torch.load"
+        return role
 
     def _torch_load(self, arg: cst.CSTNode) -> bool:
         call = self.get_metadata(ParentNodeProvider, arg, None)
@@ -1644,12 +1690,13 @@ class DevicePlacement(Pass):
             return updated_node
         if self._kind(original_node.value) != "cuda":
             return updated_node
-        roles = (
-            self._reference_roles(original_node.targets[0].target)
-            if len(original_node.targets) == 1
-            and isinstance(original_node.targets[0].target, cst.Name)
-            else []
-        )
+        target = original_node.targets[0].target if len(original_node.targets) == 1 else None
+        if isinstance(target, cst.Name):
+            roles = self._reference_roles(target)
+        elif isinstance(target, cst.Attribute):  # `args.device = "cuda"` in a launch function
+            roles = self._attribute_roles(target)
+        else:
+            roles = []
         if "device" not in roles:
             return updated_node  # a string that is never used as a device is just text
         if all(role in ("device", "torch.load") for role in roles):
@@ -1675,6 +1722,29 @@ class DevicePlacement(Pass):
             "is also used outside device arguments; change it by hand",
             False,
         )
+        return updated_node
+
+    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
+        """``def __init__(self, device="cuda")``: a default the function reads only as a device
+        (directly, or through the attribute or name it stores it in) is the training device's
+        default: the target's device string, as a plain assignment would be (TRN002)."""
+        default = original_node.default
+        if not isinstance(default, cst.SimpleString) or self._kind(default) != "cuda":
+            return updated_node
+        if self._in_dead(original_node):
+            return updated_node
+        roles = self._reference_roles(original_node.name, bound=original_node)
+        if not roles or not all(role == "device" for role in roles):
+            return updated_node  # read as text, or never: a person's call (or nothing to do)
+        if self.report(
+            default,
+            CudaDeviceString,
+            f'default "cuda" → "{self.target.device_string}" (the parameter is read only as '
+            "a device)",
+            True,
+        ):
+            assert isinstance(updated_node.default, cst.SimpleString)
+            return updated_node.with_changes(default=self._device_string(updated_node.default))
         return updated_node
 
 
