@@ -89,8 +89,11 @@ def test_a_schema_violation_is_caught() -> None:
             "files": 0,
             "changed": 0,
             "errors": 0,
+            "findings": 0,
             "fixed": 0,
+            "review": 0,
             "remaining": 0,
+            "notes": 0,
             "blockers": 0,
         },
     }
