@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 
@@ -115,3 +116,44 @@ def test_the_verdict_names_the_blocker_to_read_first():
         "1 blocker (will not run on the accelerator); read first: t.py:4:1 TRN026."
     )
     assert line.startswith("neuron: ")
+
+
+def _run(source: str) -> list[Finding]:
+    from trncodemod.config import Settings
+    from trncodemod.pipeline.migrate import migrate_text
+
+    migration = migrate_text(textwrap.dedent(source), "t.py", Settings())
+    outcome = FileOutcome(Path("t.py"), "t.py", findings=migration.findings)
+    (merged,) = one_per_cause([outcome])
+    return [f for f in merged.findings if f.fixed]
+
+
+def test_a_device_decided_on_one_line_is_one_fix_whatever_passes_rewrote_it():
+    fixes = _run(
+        """
+        import torch
+
+        def main(args):
+            device = torch.device("cuda" if args.cuda and torch.cuda.is_available() else "cpu")
+            return torch.zeros(2).to(device)
+        """
+    )
+    (decision,) = [f for f in fixes if f.line == 5]
+    assert decision.code == "TRN021" and "TRN002" in decision.message
+
+
+def test_fixes_on_adjacent_lines_one_pass_rewrote_stay_on_their_own_lines():
+    # The device pass rewrites both lines; a later pass's finding on the second line was
+    # anchored on the first (the changed block's start), and merged into its fix.
+    fixes = _run(
+        """
+        import torch
+
+        def batch(x, device):
+            if device.type == "cuda":
+                return x.pin_memory().cuda(non_blocking=True)
+            return x.to(device)
+        """
+    )
+    assert [(f.line, f.code) for f in fixes] == [(5, "TRN023"), (6, "TRN001")]
+    assert "TRN314" in fixes[1].message and "TRN314" not in fixes[0].message
