@@ -19,6 +19,11 @@ from trncodemod.pipeline.engine import FileOutcome, blocks
 
 @dataclass(frozen=True)
 class Counts:
+    """A new number (entry points, and how many of them run on the accelerator) is a field
+    here, filled in ``count`` from the outcomes (``FileOutcome.profile`` says which files are
+    entry scripts); every output then gives it, and ``tests/test_one_count.py`` holds it equal
+    once its parsers read it."""
+
     files: int = 0
     changed: int = 0  # files the migration rewrites (would rewrite, before ``apply``)
     errors: int = 0  # files that could not be read, parsed, migrated or written
