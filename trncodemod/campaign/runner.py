@@ -33,7 +33,8 @@ class CampaignRun:
     up_to_date: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)  # name: "status: reason"
-    blocked: dict[str, list[str]] = field(default_factory=dict)  # name: its blockers' places
+    # name: how many blockers it has left, and the first one's place and code (when recorded)
+    blocked: dict[str, tuple[int, str | None]] = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
@@ -45,8 +46,7 @@ class CampaignRun:
             self.failures[name] = f"{result['status']}: {result.get('reason', '')}".rstrip(": ")
         blockers = result.get("counts", {}).get("blockers", 0)
         if blockers:
-            places = list(result.get("blocking", []))
-            self.blocked[name] = places + ["?"] * (blockers - len(places))
+            self.blocked[name] = (blockers, next(iter(result.get("blocking", [])), None))
 
     def summary(self, out: Path) -> str:
         parts = [f"{n} {status}" for status, n in sorted(self.statuses.items())]
@@ -62,9 +62,9 @@ class CampaignRun:
                 f"blocked: {_repositories(len(self.blocked))}, the migrated program will not "
                 "run on the accelerator until each blocker is done by hand:"
             )
-            for name, places in sorted(self.blocked.items()):
-                first = f"; read first: {places[0]}" if places[0] != "?" else ""
-                lines.append(f"  {name}: {plural(len(places), 'blocker')}{first}")
+            for name, (blockers, first) in sorted(self.blocked.items()):
+                where = f"; read first: {first}" if first else ""
+                lines.append(f"  {name}: {plural(blockers, 'blocker')}{where}")
         if self.failures:
             lines.append(f"failed: {_repositories(len(self.failures))}:")
             lines += [f"  {name}: {why}" for name, why in sorted(self.failures.items())]
