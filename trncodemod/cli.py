@@ -23,6 +23,7 @@ import click
 from trncodemod import __version__
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.output.causes import one_per_cause
+from trncodemod.output.counts import Counts, count
 from trncodemod.output.report import (
     check_lines,
     check_summary,
@@ -35,7 +36,7 @@ from trncodemod.output.report import (
 )
 from trncodemod.output.report import statistics as statistics_rows
 from trncodemod.pipeline.cache import ResultCache, open_cache
-from trncodemod.pipeline.engine import FileOutcome, migrate_files, summarize
+from trncodemod.pipeline.engine import FileOutcome, migrate_files
 from trncodemod.pipeline.files import discover
 from trncodemod.pipeline.writing import write_outcomes
 from trncodemod.selection import SelectionError, enabled_codes
@@ -430,20 +431,20 @@ def apply(
     if interrupted:
         click.echo(INTERRUPTED_WRITING, err=True)
         sys.exit(EXIT_INTERRUPTED)
-    counts = summarize(outcomes)
-    if counts["errors"] or run.missing:
+    counts = count(outcomes)
+    if counts.errors or run.missing:
         sys.exit(EXIT_ERROR)
     # As ruff's --diff: a dry run answers "would anything change?"; a writing run answers
     # "is anything left for a person?" (`check` reports every finding).
-    pending = counts["changed"] if dry_run else counts["remaining"]
+    pending = counts.changed if dry_run else counts.left
     sys.exit(_exit_code(counts, bool(pending), exit_zero))
 
 
-def _exit_code(counts: dict[str, int], pending: bool, exit_zero: bool) -> int:
+def _exit_code(counts: Counts, pending: bool, exit_zero: bool) -> int:
     """1 while anything is pending; --exit-zero forgives that, but never a blocker left: it
     exists to land a migration with work left for later, and one that will not run on the
     accelerator is not that."""
-    if counts["blockers"]:
+    if counts.blockers:
         return EXIT_PENDING
     return EXIT_PENDING if pending and not exit_zero else EXIT_CLEAN
 
@@ -509,11 +510,10 @@ def check(
         for line in check_lines(outcomes):
             click.echo(line)
         click.echo(check_summary(outcomes, run.target))
-    counts = summarize(outcomes)
-    if counts["errors"] or run.missing:
+    counts = count(outcomes)
+    if counts.errors or run.missing:
         sys.exit(EXIT_ERROR)
-    found = any(f.fixed or f.counts_against_exit for o in outcomes for f in o.findings)
-    sys.exit(_exit_code(counts, found, exit_zero))
+    sys.exit(_exit_code(counts, bool(counts.fixed or counts.left), exit_zero))
 
 
 @main.command()

@@ -56,6 +56,11 @@ def campaign_command() -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Where the clones live (default: DIR/.work).",
 )
+@click.option(
+    "--exit-zero",
+    is_flag=True,
+    help="Exit 0 even when blockers are left (a repository that failed still exits 1).",
+)
 def run_command(
     spec: Path,
     out: Path,
@@ -67,9 +72,14 @@ def run_command(
     verify_python: str,
     only: str | None,
     work: Path | None,
+    exit_zero: bool,
 ) -> None:
     """Migrate every repository SPEC names; each one's result lands in DIR/<name>/. A rerun
-    finishes what is not done and keeps what is up to date."""
+    finishes what is not done and keeps what is up to date.
+
+    The summary names each repository that failed and each one with blockers left. Exit 1 when
+    a repository failed (clone, timeout, crash) or has a blocker left (recorded now or kept),
+    unless --exit-zero forgives the blockers; 0 otherwise; 2 on a usage error."""
     engine = engine or ("ray" if importlib.util.find_spec("ray") else "local")
     if address is not None and engine != "ray":
         raise click.UsageError("--address joins a Ray cluster: use it with --engine ray")
@@ -98,7 +108,7 @@ def run_command(
         )
         sys.exit(EXIT_INTERRUPTED)
     click.echo(run.summary(out), err=True)
-    sys.exit(1 if run.failed else 0)
+    sys.exit(1 if run.failures or (run.blocked and not exit_zero) else 0)
 
 
 @campaign_command.command("report")

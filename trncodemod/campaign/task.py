@@ -100,6 +100,13 @@ def _rules(outcomes: list[FileOutcome]) -> dict[str, dict[str, int]]:
     }
 
 
+def _blocking(outcomes: list[FileOutcome]) -> list[str]:
+    """Each blocker left, ``path:line:column CODE``: what the campaign's summary names."""
+    from trncodemod.pipeline.engine import blocks
+
+    return [f"{f.location} {f.code}" for o in outcomes for f in o.findings if blocks(f)]
+
+
 def _verify(
     single: list[FileOutcome], multi: list[FileOutcome], target: str, python: str, deadline: float
 ) -> dict:
@@ -145,6 +152,7 @@ def migrate_repository(
     """The repository's result (``result.json``); its files are written into ``out``.
     ``previous``: the inputs of its finished result, to leave alone when they are unchanged."""
     from trncodemod.commands.pull_request import changed_entry_scripts, make_migration_branch
+    from trncodemod.output.counts import count
     from trncodemod.output.report import json_report
     from trncodemod.output.sarif import sarif_log
 
@@ -169,7 +177,7 @@ def migrate_repository(
             [Path(p) for p in job.paths], settings, work, job.branch, commit, True, None, jobs=1
         )
         timings["migrate"] = time.monotonic() - mark
-        counts = summarize_counts(made.outcomes)
+        counts = count(made.outcomes).to_json()
         sarif = sarif_log(made.outcomes)
         sarif["runs"][0]["automationDetails"] = {"id": f"trncodemod-campaign/{job.name}/"}
         sarif["runs"][0]["versionControlProvenance"] = [
@@ -197,21 +205,11 @@ def migrate_repository(
         "branch_commit": _head(work) if made.branch else None,
         "counts": counts,
         "rules": _rules(made.outcomes),
+        "blocking": _blocking(made.outcomes),
         "errors": [o.error_text() for o in made.errors],
         "timings": {**timings, "task": time.monotonic() - started},
         "versions": versions(),
     }
-
-
-def summarize_counts(outcomes: list[FileOutcome]) -> dict[str, int]:
-    from trncodemod.findings import Safety
-    from trncodemod.pipeline.engine import summarize
-
-    counts = summarize(outcomes)
-    counts["review"] = sum(
-        f.fixed and f.safety is Safety.REVIEW for o in outcomes for f in o.findings
-    )
-    return counts
 
 
 def _uri(url: str) -> str:
