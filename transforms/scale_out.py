@@ -289,6 +289,9 @@ class ScaleOutPass(ScaleOutShape):
             equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
         )
         args = list(args)
+        if self.plan.bound is not None:  # type: ignore[union-attr]
+            # The dataset written in the call is bound to a name above: the loader reads it.
+            args[0] = args[0].with_changes(value=self.plan.dataset)  # type: ignore[union-attr]
         for index, arg in enumerate(args):
             if (arg.keyword and arg.keyword.value == "shuffle") or (
                 arg.keyword is None and not arg.star and index == 2
@@ -340,6 +343,9 @@ class ScaleOutPass(ScaleOutShape):
             return cst.FlattenSentinel(lines)
         if original_node is plan.statement:
             shuffle = _code(plan.shuffle) if plan.shuffle is not None else "False"
+            bound: list[cst.BaseStatement] = []
+            if plan.bound is not None:
+                bound.append(cst.parse_statement(f"{_code(plan.dataset)} = {_code(plan.bound)}\n"))
             sampler = cst.parse_statement(
                 f"{plan.sampler} = {self.add_import('torch.utils.data', obj='DistributedSampler')}(\n"
                 f"    {_code(plan.dataset)},\n"
@@ -348,6 +354,15 @@ class ScaleOutPass(ScaleOutShape):
                 f"    shuffle={shuffle},\n"
                 ")\n"
             )
+            if bound:
+                lines = list(updated_node.leading_lines)
+                return cst.FlattenSentinel(
+                    [
+                        bound[0].with_changes(leading_lines=lines),
+                        sampler,
+                        updated_node.with_changes(leading_lines=[]),
+                    ]
+                )
             return _before(sampler, updated_node)
         if original_node is plan.entry:
             return cst.FlattenSentinel([updated_node, self._init(comment=True)])
