@@ -216,7 +216,9 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = No
     if ran.returncode not in (0, 1) or "{" not in stderr:
         sys.exit(f"{port.name}: trncodemod exit {ran.returncode}: {stderr[-1500:]}")
     report = json.loads(stderr[stderr.index("{") :])
-    findings = [f for f in report.get("findings", []) if f["path"] == name]
+    # The script's findings, and those on its support modules: a port's edit may be in a module
+    # the script imports (a Trainer subclass in trainer_qa.py), and the tool reports it there.
+    findings = [f for f in report.get("findings", []) if f["path"] in given]
     (out / "tool.diff").write_text(stdout, "utf-8", errors="surrogateescape")
     (out / "findings.json").write_text(json.dumps(findings, indent=1))
     lines = [f"# {port.name}: {port.summary}", "", f"tool: `trncodemod {' '.join(args)}`", ""]
@@ -224,7 +226,8 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = No
     lines += [stdout, "```", "", "## Findings", ""]
     for f in findings:
         done = "fixed" if f["fixed"] else f["severity"]
-        lines.append(f"- L{f['line']} {f['code']} ({done}): {f['message']}")
+        where = "" if f["path"] == name else f"{f['path']}:"
+        lines.append(f"- {where}L{f['line']} {f['code']} ({done}): {f['message']}")
     (out / "side_by_side.md").write_text("\n".join(lines) + "\n", "utf-8", errors="surrogateescape")
     return {"name": port.name, "findings": findings, "args": args}
 
