@@ -89,7 +89,11 @@ class OneNeuronCore(Rule):
     """## What it does
     Notes, once per training entry script that runs as one process and is not distributed,
     that it trains on one NeuronCore, and what `--scale-out` would change (TRN161). Nothing is
-    rewritten.
+    rewritten. An accelerate script that starts no process group (no `init_process_group`, no
+    torchrun variable) is noted too, at its `Accelerator(...)`: accelerate starts none for the
+    xla backend (`src/accelerate/state.py`, `PartialState.__init__`), so the note says to start
+    the xla group and launch with torchrun, as Neuron's accelerate sample does
+    ([neuron-zero1-gpt2]).
 
     ## Why
     One process drives one NeuronCore: a trn1.32xlarge has 32, a trn2.48xlarge 64
@@ -114,7 +118,7 @@ class OneNeuronCore(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    sources = ("xla-model", "neuron-guide")
+    sources = ("xla-model", "neuron-guide", "neuron-zero1-gpt2")
 
 
 class ScaleOutUncertain(Rule):
