@@ -127,6 +127,8 @@ def load_spec(path: Path) -> list[RepoJob]:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise SpecError(f"{path}: cannot read: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+        raise SpecError(f"{path}: cannot read: TOML nested too deeply") from None
     unknown = set(data) - {"defaults", "repos"}
     if unknown:
         raise SpecError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}")
