@@ -458,5 +458,6 @@ def write_reports(out: Path) -> list[Path]:
     for name, text in documents.items():
         if (out / name).is_dir():  # results written before repository names were checked
             raise OSError(f"{out / name} is a folder (a repository named so?): no report written")
-        write_atomic(out / name, text.encode())
+        # A file name that is not UTF-8 reaches here as surrogates: written as escapes.
+        write_atomic(out / name, text.encode("utf-8", "backslashreplace"))
     return [out / name for name in documents]

@@ -284,7 +284,9 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
     changed = sorted(o.display for o in outcomes if o.changed)
     lines += ["", "## How to verify", "", *_how_to_verify(outcomes, target)]
     lines += ["", "Files changed:", "", *[f"- {code_span(path)}" for path in changed], ""]
-    return "\n".join(lines)
+    # A file name that is not UTF-8 (surrogates here) is shown as its bytes' escapes, \xe9:
+    # a description is UTF-8 text, for a file and for a pull request.
+    return "\n".join(lines).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _branch_exists(branch: str, top: Path) -> bool:
