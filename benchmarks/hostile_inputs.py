@@ -331,6 +331,23 @@ def probe_sarif_with_a_file_name_not_utf8(folder: Path) -> tuple[bool, str]:
     return ran.code == 1 and not ran.traceback, f"exit {ran.code}"
 
 
+def probe_campaign_with_a_file_name_not_utf8(folder: Path) -> tuple[bool, str]:
+    repo = folder / "repo"
+    repo.mkdir()
+    git("init", "-q", cwd=repo)
+    with open(os.path.join(os.fsencode(repo), b"caf\xe9.py"), "wb") as handle:
+        handle.write(TRAINING.encode())
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "base", cwd=repo)
+    (folder / "fleet.toml").write_text('[[repos]]\nname = "r"\nurl = "repo"\n')
+    ran = cli("campaign", "run", "fleet.toml", "--out", "out", cwd=folder, timeout=300)
+    try:
+        result = json.loads((folder / "out" / "r" / "result.json").read_text())
+    except (OSError, ValueError) as err:
+        return False, f"exit {ran.code}: no result ({err})"
+    return result["status"] == "migrated", f"{result['status']}: {result.get('reason') or ''}"
+
+
 def probe_text_output_of_a_file_name_not_utf8(folder: Path) -> tuple[bool, str]:
     with open(os.path.join(os.fsencode(folder), b"caf\xe9.py"), "wb") as handle:
         handle.write(TRAINING.encode())
