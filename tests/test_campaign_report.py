@@ -285,3 +285,14 @@ def test_a_spec_cannot_name_a_repository_like_a_report(tmp_path: Path) -> None:
     spec.write_text('[[repos]]\nname = "report.md"\nurl = "https://example.invalid/r"\n')
     with pytest.raises(SpecError, match="name of a report"):
         load_spec(spec)
+
+
+def test_a_result_json_that_is_a_link_is_not_read(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "r").mkdir(parents=True)
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"name": "r", "status": "SECRET-OUTSIDE-OUT"}))
+    (out / "r" / "result.json").symlink_to(secret)
+    result = CliRunner().invoke(main, ["campaign", "report", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "SECRET" not in (out / "report.html").read_text()

@@ -75,6 +75,8 @@ class ResultStore:
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir() and not p.is_symlink()):
             if folder.name.startswith(".") or folder.name.lower() in REPORT_NAMES:
                 continue
+            if (folder / RESULT).is_symlink():  # a result read through a link is not ours
+                continue
             result = self.read(folder.name)
             if isinstance(result, dict):
                 # The folder names the repository: a `name` edited in result.json ("../x")
