@@ -307,3 +307,15 @@ def test_an_added_import_already_above_its_first_use_stays_beside_torch(tmp_path
     sources = _migrated(path)
     assert sources[1] == "import torch\nimport torch_xla\nx = torch.zeros(2)"
     assert sources[2] == "model.to(torch_xla.device())"
+
+
+def test_a_line_magic_without_its_percent_is_kept_and_python_that_looks_like_one_is_migrated(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "automagic.ipynb"
+    magic = "pip install torch diffusers\ncd data/\nmatplotlib inline"
+    python = "time = 5\nmodel = torch.nn.Linear(4, 2).cuda()"
+    _cells(path, magic, "import torch", python)
+    sources = _migrated(path)
+    assert sources[0] == magic
+    assert sources[2] == "time = 5\nmodel = torch.nn.Linear(4, 2).to(torch_xla.device())"

@@ -2,7 +2,8 @@
 
 IPython rewrites a *logical* line before Python sees it when it starts with ``!`` (shell),
 ``%`` (line magic) or ``?``/``??`` (help), assigns from one (``files = !ls``,
-``t = %timeit -o f()``), or ends in ``?`` outside strings and comments (``obj?``). None of these
+``t = %timeit -o f()``), ends in ``?`` outside strings and comments (``obj?``), or names a line
+magic without its ``%`` and is not Python (``pip install x``: automagic). None of these
 is valid Python, so masking one never hides code a pass should see. A line inside brackets, a
 string or after a backslash is not a logical line's start (``x = (a\\n % b)`` is Python), which
 is why the cell is scanned rather than matched line by line. A cell that starts with a cell
@@ -17,6 +18,7 @@ a comment holding its index; after the passes ran, the line is put back as it wa
 
 from __future__ import annotations
 
+import ast
 import difflib
 import re
 from dataclasses import dataclass
@@ -25,6 +27,15 @@ _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
 _STARTS = ("!", "%", "?")
 # `name = !cmd`, `a, b = %magic`, `self.x[0] = !cmd`: IPython's SystemAssign and MagicAssign.
 _ASSIGN_FROM = re.compile(r"[ \t]*[\w.\[\], \t()*]+=[ \t]*[!%]")
+# Line magics IPython runs without `%` (automagic, on by default), and its shell aliases.
+_AUTOMAGIC_WORDS = (
+    "pip conda mamba cd pwd env set_env load_ext reload_ext unload_ext matplotlib time timeit "
+    "run pylab config sx system bookmark dhist pushd popd autoreload aimport tensorboard "
+    "capture prun who whos xmode precision reset history store ls cat mkdir rmdir rm cp mv "
+    "less more man clear"
+)
+_AUTOMAGICS = frozenset(_AUTOMAGIC_WORDS.split())
+_FIRST_WORD = re.compile(r"[ \t]*([A-Za-z_]\w*)\b(?![ \t]*[=(\[.,:;+*/%<>&|^-])")
 _MASK = "pass  # trncodemod-ipython {}"
 _MASKED = re.compile(r"^([ \t]*)pass  # trncodemod-ipython (\d+)$")
 _CONTINUED = "# trncodemod-ipython {}"
@@ -84,11 +95,25 @@ def mask(source: str) -> Masked:
             continue
         code = scanner.logical_line(lines, index)
         end = scanner.end
-        if code.rstrip().endswith("?"):  # `obj?`, `obj.attr??`: help
+        if code.rstrip().endswith("?") or _automagic(lines[start : end + 1]):
             for at in range(start, end + 1):
                 hide(at, at == start)
         index = end + 1
     return Masked("\n".join(lines), tuple(kept), indent)
+
+
+def _automagic(lines: list[str]) -> bool:
+    """A line magic written without its ``%`` (``pip install x``, ``cd data``), as IPython's
+    automagic runs it: its first word names a magic and the line is not Python (``time = 5``
+    and a bare ``cd`` are)."""
+    match = _FIRST_WORD.match(lines[0])
+    if match is None or match.group(1) not in _AUTOMAGICS:
+        return False
+    try:
+        ast.parse("\n".join(line.strip() for line in lines))
+    except SyntaxError:
+        return True
+    return False
 
 
 def unmask(text: str, masked: Masked, before: str) -> str:
