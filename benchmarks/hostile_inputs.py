@@ -134,7 +134,10 @@ def _migrated_notebook(folder: Path, *sources: str) -> tuple[Ran, list[str] | st
 
 
 def probe_notebook_ipython_lines(folder: Path) -> tuple[bool, str]:
-    magic = "VERSION = !python --version\nfiles = !ls\n??torch\ntorch.zeros?\n%matplotlib inline"
+    magic = (
+        "VERSION = !python --version\nfiles = !ls\n??torch\ntorch.zeros?\n%matplotlib inline\n"
+        "pip install -q torch\nx = torch.zeros(2,  # how many?\n    3)"
+    )
     ran, cells = _migrated_notebook(
         folder, "import torch", magic, "m = torch.nn.Linear(2, 2).cuda()"
     )
