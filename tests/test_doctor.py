@@ -380,9 +380,7 @@ def test_an_include_that_is_not_a_small_regular_file_is_refused_by_name(
     (tmp_path / "big.txt").write_bytes(b"# padding\n" * 600_000)
     (tmp_path / "requirements.txt").write_text(f"torch==2.9.0\n{include}\n")
     code, stdout, stderr = doctor(tmp_path)
-    assert f"requirements.txt:2: error: cannot read `{include}`: {why}" in (
-        stdout + stderr
-    )
+    assert f"requirements.txt:2: error: cannot read `{include}`: {why}" in (stdout + stderr)
 
 
 def test_a_requirements_file_that_is_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
