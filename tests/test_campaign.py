@@ -272,3 +272,21 @@ def test_ctrl_c_stops_the_run_at_once_and_the_rerun_finishes_it(tmp_path: Path) 
     rerun = subprocess.run([*command, "--exit-zero"], capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0 and f"{done} up to date (kept)" in rerun.stderr
     assert len(list(out.glob("*/result.json"))) == 6
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name of any bytes is POSIX's")
+def test_a_file_name_that_is_not_utf8_is_migrated_not_a_crashed_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    with open(os.path.join(os.fsencode(repo), b"caf\xe9.py"), "wb") as handle:
+        handle.write(KINDS["cuda"].encode())
+    git("init", "-q", "-b", "main", cwd=repo)
+    git("add", ".", cwd=repo)
+    git("commit", "-qm", "initial", cwd=repo)
+    spec = tmp_path / "fleet.toml"
+    spec.write_text('[[repos]]\nname = "r"\nurl = "repo"\n')
+    out = tmp_path / "out"
+    run_campaign(str(spec), "--out", str(out), "--engine", "local")
+    result = result_of(out, "r")
+    assert result["status"] == "migrated", result.get("reason")
+    assert "caf\\xe9.py" in (out / "r" / "description.md").read_text("utf-8")

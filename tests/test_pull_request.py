@@ -166,3 +166,23 @@ def test_a_scaled_out_script_is_launched_on_every_neuroncore_and_verified_as_one
     verify = text[text.index("## How to verify") : text.index("Files changed:")]
     assert "torchrun --nproc_per_node=32 train.py" in verify
     assert "trncodemod verify train.py" in verify
+
+
+def test_the_description_shows_any_file_name_as_one_code_span_of_utf8_text() -> None:
+    from markdown_it import MarkdownIt
+
+    from trncodemod.commands.pull_request import describe
+    from trncodemod.pipeline.engine import FileOutcome
+    from trncodemod.targets import load_target
+
+    names = ["a`![x](http://example.invalid/i.png)`.py", "caf\udce9.py"]
+    outcomes = []
+    for name in names:
+        finding = Finding(
+            name, 2, 5, "TRN001", "m", "cuda-method", Severity.ERROR, Safety.SAFE, False
+        )
+        outcomes.append(FileOutcome(Path(name), name, b"a", b"b", findings=(finding,)))
+    text = describe(outcomes, load_target("xla-2.9"), "trncodemod/xla-2.9")
+    text.encode("utf-8")  # no surrogate left
+    assert "caf\\udce9.py" in text or "caf\\xe9.py" in text
+    assert "<img" not in MarkdownIt("commonmark").render(text)

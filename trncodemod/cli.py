@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import json
 import signal
 import sys
@@ -201,6 +202,16 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 )
 def main() -> None:
     """Rewrite PyTorch GPU/CPU training code for AWS Trainium, as a reviewable patch."""
+    _escape_unwritable_names()
+
+
+def _escape_unwritable_names() -> None:
+    """A file name that is not UTF-8 reaches the output as surrogates (os.fsdecode), which a
+    strict UTF-8 stream refuses with a traceback: such characters are written as escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")
 
 
 @dataclass(frozen=True)

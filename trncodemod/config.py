@@ -183,6 +183,8 @@ def find_pyproject(start: Path) -> Path | None:
                 data = tomllib.loads(read_regular(candidate).decode("utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
                 raise ConfigError(f"{candidate}: cannot read: {err}") from None
+            except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+                raise ConfigError(f"{candidate}: cannot read: TOML nested too deeply") from None
             if "trncodemod" in data.get("tool", {}):
                 return candidate
     return None
@@ -234,6 +236,8 @@ def load_settings(
         data = tomllib.loads(read_regular(path).decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+        raise ConfigError(f"{path}: cannot read: TOML nested too deeply") from None
     table = data.get("tool", {}).get("trncodemod")
     if table is None:
         raise ConfigError(f"{path}: no [tool.trncodemod] table")

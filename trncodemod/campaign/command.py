@@ -118,5 +118,9 @@ def report_command(out: Path) -> None:
     from the results under DIR."""
     from trncodemod.campaign.report import write_reports
 
-    for path in write_reports(out):
+    try:
+        written = write_reports(out)
+    except OSError as err:
+        raise click.ClickException(f"no report written: {err}") from None
+    for path in written:
         click.echo(str(path))

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from trncodemod.campaign.spec import RepoJob
+from trncodemod.campaign.spec import REPORT_NAMES, RepoJob
 from trncodemod.campaign.task import ARTIFACTS, FAILED, RESULT
 
 ONLY = ("failed", "blocked", "changed")
@@ -72,8 +72,18 @@ class ResultStore:
     def results(self) -> list[dict]:
         """Every finished result under the root, by name."""
         found = []
-        for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):
-            if not folder.name.startswith(".") and (result := self.read(folder.name)):
+        for folder in sorted(p for p in self.root.iterdir() if p.is_dir() and not p.is_symlink()):
+            if folder.name.startswith(".") or folder.name.lower() in REPORT_NAMES:
+                continue
+            if (folder / RESULT).is_symlink():  # a result read through a link is not ours
+                continue
+            result = self.read(folder.name)
+            if isinstance(result, dict):
+                # The folder names the repository: a `name` edited in result.json ("../x")
+                # must not send a reader of its artifacts elsewhere.
+                status = result.get("status")
+                result = {**result, "name": folder.name}
+                result["status"] = status if isinstance(status, str) else json.dumps(status)
                 found.append(result)
         return found
 

@@ -25,6 +25,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# What `campaign report` writes beside the repositories' folders: no repository takes a name.
+REPORT_NAMES = ("report.html", "report.md", "report.sarif")
 # `git clone` takes a URL (`scheme://`) or scp-like `host:path` (a colon before any slash);
 # anything else is a path, which the spec resolves against its own folder.
 _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://|^[^/]+:")
@@ -77,6 +79,8 @@ def _job(entry: dict, defaults: dict, spec_dir: Path, where: str) -> RepoJob:
     name = entry.get("name")
     if not isinstance(name, str) or not NAME.match(name):
         raise SpecError(f"{where}: `name` must be letters, digits, '.', '_' or '-' (got {name!r})")
+    if name.lower() in REPORT_NAMES:
+        raise SpecError(f"{where}: `name` {name!r} is the name of a report the campaign writes")
     where = f"{where} ({name})"
     merged = {**defaults, **{k: v for k, v in entry.items() if k not in ("name", "url", "ref")}}
     ref = entry.get("ref")
@@ -123,6 +127,8 @@ def load_spec(path: Path) -> list[RepoJob]:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise SpecError(f"{path}: cannot read: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+        raise SpecError(f"{path}: cannot read: TOML nested too deeply") from None
     unknown = set(data) - {"defaults", "repos"}
     if unknown:
         raise SpecError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}")

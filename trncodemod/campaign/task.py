@@ -186,8 +186,11 @@ def migrate_repository(
         files = {
             "patch": b"".join(o.diff for o in made.outcomes),
             "description": made.description.encode(),
-            "findings": json_report(made.outcomes, "apply").encode(),
-            "sarif": json.dumps(sarif, indent=1, ensure_ascii=False).encode(),
+            # A file name that is not UTF-8 (surrogates in the text) is written as escapes.
+            "findings": json_report(made.outcomes, "apply").encode("utf-8", "backslashreplace"),
+            "sarif": json.dumps(sarif, indent=1, ensure_ascii=False).encode(
+                "utf-8", "backslashreplace"
+            ),
         }
         for key, data in files.items():
             (out / ARTIFACTS[key]).write_bytes(data)

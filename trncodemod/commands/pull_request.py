@@ -10,6 +10,7 @@ needs, and how to verify. Nothing is pushed; the description is ready for
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -32,6 +33,7 @@ from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.causes import one_per_cause
 from trncodemod.output.counts import count, plural
+from trncodemod.output.markdown import code_span, fence
 from trncodemod.output.report import one_line
 from trncodemod.pipeline.engine import FileOutcome, blocks, migrate_files
 from trncodemod.pipeline.files import discover
@@ -53,7 +55,7 @@ def _git(*args: str, cwd: Path) -> str:
 
 
 def _review_line(finding: Finding) -> str:
-    return f"- [ ] `{finding.location}` {finding.code} {one_line(finding.message)}"
+    return f"- [ ] {code_span(finding.location)} {finding.code} {one_line(finding.message)}"
 
 
 # How each launcher starts an entry script ([xla-pjrt]: multi-process jobs run under their
@@ -106,7 +108,7 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
     if not target.is_xla:
         entries = sorted(single + multi, key=lambda o: o.display)
         lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
-        lines += [f"- `{_launch(o)}`" for o in entries] or ["- (no entry script changed)"]
+        lines += [f"- {code_span(_launch(o))}" for o in entries] or ["- (no entry script changed)"]
         return lines
     option = "" if target.name == DEFAULT_TARGET else f" --target {target.name}"
     lines: list[str] = []
@@ -115,9 +117,10 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
             "On any Linux x86_64 machine, with `pip install torch==2.9.0 torch-xla==2.9.0` "
             "beside trncodemod (XLA on the CPU):",
             "",
-            "```sh",
-            *[f"trncodemod verify{option} {o.display}" for o in single],
-            "```",
+            fence(
+                "\n".join(f"trncodemod verify{option} {shlex.quote(o.display)}" for o in single),
+                "sh",
+            ),
         ]
     if multi:
         lines += [
@@ -125,9 +128,7 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
             "Multi-process entry scripts run under their launcher, on a Trainium instance "
             "(`trncodemod verify` runs one process):",
             "",
-            "```sh",
-            *[_launch(o) for o in multi],
-            "```",
+            fence("\n".join(_launch(o) for o in multi), "sh"),
         ]
     if not lines:
         lines = ["No entry script changed: run the scripts that import the changed modules."]
@@ -184,12 +185,14 @@ def _multi_process(outcome: FileOutcome) -> bool:
 
 
 def _launch(outcome: FileOutcome) -> str:
+    """The command line that starts ``outcome``'s script, its path quoted for the shell."""
+    path = shlex.quote(outcome.display)
     if _scaled_out(outcome):
-        return _SCALED_OUT_LAUNCH.format(path=outcome.display)
+        return _SCALED_OUT_LAUNCH.format(path=path)
     for launcher in _launchers(outcome):
         if launcher in _LAUNCH:
-            return _LAUNCH[launcher].format(path=outcome.display)
-    return f"python {outcome.display}"
+            return _LAUNCH[launcher].format(path=path)
+    return f"python {path}"
 
 
 def _by_rule(findings: list[Finding]) -> list[str]:
@@ -267,7 +270,7 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
     lines += _by_rule(left) if left else ["", "Nothing: no finding is left."]
     if notes:
         lines += ["", "## Notes", "", "Nothing to do; for the record:", ""]
-        lines += [f"- `{f.location}` {f.code} {one_line(f.message)}" for f in notes]
+        lines += [f"- {code_span(f.location)} {f.code} {one_line(f.message)}" for f in notes]
     files_by_rule: dict[str, set[str]] = defaultdict(set)
     for finding in fixed:
         files_by_rule[finding.code].add(finding.path)
@@ -300,8 +303,10 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
         )
     changed = sorted(o.display for o in outcomes if o.changed)
     lines += ["", "## How to verify", "", *_how_to_verify(outcomes, target)]
-    lines += ["", "Files changed:", "", *[f"- `{path}`" for path in changed], ""]
-    return "\n".join(lines)
+    lines += ["", "Files changed:", "", *[f"- {code_span(path)}" for path in changed], ""]
+    # A file name that is not UTF-8 (surrogates here) is shown as its bytes' escapes, \xe9:
+    # a description is UTF-8 text, for a file and for a pull request.
+    return "\n".join(lines).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _branch_exists(branch: str, top: Path) -> bool:

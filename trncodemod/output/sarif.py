@@ -37,7 +37,9 @@ _SECTION = re.compile(r"^## What it does\s*\n(?P<body>.*?)(?=^## |\Z)", re.MULTI
 
 
 def _uri(path: str) -> str:
-    return quote(path.replace("\\", "/"), safe="/")
+    """A relative URI reference of ``path``: its bytes percent-encoded, those of a name that is
+    not UTF-8 (surrogates here) included; a backslash is part of a POSIX name (``%5C``)."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
 
 
 def _rule_descriptor(rule: type[Rule]) -> dict:
@@ -215,7 +217,10 @@ def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
 
 
 def sarif_report(outcomes: Sequence[FileOutcome]) -> str:
-    return json.dumps(sarif_log(outcomes), indent=2, ensure_ascii=False)
+    text = json.dumps(sarif_log(outcomes), indent=2, ensure_ascii=False)
+    # A file name that is not UTF-8 is in the text as surrogates, which no UTF-8 stream can
+    # write: each becomes its JSON escape (\udce9), inside the string it is in.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _based(node: object, base: str) -> None:
