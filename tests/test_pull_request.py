@@ -43,8 +43,10 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_pr_creates_a_branch_with_one_commit_and_a_full_description(repo: Path) -> None:
     result = CliRunner().invoke(main, ["pr", "--select", "TRN0", "."])
     assert result.exit_code == 0, result.output
-    assert git("branch", "--show-current", cwd=repo).strip() == "trncodemod/xla-2.9"
-    log = git("log", "--format=%s%n%b", "main..HEAD", cwd=repo)
+    assert git("branch", "--show-current", cwd=repo).strip() == "main", "back where it was"
+    assert "you are on main, as before" in result.stderr
+    assert (repo / "train.py").read_text() == SCRIPT
+    log = git("log", "--format=%s%n%b", "main..trncodemod/xla-2.9", cwd=repo)
     assert log.count("Migrate training code") == 1
     assert "TRN001 cuda-method: 1" in log and "TRN005 cuda-map-location: 1" in log
     description = Path(result.stdout.strip()).read_text()
@@ -83,8 +85,8 @@ def test_an_existing_branch_is_named_and_force_recreates_it(repo: Path) -> None:
     assert git("branch", "--show-current", cwd=repo).strip() == "main"
     result = CliRunner().invoke(main, ["pr", "--force", "."])
     assert result.exit_code == 0, result.output
-    assert git("branch", "--show-current", cwd=repo).strip() == "trncodemod/xla-2.9"
-    assert "Migrate training code" in git("log", "-1", "--format=%s", cwd=repo)
+    assert git("branch", "--show-current", cwd=repo).strip() == "main"
+    assert "Migrate training code" in git("log", "-1", "--format=%s", "trncodemod/xla-2.9", cwd=repo)
 
 
 def _outcome(display: str, profile: dict | None, *findings: Finding) -> FileOutcome:
