@@ -86,7 +86,9 @@ def test_an_existing_branch_is_named_and_force_recreates_it(repo: Path) -> None:
     result = CliRunner().invoke(main, ["pr", "--force", "."])
     assert result.exit_code == 0, result.output
     assert git("branch", "--show-current", cwd=repo).strip() == "main"
-    assert "Migrate training code" in git("log", "-1", "--format=%s", "trncodemod/xla-2.9", cwd=repo)
+    assert "Migrate training code" in git(
+        "log", "-1", "--format=%s", "trncodemod/xla-2.9", cwd=repo
+    )
 
 
 def _outcome(display: str, profile: dict | None, *findings: Finding) -> FileOutcome:
