@@ -116,3 +116,42 @@ def refused(paths: list[Path] | tuple[Path, ...], root: Path | None = None) -> l
         except Escape as err:
             found.append(err)
     return found
+
+
+# -- Folders the tool made ------------------------------------------------------------------------
+#
+# A folder a command makes to write into (a campaign's --out and --work, each repository's
+# result folder) holds MARKER; the command deletes, overwrites or force-checks-out only in a
+# folder that holds it, so a folder of the user's own named by mistake is refused, not emptied.
+
+MARKER = ".trncodemod-made"
+_MARKER_TEXT = "Made by trncodemod, which writes and deletes only in folders that hold this file.\n"
+
+
+class NotMade(Escape):
+    """A folder the tool did not make, and was not told to take over."""
+
+
+def made_here(folder: Path) -> bool:
+    """Whether the tool made ``folder`` (it holds MARKER, a regular file, not a link)."""
+    return (folder / MARKER).is_file() and not (folder / MARKER).is_symlink()
+
+
+def claim(folder: Path, adopt: bool = False, flag: str = "") -> Path:
+    """``folder``, made and marked when it does not exist (or is empty); one that exists, holds
+    something and is not marked is NotMade (naming ``flag``), unless ``adopt``."""
+    if folder.is_symlink():
+        resolve(folder)  # Escape when it leads out of its work tree
+    if folder.exists() and not made_here(folder):
+        if not folder.is_dir():
+            raise NotMade(folder, "not a folder")
+        if any(folder.iterdir()) and not adopt:
+            raise NotMade(
+                folder,
+                f"it holds files and trncodemod did not make it (no {MARKER}); name an empty or "
+                f"new folder, or pass {flag} to let trncodemod write and delete in it",
+            )
+    folder.mkdir(parents=True, exist_ok=True)
+    if not made_here(folder):
+        (folder / MARKER).write_text(_MARKER_TEXT, "utf-8")
+    return folder
