@@ -256,3 +256,71 @@ def test_ctrl_c_stops_the_run_at_once_and_the_rerun_finishes_it(tmp_path: Path) 
     rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0 and f"{done} up to date (kept)" in rerun.stderr
     assert len(list(out.glob("*/result.json"))) == 6
+
+
+def _hostile(name: str):
+    """A probe of benchmarks/hostile_writes.py: it builds its hostile repository in a temporary
+    folder and runs the real command line; (passed, what it saw)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "hostile_writes.py"
+    spec = importlib.util.spec_from_file_location("hostile_writes", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.PROBES[name]
+
+
+@pytest.mark.parametrize(
+    "probe",
+    [
+        "campaign-paths-through-a-committed-link",
+        "campaign-timeout-leaves-git-clone",
+        "campaign-killed-driver-leaves-git-clone",
+        "campaign-verify-orphans-and-crashes",
+        "clone-url-read-as-an-option",
+    ],
+)
+def test_hostile_campaigns_stay_inside_what_was_asked(tmp_path: Path, probe: str) -> None:
+    passed, seen = _hostile(probe)(tmp_path.resolve())
+    assert passed, seen
+
+
+def test_an_out_folder_the_tool_did_not_make_is_refused_and_keeps_its_files(
+    tmp_path: Path,
+) -> None:
+    mine = tmp_path / "results" / "r"
+    mine.mkdir(parents=True)
+    (mine / "description.md").write_text("mine\n")
+    spec = tmp_path / "fleet.toml"
+    spec.write_text(f'[[repos]]\nname = "r"\nurl = "{tmp_path / "gone"}"\n')
+    out = str(tmp_path / "results")
+    code, output = run_campaign(str(spec), "--out", out, "--engine", "local", "--retries", "0")
+    assert code == 2 and "pass --reuse-out" in output
+    code, output = run_campaign(
+        str(spec), "--out", out, "--engine", "local", "--retries", "0", "--reuse-out"
+    )
+    assert code == 1 and result_of(tmp_path / "results", "r")["status"] == "clone-failed"
+    assert (mine / "description.md").read_text() == "mine\n", "a file it did not write is kept"
+
+
+def test_a_work_folder_holding_the_users_checkout_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    make_repository(source, {"train.py": "import torch\nm = torch.nn.Linear(2, 2).cuda()\n"})
+    mine = tmp_path / "mine"
+    git("clone", "-q", str(source), str(mine / "r"), cwd=tmp_path)
+    (mine / "r" / "notes.txt").write_text("untracked\n")
+    spec = tmp_path / "fleet.toml"
+    spec.write_text(f'[[repos]]\nname = "r"\nurl = "{source}"\n')
+    args = ["--out", str(tmp_path / "out"), "--work", str(mine), "--engine", "local"]
+    code, output = run_campaign(str(spec), *args)
+    assert code == 2 and "pass --reuse-work" in output
+    assert (mine / "r" / "notes.txt").exists()
+
+
+@pytest.mark.parametrize("key", ["url", "ref", "branch"])
+def test_a_spec_value_git_would_read_as_an_option_is_refused(tmp_path: Path, key: str) -> None:
+    spec = tmp_path / "fleet.toml"
+    entry = {"url": "../r", key: "--upload-pack=touch x:y"}
+    spec.write_text('[[repos]]\nname = "r"\n' + "".join(f'{k} = "{v}"\n' for k, v in entry.items()))
+    with pytest.raises(SpecError, match="starts with '-'"):
+        load_spec(spec)
