@@ -1,10 +1,12 @@
 """Migration pull requests: ``trncodemod pr PATH...`` in a git work tree.
 
 Creates a branch, applies the migration, commits it with a message naming the rules applied,
-and writes a pull-request description (Markdown) for a reviewer: what changed by rule, the
-``review``-class changes to check, the findings left as a checklist, the environment the target
-needs, and how to verify. Nothing is pushed; the description is ready for
-``gh pr create --body-file``.
+and writes a pull-request description (Markdown) for a reviewer: what blocks, the files that
+failed to migrate, what changed by rule, the ``review``-class changes to check, the findings left
+as a checklist, the environment the target needs, and how to verify. Nothing is pushed; the
+description is ready for ``gh pr create --body-file``. The work tree ends on the branch it was on,
+with its files as they were, after success and after any failure; the repository's hooks run
+only with ``--run-hooks`` (docs/trust-model.md, "Writes, git and processes").
 """
 
 from __future__ import annotations
