@@ -235,19 +235,21 @@ def repository_switches_off_max_file_bytes(tmp: Path) -> tuple[bool, str]:
 # -- Git ----------------------------------------------------------------------------------------
 
 
-def logging_git(tmp: Path) -> tuple[dict[str, str], Path]:
-    """An environment whose `git` logs its arguments (one call a line, NUL-separated) first."""
+def git_shim(tmp: Path, before: str) -> dict[str, str]:
+    """An environment whose `git` runs the shell lines ``before``, then the real git."""
     shims = tmp / "shims"
     shims.mkdir()
-    log = tmp / "git.log"
-    real = shutil.which("git")
-    (shims / "git").write_text(
-        f'#!/bin/sh\nprintf "%s\\0" "$@" >> {log}\necho >> {log}\nexec {real} "$@"\n'
-    )
+    (shims / "git").write_text(f'#!/bin/sh\n{before}\nexec {shutil.which("git")} "$@"\n')
     (shims / "git").chmod(0o755)
     env = environment(tmp)
     env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
-    return env, log
+    return env
+
+
+def logging_git(tmp: Path) -> tuple[dict[str, str], Path]:
+    """An environment whose `git` logs its arguments (one call a line, NUL-separated) first."""
+    log = tmp / "git.log"
+    return git_shim(tmp, f'printf "%s\\0" "$@" >> {log}\necho >> {log}'), log
 
 
 @probe
@@ -367,25 +369,33 @@ def verify_timeout_leaves_the_scripts_child(tmp: Path) -> tuple[bool, str]:
     return not left, f"{len(left)} process(es) left after --timeout"
 
 
-def killed_parent(tmp: Path, number: int) -> tuple[bool, str]:
-    repo = make_repo(tmp / "repo")
-    fake, pids = fake_python(tmp)
-    env = {**environment(tmp), "FAKE_WAIT": "60"}
-    command = [sys.executable, "-m", "trncodemod", "verify", "train.py", "--against", "HEAD"]
-    command += ["--python", str(fake), "--timeout", "100"]
-    parent = subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.DEVNULL,
+def kill_when_started(
+    tmp: Path, args: list[str], cwd: Path, env: dict[str, str], pids: Path, number: int
+) -> tuple[bool, str]:
+    """Run the tool with ``args`` until the children it starts log their ids to ``pids``,
+    send it signal ``number``, and count the processes and temporary folders left after."""
+    command = [sys.executable, "-m", "trncodemod", *args]
+    parent = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)  # fmt: skip
     deadline = time.monotonic() + 30
     while len(pids_in(pids)) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     parent.send_signal(number)
     parent.wait()
-    time.sleep(2)
+    time.sleep(3)
     left = alive(pids_in(pids))
     kill_all(left)
     temporaries = list((tmp / "tmp").glob("trncodemod-*"))
     ok = not left and not temporaries
-    return ok, f"{len(left)} process(es) and {len(temporaries)} temporary folder(s) left"
+    return ok, f"{len(left)} process(es), {len(temporaries)} temporary folder(s) left"
+
+
+def killed_parent(tmp: Path, number: int) -> tuple[bool, str]:
+    repo = make_repo(tmp / "repo")
+    fake, pids = fake_python(tmp)
+    env = {**environment(tmp), "FAKE_WAIT": "60"}
+    args = ["verify", "train.py", "--against", "HEAD", "--python", str(fake), "--timeout", "100"]
+    return kill_when_started(tmp, args, repo, env, pids, number)
 
 
 @probe
@@ -400,18 +410,9 @@ def verify_runner_survives_sigterm(tmp: Path) -> tuple[bool, str]:
 
 def hanging_git(tmp: Path) -> tuple[dict[str, str], Path]:
     """An environment whose `git clone` starts a child and hangs, as a slow network does."""
-    shims = tmp / "shims"
-    shims.mkdir()
     pids = tmp / "children"
-    real = shutil.which("git")
-    (shims / "git").write_text(
-        f'#!/bin/sh\nif [ "$1" = "clone" ]; then sleep 987 & echo $! >> {pids}; '
-        f'echo $$ >> {pids}; wait; fi\nexec {real} "$@"\n'
-    )
-    (shims / "git").chmod(0o755)
-    env = environment(tmp)
-    env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
-    return env, pids
+    hang = f'if [ "$1" = "clone" ]; then sleep 987 & echo $! >> {pids}; echo $$ >> {pids}; wait; fi'
+    return git_shim(tmp, hang), pids
 
 
 @probe
@@ -434,21 +435,8 @@ def campaign_killed_driver_leaves_git_clone(tmp: Path) -> tuple[bool, str]:
     env, pids = hanging_git(tmp)
     spec = tmp / "fleet.toml"
     spec.write_text(f'[[repos]]\nname = "r"\nurl = "{tmp}"\n')
-    command = [sys.executable, "-m", "trncodemod", "campaign", "run", str(spec), "--out", "out"]
-    command += ["--engine", "local"]
-    driver = subprocess.Popen(command, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 30
-    while len(pids_in(pids)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    driver.kill()
-    driver.wait()
-    time.sleep(3)
-    left = alive(pids_in(pids))
-    kill_all(left)
-    temporaries = list((tmp / "tmp").glob("trncodemod-*"))
-    ok = not left and not temporaries
-    return ok, f"{len(left)} process(es), {len(temporaries)} temporary folder(s) left"
+    args = ["campaign", "run", str(spec), "--out", "out", "--engine", "local"]
+    return kill_when_started(tmp, args, tmp, env, pids, signal.SIGKILL)
 
 
 @probe

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from fleet import BROKEN, KINDS, git, kind_of, make_fleet, make_repository
+from hostile_probes import hostile_probe
 
 from trncodemod.campaign.spec import SpecError, load_spec
 from trncodemod.cli import main
@@ -258,18 +259,6 @@ def test_ctrl_c_stops_the_run_at_once_and_the_rerun_finishes_it(tmp_path: Path) 
     assert len(list(out.glob("*/result.json"))) == 6
 
 
-def _hostile(name: str):
-    """A probe of benchmarks/hostile_writes.py: it builds its hostile repository in a temporary
-    folder and runs the real command line; (passed, what it saw)."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "hostile_writes.py"
-    spec = importlib.util.spec_from_file_location("hostile_writes", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.PROBES[name]
-
-
 @pytest.mark.parametrize(
     "probe",
     [
@@ -281,7 +270,7 @@ def _hostile(name: str):
     ],
 )
 def test_hostile_campaigns_stay_inside_what_was_asked(tmp_path: Path, probe: str) -> None:
-    passed, seen = _hostile(probe)(tmp_path.resolve())
+    passed, seen = hostile_probe(probe)(tmp_path.resolve())
     assert passed, seen
 
 

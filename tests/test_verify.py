@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hostile_probes import hostile_probe
 
 from trncodemod.cli import main
 from trncodemod.commands.verify import RUNNER, fallback_frames, judge
@@ -126,16 +127,6 @@ def test_a_script_training_on_the_cpu_fails_verify_on_the_xla_device(tmp_path: P
     assert "FAIL graphs ran on the XLA device: 0 graph executions" in result.output
 
 
-def _hostile(name: str):
-    """A probe of benchmarks/hostile_writes.py (it runs the real command line with a stand-in
-    interpreter whose run starts a child that outlives it); (passed, what it saw)."""
-    path = ROOT / "benchmarks" / "hostile_writes.py"
-    spec = importlib.util.spec_from_file_location("hostile_writes", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.PROBES[name]
-
-
 @pytest.mark.parametrize(
     "probe",
     [
@@ -148,7 +139,7 @@ def _hostile(name: str):
 def test_verify_leaves_no_process_file_or_temporary_folder_behind(
     tmp_path: Path, probe: str
 ) -> None:
-    passed, seen = _hostile(probe)(tmp_path.resolve())
+    passed, seen = hostile_probe(probe)(tmp_path.resolve())
     assert passed, seen
 
 
