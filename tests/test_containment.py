@@ -153,3 +153,20 @@ def test_a_big_file_stays_bounded_when_the_repository_switches_the_limit_off(
     result = CliRunner().invoke(main, ["check", "--no-cache", "big.py"])
     assert "over `max-file-bytes` (1,000,000)" in result.output
     assert "tries to loosen `max-file-bytes = 0`; ignored" in result.stderr
+
+
+def test_a_run_started_in_the_home_folder_follows_the_users_own_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import trncodemod.pipeline.containment as containment
+
+    home = (tmp_path / "home").resolve()
+    (home / "proj").mkdir(parents=True)
+    (tmp_path / "data").mkdir()
+    (home / "proj" / "data").symlink_to(tmp_path / "data")
+    monkeypatch.setattr(containment, "_NOT_WORK_TREES", {Path("/"), home})
+    monkeypatch.chdir(home)
+    assert resolve("proj/data/x.py") == (tmp_path / "data" / "x.py").resolve()
+    monkeypatch.chdir(home / "proj")
+    with pytest.raises(Escape, match="is a symlink inside"):
+        resolve("data/x.py")

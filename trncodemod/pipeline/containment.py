@@ -36,12 +36,12 @@ def within(path: Path, root: Path) -> bool:
 def work_tree(folder: Path, cwd: Path) -> Path | None:
     """The innermost work tree holding the real ``folder`` (a folder with a ``.git``), or the
     real current folder ``cwd`` when ``folder`` lies in it and no work tree holds it."""
-    # Not the home folder or `/`: a dotfiles repository there does not make every link of the
-    # user's own (`~/work -> /mnt/work`) a repository's link.
+    # Never the home folder or `/`: a dotfiles repository there, or a run started there, does
+    # not make every link of the user's own (`~/work -> /mnt/work`) a repository's link.
     for candidate in (folder, *folder.parents):
         if candidate not in _NOT_WORK_TREES and os.path.lexists(candidate / ".git"):
             return candidate
-    return cwd if within(folder, cwd) else None
+    return cwd if within(folder, cwd) and cwd not in _NOT_WORK_TREES else None
 
 
 def resolve(path: Path | str) -> Path:
