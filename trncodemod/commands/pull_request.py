@@ -441,6 +441,7 @@ def make_migration_branch(
         undone = _undo(written, start, branch, tip, top)
         if isinstance(err, Exception):
             raise BranchFailed(f"{err}\n{undone}") from None
+        click.echo(undone, err=True)  # Ctrl-C: said before the command's own line
         raise
     description = describe(outcomes, profile, branch, errors)
     return MigrationBranch(

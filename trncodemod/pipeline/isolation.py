@@ -1,9 +1,12 @@
-"""Keeping one file's crash, or its runaway memory, that file's error.
+"""Keeping one file's crash, or its runaway memory, that file's error; and every process the
+tool starts dying with it.
 
 Worker processes die with the run that started them (a killed run left them blocked on a pipe
 nobody reads, for minutes), live under a memory limit, and a parse that might crash the process
-runs in a child of its own. Nothing here imports LibCST: a worker answered from the cache never
-loads it.
+runs in a child of its own. Commands the tool starts (a campaign's task and its git, verify's
+runner and what the verified script starts) run in a process group of their own that dies with
+their parent, by the same means (``start_group``, ``run_group``, ``supervise``). Nothing here
+imports LibCST: a worker answered from the cache never loads it.
 """
 
 from __future__ import annotations
@@ -131,7 +134,9 @@ def start_group(
 
 
 def stop_group(process: subprocess.Popen) -> None:
-    """Kill ``process``'s group, what is left of it, and reap ``process``."""
+    """Kill ``process``'s group, what is left of it, and reap ``process``. (Its id stays the
+    group's while a member lives; Linux hands ids out in turn, so a new group with that id in
+    the moment after ``process`` ended is not a case to design for.)"""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
