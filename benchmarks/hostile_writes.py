@@ -308,6 +308,8 @@ def pr_runs_hooks_unasked(tmp: Path) -> tuple[bool, str]:
 def pr_failing_hook_leaves_user_on_new_branch(tmp: Path) -> tuple[bool, str]:
     repo, _ = hooked_repo(tmp)
     result = tool(tmp, "pr", "--run-hooks", ".", cwd=repo)
+    if "No such option '--run-hooks'" in result.stderr:  # a tool that runs hooks unasked
+        result = tool(tmp, "pr", ".", cwd=repo)
     branch = git("branch", "--show-current", cwd=repo).strip()
     status = git("status", "--porcelain", cwd=repo)
     ok = result.returncode != 0 and branch == "main" and not status and "back on" in result.stderr
