@@ -16,13 +16,20 @@ Reads what ``benchmarks/repos.py`` left in ``benchmarks/.cache/results/`` and:
   ``blame``, the rules at fault when a hunk holds several) and
   ``benchmarks/review/blockers.toml`` (``[[blocker]]``: id, where, rule, verdict ``true``/``false``,
   cause, reason), and reports the drawn hunks and the blockers whose verdict is missing, and the
-  verdicts whose id no longer occurs (stale: the tool's output changed there);
+  stale verdicts, which are never counted: those whose id no longer occurs (the tool's output
+  changed there), and those whose stored ``where`` or ``rules`` no longer match the hunk the id
+  names (``hunk_ids.refusal``: a verdict written for one hunk never passes to another);
 * with ``--add-missing``, appends an entry with an empty verdict for each missing one;
+* with ``--rekey``, rewrites each verdict found by its hunk's ``legacy_id`` (and still at its
+  stored line, with its rules) under the hunk's id and ``where`` of today, so it keeps its hunk
+  when lines move later;
 * rewrites the review tables between the ``review`` markers of ``benchmarks/README.md``.
 
-Ids are content hashes: a hunk's of its repository, file, removed and added lines (not its line
-numbers, so an edit elsewhere in the file keeps it); a blocker's of its repository, rule, file and
-the text of its line.
+Ids are content hashes: a hunk's of its repository, file, enclosing function, rules, removed and
+added lines (``hunk_ids``; not its line numbers, so an edit elsewhere in the file keeps it); a
+blocker's of its repository, rule, file and the text of its line. A verdict written before
+functions were recorded is found by the hunk's ``legacy_id`` (content only) and must still be at
+its stored line.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hunk_ids import refusal  # noqa: E402
 from repos import CACHE, HERE, README, SUPPORT, load_repos, load_summaries, replace_between  # noqa: E402
 
 if sys.version_info >= (3, 11):
@@ -90,12 +98,14 @@ def load_toml(path: Path, table: str) -> list[dict]:
         return tomllib.load(handle).get(table, [])
 
 
-def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> tuple[list[dict], list[dict]]:
+def drawn_hunks(
+    summaries: list[dict], sample: int, seed: int, cache: Path = CACHE
+) -> tuple[list[dict], list[dict]]:
     """Every hunk, and those drawn: the risky ones and the sample of the rest, each with its
     repository and why drawn."""
     risky, others = [], []
     for summary in summaries:
-        hunks = json.loads((CACHE / "results" / summary["name"] / "hunks.json").read_text())
+        hunks = json.loads((cache / "results" / summary["name"] / "hunks.json").read_text())
         for hunk in hunks:
             hunk["repo"] = summary["name"]
             kinds = sorted({RISKY[r] for r in hunk["rules"] if r in RISKY})
@@ -108,12 +118,12 @@ def drawn_hunks(summaries: list[dict], sample: int, seed: int) -> tuple[list[dic
 
 
 def where(hunk: dict) -> str:
-    return f"{hunk['repo']} {hunk['path']}:{hunk['old_start']}"
+    return hunk.get("where") or f"{hunk['repo']} {hunk['path']}:{hunk['old_start']}"
 
 
-def excerpt(hunk: dict) -> str:
+def excerpt(hunk: dict, cache: Path = CACHE) -> str:
     """The hunk as a diff with a few lines of the original around it."""
-    source = CACHE / "repos" / hunk["repo"] / hunk["path"]
+    source = cache / "repos" / hunk["repo"] / hunk["path"]
     lines = source.read_text("utf-8", errors="replace").splitlines()
     first = hunk["old_start"] - 1 if hunk["removed"] else hunk["old_start"]
     last = first + len(hunk["removed"])
@@ -123,10 +133,10 @@ def excerpt(hunk: dict) -> str:
     return "\n".join(out)
 
 
-def hunk_section(hunk: dict, verdict: str) -> str:
+def hunk_section(hunk: dict, verdict: str, cache: Path = CACHE) -> str:
     return (
         f"## {hunk['id']}  {where(hunk)}  {'+'.join(hunk['rules'])}  [{hunk['drawn']}]"
-        f"  verdict: {verdict}\n\n```diff\n{excerpt(hunk)}\n```\n"
+        f"  verdict: {verdict}\n\n```diff\n{excerpt(hunk, cache)}\n```\n"
     )
 
 
@@ -158,17 +168,73 @@ def add_missing(path: Path, table: str, entries: list[str]) -> None:
     path.write_text(text + "".join(f"\n[[{table}]]\n{e}" for e in entries))
 
 
-def check_verdicts(kind: str, verdicts: list[dict], allowed: tuple, ids: set) -> dict:
-    by_id = {}
+def check_verdicts(
+    kind: str, verdicts: list[dict], allowed: tuple, items: list[dict], view=lambda e: e
+) -> dict:
+    """The verdicts that still belong to their item (a hunk row, or ``blocker_item``), by the
+    item's id. A verdict whose id names no item, or an item at another place or with other
+    rules than it stores (as ``view`` shows the entry), is reported stale and never counted."""
+    by_id: dict[str, dict] = {}
+    for item in items:
+        by_id.setdefault(item["id"], item)
+        if item.get("legacy_id"):
+            by_id.setdefault(item["legacy_id"], item)
+    kept: dict[str, dict] = {}
+    gone, moved = [], []
     for entry in verdicts:
         verdict = entry.get("verdict", "")
         if verdict and verdict not in allowed:
             sys.exit(f"{kind} {entry.get('id')}: verdict {verdict!r} is not one of {allowed}")
-        by_id[entry["id"]] = entry
-    stale = sorted(set(by_id) - ids)
-    if stale:
-        print(f"{len(stale)} stale {kind} verdicts (the output changed): {', '.join(stale)}")
-    return {k: v for k, v in by_id.items() if k in ids}
+        item = by_id.get(entry["id"])
+        why = "gone" if item is None else refusal(view(entry), item)
+        if why == "gone":
+            gone.append(entry["id"])
+        elif why:
+            moved.append(f"{entry['id']} ({why})")
+        else:
+            kept[item["id"]] = entry
+    if gone:
+        print(f"{len(gone)} stale {kind} verdicts (the output changed): {', '.join(gone)}")
+    if moved:
+        print(
+            f"{len(moved)} stale {kind} verdicts (refused: the id now names a hunk at another "
+            f"place or with other rules): {'; '.join(moved)}"
+        )
+    return kept
+
+
+def rekey(verdicts: list[dict], kept: dict[str, dict], hunks: list[dict]) -> list[dict]:
+    """``verdicts`` with each one kept by a hunk's legacy id moved to that hunk's id and place."""
+    by_id = {h["id"]: h for h in hunks}
+    moved = {id(entry): by_id[key] for key, entry in kept.items()}
+    out = []
+    for entry in verdicts:
+        hunk = moved.get(id(entry))
+        out.append(entry if hunk is None else {**entry, "id": hunk["id"], "where": hunk["where"]})
+    return out
+
+
+def dump(path: Path, table: str, entries: list[dict]) -> None:
+    """``entries`` as ``[[table]]`` blocks, their keys in the order they have."""
+    blocks = [
+        f"[[{table}]]\n" + "".join(f"{k} = {quote(str(v))}\n" for k, v in entry.items())
+        for entry in entries
+    ]
+    path.write_text("\n".join(blocks))
+
+
+def blocker_item(b: dict) -> dict:
+    """A blocker as ``check_verdicts`` compares it: its place with its line, and its rule."""
+    return {"id": b["id"], "where": f"{b['repo']} {b['path']}:{b['line']}", "rules": [b["code"]]}
+
+
+def blocker_entry(entry: dict) -> dict:
+    """A stored blocker verdict in the shape ``hunk_ids.refusal`` reads."""
+    return {
+        **entry,
+        "where": f"{entry.get('where', '')}:{entry.get('line', '')}",
+        "rules": entry.get("rule", ""),
+    }
 
 
 def review_tables(
@@ -266,6 +332,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--add-missing", action="store_true")
+    parser.add_argument("--rekey", action="store_true", help="move legacy-id verdicts to new ids")
     parser.add_argument("--no-readme", action="store_true")
     args = parser.parse_args()
     summaries = load_summaries(load_repos())
@@ -279,16 +346,21 @@ def main() -> None:
         seen[b["id"]] += 1
         if seen[b["id"]] > 1:
             b["id"] = f"{b['id']}-{seen[b['id']]}"
-    hv = check_verdicts(
-        "hunk", load_toml(VERDICTS, "hunk"), HUNK_VERDICTS, {h["id"] for h in every}
-    )
+    raw = load_toml(VERDICTS, "hunk")
+    hv = check_verdicts("hunk", raw, HUNK_VERDICTS, every)
+    if args.rekey:
+        dump(VERDICTS, "hunk", rekey(raw, hv, every))
     # Shown and counted: the drawn hunks, and any other that has a verdict.
     drawn_ids = {h["id"] for h in drawn}
     hunks = drawn + [
         h for h in every if hv.get(h["id"], {}).get("verdict") and h["id"] not in drawn_ids
     ]
     bv = check_verdicts(
-        "blocker", load_toml(BLOCKERS, "blocker"), BLOCKER_VERDICTS, {b["id"] for b in blockers}
+        "blocker",
+        load_toml(BLOCKERS, "blocker"),
+        BLOCKER_VERDICTS,
+        [blocker_item(b) for b in blockers],
+        blocker_entry,
     )
     write_sheet("hunks.md", "Hunks drawn for review", hunks, hv, hunk_section)
     write_sheet("blockers.md", "Blockers", blockers, bv, blocker_section)

@@ -17,9 +17,9 @@ For each program of ``benchmarks/programs.toml``:
 6. table: steps measured, graph executions and device-to-host transfers per step, uncached
    compiles after the warm-up, CPU fallback ops other than a logged scalar's read, the verdicts;
    written to ``benchmarks/.cache/programs/results.json`` and between the ``programs`` markers of
-   ``README.md``.
+   ``benchmarks/README.md``.
 
-A program "meets the hand-port figures" (issue 24) when verify passes and, where one iteration is
+A program "meets the hand-port figures" when verify passes and, where one iteration is
 one optimizer step (``one_step_loop``), it ran exactly one graph per step.
 """
 
@@ -49,7 +49,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CACHE = HERE / ".cache" / "programs"
-README = ROOT / "README.md"
+README = HERE / "README.md"
 TABLE_START, TABLE_END = "<!-- programs:start -->", "<!-- programs:end -->"
 TARGET = "xla-2.9"
 
@@ -209,7 +209,7 @@ def _verify(program: Program, python: str, timeout: int, options: list[str]) -> 
 
 
 def verify(program: Program, python: str, timeout: int) -> dict:
-    """The migrated program on XLA:CPU, judged by reference §6.2."""
+    """The migrated program on XLA:CPU, judged by `trncodemod verify`'s criteria."""
     options = ["--steps", str(program.steps), "--warmup", str(program.warmup)]
     return _verify(
         program, python, timeout, [*options, "--log-interval", str(program.log_interval)]

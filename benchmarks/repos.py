@@ -33,6 +33,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import hunk_ids
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -68,8 +70,11 @@ class Hunk:
     removed: list[str]
     added: list[str]
     rules: list[str] = field(default_factory=list)
+    new_start: int = 0  # 1-based line of the first added line in the new file
+    scope: str = hunk_ids.MODULE
 
     def key(self, repo: str) -> str:
+        """The id verdicts written before scopes were kept use (content only)."""
         text = "\n".join([repo, self.path, *("-" + s for s in self.removed)])
         text += "\n" + "\n".join("+" + s for s in self.added)
         return hashlib.sha1(text.encode()).hexdigest()[:12]
@@ -80,8 +85,11 @@ def load_repos(path: Path = HERE / "repos.toml") -> list[Repo]:
         return [Repo(**entry) for entry in tomllib.load(handle)["repo"]]
 
 
-def materialise(repo: Repo, mirrors: Path, into: Path) -> None:
-    """``repo``'s paths at its commit in ``into`` (recreated unless already at that commit)."""
+def materialise(
+    repo: Repo, mirrors: Path, into: Path, suffixes: tuple[str, ...] = (".py", ".ipynb")
+) -> None:
+    """``repo``'s files under its paths whose names end in ``suffixes``, at its commit, in
+    ``into`` (recreated unless already at that commit)."""
     mirror = repo.mirror(mirrors)
     if not (mirror / "HEAD").is_file():
         sys.exit(
@@ -89,18 +97,20 @@ def materialise(repo: Repo, mirrors: Path, into: Path) -> None:
             f"(the session's `fetch` tool), or pass --mirrors DIR holding <owner>+<name>/repo"
         )
     stamp = into / ".commit"
-    if stamp.is_file() and stamp.read_text() == f"{repo.commit} {' '.join(repo.paths)}":
+    wanted = f"{repo.commit} {' '.join(repo.paths)} {' '.join(suffixes)}"
+    if stamp.is_file() and stamp.read_text() == wanted:
         return
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
-    # Only the Python files: a mirror may lack the blobs of large data files under the paths.
+    # Only the Python files (and launch files where asked): a mirror may lack the blobs of
+    # large data files under the paths.
     listing = subprocess.run(
         ["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", "--name-only", repo.commit]
         + ["--", *repo.paths],
         capture_output=True,
         check=False,
     )
-    files = [p for p in listing.stdout.decode().split("\0") if p.endswith((".py", ".ipynb"))]
+    files = [p for p in listing.stdout.decode().split("\0") if p.endswith(suffixes)]
     if listing.returncode != 0 or not files:
         sys.exit(f"{repo.name}: no Python files at {repo.commit} under {repo.paths}")
     archive = subprocess.run(
@@ -111,7 +121,7 @@ def materialise(repo: Repo, mirrors: Path, into: Path) -> None:
     if archive.returncode != 0:
         sys.exit(f"{repo.name}: git archive failed: {archive.stderr.decode()[-1000:]}")
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    stamp.write_text(f"{repo.commit} {' '.join(repo.paths)}")
+    stamp.write_text(wanted)
 
 
 def run_tool(args: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, float]:
@@ -165,7 +175,10 @@ def file_hunks(path: str, before: str, after: str) -> list[Hunk]:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             start = i1 + 1 if i2 > i1 else i1
-            hunks.append(Hunk(path, start, old[i1:i2], new[j1:j2]))
+            hunks.append(Hunk(path, start, old[i1:i2], new[j1:j2], new_start=j1 + 1))
+    before_spans, after_spans = hunk_ids.scopes(before, path), hunk_ids.scopes(after, path)
+    for hunk in hunks:
+        hunk.scope = hunk_ids.hunk_scope(hunk, before_spans, after_spans)
     return hunks
 
 
@@ -199,11 +212,61 @@ def blocker_key(repo: str, finding: dict, text: str) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()[:12]
 
 
-def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
-    source = CACHE / "repos" / repo.name
-    applied = CACHE / "applied" / repo.name
-    out = CACHE / "results" / repo.name
-    materialise(repo, mirrors, source)
+def parses(path: Path) -> str | None:
+    """Why a changed file does not parse, or None; a notebook's code cells each on their own
+    (IPython magics and shell lines left out)."""
+    raw = path.read_bytes()
+    if path.suffix != ".ipynb":
+        try:
+            ast.parse(raw)
+        except SyntaxError as err:
+            return f"{err.lineno}: {err.msg}"
+        return None
+    try:
+        cells = json.loads(raw)["cells"]
+    except (ValueError, KeyError) as err:
+        return f"not a notebook: {err}"
+    for number, cell in enumerate(cells, 1):
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        code = "\n".join(
+            "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
+        )
+        try:
+            ast.parse(code)
+        except SyntaxError as err:
+            return f"cell {number} line {err.lineno}: {err.msg}"
+    return None
+
+
+def hunk_rows(repo: str, hunks: list[Hunk]) -> list[dict]:
+    """Each hunk as ``hunks.json`` keeps it: its id (``hunk_ids``: with its function and
+    rules), the content-only id older verdicts were written under, and its place."""
+    ids = hunk_ids.number(
+        [hunk_ids.hunk_id(repo, h.path, h.scope, h.rules, h.removed, h.added) for h in hunks]
+    )
+    legacy = hunk_ids.number([h.key(repo) for h in hunks])
+    return [
+        {
+            "id": key,
+            "legacy_id": old,
+            "where": hunk_ids.where(repo, h.path, h.old_start, h.scope),
+            **h.__dict__,
+        }
+        for key, old, h in zip(ids, legacy, hunks, strict=True)
+    ]
+
+
+def measure(
+    repo: Repo, mirrors: Path, jobs: int, cache: Path = CACHE, suffixes=(".py", ".ipynb")
+) -> dict:
+    """Run the tool over ``repo`` as materialised under ``cache`` (its ``repos/``,
+    ``applied/`` and ``results/`` folders) and keep what it did."""
+    source = cache / "repos" / repo.name
+    applied = cache / "applied" / repo.name
+    out = cache / "results" / repo.name
+    materialise(repo, mirrors, source, suffixes)
     out.mkdir(parents=True, exist_ok=True)
     j = ["-j", str(jobs)]
 
@@ -217,11 +280,10 @@ def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
     why_not = apply_patch(dry.stdout, source, applied)
     changed = changed_files(dry.stdout)
     unparsed = []
-    for path in changed:
-        try:
-            ast.parse((applied / path).read_bytes())
-        except SyntaxError as err:
-            unparsed.append(f"{path}:{err.lineno}: {err.msg}")
+    for path in changed if why_not is None else ():
+        why = parses(applied / path)
+        if why:
+            unparsed.append(f"{path}:{why}")
     second, second_cpu = run_tool(["apply", "--dry-run", *j], applied)
     (out / "second.diff").write_bytes(second.stdout.encode("utf-8", "surrogateescape"))
 
@@ -232,15 +294,7 @@ def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
         after = (applied / path).read_text("utf-8", errors="surrogateescape")
         hunks += file_hunks(path, before, after)
     attribute(hunks, fixed)
-    seen: Counter[str] = Counter()
-    hunk_rows = []
-    for hunk in hunks:
-        key = hunk.key(repo.name)
-        seen[key] += 1
-        if seen[key] > 1:  # the same edit twice in one file: told apart by its order
-            key = f"{key}-{seen[key]}"
-        hunk_rows.append({"id": key, **hunk.__dict__})
-    (out / "hunks.json").write_text(json.dumps(hunk_rows, indent=1))
+    (out / "hunks.json").write_text(json.dumps(hunk_rows(repo.name, hunks), indent=1))
 
     findings = report["findings"]
     blockers = []
@@ -278,10 +332,10 @@ def measure(repo: Repo, mirrors: Path, jobs: int) -> dict:
     return summary
 
 
-def load_summaries(repos: list[Repo]) -> list[dict]:
+def load_summaries(repos: list[Repo], cache: Path = CACHE) -> list[dict]:
     rows = []
     for repo in repos:
-        path = CACHE / "results" / repo.name / "summary.json"
+        path = cache / "results" / repo.name / "summary.json"
         if path.is_file():
             rows.append(json.loads(path.read_text()))
     return rows

@@ -11,6 +11,12 @@ import hunk_review  # noqa: E402
 import repos  # noqa: E402
 
 BEFORE = "import torch\nx = 1\nmodel.cuda()\noptimizer.step()\nprint(x)\n"
+# The same cut inserted in a training and a validation loop.
+TWO_LOOPS = "def train():\n    loss.backward()\n\ndef validate():\n    out = model(x)\n"
+TWO_LOOPS_CUT = (
+    "def train():\n    loss.backward()\n    torch_xla.sync()\n\n"
+    "def validate():\n    out = model(x)\n    torch_xla.sync()\n"
+)
 AFTER = "import torch\nimport torch_xla\nx = 1\nmodel.to('xla')\noptimizer.step()\ntorch_xla.sync()\nprint(x)\n"
 
 
@@ -37,9 +43,122 @@ def test_a_hunk_keeps_its_id_when_lines_above_it_move():
 def test_a_verdict_whose_hunk_is_gone_is_reported_stale(capsys):
     kept = hunk_review.check_verdicts(
         "hunk",
-        [{"id": "aaa", "verdict": "correct"}, {"id": "gone", "verdict": "wrong"}],
+        [
+            {"id": "aaa", "where": "r a.py:1 in f", "rules": "TRN001", "verdict": "correct"},
+            {"id": "gone", "verdict": "wrong"},
+        ],
         hunk_review.HUNK_VERDICTS,
-        {"aaa", "bbb"},
+        [{"id": "aaa", "where": "r a.py:1 in f", "rules": ["TRN001"]}, {"id": "bbb"}],
     )
     assert set(kept) == {"aaa"}
     assert "1 stale hunk verdicts" in capsys.readouterr().out
+
+
+def test_the_same_line_inserted_in_two_functions_gets_two_ids():
+    hunks = repos.file_hunks("train.py", TWO_LOOPS, TWO_LOOPS_CUT)
+    rows = repos.hunk_rows("repo", hunks)
+    assert [h.scope for h in hunks] == ["train", "validate"]
+    assert rows[0]["id"] != rows[1]["id"]
+    assert rows[1]["where"] == "repo train.py:5 in validate"
+    # The content-only id older verdicts used cannot tell them apart but by order.
+    assert rows[1]["legacy_id"] == rows[0]["legacy_id"] + "-2"
+
+
+def _rows():
+    hunks = repos.file_hunks("train.py", TWO_LOOPS, TWO_LOOPS_CUT)
+    hunks[0].rules, hunks[1].rules = ["TRN101"], ["TRN101"]
+    return repos.hunk_rows("repo", hunks)
+
+
+def test_a_verdict_whose_stored_place_or_rules_no_longer_match_is_refused(capsys):
+    train, validate = _rows()
+    verdicts = [
+        # Written for the training loop's cut, when the ids were content only: the legacy id
+        # "-2" now names the validation loop's cut, at another line.
+        {
+            "id": train["legacy_id"] + "-2",
+            "where": "repo train.py:2",
+            "rules": "TRN101",
+            "verdict": "correct",
+        },
+        # Its stored rules are not the hunk's any more.
+        {
+            "id": train["id"],
+            "where": train["where"],
+            "rules": "TRN101+TRN104",
+            "verdict": "correct",
+        },
+        # Still its hunk: counted.
+        {"id": validate["id"], "where": validate["where"], "rules": "TRN101", "verdict": "wrong"},
+    ]
+    kept = hunk_review.check_verdicts(
+        "hunk", verdicts, hunk_review.HUNK_VERDICTS, [train, validate]
+    )
+    assert kept == {validate["id"]: verdicts[2]}
+    out = capsys.readouterr().out
+    assert "2 stale hunk verdicts (refused" in out
+    assert "line 2 now 5" in out and "rules TRN101+TRN104 now TRN101" in out
+
+
+def test_a_verdict_in_another_function_is_refused_though_its_line_is_unchanged():
+    train, _ = _rows()
+    entry = {"id": train["id"], "where": "repo train.py:2 in evaluate", "rules": "TRN101"}
+    assert hunk_review.check_verdicts("hunk", [entry], hunk_review.HUNK_VERDICTS, [train]) == {}
+
+
+def test_a_verdict_with_its_function_survives_lines_moving_above_it():
+    train, _ = _rows()
+    entry = {
+        "id": train["id"],
+        "where": "repo train.py:40 in train",
+        "rules": "TRN101",
+        "verdict": "correct",
+    }
+    kept = hunk_review.check_verdicts("hunk", [entry], hunk_review.HUNK_VERDICTS, [train])
+    assert list(kept) == [train["id"]]
+
+
+def test_a_blocker_verdict_at_another_rule_is_refused():
+    blocker = {"id": "b1", "repo": "r", "path": "train.py", "line": 7, "code": "TRN006"}
+    items = [hunk_review.blocker_item(blocker)]
+    entry = {"id": "b1", "where": "r train.py", "line": 7, "rule": "TRN005", "verdict": "true"}
+
+    def kept():
+        return hunk_review.check_verdicts(
+            "blocker", [entry], hunk_review.BLOCKER_VERDICTS, items, hunk_review.blocker_entry
+        )
+
+    assert kept() == {}
+    entry["rule"] = "TRN006"
+    assert kept() == {"b1": entry}
+
+
+def test_rekey_moves_a_legacy_verdict_to_the_id_and_place_of_its_hunk(tmp_path):
+    train, validate = _rows()
+    legacy = {
+        "id": train["legacy_id"],
+        "where": "repo train.py:2",
+        "rules": "TRN101",
+        "verdict": "correct",
+        "reason": "the step's cut",
+    }
+    stale = {
+        "id": "gone",
+        "where": "repo x.py:1",
+        "rules": "TRN001",
+        "verdict": "wrong",
+        "reason": "",
+    }
+    kept = hunk_review.check_verdicts(
+        "hunk", [legacy, stale], hunk_review.HUNK_VERDICTS, [train, validate]
+    )
+    rekeyed = hunk_review.rekey([legacy, stale], kept, [train, validate])
+    assert rekeyed[0] == {**legacy, "id": train["id"], "where": "repo train.py:2 in train"}
+    assert rekeyed[1] == stale
+    path = tmp_path / "verdicts.toml"
+    hunk_review.dump(path, "hunk", rekeyed)
+    assert hunk_review.load_toml(path, "hunk") == rekeyed
+    # Once re-keyed, it survives its lines moving.
+    moved = {**train, "where": "repo train.py:40 in train"}
+    again = hunk_review.check_verdicts("hunk", rekeyed[:1], hunk_review.HUNK_VERDICTS, [moved])
+    assert list(again) == [train["id"]]

@@ -1,6 +1,6 @@
 """The Ray engine: the same campaign on Ray started on this machine and on the local engine gives
 the same results. Skipped where Ray is not installed (CI installs `.[test]` only: Ray takes
-about 3 minutes and 285 MB to install and 0.6 GB to run; README, "Campaigns")."""
+about 3 minutes and 285 MB to install and 0.6 GB to run; docs/campaigns.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from fleet import make_fleet
 from trncodemod.cli import main
 
 pytest.importorskip(
-    "ray", reason="Ray is not installed (pip install 'trncodemod[campaign]'); the local engine's "
+    "ray", reason="Ray is not installed (pip install '.[campaign]'); the local engine's "
     "tests run without it"
 )  # fmt: skip
 
@@ -94,9 +94,9 @@ def test_address_joins_a_running_cluster_and_leaves_it_running(tmp_path: Path) -
         result = CliRunner().invoke(
             main,
             ["campaign", "run", str(spec), "--out", str(tmp_path / "out"), "--engine", "ray",
-             "--address", address],
+             "--address", address, "--exit-zero"],
         )  # fmt: skip
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 0, result.output  # r01's blocker forgiven: none failed
         assert f"joined the cluster at {address}" in result.output
         assert len(list((tmp_path / "out").glob("*/result.json"))) == 2
         assert head.poll() is None, "a cluster the campaign joined is not stopped by it"

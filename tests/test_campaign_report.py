@@ -154,6 +154,19 @@ def test_the_markdown_twin_has_the_same_rows_and_each_patch(report) -> None:
         and (out / r["name"] / "migration.patch").stat().st_size > 0
         for r in results
     )
+    # What blocks and what failed are named above the table, as the run's summary names them.
+    head = text[: text.index("## Fleet")]
+    assert "Blockers left (the program will not run on the accelerator): r01 (1), r04 (1)." in head
+    assert "Failed: badconfig (crashed), gone (clone-failed)." in head
+
+
+def test_the_merged_sarif_describes_each_rule_that_fired_once(report) -> None:
+    out, _, results = report
+    run = json.loads((out / "report.sarif").read_text())["runs"][0]
+    fired = {code for r in results for code in r.get("rules", {})}
+    rules = run["tool"]["driver"]["rules"]
+    assert sorted(rule["id"] for rule in rules) == sorted(fired)
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run["results"])
 
 
 def test_the_merged_sarif_holds_every_repository_findings_under_its_name(report) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 from trncodemod.findings import Finding, Safety, Severity
@@ -64,6 +66,29 @@ def test_fixes_are_never_merged_each_is_its_own_edit():
     assert len(merged.findings) == 2
 
 
+def test_fixes_on_one_line_are_one_edit_and_one_finding_that_names_them_all():
+    # `torch.device("cuda" if use_cuda and torch.cuda.is_available() else "cpu")`: the gate
+    # (TRN021) and the device string (TRN002) are two passes' fixes of one changed line.
+    gate = _finding("t.py", 7, "TRN021", "gate → True", fixed=True, severity=Severity.ERROR)
+    device = _finding("t.py", 7, "TRN002", '"cuda" → "xla"', fixed=True, safety=Safety.SAFE)
+    left = _finding("t.py", 7, "TRN026", "set outside", severity=Severity.BLOCKER)
+    device = replace(device, column=20)
+    (merged,) = one_per_cause([_outcome("t.py", device, gate, left)])
+    assert [(f.code, f.fixed) for f in merged.findings] == [("TRN021", True), ("TRN026", False)]
+    one = merged.findings[0]
+    assert one.message == 'gate → True; TRN002 "cuda" → "xla"'
+    assert one.related == ("t.py:7:20",)
+    assert one_per_cause([merged]) == [merged]  # once per cause, however often it is asked
+
+
+def test_the_fix_that_speaks_for_a_line_is_the_most_severe_then_the_one_to_review():
+    autocast = _finding("t.py", 4, "TRN301", "autocast", fixed=True, severity=Severity.ERROR)
+    flag = _finding("t.py", 4, "TRN304", "flag", fixed=True, safety=Safety.SAFE)
+    (merged,) = one_per_cause([_outcome("t.py", flag, autocast)])
+    (one,) = merged.findings
+    assert (one.code, one.message, one.safety) == ("TRN301", "autocast; TRN304 flag", Safety.REVIEW)
+
+
 def test_check_and_apply_count_the_same_findings_and_end_with_the_verdict():
     outcomes = [
         _outcome(
@@ -75,11 +100,11 @@ def test_check_and_apply_count_the_same_findings_and_end_with_the_verdict():
         )
     ]
     assert check_summary(outcomes, "xla-2.9") == (
-        "xla-2.9: Found 3 findings (1 fixable with `trncodemod apply`, 2 left); "
+        "xla-2.9: Found 3 findings (1 fixable with `trncodemod apply`, 1 left, 1 note); "
         "will run on the accelerator: no blocker left."
     )
     assert summary_line(outcomes, True, "xla-2.9") == (
-        "xla-2.9: 1 file checked, 1 would change, 1 fix (1 to review), 2 findings left; "
+        "xla-2.9: 1 file checked, 1 would change, 1 fix (1 to review), 1 finding left, 1 note; "
         "will run on the accelerator: no blocker left."
     )
 
@@ -91,3 +116,44 @@ def test_the_verdict_names_the_blocker_to_read_first():
         "1 blocker (will not run on the accelerator); read first: t.py:4:1 TRN026."
     )
     assert line.startswith("neuron: ")
+
+
+def _run(source: str) -> list[Finding]:
+    from trncodemod.config import Settings
+    from trncodemod.pipeline.migrate import migrate_text
+
+    migration = migrate_text(textwrap.dedent(source), "t.py", Settings())
+    outcome = FileOutcome(Path("t.py"), "t.py", findings=migration.findings)
+    (merged,) = one_per_cause([outcome])
+    return [f for f in merged.findings if f.fixed]
+
+
+def test_a_device_decided_on_one_line_is_one_fix_whatever_passes_rewrote_it():
+    fixes = _run(
+        """
+        import torch
+
+        def main(args):
+            device = torch.device("cuda" if args.cuda and torch.cuda.is_available() else "cpu")
+            return torch.zeros(2).to(device)
+        """
+    )
+    (decision,) = [f for f in fixes if f.line == 5]
+    assert decision.code == "TRN021" and "TRN002" in decision.message
+
+
+def test_fixes_on_adjacent_lines_one_pass_rewrote_stay_on_their_own_lines():
+    # The device pass rewrites both lines; a later pass's finding on the second line was
+    # anchored on the first (the changed block's start), and merged into its fix.
+    fixes = _run(
+        """
+        import torch
+
+        def batch(x, device):
+            if device.type == "cuda":
+                return x.pin_memory().cuda(non_blocking=True)
+            return x.to(device)
+        """
+    )
+    assert [(f.line, f.code) for f in fixes] == [(5, "TRN023"), (6, "TRN001")]
+    assert "TRN314" in fixes[1].message and "TRN314" not in fixes[0].message

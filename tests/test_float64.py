@@ -13,7 +13,7 @@ def test_rule_is_documented_with_its_source(rule) -> None:
     doc = rule.doc()
     for section in ("## What it does", "## Why", "## Example", "## Use instead"):
         assert section in doc, f"{rule.code}: missing {section}"
-    assert "R7" in rule.source
+    assert "neuron-data-types" in rule.sources
     # TRN153, the note under BF16 downcast, is from the training-profile range (issue 12);
     # TRN219/TRN220 (a deliberate float64, a model kept with its inputs) from issue 23.
     assert "TRN201" <= rule.code <= "TRN209" or rule.code in ("TRN153", "TRN219", "TRN220")

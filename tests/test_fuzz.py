@@ -5,7 +5,7 @@ statements). Every mutant that compiles must migrate without an internal error, 
 parses, that a second run leaves alone; and `apply` over a tree of mutants writes nothing outside
 it.
 
-CI runs a modest number of mutants. Run more locally (the figures in the README come from this):
+CI runs a modest number of mutants. Run more locally (the figures in docs/trust-model.md come from this):
 
     TRNCODEMOD_FUZZ=500 .venv/bin/python -m pytest tests/test_fuzz.py -q -p no:randomly
 

@@ -66,3 +66,40 @@ def test_plugin_option_on_the_command_line(tmp_path: Path, monkeypatch) -> None:
     assert result.exit_code == 1, result.stderr
     assert b"+    t0 = time.perf_counter()" in result.stdout_bytes
     assert "TRN900" in result.stderr
+
+
+STATIC_BATCHES = f"{ROOT}/examples/plugins/static_batches.py:query"
+LOADERS = """\
+import torch
+from data import make_loader
+
+train = make_loader(ds, batch_size=32)
+val = make_loader(ds, 64, shuffle=False)
+default = make_loader()
+kept = make_loader(ds, drop_last=False)
+maybe = make_loader(ds, **options)
+other = build_loader(ds)
+"""
+
+
+def test_documented_bowler_plugin_asks_the_team_helper_for_whole_batches(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(LOADERS)
+    result = CliRunner().invoke(
+        main, ["apply", "--no-cache", "--plugin", STATIC_BATCHES, "train.py"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "train.py").read_text() == LOADERS.replace(
+        "batch_size=32)", "batch_size=32, drop_last=True)"
+    ).replace("shuffle=False)", "shuffle=False, drop_last=True)").replace(
+        "make_loader()", "make_loader(drop_last=True)"
+    )
+    assert "TRN900" in result.stderr
+
+
+def test_the_plugin_manual_shows_the_tested_example_as_it_is() -> None:
+    manual = (ROOT / "docs" / "plugins.md").read_text("utf-8")
+    source = (ROOT / "examples" / "plugins" / "static_batches.py").read_text("utf-8")
+    assert source in manual

@@ -205,8 +205,8 @@ def test_code_over_max_file_bytes_is_refused_before_any_parse(parses: list[str])
 
 
 def test_a_file_without_pytorch_is_never_parsed(parses: list[str]) -> None:
-    # A 19.5 MB file without torch took 54 s and 3.7 GB, where the README promises a read and a
-    # substring search.
+    # A 19.5 MB file without torch took 54 s and 3.7 GB, where docs/trust-model.md promises a
+    # read and a substring search.
     text = "TABLE = [\n" + "    (1, 2.5, 'row'),\n" * 1000 + "]\n"
     migration = migrate_text(text, "table.py", Settings())
     assert (migration.text, migration.findings, parses) == (text, (), [])

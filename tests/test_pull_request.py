@@ -59,6 +59,21 @@ def test_pr_creates_a_branch_with_one_commit_and_a_full_description(repo: Path) 
     assert git("status", "--porcelain", cwd=repo) == ""
 
 
+def test_the_description_counts_as_check_and_names_the_files_that_failed(repo: Path) -> None:
+    (repo / "broken.py").write_text("import torch\nx = torch.ones(1).cuda(\n")
+    git("add", ".", cwd=repo)
+    git("commit", "-qm", "broken", cwd=repo)
+    check = CliRunner().invoke(main, ["check", "--no-cache", "--select", "TRN0", "."])
+    result = CliRunner().invoke(main, ["pr", "--select", "TRN0", "."])
+    assert result.exit_code == 2, result.output  # a file could not be migrated
+    description = Path(result.stdout.strip()).read_text()
+    assert "2 files: 1 changed, 1 error; 3 findings: 2 fixes (1 to review), 1 left" in description
+    assert "Found 3 findings (2 fixable with `trncodemod apply`, 1 left), 1 error;" in check.stdout
+    failed = description[description.index("## Files that failed") :]
+    assert failed.split("\n\n")[2].startswith("- `broken.py:2:")
+    assert "1 error(s); 0 blockers." in result.stderr
+
+
 def test_pr_refuses_a_dirty_tree(repo: Path) -> None:
     (repo / "train.py").write_text(SCRIPT + "# local edit\n")
     result = CliRunner().invoke(main, ["pr", "."])
@@ -238,7 +253,6 @@ def test_the_description_lists_the_files_that_failed_to_migrate(repo: Path) -> N
     result = CliRunner().invoke(main, ["pr", "."])
     assert result.exit_code == 2, "an error is an error"
     description = Path(result.stdout.strip()).read_text()
-    assert "## Files that failed to migrate" in description
-    assert "- [ ] `broken.py`:" in description
-    blockers = description.index("## Blockers")
-    assert blockers < description.index("## Files that failed to migrate")
+    assert "## Files that failed" in description
+    assert "- `broken.py" in description
+    assert description.index("## Blockers") < description.index("## Files that failed")

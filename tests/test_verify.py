@@ -84,7 +84,8 @@ def test_missing_runtime_is_one_clear_line_with_the_fix(tmp_path: Path) -> None:
     script.write_text("print('hi')\n")
     result = CliRunner().invoke(main, ["verify", str(script)])
     assert result.exit_code == 2
-    assert "pip install 'trncodemod[verify]'" in result.output
+    assert "pip install torch==2.9.0 torch-xla==2.9.0" in result.output
+    assert "pip install '.[verify]'" in result.output
 
 
 @pytest.mark.xla

@@ -1,7 +1,7 @@
 """An editor saving a file while `apply` replaces it: the save is kept and the write refused.
 
 The timing race with a real editor process lives in `benchmarks/write_race.py` (its figures are
-in the README); a timed race in the suite fails by chance on a loaded machine. Here the save is
+in benchmarks/README.md); a timed race in the suite fails by chance on a loaded machine. Here the save is
 made at an exact moment of the write instead: while the new text is flushed to disk, which is
 where about half the saves were lost before the check just ahead of the rename. What remains,
 the moment between that check and the rename, no check can close and no test can pin.

@@ -1,10 +1,10 @@
-"""The optional XLA lane: migrate each example, run it on XLA:CPU, and check reference §6.2.
+"""The optional XLA lane: migrate each example, run it on XLA:CPU, and check its metrics.
 
 Each example is migrated twice into a temp folder: with every pass (default target xla-2.9),
 and with the device pass alone (``--select TRN0``, the baseline: it runs on XLA but keeps its
 GPU habits). Both run under ``trncodemod/commands/verify_runner.py`` (the runner of ``trncodemod verify``) for WARMUP_STEPS + MEASURED_STEPS
 training steps with ``--log-interval LOG_INTERVAL``; the numbers of both are printed, and the
-migrated run must show (reference §6.2, §R6):
+migrated run must show (the metrics of torch_xla/debug/metrics.py):
 
 1. no new uncached compile once the step graphs are known: none after the first log interval of
    the measured window, and at most one inside it. Two warm-up steps see the first-step graph
@@ -93,9 +93,9 @@ def _skip_reason() -> str | None:
         last = (probe.stderr.strip().splitlines() or ["no output"])[-1]
         return f"torch_xla does not import: {last}"
     torch_version, xla_version = probe.stdout.split()[-2:]
-    # torch-xla's wheel does not pin torch and needs its exact ABI (reference §6.1).
+    # torch-xla's wheel does not pin torch (its setup.py at v2.9.0) and needs its exact ABI.
     if torch_version.split("+")[0] != xla_version.split("+")[0]:
-        return f"torch {torch_version} does not match torch_xla {xla_version} (reference §6.1)"
+        return f"torch {torch_version} does not match torch_xla {xla_version} (torch-xla needs the torch it was built with)"
     return None
 
 
@@ -266,7 +266,7 @@ def test_no_cpu_fallback_ops(lane):
 # GPU and CPU scripts whose device is decided by the shapes the device analysis resolves; each is a
 # golden input written for this (random data, no arguments needed). Migrated with default options,
 # each must train on the XLA device: at least one graph execution per step, no compile after the
-# warm-up, at most 0.5 device-to-host transfers per step, no CPU fallback (reference §6.2).
+# warm-up, at most 0.5 device-to-host transfers per step, no CPU fallback (the criteria of `trncodemod verify`).
 DEVICE_DECISIONS = ("no_cuda_flag", "cpu_training_script", "nanogpt_device_type")
 DECISION_STEPS = 6
 

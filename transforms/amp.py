@@ -1,5 +1,5 @@
 """Mixed precision: CUDA autocast becomes bf16 autocast on the target's device, GradScaler goes,
-and the Neuron compiler's own auto-cast is switched off (reference R9, R15, §5)."""
+and the Neuron compiler's own auto-cast is switched off ([neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli, torchneuron-overview])."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """apex AMP: `amp.initialize` and `amp.scale_loss` → the target's bf16 training, the loss scaling
-removed (reference R9; the full-bf16 recipe of Neuron's BERT port, human-port benchmark).
+removed ([neuron-bf16, xla-amp]; the full-bf16 recipe of Neuron's BERT port, human-port benchmark).
 
 Only the spellings whose meaning is certain are rewritten, and only when every use of apex AMP
 in the file is one of them: a file is never left half on apex (apex AMP needs CUDA, so a
@@ -54,7 +54,7 @@ class ApexAmp(Rule):
     apex AMP needs CUDA (`amp.initialize` rejects parameters that are not CUDA tensors) and
     apex is not built for Trainium. Trainium trains in bf16 without loss scaling, either by
     autocast or by full bf16 with stochastic rounding, as Neuron's BERT port does
-    (reference R9, `migration-from-xla-downcast-bf16.rst`).
+    ([neuron-bf16, xla-amp]).
 
     ## Example
     ```python
@@ -75,7 +75,7 @@ class ApexAmp(Rule):
     summary = 'apex `amp.initialize(opt_level="O2")`/`amp.scale_loss` → full bf16, no loss scaling'
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R9; apex/amp/frontend.py, handle.py"
+    sources = ("neuron-bf16", "xla-amp", "apex-amp")
 
 
 class ApexCudaExtension(Rule):
@@ -106,7 +106,7 @@ class ApexCudaExtension(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "apex setup.py (CUDA extensions)"
+    sources = ("apex-setup",)
 
 
 def _code(node: cst.CSTNode) -> str:

@@ -1,5 +1,5 @@
 """fp16 models: `model.half()` → `model.bfloat16()`, with every other `.half()` of the file, so
-that the model and its inputs keep one dtype (reference R9: Trainium trains in bf16).
+that the model and its inputs keep one dtype ([neuron-bf16, xla-amp]: Trainium trains in bf16).
 
 All or nothing per file: where the file also names `torch.float16`/`torch.half` or calls
 `.half(...)` with arguments, the float16 path is reported and nothing is rewritten.
@@ -33,7 +33,7 @@ class HalfModelToBf16(Rule):
     Trainium trains in bf16: fp16 training needs loss scaling (`GradScaler`, gone from
     torch_xla 2.9) to keep small gradients from underflowing, while bf16 has fp32's exponent
     range; full bf16 with stochastic rounding is Neuron's recipe for a model kept in half
-    precision (reference R9, `migration-from-xla-downcast-bf16.rst`). The numerics change:
+    precision ([neuron-bf16, xla-amp]). The numerics change:
     `review`.
 
     ## Example
@@ -56,7 +56,7 @@ class HalfModelToBf16(Rule):
     summary = "`model.half()` (and the file's other `.half()`) → `.bfloat16()`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R9"
+    sources = ("neuron-bf16", "xla-amp")
 
 
 def _receiver(call: cst.Call) -> str | None:

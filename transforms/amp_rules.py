@@ -1,6 +1,7 @@
 """The rules of the ``amp`` pass: CUDA autocast becomes bf16 autocast on the target's device,
-GradScaler goes, and the Neuron compiler's own auto-cast is switched off (reference R9, R15, §5).
-Their documentation is what ``trncodemod explain`` prints.
+GradScaler goes, and the Neuron compiler's own auto-cast is switched off
+([neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli, torchneuron-overview]). Their documentation
+is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ class CudaAutocast(Rule):
 
     ## Why
     CUDA autocast around an XLA model is silently inactive: the Linear output stays float32
-    (reference R9, measured), so mixed precision is lost without an error. XLA autocast on
-    Trainium supports bf16 only (`torch_xla/amp/autocast_mode.py`); fp16 → bf16 changes the
-    numerics (wider range, fewer mantissa bits), hence the `review` class.
+    ([neuron-bf16, xla-amp, measured-autocast]), so mixed precision is lost without an error. XLA
+    autocast on Trainium supports bf16 only ([xla-autocast]); fp16 → bf16 changes
+    the numerics (wider range, fewer mantissa bits), hence the `review` class.
     `torch_xla.amp.autocast` is never emitted: it crashes off TPU/Neuron in torch-xla 2.9
-    (reference R9, measured). TorchNeuron uses `torch.autocast(device_type="neuron")` (§5).
+    ([neuron-bf16, xla-amp, measured-autocast]). TorchNeuron uses
+    `torch.autocast(device_type="neuron")` ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -42,7 +44,13 @@ class CudaAutocast(Rule):
     summary = "CUDA autocast → `torch.autocast(<target>, dtype=torch.bfloat16)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R9, §5"
+    sources = (
+        "neuron-bf16",
+        "xla-amp",
+        "torchneuron-overview",
+        "measured-autocast",
+        "xla-autocast",
+    )
 
 
 class AutocastRegion(Rule):
@@ -55,10 +63,10 @@ class AutocastRegion(Rule):
     or an `if` of only those. Otherwise the region is reported and left as it is.
 
     ## Why
-    Neuron documents "place only the forward-pass … in the `torch.autocast` scope" (reference R9,
-    `migration-from-xla-downcast-bf16.rst`); PyTorch does not recommend backward under autocast,
-    and backward ops run in the dtype of their forward ops anyway. An optimizer step under autocast
-    would run its matrix products in bf16, hence the `review` class.
+    Neuron documents "place only the forward-pass … in the `torch.autocast` scope"
+    ([neuron-bf16, xla-amp]); PyTorch does not recommend
+    backward under autocast, and backward ops run in the dtype of their forward ops anyway. An
+    optimizer step under autocast would run its matrix products in bf16, hence the `review` class.
 
     ## Example
     ```python
@@ -82,7 +90,7 @@ class AutocastRegion(Rule):
     summary = "backward and optimizer step moved out of the autocast block"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R9"
+    sources = ("neuron-bf16", "xla-amp")
 
 
 class UnresolvedAutocast(Rule):
@@ -94,8 +102,8 @@ class UnresolvedAutocast(Rule):
 
     ## Why
     CUDA autocast is silently inactive on Trainium, and XLA autocast supports bf16 only
-    (reference R9): the region must become `torch.autocast("xla", dtype=torch.bfloat16)`, which
-    needs a person where the dtype or device is computed.
+    ([neuron-bf16, xla-amp]): the region must become `torch.autocast("xla", dtype=torch.bfloat16)`,
+    which needs a person where the dtype or device is computed.
 
     ## Example
     ```python
@@ -116,7 +124,7 @@ class UnresolvedAutocast(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R9"
+    sources = ("neuron-bf16", "xla-amp")
 
 
 class AutoCastCompilerFlag(Rule):
@@ -134,9 +142,10 @@ class AutoCastCompilerFlag(Rule):
 
     ## Why
     With autocast deciding the precision, the compiler must not cast on its own: "turn off compiler
-    auto-cast" (reference R9, migration app note); the docs disagree on its default, so the flag is
-    set explicitly (R9, R15). Appending keeps flags set by the launcher (`neuron-caching.rst`).
-    The compiler reads the variable when a graph is compiled, after the imports.
+    auto-cast" ([neuron-bf16, xla-amp], migration app note); the docs disagree on its default, so
+    the flag is set explicitly ([neuron-bf16, neuron-cc-cli]). Appending keeps flags set by the
+    launcher ([neuron-caching]). The compiler reads the variable when a graph is compiled, after
+    the imports.
 
     ## Example
     ```python
@@ -162,7 +171,7 @@ class AutoCastCompilerFlag(Rule):
     summary = "`--auto-cast=none` appended to `NEURON_CC_FLAGS` where autocast was rewritten"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R9, R15"
+    sources = ("neuron-bf16", "xla-amp", "neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class GradScalerRemoved(Rule):
@@ -174,9 +183,9 @@ class GradScalerRemoved(Rule):
     empty gets `pass`. `enabled=` needs no keeping: a disabled scaler makes the same plain calls.
 
     ## Why
-    bf16 has the range of float32, so gradient scaling is "not necessary" (torch_xla `amp.md`;
-    reference R9). A removed scaler no longer skips a step whose gradients hold inf/NaN, hence the
-    `review` class.
+    bf16 has the range of float32, so gradient scaling is "not necessary" ([xla-amp];
+    [neuron-bf16, xla-amp]). A removed scaler no longer skips a step whose gradients hold inf/NaN,
+    hence the `review` class.
 
     ## Example
     ```python
@@ -198,7 +207,7 @@ class GradScalerRemoved(Rule):
     summary = "CUDA `GradScaler` removed (bf16 needs no loss scaling)"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R9"
+    sources = ("neuron-bf16", "xla-amp")
 
 
 class GradScalerKept(Rule):
@@ -208,9 +217,9 @@ class GradScalerKept(Rule):
     assigned twice — or in a file whose autocast could not be rewritten. Nothing is changed.
 
     ## Why
-    bf16 needs no loss scaling (reference R9), but removing the scaler changes every place that
-    uses it; a person must drop those uses (a checkpoint's `"scaler"` entry, logging of the scale).
-    On Trainium the CUDA scaler disables itself with a warning, so the code still runs.
+    bf16 needs no loss scaling ([neuron-bf16, xla-amp]), but removing the scaler changes every place
+    that uses it; a person must drop those uses (a checkpoint's `"scaler"` entry, logging of the
+    scale). On Trainium the CUDA scaler disables itself with a warning, so the code still runs.
 
     ## Example
     ```python
@@ -230,7 +239,7 @@ class GradScalerKept(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R9"
+    sources = ("neuron-bf16", "xla-amp")
 
 
 RULES: tuple[type[Rule], ...] = (

@@ -1,4 +1,4 @@
-"""Pad inputs to a few fixed shapes, so that each shape compiles once (reference R8, R3, D4).
+"""Pad inputs to a few fixed shapes, so that each shape compiles once ([xla-recompilation, neuron-emod025, xla-loader, neuron-guide, xla-recompile-sources]).
 
 The sizes come from configuration: ``buckets`` (an explicit list) or ``bucket-multiple``
 (default 64). Hugging Face tokenizers and collators learn ``pad_to_multiple_of`` or
@@ -71,7 +71,7 @@ def helper_source(buckets: tuple[int, ...], multiple: int) -> str:
     """pad_sequence, then pad the time dimension with padding_value
     up to {what}.
 
-    Batch shapes repeat, so each compiles once ({_HELPER_MARK} TRN214, reference R8).
+    Batch shapes repeat, so each compiles once ({_HELPER_MARK} TRN214).
     """
     padded = torch.nn.utils.rnn.pad_sequence(
         sequences, batch_first=batch_first, padding_value=padding_value
@@ -187,7 +187,7 @@ class PadToBuckets(Pass):
     def _one_more_shape(self) -> str:
         """What one more batch shape costs on the target: a lazy graph on XLA; on TorchNeuron
         (eager) its ops compile again, and a `torch.compile(backend="neuron")` region, which
-        needs static shapes, compiles once more (reference §5)."""
+        needs static shapes, compiles once more ([torchneuron-overview])."""
         if self.target.is_xla:
             return "compiles one more graph"
         return (

@@ -1,6 +1,7 @@
 """The rules of the ``buckets`` pass: inputs are padded to a few fixed shapes, so that each shape
-compiles once (reference R8, R3, D4), and a missing mask or ignore index is reported. Their
-documentation is what ``trncodemod explain`` prints.
+compiles once
+([xla-recompilation, neuron-emod025, xla-loader, neuron-guide, xla-recompile-sources]), and a
+missing mask or ignore index is reported. Their documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ class TokenizerPadding(Rule):
     `pad_to_multiple_of`: it never truncates, so `"max_length"` could leave a ragged batch.
 
     ## Why
-    "XLA recompiles when input shape changes"; the fix is to normalize input shapes to one or a
-    few buckets (reference R8: `perf/recompilation.md`; measured: 10 lengths → 10 compiles,
-    bucketed to 3 sizes → 3 graphs). Neuron's compiler needs static shapes (EMOD025).
+    "XLA recompiles when input shape changes"; the fix is to normalize input shapes to one or a few
+    buckets ([xla-recompilation, neuron-emod025, measured-shape-compiles];
+    measured: 10 lengths → 10 compiles, bucketed to 3 sizes → 3 graphs). Neuron's compiler needs
+    static shapes (EMOD025).
 
     ## Example
     ```python
@@ -59,7 +61,7 @@ class TokenizerPadding(Rule):
     summary = 'tokenizer pads to the longest → `pad_to_multiple_of` or `padding="max_length"`'
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R8"
+    sources = ("xla-recompilation", "neuron-emod025", "measured-shape-compiles")
 
 
 class TokenizerUnpadded(Rule):
@@ -72,7 +74,7 @@ class TokenizerUnpadded(Rule):
     ## Why
     The sequences keep their own lengths and are padded somewhere else — for example by a
     `Trainer` given the tokenizer, which pads each batch to its longest sequence — so every batch
-    can have a new shape and compile a new graph (reference R8).
+    can have a new shape and compile a new graph ([xla-recompilation, neuron-emod025]).
 
     ## Example
     ```python
@@ -92,7 +94,7 @@ class TokenizerUnpadded(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R8"
+    sources = ("xla-recompilation", "neuron-emod025")
 
 
 class CollatorPadding(Rule):
@@ -105,8 +107,9 @@ class CollatorPadding(Rule):
 
     ## Why
     These collators pad each batch to its longest sequence, a new shape for nearly every batch;
-    `pad_to_multiple_of` limits the shapes to multiples of the bucket size (reference R8, "after
-    B": `DataCollatorWithPadding(tok, padding="longest", pad_to_multiple_of=64)`).
+    `pad_to_multiple_of` limits the shapes to multiples of the bucket size
+    ([xla-recompilation, neuron-emod025], "after B":
+    `DataCollatorWithPadding(tok, padding="longest", pad_to_multiple_of=64)`).
 
     ## Example
     ```python
@@ -124,7 +127,7 @@ class CollatorPadding(Rule):
     summary = "HF data collator pads to the longest → `pad_to_multiple_of`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R8"
+    sources = ("xla-recompilation", "neuron-emod025")
 
 
 class PadSequenceBucket(Rule):
@@ -141,7 +144,7 @@ class PadSequenceBucket(Rule):
 
     ## Why
     `pad_sequence` pads to the longest sequence of the batch, so the shape changes from batch to
-    batch and XLA compiles a graph for each (reference R8, "after C": pad to
+    batch and XLA compiles a graph for each ([xla-recompilation, neuron-emod025], "after C": pad to
     `min(b for b in BUCKETS if b >= longest)`).
 
     ## Example
@@ -162,7 +165,7 @@ class PadSequenceBucket(Rule):
     summary = "`pad_sequence` in a collate function → pad up to the next bucket"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R8"
+    sources = ("xla-recompilation", "neuron-emod025")
 
 
 class TrainLoaderDropLast(Rule):
@@ -176,9 +179,9 @@ class TrainLoaderDropLast(Rule):
     reported and left alone.
 
     ## Why
-    A smaller last batch is a new shape and compiles a new graph (reference R3: "Keep
-    `drop_last=True` (or pad) on train loaders"; D4). Up to `batch_size - 1` samples per epoch
-    are skipped (different ones each epoch when shuffled): review that this is acceptable.
+    A smaller last batch is a new shape and compiles a new graph ([xla-recompilation, xla-mnist]:
+    torch_xla's MNIST test passes `drop_last`). Up to `batch_size - 1` samples per epoch are skipped
+    (different ones each epoch when shuffled): review that this is acceptable.
 
     ## Example
     ```python
@@ -196,7 +199,14 @@ class TrainLoaderDropLast(Rule):
     summary = "training DataLoader → `drop_last=True`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R3, R8, D4"
+    sources = (
+        "xla-loader",
+        "neuron-guide",
+        "xla-recompilation",
+        "neuron-emod025",
+        "xla-recompile-sources",
+        "xla-mnist",
+    )
 
 
 class EvalLoaderPartialBatch(Rule):
@@ -205,9 +215,10 @@ class EvalLoaderPartialBatch(Rule):
     `val_loader`, `test_dl`) that batches and does not set `drop_last`. Nothing is rewritten.
 
     ## Why
-    Its last, smaller batch compiles one more graph (reference R3, D4), but `drop_last=True` would
-    leave samples out of the evaluation and change the metric. Pad the evaluation set to a
-    multiple of the batch size (and mask the padded samples), or accept the one extra compile.
+    Its last, smaller batch compiles one more graph
+    ([xla-loader, neuron-guide, xla-recompile-sources]), but `drop_last=True` would leave samples
+    out of the evaluation and change the metric. Pad the evaluation set to a multiple of the batch
+    size (and mask the padded samples), or accept the one extra compile.
 
     ## Example
     ```python
@@ -226,7 +237,7 @@ class EvalLoaderPartialBatch(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R3, D4"
+    sources = ("xla-loader", "neuron-guide", "xla-recompile-sources")
 
 
 class PaddingWithoutMask(Rule):
@@ -235,8 +246,9 @@ class PaddingWithoutMask(Rule):
     (`return_attention_mask=False`). Nothing is rewritten.
 
     ## Why
-    Padding changes the results unless the model is given the `attention_mask` (reference R8
-    caveats): pad tokens are attended to and pooled. Bucketing adds more padding than before.
+    Padding changes the results unless the model is given the `attention_mask`
+    ([xla-recompilation, neuron-emod025] caveats): pad tokens are attended to and pooled. Bucketing
+    adds more padding than before.
 
     ## Example
     ```python
@@ -256,7 +268,7 @@ class PaddingWithoutMask(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R8"
+    sources = ("xla-recompilation", "neuron-emod025")
 
 
 class LabelPaddingNotIgnored(Rule):
@@ -269,9 +281,9 @@ class LabelPaddingNotIgnored(Rule):
     positions to the ignore index (reported at the label line). Nothing is rewritten.
 
     ## Why
-    Padded label positions then count in the loss and change the gradients (reference R8
-    caveats: "labels padded with -100 … or the loss must ignore pad positions"); padding to
-    buckets adds such positions.
+    Padded label positions then count in the loss and change the gradients
+    ([xla-recompilation, neuron-emod025] caveats: "labels padded with -100 … or the loss must ignore
+    pad positions"); padding to buckets adds such positions.
 
     ## Example
     ```python
@@ -291,7 +303,7 @@ class LabelPaddingNotIgnored(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R8"
+    sources = ("xla-recompilation", "neuron-emod025")
 
 
 RULES: tuple[type[Rule], ...] = (

@@ -1,5 +1,5 @@
 """Checkpoints: `torch.save` of model and optimizer state becomes `xm.save` after a graph cut
-(reference R10, §8).
+([xla-model, neuron-mnist]).
 
 The contract with the step-marker pass (which runs later): a save outside any training or
 evaluation loop gets its own step marker right before it; a save inside such a loop never does,
@@ -61,16 +61,17 @@ class StateSave(Rule):
     Inside a training loop no marker is inserted: the save is rewritten only when it comes after
     the statement holding the optimizer step, where the step-marker pass puts the loop's one
     marker per iteration (TRN101), or after a marker the loop already has. Nothing changes for
-    the `neuron` target, which keeps `torch.save` (reference §5).
+    the `neuron` target, which keeps `torch.save` ([torchneuron-overview]).
 
     ## Why
     `xm.save` moves XLA tensors to the CPU before pickling, so the file loads on any host;
-    `torch.save` of an XLA `state_dict` reloads onto `xla:0` (reference R10, measured). It writes
-    on the master process only (`master_only=True`), where `torch.save` in every process writes
-    the same file. Neuron advises a step marker before `xm.save` on torch-neuronx 2.5 and later,
-    so that pending parameter updates are not read through aliased buffers (pytorch/xla#8422,
-    `introducing-pytorch-2-x.rst`). A marker that runs only on checkpoint iterations would
-    compile extra graphs (reference R2, D4), hence the loop contract.
+    `torch.save` of an XLA `state_dict` reloads onto `xla:0`
+    ([xla-model, neuron-mnist, measured-checkpoint-save]). It writes on the master process only
+    (`master_only=True`), where `torch.save` in every process writes the same file. Neuron advises a
+    step marker before `xm.save` on torch-neuronx 2.5 and later, so that pending parameter updates
+    are not read through aliased buffers (pytorch/xla#8422, [neuron-pt25]). A marker
+    that runs only on checkpoint iterations would compile extra graphs
+    ([xla-devices, neuron-mnist, xla-recompile-sources]), hence the loop contract.
 
     ## Example
     ```python
@@ -94,7 +95,17 @@ class StateSave(Rule):
     summary = "`torch.save` of model/optimizer state → `xm.save` after a graph cut"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R10, §1.1, §8"
+    sources = (
+        "xla-model",
+        "neuron-mnist",
+        "neuron-manifest",
+        "neuron-pt29",
+        "measured-checkpoint-save",
+        "xla-devices",
+        "xla-recompile-sources",
+        "torchneuron-overview",
+        "neuron-pt25",
+    )
 
 
 class SaveBeforeCut(Rule):
@@ -106,11 +117,11 @@ class SaveBeforeCut(Rule):
     not selected. Nothing is changed.
 
     ## Why
-    `xm.save` reads the parameters; with updates still pending in the lazy graph it runs that
-    graph itself, and Neuron advises a cut before it (pytorch/xla#8422, reference R10). A marker
-    added just for the save would run only on checkpoint iterations: a conditional marker that
-    compiles extra graphs and that the step-marker pass reports (TRN103) instead of placing the
-    loop's own marker (reference R2, D4).
+    `xm.save` reads the parameters; with updates still pending in the lazy graph it runs that graph
+    itself, and Neuron advises a cut before it (pytorch/xla#8422, [xla-model, neuron-mnist]). A
+    marker added just for the save would run only on checkpoint iterations: a conditional marker
+    that compiles extra graphs and that the step-marker pass reports (TRN103) instead of placing the
+    loop's own marker ([xla-devices, neuron-mnist, xla-recompile-sources]).
 
     ## Example
     ```python
@@ -138,7 +149,7 @@ class SaveBeforeCut(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R10, R2"
+    sources = ("xla-model", "neuron-mnist", "xla-devices", "xla-recompile-sources")
 
 
 class RankGuardedSave(Rule):
@@ -148,11 +159,11 @@ class RankGuardedSave(Rule):
     changed.
 
     ## Why
-    `xm.save` must run on every process: it syncs the graph on each of them, decides itself
-    which process writes (`master_only=True`), and on torch-xla 2.1 it ends with a rendezvous
-    that all processes must reach, so inside a rank-0 guard it would hang the others (reference
-    R10; `xla_model.py` `save`). Moving the call out of the guard is the fix; the guard may hold
-    more than the save, so a person makes it.
+    `xm.save` must run on every process: it syncs the graph on each of them, decides itself which
+    process writes (`master_only=True`), and on torch-xla 2.1 it ends with a rendezvous that all
+    processes must reach, so inside a rank-0 guard it would hang the others
+    ([xla-model, neuron-mnist]; `xla_model.py` `save`). Moving the call out of the guard is the fix;
+    the guard may hold more than the save, so a person makes it.
 
     ## Example
     ```python
@@ -173,7 +184,7 @@ class RankGuardedSave(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R10"
+    sources = ("xla-model", "neuron-mnist")
 
 
 class UnclassifiedSave(Rule):
@@ -185,8 +196,9 @@ class UnclassifiedSave(Rule):
 
     ## Why
     If the object holds XLA tensors, `torch.save` pickles them as XLA tensors, which reload onto
-    `xla:0` (reference R10, measured), and every process writes the file. If it holds only host
-    objects (a vocabulary, the parsed arguments) `torch.save` is right. Only a person can tell.
+    `xla:0` ([xla-model, neuron-mnist, measured-checkpoint-save]), and every process writes the
+    file. If it holds only host objects (a vocabulary, the parsed arguments) `torch.save` is right.
+    Only a person can tell.
 
     ## Example
     ```python
@@ -206,7 +218,7 @@ class UnclassifiedSave(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R10"
+    sources = ("xla-model", "neuron-mnist", "measured-checkpoint-save")
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -237,7 +249,7 @@ class Checkpoints(Pass):
 
     def visit_Module(self, node: cst.Module) -> bool:
         if not self.target.is_xla or not self.target.api("save") or not self.target.step_marker:
-            return False  # TorchNeuron keeps torch.save (reference §5)
+            return False  # TorchNeuron keeps torch.save ([torchneuron-overview])
         self._loops = find_step_loops(node)
         return True
 
@@ -317,7 +329,7 @@ class Checkpoints(Pass):
     def _loader_may_be_wrapped(self, info: LoopInfo) -> bool:
         """Whether the device-loader pass, which runs after this one, may turn ``info``'s loop
         into a loop over an MpDeviceLoader: it is selected and the loop moves its batch to a
-        device (reference R3; the condition of TRN131)."""
+        device ([xla-loader, neuron-guide]; the condition of TRN131)."""
         loop = info.node
         if not isinstance(loop, cst.For) or not DeviceLoader.applies_to(self.target):
             return False

@@ -1,5 +1,6 @@
 """Compiler flags: the `NEURON_CC_FLAGS` a migrated script needs, as notes for the launcher and,
-for `--model-type=transformer` only, as an append at the top of the script (reference R15, §4).
+for `--model-type=transformer` only, as an append at the top of the script
+([neuron-envvars, neuron-cc-cli]).
 
 `--auto-cast=none` (needed with autocast) is the mixed-precision pass's to append, next to the
 autocast rewrite that makes it necessary; this pass does not add or report it a second time.
@@ -77,10 +78,10 @@ class TransformerModelType(Rule):
 
     ## Why
     neuronx-cc optimises for `--model-type {generic,transformer,unet-inference}`; Neuron's BERT
-    sample and optimum-neuron's Llama tutorial compile transformers with
-    `--model-type=transformer` (reference R15, `compiler/neuronx-cc/api-reference-guide`). The
-    variable is read when graphs are compiled, which happens on the first step marker, long after
-    the module's imports (reference R15, §4; append, don't overwrite: `neuron-caching.rst`).
+    sample and optimum-neuron's Llama tutorial compile transformers with `--model-type=transformer`
+    ([neuron-envvars, neuron-cc-cli], `compiler/neuronx-cc/api-reference-guide`). The variable is
+    read when graphs are compiled, which happens on the first step marker, long after the module's
+    imports ([neuron-envvars, neuron-cc-cli]; append, don't overwrite: [neuron-caching]).
 
     ## Example
     ```python
@@ -104,7 +105,7 @@ class TransformerModelType(Rule):
     summary = "transformer model → `--model-type=transformer` in `NEURON_CC_FLAGS`"
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R15, §4"
+    sources = ("neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class CompilerFlagsOverwritten(Rule):
@@ -114,8 +115,8 @@ class CompilerFlagsOverwritten(Rule):
 
     ## Why
     It throws away the flags the launcher set (`--cache_dir`, `-O1`, `--model-type`,
-    `--auto-cast=none` for autocast). Neuron's caching guide appends instead (reference R15, §4,
-    `neuron-caching.rst`).
+    `--auto-cast=none` for autocast). Neuron's caching guide appends instead
+    ([neuron-envvars, neuron-cc-cli, neuron-caching]).
 
     ## Example
     ```python
@@ -136,7 +137,7 @@ class CompilerFlagsOverwritten(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R15, §4"
+    sources = ("neuron-envvars", "neuron-cc-cli", "neuron-caching")
 
 
 class CompileCache(Rule):
@@ -149,11 +150,12 @@ class CompileCache(Rule):
     Every distinct graph is compiled by neuronx-cc, which takes minutes; the results go to
     `/var/tmp/neuron-compile-cache` unless `NEURON_COMPILE_CACHE_URL` or `--cache_dir=` (local or
     `s3://`) says otherwise, and `--cache_dir` wins. A cache shared between jobs or machines, and
-    `neuron_parallel_compile` for a trial run, save that time (reference R15, §4). The trial run
-    executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss checks,
-    metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be checked in
-    the training script to prevent checking of bad outputs during trial run", torch-neuronx
-    environment variables); the note says so unless the file reads that variable already.
+    `neuron_parallel_compile` for a trial run, save that time ([neuron-envvars, neuron-cc-cli]). The
+    trial run executes empty graphs with zero outputs, so Neuron's own BERT sample guards its loss
+    checks, metrics and logging with `NEURON_EXTRACT_GRAPHS_ONLY`, which the tool sets ("can be
+    checked in the training script to prevent checking of bad outputs during trial run",
+    torch-neuronx environment variables); the note says so unless the file reads that variable
+    already.
 
     ## Example
     ```python
@@ -175,7 +177,7 @@ class CompileCache(Rule):
     fixable = False
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R15, §4"
+    sources = ("neuron-envvars", "neuron-cc-cli")
 
 
 class FullBf16StochasticRounding(Rule):
@@ -194,8 +196,8 @@ class FullBf16StochasticRounding(Rule):
     ## Why
     With bf16 weights, an update smaller than half a bf16 step rounds away and training stalls;
     Neuron's full-bf16 recipe turns on stochastic rounding in the runtime
-    (`NEURON_RT_STOCHASTIC_ROUNDING_EN=1`; reference R9 and R15,
-    `migration-from-xla-downcast-bf16.rst`; Neuron's BERT port sets it when it casts the model).
+    (`NEURON_RT_STOCHASTIC_ROUNDING_EN=1`; [neuron-bf16, xla-amp, neuron-envvars, neuron-cc-cli],
+    [neuron-bf16]; Neuron's BERT port sets it when it casts the model).
     The runtime reads it when it starts, after the imports.
 
     ## Example
@@ -222,7 +224,7 @@ class FullBf16StochasticRounding(Rule):
     summary = "full-bf16 model → `NEURON_RT_STOCHASTIC_ROUNDING_EN=1` in the entry script"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R9, R15"
+    sources = ("neuron-bf16", "xla-amp", "neuron-envvars", "neuron-cc-cli")
 
 
 class ProcessLevelInLibrary(Rule):
@@ -237,8 +239,8 @@ class ProcessLevelInLibrary(Rule):
     Environment variables, seeds and compiler flags belong to the process: written into a
     library module they run at import time, in every program that imports it, whatever model it
     compiles (TRN341 fired in 102 of 500 `transformers` modules before the training profile told
-    it which files are scripts; issue 12). The launcher or the entry script sets them once
-    (reference R15: "launcher only").
+    it which files are scripts). The launcher or the entry script sets them once
+    ([neuron-envvars, neuron-cc-cli]: "launcher only").
 
     ## Example
     ```python
@@ -260,7 +262,7 @@ class ProcessLevelInLibrary(Rule):
     fixable = False
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R15"
+    sources = ("neuron-envvars", "neuron-cc-cli")
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -369,8 +371,11 @@ class CompilerFlags(Pass):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._transformer: cst.CSTNode | None = None  # the first evidence, for the finding
-        self._transformer_name = ""
+        # Every transformer model the module builds or subclasses, in order, with the name it
+        # is bound to (None: a class base, or a model not bound to a plain name).
+        self._evidence: list[tuple[cst.CSTNode, str, str | None]] = []
+        self._bound_calls: dict[cst.Call, str] = {}  # `x = Model.from_pretrained(...)` -> "x"
+        self._frozen: set[str] = set()  # names whose parameters are frozen
         self._why: dict[str, str] = {}  # a class of the repository's own -> why it is one
         self._overwrites: list[cst.Assign] = []
         self._module_strings: list[str] = []
@@ -379,7 +384,7 @@ class CompilerFlags(Pass):
 
     def visit_Module(self, node: cst.Module) -> bool:
         if not self.target.is_xla:
-            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS (§0.1 R15)
+            return False  # TorchNeuron's compiler options are not NEURON_CC_FLAGS ([neuron-xla-eos, torchneuron-overview, neuron-envvars, neuron-cc-cli])
         strings = _strings(node)
         if not any("--cache_dir" in s or "NEURON_COMPILE_CACHE_URL" in s for s in strings):
             train = [i for i in find_step_loops(node).values() if i.kind == "train"]
@@ -426,11 +431,68 @@ class CompilerFlags(Pass):
         return None
 
     def _note(self, node: cst.CSTNode, name: str | None) -> None:
-        if name is not None and self._transformer is None:
-            self._transformer, self._transformer_name = node, name
+        if name is not None:
+            bound = self._bound_calls.get(node) if isinstance(node, cst.Call) else None
+            self._evidence.append((node, name, bound))
+
+    def _trained_evidence(self) -> tuple[cst.CSTNode, str] | None:
+        """The first transformer the program trains: not one whose parameters it freezes (a
+        frozen text encoder beside a trained diffusion UNet is not what the compiler is told
+        to optimise for)."""
+        for node, name, bound in self._evidence:
+            if bound is None or bound not in self._frozen:
+                return node, name
+        return None
+
+    def _note_freeze(self, call: cst.Call) -> None:
+        """`x.requires_grad_(False)`, and `p.requires_grad_(False)` in `for p in
+        x.parameters()` (the loop form is read in visit_For)."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_"):
+            return
+        if len(call.args) != 1 or not (
+            isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "False"
+        ):
+            return
+        receiver = dotted(func.value)
+        if receiver is not None:
+            self._frozen.add(receiver)
+
+    def visit_For(self, node: cst.For) -> None:
+        # `for p in text_encoder.parameters(): p.requires_grad = False` (or requires_grad_).
+        over = node.iter
+        if not (
+            isinstance(over, cst.Call)
+            and isinstance(over.func, cst.Attribute)
+            and over.func.attr.value in ("parameters", "named_parameters")
+            and isinstance(node.target, cst.Name | cst.Tuple)
+        ):
+            return
+        owner = dotted(over.func.value)
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in getattr(statement, "body", ()):
+                frozen = (
+                    isinstance(small, cst.Assign)
+                    and isinstance(small.targets[0].target, cst.Attribute)
+                    and small.targets[0].target.attr.value == "requires_grad"
+                    and isinstance(small.value, cst.Name)
+                    and small.value.value == "False"
+                ) or (
+                    isinstance(small, cst.Expr)
+                    and isinstance(small.value, cst.Call)
+                    and isinstance(small.value.func, cst.Attribute)
+                    and small.value.func.attr.value == "requires_grad_"
+                    and len(small.value.args) == 1
+                    and isinstance(small.value.args[0].value, cst.Name)
+                    and small.value.args[0].value.value == "False"
+                )
+                if frozen and owner is not None:
+                    self._frozen.add(owner)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._note(node, self._transformer_evidence(node.func))
+        self._note_freeze(node)
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.attr.value == "parameters":
@@ -471,6 +533,12 @@ class CompilerFlags(Pass):
     def visit_Assign(self, node: cst.Assign) -> None:
         # `model = build().to(torch.bfloat16)`: the module is the name it is bound to.
         value = node.value
+        if isinstance(value, cst.Call) and len(node.targets) == 1:
+            bound = dotted(node.targets[0].target)
+            call: cst.BaseExpression = value
+            while bound is not None and isinstance(call, cst.Call):  # `M.from_pretrained().to(d)`
+                self._bound_calls[call] = bound
+                call = call.func.value if isinstance(call.func, cst.Attribute) else call.func
         if (
             isinstance(value, cst.Call)
             and len(node.targets) == 1
@@ -583,10 +651,10 @@ class CompilerFlags(Pass):
 
     def _model_type_line(self, module: cst.Module) -> str | None:
         """TRN341 (TRN351 in a library module): the NEURON_CC_FLAGS append to insert."""
-        evidence = self._transformer
-        if evidence is None or any("--model-type" in s for s in self._module_strings):
+        trained = self._trained_evidence()
+        if trained is None or any("--model-type" in s for s in self._module_strings):
             return None
-        name = self._transformer_name
+        evidence, name = trained
         found = f"transformer model (`{name}`{self._why.get(name, '')})"
         if self.run.program.imported and not self.run.profile.trains:
             # A model module that other modules import, whose `__main__` block is a quick test

@@ -1,7 +1,7 @@
 """Ops that fall back to the CPU, make shapes depend on the data, or that neuronx-cc rejects, in
-model and training code (reference D1, D2, §5). Reported, from the op table
-``data/fallback_ops.toml``; the one rewrite is a constant written through a mask that compares the
-tensor itself (``x[x < y] = c`` → ``x.masked_fill_(x < y, c)``, TRN424).
+model and training code ([xla-troubleshoot, neuron-debug, torchneuron-overview]). Reported, from the
+op table ``data/fallback_ops.toml``; the one rewrite is a constant written through a mask that
+compares the tensor itself (``x[x < y] = c`` → ``x.masked_fill_(x < y, c)``, TRN424).
 
 Model and training code is what ``trncodemod.analysis.model_code`` finds (loops, model classes,
 the functions they call; never dataset code), and an operand that is visibly on the host

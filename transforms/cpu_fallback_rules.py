@@ -1,7 +1,8 @@
 """The rules of the ``cpu-fallback`` pass: ops that fall back to the CPU, make shapes depend on the
-data, or that neuronx-cc rejects, in model and training code (reference D1, D2, §5). Their
-documentation is what ``trncodemod explain`` prints; the op table that names the ops each rule
-reports is ``data/fallback_ops.toml`` (``trncodemod.analysis.fallback_ops``).
+data, or that neuronx-cc rejects, in model and training code
+([xla-troubleshoot, neuron-debug, torchneuron-overview]). Their documentation is what ``trncodemod
+explain`` prints; the op table that names the ops each rule reports is ``data/fallback_ops.toml``
+(``trncodemod.analysis.fallback_ops``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ class NonzeroFallback(Rule):
     ## Why
     The number of results depends on the values, so XLA cannot compile it: it runs on the CPU
     (`aten::nonzero` in the metrics report), which executes the pending graph and copies the input
-    to the host, and every new count is a new shape downstream (reference D1, measured on
-    torch_xla 2.9: 1 execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero`
-    introduce dynamic shapes"). TorchNeuron also runs unsupported ops on the CPU (reference §5).
+    to the host, and every new count is a new shape downstream
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured on torch_xla 2.9: 1
+    execution, 1 transfer; troubleshoot.md "Direct or indirect uses of `nonzero` introduce dynamic
+    shapes"). TorchNeuron also runs unsupported ops on the CPU ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -41,7 +43,7 @@ class NonzeroFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1, D2, §5"
+    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron-overview", "measured-fallback-ops")
 
 
 class BooleanMaskIndex(Rule):
@@ -53,9 +55,10 @@ class BooleanMaskIndex(Rule):
 
     ## Why
     Boolean-mask indexing is `nonzero` underneath: it runs on the CPU (`aten::nonzero`), copies to
-    the host, and the result's size depends on the data (reference D1, measured; writing through
-    a mask also falls back). The usual rewrite keeps the full shape: `x[mask].sum()` →
-    `(x * mask).sum()`, `x[mask].mean()` → `(x * mask).sum() / mask.sum()`, `x[mask] = v` →
+    the host, and the result's size depends on the data
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured; writing through a mask also
+    falls back). The usual rewrite keeps the full shape: `x[mask].sum()` → `(x * mask).sum()`,
+    `x[mask].mean()` → `(x * mask).sum() / mask.sum()`, `x[mask] = v` →
     `x = x.masked_fill(mask, v)`.
 
     ## Example
@@ -76,7 +79,7 @@ class BooleanMaskIndex(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 class OneArgumentWhere(Rule):
@@ -86,7 +89,7 @@ class OneArgumentWhere(Rule):
 
     ## Why
     One-argument `where` is `nonzero(cond, as_tuple=True)`: it runs on the CPU, copies to the host
-    and returns a data-dependent shape (reference D1, measured).
+    and returns a data-dependent shape ([xla-troubleshoot, neuron-debug, measured-fallback-ops]).
 
     ## Example
     ```python
@@ -105,7 +108,7 @@ class OneArgumentWhere(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 class MaskedSelect(Rule):
@@ -114,8 +117,9 @@ class MaskedSelect(Rule):
     code.
 
     ## Why
-    Runs on the CPU (`aten::masked_select`) with a data-dependent output size (reference D1,
-    measured; `XLA_EXPERIMENTAL="nonzero:masked_select"` is experimental and TPU-only).
+    Runs on the CPU (`aten::masked_select`) with a data-dependent output size
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured;
+    `XLA_EXPERIMENTAL="nonzero:masked_select"` is experimental and TPU-only).
 
     ## Example
     ```python
@@ -134,7 +138,7 @@ class MaskedSelect(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 class UniqueFallback(Rule):
@@ -144,8 +148,9 @@ class UniqueFallback(Rule):
 
     ## Why
     Runs on the CPU (`aten::_unique2`, `aten::unique_consecutive`) and copies to the host; the
-    number of distinct values is a new shape each time (reference D1, measured;
-    `source_of_recompilation.md`: "another example is torch.unique()").
+    number of distinct values is a new shape each time
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured;
+    [xla-recompile-sources]: "another example is torch.unique()").
 
     ## Example
     ```python
@@ -165,7 +170,7 @@ class UniqueFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops", "xla-recompile-sources")
 
 
 class SamplingAndHistogramFallback(Rule):
@@ -175,7 +180,8 @@ class SamplingAndHistogramFallback(Rule):
 
     ## Why
     They have no XLA lowering: each runs on the CPU (`aten::multinomial`, `aten::bincount`,
-    `aten::histc`) and copies its input to the host every time (reference D1, measured).
+    `aten::histc`) and copies its input to the host every time
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops]).
 
     ## Example
     ```python
@@ -195,7 +201,7 @@ class SamplingAndHistogramFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 class RepeatInterleaveTensor(Rule):
@@ -206,8 +212,8 @@ class RepeatInterleaveTensor(Rule):
 
     ## Why
     With tensor repeats the output size depends on the values: it runs on the CPU
-    (`aten::repeat_interleave.Tensor`), even when `output_size=` is given (reference D1, measured
-    on torch_xla 2.9).
+    (`aten::repeat_interleave.Tensor`), even when `output_size=` is given
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops], measured on torch_xla 2.9).
 
     ## Example
     ```python
@@ -228,7 +234,7 @@ class RepeatInterleaveTensor(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 class FftFallback(Rule):
@@ -237,9 +243,9 @@ class FftFallback(Rule):
     model and training code.
 
     ## Why
-    FFTs run on the CPU (`aten::_fft_r2c`, reference D1, measured) and produce complex tensors,
-    which neuronx-cc does not support (EVRF004); Neuron's own analysis tutorial uses
-    `torch.fft.fft` as its unsupported-op example.
+    FFTs run on the CPU (`aten::_fft_r2c`, [xla-troubleshoot, neuron-debug, measured-fallback-ops])
+    and produce complex tensors, which neuronx-cc does not support (EVRF004); Neuron's own analysis
+    tutorial uses `torch.fft.fft` as its unsupported-op example.
 
     ## Example
     ```python
@@ -259,7 +265,7 @@ class FftFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 class SparseTensor(Rule):
@@ -270,8 +276,8 @@ class SparseTensor(Rule):
     ## Why
     The XLA backend has no sparse kernels: moving a sparse tensor to the device raises
     `NotImplementedError: Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with
-    arguments from the 'SparseXLA' backend` (reference D1, measured); an embedding with
-    `sparse=True` raises the same at `backward()` (measured on torch_xla 2.9).
+    arguments from the 'SparseXLA' backend` [measured-sparse-tensors]; an embedding with
+    `sparse=True` raises the same at `backward()` ([measured-sparse-tensors], torch_xla 2.9).
 
     ## Example
     ```python
@@ -290,7 +296,7 @@ class SparseTensor(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "measured-sparse-tensors")
 
 
 class ComplexDtype(Rule):
@@ -300,8 +306,9 @@ class ComplexDtype(Rule):
     `torch.complex`, `torch.polar` in model and training code.
 
     ## Why
-    neuronx-cc does not support complex data types (error EVRF004, reference D1 "Neuron-side
-    compiler restrictions"): the graph fails to compile on Trainium, whatever the target.
+    neuronx-cc does not support complex data types (error EVRF004, [xla-troubleshoot, neuron-debug]
+    "Neuron-side compiler restrictions"): the graph fails to compile on Trainium, whatever the
+    target.
 
     ## Example
     ```python
@@ -321,7 +328,7 @@ class ComplexDtype(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1 (EVRF004)"
+    sources = ("neuron-compiler-errors", "xla-troubleshoot", "neuron-debug")
 
 
 class IntegerTopk(Rule):
@@ -331,8 +338,9 @@ class IntegerTopk(Rule):
     or a name bound only to one of these. `topk` on a tensor of unknown dtype is not reported.
 
     ## Why
-    neuronx-cc rejects `topk` on int32/int64 inputs (error EVRF013, reference D1): cast to float.
-    (torch_xla on the CPU runs it, so the failure only shows on Trainium.)
+    neuronx-cc rejects `topk` on int32/int64 inputs (error EVRF013,
+    [xla-troubleshoot, neuron-debug]): cast to float. (torch_xla on the CPU runs it, so the failure
+    only shows on Trainium.)
 
     ## Example
     ```python
@@ -351,7 +359,7 @@ class IntegerTopk(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1 (EVRF013)"
+    sources = ("neuron-compiler-errors", "xla-troubleshoot", "neuron-debug")
 
 
 class IntegerMatmul(Rule):
@@ -361,7 +369,8 @@ class IntegerMatmul(Rule):
     reported.
 
     ## Why
-    neuronx-cc rejects integer matrix multiplication (error EVRF035, reference D1).
+    neuronx-cc rejects integer matrix multiplication (error EVRF035,
+    [xla-troubleshoot, neuron-debug]).
 
     ## Example
     ```python
@@ -380,7 +389,7 @@ class IntegerMatmul(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference D1 (EVRF035)"
+    sources = ("neuron-compiler-errors", "xla-troubleshoot", "neuron-debug")
 
 
 class MaskFillAssignment(Rule):
@@ -393,7 +402,7 @@ class MaskFillAssignment(Rule):
 
     ## Why
     Writing through a boolean mask is `index_put_` with `nonzero` underneath: on torch_xla it
-    runs `aten::nonzero` on the CPU and copies to the host (measured on torch-xla 2.9,
+    runs `aten::nonzero` on the CPU and copies to the host ([measured-fallback-ops], torch-xla 2.9,
     XLA:CPU, with minGPT's and nanoGPT's top-k filter `logits[logits < v[:, [-1]]] =
     -float('Inf')`: 1 `aten::nonzero` fallback and 1 device-to-host transfer; `masked_fill_`: none,
     and the same values). A mask made by comparing `x` has the shape the write needs, so
@@ -416,7 +425,7 @@ class MaskFillAssignment(Rule):
     summary = "`x[x < y] = c` → `x.masked_fill_(x < y, c)` (no `nonzero` on the CPU)"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference D1; measured on torch-xla 2.9 (XLA:CPU)"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
 
 
 RULES: tuple[type[Rule], ...] = (

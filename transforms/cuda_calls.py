@@ -1,5 +1,5 @@
 """CUDA-only calls: `torch.cuda.*` runtime calls, cuDNN/TF32 flags and pinned memory, mapped,
-removed or reported from the table in ``data/cuda_calls.toml`` (reference R13)."""
+removed or reported from the table in ``data/cuda_calls.toml`` ([measured-cuda-calls])."""
 
 from __future__ import annotations
 
@@ -74,11 +74,11 @@ class CudaSynchronize(Rule):
     the device there every iteration anyway, and a second wait would stall each step.
 
     ## Why
-    `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host (reference R13,
-    measured). Under torch_xla, `xm.wait_device_ops()` waits for the graphs already sent to the
-    device, but does not run operations still recorded in the lazy graph: code that times a step
-    must cut the graph first (`torch_xla.sync()`), hence the `review` class. TorchNeuron keeps
-    `torch.accelerator` working (reference §5).
+    `torch.cuda.synchronize()` raises `Found no NVIDIA driver` on a Trainium host
+    ([measured-cuda-calls]). Under torch_xla, `xm.wait_device_ops()` waits for the graphs already
+    sent to the device, but does not run operations still recorded in the lazy graph: code that
+    times a step must cut the graph first (`torch_xla.sync()`), hence the `review` class.
+    TorchNeuron keeps `torch.accelerator` working ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -99,7 +99,7 @@ class CudaSynchronize(Rule):
     summary = "`torch.cuda.synchronize()` → wait for device operations"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R13, §5"
+    sources = ("measured-cuda-calls", "torchneuron-overview")
 
 
 class CudaNoOpCall(Rule):
@@ -114,10 +114,11 @@ class CudaNoOpCall(Rule):
     ## Why
     On a Trainium host these calls either raise (`set_device`: `Found no NVIDIA driver`,
     `reset_peak_memory_stats`: `invalid argument`) or do nothing (`empty_cache`, the CUDA seeds),
-    reference R13, measured. Each worker process owns one NeuronCore, so there is no device to
-    select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
-    raises (reference §10). The CUDA seeds never seeded the Trainium device: seed it with `torch.manual_seed(s)`
-    plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)` (reference R12).
+    [measured-cuda-calls]. Each worker process owns one NeuronCore, so there is no device
+    to select; under torch-xla `torch.accelerator` is not the XLA device and choosing its index
+    raises ([measured-device-checks]). The CUDA seeds never seeded the Trainium device: seed it with
+    `torch.manual_seed(s)` plus, on XLA, `torch_xla.manual_seed(s)` / `xm.set_rng_state(s)`
+    ([xla-api]).
 
     ## Example
     ```python
@@ -137,7 +138,7 @@ class CudaNoOpCall(Rule):
     summary = "`torch.cuda` cache, statistics, seed and `set_device` calls removed"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R13, R12, §10"
+    sources = ("measured-cuda-calls", "xla-api", "measured-device-checks")
 
 
 class CudaBackendFlag(Rule):
@@ -149,7 +150,7 @@ class CudaBackendFlag(Rule):
 
     ## Why
     These flags configure cuDNN and cuBLAS; on Trainium they are accepted and have no effect
-    (reference R13, measured), so they only mislead a reader about what the run does.
+    ([measured-cuda-calls]), so they only mislead a reader about what the run does.
 
     ## Example
     ```python
@@ -168,7 +169,7 @@ class CudaBackendFlag(Rule):
     summary = "cuDNN / TF32 flag assignments removed (no effect on Trainium)"
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R13"
+    sources = ("measured-cuda-calls",)
 
 
 class PinnedMemory(Rule):
@@ -179,15 +180,15 @@ class PinnedMemory(Rule):
     `xm.xla_device()` itself) keeps its `pin_memory=`: its author chose it, and it only warns.
 
     ## Why
-    Pinning never changes values: dropping it is always correct, keeping it is correct only
-    where the device has a pinned-memory allocator. Without CUDA, `tensor.pin_memory()` raises
+    Pinning never changes values: dropping it is always correct, keeping it is correct only where
+    the device has a pinned-memory allocator. Without CUDA, `tensor.pin_memory()` raises
     `RuntimeError` and `DataLoader(pin_memory=True)` warns that pinned memory won't be used
-    (reference R13, measured); host-to-XLA copies do not use pinned memory. TorchNeuron (a
-    PrivateUse1 backend) documents no pinned memory, and AWS's own Neuron platforms say "Pin
-    memory is not supported on Neuron" (vllm-project/vllm `vllm/platforms/neuron.py`, and the
-    `nkipy_vllm_plugin` platform of AWS's NKIPy PrivateUse1 backend, `is_pin_memory_available()`
-    returns False); a PrivateUse1 backend that registers no pinned-memory allocator raises at
-    `x.pin_memory()` ("Please register PrivateUse1HooksInterface", measured with torch 2.9 and
+    ([measured-cuda-calls]); host-to-XLA copies do not use pinned memory. TorchNeuron (a PrivateUse1
+    backend) documents no pinned memory, and AWS's own Neuron platforms say "Pin memory is not
+    supported on Neuron" (vllm-project/vllm `vllm/platforms/neuron.py`, and the `nkipy_vllm_plugin`
+    platform of AWS's NKIPy PrivateUse1 backend, `is_pin_memory_available()` returns False); a
+    PrivateUse1 backend that registers no pinned-memory allocator raises at `x.pin_memory()`
+    ("Please register PrivateUse1HooksInterface", [measured-neuron-pin-memory], torch 2.9 and
     `neuron` renamed from PrivateUse1, as `trncodemod verify --target neuron` runs it).
 
     ## Example
@@ -208,7 +209,7 @@ class PinnedMemory(Rule):
     summary = "`pin_memory=True` / `.pin_memory()` dropped (no pinned memory on Trainium)"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R13"
+    sources = ("measured-cuda-calls", "measured-neuron-pin-memory")
 
 
 class CudaQuery(Rule):
@@ -224,8 +225,9 @@ class CudaQuery(Rule):
 
     ## Why
     On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
-    `Found no NVIDIA driver` (reference R13, measured): `is_bf16_supported()` is `False` although
-    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator` (reference §5).
+    `Found no NVIDIA driver` ([measured-cuda-calls]): `is_bf16_supported()` is `False` although
+    Trainium computes in bf16. TorchNeuron registers as the `torch.accelerator`
+    ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -244,7 +246,7 @@ class CudaQuery(Rule):
     summary = "`torch.cuda` device and memory queries → `torch.accelerator` (neuron) or reported"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R13, §5"
+    sources = ("measured-cuda-calls", "torchneuron-overview")
 
 
 class OtherCudaCall(Rule):
@@ -256,7 +258,7 @@ class OtherCudaCall(Rule):
 
     ## Why
     These are CUDA runtime APIs: on a Trainium host they raise or return CUDA's answer for a host
-    without a GPU (reference R13). There is no general equivalent; each needs a person.
+    without a GPU ([measured-cuda-calls]). There is no general equivalent; each needs a person.
 
     ## Example
     ```python
@@ -275,7 +277,7 @@ class OtherCudaCall(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R13"
+    sources = ("measured-cuda-calls",)
 
 
 class CudaRequiredCheck(Rule):
@@ -288,10 +290,11 @@ class CudaRequiredCheck(Rule):
     left and reported as a blocker, at the check.
 
     ## Why
-    Under torch_xla `torch.cuda.is_available()` is False on a Trainium host (reference R1,
-    measured): the script stops at the check, before it trains, on every run. The check says
-    "the accelerator is there", which on the target `torch_xla.device()` ensures by itself (it
-    raises when no Neuron device is present), so removing it changes nothing else.
+    Under torch_xla `torch.cuda.is_available()` is False on a Trainium host
+    ([xla-devices, neuron-guide, measured-device-checks]): the script stops at the check, before it
+    trains, on every run. The check says "the accelerator is there", which on the target
+    `torch_xla.device()` ensures by itself (it raises when no Neuron device is present), so removing
+    it changes nothing else.
 
     ## Example
     ```python
@@ -311,7 +314,7 @@ class CudaRequiredCheck(Rule):
     )
     safety = Safety.SAFE
     severity = Severity.BLOCKER
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide", "measured-device-checks")
 
 
 class GuardedCudaRequiredCheck(Rule):
@@ -321,9 +324,9 @@ class GuardedCudaRequiredCheck(Rule):
     torch.cuda.is_available()`), as TRN803 does at the top of a script.
 
     ## Why
-    Under torch_xla the check is False on a Trainium host (reference R1): if the branch runs
-    there, the script stops. Whether it runs depends on values the tool does not always know
-    (timm's `device_type` from `--device`), so this is not a claim that the program stops; the
+    Under torch_xla the check is False on a Trainium host ([xla-devices, neuron-guide]): if the
+    branch runs there, the script stops. Whether it runs depends on values the tool does not always
+    know (timm's `device_type` from `--device`), so this is not a claim that the program stops; the
     removal is safe either way, since `torch_xla.device()` raises when no accelerator is there.
 
     ## Example
@@ -341,7 +344,7 @@ class GuardedCudaRequiredCheck(Rule):
     summary = "`assert torch.cuda.is_available()` under an `if` → removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide")
 
 
 def _has_call(node: cst.CSTNode) -> bool:
@@ -541,7 +544,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
 
     def _drop_pin_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         if self.target.is_xla and XLA_DEVICE in self.run.profile.already_xla:
-            return updated  # written for Neuron already: the loader only warns (R13), as NxD's
+            return updated  # written for Neuron already: the loader only warns ([measured-cuda-calls]), as NxD's
         pins = [
             arg
             for arg in original.args

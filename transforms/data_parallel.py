@@ -1,7 +1,9 @@
 """Data parallelism on XLA: gradients are all-reduced by the optimizer step, the process group
-uses the `xla` backend, and DDP, samplers and launchers take their XLA forms (reference R4, R3)."""
+uses the `xla` backend, and DDP, samplers and launchers take their XLA forms ([xla-model, neuron-guide, xla-loader])."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
@@ -9,12 +11,13 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
+from trncodemod.analysis.device import analyse
 from trncodemod.analysis.enabled import never_runs
-from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.targets import Target
 
 
@@ -29,8 +32,8 @@ class OptimizerStepReduce(Rule):
     `xm.optimizer_step` would all-reduce them a second time.
 
     ## Why
-    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one
-    worker) + `optimizer.step()` (`xla_model.py`; reference R4). Without it each worker steps on
+    `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one worker) +
+    `optimizer.step()` (`xla_model.py`; [xla-model, neuron-guide]). Without it each worker steps on
     its own gradients and the replicas drift apart.
 
     ## Example
@@ -51,7 +54,7 @@ class OptimizerStepReduce(Rule):
     summary = "data-parallel `optimizer.step()` → `xm.optimizer_step(optimizer)`"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class ReduceBeforeClip(Rule):
@@ -65,7 +68,7 @@ class ReduceBeforeClip(Rule):
     ## Why
     `xm.optimizer_step` reduces inside the call, after the clip: the clip would see each
     worker's own gradients and their norms. "All-reduce and then clip. Order matters" (Neuron's
-    dp_bert sample; reference R4).
+    dp_bert sample; [xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -88,7 +91,7 @@ class ReduceBeforeClip(Rule):
     summary = "data-parallel gradient clipping → `xm.reduce_gradients(optimizer)` before the clip"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class XlaProcessGroup(Rule):
@@ -102,8 +105,8 @@ class XlaProcessGroup(Rule):
     variable or chosen by a flag, a missing backend or `device_id=` is reported.
 
     ## Why
-    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend
-    (torch_xla README; Neuron `train_torchrun.py`; reference R4). The CPU backend a choice falls
+    NCCL needs CUDA; torch_xla's collectives run through the `xla` process-group backend (torch_xla
+    README; [neuron-mnist-torchrun, xla-model, neuron-guide]). The CPU backend a choice falls
     back to (gloo) cannot reduce tensors on the XLA device.
 
     ## Example
@@ -123,7 +126,7 @@ class XlaProcessGroup(Rule):
     summary = '`init_process_group("nccl")` → `init_process_group("xla", init_method="xla://")`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide", "neuron-mnist-torchrun")
 
 
 class XlaDistributedDataParallel(Rule):
@@ -147,15 +150,16 @@ class XlaDistributedDataParallel(Rule):
     torch.compile(model)` above `model = DDP(model, ...)`) does not feed it.
 
     ## Why
-    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP
-    move each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which
-    raises on every rank above 0 (`RuntimeError: vector::_M_range_check`, measured with torch-xla
-    2.9 on a one-device PJRT runtime); torch_xla's
-    README and `test_train_mp_mnist.py --ddp` construct `DDP(model,
+    On XLA every process owns one device (`xla:0`). Kept, `device_ids=[local_rank]` makes DDP move
+    each input to `torch.device("xla", local_rank)` (torch 2.9 `_pre_forward`), which raises on
+    every rank above 0 (`RuntimeError: vector::_M_range_check`, [measured-host-conversions], with
+    torch-xla 2.9 on a one-device PJRT runtime); torch_xla's README and
+    `test_train_mp_mnist.py --ddp` construct `DDP(model,
     gradient_as_bucket_view=True)` after `init_process_group("xla", init_method="xla://")`
-    (reference R4). Dropping `device_ids` while an input is made on the CPU feeds a CPU tensor
-    to a model on the device: a device mismatch (pytorch/examples `distributed/ddp/example.py`
-    feeds `torch.randn(20, 10)`). `review`, because where the inputs are moved changes.
+    ([xla-model, neuron-guide]). Dropping `device_ids` while an input is made on the CPU feeds a CPU
+    tensor to a model on the device: a device mismatch (pytorch/examples
+    `distributed/ddp/example.py` feeds `torch.randn(20, 10)`). `review`, because where the inputs
+    are moved changes.
 
     ## Example
     ```python
@@ -173,7 +177,7 @@ class XlaDistributedDataParallel(Rule):
     summary = "`DDP(model, device_ids=[rank])` → `DDP(model, gradient_as_bucket_view=True)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide", "measured-host-conversions")
 
 
 class SamplerWorldSize(Rule):
@@ -189,7 +193,7 @@ class SamplerWorldSize(Rule):
     ## Why
     Neuron's and torch_xla's data-parallel samples shard with
     `DistributedSampler(num_replicas=xr.world_size(), rank=xr.global_ordinal())`, values the
-    XLA runtime knows even before a process group exists (reference R3, §9).
+    XLA runtime knows even before a process group exists ([xla-loader, neuron-guide]).
 
     ## Example
     ```python
@@ -207,7 +211,7 @@ class SamplerWorldSize(Rule):
     summary = "`DistributedSampler` world size and rank from `torch_xla.runtime`"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R3, §9"
+    sources = ("xla-loader", "neuron-guide")
 
 
 class DataParallelSetDevice(Rule):
@@ -221,8 +225,8 @@ class DataParallelSetDevice(Rule):
     data-parallel rules are selected.
 
     ## Why
-    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already
-    sees its one NeuronCore as the default XLA device (reference R1, R13).
+    `torch.cuda.set_device` raises without a CUDA driver; with torchrun each process already sees
+    its one NeuronCore as the default XLA device ([xla-devices, neuron-guide, measured-cuda-calls]).
 
     ## Example
     ```python
@@ -240,7 +244,7 @@ class DataParallelSetDevice(Rule):
     summary = "data-parallel `torch.cuda.set_device(rank)` removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1, R4, R13"
+    sources = ("xla-devices", "neuron-guide", "xla-model", "measured-cuda-calls")
 
 
 class MultiprocessSpawn(Rule):
@@ -251,7 +255,7 @@ class MultiprocessSpawn(Rule):
     ## Why
     "`xmp.spawn(nprocs>1)` is an error since torch-xla 2.6 on Neuron": launch with
     `torchrun --nproc_per_node=<cores>` (32 on trn1.32xlarge), or keep `xmp.spawn` without
-    `nprocs` and set `NEURON_NUM_DEVICES` (reference R4).
+    `nprocs` and set `NEURON_NUM_DEVICES` ([xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -270,7 +274,7 @@ class MultiprocessSpawn(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class GradientsReducedElsewhere(Rule):
@@ -283,11 +287,11 @@ class GradientsReducedElsewhere(Rule):
     implementation is reported where it is built (TRN152).
 
     ## Why
-    `xm.optimizer_step` all-reduces every gradient before stepping (reference R4). Under sharded
-    training the gradients are reduce-scattered in `backward()` (torch-xla FSDP), global under
-    SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by the
-    script: a second all-reduce sums shards that are not replicas, or doubles the gradients.
-    All 8 such rewrites on the issue-12 corpus were wrong.
+    `xm.optimizer_step` all-reduces every gradient before stepping ([xla-model, neuron-guide]).
+    Under sharded training the gradients are reduce-scattered in `backward()` (torch-xla FSDP),
+    global under SPMD, reduced inside the ZeRO-1 or NxD optimizer's `step()`, or already reduced by
+    the script: a second all-reduce sums shards that are not replicas, or doubles the gradients. All
+    8 such rewrites on the issue-12 corpus were wrong.
 
     ## Example
     ```python
@@ -310,7 +314,7 @@ class GradientsReducedElsewhere(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R4, R5"
+    sources = ("xla-model", "neuron-guide", "xla-syncfree")
 
 
 class ParallelismWithoutXla(Rule):
@@ -324,12 +328,12 @@ class ParallelismWithoutXla(Rule):
 
     ## Why
     On Trainium with torch-xla, sharding is done by torch-xla's own FSDP
-    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD
-    (`torch_xla.distributed.spmd`, FSDPv2), ZeRO-1
-    (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
+    (`torch_xla.distributed.fsdp.XlaFullyShardedDataParallel`), SPMD (`torch_xla.distributed.spmd`,
+    FSDPv2), ZeRO-1 (`torch_xla.distributed.zero_redundancy_optimizer.ZeroRedundancyOptimizer`) or
     neuronx-distributed (tensor/pipeline parallel layers, `NeuronZero1Optimizer`); DeepSpeed and
-    apex need CUDA kernels (reference R4, R5). TorchNeuron (`--target neuron`) runs torch FSDP
-    and DTensor natively, so this rule is for the XLA targets only (reference §5).
+    apex need CUDA kernels ([xla-model, neuron-guide, xla-syncfree]). TorchNeuron
+    (`--target neuron`) runs torch FSDP and DTensor natively, so this rule is for the XLA targets
+    only ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -350,11 +354,46 @@ class ParallelismWithoutXla(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R4, R5, §5"
+    sources = ("xla-model", "neuron-guide", "xla-syncfree", "torchneuron-overview")
+
+
+class ReduceAverage(Rule):
+    """## What it does
+    On the XLA targets, reports a collective that averages with `torch.distributed.ReduceOp.AVG`
+    (`dist.all_reduce(t, op=dist.ReduceOp.AVG)`, `reduce_scatter_tensor(..., op=AVG)`), with
+    the form that runs. Nothing is rewritten: dividing in place is wrong for an integer tensor,
+    and the tool cannot always tell the tensor's dtype.
+
+    ## Why
+    The `xla` process group, which the migration uses for NCCL's collectives, has no average:
+    on torch 2.9.0 + torch-xla 2.9.0 `all_reduce(op=ReduceOp.AVG)` raises `ValueError: Invalid
+    reduce op` while `SUM`, `MAX`, `MIN` and `PRODUCT` run (measured [measured-reduce-average]).
+    Gloo, the CPU backend, has no average
+    either. The program stops at the first such call: a blocker.
+
+    ## Example
+    ```python
+    dist.all_reduce(loss, op=dist.ReduceOp.AVG)
+    ```
+
+    ## Use instead
+    ```python
+    dist.all_reduce(loss, op=dist.ReduceOp.SUM)
+    loss /= dist.get_world_size()
+    ```
+    """
+
+    code = "TRN148"
+    name = "reduce-average"
+    summary = "`ReduceOp.AVG` raises in the `xla` process group: SUM, then divide (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("measured-reduce-average",)
 
 
 # What reduces the gradients in each kind of training that is not plain data parallel, and what
-# the target needs (reference R4, R5).
+# the target needs ([xla-model, neuron-guide, xla-syncfree]).
 _ELSEWHERE = {
     training.XLA_FSDP: "torch-xla FSDP reduce-scatters the gradients in `backward()`: keep "
     "`{step}` (FSDP shards the optimizer state; clip with `model.clip_grad_norm_`)",
@@ -452,6 +491,10 @@ _REDUCES = frozenset(
 )
 _SPAWN = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn"})
 # What the pass acts on a call of (its candidate test).
+# `ReduceOp.AVG` as torch.distributed exports it and as distributed_c10d defines it (TRN148).
+_AVERAGE = frozenset(
+    {"torch.distributed.ReduceOp.AVG", "torch.distributed.distributed_c10d.ReduceOp.AVG"}
+)
 _CALLED = _INIT | _DDP | _SAMPLER | _SPAWN | frozenset(_WITHOUT_XLA)
 _UNITS = (cst.For, cst.While, cst.FunctionDef, cst.Module)
 
@@ -509,6 +552,7 @@ class DataParallel(Pass):
         MultiprocessSpawn,
         GradientsReducedElsewhere,
         ParallelismWithoutXla,
+        ReduceAverage,
     )
     needles = (
         "init_process_group",
@@ -521,11 +565,12 @@ class DataParallel(Pass):
         "parallelize_module",
         "pipelining",
         "ZeroRedundancyOptimizer",
+        "ReduceOp",
     )
 
     @classmethod
     def applies_to(cls, target: Target) -> bool:
-        # TorchNeuron keeps standard torch.distributed (reference §5).
+        # TorchNeuron keeps standard torch.distributed ([torchneuron-overview]).
         return target.is_xla and super().applies_to(target)
 
     @classmethod
@@ -535,7 +580,7 @@ class DataParallel(Pass):
         # visit_Module and torch.cuda.set_device), xmp.spawn (TRN147) and the constructions
         # without XLA (TRN152). The step plan and set_device need data_parallel, so one of the
         # first three.
-        return facts.calls_one_of(*_CALLED)
+        return facts.calls_one_of(*_CALLED) or may_resolve(facts, _AVERAGE)
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)
@@ -548,6 +593,7 @@ class DataParallel(Pass):
 
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
         calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
         kinds = [self.module_names(c.func) for c in calls]
         wrappers = self.run.program.imported_ddp  # yolov5's `model = smart_DDP(model)`
@@ -603,7 +649,7 @@ class DataParallel(Pass):
                 OptimizerStepReduce,
                 f"data-parallel `{_code(call)}`: gradients are not all-reduced; call "
                 f"`xm.reduce_gradients(optimizer)` after `scaler.unscale_(optimizer)` (or drop "
-                "the GradScaler with bf16, reference R9)",
+                "the GradScaler with bf16, [neuron-bf16, xla-amp])",
                 False,
             )
             return
@@ -674,6 +720,17 @@ class DataParallel(Pass):
         return any(node is inner for node in walk(outer))
 
     # -- rewriting -----------------------------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "AVG" and not self.module_names(node).isdisjoint(_AVERAGE):
+            self.report(
+                node,
+                ReduceAverage,
+                f"`{cst.Module([]).code_for_node(node)}`: the `xla` process group has no average "
+                "and raises `Invalid reduce op`; reduce with `ReduceOp.SUM` and divide by "
+                "`dist.get_world_size()`",
+                False,
+            )
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.moves and any(arg.value in self.moves for arg in original_node.args):
             updated_node = updated_node.with_changes(
@@ -725,14 +782,26 @@ class DataParallel(Pass):
             a.keyword and a.keyword.value == "device_id" for a in original.args
         ):
             what = "no backend" if backend is None else f"backend `{_code(backend.value)}`"
-            self.report(
-                original,
-                XlaProcessGroup,
-                f'process group with {what}: use `init_process_group("xla", '
-                'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
-                + (" and drop `device_id=`" if value == "nccl" else ""),
-                False,
-            )
+            held = None
+            if value is None and backend is not None:  # `backend=args.dist_backend`
+                facts = per_tree(self._module, "device", lambda t: analyse(t, self.module_names))
+                held = facts.constant(backend.value)
+                if held is not None:
+                    what += f', "{held}" on every launch the tool can see'
+            if (
+                self.report(
+                    original,
+                    XlaProcessGroup,
+                    f'process group with {what}: use `init_process_group("xla", '
+                    'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
+                    + (" and drop `device_id=`" if value == "nccl" else ""),
+                    False,
+                )
+                and held == "nccl"
+            ):
+                # NCCL needs CUDA: decided, init_process_group raises there on every launch. (Gloo
+                # runs on the CPU; whether it meets XLA tensors is the placement's question.)
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated
         given = {a.keyword.value for a in original.args if a.keyword}
         adds_method = given.isdisjoint({"init_method", "store", "rank", "world_size"})
@@ -792,7 +861,7 @@ class DataParallel(Pass):
     def _ddp(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         plan = self.input_plans.get(original)
         if plan is not None and plan.blocked is not None:
-            self.report(
+            if self.report(
                 original,
                 XlaDistributedDataParallel,
                 "DDP's `device_ids` kept, and the port fails with it: on an XLA model DDP moves "
@@ -802,7 +871,8 @@ class DataParallel(Pass):
                 f"{plan.blocked}; move each input to the device (`.to(device)`), then drop "
                 "`device_ids`/`output_device` and add `gradient_as_bucket_view=True`",
                 False,
-            )
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated
         positional = [a for a in original.args if a.keyword is None]
         if len(positional) > 3 or any(a.star for a in original.args):

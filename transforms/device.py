@@ -1,4 +1,4 @@
-"""Device placement: CUDA device choices become the target's device (reference R1, R13)."""
+"""Device placement: CUDA device choices become the target's device ([xla-devices, neuron-guide, measured-cuda-calls])."""
 
 from __future__ import annotations
 
@@ -24,12 +24,14 @@ from trncodemod.transforms.device_rules import (
     DeviceGate,
     DeviceIdentityTest,
     GateEnablesCudaOnly,
+    GeneratorOnDevice,
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
 
 from trncodemod.analysis.device import (
     ACCELERATOR,
+    RANK,
     DeviceFacts,
     accelerator_index,
     analyse,
@@ -99,6 +101,58 @@ def _with_value(node: cst.SimpleString, value: str) -> cst.SimpleString:
     return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
 
 
+_GENERATORS = frozenset({"torch.Generator", "torch._C.Generator"})
+
+
+def _starts_with_cuda(call: cst.Call) -> bool:
+    """``device.startswith("cuda")``: a test of a device's identity spelled as a string method."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "startswith"
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+        and _string_value(call.args[0].value) == "cuda"  # a prefix "cuda:1" names one GPU
+        and identity_subject(func.value) is not None
+    )
+
+
+def _cuda_text(node: cst.BaseExpression) -> bool:
+    """A CUDA location built as text: ``f"cuda:{gpu}"``, ``"cuda:{}".format(gpu)``,
+    ``"cuda:" + str(gpu)``, ``"cuda:%d" % gpu``."""
+    if isinstance(node, cst.FormattedString):
+        head = node.parts[0] if node.parts else None
+        return isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda")
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        if node.func.attr.value == "format":
+            text = _string_value(node.func.value)
+            return text is not None and text.startswith("cuda")
+        return False
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add | cst.Modulo):
+        text = _string_value(node.left)
+        return text is not None and text.startswith("cuda")
+    return False
+
+
+def _tested_device(test: cst.BaseExpression, string_side: str) -> cst.BaseExpression:
+    """The device side of an identity test whose string is on ``string_side``."""
+    if isinstance(test, cst.Call):
+        assert isinstance(test.func, cst.Attribute)
+        return test.func.value
+    assert isinstance(test, cst.Comparison)
+    return test.comparisons[0].comparator if string_side == "left" else test.left
+
+
+def _true_for_cuda(test: cst.BaseExpression) -> bool:
+    """Whether an identity test holds for a CUDA device (``==``, ``in``, ``startswith``) rather
+    than for any other (``!=``, ``not in``)."""
+    if isinstance(test, cst.Call):
+        return True
+    assert isinstance(test, cst.Comparison)
+    return isinstance(test.comparisons[0].operator, cst.Equal | cst.In)
+
+
 class DevicePlacement(Pass):
     name = "device"
     rules = RULES
@@ -144,6 +198,7 @@ class DevicePlacement(Pass):
         self._said_before = False  # the last blocked condition's line was reported already
         # `"cuda" if "cuda" in device else "cpu"` -> why it is kept (None: both sides rewritten)
         self._choices: dict[cst.IfExp, str | None] = {}
+        self._attributes: dict[str, list[cst.Attribute]] | None = None  # by dotted name
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -647,26 +702,75 @@ class DevicePlacement(Pass):
             return "device"
         return None
 
-    def _reference_roles(self, target: cst.Name) -> list[str | None]:
-        scope = self.get_metadata(ScopeProvider, target, None)
+    def _reference_roles(
+        self, target: cst.Name, depth: int = 0, bound: cst.CSTNode | None = None
+    ) -> list[str | None]:
+        """The roles of the reads of ``target`` (a name an assignment binds; ``bound``, the
+        node LibCST records the binding at where it is not the name: a parameter)."""
+        scope = self.get_metadata(ScopeProvider, bound or target, None)
         if scope is None:
             return [None]
         roles: list[str | None] = []
         for assignment in scope.assignments[target.value]:
-            if getattr(assignment, "node", None) is not target:
+            if getattr(assignment, "node", None) is not (bound or target):
                 continue
-            for access in assignment.references:
-                parent = self.get_metadata(ParentNodeProvider, access.node, None)
-                if isinstance(parent, cst.ComparisonTarget):
-                    parent = self.get_metadata(ParentNodeProvider, parent, None)
-                if isinstance(parent, cst.Comparison) and self._compares_identity(parent):
-                    roles.append("device")  # rewritten to the target's device type (TRN023)
-                    continue
-                role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
-                if role == "map_location" and self._torch_load(parent):
-                    role = "torch.load"
-                roles.append(role)
+            roles.extend(self._read_role(access.node, depth) for access in assignment.references)
         return roles
+
+    def _attribute_roles(self, target: cst.Attribute, depth: int = 0) -> list[str | None]:
+        """The roles of every read of an attribute assigned a value (`args.device = "cuda"`,
+        `self.device = device`): the dotted name matched across the file, as the device
+        analysis matches it."""
+        name = dotted(target)
+        if name is None:
+            return [None]
+        parents = self.parents()
+        return [
+            self._read_role(node, depth)
+            for node in self._attribute_nodes().get(name, ())
+            if node is not target and not isinstance(parents.get(node), cst.AssignTarget)
+        ]
+
+    def _attribute_nodes(self) -> dict[str, list[cst.Attribute]]:
+        if self._attributes is None:
+            self._attributes = {}
+            for node in walk(self._wrapper.module):
+                if isinstance(node, cst.Attribute):
+                    name = dotted(node)
+                    if name is not None:
+                        self._attributes.setdefault(name, []).append(node)
+        return self._attributes
+
+    def _read_role(self, read: cst.CSTNode, depth: int) -> str | None:
+        """What a read of a device value does with it: "device" (an argument a device goes in, a
+        test of its identity, or a name or attribute it is assigned to whose every read is one),
+        "map_location", "torch.load", or None."""
+        parent = self.get_metadata(ParentNodeProvider, read, None)
+        if isinstance(parent, cst.ComparisonTarget):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        if isinstance(parent, cst.Attribute) and parent.value is read:  # `device.startswith(..)`
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            parent = call if isinstance(call, cst.Call) and call.func is parent else parent
+        if isinstance(parent, cst.Comparison | cst.Call) and self._compares_identity(parent):
+            return "device"  # rewritten to the target's device type (TRN023)
+        if (
+            isinstance(parent, cst.Assign)
+            and parent.value is read
+            and len(parent.targets) == 1
+            and depth < 2
+        ):
+            target = parent.targets[0].target
+            if isinstance(target, cst.Name):
+                roles = self._reference_roles(target, depth + 1)
+            elif isinstance(target, cst.Attribute):
+                roles = self._attribute_roles(target, depth + 1)
+            else:
+                return None
+            return "device" if roles and all(r == "device" for r in roles) else None
+        role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
+        if role == "map_location" and self._torch_load(parent):
+            role = "torch.load"
+        return role
 
     def _torch_load(self, arg: cst.CSTNode) -> bool:
         call = self.get_metadata(ParentNodeProvider, arg, None)
@@ -681,11 +785,11 @@ class DevicePlacement(Pass):
         if not (
             original_node.keyword is not None
             and original_node.keyword.value == "map_location"
-            and isinstance(value, cst.Name)
             and self._torch_load(original_node)
-            and self._made_target_device(value)
         ):
             return updated_node
+        if not (isinstance(value, cst.Name) and self._made_target_device(value)):
+            return self._load_onto_device(original_node, updated_node)
         if self.report(
             original_node,
             CudaMapLocation,
@@ -696,6 +800,100 @@ class DevicePlacement(Pass):
         ):
             return updated_node.with_changes(value=cst.SimpleString('"cpu"'))
         return updated_node
+
+    def _load_onto_device(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        """``torch.load(f, map_location=device)`` where ``device`` is the accelerator on the
+        target (however it is spelled: a name bound to ``torch_xla.device()``, ``args.device``,
+        a parameter its callers pass it in): torch.load cannot restore onto the XLA device (it
+        raises `don't know how to restore data location ... (tagged with xla:0)`, measured with
+        torch-xla 2.9.0). Loaded to "cpu" where all it loads goes into ``load_state_dict``,
+        which copies to the module's device; reported elsewhere (a whole pickled model loaded
+        to the CPU would train there)."""
+        value = original.value
+        cuda_text = _cuda_text(value)
+        if not cuda_text and (
+            not isinstance(value, cst.Name | cst.Attribute)
+            or self.facts.kinds(value) != {ACCELERATOR}
+        ):
+            return updated  # strings, choices and torch.device(...) are rewritten on their own
+        if isinstance(value, cst.Name) and any(
+            is_cuda_string(v) for v in self.bound_values(value) or []
+        ):
+            return updated  # a "cuda" kept as text (TRN006): left with it, for a person
+        call = self.get_metadata(ParentNodeProvider, original, None)
+        code = _code(value)
+        what = "a CUDA device, absent" if cuda_text else "the XLA device"
+        if isinstance(call, cst.Call) and self._only_state_dicts(call):
+            message = (
+                f'map_location={code} → "cpu": `{code}` is {what} on Trainium, onto '
+                "which torch.load cannot restore; load_state_dict() copies to the device"
+            )
+            if self.report(original, CudaMapLocation, message, True):
+                return updated.with_changes(value=cst.SimpleString('"cpu"'))
+            return updated
+        conditional = not self._runs_on_launch(call) or any(
+            isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
+        )
+        if (
+            self.report(
+                original,
+                CudaMapLocation,
+                f"map_location={code}: `{code}` is {what} on Trainium, onto which torch.load "
+                'cannot restore (it raises): load with map_location="cpu" and move what it loads to '
+                "the device"
+                + ("" if conditional else "; the load runs whenever its function does: a blocker"),
+                False,
+            )
+            and not conditional
+        ):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+        return updated
+
+    def _runs_on_launch(self, node: cst.CSTNode) -> bool:
+        """``node`` is in code that runs when the module is run: at its top level (its
+        ``__main__`` block included), or in a function that top-level code calls by name."""
+        function = None
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.Module):
+            if isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+                function = current
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        if function is None:
+            return True
+        if not isinstance(function, cst.FunctionDef) or not isinstance(current, cst.Module):
+            return False
+        name = function.name.value
+        return any(
+            isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
+            for statement in current.body
+            if not isinstance(statement, cst.FunctionDef | cst.ClassDef)
+            for n in walk(statement)
+        )
+
+    def _only_state_dicts(self, load: cst.Call) -> bool:
+        """Everything ``load`` returns goes into ``load_state_dict``: the call is its argument,
+        or it is bound to a name whose every read is such an argument (or an item of one:
+        ``checkpoint["model"]``)."""
+        parents = self.parents()
+
+        def into_state_dict(node: cst.CSTNode) -> bool:
+            parent = parents.get(node)
+            if isinstance(parent, cst.Subscript) and parent.value is node:  # `checkpoint["model"]`
+                return into_state_dict(parent)
+            call = parents.get(parent) if isinstance(parent, cst.Arg) else None
+            return (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "load_state_dict"
+            )
+
+        if into_state_dict(load):
+            return True
+        statement = parents.get(load)
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+            return False
+        found = reads(statement.targets[0].target, parents)
+        return bool(found) and all(into_state_dict(read) for read in found)
 
     def _made_target_device(self, name: cst.Name) -> bool:
         """Every assignment that reaches ``name`` is one leave_Assign rewrites to the target's
@@ -737,10 +935,35 @@ class DevicePlacement(Pass):
             self.add_import("torch_xla")  # registers the "xla" device type
         return _with_value(node, self.target.device_string)
 
+    def _report_generator(self, call: cst.Call) -> None:
+        """``torch.Generator(device=...)`` on the accelerator raises under torch-xla (TRN008)."""
+        device = next(
+            (a.value for a in call.args if a.keyword and a.keyword.value == "device"), None
+        )
+        if device is None and call.args and call.args[0].keyword is None and not call.args[0].star:
+            device = call.args[0].value
+        if device is None:
+            return  # a CPU generator
+        kinds = self.facts.kinds(device)
+        if not (is_cuda_string(device) or ACCELERATOR in kinds or RANK in kinds):
+            return
+        self.report(
+            call,
+            GeneratorOnDevice,
+            f"`{_code(call)}` makes a random-number generator on the training device, which "
+            "raises under torch-xla (`XLA device type not an accelerator`): make it on the CPU "
+            "(`torch.Generator()`) and draw there, moving what it draws to the device",
+            False,
+        )
+
     def _rewrite_value(self, original: cst.BaseExpression, updated: cst.BaseExpression, role: str):
         kind = self._kind(original)
         if kind is None or (isinstance(original, cst.Call) and role != "map_location"):
             return updated  # torch.device(...) calls are rewritten on their own
+        if kind == "indexed" and role == "map_location" and _cuda_text(original):
+            parent = self.get_metadata(ParentNodeProvider, original, None)
+            if parent is not None and self._torch_load(parent):
+                return updated  # a CUDA location built as text: leave_Arg (TRN005)
         if kind == "indexed":
             self.report(
                 original,
@@ -845,6 +1068,11 @@ class DevicePlacement(Pass):
                 False,
             )
             return updated_node
+        if self._identity_side(original_node) == "argument":
+            return self._identity_test(original_node, updated_node) or updated_node
+        if self.target.is_xla and self.is_any(func, _GENERATORS):
+            self._report_generator(original_node)
+            return updated_node  # its "cuda" stays: made "xla" it would raise all the same
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             return self._rewrite_device_option(original_node, updated_node)
         new_args = []
@@ -1178,15 +1406,9 @@ class DevicePlacement(Pass):
 
     def _identity_choice(self, node: cst.IfExp) -> bool:
         """``"cuda" if "cuda" in device else "cpu"``: a device type chosen by a device test."""
-        test = node.test
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
-            return False
-        operands = (test.left, test.comparisons[0].comparator)
-        return any(is_cuda_string(o) for o in operands) and any(
-            identity_subject(o) is not None for o in operands
-        )
+        return self._identity_side(node.test) is not None
 
-    def _choice_of(self, test: cst.Comparison) -> cst.IfExp | None:
+    def _choice_of(self, test: cst.BaseExpression) -> cst.IfExp | None:
         """The ``"cuda" if "cuda" in device else "cpu"`` whose test ``test`` is."""
         parent = self.get_metadata(ParentNodeProvider, test, None)
         if (
@@ -1334,9 +1556,14 @@ class DevicePlacement(Pass):
         return updated_node
 
     @staticmethod
-    def _identity_side(node: cst.Comparison) -> str | None:
-        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test."""
-        if len(node.comparisons) != 1:
+    def _identity_side(node: cst.BaseExpression) -> str | None:
+        """Which side of ``device.type == "cuda"`` holds the string, when it is such a test:
+        "left", "right", or "argument" for the string method ``device.startswith("cuda")``
+        (``str(device).startswith("cuda")``, ``args.device.startswith("cuda")``), the same
+        test spelled as a call."""
+        if isinstance(node, cst.Call):
+            return "argument" if _starts_with_cuda(node) else None
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             return None
         left, right = node.left, node.comparisons[0].comparator
         if is_cuda_string(left) and identity_subject(right) is not None:
@@ -1345,11 +1572,10 @@ class DevicePlacement(Pass):
             return "right"
         return None
 
-    def _holds_kept_cuda_string(self, node: cst.Comparison, string_side: str) -> bool:
+    def _holds_kept_cuda_string(self, node: cst.BaseExpression, string_side: str) -> bool:
         """``DEVICE == "cuda"`` where ``DEVICE = "cuda"`` stays as it is (also used as text):
         the test must stay as true as it was."""
-        other = node.comparisons[0].comparator if string_side == "left" else node.left
-        subject = identity_subject(other)
+        subject = identity_subject(_tested_device(node, string_side))
         if not isinstance(subject, cst.Name):
             return False
         values = self.bound_values(subject) or []
@@ -1364,12 +1590,10 @@ class DevicePlacement(Pass):
                     return True
         return False
 
-    def _compares_identity(self, node: cst.Comparison) -> bool:
+    def _compares_identity(self, node: cst.BaseExpression) -> bool:
         return self._identity_side(node) is not None and self.enabled(DeviceIdentityTest)
 
-    def _identity_test(
-        self, original: cst.Comparison, updated: cst.Comparison
-    ) -> cst.Comparison | None:
+    def _identity_test(self, original: cst.BaseExpression, updated: cst.BaseExpression):
         """``device.type == "cuda"`` → ``device.type == "xla"`` (TRN023)."""
         string_side = self._identity_side(original)
         if string_side is None:
@@ -1389,8 +1613,7 @@ class DevicePlacement(Pass):
             lambda call: not self._resolves(call),
         ):
             return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
-        operator = original.comparisons[0].operator
-        blocked = self._blocked(original, isinstance(operator, cst.Equal | cst.In))
+        blocked = self._blocked(original, _true_for_cuda(original))
         if blocked is not None and self._said_before:
             return updated
         if blocked is not None:
@@ -1410,6 +1633,13 @@ class DevicePlacement(Pass):
             True,
         ):
             return None
+        if string_side == "argument":
+            assert isinstance(updated, cst.Call)
+            string = updated.args[0].value
+            assert isinstance(string, cst.SimpleString)
+            argument = updated.args[0].with_changes(value=self._device_string(string))
+            return updated.with_changes(args=[argument])
+        assert isinstance(updated, cst.Comparison)
         if string_side == "left":
             assert isinstance(updated.left, cst.SimpleString)
             return updated.with_changes(left=self._device_string(updated.left))
@@ -1460,12 +1690,13 @@ class DevicePlacement(Pass):
             return updated_node
         if self._kind(original_node.value) != "cuda":
             return updated_node
-        roles = (
-            self._reference_roles(original_node.targets[0].target)
-            if len(original_node.targets) == 1
-            and isinstance(original_node.targets[0].target, cst.Name)
-            else []
-        )
+        target = original_node.targets[0].target if len(original_node.targets) == 1 else None
+        if isinstance(target, cst.Name):
+            roles = self._reference_roles(target)
+        elif isinstance(target, cst.Attribute):  # `args.device = "cuda"` in a launch function
+            roles = self._attribute_roles(target)
+        else:
+            roles = []
         if "device" not in roles:
             return updated_node  # a string that is never used as a device is just text
         if all(role in ("device", "torch.load") for role in roles):
@@ -1491,6 +1722,29 @@ class DevicePlacement(Pass):
             "is also used outside device arguments; change it by hand",
             False,
         )
+        return updated_node
+
+    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
+        """``def __init__(self, device="cuda")``: a default the function reads only as a device
+        (directly, or through the attribute or name it stores it in) is the training device's
+        default: the target's device string, as a plain assignment would be (TRN002)."""
+        default = original_node.default
+        if not isinstance(default, cst.SimpleString) or self._kind(default) != "cuda":
+            return updated_node
+        if self._in_dead(original_node):
+            return updated_node
+        roles = self._reference_roles(original_node.name, bound=original_node)
+        if not roles or not all(role == "device" for role in roles):
+            return updated_node  # read as text, or never: a person's call (or nothing to do)
+        if self.report(
+            default,
+            CudaDeviceString,
+            f'default "cuda" → "{self.target.device_string}" (the parameter is read only as '
+            "a device)",
+            True,
+        ):
+            assert isinstance(updated_node.default, cst.SimpleString)
+            return updated_node.with_changes(default=self._device_string(updated_node.default))
         return updated_node
 
 

@@ -1,6 +1,6 @@
 """Device loaders: a loop over a DataLoader whose batches it moves to the XLA device iterates a
 ``pl.MpDeviceLoader`` instead, which prefetches the batches onto the device and cuts the graph at
-every step (reference R2, R3)."""
+every step ([xla-devices, neuron-mnist, xla-loader, neuron-guide])."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class DeviceLoaderWrap(Rule):
       graph elsewhere (under an `if`, twice, in `with torch_xla.step()`,
       `xm.optimizer_step(..., barrier=True)`).
     Otherwise a loop that moves its batch is reported with what to check, and nothing changes.
-    A `break` in the loop is fine: MpDeviceLoader stops with the loop (reference R3).
+    A `break` in the loop is fine: MpDeviceLoader stops with the loop ([xla-loader, neuron-guide]).
 
     Contract with the step-marker pass (TRN101/TRN102), which runs after this one: it skips
     loops over an MpDeviceLoader (`trncodemod/analysis/loops.py`), and this pass skips loops that have a
@@ -70,10 +70,10 @@ class DeviceLoaderWrap(Rule):
     on training loaders is the buckets pass's (TRN112); nothing is done for the `neuron` target.
 
     ## Why
-    "The `MpDeviceLoader` is optimized for XLA and should always be used if possible": it
-    overlaps host-to-device copies with compute and calls the step marker per batch
-    (Neuron programming guide; reference R3). It does not shard data: a `DistributedSampler`
-    must stay (reference R3, §9).
+    "The `MpDeviceLoader` is optimized for XLA and should always be used if possible": it overlaps
+    host-to-device copies with compute and calls the step marker per batch (Neuron programming
+    guide; [xla-loader, neuron-guide]). It does not shard data: a `DistributedSampler` must stay
+    ([xla-loader, neuron-guide]).
 
     ## Example
     ```python
@@ -98,10 +98,10 @@ class DeviceLoaderWrap(Rule):
     summary = "loop moving DataLoader batches to the device → iterate `pl.MpDeviceLoader`"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R2, R3, §9"
+    sources = ("xla-devices", "neuron-mnist", "xla-loader", "neuron-guide")
 
 
-# What already cuts the graph in a loop (reference R2, §1.2).
+# What already cuts the graph in a loop ([xla-devices, neuron-mnist, xla-model, xla-api]).
 _MARKERS = STEP_MARKERS | STEP_CONTEXTS
 # Through `emit`, so a file that binds `pl` itself gets the loader under another name.
 _MP_DEVICE_LOADER = Api("pl.MpDeviceLoader", "torch_xla.distributed.parallel_loader", "pl")

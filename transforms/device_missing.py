@@ -41,9 +41,9 @@ class StepWithoutDevice(Rule):
     the batch at the top of the loop body. Otherwise the step is reported as a blocker.
 
     ## Why
-    A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the
-    port does not use the accelerator at all (reference R1). Moving the model once and each
-    batch in the loop is what every device-aware training script does.
+    A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the port
+    does not use the accelerator at all ([xla-devices, neuron-guide]). Moving the model once and
+    each batch in the loop is what every device-aware training script does.
 
     ## Example
     ```python
@@ -70,7 +70,7 @@ class StepWithoutDevice(Rule):
     summary = "a training step in a program that places nothing on a device → moved (or reported)"
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide")
 
 
 class DeviceMissing(Pass):

@@ -1,5 +1,4 @@
-"""The rules of the ``device`` pass: CUDA device choices become the target's device (reference R1,
-R13), and what keeps the training device from being decided is reported. Their documentation is
+"""The rules of the ``device`` pass: CUDA device choices become the target's device ([xla-devices, neuron-guide, measured-cuda-calls]), and what keeps the training device from being decided is reported. Their documentation is
 what ``trncodemod explain`` prints; the training device itself is
 ``trncodemod.analysis.device``'s.
 """
@@ -16,9 +15,9 @@ class CudaMethod(Rule):
 
     ## Why
     `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
-    `RuntimeError: Found no NVIDIA driver` (reference R13, measured). The target's device is
+    `RuntimeError: Found no NVIDIA driver` ([measured-cuda-calls]). The target's device is
     `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
-    `torch.device("neuron")` on TorchNeuron (reference §1.2, §5).
+    `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron-overview]).
 
     ## Example
     ```python
@@ -39,7 +38,14 @@ class CudaMethod(Rule):
     summary = "`.cuda()` → `.to(<target device>)`"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1, R13"
+    sources = (
+        "xla-devices",
+        "neuron-guide",
+        "measured-cuda-calls",
+        "xla-model",
+        "xla-api",
+        "torchneuron-overview",
+    )
 
 
 class CudaDeviceString(Rule):
@@ -55,8 +61,9 @@ class CudaDeviceString(Rule):
     reported and left alone.
 
     ## Why
-    The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples
-    use (reference R1, §1.2, `aws-neuron-samples/torch-neuronx/training/mnist_mlp/train.py`).
+    The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples use
+    ([xla-devices, neuron-guide, xla-model, xla-api],
+    `aws-neuron-samples/torch-neuronx/training/mnist_mlp/train.py`).
 
     ## Example
     ```python
@@ -76,7 +83,7 @@ class CudaDeviceString(Rule):
     summary = '`"cuda"` device strings → the target device'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1, §1.2"
+    sources = ("xla-devices", "neuron-guide", "xla-model", "xla-api")
 
 
 class CudaAvailabilityChoice(Rule):
@@ -88,8 +95,9 @@ class CudaAvailabilityChoice(Rule):
     `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it).
 
     ## Why
-    Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False` (reference R1,
-    measured), so the unchanged script silently trains on the host CPU.
+    Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False`
+    ([xla-devices, neuron-guide, measured-device-checks]), so the unchanged script silently trains
+    on the host CPU.
 
     ## Example
     ```python
@@ -107,7 +115,7 @@ class CudaAvailabilityChoice(Rule):
     summary = '`"cuda" if torch.cuda.is_available() else "cpu"` → the target device'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide", "measured-device-checks")
 
 
 class AcceleratorDevice(Rule):
@@ -117,10 +125,11 @@ class AcceleratorDevice(Rule):
     Nothing changes for the `neuron` target, where `torch.accelerator` works as is.
 
     ## Why
-    Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is
-    not the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025)
-    silently runs on the CPU (reference R1, measured). TorchNeuron registers as the accelerator:
-    "If your code uses `torch.accelerator`, no changes are needed" (reference R1, §5).
+    Under torch_xla `torch.accelerator.is_available()` is `False` and `current_accelerator()` is not
+    the XLA device, so code written with `torch.accelerator` (pytorch/examples since 2025) silently
+    runs on the CPU ([xla-devices, neuron-guide, measured-device-checks]). TorchNeuron registers as
+    the accelerator: "If your code uses `torch.accelerator`, no changes are needed"
+    ([xla-devices, neuron-guide, torchneuron-overview]).
 
     ## Example
     ```python
@@ -138,22 +147,31 @@ class AcceleratorDevice(Rule):
     summary = "`torch.accelerator.current_accelerator()` → the XLA device"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1, §5"
+    sources = ("xla-devices", "neuron-guide", "torchneuron-overview", "measured-device-checks")
 
 
 class CudaMapLocation(Rule):
     """## What it does
-    Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and
-    the `torch.cuda.is_available()` choice) to `map_location="cpu"`; also `map_location=device`
-    where TRN002 turns `device = "cuda"` into the target's device string, which torch.load cannot
-    restore onto (torch-xla 2.9, measured: "don't know how to restore data location ...
-    (tagged with xla)").
+    Rewrites `torch.load(..., map_location="cuda")` (also `"cuda:0"`, `torch.device("cuda")` and the
+    `torch.cuda.is_available()` choice) to `map_location="cpu"`; also `map_location=device` where
+    TRN002 turns `device = "cuda"` into the target's device string, which torch.load cannot restore
+    onto (torch-xla 2.9, measured [measured-host-conversions]: "don't know how to restore data
+    location ... (tagged with xla)").
+
+    The same holds however the location is spelled: a device that is the accelerator on the
+    target (`map_location=args.device`, a parameter every caller passes the device in), or a CUDA
+    location built as text (`"cuda:{}".format(gpu)`, `f"cuda:{gpu}"`, `"cuda:" + str(gpu)`). Those
+    are loaded to `"cpu"` only where all that is loaded goes into `load_state_dict` (directly, by
+    name, or an item of it, `checkpoint["model"]`); elsewhere they are reported, and where the
+    load runs whenever the script does (its top level, or a function its top level calls) the
+    report is a blocker: the script raises there.
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
     `model.load_state_dict(...)` copies the values onto the model's device, which is how Neuron
-    documents loading (reference R10). A loaded object that is used directly as tensors (not
-    through `load_state_dict`) now lives on the CPU: review such uses, hence the `review` class.
+    documents loading ([xla-model, neuron-mnist]). A loaded object that is used directly as tensors
+    (not through `load_state_dict`) now lives on the CPU: review such uses, hence the `review`
+    class.
 
     ## Example
     ```python
@@ -171,7 +189,7 @@ class CudaMapLocation(Rule):
     summary = '`map_location="cuda"` → `"cpu"`'
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R10, R13"
+    sources = ("xla-model", "neuron-mnist", "measured-host-conversions")
 
 
 class CudaDeviceIndex(Rule):
@@ -185,8 +203,8 @@ class CudaDeviceIndex(Rule):
 
     ## Why
     On Trainium each worker process owns one NeuronCore and uses the default XLA device; an index
-    from a GPU layout (`local_rank`) does not carry over (reference R1: with torchrun each process
-    sees one NeuronCore; `torch.cuda.set_device` raises).
+    from a GPU layout (`local_rank`) does not carry over ([xla-devices, neuron-guide]: with torchrun
+    each process sees one NeuronCore; `torch.cuda.set_device` raises).
 
     ## Example
     ```python
@@ -205,7 +223,7 @@ class CudaDeviceIndex(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide")
 
 
 class CudaAvailabilityCheck(Rule):
@@ -215,7 +233,7 @@ class CudaAvailabilityCheck(Rule):
     else (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`).
 
     ## Why
-    It is `False` on a Trainium host (reference R13, measured): whatever it guards takes the CPU
+    It is `False` on a Trainium host ([measured-cuda-calls]): whatever it guards takes the CPU
     path, for example `use_cuda = not args.no_cuda and torch.cuda.is_available()`.
 
     ## Example
@@ -236,7 +254,7 @@ class CudaAvailabilityCheck(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R1, R13"
+    sources = ("xla-devices", "neuron-guide", "measured-cuda-calls")
 
 
 class DeviceGate(Rule):
@@ -254,11 +272,12 @@ class DeviceGate(Rule):
     fallback are kept and reported instead: dropping the fallback would leave a CUDA device.
 
     ## Why
-    Under torch_xla both availability checks are `False` (reference R1, measured): the
-    pytorch/examples mnist shape `use_cuda = not args.no_cuda and torch.cuda.is_available()` then
-    picks the CPU, and the migrated script runs no graph on the XLA device. Neuron's own examples
-    set `torch.cuda.is_bf16_supported = lambda: True` (reference R9, R13), since Trainium
-    computes in bf16.
+    Under torch_xla both availability checks are `False`
+    ([xla-devices, neuron-guide, measured-device-checks]): the pytorch/examples mnist shape
+    `use_cuda = not args.no_cuda and torch.cuda.is_available()` then picks the CPU, and the migrated
+    script runs no graph on the XLA device. Neuron's own examples set
+    `torch.cuda.is_bf16_supported = lambda: True` ([neuron-bf16, xla-amp, measured-cuda-calls]),
+    since Trainium computes in bf16.
 
     ## Example
     ```python
@@ -278,7 +297,14 @@ class DeviceGate(Rule):
     summary = "availability check that decides the device → true on the target, simplified"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R1, R9, R13"
+    sources = (
+        "xla-devices",
+        "neuron-guide",
+        "neuron-bf16",
+        "xla-amp",
+        "measured-cuda-calls",
+        "measured-device-checks",
+    )
 
 
 class CpuTrainingDevice(Rule):
@@ -296,7 +322,7 @@ class CpuTrainingDevice(Rule):
     A CPU training script migrated as it is still trains on the host CPU. Neuron's own port of
     the mnist MLP sample (`train_cpu.py` → `train.py` in aws-neuron-samples
     `torch-neuronx/training/mnist_mlp`) changes exactly this line to `device = 'xla'`
-    (reference §7, R1).
+    ([neuron-mnist, xla-devices, neuron-guide]).
 
     ## Example
     ```python
@@ -317,7 +343,7 @@ class CpuTrainingDevice(Rule):
     summary = "explicit CPU training device in a training script → the target device"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference §7, R1"
+    sources = ("neuron-mnist", "xla-devices", "neuron-guide")
 
 
 class DeviceIdentityTest(Rule):
@@ -331,9 +357,9 @@ class DeviceIdentityTest(Rule):
 
     ## Why
     On Trainium the device's type is `xla` (or `neuron`), so a test against `"cuda"` is False and
-    silently switches off what it enables: autocast stays off, bf16 becomes fp32 (reference R1,
-    R9). The test is kept rather than folded, so a script that can still choose the CPU keeps
-    its CPU path.
+    silently switches off what it enables: autocast stays off, bf16 becomes fp32
+    ([xla-devices, neuron-guide, neuron-bf16, xla-amp]). The test is kept rather than folded, so a
+    script that can still choose the CPU keeps its CPU path.
 
     ## Example
     ```python
@@ -353,7 +379,7 @@ class DeviceIdentityTest(Rule):
     summary = '`device.type == "cuda"` and alike → a test for the target device'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1, R9"
+    sources = ("xla-devices", "neuron-guide", "neuron-bf16", "xla-amp")
 
 
 class RankAsDevice(Rule):
@@ -367,7 +393,7 @@ class RankAsDevice(Rule):
     ## Why
     On Trainium each worker process owns one NeuronCore and uses the default XLA device; an
     index from a GPU layout does not carry over, and a CUDA index raises `Found no NVIDIA
-    driver` (reference R1: with torchrun each process sees one NeuronCore).
+    driver` ([xla-devices, neuron-guide]: with torchrun each process sees one NeuronCore).
 
     ## Example
     ```python
@@ -387,7 +413,7 @@ class RankAsDevice(Rule):
     summary = "a rank or CUDA index used as the device → the target device"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide")
 
 
 class UnresolvedTrainingDevice(Rule):
@@ -400,10 +426,11 @@ class UnresolvedTrainingDevice(Rule):
     training to the wrong device, and a user's flag is theirs to set.
 
     ## Why
-    The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")`
-    on TorchNeuron) or the script trains on the host CPU, and under torch_xla the usual ways a
-    GPU script decides it (`torch.cuda.is_available()`) are False (reference R1, measured). A
-    blocker: the port does not run on the accelerator while it is left.
+    The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")` on
+    TorchNeuron) or the script trains on the host CPU, and under torch_xla the usual ways a GPU
+    script decides it (`torch.cuda.is_available()`) are False
+    ([xla-devices, neuron-guide, measured-device-checks]). A blocker: the port does not run on the
+    accelerator while it is left.
 
     ## Example
     ```python
@@ -423,7 +450,7 @@ class UnresolvedTrainingDevice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R1"
+    sources = ("xla-devices", "neuron-guide", "measured-device-checks")
 
 
 class ConditionEnablesCudaOnly(Rule):
@@ -447,10 +474,10 @@ class ConditionEnablesCudaOnly(Rule):
     One finding, at the test, names the line that blocks it.
 
     ## Why
-    A rewrite of a condition owns what it enables (issue 23): nanoGPT's `use_fused =
-    fused_available and device_type == "cuda"` made true passes `fused=True` to `AdamW`, which
-    raises on XLA tensors (TRN111); imagenet's `if device.type == "cuda": ngpus_per_node =
-    torch.accelerator.device_count()` spawns 0 processes under torch-xla (reference §10, R13).
+    A rewrite of a condition owns what it enables: nanoGPT's `use_fused = fused_available
+    and device_type == "cuda"` made true passes `fused=True` to `AdamW`, which raises on XLA tensors
+    (TRN111); imagenet's `if device.type == "cuda": ngpus_per_node =
+    torch.accelerator.device_count()` spawns 0 processes under torch-xla ([measured-device-checks, measured-cuda-calls]).
     Left false, the feature stays off on Trainium and the program runs.
 
     ## Example
@@ -472,7 +499,7 @@ class ConditionEnablesCudaOnly(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R13, §10"
+    sources = ("measured-cuda-calls", "measured-device-checks")
 
 
 class GateEnablesCudaOnly(Rule):
@@ -483,9 +510,9 @@ class GateEnablesCudaOnly(Rule):
     or pinned memory the tool does not drop. One finding, at the check, names the line.
 
     ## Why
-    Made true, the check runs that line, which raises on a Trainium host (reference R13, §10);
-    left false, the script trains on the CPU. Neither runs on the accelerator until the line is
-    changed by hand: a blocker.
+    Made true, the check runs that line, which raises on a Trainium host
+    ([measured-cuda-calls, measured-device-checks]); left false, the script trains on the CPU.
+    Neither runs on the accelerator until the line is changed by hand: a blocker.
 
     ## Example
     ```python
@@ -507,7 +534,45 @@ class GateEnablesCudaOnly(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R13, §10"
+    sources = ("measured-cuda-calls", "measured-device-checks")
+
+
+class GeneratorOnDevice(Rule):
+    """## What it does
+    Reports a `torch.Generator` made on the training device (`torch.Generator(device="cuda")`,
+    `torch.Generator(device=device)` where `device` is the accelerator on the target), and leaves
+    a `"cuda"` string inside it as it is instead of making it the XLA device.
+
+    ## Why
+    A random-number generator cannot live on the XLA device: on torch 2.9.0 + torch-xla 2.9.0
+    `torch.Generator(device=torch_xla.device())` raises `RuntimeError: XLA device type not an
+    accelerator` (measured [measured-generator-device]). Rewriting the
+    device string would turn a CUDA generator into one that raises, so the program stops where it
+    makes it: a blocker. What replaces it depends on where its numbers are drawn, which the tool
+    cannot see: a CPU generator works for `DataLoader`/`random_split` and for diffusers'
+    `randn_tensor`, which draws on the generator's device and moves the result; `torch.randn(...,
+    device=xla, generator=g)` needs the draw moved to the CPU.
+
+    ## Example
+    ```python
+    generator = torch.Generator(device=device).manual_seed(seed)
+    noise = torch.randn(shape, generator=generator, device=device)
+    ```
+
+    ## Use instead
+    ```python
+    generator = torch.Generator().manual_seed(seed)  # on the CPU
+    noise = torch.randn(shape, generator=generator).to(device)
+    ```
+    """
+
+    code = "TRN008"
+    name = "generator-on-device"
+    summary = "`torch.Generator(device=<accelerator>)` raises under torch-xla (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("measured-generator-device",)
 
 
 RULES: tuple[type[Rule], ...] = (
@@ -525,4 +590,5 @@ RULES: tuple[type[Rule], ...] = (
     UnresolvedTrainingDevice,
     ConditionEnablesCudaOnly,
     GateEnablesCudaOnly,
+    GeneratorOnDevice,
 )

@@ -1,4 +1,4 @@
-"""float64 → float32 where float64 certainly reaches a tensor (reference R7).
+"""float64 → float32 where float64 certainly reaches a tensor ([neuron-data-types, xla-dtype]).
 
 Neuron has no FP64: torch_xla silently computes a float64 tensor in f32 on Neuron while PJRT CPU
 keeps f64, so the CPU check and the device disagree. The pass rewrites only where the value is
@@ -243,7 +243,7 @@ class Float64ToFloat32(Pass):
         """Under BF16 downcast every finding becomes a note and nothing is rewritten: the
         training profile, not the line, decides what float64 means there."""
         # `np.float64` as a torch dtype raises whatever the precision: still reported.
-        # TorchNeuron has no such variables (reference §5): only the XLA targets downcast.
+        # TorchNeuron has no such variables ([torchneuron-overview]): only the XLA targets downcast.
         profile = self.run.profile
         if profile.bf16_downcast:
             why = (
@@ -251,7 +251,8 @@ class Float64ToFloat32(Pass):
                 "float64 as f32 and float32 as bf16"
             )
         else:
-            # "NxD deliberately uses torch.double for the running loss" (reference R7).
+            #  "NxD deliberately uses torch.double for the running loss"
+            # ([neuron-data-types, xla-dtype]).
             why = "neuronx-distributed code keeps its f32 accumulators in torch.double on purpose"
         if rule in (Float64UnderBf16Downcast, NumpyDtypeForTorch) or not (
             self.target.is_xla and (profile.bf16_downcast or training.NXD in profile.parallelism)

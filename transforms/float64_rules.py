@@ -1,6 +1,6 @@
 """The rules of the ``float64`` pass: float64 becomes float32 where it certainly reaches a tensor
-on the device, and is reported where the tool cannot tell (reference R7). Their documentation is
-what ``trncodemod explain`` prints.
+on the device, and is reported where the tool cannot tell ([neuron-data-types, xla-dtype]). Their
+documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ class Float64DtypeArgument(Rule):
     not a tensor's dtype and is left alone.
 
     ## Why
-    Neuron has no FP64 (reference R7, `data-types.rst`). torch_xla silently stores float64 as f32
-    on Neuron, while PJRT CPU keeps f64 (measured), so a local check and the device compute
-    different numbers. The rewrite does what the device already does, and makes the CPU check
-    agree with it: `review`, because it changes numerics on the CPU.
+    Neuron has no FP64 ([neuron-data-types, xla-dtype]). torch_xla silently stores
+    float64 as f32 on Neuron, while PJRT CPU keeps f64 [measured-float64], so a local check and the
+    device compute different numbers. The rewrite does what the device already does, and makes the
+    CPU check agree with it: `review`, because it changes numerics on the CPU.
 
     ## Example
     ```python
@@ -43,7 +43,7 @@ class Float64DtypeArgument(Rule):
     summary = "`dtype=torch.float64` / `.to(torch.float64)` → `torch.float32`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype", "measured-float64")
 
 
 class DoubleMethod(Rule):
@@ -52,8 +52,8 @@ class DoubleMethod(Rule):
 
     ## Why
     `.double()` makes float64 tensors, which Neuron computes in f32 while PJRT CPU keeps f64
-    (reference R7): the rewrite makes the CPU check agree with the device. `review`, because it
-    changes numerics on the CPU.
+    ([neuron-data-types, xla-dtype]): the rewrite makes the CPU check agree with the device.
+    `review`, because it changes numerics on the CPU.
 
     ## Example
     ```python
@@ -71,7 +71,7 @@ class DoubleMethod(Rule):
     summary = "`.double()` → `.float()`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 class Float64DefaultDtype(Rule):
@@ -82,8 +82,8 @@ class Float64DefaultDtype(Rule):
 
     ## Why
     A float64 default makes every new floating tensor float64, which Neuron computes in f32 while
-    PJRT CPU keeps f64 (reference R7); torch_xla's own MNIST test sets the default to float32.
-    `review`, because it changes numerics on the CPU.
+    PJRT CPU keeps f64 ([neuron-data-types, xla-dtype]); torch_xla's own MNIST test sets the default
+    to float32. `review`, because it changes numerics on the CPU.
 
     ## Example
     ```python
@@ -101,7 +101,7 @@ class Float64DefaultDtype(Rule):
     summary = "`torch.set_default_dtype(torch.float64)` → `torch.float32`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 class DoubleTensorType(Rule):
@@ -113,8 +113,8 @@ class DoubleTensorType(Rule):
     replacement depends on the device. `isinstance(x, torch.DoubleTensor)` is left alone.
 
     ## Why
-    float64 tensors run in f32 on Neuron and in f64 on PJRT CPU (reference R7). `review`, because it
-    changes numerics on the CPU.
+    float64 tensors run in f32 on Neuron and in f64 on PJRT CPU ([neuron-data-types, xla-dtype]).
+    `review`, because it changes numerics on the CPU.
 
     ## Example
     ```python
@@ -134,7 +134,7 @@ class DoubleTensorType(Rule):
     summary = "`torch.DoubleTensor` → `torch.FloatTensor`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 class NumpyFloat64ToTensor(Rule):
@@ -152,12 +152,12 @@ class NumpyFloat64ToTensor(Rule):
     keep their float64.
 
     ## Why
-    NumPy's default dtype is float64 and `torch.from_numpy` keeps it; Neuron computes the tensor
-    in f32 while PJRT CPU keeps f64 (reference R7). A `np.float64` *scalar* times a float32 tensor
-    stays float32 (measured), so only arrays matter. `review`, because it changes numerics on the
-    CPU, and because the converted tensor is a copy: `torch.from_numpy(a)` and `torch.as_tensor(a)`
-    share memory with `a`, so code that writes into `a` (or the tensor) in place and expects the
-    other to follow must be changed by hand.
+    NumPy's default dtype is float64 and `torch.from_numpy` keeps it; Neuron computes the tensor in
+    f32 while PJRT CPU keeps f64 ([neuron-data-types, xla-dtype]). A `np.float64` *scalar* times a
+    float32 tensor stays float32 [measured-host-conversions], so only arrays matter. `review`,
+    because it changes numerics on the CPU, and because the converted tensor is a copy:
+    `torch.from_numpy(a)` and `torch.as_tensor(a)` share memory with `a`, so code that writes into
+    `a` (or the tensor) in place and expects the other to follow must be changed by hand.
 
     ## Example
     ```python
@@ -175,7 +175,7 @@ class NumpyFloat64ToTensor(Rule):
     summary = "float64 NumPy array → float32 tensor"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype", "measured-host-conversions")
 
 
 class NumpyDtypeUnknown(Rule):
@@ -185,9 +185,9 @@ class NumpyDtypeUnknown(Rule):
 
     ## Why
     If the array is float64 (NumPy's default for floating data), the tensor is float64: Neuron
-    computes it in f32 while PJRT CPU keeps f64 (reference R7). Guessing would cast integer labels
-    and indices to float. This is a note (`info`): nearly every data pipeline has such a call, and
-    most are fine.
+    computes it in f32 while PJRT CPU keeps f64 ([neuron-data-types, xla-dtype]). Guessing would
+    cast integer labels and indices to float. This is a note (`info`): nearly every data pipeline
+    has such a call, and most are fine.
 
     ## Example
     ```python
@@ -206,7 +206,7 @@ class NumpyDtypeUnknown(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 class Float64DtypeElsewhere(Rule):
@@ -218,8 +218,9 @@ class Float64DtypeElsewhere(Rule):
 
     ## Why
     If it ends up as a tensor's dtype, Neuron computes that tensor in f32 while PJRT CPU keeps f64
-    (reference R7). Host-only uses (statistics, comparisons) are fine as they are; only a person
-    can tell which it is. NxD, for example, keeps `torch.double` for its running loss on purpose.
+    ([neuron-data-types, xla-dtype]). Host-only uses (statistics, comparisons) are fine as they are;
+    only a person can tell which it is. NxD, for example, keeps `torch.double` for its running loss
+    on purpose.
 
     ## Example
     ```python
@@ -238,7 +239,7 @@ class Float64DtypeElsewhere(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 class NumpyDtypeForTorch(Rule):
@@ -247,9 +248,9 @@ class NumpyDtypeForTorch(Rule):
     `torch.zeros(3, dtype=np.float64)` or `x.to(np.float64)`. Nothing is rewritten.
 
     ## Why
-    torch does not accept NumPy dtypes: these calls raise `TypeError` (measured on torch 2.9), on
-    every device. The intended dtype was float64, which Neuron does not have (reference R7): use
-    `torch.float32`.
+    torch does not accept NumPy dtypes: these calls raise `TypeError` ([measured-host-conversions],
+    torch 2.9), on every device. The intended dtype was float64, which Neuron does not have
+    ([neuron-data-types, xla-dtype]): use `torch.float32`.
 
     ## Example
     ```python
@@ -268,7 +269,7 @@ class NumpyDtypeForTorch(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype", "measured-host-conversions")
 
 
 class Float64OnHost(Rule):
@@ -297,9 +298,10 @@ class Float64OnHost(Rule):
     complex64 before they reach the device (diffusers' RoPE helpers build their frequencies this
     way). Rewriting them to float32 changes the numbers the model is given and gains nothing on
     Trainium: on a diffusion schedule (`cumprod` of 1,000 betas) float32 at creation moves the
-    posterior coefficients by up to 1.3e-3 relative (measured). What matters is that the tensor is
+    posterior coefficients by up to 1.7e-4 relative on a linear schedule
+    [measured-float32-schedule]. What matters is that the tensor is
     cast before it moves to the device; where it moves there as float64, Neuron computes it in f32
-    (reference R7).
+    ([neuron-data-types, xla-dtype]).
 
     ## Example
     ```python
@@ -325,7 +327,7 @@ class Float64OnHost(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype", "measured-float32-schedule")
 
 
 class Float64UnderBf16Downcast(Rule):
@@ -336,12 +338,12 @@ class Float64UnderBf16Downcast(Rule):
     it raises).
 
     ## Why
-    With either variable set, torch_xla stores `torch.float32` tensors as bf16 and
-    `torch.float64` as f32 on the device: `torch.double` is the documented way to keep an
-    accumulator (a running loss, a norm) in f32 in such a script, and NxD's own port keeps it
-    (reference R7 "NxD deliberately uses `torch.double` for the running loss", R9). Rewriting it
-    to float32 would make it bf16. 9 of 16 float64 fixes on the issue-12 corpus were in such
-    files.
+    With either variable set, torch_xla stores `torch.float32` tensors as bf16 and `torch.float64`
+    as f32 on the device: `torch.double` is the documented way to keep an accumulator (a running
+    loss, a norm) in f32 in such a script, and NxD's own port keeps it
+    ([neuron-data-types, xla-dtype]; NxD keeps its running loss in `torch.double`; [neuron-bf16]).
+    Rewriting it to float32 would make it bf16. 9 of 16 float64 fixes on the issue-12 corpus were in
+    such files.
 
     ## Example
     ```python
@@ -362,7 +364,7 @@ class Float64UnderBf16Downcast(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R7, R9"
+    sources = ("neuron-data-types", "xla-dtype", "neuron-bf16", "xla-amp")
 
 
 class DeliberateFloat64(Rule):
@@ -377,9 +379,9 @@ class DeliberateFloat64(Rule):
     ## Why
     The author chose float64 for a reason the tool cannot weigh: a log-sum, a covariance, a
     cumulative product that loses digits in float32. On the CPU the code keeps its precision as
-    written; on Neuron float64 is computed in f32 whatever the code says (reference R7), so the
-    finding says where the precision would be lost and how to keep it: compute that value on the
-    host and move the result.
+    written; on Neuron float64 is computed in f32 whatever the code says
+    ([neuron-data-types, xla-dtype]), so the finding says where the precision would be lost and how
+    to keep it: compute that value on the host and move the result.
 
     ## Example
     ```python
@@ -398,7 +400,7 @@ class DeliberateFloat64(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 class ModelDtypeWithInputs(Rule):
@@ -414,10 +416,10 @@ class ModelDtypeWithInputs(Rule):
 
     ## Why
     A model's dtype changes only together with its inputs: `seq.double()` → `seq.float()` with
-    `torch.from_numpy(data[3:, :-1])` still float64 raises "mat1 and mat2 must have the same
-    dtype" (pytorch/examples `time_sequence_prediction/train.py`). On Neuron float64 is computed
-    in f32 either way (reference R7), so the model runs as it is; the conversion is a person's
-    change: `.float()` on the model and on each input, together.
+    `torch.from_numpy(data[3:, :-1])` still float64 raises "mat1 and mat2 must have the same dtype"
+    (pytorch/examples `time_sequence_prediction/train.py`). On Neuron float64 is computed in f32
+    either way ([neuron-data-types, xla-dtype]), so the model runs as it is; the conversion is a
+    person's change: `.float()` on the model and on each input, together.
 
     ## Example
     ```python
@@ -440,7 +442,7 @@ class ModelDtypeWithInputs(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R7"
+    sources = ("neuron-data-types", "xla-dtype")
 
 
 RULES = (

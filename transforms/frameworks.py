@@ -1,5 +1,6 @@
 """Frameworks that own the training loop: Hugging Face `Trainer`, accelerate and Lightning are
-ported through their arguments, not their loops (issue 12; reference R3, R8, R9; human ports of
+ported through their arguments, not their loops (issue 12;
+[xla-loader, neuron-guide, xla-recompilation, neuron-emod025, neuron-bf16, xla-amp]; human ports of
 HF Trainer scripts use bf16 and drop the last partial batch)."""
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ _HF_CUDA_OPTIONS = {
 # fp16 argument → its bf16 twin.
 _HF_PRECISION = {"fp16": "bf16", "fp16_full_eval": "bf16_full_eval"}
 _LIGHTNING_GPU = ("gpu", "cuda", "mps")
-# Neuron-PT-Lightning's guide, at a versioned URL (`/en/latest/` copies move: reference §9).
+# Neuron-PT-Lightning's guide, at a versioned URL (`/en/latest/` copies move: [xla-loader]).
 _PTL_GUIDE = (
     "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.0/libraries/neuronx-distributed/"
     "ptl_developer_guide.html"
@@ -76,10 +77,10 @@ class HfTrainerArguments(Rule):
 
     ## Why
     Trainium trains in bf16 without a loss scaler; fp16 needs a `GradScaler`, which torch_xla
-    removed in 2.9, and apex is CUDA-only (reference R9; the Trainer's XLA path "supports bf16
-    for tpu, neuroncore", `training_args.py`). A smaller last batch is a new input shape and a
-    new compile (reference R3, R8); Neuron's Trainer ports set both. fp16 → bf16 changes the
-    numerics: `review`.
+    removed in 2.9, and apex is CUDA-only ([neuron-bf16, xla-amp]; the Trainer's XLA path "supports
+    bf16 for tpu, neuroncore", `training_args.py`). A smaller last batch is a new input shape and a
+    new compile ([xla-loader, neuron-guide, xla-recompilation, neuron-emod025]); Neuron's Trainer
+    ports set both. fp16 → bf16 changes the numerics: `review`.
 
     ## Example
     ```python
@@ -99,7 +100,14 @@ class HfTrainerArguments(Rule):
     summary = "`TrainingArguments`: `fp16` → `bf16`, `dataloader_drop_last=True`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R3, R8, R9"
+    sources = (
+        "xla-loader",
+        "neuron-guide",
+        "xla-recompilation",
+        "neuron-emod025",
+        "neuron-bf16",
+        "xla-amp",
+    )
 
 
 class AccelerateMixedPrecision(Rule):
@@ -110,8 +118,8 @@ class AccelerateMixedPrecision(Rule):
 
     ## Why
     accelerate's fp16 path builds a `GradScaler` for the device, which torch_xla no longer has
-    (removed in 2.9), and bf16 needs no scaling on Trainium (reference R9). fp16 → bf16 changes
-    the numerics: `review`.
+    (removed in 2.9), and bf16 needs no scaling on Trainium ([neuron-bf16, xla-amp]). fp16 → bf16
+    changes the numerics: `review`.
 
     ## Example
     ```python
@@ -129,7 +137,7 @@ class AccelerateMixedPrecision(Rule):
     summary = '`Accelerator(mixed_precision="fp16")` → `"bf16"`'
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R9"
+    sources = ("neuron-bf16", "xla-amp")
 
 
 class LightningTrainerArguments(Rule):
@@ -141,7 +149,7 @@ class LightningTrainerArguments(Rule):
     ## Why
     On the XLA targets, Lightning trains on Trainium through neuronx-distributed's Lightning
     integration (`NeuronXLAStrategy`, `NeuronXLAPrecisionPlugin`, `NeuronTQDMProgressBar`), with
-    bf16 instead of fp16 (reference R9); its `NeuronLTModule` supports manual optimization
+    bf16 instead of fp16 ([neuron-bf16, xla-amp]); its `NeuronLTModule` supports manual optimization
     only (Neuron's "Developer guide for Neuron-PT-Lightning", `ptl_developer_guide`, which the
     finding links). A CUDA accelerator or a CUDA strategy fails to find a device; which Neuron
     strategy fits (data parallel, tensor parallel) is a design choice.
@@ -164,7 +172,7 @@ class LightningTrainerArguments(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R9; neuronx-distributed lightning"
+    sources = ("neuron-bf16", "xla-amp", "neuronx-distributed-lightning")
 
 
 class HfTrainerToNeuronTrainer(Rule):
@@ -184,14 +192,14 @@ class HfTrainerToNeuronTrainer(Rule):
     xla-2.9, for which optimum-neuron has no release.
 
     ## Why
-    optimum-neuron's trainers run the HF training loop on Trainium: the XLA device loader, the
-    graph cuts, ZeRO-1 and tensor parallelism (`trn_config`), checkpoints moved to the CPU and
+    optimum-neuron's trainers run the HF training loop on Trainium: the XLA device loader, the graph
+    cuts, ZeRO-1 and tensor parallelism (`trn_config`), checkpoints moved to the CPU and
     precompilation with `neuron_parallel_compile`. With transformers' own `Trainer` on XLA the
-    Neuron samples had to patch `Trainer._wrap_model` and `xm.mesh_reduce` by hand (human-port
-    benchmark, `benchmarks/ports.toml`). Each optimum-neuron release pins one torch-neuronx
-    (0.0.28: 2.1.2, 0.2.2: 2.5.1, 0.3.0: 2.7.0, 0.4.x: 2.8.0, none 2.9); 0.4.0 dropped the
-    Seq2Seq trainers and evaluation (`optimum/neuron/trainers/transformers.py`, #938), so
-    the names are certain only with the release the target pins.
+    Neuron samples had to patch `Trainer._wrap_model` and `xm.mesh_reduce` by hand
+    ([measured-human-ports]). Each optimum-neuron release pins one torch-neuronx (0.0.28: 2.1.2,
+    0.2.2: 2.5.1, 0.3.0: 2.7.0, 0.4.x: 2.8.0, none 2.9); 0.4.0 dropped the Seq2Seq trainers and
+    evaluation (`optimum/neuron/trainers/transformers.py`, #938), so the names are certain only with
+    the release the target pins.
 
     ## Example
     ```python
@@ -211,7 +219,7 @@ class HfTrainerToNeuronTrainer(Rule):
     summary = "HF `Trainer`/`TrainingArguments` → optimum-neuron's `NeuronTrainer`/`NeuronTrainingArguments`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "optimum-neuron releases 0.0.28-0.4.5; human-port benchmark"
+    sources = ("optimum-neuron-releases", "measured-human-ports")
 
 
 class AccelerateDistributedTypeXla(Rule):
@@ -244,7 +252,7 @@ class AccelerateDistributedTypeXla(Rule):
     summary = "accelerate `DistributedType.TPU` → `DistributedType.XLA`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "accelerate 0.28.0 (#2176), 1.0.0 (#3118)"
+    sources = ("accelerate-0-28", "accelerate-1-0")
 
 
 def _keyword(call: cst.Call, name: str) -> cst.Arg | None:

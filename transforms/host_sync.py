@@ -1,4 +1,4 @@
-"""Host reads of device values inside a training or evaluation step (reference D1, R6 caveats, §5).
+"""Host reads of device values inside a training or evaluation step ([xla-troubleshoot, neuron-debug, xla-model, neuron-guide, torchneuron-overview]).
 Report only.
 
 A *step* is a training or evaluation loop (``trncodemod.analysis.loops``): its body and the loops nested in

@@ -1,6 +1,7 @@
 """The rules of the ``host-sync`` pass: host reads of device values inside a training or
-evaluation step are reported (reference D1, R6 caveats, §5). Their documentation is what
-``trncodemod explain`` prints.
+evaluation step are reported
+([xla-troubleshoot, neuron-debug, xla-model, neuron-guide, torchneuron-overview]). Their
+documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ class ItemInInnerLoop(Rule):
     own body is the `item-hoist` pass's (TRN121–TRN125).
 
     ## Why
-    Each `.item()` executes the pending graph and copies one value to the host (reference D1,
-    measured: one transfer each); inside an inner loop that is once per inner iteration, every
-    step. When the value decides a branch, every branch combination is also another graph.
+    Each `.item()` executes the pending graph and copies one value to the host
+    ([xla-troubleshoot, neuron-debug]; [measured-host-reads]: one transfer each); inside an inner
+    loop that is once per inner iteration, every step. When the value decides a branch, every branch
+    combination is also another graph.
 
     ## Example
     ```python
@@ -42,7 +44,13 @@ class ItemInInnerLoop(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1, R6"
+    sources = (
+        "xla-troubleshoot",
+        "neuron-debug",
+        "xla-model",
+        "neuron-guide",
+        "measured-host-reads",
+    )
 
 
 class TolistInStep(Rule):
@@ -52,8 +60,8 @@ class TolistInStep(Rule):
     `.tolist()` after `.cpu()` is reported at the `.cpu()`.
 
     ## Why
-    Executes the pending graph and copies the whole tensor to the host every step (reference D1,
-    measured: 1 execution, 1 transfer).
+    Executes the pending graph and copies the whole tensor to the host every step
+    ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: 1 execution, 1 transfer).
 
     ## Example
     ```python
@@ -74,7 +82,7 @@ class TolistInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-host-read-ops")
 
 
 class CopyToHostInStep(Rule):
@@ -85,9 +93,9 @@ class CopyToHostInStep(Rule):
     reported.
 
     ## Why
-    An explicit device-to-host copy: it executes the pending graph and waits for the transfer,
-    every step (reference D1, measured: 0–1 executions, 1 transfer). On TorchNeuron host reads
-    synchronise too (reference §5).
+    An explicit device-to-host copy: it executes the pending graph and waits for the transfer, every
+    step ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: 0–1 executions, 1
+    transfer). On TorchNeuron host reads synchronise too ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -107,7 +115,7 @@ class CopyToHostInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1, §5"
+    sources = ("xla-troubleshoot", "neuron-debug", "torchneuron-overview", "measured-host-read-ops")
 
 
 class NumpyOnDevice(Rule):
@@ -116,9 +124,10 @@ class NumpyOnDevice(Rule):
     training or evaluation step.
 
     ## Why
-    It raises: `TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() to
-    copy the tensor to host memory first.` (measured on torch_xla 2.9). Code that ran on the CPU
-    before the migration breaks once its tensors live on the device.
+    It raises: `TypeError: can't convert xla:0 device type tensor to numpy. Use Tensor.cpu() to copy
+    the tensor to host memory
+    first.` ([measured-host-conversions], torch_xla 2.9). Code that ran on the CPU before the
+    migration breaks once its tensors live on the device.
 
     ## Example
     ```python
@@ -137,7 +146,7 @@ class NumpyOnDevice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "measured on torch_xla 2.9; reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-host-conversions")
 
 
 class PrintTensorInStep(Rule):
@@ -147,9 +156,10 @@ class PrintTensorInStep(Rule):
     `item-hoist`'s.
 
     ## Why
-    Formatting a tensor reads its value: one execution and one transfer each time (reference D1;
-    Neuron: "when you explicitly request the value of a tensor such as by calling `loss.item()` or
-    `print(loss)`"). On TorchNeuron printing synchronises too (reference §5).
+    Formatting a tensor reads its value: one execution and one transfer each time
+    ([xla-troubleshoot, neuron-debug]; Neuron: "when you explicitly request the value of a tensor
+    such as by calling `loss.item()` or `print(loss)`"). On TorchNeuron printing synchronises too
+    ([torchneuron-overview]).
 
     ## Example
     ```python
@@ -169,7 +179,13 @@ class PrintTensorInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1, R6, §5"
+    sources = (
+        "xla-troubleshoot",
+        "neuron-debug",
+        "xla-model",
+        "neuron-guide",
+        "torchneuron-overview",
+    )
 
 
 class TensorTruthInStep(Rule):
@@ -182,8 +198,8 @@ class TensorTruthInStep(Rule):
 
     ## Why
     Python needs the value to go on: the graph executes and one value is copied to the host
-    (`aten::_local_scalar_dense`, reference D1, measured), and each combination of branches is
-    another graph (`source_of_recompilation.md` §3).
+    (`aten::_local_scalar_dense`, [xla-troubleshoot, neuron-debug, measured-fallback-ops]), and each
+    combination of branches is another graph ([xla-recompile-sources]).
 
     ## Example
     ```python
@@ -204,7 +220,7 @@ class TensorTruthInStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops", "xla-recompile-sources")
 
 
 class ClipGradNonfinite(Rule):
@@ -212,9 +228,9 @@ class ClipGradNonfinite(Rule):
     Reports `torch.nn.utils.clip_grad_norm_(..., error_if_nonfinite=True)` inside a step.
 
     ## Why
-    The check for a non-finite norm happens on the host: measured on torch_xla 2.9, 2 graph
-    executions and 2 device-to-host transfers per call, against 0 and 0 with the default
-    `error_if_nonfinite=False` (reference D1).
+    The check for a non-finite norm happens on the host [measured-clip-nonfinite]: on torch_xla 2.9,
+    2 graph executions and 2 device-to-host transfers per call, against 0 and 0 with the default
+    `error_if_nonfinite=False` ([xla-troubleshoot, neuron-debug]).
 
     ## Example
     ```python
@@ -235,7 +251,7 @@ class ClipGradNonfinite(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-clip-nonfinite")
 
 
 class HostReadReachedFromStep(Rule):
@@ -247,9 +263,9 @@ class HostReadReachedFromStep(Rule):
     (`trncodemod/analysis/program.py`) follows the calls.
 
     ## Why
-    A read to the host executes the pending graph and waits for the transfer, every step,
-    wherever in the step's calls it is (reference D1). Whether the value is a device tensor is
-    not known across the call, so this is a note to check, not a certain cost.
+    A read to the host executes the pending graph and waits for the transfer, every step, wherever
+    in the step's calls it is ([xla-troubleshoot, neuron-debug]). Whether the value is a device
+    tensor is not known across the call, so this is a note to check, not a certain cost.
 
     ## Example
     ```python
@@ -269,7 +285,7 @@ class HostReadReachedFromStep(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1"
+    sources = ("xla-troubleshoot", "neuron-debug")
 
 
 RULES: tuple[type[Rule], ...] = (

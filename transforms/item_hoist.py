@@ -1,5 +1,5 @@
 """Per-step `.item()` syncs in training and evaluation loops: keep values on the device and read
-them only at log steps (reference R6, D1, §5)."""
+them only at log steps ([xla-model, neuron-guide, xla-troubleshoot, neuron-debug, torchneuron-overview])."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The rules of the ``item-hoist`` pass: per-step ``.item()`` syncs in training and evaluation loops
-are kept on the device and read only at log steps (reference R6, D1, §5), and the ones it cannot
-move are reported. Their documentation is what ``trncodemod explain`` prints.
+are kept on the device and read only at log steps
+([xla-model, neuron-guide, xla-troubleshoot, neuron-debug, torchneuron-overview]), and the ones it
+cannot move are reported. Their documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ class ItemAccumulator(Rule):
 
     ## Why
     `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
-    (reference D1, measured: one device-to-host transfer each). Summing on the device removes
-    that sync from every step (reference R6; `pytorch/xla/test/test_train_mp_mnist.py`).
-    The sum is now done in the tensor's dtype (float32 rather than Python's float64, bf16 if the
-    loss is bf16; Neuron keeps running losses in fp32, reference R6), and an empty loop leaves
-    `float(0)`: review the last digits of printed averages.
+    ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: one device-to-host transfer
+    each). Summing on the device removes that sync from every step ([xla-model, neuron-guide];
+    [xla-mnist]). The sum is now done in the tensor's dtype (float32
+    rather than Python's float64, bf16 if the loss is bf16; Neuron keeps running losses in fp32,
+    [xla-model, neuron-guide]), and an empty loop leaves `float(0)`: review the last digits of
+    printed averages.
 
     ## Example
     ```python
@@ -54,7 +56,14 @@ class ItemAccumulator(Rule):
     summary = "per-step `.item()` accumulation → on-device accumulator, read once after the loop"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R6, D1"
+    sources = (
+        "xla-model",
+        "neuron-guide",
+        "xla-troubleshoot",
+        "neuron-debug",
+        "measured-host-read-ops",
+        "xla-mnist",
+    )
 
 
 class ItemLogInterval(Rule):
@@ -66,7 +75,7 @@ class ItemLogInterval(Rule):
     runs in `xm.add_step_closure`, with the values it reads passed as `args` (closures bind late),
     when a sync follows it in the same iteration (`torch_xla.sync()`, `xm.mark_step()`, or a
     device loader without `break`); otherwise it reads the value directly at log steps. For the
-    `neuron` target it reads directly: TorchNeuron has no step closures (reference §5).
+    `neuron` target it reads directly: TorchNeuron has no step closures ([torchneuron-overview]).
 
     A value read only to be logged (`lossf = loss.item() * accumulation_steps` right before the
     `print`, read nowhere else in the loop nor after it) moves under the guard with the logging
@@ -86,10 +95,10 @@ class ItemLogInterval(Rule):
     now appears.
 
     ## Why
-    Every read of a device value syncs (reference D1); "it is advised to throttle the
-    printing/reporting events once every N steps" (`xm.add_step_closure` docstring, reference
-    R6). The log now appears every N steps instead of every step: this is the point of the fix,
-    and why it is `review`.
+    Every read of a device value syncs ([xla-troubleshoot, neuron-debug]); "it is advised to
+    throttle the printing/reporting events once every N steps" (`xm.add_step_closure` docstring,
+    [xla-model, neuron-guide]). The log now appears every N steps instead of every step: this is the
+    point of the fix, and why it is `review`.
 
     ## Example
     ```python
@@ -114,7 +123,13 @@ class ItemLogInterval(Rule):
     summary = "per-step logging of a device value → every N steps (in a step closure on XLA)"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R6, D1, §5"
+    sources = (
+        "xla-model",
+        "neuron-guide",
+        "xla-troubleshoot",
+        "neuron-debug",
+        "torchneuron-overview",
+    )
 
 
 class ItemLogClosure(Rule):
@@ -125,11 +140,11 @@ class ItemLogClosure(Rule):
 
     ## Why
     "The printing of lazy tensors should be wrapped using `xm.add_step_closure()` to avoid
-    unnecessary compilation-and-executions" (Neuron programming guide, reference R6). The log
-    lines are the same, but they are printed at the sync that follows, after the step's graph
-    ran: output written in between now comes first, hence `review`. During
+    unnecessary compilation-and-executions" (Neuron programming guide, [xla-model, neuron-guide]).
+    The log lines are the same, but they are printed at the sync that follows, after the step's
+    graph ran: output written in between now comes first, hence `review`. During
     `neuron_parallel_compile` graph extraction the values are not real
-    (`NEURON_EXTRACT_GRAPHS_ONLY`, reference R6).
+    (`NEURON_EXTRACT_GRAPHS_ONLY`, [xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -153,7 +168,7 @@ class ItemLogClosure(Rule):
     summary = "interval-guarded logging of a device value → `xm.add_step_closure`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R6"
+    sources = ("xla-model", "neuron-guide")
 
 
 class ItemControlFlow(Rule):
@@ -163,9 +178,10 @@ class ItemControlFlow(Rule):
     `math.isnan(...)`, `scheduler.step(val)`, early stopping. Nothing is rewritten.
 
     ## Why
-    The value is needed before the step can go on, so moving it would change what the program
-    does (reference R6 caveats). Each such read executes the graph and copies to the host
-    (reference D1); a data-dependent branch also compiles a graph per branch combination.
+    The value is needed before the step can go on, so moving it would change what the program does
+    ([xla-model, neuron-guide]). Each such read executes the graph and copies to the host
+    ([xla-troubleshoot, neuron-debug]); a data-dependent branch also compiles a graph per branch
+    combination.
 
     ## Example
     ```python
@@ -187,7 +203,7 @@ class ItemControlFlow(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R6, D1"
+    sources = ("xla-model", "neuron-guide", "xla-troubleshoot", "neuron-debug")
 
 
 class ItemPerStepSync(Rule):
@@ -199,7 +215,7 @@ class ItemPerStepSync(Rule):
 
     ## Why
     Each read executes the pending graph and copies the value to the host, every step
-    (reference D1, measured).
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops]).
 
     ## Example
     ```python
@@ -223,7 +239,13 @@ class ItemPerStepSync(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R6, D1"
+    sources = (
+        "xla-model",
+        "neuron-guide",
+        "xla-troubleshoot",
+        "neuron-debug",
+        "measured-fallback-ops",
+    )
 
 
 class ItemMeter(Rule):
@@ -248,10 +270,10 @@ class ItemMeter(Rule):
 
     ## Why
     `loss.item()` before `backward()` executes the forward graph and copies the loss to the host
-    every step (reference D1): the step runs as two graphs and one transfer. On the device, the
-    meter's sums join the step's graph and are read only when the progress is printed. The
-    sums are now done in the loss's dtype (float32, not Python's float64): the last digits of
-    printed averages may differ.
+    every step ([xla-troubleshoot, neuron-debug]): the step runs as two graphs and one transfer. On
+    the device, the meter's sums join the step's graph and are read only when the progress is
+    printed. The sums are now done in the loss's dtype (float32, not Python's float64): the last
+    digits of printed averages may differ.
 
     ## Example
     ```python
@@ -277,7 +299,7 @@ class ItemMeter(Rule):
     summary = "`meter.update(loss.item(), n)` → `meter.update(loss.detach(), n)` for an arithmetic meter class"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D1, R6"
+    sources = ("xla-troubleshoot", "neuron-debug", "xla-model", "neuron-guide")
 
 
 class ItemMeterPrints(Rule):
@@ -293,14 +315,14 @@ class ItemMeterPrints(Rule):
     the print.
 
     ## Why
-    The step itself no longer reads anything (TRN126), but a log step of pytorch/examples'
-    ImageNet trainer reads six values one at a time (three meters, value and average each):
-    six transfers where one would do, and each value that is a view (`acc1[0]`) runs a one-op
-    graph to be read (measured on XLA:CPU, torch-xla 2.9: a 0-d tensor computed in the step costs
-    1 transfer and no execution; a view of one, 1 and 1). Stacked in the step, before its graph
-    cut, they are computed by the step's graph (the same graph every step, whether it logs or not)
-    and read by one transfer (measured on the ImageNet trainer: 1 graph a step, 1 transfer a log
-    step, down from 1 to 3 graphs and 6 transfers). That changes the script's own logging code,
+    The step itself no longer reads anything (TRN126), but a log step of pytorch/examples' ImageNet
+    trainer reads six values one at a time (three meters, value and average each): six transfers
+    where one would do, and each value that is a view (`acc1[0]`) runs a one-op graph to be read
+    ([measured-value-reads], on XLA:CPU, torch-xla 2.9: a 0-d tensor computed in the step costs 1
+    transfer and no execution; a view of one, 1 and 1). Stacked in the step, before its graph cut,
+    they are computed by the step's graph (the same graph every step, whether it logs or not) and
+    read by one transfer ([measured-programs], on the ImageNet trainer: 1 graph a step, 1 transfer a
+    log step, down from 1 to 3 graphs and 6 transfers). That changes the script's own logging code,
     which the tool does not rewrite.
 
     ## Example
@@ -336,7 +358,14 @@ class ItemMeterPrints(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R6, D1"
+    sources = (
+        "xla-model",
+        "neuron-guide",
+        "xla-troubleshoot",
+        "neuron-debug",
+        "measured-value-reads",
+        "measured-programs",
+    )
 
 
 RULES: tuple[type[Rule], ...] = (

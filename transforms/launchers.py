@@ -1,5 +1,5 @@
-"""Launchers sized by the GPU count: `mp.spawn(fn, nprocs=torch.cuda.device_count())` (R4), and
-device counts used per process or to size the world (R4, R13)."""
+"""Launchers sized by the GPU count: `mp.spawn(fn, nprocs=torch.cuda.device_count())` ([xla-spawn, neuron-guide]),
+and device counts used per process or to size the world ([measured-cuda-calls])."""
 
 from __future__ import annotations
 
@@ -24,13 +24,12 @@ class DeviceCountLauncher(Rule):
 
     ## Why
     Under torch_xla both counts are 0 (`torch.cuda.device_count()` returns 0 without a driver,
-    reference R13, measured; `torch.accelerator` is not the XLA device, R1), so the launcher
-    starts no process, or a process group of size 0. `xmp.spawn(nprocs>1)` is an error on
-    Neuron from torch-xla 2.6; the documented launcher is torchrun, one process per NeuronCore
-    (`torchrun --nproc_per_node=32` on trn1.32xlarge, 2 on trn1.2xlarge), each reading its rank
-    from the environment (reference R4). On torch-xla 2.1, `xmp.spawn(fn, args=...)` without
-    `nprocs` starts one process per NeuronCore. A blocker: the port does not train while it is
-    left.
+    [measured-cuda-calls]; `torch.accelerator` is not the XLA device [measured-device-checks]), so
+    the launcher starts no process, or a process group of size 0. `xmp.spawn(nprocs>1)` is an error
+    on Neuron from torch-xla 2.6; the documented launcher is torchrun, one process per NeuronCore
+    (`torchrun --nproc_per_node=32` on trn1.32xlarge, 2 on trn1.2xlarge), each reading its rank from
+    the environment ([xla-model, neuron-guide]). On torch-xla 2.1, `xmp.spawn(fn, args=...)` without
+    `nprocs` starts one process per NeuronCore. A blocker: the port does not train while it is left.
 
     ## Example
     ```python
@@ -51,7 +50,13 @@ class DeviceCountLauncher(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference R1, R4, R13"
+    sources = (
+        "xla-devices",
+        "neuron-guide",
+        "xla-model",
+        "measured-cuda-calls",
+        "measured-device-checks",
+    )
 
 
 class DeviceCountPerProcess(Rule):
@@ -65,10 +70,10 @@ class DeviceCountPerProcess(Rule):
     with the two choices; a count that sizes a launcher is TRN025's.
 
     ## Why
-    Under torch_xla both counts are 0 (reference R13, §10), so `n_gpu`-guarded code takes its
-    CPU branch (`if n_gpu > 0:`) or scales a batch by 0. One process drives one NeuronCore
-    (torchrun starts one per core, reference R4): the per-process count is 1, and the number
-    of processes is `xr.world_size()`.
+    Under torch_xla both counts are 0 ([measured-cuda-calls, measured-device-checks]), so
+    `n_gpu`-guarded code takes its CPU branch (`if n_gpu > 0:`) or scales a batch by 0. One process
+    drives one NeuronCore (torchrun starts one per core, [xla-model, neuron-guide]): the per-process
+    count is 1, and the number of processes is `xr.world_size()`.
 
     ## Example
     ```python
@@ -92,7 +97,7 @@ class DeviceCountPerProcess(Rule):
     summary = "`n = torch.cuda.device_count()` → `1` per process, or `xr.world_size()` (by use)"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R4, R13, §10"
+    sources = ("xla-model", "neuron-guide", "measured-cuda-calls", "measured-device-checks")
 
 
 class MultiprocessingSpawn(Rule):
@@ -131,7 +136,7 @@ class MultiprocessingSpawn(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "torch-xla 2.9.0 torch_xla/_internal/neuron.py, _internal/pjrt.py; pytorch/xla test_train_mp_imagenet.py"
+    sources = ("xla-neuron-runtime", "xla-imagenet")
 
 
 def _code(node: cst.CSTNode) -> str:

@@ -1,5 +1,6 @@
 """Optimizers: CUDA-only optimizers become torch.optim ones, `fused=True` goes, and the
-`optimizer` policy picks syncfree or fp32-state AdamW for plain torch.optim (reference R5).
+`optimizer` policy picks syncfree or fp32-state AdamW for plain torch.optim
+([xla-syncfree, neuron-guide]).
 
 The mappings (signatures, defaults, keywords that may be dropped) are data in
 ``data/optimizers.toml``, read by ``optimizer_table.py``; this module interprets them.

@@ -1,6 +1,6 @@
 """The rules of the ``optimizer`` pass: CUDA-only optimizers become torch.optim ones, ``fused=True``
 goes, and the ``optimizer`` policy picks syncfree or fp32-state AdamW for plain torch.optim
-(reference R5). Their documentation is what ``trncodemod explain`` prints.
+([xla-syncfree, neuron-guide]). Their documentation is what ``trncodemod explain`` prints.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ class FusedFlag(Rule):
     literal is reported. On the `neuron` target `fused=True` is only reported.
 
     ## Why
-    On XLA tensors `torch.optim.AdamW(..., fused=True)` raises `RuntimeError: `fused=True`
-    requires all the params to be floating point Tensors of supported devices: [...] but
-    torch.float32 and xla`; `foreach=True` and `capturable=True` work (reference R5, measured on
+    On XLA tensors `torch.optim.AdamW(..., fused=True)` raises `RuntimeError: `fused=True` requires
+    all the params to be floating point Tensors of supported devices: [...] but torch.float32 and
+    xla`; `foreach=True` and `capturable=True` work ([xla-syncfree, neuron-guide, measured-fused-optimizer], measured on
     torch-xla 2.9). The `neuron` device is a `privateuseone` backend, which the check accepts;
-    whether a fused kernel exists there is unverified (reference R5, §5).
+    whether a fused kernel exists there is unverified
+    ([xla-syncfree, neuron-guide, torchneuron-overview]).
 
     ## Example
     ```python
@@ -37,7 +38,7 @@ class FusedFlag(Rule):
     summary = "`fused=True` on a torch.optim optimizer raises on XLA → removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R5, §5"
+    sources = ("xla-syncfree", "neuron-guide", "torchneuron-overview", "measured-fused-optimizer")
 
 
 class CudaOnlyOptimizer(Rule):
@@ -67,10 +68,11 @@ class CudaOnlyOptimizer(Rule):
     are reported. Imports that become unused are removed.
 
     ## Why
-    These optimizers run CUDA kernels; they fail on a Trainium host (reference R5, §5). The
-    replacement keeps fp32 optimizer state: 8-bit and paged states take about four times less
-    memory than that, and apex `FusedSGD(set_grad_none=False)` zeroes gradients where
-    `torch.optim` sets them to `None`. Hence the `review` class.
+    These optimizers run CUDA kernels; they fail on a Trainium host
+    ([xla-syncfree, neuron-guide, torchneuron-overview]). The replacement keeps fp32 optimizer
+    state: 8-bit and paged states take about four times less memory than that, and apex
+    `FusedSGD(set_grad_none=False)` zeroes gradients where `torch.optim` sets them to `None`. Hence
+    the `review` class.
 
     ## Example
     ```python
@@ -93,7 +95,7 @@ class CudaOnlyOptimizer(Rule):
     summary = "apex / bitsandbytes optimizers → torch.optim, defaults kept"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R5, §5"
+    sources = ("xla-syncfree", "neuron-guide", "torchneuron-overview")
 
 
 class UnsupportedOptimizer(Rule):
@@ -103,8 +105,9 @@ class UnsupportedOptimizer(Rule):
     RMSprop and Adagrad (all precisions and paged forms). Nothing is rewritten.
 
     ## Why
-    They run CUDA kernels (reference R5). LAMB, LARS, Lion and AdEMAMix are not in `torch.optim`,
-    and bitsandbytes' RMSprop/Adagrad use other defaults, so any swap changes the training run.
+    They run CUDA kernels ([xla-syncfree, neuron-guide]). LAMB, LARS, Lion and AdEMAMix are not in
+    `torch.optim`, and bitsandbytes' RMSprop/Adagrad use other defaults, so any swap changes the
+    training run.
 
     ## Example
     ```python
@@ -122,7 +125,7 @@ class UnsupportedOptimizer(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R5"
+    sources = ("xla-syncfree", "neuron-guide")
 
 
 class TransformersAdamW(Rule):
@@ -134,9 +137,10 @@ class TransformersAdamW(Rule):
     the call left alone. The import is removed when nothing else uses it.
 
     ## Why
-    `transformers.AdamW` does not exist in transformers 5 (reference R5), and the Neuron samples
-    that use it break on upgrade. Its update differs from torch's in the last digits during the
-    first steps (eps added before bias correction, decay applied after the step): `review`.
+    `transformers.AdamW` does not exist in transformers 5 ([xla-syncfree, neuron-guide]), and the
+    Neuron samples that use it break on upgrade. Its update differs from torch's in the last digits
+    during the first steps (eps added before bias correction, decay applied after the step):
+    `review`.
 
     ## Example
     ```python
@@ -156,7 +160,7 @@ class TransformersAdamW(Rule):
     summary = "`transformers.AdamW` (gone in transformers 5) → `torch.optim.AdamW`, defaults kept"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R5"
+    sources = ("xla-syncfree", "neuron-guide")
 
 
 class TrainerOptimName(Rule):
@@ -170,7 +174,7 @@ class TrainerOptimName(Rule):
 
     ## Why
     The Trainer builds these with `fused=True`, apex or bitsandbytes, which fail on Trainium
-    (reference R5). `adamw_torch_xla` is `torch_xla.amp.syncfree.AdamW`
+    ([xla-syncfree, neuron-guide]). `adamw_torch_xla` is `torch_xla.amp.syncfree.AdamW`
     (`src/transformers/trainer.py`, `get_optimizer_cls_and_kwargs`), which without a
     `found_inf` runs the stock `torch.optim.AdamW` step; the Trainer passes lr, betas, eps and
     weight decay explicitly, so the hyperparameters stay. 8-bit and paged states become fp32:
@@ -192,7 +196,7 @@ class TrainerOptimName(Rule):
     summary = "`TrainingArguments(optim=...)` CUDA-only names → `adamw_torch_xla` / `adamw_torch`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R5, §5"
+    sources = ("xla-syncfree", "neuron-guide", "torchneuron-overview")
 
 
 class SyncfreeOptimizer(Rule):
@@ -206,9 +210,9 @@ class SyncfreeOptimizer(Rule):
     With `found_inf=None` the syncfree classes call the stock `torch.optim` step, so the swap
     alone changes nothing; it only matters to code that passes `found_inf` on every step. A
     syncfree optimizer stepped once without `found_inf` and later with it raises
-    `KeyError: 'max_exp_avg_sq'` (reference R5, §9.5, measured on torch-xla 2.9), so the tool
+    `KeyError: 'max_exp_avg_sq'` ([xla-syncfree, measured-syncfree], torch-xla 2.9), so the tool
     never swaps where a scaler or `found_inf` may drive the optimizer. Available since
-    torch-xla 1.11 (reference §1.2); not on `neuron`.
+    torch-xla 1.11 ([xla-model, xla-api]); not on `neuron`.
 
     ## Example
     ```python
@@ -227,7 +231,7 @@ class SyncfreeOptimizer(Rule):
     summary = '`optimizer = "syncfree"`: torch.optim Adam/AdamW/SGD → torch_xla.amp.syncfree'
     safety = Safety.SAFE
     severity = Severity.INFO
-    source = "reference R5, §1.2"
+    sources = ("xla-syncfree", "neuron-guide", "xla-model", "xla-api", "measured-syncfree")
 
 
 class Fp32StateOptimizer(Rule):
@@ -241,10 +245,11 @@ class Fp32StateOptimizer(Rule):
     `maximize=True` or `**kwargs`, is reported and left alone.
 
     ## Why
-    Neuron recommends fp32 optimizer states for models trained in bf16
-    (`AdamW_FP32OptimParams`; BERT sample default `--optimizer=AdamW_FP32OptimParams`,
-    reference R5, R9). The class follows transformers' AdamW update (eps before bias correction,
-    decay after the step), so results differ slightly from torch's: `review`.
+    Neuron recommends fp32 optimizer states for models trained in bf16 (`AdamW_FP32OptimParams`;
+    BERT sample default `--optimizer=AdamW_FP32OptimParams`,
+    [xla-syncfree, neuron-guide, neuron-bf16, xla-amp]). The class follows transformers' AdamW
+    update (eps before bias correction, decay after the step), so results differ slightly from
+    torch's: `review`.
 
     ## Example
     ```python
@@ -264,7 +269,7 @@ class Fp32StateOptimizer(Rule):
     summary = '`optimizer = "fp32-states"`: AdamW of a bf16 model → `AdamW_FP32OptimParams`'
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R5, R9"
+    sources = ("xla-syncfree", "neuron-guide", "neuron-bf16", "xla-amp")
 
 
 RULES: tuple[type[Rule], ...] = (

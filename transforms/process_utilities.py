@@ -1,5 +1,6 @@
 """Process utilities: seeding the XLA RNG and activation checkpointing in their torch_xla
-spellings (reference R12, R14). A rank-0 guarded `print` is left as it is: it works unchanged
+spellings ([xla-api, neuron-pt29, xla-checkpoint]). A rank-0 guarded `print` is left as it is: it
+works unchanged
 under torch_xla, so `xm.master_print` would be a change nobody needs (issue 23)."""
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ class XlaSeed(Rule):
 
     ## Why
     `torch.manual_seed` does not seed the XLA device's RNG: `torch.randn(..., device="xla")`
-    draws the same numbers for seeds 0 and 1 (reference R12, measured), so dropout masks and
+    draws the same numbers for seeds 0 and 1 ([xla-api, measured-seeding]), so dropout masks and
     on-device initialisation ignore the seed. Keeping `torch.manual_seed` keeps the CPU
     initialisation of weights deterministic. `torch_xla.manual_seed` exists from torch-xla 2.5
-    (reference §1.2).
+    ([xla-model, xla-api]).
 
     ## Example
     ```python
@@ -66,7 +67,7 @@ class XlaSeed(Rule):
     summary = "`torch.manual_seed(s)` does not seed the XLA RNG → add the XLA seed after it"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R12, §1.2"
+    sources = ("xla-api", "xla-model", "measured-seeding")
 
 
 class XlaActivationCheckpoint(Rule):
@@ -81,10 +82,11 @@ class XlaActivationCheckpoint(Rule):
     ## Why
     On torch-neuronx 2.9 `torch.utils.checkpoint.checkpoint` raises
     `AttributeError: module 'torch' has no attribute 'xla'`; Neuron's fix is
-    `torch_xla.utils.checkpoint.checkpoint(..., use_reentrant=True)` (reference §1.1, R14).
-    torch_xla's version accepts only `use_reentrant=True` ("XLA currently does not support
-    use_reentrant==False", pytorch/xla#5766) and `preserve_rng_state`. torch 2.9 also defaults to
-    the reentrant variant when `use_reentrant` is not passed, so behaviour is kept.
+    `torch_xla.utils.checkpoint.checkpoint(..., use_reentrant=True)`
+    ([neuron-manifest, neuron-pt29, xla-checkpoint]). torch_xla's version accepts only
+    `use_reentrant=True` ("XLA currently does not support use_reentrant==False", pytorch/xla#5766)
+    and `preserve_rng_state`. torch 2.9 also defaults to the reentrant variant when `use_reentrant`
+    is not passed, so behaviour is kept.
 
     ## Example
     ```python
@@ -104,7 +106,7 @@ class XlaActivationCheckpoint(Rule):
     summary = "`torch.utils.checkpoint.checkpoint` fails on torch-xla 2.9 → torch_xla's"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R14, §1.1"
+    sources = ("neuron-pt29", "xla-checkpoint", "neuron-manifest")
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -157,7 +159,7 @@ class ProcessUtilities(Pass):
         )
 
     def visit_Module(self, node: cst.Module) -> bool:
-        return self.target.is_xla  # TorchNeuron: none of these apply (reference §5)
+        return self.target.is_xla  # TorchNeuron: none of these apply ([torchneuron-overview])
 
     # -- seeding -----------------------------------------------------------------------------
     def _seeds_xla(self, node: cst.CSTNode | None) -> bool:
@@ -266,7 +268,7 @@ class ProcessUtilities(Pass):
     def _plan_checkpoint(self, call: cst.Call) -> None:
         api = self.target.api("checkpoint")
         if not api:
-            return  # torch.utils.checkpoint works on torch-xla before 2.9 (reference R14)
+            return  # torch.utils.checkpoint works on torch-xla before 2.9 ([neuron-pt29, xla-checkpoint])
         problems = []
         for arg in call.args:
             if arg.star == "**":

@@ -1,11 +1,12 @@
-"""Sources of recompilation that the rewriting passes leave behind (reference D4, R8). Report only.
+"""Sources of recompilation that the rewriting passes leave behind ([xla-recompile-sources, xla-recompilation, neuron-emod025]). Report only.
 
 What other passes own, and this one does not report again: padding to buckets in tokenizers,
-collators, `pad_sequence` and `DataLoader(drop_last=...)` is the `buckets` pass's (TRN211–TRN218);
-a step marker that runs only on some iterations is the `step-marker` pass's (TRN103); the
+collators, `pad_sequence` and `DataLoader(drop_last=...)` is the `buckets` pass's (TRN211–TRN218); a
+step marker that runs only on some iterations is the `step-marker` pass's (TRN103); the
 data-dependent op itself (`nonzero`, `x[mask]`, ...) is the `cpu-fallback` pass's (TRN411–TRN417).
 Changing Python scalars (a learning rate from a scheduler, `x * s`) are *not* a source: torch_xla
-passes them as device data (reference D4, measured), so nothing here looks at them.
+passes them as device data ([xla-recompile-sources, measured-python-scalars]), so nothing here looks
+at them.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class DataDependentShapeUse(Rule):
     ## Why
     The size is a new Python number for every batch, and whatever is built from it (a `view`,
     a `torch.zeros(n)`, a loop bound) is traced into the graph as a constant: each distinct count
-    compiles another graph (reference D4, `source_of_recompilation.md` §2.2). The op itself is
+    compiles another graph ([xla-recompile-sources]). The op itself is
     reported by `cpu-fallback`.
 
     ## Example
@@ -68,7 +69,7 @@ class DataDependentShapeUse(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D4"
+    sources = ("xla-recompile-sources",)
 
 
 class ShapeDependentBranch(Rule):
@@ -81,8 +82,9 @@ class ShapeDependentBranch(Rule):
 
     ## Why
     Shapes are Python numbers while tracing, so each shape that takes the other side traces a
-    different graph, compiled on first use (reference D4: data-dependent control flow). With
-    inputs padded to fixed shapes (reference R8) the branch always goes the same way.
+    different graph, compiled on first use ([xla-recompile-sources]: data-dependent control flow).
+    With inputs padded to fixed shapes ([xla-recompilation, neuron-emod025]) the branch always goes
+    the same way.
 
     ## Example
     ```python
@@ -102,7 +104,7 @@ class ShapeDependentBranch(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference D4, R8"
+    sources = ("xla-recompile-sources", "xla-recompilation", "neuron-emod025")
 
 
 class DataDependentSlice(Rule):
@@ -115,9 +117,9 @@ class DataDependentSlice(Rule):
 
     ## Why
     Every batch gets the length of its longest sequence, so every new length compiles a new graph
-    (reference R8, measured: 10 lengths → 10 compiles), and reading the bound syncs (reference
-    D1). The `.item()`/`int()` itself is reported by `item-hoist`; this finding is about the
-    shape.
+    ([xla-recompilation, neuron-emod025, measured-shape-compiles], measured: 10 lengths → 10
+    compiles), and reading the bound syncs ([xla-troubleshoot, neuron-debug]). The `.item()`/`int()`
+    itself is reported by `item-hoist`; this finding is about the shape.
 
     ## Example
     ```python
@@ -137,7 +139,14 @@ class DataDependentSlice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R8, D4, D1"
+    sources = (
+        "xla-recompilation",
+        "neuron-emod025",
+        "xla-recompile-sources",
+        "xla-troubleshoot",
+        "neuron-debug",
+        "measured-shape-compiles",
+    )
 
 
 class OffsetSlice(Rule):
@@ -152,7 +161,8 @@ class OffsetSlice(Rule):
     ## Why
     On XLA a slice's start and end are constants of the graph: slicing a device tensor at a new
     offset every step traces a new graph, compiled on first use, in every step of the epoch
-    (measured on XLA:CPU: 10 offsets, 10 compiles; word_language_model compiled once per step).
+    ([measured-shape-compiles]: 10 shapes, 10 compiles; [measured-programs]: word_language_model
+    compiled once per step).
     A slice of a host tensor moved to the device is a device input of a fixed shape: one graph.
     A length that shrinks at the end of the source (`min(bptt, len(source) - 1 - i)`) adds one
     graph for the short last batch of every epoch.
@@ -183,7 +193,7 @@ class OffsetSlice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "measured (XLA:CPU, torch-xla 2.9), reference D4"
+    sources = ("xla-recompile-sources", "measured-shape-compiles", "measured-programs")
 
 
 _SIZE_METHODS = ("size", "numel")
@@ -208,9 +218,10 @@ class BatchPaddedToItsLargest(Rule):
     from the step loop to the `DataLoader(collate_fn=...)` that made it, in any given module.
 
     ## Why
-    Each batch is padded to its own largest item, so nearly every batch has a new shape, and
-    every new shape traces and compiles a new graph (reference R8: 10 lengths, 10 compiles).
-    Padding to fixed sizes (or a few buckets) compiles each once.
+    Each batch is padded to its own largest item, so nearly every batch has a new shape, and every
+    new shape traces and compiles a new graph ([xla-recompilation, neuron-emod025];
+    [measured-shape-compiles]: 10 lengths, 10 compiles). Padding to fixed sizes (or a few buckets)
+    compiles each once.
 
     ## Example
     ```python
@@ -232,7 +243,12 @@ class BatchPaddedToItsLargest(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R8, D4"
+    sources = (
+        "xla-recompilation",
+        "neuron-emod025",
+        "xla-recompile-sources",
+        "measured-shape-compiles",
+    )
 
 
 class GrowingConcatenation(Rule):
@@ -248,12 +264,12 @@ class GrowingConcatenation(Rule):
 
     ## Why
     Each iteration of such a loop ends in a graph cut (the step marker), so each iteration is a
-    graph of its own, and the tensor is one row longer every time: every iteration has a new
-    shape and compiles another graph, as many as the loop has iterations (measured on XLA:CPU,
-    torch-xla 2.9: 10 compiles in 10 iterations of a one-token-a-step loop; minGPT's chargpt
-    samples 500 tokens at its first step and did not get past it in the time we gave it). A
-    buffer of the final size written at a Python-int position compiles as often (the position is
-    a constant of the graph: 10 in 10); written at a position held in a device tensor, twice.
+    graph of its own, and the tensor is one row longer every time: every iteration has a new shape
+    and compiles another graph, as many as the loop has iterations ([measured-shape-compiles],
+    XLA:CPU, torch-xla 2.9: 10 compiles in 10 iterations of a one-token-a-step loop; minGPT's
+    chargpt samples 500 tokens at its first step and did not get past it in the time we gave it). A
+    buffer of the final size written at a Python-int position compiles as often (the position is a
+    constant of the graph: 10 in 10); written at a position held in a device tensor, twice.
 
     ## Example
     ```python
@@ -283,7 +299,7 @@ class GrowingConcatenation(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "measured (XLA:CPU, torch-xla 2.9), reference D4"
+    sources = ("xla-recompile-sources", "measured-shape-compiles")
 
 
 class _SizeReads(PlainVisitor):
@@ -633,7 +649,7 @@ class RecompilationDiagnostics(Pass):
     def _recompiles(self, what: str, branch: bool = False, each: bool = True) -> str:
         """What a new shape costs on the target: another lazy graph on XLA; on TorchNeuron
         (eager), the ops compiled again for it, and a rejected shape in a compiled region
-        (`torch.compile(backend="neuron")` needs static shapes, reference §5)."""
+        (`torch.compile(backend="neuron")` needs static shapes, [torchneuron-overview])."""
         if self.target.is_xla:
             if branch:
                 return "traces and compiles another graph"

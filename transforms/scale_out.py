@@ -1,6 +1,7 @@
 """Scale out: a single-device training script becomes data parallel over every NeuronCore, one
-process each, launched by torchrun (reference R3, R4, R11; Neuron's mnist_mlp `train.py` →
-`train_torchrun.py`, §7 #2). Rules and their documentation: ``scale_out_rules.py``."""
+process each, launched by torchrun ([xla-loader, neuron-guide, xla-model]; Neuron's mnist_mlp
+`train.py` →
+`train_torchrun.py`, [neuron-mnist-torchrun]). Rules and their documentation: ``scale_out_rules.py``."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from trncodemod.analysis.loops import find_step_loops
 from trncodemod.analysis.training import PYTHON
 from trncodemod.targets import Api, Target
 
-# NeuronCores per instance, one process each (reference R4; Neuron programming guide).
+# NeuronCores per instance, one process each ([xla-model, neuron-guide]; Neuron programming guide).
 LAUNCH = {
     "xla": ("trn1.32xlarge", 32, "2 on trn1.2xlarge, 64 on trn2.48xlarge"),
     "neuron": ("trn2.48xlarge", 64, "one process per NeuronCore"),

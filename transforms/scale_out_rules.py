@@ -1,5 +1,4 @@
-"""The rules of the scale-out pass (``scale_out.py``): one process per NeuronCore (reference R3,
-R4, R11; Neuron's mnist_mlp `train.py` → `train_torchrun.py`, reference §7 #2)."""
+"""The rules of the scale-out pass (``scale_out.py``): one process per NeuronCore ([xla-loader, neuron-guide, xla-model]; Neuron's mnist_mlp `train.py` → `train_torchrun.py`, [neuron-mnist-torchrun])."""
 
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ class ScaleOut(Rule):
     A trn1.32xlarge has 32 NeuronCores and one process drives one: a single-device port uses
     1/32 of the machine. Neuron's documented launcher is torchrun, one process per NeuronCore;
     `MpDeviceLoader` does not shard the data, a `DistributedSampler` must
-    (reference R3, R4, §9).
+    ([xla-loader, neuron-guide, xla-model]).
 
     ## Example
     ```python
@@ -78,7 +77,7 @@ class ScaleOut(Rule):
     summary = "`--scale-out`: single-device training → data parallel over every NeuronCore"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R3, R4, §7 #2, §9"
+    sources = ("xla-loader", "neuron-guide", "xla-model", "neuron-mnist-torchrun")
 
 
 class OneNeuronCore(Rule):
@@ -88,8 +87,8 @@ class OneNeuronCore(Rule):
     rewritten.
 
     ## Why
-    One process drives one NeuronCore: a trn1.32xlarge has 32, a trn2.48xlarge 64 (reference
-    R4). A one-process port runs, but on a fraction of the machine.
+    One process drives one NeuronCore: a trn1.32xlarge has 32, a trn2.48xlarge 64
+    ([xla-model, neuron-guide]). A one-process port runs, but on a fraction of the machine.
 
     ## Example
     ```python
@@ -110,7 +109,7 @@ class OneNeuronCore(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R4"
+    sources = ("xla-model", "neuron-guide")
 
 
 class ScaleOutUncertain(Rule):
@@ -124,7 +123,7 @@ class ScaleOutUncertain(Rule):
 
     ## Why
     A sampler added to the wrong loader, or replicas that start from different weights, train
-    silently wrong (reference R4: "Ensure common initial weights").
+    silently wrong ([xla-model, neuron-guide]: "Ensure common initial weights").
 
     ## Example
     ```python
@@ -144,7 +143,7 @@ class ScaleOutUncertain(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R3, R4"
+    sources = ("xla-loader", "neuron-guide", "xla-model")
 
 
 class LearningRateScale(Rule):
@@ -156,8 +155,9 @@ class LearningRateScale(Rule):
 
     ## Why
     Each process takes its own batch: the global batch is `batch_size × world size` (32 × on a
-    trn1.32xlarge). Neuron's `train_torchrun.py` scales the learning rate the same way
-    (`lr=0.01 * world_size`); whether a model wants it is the author's call (reference R4).
+    trn1.32xlarge). Neuron's `train_torchrun.py` [neuron-mnist-torchrun] scales the learning rate
+    the same way (`lr=0.01 * world_size`); whether a model wants it is the author's call
+    ([xla-model, neuron-guide]).
 
     ## Example
     ```python
@@ -175,7 +175,7 @@ class LearningRateScale(Rule):
     summary = "scaled out: `lr` × `xr.world_size()` with `--scale-lr`, else a note"
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "reference R4, §7 #2"
+    sources = ("xla-model", "neuron-guide", "neuron-mnist-torchrun")
 
 
 class RankZeroPrint(Rule):
@@ -186,7 +186,7 @@ class RankZeroPrint(Rule):
 
     ## Why
     Every process runs the whole script: 32 processes print every line 32 times
-    (reference R11).
+    ([xla-model]).
 
     ## Example
     ```python
@@ -204,7 +204,7 @@ class RankZeroPrint(Rule):
     summary = "scaled out: `print(...)` → `xm.master_print(...)`"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R11"
+    sources = ("xla-model",)
 
 
 class DownloadRendezvous(Rule):
@@ -220,9 +220,10 @@ class DownloadRendezvous(Rule):
     ## Why
     torchrun starts one process per NeuronCore and each runs the whole script: 32 processes
     downloading and unpacking into the same `root` at once overwrite each other's files, and a
-    process can read a half-written archive (torchvision takes no lock). `xm.rendezvous` waits
-    for every process (it needs no process group; with one process it returns at once), and
-    `xm.is_master_ordinal()` is the first process of each host (reference R4, §7 #2).
+    process can read a half-written archive (torchvision takes no lock). `xm.rendezvous` waits for
+    every process (it needs no process group; with one process it returns at once), and
+    `xm.is_master_ordinal()` is the first process of each host
+    ([xla-model, neuron-guide, neuron-mnist-torchrun]).
 
     ## Example
     ```python
@@ -242,4 +243,4 @@ class DownloadRendezvous(Rule):
     summary = "scaled out: torchvision `download=True` → the master downloads, the others wait (`xm.rendezvous`)"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "Neuron mnist_mlp train_torchrun.py L28-31; reference R4"
+    sources = ("neuron-mnist-torchrun", "xla-model", "neuron-guide")

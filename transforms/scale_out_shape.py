@@ -2,7 +2,7 @@
 pass runs on: the training `DataLoader` and where it is built, the options it takes, the epoch
 loops that must call `set_epoch`, the entry point, and, for a script that does not seed, where the
 master's weights are broadcast. Anything not certain raises ``Uncertain`` with the reason
-(reference R3, R4)."""
+([xla-loader, neuron-guide, xla-model])."""
 
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ class ScaleOutShape(Pass):
         return [c for c in find(node, cst.Call) if self.is_any(c.func, names)]
 
     def _plan(self, module: cst.Module, loops: list) -> Plan:  # type: ignore[type-arg]
-        # Every replica must start from the same weights (reference R4, "Ensure common initial
-        # weights"): a seeded script builds them alike, else the master's are broadcast.
+        #  Every replica must start from the same weights ([xla-model, neuron-guide], "Ensure common
+        # initial weights"): a seeded script builds them alike, else the master's are broadcast.
         broadcast = None if self._seeded_alike(module) else self._broadcast_point(module, loops)
         constructions: dict[cst.Call, cst.Name] = {}
         uses: list[tuple[cst.For, cst.Name, list[tuple[cst.Call, cst.Name]]]] = []

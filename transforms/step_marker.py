@@ -1,5 +1,5 @@
 """Step markers: every training and evaluation loop cuts the lazy graph once per iteration, at the
-same position (reference R2, D4)."""
+same position ([xla-devices, neuron-mnist, xla-recompile-sources])."""
 
 from __future__ import annotations
 
@@ -84,23 +84,24 @@ def _running_total(statement: cst.BaseStatement) -> bool:
 class TrainLoopStepMarker(Rule):
     """## What it does
     Inserts the target's step marker into a training loop (a `for`/`while` whose own body calls
-    `.backward()` or steps an optimizer): right after the statement at the top of the loop body
-    that holds the last optimizer step (a step nested in `if`/`try`/`with`, as in gradient
-    accumulation, gets the marker after that whole statement), or at the end of the body when no
-    optimizer step is recognised. A `continue` that would skip the marker gets one right before it,
-    so every iteration that goes on to the next one cuts the graph exactly once. Running totals
-    right after the optimizer step (`total_loss += loss.detach()`, no other call) go before the
-    marker: the sum is computed in the step's graph, and the log step that reads it
-    (`float(total_loss)`) transfers the value instead of running a second graph (measured on
-    pytorch/examples' word_language_model: 1.33 graph executions a step before, 1.0 after).
+    `.backward()` or steps an optimizer): right after the statement at the top of the loop body that
+    holds the last optimizer step (a step nested in `if`/`try`/`with`, as in gradient accumulation,
+    gets the marker after that whole statement), or at the end of the body when no optimizer step is
+    recognised. A `continue` that would skip the marker gets one right before it, so every iteration
+    that goes on to the next one cuts the graph exactly once. Running totals right after the
+    optimizer step (`total_loss += loss.detach()`, no other call) go before the marker: the sum is
+    computed in the step's graph, and the log step that reads it (`float(total_loss)`) transfers the
+    value instead of running a second graph ([measured-programs], measured on pytorch/examples'
+    word_language_model: 1.33 graph executions a step before, 1.0 after).
 
     Gradient accumulation gets one cut per optimizer step by default (`accumulation-cut =
     "optimizer-step"`): inside the accumulation `if` (`if (i + 1) % n == 0:`, no `else`, no
-    `continue` before it), right after the statement that holds the optimizer step; a
-    micro-batch loop (one that calls backward without stepping, nested in the loop that steps)
-    gets none. `accumulation-cut = "micro-batch"` cuts after every micro-batch instead: smaller
-    graphs, micro-batches + 1 graph executions per optimizer step (measured: 3.0 with two
-    micro-batches in a nested loop, 1.0 with one cut per step). The finding names the choice.
+    `continue` before it), right after the statement that holds the optimizer step; a micro-batch
+    loop (one that calls backward without stepping, nested in the loop that steps) gets none.
+    `accumulation-cut = "micro-batch"` cuts after every micro-batch instead: smaller graphs,
+    micro-batches + 1 graph executions per optimizer step ([measured-gradient-accumulation]: 3.0
+    with two micro-batches in a nested loop, 1.0 with one cut per step). The finding names the
+    choice.
 
     Loops that iterate an `MpDeviceLoader`/`ParallelLoader` (directly, through `enumerate`/`tqdm`,
     or through a variable assigned from one) and loops that already call a marker
@@ -111,14 +112,14 @@ class TrainLoopStepMarker(Rule):
     XLA). Nothing is inserted for the `neuron` target, whose eager backend has no graph to cut.
 
     ## Why
-    torch_xla records operations lazily; without a cut the graph grows with every iteration and
-    is compiled again and again (`troubleshoot.md`). "Calling `torch_xla.sync()` at the end of each
+    torch_xla records operations lazily; without a cut the graph grows with every iteration and is
+    compiled again and again ([xla-troubleshoot]). "Calling `torch_xla.sync()` at the end of each
     training iteration causes XLA to execute its current graph and update the model's parameters"
-    (`pytorch-on-xla-devices.md`), and Neuron's MNIST sample calls `xm.mark_step()` right after
-    `optimizer.step()` (reference R2, §8). The marker's location is part of the compiled graph's
-    key, so it must sit at the same place every iteration (`neuron-caching.rst`).
+    ([xla-devices]), and Neuron's MNIST sample calls `xm.mark_step()` right after
+    `optimizer.step()` ([xla-devices, neuron-mnist]). The marker's location is part of the compiled
+    graph's key, so it must sit at the same place every iteration ([neuron-caching]).
     `torch_xla.sync()` exists from torch-xla 2.4; the `xla-2.1` target gets `xm.mark_step()`
-    (reference §1.2).
+    ([xla-model, xla-api]).
 
     ## Example
     ```python
@@ -145,7 +146,16 @@ class TrainLoopStepMarker(Rule):
     summary = "training loop without a graph cut → step marker after the optimizer step"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R2, §1.2, §8"
+    sources = (
+        "xla-devices",
+        "neuron-mnist",
+        "xla-model",
+        "xla-api",
+        "measured-programs",
+        "measured-gradient-accumulation",
+        "xla-troubleshoot",
+        "neuron-caching",
+    )
 
 
 class EvalLoopStepMarker(Rule):
@@ -169,8 +179,8 @@ class EvalLoopStepMarker(Rule):
 
     ## Why
     "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
-    with the loop" (reference R2, `troubleshoot.md`). A sampler that runs the model 1,000 times
-    without a cut records all 1,000 calls in one graph.
+    with the loop" ([xla-devices, neuron-mnist, xla-troubleshoot]). A sampler that runs the model
+    1,000 times without a cut records all 1,000 calls in one graph.
 
     ## Example
     ```python
@@ -195,7 +205,7 @@ class EvalLoopStepMarker(Rule):
     summary = "evaluation or sampling loop without a graph cut → step marker at its end"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference R2"
+    sources = ("xla-devices", "neuron-mnist", "xla-troubleshoot")
 
 
 class ConditionalStepMarker(Rule):
@@ -207,10 +217,10 @@ class ConditionalStepMarker(Rule):
     iterations that run to the end have no cut. Nothing is changed.
 
     ## Why
-    The location of the marker is part of the compiled graph's key: "Conditional syncs create
-    extra graphs", each combination of branches between two cuts is a new graph to compile
-    (reference R2, D4, `neuron-caching.rst`). Moving the marker is a change of the program's
-    structure that a person should make.
+    The location of the marker is part of the compiled graph's key: "Conditional syncs create extra
+    graphs", each combination of branches between two cuts is a new graph to compile
+    ([xla-devices, neuron-mnist, xla-recompile-sources, neuron-caching]). Moving the marker is
+    a change of the program's structure that a person should make.
 
     ## Example
     ```python
@@ -236,7 +246,7 @@ class ConditionalStepMarker(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R2, D4"
+    sources = ("xla-devices", "neuron-mnist", "xla-recompile-sources", "neuron-caching")
 
 
 class UnplaceableStepMarker(Rule):
@@ -245,10 +255,10 @@ class UnplaceableStepMarker(Rule):
     sits in a `finally` block before the marker's place. Nothing is changed.
 
     ## Why
-    Each iteration must reach exactly one marker, at the same place (reference R2, D4). A
-    `finally` block runs after a `continue` in its `try` body, so a marker before each of the two
-    `continue`s would run twice in one iteration, and a marker after the `try` is skipped. The
-    loop has to be restructured by a person.
+    Each iteration must reach exactly one marker, at the same place
+    ([xla-devices, neuron-mnist, xla-recompile-sources]). A `finally` block runs after a `continue`
+    in its `try` body, so a marker before each of the two `continue`s would run twice in one
+    iteration, and a marker after the `try` is skipped. The loop has to be restructured by a person.
 
     ## Example
     ```python
@@ -287,7 +297,7 @@ class UnplaceableStepMarker(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R2"
+    sources = ("xla-devices", "neuron-mnist", "xla-recompile-sources")
 
 
 @dataclass(frozen=True)
@@ -362,7 +372,7 @@ class StepMarker(Pass):
     # -- planning ----------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         if not self.target.is_xla or not self.target.step_marker:
-            return  # eager backend: no graph to cut (reference §5)
+            return  # eager backend: no graph to cut ([torchneuron-overview])
         self._marker_api = self._marker_in_scope(node, self.target.step_marker)
         loops = find_step_loops(node)
         for info in loops.values():
@@ -552,8 +562,9 @@ class StepMarker(Pass):
     def _plan(self, info: LoopInfo) -> None:
         loop = info.node
         if self._cut_elsewhere(info):
-            # MpDeviceLoader syncs at every batch (reference R2, R3): no marker to add, and one
-            # the script calls on some iterations only does not add graphs of its own.
+            #  MpDeviceLoader syncs at every batch
+            # ([xla-devices, neuron-mnist, xla-loader, neuron-guide]): no marker to add, and one the
+            # script calls on some iterations only does not add graphs of its own.
             return
         if info.kind != "train" and host_read_cuts(loop, self._scope_of(loop)):
             return  # its host read runs the iteration's graph, and nothing carries over
@@ -613,7 +624,7 @@ class StepMarker(Pass):
         return current if current is not None else node
 
     def _accumulation_note(self, info: LoopInfo, guard: cst.If | None) -> str:
-        """Which cut a gradient-accumulation loop got, and why (reference §10: a cut per
+        """Which cut a gradient-accumulation loop got, and why ([measured-gradient-accumulation]: a cut per
         micro-batch gives micro-batches + 1 graph executions per optimizer step, one cut per
         optimizer step gives 1 on a graph that holds every micro-batch)."""
         per_micro_batch = self.settings.accumulation_cut == "micro-batch"
@@ -640,7 +651,8 @@ class StepMarker(Pass):
 
     def _plan_accumulation(self, info: LoopInfo, guard: cst.If, expr: str) -> None:
         """One cut per optimizer step: inside the accumulation boundary, after the statement
-        that holds the last optimizer step (reference §10: 1 graph execution per optimizer
+        that holds the last optimizer step ([measured-gradient-accumulation]: 1 graph execution per
+        optimizer
         step; a cut per micro-batch gives micro-batches + 1)."""
         body = list(guard.body.body)  # type: ignore[union-attr]
         last = step_holder(body, info.optimizer_steps)

@@ -26,10 +26,6 @@ from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
 _COMMENT = "# moving to the XLA device unties shared weights: tie them again"
-_SOURCE = (
-    "measured: torch 2.9 + torch-xla 2.9 (PJRT_DEVICE=CPU), Module._apply; transformers "
-    "src/transformers/trainer.py Trainer._move_model_to_device (re-ties after the XLA move)"
-)
 
 
 class TiedWeightsRetie(Rule):
@@ -42,11 +38,11 @@ class TiedWeightsRetie(Rule):
     device unties weights the same way is not known, so nothing is done for `neuron`.
 
     ## Why
-    Moving a module to the XLA device unties its tied weights: torch's `Module._apply` makes a
-    new Parameter for each module where the CPU and XLA tensor types are not shallow-copy
-    compatible. Measured with torch 2.9 + torch-xla 2.9: before the move the model has one
-    parameter and `m.lm_head.weight is m.wte.weight`; after `.to(torch_xla.device())` it has two,
-    and the program trains a different model (more parameters, each updated on its own).
+    Moving a module to the XLA device unties its tied weights: torch's `Module._apply` makes a new
+    Parameter for each module where the CPU and XLA tensor types are not shallow-copy compatible.
+    Measured with torch 2.9 + torch-xla 2.9 [measured-tied-weights]: before the move the model has
+    one parameter and `m.lm_head.weight is m.wte.weight`; after `.to(torch_xla.device())` it has
+    two, and the program trains a different model (more parameters, each updated on its own).
     Hugging Face's Trainer ties them again after the move for the same reason
     (`Trainer._move_model_to_device` in transformers/trainer.py: "Moving a model to an XLA device
     disconnects the tied weights, so we have to retie them", then `model.tie_weights()`).
@@ -69,7 +65,7 @@ class TiedWeightsRetie(Rule):
     summary = "module with tied weights moved to the XLA device → tie them again after the move"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = _SOURCE
+    sources = ("xla-troubleshoot", "measured-tied-weights")
 
 
 class TiedWeightsUntied(Rule):
@@ -86,8 +82,8 @@ class TiedWeightsUntied(Rule):
 
     ## Why
     Moving a module to the XLA device unties its tied weights (torch's `Module._apply` makes new
-    Parameters; measured with torch 2.9 + torch-xla 2.9), so the program trains a model with
-    more parameters than the one it was written for. Hugging Face's Trainer calls
+    Parameters; [measured-tied-weights], torch 2.9 + torch-xla 2.9), so the program trains a model
+    with more parameters than the one it was written for. Hugging Face's Trainer calls
     `model.tie_weights()` after the move for this reason (`Trainer._move_model_to_device`).
 
     ## Example
@@ -109,7 +105,7 @@ class TiedWeightsUntied(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = _SOURCE
+    sources = ("measured-tied-weights", "xla-troubleshoot")
 
 
 class _Ties:

@@ -1,6 +1,6 @@
 """`torch.compile` on the target: Inductor cannot compile for an XLA device, and TorchNeuron has
 its own Dynamo backend with its own limits (issue 12; torch_xla `perf/dynamo.md`; Neuron
-`torch/compile/reference-torch-compile`; reference §5)."""
+`torch/compile/reference-torch-compile`; [torchneuron-overview])."""
 
 from __future__ import annotations
 
@@ -29,15 +29,14 @@ class CompileOnXla(Rule):
     `**kwargs` that may hold one is reported.
 
     ## Why
-    The default backend, Inductor, generates Triton or C++ kernels and has no code generator
-    for the `xla` device: a compiled model called on XLA tensors raises
-    `InductorError: KeyError: 'xla'` (measured with torch 2.9.0 and torch-xla 2.9.0, PJRT CPU,
-    a `torch.compile(model)` training step). torch_xla supports Dynamo through
-    `torch.compile(model, backend="openxla")` (`docs/source/perf/dynamo.md`), measured to train
-    with `mode=`, `dynamic=` and `fullgraph=` as given. torch_xla calls Dynamo training
-    experimental (it splits forward, backward and optimizer into separate graphs): dropping
-    `torch.compile` altogether, so the lazy tensor compiles the whole step, is the other choice
-    a person may make.
+    The default backend, Inductor, generates Triton or C++ kernels and has no code generator for the
+    `xla` device: a compiled model called on XLA tensors raises `InductorError: KeyError: 'xla'`
+    ([measured-dynamo], with torch 2.9.0 and torch-xla 2.9.0, PJRT CPU, a `torch.compile(model)`
+    training step). torch_xla supports Dynamo through `torch.compile(model, backend="openxla")`
+    ([xla-dynamo]), measured to train [measured-dynamo] with `mode=`, `dynamic=` and `fullgraph=` as
+    given. torch_xla calls Dynamo training experimental (it splits forward, backward and optimizer
+    into separate graphs): dropping `torch.compile` altogether, so the lazy tensor compiles the
+    whole step, is the other choice a person may make.
 
     ## Example
     ```python
@@ -55,7 +54,7 @@ class CompileOnXla(Rule):
     summary = '`torch.compile` on XLA → `backend="openxla"` (Inductor cannot compile for XLA)'
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "torch_xla perf/dynamo.md; measured (torch-xla 2.9, PJRT CPU)"
+    sources = ("xla-dynamo", "measured-dynamo")
 
 
 class CompileOnNeuron(Rule):
@@ -71,7 +70,7 @@ class CompileOnNeuron(Rule):
     "Unsupported (default only) … reduce-overhead, max-autotune, and
     max-autotune-no-cudagraphs have no effect"; `dynamic=True` "is rejected during
     compilation"; shapes that vary recompile per shape (Neuron `reference-torch-compile`;
-    reference §5: "Remove CUDA-specific parameters like `mode=`", "use `dynamic=False`").
+    [torchneuron-overview]: "Remove CUDA-specific parameters like `mode=`", "use `dynamic=False`").
 
     ## Example
     ```python
@@ -89,7 +88,7 @@ class CompileOnNeuron(Rule):
     summary = '`torch.compile` on TorchNeuron → `backend="neuron"`, no `mode=`, `dynamic=False`'
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "Neuron torch/compile/reference-torch-compile; reference §5"
+    sources = ("torchneuron-compile", "torchneuron-overview")
 
 
 def _string(node: cst.BaseExpression) -> str | None:

@@ -63,7 +63,7 @@ class TorchSixImport(Rule):
     summary = "`from torch._six import inf` (gone in torch 2) → `from math import inf` and alike"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "torch 1.13 torch/_six.py; torch 2.0 release notes"
+    sources = ("torch-six", "torch-2-0-release")
 
 
 class TorchSixLeft(Rule):
@@ -95,7 +95,7 @@ class TorchSixLeft(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "torch 2.0 release notes"
+    sources = ("torch-2-0-release",)
 
 
 def _statement(code: str) -> cst.BaseSmallStatement:

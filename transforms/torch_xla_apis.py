@@ -1,5 +1,6 @@
 """torch_xla API history: code already written for torch_xla is brought up to the names of the
-chosen target, and what the target removed is reported (reference §1.2, D3). The history itself is
+chosen target, and what the target removed is reported ([xla-model, xla-api, neuron-pt25]). The
+history itself is
 data, in ``data/torch_xla_apis.toml``; this module interprets it."""
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ class RemovedXlaApi(Rule):
 
     ## Why
     Both were deprecated in torch-xla 2.5 and removed in 2.7 (`hasattr` is False on 2.9,
-    measured); the script fails with `AttributeError`. `torch_xla.runtime` has had
+    [measured-removed-apis]); the script fails with `AttributeError`. `torch_xla.runtime` has had
     `world_size()` and `global_ordinal()` since 2.1, so the new names work on every target
-    (reference §1.2, R4, D3).
+    ([xla-model, xla-api, neuron-guide, neuron-pt25]).
 
     ## Example
     ```python
@@ -57,7 +58,7 @@ class RemovedXlaApi(Rule):
     summary = "`xm.xrt_world_size()`/`xm.get_ordinal()` → `xr.world_size()`/`xr.global_ordinal()`"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference §1.2, R4, D3"
+    sources = ("xla-model", "xla-api", "neuron-guide", "neuron-pt25", "measured-removed-apis")
 
 
 class DeprecatedXlaApi(Rule):
@@ -70,8 +71,8 @@ class DeprecatedXlaApi(Rule):
 
     ## Why
     torch-xla 2.8 marks both `@deprecated("Use torch_xla.device instead")` /
-    `("Use torch_xla.sync instead")`, and Neuron's 2.8 notes ask to switch (reference §1.2). The
-    old functions only forward to the new ones in 2.9.
+    `("Use torch_xla.sync instead")`, and Neuron's 2.8 notes ask to switch ([xla-model, xla-api]).
+    The old functions only forward to the new ones in 2.9.
 
     ## Example
     ```python
@@ -91,7 +92,7 @@ class DeprecatedXlaApi(Rule):
     summary = "`xm.xla_device()`/`xm.mark_step()` → `torch_xla.device()`/`torch_xla.sync()` (2.8+)"
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "reference §1.2"
+    sources = ("xla-model", "xla-api")
 
 
 class MovedXlaModule(Rule):
@@ -103,8 +104,8 @@ class MovedXlaModule(Rule):
     reported.
 
     ## Why
-    The SPMD API moved to `torch_xla.distributed.spmd` in 2.2 and the old path is gone from
-    later releases (absent from the 2.9 wheel, measured; reference D3).
+    The SPMD API moved to `torch_xla.distributed.spmd` in 2.2 and the old path is gone from later
+    releases (absent from the 2.9 wheel, measured; [xla-model, neuron-pt25, measured-removed-apis]).
 
     ## Example
     ```python
@@ -122,7 +123,7 @@ class MovedXlaModule(Rule):
     summary = "`torch_xla.experimental.xla_sharding` → `torch_xla.distributed.spmd.xla_sharding`"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference D3"
+    sources = ("xla-model", "neuron-pt25", "measured-removed-apis")
 
 
 class RemovedXlaName(Rule):
@@ -133,7 +134,7 @@ class RemovedXlaName(Rule):
     is rewritten: the replacements are not the same call.
 
     ## Why
-    The import or attribute access fails on the target (reference §1.2, D3).
+    The import or attribute access fails on the target ([xla-model, xla-api, neuron-pt25]).
 
     ## Example
     ```python
@@ -142,7 +143,7 @@ class RemovedXlaName(Rule):
 
     ## Use instead
     ```python
-    # bf16 autocast needs no gradient scaling (reference R9)
+    # bf16 autocast needs no gradient scaling ([neuron-bf16, xla-amp])
     ```
     """
 
@@ -152,7 +153,7 @@ class RemovedXlaName(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference §1.2, D3"
+    sources = ("xla-model", "xla-api", "neuron-pt25", "neuron-bf16", "xla-amp")
 
 
 class DeprecatedXlaEnvVar(Rule):
@@ -165,8 +166,9 @@ class DeprecatedXlaEnvVar(Rule):
 
     ## Why
     Both are "deprecated in PyTorch Neuron 2.5" and print end-of-support warnings through 2.9;
-    Neuron's migration note replaces them with `model.to(torch.bfloat16)` plus stochastic
-    rounding, or with `torch.autocast("xla", dtype=torch.bfloat16)` (reference R9, §1.2).
+    Neuron's migration note replaces them with `model.to(torch.bfloat16)` plus stochastic rounding,
+    or with `torch.autocast("xla", dtype=torch.bfloat16)`
+    ([neuron-bf16, xla-amp, xla-model, xla-api]).
 
     ## Example
     ```python
@@ -186,7 +188,7 @@ class DeprecatedXlaEnvVar(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R9, §1.2"
+    sources = ("neuron-bf16", "xla-amp", "xla-model", "xla-api")
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -402,7 +404,11 @@ class TorchXlaApis(Pass):
         """Where the name ``func`` is reached through is imported other than at the top of the
         module (`if is_torch_xla_available(): import torch_xla.core.xla_model as xm`, diffusers'
         pattern; a `try`; a function): the rewrite would add a top-level `import torch_xla`
-        that makes an optional dependency required. Empty where every import is top-level."""
+        that makes an optional dependency required. Empty where every import is top-level, or
+        where the file does not keep torch_xla optional (a script's own `if args.tpu:` path,
+        or torch_xla imported at the top already: ``FileFacts.xla_optional``)."""
+        if self.run.facts is not None and not self.run.facts.xla_optional:
+            return ""
         root = func
         while isinstance(root, cst.Attribute):
             root = root.value

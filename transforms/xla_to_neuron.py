@@ -1,11 +1,11 @@
 """torch-xla code (Trn1, torch-neuronx <= 2.9) moved to TorchNeuron (``--target neuron``).
 
-TorchNeuron has no torch_xla (reference §5): every torch_xla API is rewritten to its PyTorch /
-torchrun equivalent where one exists and the rewrite is certain, its import goes with its last
-use, and what is left gets a blocker that names the TorchNeuron API and the page to read. The
-API mappings are data (``data/xla_to_neuron.toml``, read by ``xla_to_neuron_table``); this
-module interprets them, plus the few rewrites that are about statements and loops rather than
-one call (device loaders, step closures, master-only statements).
+TorchNeuron has no torch_xla ([torchneuron-overview]): every torch_xla API is rewritten to its
+PyTorch / torchrun equivalent where one exists and the rewrite is certain, its import goes with its
+last use, and what is left gets a blocker that names the TorchNeuron API and the page to read. The
+API mappings are data (``data/xla_to_neuron.toml``, read by ``xla_to_neuron_table``); this module
+interprets them, plus the few rewrites that are about statements and loops rather than one call
+(device loaders, step closures, master-only statements).
 """
 
 from __future__ import annotations
@@ -373,7 +373,7 @@ class XlaToNeuron(DropsStatements, Pass):
                 original,
                 TorchXlaLeft,
                 f"`{_code(original)}` is stepped with `found_inf=` here, which `{row.to}` does not "
-                "take: drop the GradScaler (bf16 needs no loss scaling, reference R9) and the "
+                "take: drop the GradScaler (bf16 needs no loss scaling, [neuron-bf16, xla-amp]) and the "
                 f"`found_inf` argument, then use `{row.to}`",
                 False,
             )
@@ -743,7 +743,7 @@ class XlaToNeuron(DropsStatements, Pass):
                         f"`{value}` is not read by TorchNeuron: the model now trains in fp32; for "
                         'bf16 put the forward pass and loss under `torch.autocast(device_type="neuron", '
                         "dtype=torch.bfloat16)`, or cast the model with `model.to(torch.bfloat16)` "
-                        "(reference R9)"
+                        "([neuron-bf16, xla-amp])"
                     )
                     if bf16
                     else f"`{value}` belongs to the XLA path; TorchNeuron's environment-variable page "

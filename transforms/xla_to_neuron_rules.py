@@ -2,19 +2,16 @@
 TorchNeuron (``--target neuron``, Trn2/Trn3). Their documentation is what ``trncodemod explain``
 prints; the API table they interpret is ``data/xla_to_neuron.toml``.
 
-Sources: reference §0 and §5; TorchNeuron's pages (checked 2026-12):
-https://awsdocs-neuron.readthedocs-hosted.com/en/latest/torch/index.html (device `neuron`,
-`torch.autocast(device_type="neuron")`), …/torch/guides/torch-distributed.html
-(`init_process_group(backend="neuron")` under torchrun, DDP/FSDP2/DTensor),
-…/training/index.html ("do not mix their APIs in a single workload"),
-…/torch/reference/env-vars.html (the variables TorchNeuron reads).
+Sources (keys of ``data/sources.toml``): [neuron-xla-eos] and TorchNeuron's pages:
+[torchneuron-overview] (device `neuron`, `torch.autocast(device_type="neuron")`),
+[torchneuron-distributed] (`init_process_group(backend="neuron")` under torchrun,
+DDP/FSDP2/DTensor), [neuron-training] ("do not mix their APIs in a single workload"),
+[torchneuron-env] (the variables TorchNeuron reads).
 """
 
 from __future__ import annotations
 
 from trncodemod.findings import Rule, Safety, Severity
-
-_PAGES = "reference §0, §5; awsdocs-neuron …/torch/index.html"
 
 
 class XlaDevice(Rule):
@@ -27,7 +24,8 @@ class XlaDevice(Rule):
 
     ## Why
     TorchNeuron is a PrivateUse1 backend whose device is `neuron`; it has no `xla` device and no
-    torch_xla (reference §5; TorchNeuron: "change the device placement from `cuda` to `neuron`").
+    torch_xla ([torchneuron-overview]; TorchNeuron: "change the device placement from `cuda` to
+    `neuron`").
 
     ## Example
     ```python
@@ -47,7 +45,7 @@ class XlaDevice(Rule):
     summary = '`xm.xla_device()`/`torch_xla.device()`/`"xla"` → `torch.device("neuron")`/`"neuron"`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = _PAGES
+    sources = ("neuron-xla-eos", "torchneuron-overview")
 
 
 class GraphCut(Rule):
@@ -58,10 +56,10 @@ class GraphCut(Rule):
     is reported.
 
     ## Why
-    TorchNeuron executes eagerly ("Adaptive Eager Execution" queues and fuses ops by itself);
-    there is no lazy graph to cut, and host reads (`.item()`, `print`) synchronise (reference §5,
-    R2). A step boundary needs nothing; to time a step, synchronise with
-    `torch.accelerator.synchronize()`.
+    TorchNeuron executes eagerly ("Adaptive Eager Execution" queues and fuses ops by itself); there
+    is no lazy graph to cut, and host reads (`.item()`, `print`) synchronise
+    ([torchneuron-overview, xla-devices, neuron-mnist]). A step boundary needs nothing; to time a
+    step, synchronise with `torch.accelerator.synchronize()`.
 
     ## Example
     ```python
@@ -80,7 +78,7 @@ class GraphCut(Rule):
     summary = "`xm.mark_step()`/`torch_xla.sync()` removed (eager execution)"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference §5, R2"
+    sources = ("torchneuron-overview", "xla-devices", "neuron-mnist")
 
 
 class UnwrapDeviceLoader(Rule):
@@ -93,10 +91,10 @@ class UnwrapDeviceLoader(Rule):
     batch is unpacked into names; otherwise a blocker says what to write.
 
     ## Why
-    `MpDeviceLoader` is torch_xla's (reference R3: "`--target neuron`: plain DataLoader"); on
-    TorchNeuron batches are moved like on any device. MpDeviceLoader moved every tensor of a
-    batch; the rewrite assumes each unpacked element is a tensor (review it when one is a dict or
-    a list).
+    `MpDeviceLoader` is torch_xla's ([xla-loader, neuron-guide]: "`--target neuron`: plain
+    DataLoader"); on TorchNeuron batches are moved like on any device. MpDeviceLoader moved every
+    tensor of a batch; the rewrite assumes each unpacked element is a tensor (review it when one is
+    a dict or a list).
 
     ## Example
     ```python
@@ -119,7 +117,7 @@ class UnwrapDeviceLoader(Rule):
     summary = "`pl.MpDeviceLoader(loader, device)` → `loader`, batches moved with `.to(device)`"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R3, §5"
+    sources = ("xla-loader", "neuron-guide", "torchneuron-overview")
 
 
 class XlaOptimizerStep(Rule):
@@ -132,8 +130,8 @@ class XlaOptimizerStep(Rule):
 
     ## Why
     `xm.optimizer_step` is `reduce_gradients` (a no-op at world size 1) + `optimizer.step()`
-    (reference R4). TorchNeuron reduces gradients with DDP, FSDP2 or DTensor, "with no code
-    modifications required" (reference §5; …/torch/guides/torch-distributed.html).
+    ([xla-model, neuron-guide]). TorchNeuron reduces gradients with DDP, FSDP2 or DTensor, "with no
+    code modifications required" ([torchneuron-overview, torchneuron-distributed]).
 
     ## Example
     ```python
@@ -151,7 +149,7 @@ class XlaOptimizerStep(Rule):
     summary = "`xm.optimizer_step(opt)` → `opt.step()` where DDP or one process reduces gradients"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R4, §5"
+    sources = ("xla-model", "neuron-guide", "torchneuron-overview", "torchneuron-distributed")
 
 
 class XlaSave(Rule):
@@ -162,10 +160,11 @@ class XlaSave(Rule):
     master process only. `master_only=` is reported.
 
     ## Why
-    `xm.save` exists to copy XLA tensors to the CPU before writing (reference R10); TorchNeuron
-    tensors are ordinary device tensors that `torch.save` writes (reference §0.1: `torch.save` on
-    `neuron`). Loading them where there is no NeuronCore needs `map_location="cpu"`
-    (unverified for TorchNeuron; true for every PrivateUse1 device in torch).
+    `xm.save` exists to copy XLA tensors to the CPU before writing ([xla-model, neuron-mnist]);
+    TorchNeuron tensors are ordinary device tensors that `torch.save` writes
+    ([neuron-xla-eos, torchneuron-overview]: `torch.save` on `neuron`). Loading them where there is
+    no NeuronCore needs `map_location="cpu"` (unverified for TorchNeuron; true for every PrivateUse1
+    device in torch).
 
     ## Example
     ```python
@@ -183,7 +182,7 @@ class XlaSave(Rule):
     summary = "`xm.save` → `torch.save` (on the local master where several processes run)"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R10, §0.1"
+    sources = ("xla-model", "neuron-mnist", "neuron-xla-eos", "torchneuron-overview")
 
 
 class XlaProcessApi(Rule):
@@ -198,7 +197,7 @@ class XlaProcessApi(Rule):
     ## Why
     TorchNeuron runs one process per NeuronCore under torchrun, which sets `RANK`, `LOCAL_RANK`
     and `WORLD_SIZE`; its guide reads them from the environment and initialises the process
-    group with `env://` (…/torch/guides/torch-distributed.html). The environment reads work
+    group with `env://` ([torchneuron-distributed]). The environment reads work
     before `init_process_group` and in one process, as the torch-xla calls did.
 
     ## Example
@@ -225,7 +224,7 @@ class XlaProcessApi(Rule):
     )
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "awsdocs-neuron …/torch/guides/torch-distributed.html"
+    sources = ("torchneuron-distributed",)
 
 
 class XlaTorchEquivalent(Rule):
@@ -238,8 +237,8 @@ class XlaTorchEquivalent(Rule):
 
     ## Why
     syncfree optimizers only add an optional `found_inf` to `step()` and otherwise call the
-    torch.optim step (reference R5); the XLA seed and checkpoint copies exist for the XLA RNG and a
-    torch-xla 2.9 bug (R12, R14). TorchNeuron runs PyTorch's own.
+    torch.optim step ([xla-syncfree, neuron-guide]); the XLA seed and checkpoint copies exist for
+    the XLA RNG and a torch-xla 2.9 bug ([neuron-pt29]). TorchNeuron runs PyTorch's own.
 
     ## Example
     ```python
@@ -257,7 +256,7 @@ class XlaTorchEquivalent(Rule):
     summary = "syncfree optimizers, XLA seed, XLA checkpoint → their torch originals"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference R5, R12, R14"
+    sources = ("xla-syncfree", "neuron-guide", "xla-api", "neuron-pt29", "xla-checkpoint")
 
 
 class StepClosureCall(Rule):
@@ -266,9 +265,9 @@ class StepClosureCall(Rule):
     `fn(a, b)` where it stood (`run_async=` dropped).
 
     ## Why
-    A step closure runs once the lazy graph has executed, so that reading tensors does not cut
-    the graph (reference R6). In eager execution the tensors are ready: the call can run where
-    it is. It now runs before the rest of the step rather than after it: review closures that
+    A step closure runs once the lazy graph has executed, so that reading tensors does not cut the
+    graph ([xla-model, neuron-guide]). In eager execution the tensors are ready: the call can run
+    where it is. It now runs before the rest of the step rather than after it: review closures that
     read tensors the step changes in place later (parameters after `optimizer.step()`).
 
     ## Example
@@ -287,7 +286,7 @@ class StepClosureCall(Rule):
     summary = "`xm.add_step_closure(fn, args=(...))` → `fn(...)` (eager tensors are ready)"
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    source = "reference R6, §5"
+    sources = ("xla-model", "neuron-guide", "torchneuron-overview")
 
 
 class NeuronProcessGroup(Rule):
@@ -299,10 +298,10 @@ class NeuronProcessGroup(Rule):
     ## Why
     TorchNeuron's distributed guide initialises with `init_process_group(backend="neuron",
     init_method="env://")` under torchrun; NCCL is CUDA's and `xla` is torch-xla's
-    (…/torch/guides/torch-distributed.html). The guide also imports `torch_neuronx` to register
-    the backend; with PyTorch 2.9+ backend autoloading that import is not needed (reference §5,
-    unverified for the distributed backend: add `import torch_neuronx` if
-    `init_process_group` says the backend is unknown).
+    ([torchneuron-distributed]). The guide also imports `torch_neuronx` to register the backend;
+    with PyTorch 2.9+ backend autoloading that import is not needed ([torchneuron-overview],
+    unverified for the distributed backend: add `import torch_neuronx` if `init_process_group` says
+    the backend is unknown).
 
     ## Example
     ```python
@@ -320,7 +319,7 @@ class NeuronProcessGroup(Rule):
     summary = '`init_process_group("xla"|"nccl")` → `init_process_group("neuron")`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "awsdocs-neuron …/torch/guides/torch-distributed.html"
+    sources = ("torchneuron-distributed", "torchneuron-overview")
 
 
 class OpenXlaCompileBackend(Rule):
@@ -331,7 +330,7 @@ class OpenXlaCompileBackend(Rule):
     ## Why
     `openxla` is torch-xla's dynamo backend; TorchNeuron's is `neuron`:
     `@torch.compile(backend="neuron")`, which rejects dynamic shapes (use `dynamic=False`,
-    reference §5).
+    [torchneuron-overview]).
 
     ## Example
     ```python
@@ -349,7 +348,7 @@ class OpenXlaCompileBackend(Rule):
     summary = '`torch.compile(backend="openxla")` → `backend="neuron"`'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference §5"
+    sources = ("torchneuron-overview",)
 
 
 class XlaBf16EnvVar(Rule):
@@ -359,10 +358,10 @@ class XlaBf16EnvVar(Rule):
     the bf16 cast should cover.
 
     ## Why
-    TorchNeuron does not read them (its environment-variable page lists no `XLA_*` variable), so
-    the model silently trains in fp32. Neuron documents `torch.autocast(device_type="neuron",
-    dtype=torch.bfloat16)` around the forward pass and loss for mixed precision (…/torch/index.html),
-    or `model.to(torch.bfloat16)` for full bf16 (reference R9).
+    TorchNeuron does not read them (its environment-variable page lists no `XLA_*` variable), so the
+    model silently trains in fp32. Neuron documents `torch.autocast(device_type="neuron",
+    dtype=torch.bfloat16)` around the forward pass and loss for mixed precision ([torchneuron-overview]),
+    or `model.to(torch.bfloat16)` for full bf16 ([neuron-bf16, xla-amp]).
 
     ## Example
     ```python
@@ -383,7 +382,7 @@ class XlaBf16EnvVar(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    source = "reference R9, §5; awsdocs-neuron …/torch/reference/env-vars.html"
+    sources = ("neuron-bf16", "xla-amp", "torchneuron-overview", "torchneuron-env")
 
 
 class XlaEnvVar(Rule):
@@ -415,7 +414,7 @@ class XlaEnvVar(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "awsdocs-neuron …/torch/reference/env-vars.html"
+    sources = ("torchneuron-env",)
 
 
 class TorchXlaImport(Rule):
@@ -426,7 +425,7 @@ class TorchXlaImport(Rule):
 
     ## Why
     TorchNeuron has no torch_xla: an import of it fails where only TorchNeuron is installed, and
-    the two must not be mixed (…/training/index.html).
+    the two must not be mixed ([neuron-training]).
 
     ## Example
     ```python
@@ -435,7 +434,7 @@ class TorchXlaImport(Rule):
 
     ## Use instead
     ```python
-    # nothing: the `neuron` device is registered when torch is imported (reference §5)
+    # nothing: the `neuron` device is registered when torch is imported ([torchneuron-overview])
     ```
     """
 
@@ -444,7 +443,7 @@ class TorchXlaImport(Rule):
     summary = "imports of torch_xla left without a use are removed"
     safety = Safety.SAFE
     severity = Severity.ERROR
-    source = "reference §5; awsdocs-neuron …/training/index.html"
+    sources = ("torchneuron-overview", "neuron-training")
 
 
 class NoNeuronEquivalent(Rule):
@@ -457,7 +456,7 @@ class NoNeuronEquivalent(Rule):
     ## Why
     The migrated program cannot run while it imports torch_xla (TorchNeuron has none), and these
     are redesigns, not renames: TorchNeuron shards with FSDP2 and DTensor and launches with
-    torchrun (…/torch/guides/torch-distributed.html).
+    torchrun ([torchneuron-distributed]).
 
     ## Example
     ```python
@@ -479,7 +478,7 @@ class NoNeuronEquivalent(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "awsdocs-neuron …/torch/guides/torch-distributed.html"
+    sources = ("torchneuron-distributed",)
 
 
 class TorchXlaLeft(Rule):
@@ -491,8 +490,8 @@ class TorchXlaLeft(Rule):
     to a function. The message says what to write.
 
     ## Why
-    The migrated program cannot run while it imports torch_xla (TorchNeuron has none, reference
-    §5), and a guess here would change what the program does.
+    The migrated program cannot run while it imports torch_xla (TorchNeuron has none,
+    [torchneuron-overview]), and a guess here would change what the program does.
 
     ## Example
     ```python
@@ -513,7 +512,7 @@ class TorchXlaLeft(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    source = "reference §5"
+    sources = ("torchneuron-overview",)
 
 
 RULES = (

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from trncodemod import __version__
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.output.causes import one_per_cause
+from trncodemod.output.counts import Counts, count
 from trncodemod.output.report import (
     check_lines,
     check_summary,
@@ -34,11 +36,11 @@ from trncodemod.output.report import (
 )
 from trncodemod.output.report import statistics as statistics_rows
 from trncodemod.pipeline.cache import ResultCache, open_cache
-from trncodemod.pipeline.engine import FileOutcome, migrate_files, summarize
+from trncodemod.pipeline.engine import FileOutcome, migrate_files
 from trncodemod.pipeline.files import discover
 from trncodemod.pipeline.writing import write_outcomes
 from trncodemod.selection import SelectionError, enabled_codes
-from trncodemod.targets import load_target, target_names
+from trncodemod.targets import DEFAULT_TARGET, load_target, target_names
 
 if TYPE_CHECKING:  # rich is imported only when a terminal shows progress
     from rich.progress import Progress, TaskID
@@ -173,8 +175,30 @@ class _LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+def version_text() -> str:
+    """What `--version` prints: the version, and each target it can migrate to."""
+    lines = [f"trncodemod {__version__}", "targets:"]
+    for name in target_names():
+        default = " (default)" if name == DEFAULT_TARGET else ""
+        lines.append(f"  {name}{default}: {load_target(name).summary}")
+    return "\n".join(lines)
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
+
+
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="trncodemod")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the targets, then exit.",
+)
 def main() -> None:
     """Rewrite PyTorch GPU/CPU training code for AWS Trainium, as a reviewable patch."""
 
@@ -196,7 +220,7 @@ def _remember_flag(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.meta[param.name] = value
 
 
-# README, "Scale out": data parallel over every NeuronCore, and the learning rate with it.
+# docs/scale-out.md: data parallel over every NeuronCore, and the learning rate with it.
 SCALE_OUT = click.option(
     "--scale-out",
     is_flag=True,
@@ -214,7 +238,7 @@ SCALE_LR = click.option(
     "grows as much); config key `scale-lr`.",
 )
 
-# Shared with `pr`; read where settings are loaded (README, "Trust model").
+# Shared with `pr`; read where settings are loaded (docs/trust-model.md).
 ALLOW_CONFIG_PLUGINS = click.option(
     "--allow-config-plugins",
     is_flag=True,
@@ -408,12 +432,12 @@ def apply(
     if interrupted:
         click.echo(INTERRUPTED_WRITING, err=True)
         sys.exit(EXIT_INTERRUPTED)
-    counts = summarize(outcomes)
-    if counts["errors"] or run.missing:
+    counts = count(outcomes)
+    if counts.errors or run.missing:
         sys.exit(EXIT_ERROR)
     # As ruff's --diff: a dry run answers "would anything change?"; a writing run answers
     # "is anything left for a person?" (`check` reports every finding).
-    pending = counts["changed"] if dry_run else counts["remaining"]
+    pending = counts.changed if dry_run else counts.left
     sys.exit(_exit_code(counts, bool(pending), exit_zero))
 
 
@@ -429,11 +453,11 @@ def refuse_escapes(paths: tuple[Path, ...], root: Path | None = None) -> None:
         sys.exit(EXIT_ERROR)
 
 
-def _exit_code(counts: dict[str, int], pending: bool, exit_zero: bool) -> int:
+def _exit_code(counts: Counts, pending: bool, exit_zero: bool) -> int:
     """1 while anything is pending; --exit-zero forgives that, but never a blocker left: it
     exists to land a migration with work left for later, and one that will not run on the
     accelerator is not that."""
-    if counts["blockers"]:
+    if counts.blockers:
         return EXIT_PENDING
     return EXIT_PENDING if pending and not exit_zero else EXIT_CLEAN
 
@@ -499,11 +523,10 @@ def check(
         for line in check_lines(outcomes):
             click.echo(line)
         click.echo(check_summary(outcomes, run.target))
-    counts = summarize(outcomes)
-    if counts["errors"] or run.missing:
+    counts = count(outcomes)
+    if counts.errors or run.missing:
         sys.exit(EXIT_ERROR)
-    found = any(f.fixed or f.counts_against_exit for o in outcomes for f in o.findings)
-    sys.exit(_exit_code(counts, found, exit_zero))
+    sys.exit(_exit_code(counts, bool(counts.fixed or counts.left), exit_zero))
 
 
 @main.command()
@@ -515,65 +538,31 @@ def check(
     show_default=True,
 )
 def rules(fmt: str) -> None:
-    """List every rule: code, name, what it does, safety class, targets."""
-    from trncodemod.rules import all_rules, pass_of
+    """List every rule: code, name, what it does, fix class, targets, sources.
 
-    rows = []
-    for rule in all_rules():
-        owner = pass_of(rule)
-        targets = [name for name in target_names() if owner.applies_to(load_target(name))]
-        rows.append(
-            {
-                "code": rule.code,
-                "name": rule.name,
-                "pass": owner.name,
-                "summary": rule.summary,
-                "fixable": rule.fixable,
-                "safety": rule.safety.value if rule.fixable else "report",
-                "severity": rule.severity.value,
-                "targets": targets,
-            }
-        )
-    if fmt == "json":
-        import json
+    `--format markdown` prints the rule reference, docs/rules.md."""
+    from trncodemod.output.rule_docs import rule_row, rules_page
+    from trncodemod.rules import all_rules
 
-        click.echo(json.dumps(rows, indent=2))
-        return
     if fmt == "markdown":
-        click.echo(rules_markdown(rows))
+        click.echo(rules_page(), nl=False)
+        return
+    rows = [rule_row(rule) for rule in all_rules()]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
         return
     for row in rows:
         click.echo(f"{row['code']}  {row['name']:<28} {row['safety']:<7} {row['summary']}")
 
 
-def rules_markdown(rows: list[dict]) -> str:
-    """The README's rule table."""
-    lines = [
-        "| code | name | pass | what it does | fix | targets |",
-        "|---|---|---|---|---|---|",
-    ]
-    for row in rows:
-        summary = row["summary"].replace("|", "\\|")
-        lines.append(
-            f"| {row['code']} | {row['name']} | {row['pass']} | {summary} | {row['safety']} "
-            f"| {', '.join(row['targets'])} |"
-        )
-    return "\n".join(lines)
-
-
 @main.command()
 @click.argument("code")
 def explain(code: str) -> None:
-    """Print the documentation of a rule (by code, e.g. TRN001, or by name)."""
-    from trncodemod.rules import pass_of, rule_by_code
+    """Print the documentation of a rule (by code, e.g. TRN001, or by name), with its sources."""
+    from trncodemod.output.rule_docs import explain_text
+    from trncodemod.rules import rule_by_code
 
     rule = rule_by_code(code)
     if rule is None:
         raise click.UsageError(f"unknown rule {code!r}; `trncodemod rules` lists them")
-    owner = pass_of(rule)
-    targets = [name for name in target_names() if owner.applies_to(load_target(name))]
-    safety = rule.safety.value if rule.fixable else "report only"
-    click.echo(f"{rule.code} {rule.name} ({owner.name} pass)\n")
-    click.echo(f"Fix: {safety}. Severity: {rule.severity.value}. Targets: {', '.join(targets)}.")
-    click.echo(f"Source: {rule.source}\n")
-    click.echo(rule.doc())
+    click.echo(explain_text(rule))

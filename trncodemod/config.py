@@ -43,8 +43,7 @@ class Settings:
     buckets: tuple[int, ...] = ()
     bucket_multiple: int = 64
     optimizer: str = "keep"
-    # Make a single-device training script data parallel over every NeuronCore (README, "Scale
-    # out"); with `scale_lr`, its learning rate grows with the global batch.
+    # Make a single-device training script data parallel over every NeuronCore (docs/scale-out.md); with `scale_lr`, its learning rate grows with the global batch.
     scale_out: bool = False
     scale_lr: bool = False
     accumulation_cut: str = ACCUMULATION_CUTS[0]
@@ -52,7 +51,7 @@ class Settings:
     # Where `plugins` came from: "command line", or the configuration file that named them.
     plugins_source: str = "command line"
     # Plugins the configuration names but that were not loaded: running code a scanned
-    # repository names takes `--allow-config-plugins` (README, "Trust model").
+    # repository names takes `--allow-config-plugins` (docs/trust-model.md).
     withheld_plugins: tuple[str, ...] = ()
     # Code over this many bytes (UTF-8) is not parsed: LibCST takes about 20 s and 0.7 GB a MB to
     # parse and resolve names, and the passes minutes more. 0: no limit.
@@ -82,7 +81,7 @@ class Settings:
             lines.append(
                 f"warning: {self.source} names plugins that were NOT loaded: "
                 f"{', '.join(self.withheld_plugins)}; they would run that repository's code. "
-                "Pass --allow-config-plugins to run them (README: Trust model)."
+                "Pass --allow-config-plugins to run them (docs/trust-model.md)."
             )
         if self.refused_limits:
             lines.append(

@@ -37,8 +37,9 @@ class Rule:
     fixable: ClassVar[bool] = True
     safety: ClassVar[Safety] = Safety.SAFE
     severity: ClassVar[Severity] = Severity.WARNING
-    # The reference section the rule's facts come from.
-    source: ClassVar[str] = ""
+    # The public sources the rule's facts come from: keys of data/sources.toml, which its
+    # documentation cites inline as `[key]` (trncodemod.sources).
+    sources: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def doc(cls) -> str:

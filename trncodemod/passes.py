@@ -342,7 +342,7 @@ class _PlainDispatch:
     decorators (`@m.visit`, `@m.call_if_inside`) and no per-attribute hooks (`visit_Call_func`):
     LibCST's machinery for them tests every node against every decorator and looks up two hooks
     per child, which cost more than the passes' own work (measured on examples/gpt_amp.py: 6.4 s
-    -> 4.8 s a file before the other savings; see the README benchmark)."""
+    -> 4.8 s a file before the other savings; see benchmarks/README.md)."""
 
     on_visit = cst.CSTTransformer.on_visit
     on_leave = cst.CSTTransformer.on_leave

@@ -7,7 +7,7 @@ def _pad_to_bucket(sequences, batch_first=False, padding_value=0.0):
     """pad_sequence, then pad the time dimension with padding_value
     up to the next multiple of 64.
 
-    Batch shapes repeat, so each compiles once (trncodemod TRN214, reference R8).
+    Batch shapes repeat, so each compiles once (trncodemod TRN214).
     """
     padded = torch.nn.utils.rnn.pad_sequence(
         sequences, batch_first=batch_first, padding_value=padding_value

@@ -1,5 +1,5 @@
 # golden: target=neuron
-# TorchNeuron also runs unsupported ops on the CPU (reference §5), and neuronx-cc compiles its
+# TorchNeuron also runs unsupported ops on the CPU ([torchneuron-practices]), and neuronx-cc compiles its
 # graphs: the same findings as on the XLA targets.
 import torch
 

@@ -1,5 +1,5 @@
 # golden: target=neuron
-# TorchNeuron synchronises on host reads too (reference §5); there are no step closures, so the
+# TorchNeuron synchronises on host reads too ([torchneuron-about]); there are no step closures, so the
 # messages say to read every N steps or after the loop.
 import torch
 

@@ -1,5 +1,5 @@
 # golden: target=neuron
-# TorchNeuron compiles each new shape too (reference R8: eager ops compile per shape).
+# TorchNeuron compiles each new shape too ([torchneuron-compile]: eager ops compile per shape).
 import torch
 
 

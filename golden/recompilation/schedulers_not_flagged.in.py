@@ -1,5 +1,5 @@
-# Python scalars that change every step are not a source of recompilation (reference D4,
-# measured): learning-rate schedules, loss weights, temperatures.
+# Python scalars that change every step are not a source of recompilation ([xla-recompile-sources];
+# [measured-python-scalars]): learning-rate schedules, loss weights, temperatures.
 import math
 
 import torch

@@ -1,15 +1,15 @@
 """The training device: the value the model and the batches are moved to, and what decides it.
 
-Worked out once per tree and asked by the passes (reference R1, R13). Every expression that
-decides the device is evaluated as it would run on the target, where the accelerator is there:
-`torch.cuda.is_available()` and `torch.accelerator.is_available()` are True (they are False
-under torch_xla, measured, so an unchanged script trains on the CPU), `torch.cuda.
+Worked out once per tree and asked by the passes ([xla-devices, neuron-guide, measured-cuda-calls]).
+Every expression that decides the device is evaluated as it would run on the target, where the
+accelerator is there: `torch.cuda.is_available()` and `torch.accelerator.is_available()` are True
+(they are False under torch_xla, measured, so an unchanged script trains on the CPU), `torch.cuda.
 is_bf16_supported()` is True (Trainium computes in bf16; Neuron's own examples patch it so), an
-argparse flag takes its default, and a test of the device's identity (`device.type == "cuda"`)
-is true when the device is the accelerator. Values are followed through assignments, `if`/else
+argparse flag takes its default, and a test of the device's identity (`device.type == "cuda"`) is
+true when the device is the accelerator. Values are followed through assignments, `if`/else
 branches, conditional expressions, function and constructor arguments and attributes
-(`self.gpu_id`). A value the tool cannot read (a config file, the environment, a function it
-cannot see) is *unknown*, and the node that holds it is kept so a pass can name its line.
+(`self.gpu_id`). A value the tool cannot read (a config file, the environment, a function it cannot
+see) is *unknown*, and the node that holds it is kept so a pass can name its line.
 
 Names are matched as dotted text (`device`, `self.device`, `args.device`) across the file, not
 per scope: training scripts bind the device once and pass it around under the same name.
@@ -171,6 +171,28 @@ class DeviceFacts:
         finally:
             self.evaluator.recording = recording
         return value if isinstance(value, bool) else None
+
+    def kinds(self, node: cst.BaseExpression) -> frozenset[str]:
+        """What a device value can be on the target (ACCELERATOR, CPU, RANK, UNKNOWN); empty
+        when the file gives it no value."""
+        if self.evaluator is None:
+            return frozenset({UNKNOWN})
+        recording, self.evaluator.recording = self.evaluator.recording, False
+        try:
+            return self.evaluator.value(node).kinds
+        finally:
+            self.evaluator.recording = recording
+
+    def constant(self, node: cst.BaseExpression) -> str | None:
+        """The string an expression holds on the target (through names, argparse defaults and
+        conditional expressions), None when the tool cannot tell."""
+        if self.evaluator is None:
+            return None
+        recording, self.evaluator.recording = self.evaluator.recording, False
+        try:
+            return self.evaluator.constant(node)
+        finally:
+            self.evaluator.recording = recording
 
     def dtype(self, node: cst.BaseExpression) -> str | None:
         """The floating dtype an expression holds on the target ("bfloat16", "float16",

@@ -10,9 +10,10 @@ condition is left as it was (issue 23, item 1).
 ``newly_run`` follows the condition to what it decides: the ``if``/``while`` branch or the
 conditional expression it picks, a keyword (``fused=use_cuda``) or dict entry (``{"fused": ...}``)
 it sets, through ``not``/``and``/``or`` and names it is assigned to (read in the same function, or
-``self.x`` in the same class). ``blocker`` names the first thing there the target cannot run
-that no selected rule rewrites. Facts: reference R13 (CUDA calls, pinned memory, measured),
-§10 (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises on XLA tensors).
+``self.x`` in the same class). ``blocker`` names the first thing there the target cannot run that no
+selected rule rewrites. Facts: [measured-cuda-calls] (CUDA calls, pinned memory, measured),
+[measured-device-checks] (``torch.accelerator`` under torch-xla), and TRN111 (``fused=True`` raises
+on XLA tensors).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ _DEPTH = 4  # names followed through names: `use_fused = fused_available and use
 _CUDA_OPTIONS = frozenset({"fused", "capturable", "pin_memory", "pin_memory_device"})
 _PIN_OPTIONS = frozenset({"pin_memory", "pin_memory_device"})
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
-# torch.accelerator under torch-xla is not the XLA device (reference §10): these raise or count 0.
+#  torch.accelerator under torch-xla is not the XLA device ([measured-device-checks]): these raise
+# or count 0.
 _ACCELERATOR_HARMLESS = frozenset(
     {
         "torch.accelerator.is_available",  # False: what it guards stays off
@@ -288,7 +290,7 @@ def _option(
     literal_true = isinstance(node.value, cst.Name) and node.value.value == "True"
     if name in _PIN_OPTIONS:
         # A loader's option (`DataLoader(pin_memory=True)`, or a keyword dict for one: the only
-        # place such a key goes) only warns without CUDA and pins nothing (R13, measured);
+        # place such a key goes) only warns without CUDA and pins nothing ([measured-cuda-calls]);
         # a tensor made in pinned memory (`torch.empty(..., pin_memory=True)`) needs CUDA.
         if isinstance(node, cst.DictElement) or not fixes.is_xla:
             return None
@@ -421,7 +423,7 @@ def _process_group(call: cst.Call, fixes: Fixes) -> str | None:
     if backend is not None and isinstance(backend.value, cst.SimpleString):
         value = backend.value.evaluated_value
     if value == "xla" or not fixes.is_xla:
-        return None  # TorchNeuron keeps torch.distributed as it is (reference §5)
+        return None  # TorchNeuron keeps torch.distributed as it is ([torchneuron-overview])
     device_id = any(a.keyword and a.keyword.value == "device_id" for a in call.args)
     if value == "nccl" and not device_id and "TRN143" in fixes.enabled:
         return None

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from trncodemod.analysis.ast_nodes import nodes
-from trncodemod.analysis.training import TrainingProfile, dotted, profile_of
+from trncodemod.analysis.training import TrainingProfile, dotted, is_main_guard, profile_of
 
 
 @dataclass(frozen=True)
@@ -116,12 +116,20 @@ class FileFacts:
     def xla_optional(self) -> bool:
         """Whether the file keeps torch_xla an optional dependency: it imports a torch_xla module
         only under a guard (`if is_torch_xla_available():`, a `try`, a function), or asks
-        whether torch_xla is available, and never imports it at the top of the module."""
+        whether torch_xla is available, and never imports it at the top of the module.
+
+        A script's own flag is not such a guard: a script (a ``__main__`` guard, or arguments
+        parsed at its top level) that imports torch_xla only where its flag says (`if args.tpu:
+        import torch_xla...`) has a partial TPU path, and its port makes torch_xla required like
+        any other. A lazy import in a function, with no `if`, stays optional."""
         if self.xla_at_top:
             return False
-        return any(_imports_torch_xla(node) for node in nodes(self.tree)) or self.calls_any(
-            *_XLA_AVAILABILITY
-        )
+        if self.calls_any(*_XLA_AVAILABILITY):
+            return True
+        guards = _torch_xla_guards(self.tree.body, ())
+        if not guards:
+            return False
+        return not (_is_script(self.tree) and "optional" not in guards)
 
     @functools.cached_property
     def names(self) -> NameTable:
@@ -132,6 +140,64 @@ class FileFacts:
 
 # The availability checks of transformers, accelerate and diffusers.
 _XLA_AVAILABILITY = ("is_torch_xla_available", "is_torch_tpu_available", "is_tpu_available")
+
+
+def _torch_xla_guards(body: Iterable[ast.stmt], around: tuple[ast.AST, ...]) -> set[str]:
+    """How each torch_xla import below the top level is guarded: "optional" under a ``try``
+    (an ImportError handled) or an ``if`` that asks whether a module is there
+    (``find_spec``, ``*available*``); "flag" under anything else (a user's flag, a function)."""
+    found: set[str] = set()
+    for statement in body:
+        if _imports_torch_xla(statement):
+            if around:
+                flagged = any(type(a) is ast.If for a in around)
+                optional = any(map(_asks_for_module, around)) or not flagged
+                found.add("optional" if optional else "flag")
+            continue
+        for name in BLOCKS:
+            inner = getattr(statement, name, None)
+            if not inner:
+                continue
+            if name == "handlers" or name == "cases":
+                for handler in inner:
+                    found |= _torch_xla_guards(handler.body, (*around, statement))
+            else:
+                found |= _torch_xla_guards(inner, (*around, statement))
+    return found
+
+
+def _is_script(tree: ast.Module) -> bool:
+    """A module run as a program: a ``__main__`` guard, or arguments parsed at its top level."""
+    for statement in tree.body:
+        if is_main_guard(statement):
+            return True
+        if type(statement) in (ast.Assign, ast.Expr) and any(
+            type(node) is ast.Call
+            and type(node.func) is ast.Attribute
+            and node.func.attr in ("parse_args", "parse_known_args")
+            for node in ast.walk(statement)
+        ):
+            return True
+    return False
+
+
+def _asks_for_module(statement: ast.AST) -> bool:
+    if type(statement) is ast.Try:
+        return True
+    if type(statement) is ast.If:
+        if "TYPE_CHECKING" in {n.id for n in ast.walk(statement.test) if type(n) is ast.Name}:
+            return True
+        return any(
+            type(node) is ast.Call
+            and (dotted(node.func) or "").rsplit(".", 1)[-1] in _MODULE_QUESTIONS
+            or (type(node) is ast.Call and "available" in (dotted(node.func) or ""))
+            for node in ast.walk(statement.test)
+        )
+    return False
+
+
+# Calls that ask whether a module can be imported (besides the `*available*` helpers).
+_MODULE_QUESTIONS = frozenset({"find_spec", "find_loader", "import_module"})
 
 
 def _imports_torch_xla(node: ast.AST) -> bool:

@@ -31,8 +31,8 @@ _OPTIMIZER = re.compile(
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _SCOPE_BREAKERS = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 DEVICE_LOADERS = ("MpDeviceLoader", "ParallelLoader")
-# The step marker in every spelling (reference §1.2); `xm.wait_device_ops()` is not one: it waits
-# for graphs already launched and leaves pending operations pending.
+#  The step marker in every spelling ([xla-model, xla-api]); `xm.wait_device_ops()` is not one: it
+# waits for graphs already launched and leaves pending operations pending.
 STEP_MARKERS = frozenset(
     {"torch_xla.core.xla_model.mark_step", "torch_xla.sync", "torch_xla.torch_xla.sync"}
 )
@@ -289,7 +289,7 @@ def iterates_device_loader(
     loader_classes: Collection[str] = DEVICE_LOADERS,
 ) -> bool:
     """Whether a ``for`` loop iterates an ``MpDeviceLoader``/``ParallelLoader``, which cuts the
-    graph itself (reference R2, R3). ``device_loaders``: names bound to one before the loop."""
+    graph itself ([xla-devices, neuron-mnist, xla-loader, neuron-guide]). ``device_loaders``: names bound to one before the loop."""
     if not isinstance(loop, cst.For):
         return False
     return is_device_loader(loop.iter, device_loaders, loader_classes)

@@ -34,7 +34,8 @@ from trncodemod.analysis.training import dotted
 #   ("t", (values...))                a tuple built here
 Value = tuple
 
-# Calls that read a value to the host (reference D1): every step, where a step reaches them.
+#  Calls that read a value to the host ([xla-troubleshoot, neuron-debug]): every step, where a step
+# reaches them.
 HOST_READS = frozenset({"item", "cpu", "numpy", "tolist"})
 # Modules whose functions compute on the host (a round trip when a step hands them values).
 HOST_LIBRARIES = ("numpy", "scipy", "sklearn")

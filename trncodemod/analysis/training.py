@@ -71,8 +71,9 @@ _PARALLELISM: dict[str, tuple[str, ...]] = {
 # torch_xla's FSDPv2 lives under torch_xla.experimental and is SPMD as well as FSDP.
 _ALSO = {"torch_xla.experimental.spmd_fully_sharded_data_parallel": XLA_FSDP}
 
-# Plain data parallel: every worker holds the whole model and the gradients must be all-reduced
-# once per step (reference R4). Every other kind shards, splits or reduces them by itself.
+#  Plain data parallel: every worker holds the whole model and the gradients must be all-reduced
+# once per step ([xla-model, neuron-guide]). Every other kind shards, splits or reduces them by
+# itself.
 PLAIN_DATA_PARALLEL = frozenset({DDP, XLA_DATA_PARALLEL})
 
 _ALL_REDUCES = (
@@ -169,8 +170,9 @@ class TrainingProfile:
     launchers: tuple[str, ...] = ()
     parallelism: tuple[str, ...] = ()
     already_xla: tuple[str, ...] = ()
-    # `XLA_USE_BF16` / `XLA_DOWNCAST_BF16` named in the file: torch_xla maps f32 to bf16 and
-    # `torch.double` to f32, the documented way to keep an accumulator in f32 (reference R7, R9).
+    #  `XLA_USE_BF16` / `XLA_DOWNCAST_BF16` named in the file: torch_xla maps f32 to bf16 and
+    # `torch.double` to f32, the documented way to keep an accumulator in f32
+    # ([neuron-data-types, xla-dtype, neuron-bf16, xla-amp]).
     bf16_downcast: bool = False
     autocast: bool = False
     compiles: bool = False

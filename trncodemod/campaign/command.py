@@ -31,7 +31,7 @@ def campaign_command() -> None:
 @click.option(
     "--engine",
     type=click.Choice(ENGINES),
-    help="Ray (pip install 'trncodemod[campaign]'), or a local process pool "
+    help="Ray (pip install 'ray>=2.9'), or a local process pool "
     "(default: Ray where it is installed).",
 )
 @click.option("--address", help="Join the Ray cluster at this address (default: start one here).")
@@ -69,6 +69,11 @@ def campaign_command() -> None:
     help="Clone into, force-check-out and clean a --work folder trncodemod did not make "
     "(refused by default).",
 )
+@click.option(
+    "--exit-zero",
+    is_flag=True,
+    help="Exit 0 even when blockers are left (a repository that failed still exits 1).",
+)
 def run_command(
     spec: Path,
     out: Path,
@@ -82,9 +87,14 @@ def run_command(
     work: Path | None,
     reuse_out: bool,
     reuse_work: bool,
+    exit_zero: bool,
 ) -> None:
     """Migrate every repository SPEC names; each one's result lands in DIR/<name>/. A rerun
-    finishes what is not done and keeps what is up to date."""
+    finishes what is not done and keeps what is up to date.
+
+    The summary names each repository that failed and each one with blockers left. Exit 1 when
+    a repository failed (clone, timeout, crash) or has a blocker left (recorded now or kept),
+    unless --exit-zero forgives the blockers; 0 otherwise; 2 on a usage error."""
     engine = engine or ("ray" if importlib.util.find_spec("ray") else "local")
     if address is not None and engine != "ray":
         raise click.UsageError("--address joins a Ray cluster: use it with --engine ray")
@@ -115,7 +125,7 @@ def run_command(
         )
         sys.exit(EXIT_INTERRUPTED)
     click.echo(run.summary(out), err=True)
-    sys.exit(1 if run.failed else 0)
+    sys.exit(1 if run.failures or (run.blocked and not exit_zero) else 0)
 
 
 @campaign_command.command("report")

@@ -5,7 +5,7 @@ own process (``python -m trncodemod.campaign.task``) with the repository's timeo
 its result and files, so a crash or a hang costs one repository, never the campaign. Results
 come back as they finish, in any order.
 
-* **Ray** (``pip install 'trncodemod[campaign]'``): one Ray task per repository, with its CPU and
+* **Ray** (``pip install '.[campaign]'`` in a trncodemod checkout): one Ray task per repository, with its CPU and
   memory request; Ray schedules them, retries a failed checkout (``retry_exceptions``) and
   streams them back (``ray.wait``). ``address`` joins a running cluster (every node needs
   trncodemod and git; ``work`` and ``out`` on storage the nodes share); without it Ray starts on
@@ -162,8 +162,8 @@ def run_ray(
         from ray.exceptions import RayError, RayTaskError
     except ImportError:
         raise EngineError(
-            "--engine ray needs Ray, which is not installed: pip install 'trncodemod[campaign]' "
-            "(or run with --engine local)"
+            "--engine ray needs Ray, which is not installed: pip install 'ray>=2.9' "
+            "(in a trncodemod checkout: pip install '.[campaign]'), or run with --engine local"
         ) from None
     try:
         if address is not None:

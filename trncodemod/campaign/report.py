@@ -95,6 +95,20 @@ def rule_totals(results: list[dict]) -> list[RuleTotal]:
     return sorted(totals, key=lambda t: (-t.blockers, -t.findings, t.code))
 
 
+def fleet_state(rows: list[Row]) -> list[str]:
+    """The sentences that name what blocks and what failed, as the terminal summary does."""
+    blocked = [f"{row.name} ({row.blockers})" for row in rows if row.blockers]
+    failed = [f"{row.name} ({row.status})" for row in rows if row.status in FAILED]
+    lines = []
+    if blocked:
+        lines.append(
+            f"Blockers left (the program will not run on the accelerator): {', '.join(blocked)}."
+        )
+    if failed:
+        lines.append(f"Failed: {', '.join(failed)}.")
+    return lines
+
+
 def _chart(totals: list[RuleTotal]) -> str:
     """Horizontal bars, one row a rule: findings (blue) with the blockers among them (red)."""
     shown = totals[:CHART_RULES]
@@ -309,6 +323,7 @@ def html_report(results: list[dict], store: ResultStore, generated: str) -> str:
             "<h1>trncodemod campaign</h1>",
             f"<p>{len(rows)} repositories: {html.escape(summary)}; {blocked} with blockers. "
             f"Generated {html.escape(generated)}.</p>",
+            *(f'<p class="reason">{html.escape(line)}</p>' for line in fleet_state(rows)),
             "<h2>Fleet</h2>",
             '<div class="controls"><input id="filter" type="search" placeholder="filter rows" '
             f'aria-label="filter rows"><select id="status" aria-label="status">{options}</select>'
@@ -346,6 +361,7 @@ def markdown_report(results: list[dict], store: ResultStore, generated: str) -> 
         "",
         f"{len(rows)} repositories. Generated {generated}.",
         "",
+        *(line + "\n" for line in fleet_state(rows)),
         "## Fleet",
         "",
         "| " + " | ".join(label for _, label in _COLUMNS) + " |",

@@ -19,31 +19,61 @@ from trncodemod.campaign.engines import Payload, Request, describe_local, run_lo
 from trncodemod.campaign.results import WORK, ResultStore, select
 from trncodemod.campaign.spec import RepoJob
 from trncodemod.campaign.task import FAILED, UP_TO_DATE
+from trncodemod.output.counts import plural
 from trncodemod.pipeline import containment
 
 
 @dataclass
 class CampaignRun:
-    """What one run did: statuses of the results it recorded, and what it left alone."""
+    """What one run did: statuses of the results it recorded, what it left alone, and of every
+    repository it took on, what failed and what still blocks (from each result's counts,
+    ``counts.count``, as its description and report count them)."""
 
     selected: int = 0
     statuses: Counter = field(default_factory=Counter)
     up_to_date: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)  # name: "status: reason"
+    # name: how many blockers it has left, and the first one's place and code (when recorded)
+    blocked: dict[str, tuple[int, str | None]] = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
         return sum(self.statuses[status] for status in FAILED)
 
+    def note(self, name: str, result: dict) -> None:
+        """What ``result`` (recorded now, or kept) leaves: a failure, or blockers."""
+        if result.get("status") in FAILED:
+            self.failures[name] = f"{result['status']}: {result.get('reason', '')}".rstrip(": ")
+        blockers = result.get("counts", {}).get("blockers", 0)
+        if blockers:
+            self.blocked[name] = (blockers, next(iter(result.get("blocking", [])), None))
+
     def summary(self, out: Path) -> str:
         parts = [f"{n} {status}" for status, n in sorted(self.statuses.items())]
         if self.up_to_date:
             parts.append(f"{len(self.up_to_date)} up to date (kept)")
-        return (
+        lines = [
             f"campaign: {self.selected} repositor{'ies' if self.selected != 1 else 'y'}: "
             + (", ".join(parts) or "nothing to do")
             + f"; results in {out}"
-        )
+        ]
+        if self.blocked:
+            lines.append(
+                f"blocked: {_repositories(len(self.blocked))}, the migrated program will not "
+                "run on the accelerator until each blocker is done by hand:"
+            )
+            for name, (blockers, first) in sorted(self.blocked.items()):
+                where = f"; read first: {first}" if first else ""
+                lines.append(f"  {name}: {plural(blockers, 'blocker')}{where}")
+        if self.failures:
+            lines.append(f"failed: {_repositories(len(self.failures))}:")
+            lines += [f"  {name}: {why}" for name, why in sorted(self.failures.items())]
+        return "\n".join(lines)
+
+
+def _repositories(count: int) -> str:
+    return f"{count} repositor{'ies' if count != 1 else 'y'}"
 
 
 @dataclass(frozen=True)
@@ -111,6 +141,7 @@ def _record(
     result = payload.result
     if result["status"] == UP_TO_DATE:
         run.up_to_date.append(request.job.name)
+        run.note(request.job.name, store.read(request.job.name) or {})
         return
     job = request.job
     result = {
@@ -123,6 +154,7 @@ def _record(
     }
     store.write(job.name, result, payload.files)
     run.statuses[result["status"]] += 1
+    run.note(job.name, result)
     run.recorded.append(job.name)
 
 

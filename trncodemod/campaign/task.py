@@ -36,7 +36,6 @@ if TYPE_CHECKING:  # LibCST and the passes load only once a repository is checke
     from trncodemod.pipeline.engine import FileOutcome
 
 EXIT_CLONE = 75  # EX_TEMPFAIL: the checkout failed, perhaps for a moment
-EXIT_ORPHANED = 70  # the engine's process is gone: nobody will read the result
 RESULT = "result.json"
 ARTIFACTS = {
     "patch": "migration.patch",
@@ -101,6 +100,13 @@ def _rules(outcomes: list[FileOutcome]) -> dict[str, dict[str, int]]:
     }
 
 
+def _blocking(outcomes: list[FileOutcome]) -> list[str]:
+    """Each blocker left, ``path:line:column CODE``: what the campaign's summary names."""
+    from trncodemod.pipeline.engine import blocks
+
+    return [f"{f.location} {f.code}" for o in outcomes for f in o.findings if blocks(f)]
+
+
 def _verify(
     single: list[FileOutcome], multi: list[FileOutcome], target: str, python: str, deadline: float
 ) -> dict:
@@ -155,6 +161,7 @@ def migrate_repository(
     """The repository's result (``result.json``); its files are written into ``out``.
     ``previous``: the inputs of its finished result, to leave alone when they are unchanged."""
     from trncodemod.commands.pull_request import changed_entry_scripts, make_migration_branch
+    from trncodemod.output.counts import count
     from trncodemod.output.report import json_report
     from trncodemod.output.sarif import sarif_log
 
@@ -200,7 +207,7 @@ def migrate_repository(
         if verify_python is not None and made.branch is None:
             verified = _verify([], [], settings.target, verify_python, deadline)
         timings["migrate"] = time.monotonic() - mark - timings.get("verify", 0.0)
-        counts = summarize_counts(made.outcomes)
+        counts = count(made.outcomes).to_json()
         sarif = sarif_log(made.outcomes)
         sarif["runs"][0]["automationDetails"] = {"id": f"trncodemod-campaign/{job.name}/"}
         sarif["runs"][0]["versionControlProvenance"] = [
@@ -222,21 +229,11 @@ def migrate_repository(
         "branch_commit": made.commit if made.branch else None,
         "counts": counts,
         "rules": _rules(made.outcomes),
+        "blocking": _blocking(made.outcomes),
         "errors": [o.error_text() for o in made.errors],
         "timings": {**timings, "task": time.monotonic() - started},
         "versions": versions(),
     }
-
-
-def summarize_counts(outcomes: list[FileOutcome]) -> dict[str, int]:
-    from trncodemod.findings import Safety
-    from trncodemod.pipeline.engine import summarize
-
-    counts = summarize(outcomes)
-    counts["review"] = sum(
-        f.fixed and f.safety is Safety.REVIEW for o in outcomes for f in o.findings
-    )
-    return counts
 
 
 def _uri(url: str) -> str:

@@ -6,24 +6,28 @@ setup.cfg, setup.py, environment.yml) and checks each environment they describe 
 source. Version logic is ``packaging``'s; a requirement whose environment marker is false on
 Linux x86_64 for every Python the target supports is left out.
 
-Codes (reference sections of ``shared/reference/trainium-migration.md``):
+Codes (with the keys of their sources in ``data/sources.toml``):
 
 ======  ======================  ================================================================
 DOC001  neuronx-release         torch-neuronx pin that is not (only) a release of the target, or
-                                none in a GPU/CPU project (§1.1)
+                                none in a GPU/CPU project ([neuron-manifest, neuron-pt29])
 DOC002  torch-release           torch pin that no torch-neuronx of the target is built for, or a
-                                torchvision / torchaudio built for another torch (§1.1)
+                                torchvision / torchaudio built for another torch
+                                ([neuron-manifest, neuron-pt29])
 DOC003  torch-xla-release       torch-xla pin other than the one the target's torch-neuronx uses,
-                                e.g. 2.8.0 where 2.8.1 is needed, or none in a GPU project (§1.1)
+                                e.g. 2.8.0 where 2.8.1 is needed, or none in a GPU project
+                                ([neuron-manifest, neuron-pt29])
 DOC004  torch-xla-abi           torch and torch-xla that do not match, or torch left unpinned
-                                beside torch-xla: its wheels do not declare torch (§6.1)
+                                beside torch-xla: its wheels do not declare torch ([xla-setup])
 DOC005  neuron-index            torch-neuronx / neuronx-cc (or a GPU project) without the Neuron
-                                package index: PyPI's torch-neuronx is a 2022 placeholder (§1.1)
+                                package index: PyPI's torch-neuronx is a 2022 placeholder
+                                ([neuron-manifest, neuron-pt29])
 DOC006  hf-minimum              transformers / accelerate below Neuron's minimum for torch-xla 2.7+
-                                (§D3)
+                                ([neuron-pt29])
 DOC007  python-version          requires-python (or a conda python) with no Python the target
-                                ships wheels for (§1.1)
-DOC008  torch-xla-on-neuron     torch-xla on the neuron target: TorchNeuron uses none (§0, §5)
+                                ships wheels for ([neuron-manifest, neuron-pt29])
+DOC008  torch-xla-on-neuron     torch-xla on the neuron target: TorchNeuron uses none
+                                ([neuron-training])
 DOC009  optimum-neuron-release  optimum-neuron pin that allows a release built for another
                                 torch-neuronx, or any pin where no release is built for it
                                 (optimum-neuron tags; TRN501)
@@ -49,6 +53,7 @@ from packaging.version import InvalidVersion, Version
 
 from trncodemod.commands.manifests import Dep, Env, ManifestError, find_manifests, read_manifest
 from trncodemod.config import ConfigError, load_settings
+from trncodemod.sources import cite_urls
 from trncodemod.targets import Target, load_target, target_names
 
 if sys.version_info >= (3, 11):
@@ -357,7 +362,7 @@ class _Checker:
                 f"`{xla.written}` on target {self.target.name}: TorchNeuron is a native PyTorch "
                 "backend and uses no torch-xla"
             )
-            self.report(xla, "DOC008", message, "", "reference §0, §5")
+            self.report(xla, "DOC008", message, "", "[neuron-training]")
         elif xla is not None and xla.spec is not None and all(r.torch_xla for r in self.rows):
             final = self.torch_xla(xla, xla.spec, torch, torch_rows, nx is None)
         for package in ("transformers", "accelerate"):
@@ -388,7 +393,7 @@ class _Checker:
             f"`{dep.written}` is not the {package} built for torch {_plain(_spec(row.torch_pin))} "
             f"of {row.label}{self.by_pin}: pip would replace that torch to satisfy it"
         )
-        source = f"pytorch/{package.removeprefix('torch')} compatibility table; reference §1.1"
+        source = f"pytorch/{package.removeprefix('torch')} compatibility table; [neuron-manifest]"
         self.report(dep, "DOC002", message, _render(dep, dep.as_named, pin), source)
 
     def optimum_neuron(self, rows: list[Row]) -> None:
@@ -425,7 +430,7 @@ class _Checker:
         if anchor is None:
             return
         row = self.pick(rows)
-        source = f"reference §1.1: {row.source}"
+        source = row.source
         why = f"target {self.target.name} trains through {row.label}"
         add = _render(anchor, "torch-neuronx", row.neuronx_pin)
         self.report_add(anchor, "DOC001", f"no torch-neuronx: {why}", add, source)
@@ -456,18 +461,18 @@ class _Checker:
                 "DOC005",
                 message,
                 _render_index(anchor, url),
-                "reference §1.1 (pytorch-dev-install.txt)",
+                "[neuron-pt29]",
             )
 
     def report_add(self, dep: Dep, code: str, message: str, write: str, source: str) -> None:
         self.problems.append(
-            Problem(dep.path, dep.line, code, f"{message}; add `{write}`", write, source)
+            Problem(dep.path, dep.line, code, f"{message}; add `{write}`", write, cite_urls(source))
         )
 
     def report(self, dep: Dep, code: str, message: str, write: str, source: str) -> None:
         action = f"write `{write}`" if write else "remove this line"
         self.problems.append(
-            Problem(dep.path, dep.line, code, f"{message}; {action}", write, source)
+            Problem(dep.path, dep.line, code, f"{message}; {action}", write, cite_urls(source))
         )
 
     def pick(self, rows: Sequence[Row]) -> Row:
@@ -501,7 +506,7 @@ class _Checker:
         else:
             return
         write = _render(nx, nx.as_named, row.neuronx_pin)
-        self.report(nx, "DOC001", message, write, f"reference §1.1: {row.source}")
+        self.report(nx, "DOC001", message, write, row.source)
 
     def torch(self, torch: Dep, spec: SpecifierSet) -> list[Row]:
         """The rows whose torch the pin allows (all of them, after reporting, when none)."""
@@ -511,7 +516,7 @@ class _Checker:
         row = self.pick(self.rows)
         message = f"`{torch.written}`: {row.label}{self.by_pin} is built for torch {_plain(SpecifierSet(row.torch_pin))}"
         write = _render(torch, torch.as_named, row.torch_pin)
-        self.report(torch, "DOC002", message, write, f"reference §1.1: {row.source}")
+        self.report(torch, "DOC002", message, write, row.source)
         self.torch_reported = True
         return self.rows
 
@@ -541,7 +546,7 @@ class _Checker:
                 "(undefined symbol) with another"
             )
             write = _render(xla, xla.as_named, _text(row.torch_xla))
-            self.report(xla, "DOC004", message, write, "reference §6.1")
+            self.report(xla, "DOC004", message, write, "[xla-setup]")
             return torch_rows
         pair = pair or in_target
         loose = escape(spec, [r.torch_xla for r in pair])  # type: ignore[misc]
@@ -559,16 +564,14 @@ class _Checker:
         if row.torch_xla_why:
             message += f" ({row.torch_xla_why})"
         write = _render(xla, xla.as_named, _text(row.torch_xla))
-        self.report(xla, "DOC003", message, write, f"reference §1.1: {row.source}")
+        self.report(xla, "DOC003", message, write, row.source)
 
     def abi(self, xla: Dep, torch: Dep | None, rows: list[Row]) -> None:
-        """Without torch-neuronx nothing else pins torch next to torch-xla (§6.1)."""
+        """Without torch-neuronx nothing else pins torch next to torch-xla ([xla-setup])."""
         row = self.pick(rows)
         if torch is None:
             message = f"`{xla.written}` without torch: {_ABI}"
-            self.report(
-                xla, "DOC004", message, _render(xla, "torch", row.torch_pin), "reference §6.1"
-            )
+            self.report(xla, "DOC004", message, _render(xla, "torch", row.torch_pin), "[xla-setup]")
             return
         if torch.spec is None:
             return
@@ -580,7 +583,7 @@ class _Checker:
                 f"(line {xla.line}): {_ABI}"
             )
             write = _render(torch, torch.as_named, row.torch_pin)
-            self.report(torch, "DOC004", message, write, "reference §6.1")
+            self.report(torch, "DOC004", message, write, "[xla-setup]")
 
     def minimum(self, package: str, rows: list[Row]) -> None:
         dep = self.deps.get(package)
@@ -594,9 +597,7 @@ class _Checker:
                 "torch-xla 2.7 and later"
             )
             write = _render(dep, dep.as_named, f"=={least}.*")
-            self.report(
-                dep, "DOC006", message, write, "reference §D3 (introducing-pytorch-2-9.rst)"
-            )
+            self.report(dep, "DOC006", message, write, "[neuron-pt29]")
 
     def python(self, rows: list[Row]) -> None:
         py = self.env.python
@@ -606,7 +607,7 @@ class _Checker:
         row = self.pick(rows)
         message = f"`{py.written}` allows no Python that {row.label} ships wheels for ({_text(row.python)})"
         write = _render_python(py, _text(row.python))
-        self.report(py, "DOC007", message, write, f"reference §1.1: {row.source}")
+        self.report(py, "DOC007", message, write, row.source)
 
     def index(self, with_torch: bool) -> None:
         url = self.matrix.neuron_index
@@ -622,7 +623,7 @@ class _Checker:
         )
         if with_torch:
             message += " and takes a stock torch from PyPI beside it"
-        source = "reference §1.1 (pytorch-dev-install.txt)"
+        source = "[neuron-pt29]"
         self.report(dep, "DOC005", message, _render_index(dep, url), source)
 
 

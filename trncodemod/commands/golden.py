@@ -7,7 +7,7 @@ The first lines of an input may set options for that case, in the keys of ``[too
 
 Plugins a case names (``plugins=checks.py:Rule``) are code from the folder: as those a
 configuration names, they load only with ``--allow-config-plugins``, and a ``file.py`` resolves
-against the case's folder and must stay inside it (README, "Trust model"). No case file is read
+against the case's folder and must stay inside it (docs/trust-model.md). No case file is read
 or written through a symlink that leads out of the folder given.
 
 The folder name picks the pass whose rules are selected; ``golden/pipeline/`` (or a folder that

@@ -1,5 +1,5 @@
 """``trncodemod verify SCRIPT [-- ARGS]``: run a (migrated) script on a real XLA runtime on the
-CPU (``PJRT_DEVICE=CPU``) for a bounded number of steps and judge it by reference §6.2.
+CPU (``PJRT_DEVICE=CPU``) for a bounded number of steps and judge it by [xla-metrics].
 
 ``--target neuron``: there is no TorchNeuron without Trainium, so the script runs eagerly on the
 CPU with the ``neuron`` device mapped to ``cpu`` for the run (``verify_eager_runner.py``; the file
@@ -43,10 +43,11 @@ EAGER_CAVEAT = (
     "Trainium"
 )
 INSTALL = (
-    "pip install 'trncodemod[verify]'  (torch==2.9.0 and torch-xla==2.9.0 from PyPI, "
-    "Linux x86_64, Python 3.10-3.13; the two versions must match exactly)"
+    "pip install torch==2.9.0 torch-xla==2.9.0  (from PyPI, Linux x86_64, Python 3.10-3.13; "
+    "the two versions must match exactly; in a trncodemod checkout, pip install '.[verify]' "
+    "installs the same)"
 )
-# Fallbacks that are expected: reading a value for logging (reference §6.2 criterion 4).
+# Fallbacks that are expected: reading a value for logging ([xla-metrics] criterion 4).
 EXPECTED_FALLBACKS = {"aten::_local_scalar_dense"}
 _FRAME = re.compile(r"^\s+(?P<function>\S+) \((?P<file>.+):(?P<line>\d+)\)$")
 
@@ -229,7 +230,7 @@ class Criterion:
 
 
 def judge(report: dict[str, Any], log_interval: int) -> list[Criterion]:
-    """Reference §6.2's pass criteria, measured after the warm-up."""
+    """The pass criteria read from the metrics report [xla-metrics], measured after the warm-up."""
     steps = report["per_step"]
     measured = len(steps)
     criteria = [
@@ -338,7 +339,7 @@ def run_script(
     default=3,
     show_default=True,
     help="Steps before the metrics reset (the first step initialises optimizer state, the second "
-    "still adds to accumulators that start as Python numbers: reference §6.2 says 2-3).",
+    "still adds to accumulators that start as Python numbers: [xla-metrics] says 2-3).",
 )
 @click.option(
     "--log-interval", type=click.IntRange(min=1), help="Logging interval (default: configuration)."
@@ -385,7 +386,7 @@ def run_script(
     default=DEFAULT_TARGET,
     show_default=True,
     help="The target SCRIPT was migrated for. XLA targets: run on XLA:CPU and judge its graphs "
-    "(reference §6.2); neuron: run eagerly on the CPU with `neuron` mapped to `cpu` (no torch_xla, "
+    "([xla-metrics]); neuron: run eagerly on the CPU with `neuron` mapped to `cpu` (no torch_xla, "
     "the device used, steps trained).",
 )
 def verify_command(

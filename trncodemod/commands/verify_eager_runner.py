@@ -3,8 +3,8 @@
 
     python verify_eager_runner.py --steps 10 --json out.json train.py ARGS...
 
-There is no TorchNeuron for a machine without Trainium (reference §5), so this proves that the
-migrated program is valid eager PyTorch that trains on the device it names, not that neuronx-cc
+There is no TorchNeuron for a machine without Trainium ([torchneuron-overview]), so this proves that
+the migrated program is valid eager PyTorch that trains on the device it names, not that neuronx-cc
 compiles it. The script file is never changed; for the run:
 
 * ``neuron`` becomes a device name (``torch.utils.rename_privateuse1_backend``, the mechanism
@@ -17,7 +17,7 @@ compiles it. The script file is never changed; for the run:
   uses gloo, with torchrun's variables set for one process where the script has none.
 * importing ``torch_xla`` fails (and is recorded): TorchNeuron has none.
 * pinning (``x.pin_memory()``, ``DataLoader(pin_memory=True)``) raises, with the fix named:
-  TorchNeuron documents no pinned memory (README, "How `verify --target neuron` checks it").
+  TorchNeuron documents no pinned memory (docs/verify.md, "verify --target neuron").
 
 A step is one optimizer step (the global optimizer hooks); ``--steps N`` stops the script once N
 have run. The JSON report is written after every step and at the end.

@@ -14,7 +14,7 @@ through the global step hooks, so ``xm.optimizer_step``, ``GradScaler.step`` and
 (an un-migrated one) has its step closed by the next optimizer step instead, and its last step
 by the end of the script. Work that runs inside a cut (step closures) belongs to that step.
 
-After ``--warmup`` steps the metrics are cleared (``met.clear_all()``, reference §6.2); every
+After ``--warmup`` steps the metrics are cleared (``met.clear_all()``, [xla-metrics]); every
 later step gets a record of what it added: compiles (``CompileTime`` samples and the
 ``UncachedCompile`` counter), executions (``ExecuteTime`` samples), device-to-host transfers
 (``TransferFromDeviceTime`` samples) and CPU fallbacks (``aten::*`` counters). What runs after
@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _float64_tensors_on_device() -> int:
-    """Live float64 tensors on the XLA device at the end (Neuron has no FP64: reference R7)."""
+    """Live float64 tensors on the XLA device at the end (Neuron has no FP64: [neuron-data-types, xla-dtype])."""
     count = 0
     for obj in gc.get_objects():
         try:

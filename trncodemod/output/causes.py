@@ -1,7 +1,11 @@
-"""One finding per cause (issue 22): a note about the run's environment is said once per run,
-and a blocker repeated with the same message in one file (the same expression deciding the
-device, read at several places) is one blocker with its places. Other repeats stay apart:
-each is its own edit for a person (and `apply --annotate` writes a TODO at each).
+"""One finding per cause: a note about the run's environment is said once per run, a blocker
+repeated with the same message in one file (the same expression deciding the device, read at
+several places) is one blocker with its places, and one edit is one finding: the fixes on one
+line of the input are one change of that line, whichever passes made it (the gate and the
+device string of `torch.device("cuda" if use_cuda and torch.cuda.is_available() else "cpu")`,
+an autocast rewritten and the compiler flag it needs), so they are one finding, the most severe
+first, that names the others. Other repeats stay apart: each is its own edit for a person (and
+`apply --annotate` writes a TODO at each).
 
 Applied to the outcomes of a run before anything is shown, so `check` and `apply` count the
 same findings; the repeats' places travel as the finding's related locations (JSON `related`,
@@ -13,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from trncodemod.findings import Finding
+from trncodemod.findings import Finding, Safety, Severity
 from trncodemod.pipeline.engine import FileOutcome, blocks
 
 # Notes about where the run's compiled graphs go: one launcher line serves every file.
@@ -24,7 +28,9 @@ SUBSUMES = {"TRN803": frozenset({"TRN007"}), "TRN805": frozenset({"TRN007"})}
 
 
 def one_per_cause(outcomes: Sequence[FileOutcome]) -> list[FileOutcome]:
-    merged = [_merge_repeats(outcome) for outcome in outcomes]
+    """The findings of a run as every output shows and counts them; applying it again changes
+    nothing."""
+    merged = [_one_per_edit(_merge_repeats(outcome)) for outcome in outcomes]
     for code in sorted(RUN_NOTES):
         notes = [(i, f) for i, o in enumerate(merged) for f in o.findings if _is_note(f, code)]
         if len(notes) < 2:
@@ -75,3 +81,46 @@ def _merge_repeats(outcome: FileOutcome) -> FileOutcome:
 def _with_places(first: Finding, repeat: Finding) -> Finding:
     places = (*first.related, repeat.location, *repeat.related)
     return replace(first, related=tuple(dict.fromkeys(places)))
+
+
+# Which fix of one line speaks for it: the most severe, then one a person should review.
+_RANK = {Severity.BLOCKER: 0, Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3}
+
+
+def _one_per_edit(outcome: FileOutcome) -> FileOutcome:
+    """The fixes anchored on one line of the input: one finding, where the group's first was,
+    at its lead's place; its message says the others' (with their codes), their places are its
+    related places."""
+    lines: dict[tuple[int | None, int], list[Finding]] = {}
+    for f in outcome.findings:
+        if f.fixed:
+            lines.setdefault((f.cell, f.line), []).append(f)
+    if all(len(group) == 1 for group in lines.values()):
+        return outcome
+    findings: list[Finding] = []
+    for f in outcome.findings:
+        group = lines.get((f.cell, f.line)) if f.fixed else None
+        if group is None or len(group) == 1:
+            findings.append(f)
+        elif f is group[0]:
+            findings.append(_one_edit(group))
+    return replace(outcome, findings=tuple(findings))
+
+
+def _one_edit(group: list[Finding]) -> Finding:
+    lead = min(group, key=lambda f: (_RANK[f.severity], f.safety is not Safety.REVIEW))
+    others = [f for f in group if f is not lead]
+    said = [lead.message]
+    for f in others:
+        text = f.message if f.code == lead.code else f"{f.code} {f.message}"
+        if text not in said:
+            said.append(text)
+    merged = replace(
+        lead,
+        message="; ".join(said),
+        safety=Safety.REVIEW if any(f.safety is Safety.REVIEW for f in group) else lead.safety,
+    )
+    for f in others:
+        merged = _with_places(merged, f)
+    places = tuple(p for p in merged.related if p != merged.location)
+    return replace(merged, related=places)

@@ -11,9 +11,11 @@ Schema is ``tests/data/report.schema.json``::
      "findings": [{"path", "line", "column", "code", "name", "message",
                    "severity": "blocker"|"error"|"warning"|"info", "safety": "safe"|"review",
                    "fixed": bool, "cell": int | null}],
-     "summary":  {"files", "changed", "errors", "fixed", "remaining", "blockers"}}
+     "summary":  {"files", "changed", "errors", "findings", "fixed", "review", "remaining",
+                  "notes", "blockers"}}
 
-``fixed`` and ``changed`` mean "applied" after ``apply`` and "would be applied by ``apply``" after
+``summary`` is ``counts.count`` (the numbers every output gives): every finding is fixed, left
+(``remaining``) or a note. ``fixed`` and ``changed`` mean "applied" after ``apply`` and "would be applied by ``apply``" after
 ``apply --dry-run`` and ``check``. ``cell`` is the notebook cell a line counts in (null in a
 ``.py`` file).
 """
@@ -25,7 +27,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from trncodemod.findings import Finding, Severity
-from trncodemod.pipeline.engine import FileOutcome, blocks, summarize
+from trncodemod.output.counts import count, plural
+from trncodemod.pipeline.engine import FileOutcome, blocks
 
 MODES = ("apply", "dry-run", "check")
 FIXABLE_MARK = "[*]"
@@ -91,21 +94,20 @@ def error_lines(outcomes: Sequence[FileOutcome]) -> list[str]:
 
 
 def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool, target: str = "") -> str:
-    """``apply``'s last line: the target, what was done and left (counted as ``check`` counts:
-    every finding is fixed or left), and the verdict."""
-    counts = summarize(outcomes)
-    findings = [f for o in outcomes for f in o.findings]
-    review = sum(f.fixed and f.safety.value == "review" for f in findings)
-    left = len(findings) - counts["fixed"]
+    """``apply``'s last line: the target, what was done and left (``counts.count``, as every
+    output counts), and the verdict."""
+    counts = count(outcomes)
     verb = "would change" if dry_run else "changed"
     parts = [
-        f"{counts['files']} file{'s' * (counts['files'] != 1)} checked",
-        f"{counts['changed']} {verb}",
-        f"{counts['fixed']} fix{'es' * (counts['fixed'] != 1)} ({review} to review)",
-        f"{left} finding{'s' * (left != 1)} left",
+        f"{plural(counts.files, 'file')} checked",
+        f"{counts.changed} {verb}",
+        f"{plural(counts.fixed, 'fix', 'fixes')} ({counts.review} to review)",
+        f"{plural(counts.left, 'finding')} left",
     ]
-    if counts["errors"]:
-        parts.append(f"{counts['errors']} error{'s' * (counts['errors'] != 1)}")
+    if counts.notes:
+        parts.append(plural(counts.notes, "note"))
+    if counts.errors:
+        parts.append(plural(counts.errors, "error"))
     return f"{_named(target)}{', '.join(parts)}; {verdict(outcomes)}."
 
 
@@ -128,15 +130,16 @@ def _blockers(count: int) -> str:
 
 
 def check_summary(outcomes: Sequence[FileOutcome], target: str = "") -> str:
-    """``check``'s last line: the target, the findings (fixable and left, as ``apply`` counts
-    them) and the verdict."""
-    findings = [f for o in outcomes for f in o.findings]
-    if not findings:
-        return f"{_named(target)}No findings; {verdict(outcomes)}."
-    fixable = sum(f.fixed for f in findings)
-    text = f"{_named(target)}Found {len(findings)} finding{'s' * (len(findings) != 1)}"
-    text += f" ({fixable} fixable with `trncodemod apply`, {len(findings) - fixable} left)"
-    return f"{text}; {verdict(outcomes)}."
+    """``check``'s last line: the target, the findings (fixable, left and notes, as every output
+    counts them: ``counts.count``), the files that failed, and the verdict."""
+    counts = count(outcomes)
+    errors = f", {plural(counts.errors, 'error')}" if counts.errors else ""
+    if not counts.findings:
+        return f"{_named(target)}No findings{errors}; {verdict(outcomes)}."
+    text = f"{_named(target)}Found {plural(counts.findings, 'finding')}"
+    text += f" ({counts.fixed} fixable with `trncodemod apply`, {counts.left} left"
+    text += f", {plural(counts.notes, 'note')})" if counts.notes else ")"
+    return f"{text}{errors}; {verdict(outcomes)}."
 
 
 def statistics(outcomes: Sequence[FileOutcome]) -> list[dict]:
@@ -199,7 +202,7 @@ def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply") -> str:
             for o in outcomes
         ],
         "findings": [f.to_json() for o in outcomes for f in o.findings],
-        "summary": summarize(outcomes),
+        "summary": count(outcomes).to_json(),
     }
     return json.dumps(document, indent=2, sort_keys=True)
 

@@ -1,7 +1,8 @@
 """SARIF 2.1.0 logs (``check --format sarif``), for code-scanning services and SARIF viewers.
 
-One run: the tool with every rule's metadata (id, name, descriptions and help from the rule's
-documentation, default level), one result per finding with its location, and, on findings that
+One run: the tool with the metadata of each rule that fired (id, name, descriptions and help
+from the rule's documentation, default level; not all 160 rules, whose help alone is about 1 MB),
+one result per finding with its location, and, on findings that
 ``apply`` fixes, the fix: the file's rewrite as replacements built from the same line diff as the
 patch. The fixes of one file are not separable (a rewrite and the import it needs), so every fixed
 result of a file carries the whole file's change and says so.
@@ -20,6 +21,7 @@ from urllib.parse import quote
 from trncodemod import __version__
 from trncodemod.findings import Finding, Rule, Severity
 from trncodemod.output.line_diff import LineMatcher
+from trncodemod.output.rule_docs import rule_sources
 from trncodemod.pipeline.engine import FileOutcome
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.rules import all_rules, pass_of
@@ -56,7 +58,7 @@ def _rule_descriptor(rule: type[Rule]) -> dict:
             "fixable": rule.fixable,
             "safety": rule.safety.value,
             "severity": rule.severity.value,
-            "source": rule.source,
+            "sources": [source.where for source in rule_sources(rule)],
         },
     }
 
@@ -162,8 +164,13 @@ def _result(f: Finding, index: dict[str, int], fix: dict | None) -> dict:
     return result
 
 
+def _fired(codes: set[str]) -> list[type[Rule]]:
+    """The rules of ``codes``, in the rule table's order (a plugin's code has no descriptor)."""
+    return [rule for rule in all_rules() if rule.code in codes]
+
+
 def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
-    rules = all_rules()
+    rules = _fired({f.code for o in outcomes if o.error is None for f in o.findings})
     index = {rule.code: number for number, rule in enumerate(rules)}
     results = []
     notifications = []
@@ -224,17 +231,25 @@ def _based(node: object, base: str) -> None:
 
 
 def merge_sarif_logs(logs: Sequence[tuple[str, dict]]) -> dict:
-    """One SARIF log for many repositories: one run, the rules once, every result kept with its
-    paths under the repository's URI base id (its name), and each repository's URL and commit
-    in ``versionControlProvenance``, mapped to that base id (SARIF 2.1.0 §3.23.7)."""
+    """One SARIF log for many repositories: one run, each rule that fired once, every result kept
+    with its paths under the repository's URI base id (its name), and each repository's URL and
+    commit in ``versionControlProvenance``, mapped to that base id (SARIF 2.1.0 §3.23.7)."""
     merged = sarif_log([])
     run = merged["runs"][0]
+    codes = {r["ruleId"] for _, log in logs for source in log["runs"] for r in source["results"]}
+    rules = _fired(codes)
+    run["tool"]["driver"]["rules"] = [_rule_descriptor(rule) for rule in rules]
+    index = {rule.code: number for number, rule in enumerate(rules)}
     run["originalUriBaseIds"] = {}
     run["versionControlProvenance"] = []
     notifications = run["invocations"][0]["toolExecutionNotifications"]
     for name, log in logs:
         for source in log["runs"]:
             _based(source["results"], name)
+            for result in source["results"]:  # indexed into the merged run's rules
+                result.pop("ruleIndex", None)
+                if result["ruleId"] in index:
+                    result["ruleIndex"] = index[result["ruleId"]]
             run["results"].extend(source["results"])
             for invocation in source.get("invocations", []):
                 _based(invocation, name)

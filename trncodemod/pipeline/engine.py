@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -270,15 +270,3 @@ def _alone(item: Item) -> FileOutcome:
 def blocks(finding: Finding) -> bool:
     """Left, and the migrated program will not run on the accelerator while it is."""
     return finding.severity is Severity.BLOCKER and not finding.fixed
-
-
-def summarize(outcomes: Iterable[FileOutcome]) -> dict[str, int]:
-    counts = {"files": 0, "changed": 0, "errors": 0, "fixed": 0, "remaining": 0, "blockers": 0}
-    for outcome in outcomes:
-        counts["files"] += 1
-        counts["changed"] += outcome.changed
-        counts["errors"] += outcome.error is not None
-        counts["fixed"] += sum(f.fixed for f in outcome.findings)
-        counts["remaining"] += sum(f.counts_against_exit for f in outcome.findings)
-        counts["blockers"] += sum(blocks(f) for f in outcome.findings)
-    return counts

@@ -67,14 +67,17 @@ def _diff(old: str, new: str) -> tuple[list[str], list[str], list[tuple[str, int
 
 
 def _line_map(new: str, old: str) -> Callable[[int], int]:
-    """Map a 1-based line of ``new`` to the line of ``old`` it came from (or was inserted at)."""
+    """Map a 1-based line of ``new`` to the line of ``old`` it came from (or was inserted at).
+    The lines of a changed block pair up in order (two adjacent lines rewritten by one pass stay
+    two lines for the next, whose findings are anchored on them); lines past the old block's end
+    go to its last line."""
     blocks = _diff(old, new)[2]
 
     def to_old(line: int) -> int:
         index = line - 1
-        for tag, i1, _i2, j1, j2 in blocks:
+        for _tag, i1, i2, j1, j2 in blocks:
             if j1 <= index < j2 or (j1 == j2 == index):
-                return (i1 + (index - j1) if tag == "equal" else i1) + 1
+                return min(i1 + (index - j1), max(i1, i2 - 1)) + 1
         return line
 
     return to_old

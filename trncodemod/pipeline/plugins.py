@@ -61,7 +61,7 @@ class PluginRewrite(Rule):
     summary = "a user plugin changed the file"
     safety = Safety.REVIEW
     severity = Severity.INFO
-    source = "codemod-anchors §2.2 (LibCST codemods), §2.3 and §4 (Bowler)"
+    sources = ("libcst-codemods", "bowler-docs")
 
 
 class PluginChanges(Pass):

@@ -47,7 +47,7 @@ class UnusedSuppression(Rule):
     fixable = False
     safety = Safety.SAFE
     severity = Severity.WARNING
-    source = "ruff RUF100 (unused-noqa)"
+    sources = ("ruff-ruf100",)
 
 
 class SuppressionAudit(Pass):

@@ -2,7 +2,7 @@
 
 ``xm.add_step_closure(fn, args=(...))`` runs ``fn`` at the next sync, when the tensors it reads are
 already on the host side of the barrier. Closures bind late, so every value that can change before
-that sync is passed through ``args`` (reference R6, ``torch_xla/core/xla_model.py``).
+that sync is passed through ``args`` ([xla-model, neuron-guide], ``torch_xla/core/xla_model.py``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ def autodetect_device_type():
     return "cpu"
 
 
-def compute_init(device_type="cuda"):
+def compute_init(device_type="xla"):
     torch.manual_seed(42)
     torch_xla.manual_seed(42)
     if device_type == "xla":

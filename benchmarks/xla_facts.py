@@ -1,0 +1,546 @@
+"""The torch-xla behaviours that rules cite as "measured", each measured by one function.
+
+    PJRT_DEVICE=CPU python benchmarks/xla_facts.py            # every fact, as JSON
+    PJRT_DEVICE=CPU python benchmarks/xla_facts.py fused_optimizer
+
+Runs on XLA:CPU (torch 2.9.0 + torch-xla 2.9.0 from PyPI, the CUDA build of torch on a machine
+without a GPU). A rule that rests on one of these facts names it in ``trncodemod/data/sources.toml``
+(``script`` and ``check``); ``benchmarks/xla_facts.json`` keeps the last run's output. Each
+function returns what it observed, never a verdict, so a changed release shows up as a changed
+value.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import re
+import sys
+import tempfile
+
+os.environ.setdefault("PJRT_DEVICE", "CPU")
+
+import torch  # noqa: E402
+import torch_xla  # noqa: E402
+import torch_xla.core.xla_model as xm  # noqa: E402
+import torch_xla.debug.metrics as met  # noqa: E402
+
+
+def _outcome(call) -> str:
+    """``ok: value`` or ``Error: first line of the message``."""
+    try:
+        return f"ok: {call()!r}"
+    except Exception as error:  # noqa: BLE001 - the error is the observation
+        first = re.sub(r" at 0x[0-9a-f]+", "", str(error).splitlines()[0])  # an object's address
+        return f"{type(error).__name__}: {first[:160]}"
+
+
+def _settle() -> None:
+    """Finish every pending graph, then clear the metrics: an execution that ends after the
+    clear would otherwise count against the next measurement."""
+    torch_xla.sync(wait=True)
+    xm.wait_device_ops()
+    met.clear_all()
+
+
+def _counts() -> dict[str, int]:
+    execute = met.metric_data("ExecuteTime")
+    d2h = met.metric_data("TransferFromDeviceTime")
+    return {
+        "executions": execute[0] if execute else 0,
+        "device_to_host": d2h[0] if d2h else 0,
+        "uncached_compiles": met.counter_value("UncachedCompile") or 0,
+    }
+
+
+def device_checks() -> dict:
+    """What a GPU script's device decision sees under torch-xla."""
+    return {
+        "torch.cuda.is_available()": torch.cuda.is_available(),
+        "torch.accelerator.is_available()": torch.accelerator.is_available(),
+        "torch.accelerator.current_accelerator()": str(torch.accelerator.current_accelerator()),
+        "torch.accelerator.device_count()": torch.accelerator.device_count(),
+        "torch.cuda.is_bf16_supported()": _outcome(torch.cuda.is_bf16_supported),
+        "torch.accelerator.set_device_index(0)": _outcome(
+            lambda: torch.accelerator.set_device_index(0)
+        ),
+    }
+
+
+def cuda_calls() -> dict:
+    """CUDA runtime calls on a host without a GPU."""
+    return {
+        "torch.cuda.set_device(0)": _outcome(lambda: torch.cuda.set_device(0)),
+        "torch.cuda.current_device()": _outcome(torch.cuda.current_device),
+        "torch.cuda.synchronize()": _outcome(torch.cuda.synchronize),
+        "torch.cuda.empty_cache()": _outcome(torch.cuda.empty_cache),
+        "torch.cuda.manual_seed_all(0)": _outcome(lambda: torch.cuda.manual_seed_all(0)),
+        "torch.cuda.device_count()": _outcome(torch.cuda.device_count),
+        "torch.cuda.reset_peak_memory_stats()": _outcome(torch.cuda.reset_peak_memory_stats),
+        "torch.zeros(2).pin_memory()": _outcome(lambda: torch.zeros(2).pin_memory().shape),
+        "torch.zeros(2).cuda()": _outcome(lambda: torch.zeros(2).cuda()),
+        "torch.cuda.memory_allocated()": _outcome(torch.cuda.memory_allocated),
+        "torch.backends.cudnn.benchmark = True": _outcome(
+            lambda: setattr(torch.backends.cudnn, "benchmark", True)
+        ),
+        "torch.backends.cuda.matmul.allow_tf32 = True": _outcome(
+            lambda: setattr(torch.backends.cuda.matmul, "allow_tf32", True)
+        ),
+        "DataLoader(pin_memory=True) warns": _pinned_loader_warnings(),
+    }
+
+
+def _pinned_loader_warnings() -> list[str]:
+    import warnings
+
+    loader = torch.utils.data.DataLoader(torch.zeros(4, 2), batch_size=2, pin_memory=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        batches = [batch.shape for batch in loader]
+    return [f"{len(batches)} batches"] + sorted({str(w.message)[:100] for w in caught})
+
+
+def fused_optimizer() -> dict:
+    """`fused=True` on XLA parameters, against `foreach=True` and `capturable=True`."""
+
+    def step(**options):
+        model = torch.nn.Linear(2, 2).to(torch_xla.device())
+        optimizer = torch.optim.AdamW(model.parameters(), **options)
+        model(torch.ones(1, 2, device=torch_xla.device())).sum().backward()
+        optimizer.step()
+        torch_xla.sync()
+        return "stepped"
+
+    return {
+        "AdamW(fused=True)": _outcome(lambda: step(fused=True)),
+        "AdamW(foreach=True)": _outcome(lambda: step(foreach=True)),
+        "AdamW(capturable=True)": _outcome(lambda: step(capturable=True)),
+    }
+
+
+def syncfree_found_inf() -> dict:
+    """`syncfree.AdamW.step(found_inf=...)` after a plain `step()`, and from the start."""
+    from torch_xla.amp import syncfree
+
+    def run(first_plain: bool):
+        model = torch.nn.Linear(2, 2).to(torch_xla.device())
+        optimizer = syncfree.AdamW(model.parameters())
+        found_inf = torch.zeros((), device=torch_xla.device())
+        for step in range(2):
+            model(torch.ones(1, 2, device=torch_xla.device())).sum().backward()
+            if first_plain and step == 0:
+                optimizer.step()
+            else:
+                optimizer.step(found_inf=found_inf)
+            torch_xla.sync()
+        return "stepped"
+
+    return {
+        "plain step() then step(found_inf=...)": _outcome(lambda: run(True)),
+        "step(found_inf=...) every step": _outcome(lambda: run(False)),
+    }
+
+
+def autocast() -> dict:
+    """The dtype a Linear returns under each autocast spelling, on the XLA device."""
+    model = torch.nn.Linear(4, 4).to(torch_xla.device())
+    x = torch.ones(2, 4, device=torch_xla.device())
+
+    def dtype(context):
+        with context:
+            return str(model(x).dtype)
+
+    return {
+        'torch.autocast("cuda", dtype=torch.float16)': _outcome(
+            lambda: dtype(torch.autocast("cuda", dtype=torch.float16))
+        ),
+        'torch.autocast("xla", dtype=torch.bfloat16)': _outcome(
+            lambda: dtype(torch.autocast("xla", dtype=torch.bfloat16))
+        ),
+        "torch_xla.amp.autocast(device)": _outcome(
+            lambda: dtype(torch_xla.amp.autocast(torch_xla.device()))
+        ),
+    }
+
+
+def checkpoint_save() -> dict:
+    """Where a saved XLA state_dict loads back: `torch.save` against `xm.save`."""
+    model = torch.nn.Linear(2, 2).to(torch_xla.device())
+    with tempfile.TemporaryDirectory() as folder:
+        plain, xla = os.path.join(folder, "plain.pt"), os.path.join(folder, "xla.pt")
+        torch.save(model.state_dict(), plain)
+        xm.save(model.state_dict(), xla)
+        return {
+            "torch.save → torch.load device": str(torch.load(plain)["weight"].device),
+            "xm.save → torch.load device": str(torch.load(xla)["weight"].device),
+        }
+
+
+def seeding() -> dict:
+    """Whether seeding twice with the same seed repeats the XLA device's random numbers."""
+
+    def repeats(seed_call) -> bool:
+        draws = []
+        for _ in range(2):
+            seed_call(0)
+            draws.append(torch.randn(3, device=torch_xla.device()).cpu().tolist())
+        return draws[0] == draws[1]
+
+    return {
+        "torch.manual_seed(0) twice repeats the XLA draws": repeats(torch.manual_seed),
+        "torch_xla.manual_seed(0) twice repeats the XLA draws": repeats(torch_xla.manual_seed),
+    }
+
+
+def removed_apis() -> dict:
+    """Which `xm` names torch-xla 2.9 still has."""
+    names = ("xrt_world_size", "get_ordinal", "get_local_ordinal", "xla_device", "mark_step")
+    return {f"xm.{name}": hasattr(xm, name) for name in names}
+
+
+def float64_on_cpu() -> dict:
+    """The IR type of a float64 tensor on XLA:CPU (Neuron computes it as f32)."""
+    t = torch.ones(2, dtype=torch.float64, device=torch_xla.device())
+    ir = torch_xla._XLAC._get_xla_tensors_text([t])
+    return {"dtype": str(t.dtype), "f64 in the IR": "f64" in ir}
+
+
+def host_reads() -> dict:
+    """Executions and device→host copies of 10 steps: `.item()` every step, against one read
+    every 5 steps in a step closure, against `.item()` before `backward()`."""
+    device = torch_xla.device()
+    model = torch.nn.Linear(4, 1).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    x = torch.ones(8, 4, device=device)
+
+    def train(mode: str) -> dict:
+        _settle()
+        running = torch.zeros((), device=device)
+        for step in range(10):
+            optimizer.zero_grad()
+            loss = model(x).pow(2).mean()
+            if mode == "item-before-backward":
+                loss.item()
+            loss.backward()
+            optimizer.step()
+            torch_xla.sync()
+            if mode == "item-every-step":
+                loss.item()
+            elif mode == "closure-every-5":
+                running += loss.detach()
+                if (step + 1) % 5 == 0:
+                    xm.add_step_closure(lambda value: value.item(), args=(running / 5,))
+                    running = torch.zeros((), device=device)
+        torch_xla.sync()
+        return _counts()
+
+    return {
+        mode: train(mode) for mode in ("item-every-step", "closure-every-5", "item-before-backward")
+    }
+
+
+def shape_compiles() -> dict:
+    """Compiles for 10 batches of 10 sequence lengths, padded to the batch's longest against
+    padded to a bucket of {16, 32, 64}."""
+    device = torch_xla.device()
+    model = torch.nn.Linear(1, 1).to(device)
+    lengths = [5, 9, 12, 17, 21, 30, 33, 40, 50, 63]
+
+    def run(pad) -> int:
+        _settle()
+        for length in lengths:
+            model(torch.ones(4, pad(length), 1, device=device)).sum().item()
+        return met.counter_value("UncachedCompile") or 0
+
+    return {
+        "longest in batch": run(lambda n: n),
+        "buckets {16, 32, 64}": run(lambda n: min(b for b in (16, 32, 64) if b >= n)),
+    }
+
+
+def python_scalars() -> dict:
+    """Compiles when a Python float changes every step (a learning-rate schedule)."""
+    device = torch_xla.device()
+    x = torch.ones(4, device=device)
+    (x * 0.5).sum().item()
+    _settle()
+    for value in (0.1, 0.2, 0.3, 0.4):
+        (x * value).sum().item()
+    return {"new compiles for 4 distinct floats": met.counter_value("UncachedCompile") or 0}
+
+
+def clip_nonfinite() -> dict:
+    """`clip_grad_norm_` with `error_if_nonfinite=True` against the default."""
+    device = torch_xla.device()
+    model = torch.nn.Linear(4, 4).to(device)
+
+    def clip(check: bool) -> dict:
+        model(torch.ones(2, 4, device=device)).sum().backward()
+        _settle()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=check)
+        counts = _counts()
+        torch_xla.sync()
+        return {key: counts[key] for key in ("executions", "device_to_host")}
+
+    return {"error_if_nonfinite=True": clip(True), "default": clip(False)}
+
+
+def dynamo_backends() -> dict:
+    """One `torch.compile` training step on XLA tensors: the default backend against "openxla"."""
+
+    def step(**options):
+        model = torch.nn.Linear(4, 1).to(torch_xla.device())
+        compiled = torch.compile(model, **options)
+        compiled(torch.ones(2, 4, device=torch_xla.device())).sum().backward()
+        torch_xla.sync()
+        return "stepped"
+
+    return {
+        "torch.compile(model)": _outcome(step),
+        'torch.compile(model, backend="openxla")': _outcome(lambda: step(backend="openxla")),
+    }
+
+
+def host_conversions() -> dict:
+    """Conversions that worked on CPU tensors and fail on XLA tensors or with NumPy dtypes."""
+    import numpy as np
+
+    device = torch_xla.device()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "tensor.pt")
+        torch.save(torch.ones(2), path)
+        load = _outcome(lambda: str(torch.load(path, map_location="xla").device))
+    return {
+        "xla_tensor.numpy()": _outcome(lambda: torch.ones(2, device=device).numpy()),
+        'torch.load(path, map_location="xla")': load,
+        "torch.zeros(2, dtype=np.float64)": _outcome(lambda: torch.zeros(2, dtype=np.float64)),
+        "(xla float32 tensor * np.float64(2.0)).dtype": str(
+            (torch.ones(2, device=device) * np.float64(2.0)).dtype
+        ),
+        'torch.ones(2).to(torch.device("xla", 1)) on one device': _outcome(
+            lambda: str(torch.ones(2).to(torch.device("xla", 1)).device)
+        ),
+    }
+
+
+def sparse_tensors() -> dict:
+    """A sparse tensor moved to the XLA device, and a sparse embedding's backward there."""
+    device = torch_xla.device()
+
+    def embedding_backward():
+        embedding = torch.nn.Embedding(10, 4, sparse=True).to(device)
+        embedding(torch.tensor([1, 2], device=device)).sum().backward()
+        torch_xla.sync()
+        return "stepped"
+
+    return {
+        "torch.eye(3).to_sparse().to(xla)": _outcome(lambda: torch.eye(3).to_sparse().to(device)),
+        "Embedding(sparse=True) backward": _outcome(embedding_backward),
+    }
+
+
+def float32_schedule() -> dict:
+    """How far a diffusion schedule's posterior coefficients move when the 1,000 betas are
+    float32 from the start instead of float64 (the largest relative difference)."""
+
+    def coefficients(dtype):
+        betas = torch.linspace(1e-4, 0.02, 1000, dtype=dtype)
+        alphas = torch.cumprod(1.0 - betas, dim=0)
+        previous = torch.cat([torch.ones(1, dtype=dtype), alphas[:-1]])
+        return torch.stack(
+            [
+                betas * previous.sqrt() / (1.0 - alphas),
+                (1.0 - previous) * (1.0 - betas).sqrt() / (1.0 - alphas),
+            ]
+        )
+
+    exact, single = coefficients(torch.float64), coefficients(torch.float32).double()
+    nonzero = exact != 0
+    relative = (single - exact)[nonzero].abs() / exact[nonzero].abs()
+    return {"largest relative difference": float(relative.max())}
+
+
+def value_reads() -> dict:
+    """Reading values the step computed, after its graph cut: a 0-d result against an element
+    of a result indexed at read time."""
+    device = torch_xla.device()
+    x = torch.arange(4.0, device=device)
+
+    def read(make, index: bool) -> dict:
+        value = make()
+        _settle()
+        (value[0] if index else value).item()
+        counts = _counts()
+        return {key: counts[key] for key in ("executions", "device_to_host")}
+
+    return {
+        "0-d result of the step": read(lambda: (x * 2).sum(), index=False),
+        "element of a result, indexed to be read (acc[0])": read(lambda: x * 2, index=True),
+    }
+
+
+def gradient_accumulation() -> dict:
+    """Graph executions per optimizer step with two micro-batches: a cut after each
+    micro-batch's backward against one cut after the optimizer step."""
+    device = torch_xla.device()
+    model = torch.nn.Linear(4, 1).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    x = torch.ones(8, 4, device=device)
+
+    def run(cut_each_micro_batch: bool) -> float:
+        _settle()
+        for _ in range(4):
+            for _ in range(2):
+                model(x).pow(2).mean().backward()
+                if cut_each_micro_batch:
+                    torch_xla.sync()
+            optimizer.step()
+            optimizer.zero_grad()
+            torch_xla.sync()
+        return _counts()["executions"] / 4
+
+    return {
+        "cut after each micro-batch": run(True),
+        "one cut per optimizer step": run(False),
+    }
+
+
+def host_read_ops() -> dict:
+    """Graph executions and device-to-host copies of each way of reading a value the step has
+    just computed (a pending graph): the calls the host-sync and item-hoist rules report."""
+    device = torch_xla.device()
+    x = torch.arange(4.0, device=device)
+    reads = {
+        "t.item()": lambda t: t.sum().item(),
+        "float(t)": lambda t: float(t.sum()),
+        "t.tolist()": lambda t: t.tolist(),
+        "t.cpu()": lambda t: t.cpu(),
+        "t.to('cpu')": lambda t: t.to("cpu"),
+        "print(t)": lambda t: print(t, file=sys.stderr),
+        "f'{t}'": lambda t: f"{t}",
+        "bool(t.sum() > 0)": lambda t: bool(t.sum() > 0),
+    }
+    found = {}
+    for name, read in reads.items():
+        _settle()
+        read(x * 2 + 1)
+        counts = _counts()
+        found[name] = {key: counts[key] for key in ("executions", "device_to_host")}
+    return found
+
+
+def fallback_ops() -> dict:
+    """The `aten::` fallback counters of data-dependent ops on XLA:CPU."""
+    device = torch_xla.device()
+    x = torch.arange(8.0, device=device)
+    ops = {
+        "torch.nonzero": lambda: torch.nonzero(x),
+        "x[mask]": lambda: x[x > 3],
+        "torch.masked_select": lambda: torch.masked_select(x, x > 3),
+        "torch.unique": lambda: torch.unique(x),
+        "torch.multinomial": lambda: torch.multinomial(x + 1, 2),
+        "torch.bincount": lambda: torch.bincount(x.long()),
+        "torch.histc": lambda: torch.histc(x, bins=4),
+        "torch.fft.rfft": lambda: torch.fft.rfft(x),
+        "torch.where(c, a, b)": lambda: torch.where(x > 3, x, 0.0),
+        "torch.topk": lambda: torch.topk(x, 2).values,
+        "torch.cumsum": lambda: torch.cumsum(x, 0),
+        "torch.einsum": lambda: torch.einsum("i,i->", x, x),
+    }
+    found = {}
+    for name, op in ops.items():
+        _settle()
+        op()
+        torch_xla.sync()
+        found[name] = sorted(n for n in met.counter_names() if n.startswith("aten::"))
+    return found
+
+
+def generator_device() -> dict:
+    """A random-number generator made on the XLA device, against one on the CPU whose draws
+    are moved there."""
+
+    def on_cpu():
+        generator = torch.Generator()
+        generator.manual_seed(0)
+        drawn = torch.randn(3, generator=generator).to(torch_xla.device())
+        torch_xla.sync()
+        return str(drawn.device)
+
+    return {
+        "torch.Generator(device=xla)": _outcome(lambda: str(torch.Generator(torch_xla.device()))),
+        "torch.Generator() on the CPU, drawn and moved": _outcome(on_cpu),
+    }
+
+
+def reduce_average() -> dict:
+    """`all_reduce` with each reduce op in the `xla` process group (one process)."""
+    import torch.distributed as dist
+    import torch_xla.distributed.xla_backend  # noqa: F401  (registers the "xla" backend)
+
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+    os.environ.setdefault("MASTER_PORT", "29533")
+    dist.init_process_group("xla", init_method="xla://")
+    try:
+
+        def reduce(op):
+            value = torch.ones(2, device=torch_xla.device()) * 3
+            dist.all_reduce(value, op=op)
+            torch_xla.sync()
+            return value.cpu().tolist()
+
+        found = {}
+        for name in ("SUM", "AVG", "MAX", "MIN", "PRODUCT"):
+            op = getattr(dist.ReduceOp, name)
+            found[name] = _outcome(lambda op=op: reduce(op))
+        return found
+    finally:
+        dist.destroy_process_group()
+
+
+FACTS = {
+    function.__name__: function
+    for function in (
+        device_checks,
+        cuda_calls,
+        fused_optimizer,
+        syncfree_found_inf,
+        autocast,
+        checkpoint_save,
+        seeding,
+        removed_apis,
+        float64_on_cpu,
+        host_reads,
+        shape_compiles,
+        python_scalars,
+        clip_nonfinite,
+        dynamo_backends,
+        host_conversions,
+        sparse_tensors,
+        float32_schedule,
+        value_reads,
+        host_read_ops,
+        gradient_accumulation,
+        fallback_ops,
+        generator_device,
+        reduce_average,
+    )
+}
+
+
+def main(names: list[str]) -> None:
+    results = {
+        "date": datetime.date.today().isoformat(),
+        "versions": {"torch": torch.__version__, "torch_xla": torch_xla.__version__},
+        "device": str(torch_xla.device()),
+    }
+    with contextlib.redirect_stdout(sys.stderr):  # torch_xla's own warnings go to stdout
+        for name in names or FACTS:
+            results[name] = FACTS[name]()
+    print(json.dumps(results, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,38 @@
+"""Which golden cases leave blockers: a finding that means "this program will not run on the
+accelerator" must be one, and its must-not-fire twin must leave none (the golden `.findings`
+files do not show severities)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trncodemod.commands.golden import GoldenCase
+from trncodemod.findings import Severity
+from trncodemod.pipeline.migrate import migrate_text
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+
+# case -> the (line, code) of every blocker it leaves
+BLOCKERS = {
+    "device/generator_on_device": [(11, "TRN008"), (13, "TRN008")],
+    "device/generator_on_cpu": [],
+    "device/map_location_target_device": [(29, "TRN005")],
+    "device/map_location_target_device_twin": [],
+    "data-parallel/reduce_average": [(15, "TRN148"), (32, "TRN148")],
+    "data-parallel/reduce_sum_then_divide": [],
+    "data-parallel/backend_held_by_flag": [(20, "TRN143")],
+    "data-parallel/backend_held_by_flag_twin": [],
+    # DDP's device_ids kept: every torchrun rank but the first raises in DDP's _pre_forward.
+    "data-parallel/ddp_kept": [(8, "TRN144")],
+    "data-parallel/ddp_inputs_made_on_cpu": [],
+}
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKERS))
+def test_case_leaves_exactly_its_blockers(name: str) -> None:
+    case = GoldenCase(GOLDEN / f"{name}.in.py")
+    migration = migrate_text(case.input.read_text("utf-8"), case.input.name, case.settings(False))
+    blockers = [(f.line, f.code) for f in migration.findings if f.severity is Severity.BLOCKER]
+    assert blockers == BLOCKERS[name]
