@@ -71,7 +71,7 @@ def test_the_description_counts_as_check_and_names_the_files_that_failed(repo: P
     assert "Found 3 findings (2 fixable with `trncodemod apply`, 1 left), 1 error;" in check.stdout
     failed = description[description.index("## Files that failed") :]
     assert failed.split("\n\n")[2].startswith("- `broken.py:2:")
-    assert "1 error(s); 0 blockers." in result.stderr
+    assert "1 error(s); 0 blockers; you are on main, as before." in result.stderr
 
 
 def test_pr_refuses_a_dirty_tree(repo: Path) -> None:
