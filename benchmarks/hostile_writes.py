@@ -392,11 +392,12 @@ def kill_when_started(
     return ok, f"{len(left)} process(es), {len(temporaries)} temporary folder(s) left"
 
 
-def killed_parent(tmp: Path, number: int) -> tuple[bool, str]:
+def killed_parent(tmp: Path, number: int, against: bool = True) -> tuple[bool, str]:
     repo = make_repo(tmp / "repo")
     fake, pids = fake_python(tmp)
     env = {**environment(tmp), "FAKE_WAIT": "60"}
-    args = ["verify", "train.py", "--against", "HEAD", "--python", str(fake), "--timeout", "100"]
+    args = ["verify", "train.py", "--python", str(fake), "--timeout", "100"]
+    args += ["--against", "HEAD"] if against else []
     return kill_when_started(tmp, args, repo, env, pids, number)
 
 
@@ -408,6 +409,11 @@ def verify_runner_survives_sigkill(tmp: Path) -> tuple[bool, str]:
 @probe
 def verify_runner_survives_sigterm(tmp: Path) -> tuple[bool, str]:
     return killed_parent(tmp, signal.SIGTERM)
+
+
+@probe
+def verify_runner_survives_sigkill_without_against(tmp: Path) -> tuple[bool, str]:
+    return killed_parent(tmp, signal.SIGKILL, against=False)
 
 
 def hanging_git(tmp: Path) -> tuple[dict[str, str], Path]:

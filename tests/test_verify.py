@@ -134,6 +134,7 @@ def test_a_script_training_on_the_cpu_fails_verify_on_the_xla_device(tmp_path: P
         "verify-timeout-leaves-the-scripts-child",
         "verify-runner-survives-sigkill",
         "verify-runner-survives-sigterm",
+        "verify-runner-survives-sigkill-without-against",
         "verify-against-writes-a-file",
     ],
 )
