@@ -403,6 +403,7 @@ def apply(
     The patch goes to stdout (with --dry-run) and/or to --patch FILE; findings always go to
     stderr, so the two never mix.
     """
+    refuse_escapes(paths)
     run = _migrate(paths, config, select, ignore, target, jobs, no_cache, cache_dir, plugins)
     outcomes = run.outcomes
     if annotate:
@@ -449,6 +450,18 @@ def apply(
     # "is anything left for a person?" (`check` reports every finding).
     pending = counts.changed if dry_run else counts.left
     sys.exit(_exit_code(counts, bool(pending), exit_zero))
+
+
+def refuse_escapes(paths: tuple[Path, ...], root: Path | None = None) -> None:
+    """Exit 2, writing nothing, when a path named for a writing command leads, through a
+    symlink, out of the work tree that holds it (or out of ``root``): `containment`'s rule."""
+    from trncodemod.pipeline.containment import refused
+
+    escapes = refused(paths, root)
+    for escape in escapes:
+        click.echo(str(escape), err=True)
+    if escapes:
+        sys.exit(EXIT_ERROR)
 
 
 def _exit_code(counts: Counts, pending: bool, exit_zero: bool) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from trncodemod.campaign.spec import REPORT_NAMES, RepoJob
 from trncodemod.campaign.task import ARTIFACTS, FAILED, RESULT
+from trncodemod.pipeline import containment
 
 ONLY = ("failed", "blocked", "changed")
 WORK = ".work"  # default work folder, inside DIR: the clones, one per repository
@@ -57,13 +58,18 @@ class ResultStore:
 
     def write(self, name: str, result: dict, files: dict[str, bytes]) -> None:
         folder = self.folder(name)
-        folder.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileNotFoundError):
-            (folder / RESULT).unlink()  # not done until the new result is complete
+        if not folder.exists():
+            containment.claim(folder)
+        # Files are deleted only where this tool made the folder (its marker): a repository's
+        # folder that was there before keeps whatever this run does not write.
+        ours = containment.made_here(folder)
+        if ours:
+            with contextlib.suppress(FileNotFoundError):
+                (folder / RESULT).unlink()  # not done until the new result is complete
         for artifact in ARTIFACTS.values():
             if artifact in files:
                 write_atomic(folder / artifact, files[artifact])
-            else:
+            elif ours:
                 with contextlib.suppress(FileNotFoundError):
                     (folder / artifact).unlink()
         text = json.dumps(result, indent=2, sort_keys=True) + "\n"

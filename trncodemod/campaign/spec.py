@@ -70,6 +70,10 @@ class RepoJob:
 def _url(url: object, spec_dir: Path, where: str) -> str:
     if not isinstance(url, str) or not url:
         raise SpecError(f"{where}: `url` must be a non-empty string")
+    if url.startswith("-"):
+        raise SpecError(
+            f"{where}: `url` {url!r} starts with '-', which git would read as an option"
+        )
     if _REMOTE.match(url):
         return url
     return str((spec_dir / Path(url).expanduser()).resolve())
@@ -86,6 +90,11 @@ def _job(entry: dict, defaults: dict, spec_dir: Path, where: str) -> RepoJob:
     ref = entry.get("ref")
     if ref is not None and (not isinstance(ref, str) or not ref):
         raise SpecError(f"{where}: `ref` must be a non-empty string")
+    for key, value in (("ref", ref), ("branch", merged.get("branch"))):
+        if isinstance(value, str) and value.startswith("-"):
+            raise SpecError(
+                f"{where}: `{key}` {value!r} starts with '-' (git would read an option)"
+            )
     own = {key: merged.pop(key, default) for key, default in CAMPAIGN_KEYS.items()}
     if "plugins" in merged:
         raise SpecError(f"{where}: `plugins` is not taken from a spec: a campaign runs no plugins")

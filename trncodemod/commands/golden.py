@@ -230,12 +230,21 @@ def _cannot_run(case: GoldenCase, err: Exception) -> str:
     return f"{where}: {getattr(err, 'reason', err)}"
 
 
+def _roots(folder: Path) -> tuple[Path, ...]:
+    """The folder's real root; a folder reached through a symlink leading out of its work tree
+    is refused (exit 2), as every command that writes refuses it (``containment``)."""
+    try:
+        return real_roots([folder])
+    except OutsideRoot as err:
+        raise click.UsageError(str(err)) from None
+
+
 @golden_command.command("check")
 @_case_options
 def golden_check(folder: Path, target: str | None, select: str | None) -> None:
     """Print a unified diff for every case whose output or findings differ; exit 1 if any."""
     cases = _cases_in(folder)
-    roots = real_roots([folder])
+    roots = _roots(folder)
     failed = 0
     for case in cases:
         try:
@@ -258,7 +267,7 @@ def golden_update(folder: Path, target: str | None, select: str | None) -> None:
     case that cannot be read, or whose files link out of the folder, is named and left alone
     (exit 2)."""
     cases = _cases_in(folder)
-    roots = real_roots([folder])
+    roots = _roots(folder)
     changed = refused = 0
     for case in cases:
         try:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Safety, Severity
+from trncodemod.pipeline import containment
 
 FORMAT = 3  # 2: entries are signed (``ResultCache._seal``); 3: by path where it matters
 
@@ -320,6 +321,13 @@ def open_cache(folder: Path | None, settings: Settings, enabled: frozenset[str])
     entries signed with ``user_key``: OSError (the caller runs without a cache) when a folder is
     a symlink or cannot be created, or the key cannot be trusted."""
     key = user_key(user_folder())
+    if folder is not None:
+        # Every component, not only the last: `--cache-dir repo/link/cache` with a link the
+        # repository planted would create folders wherever it leads (`containment`).
+        try:
+            containment.resolve(folder)
+        except containment.Escape as err:
+            raise OSError(f"{err.path}: {err.reason}") from None
     folder = folder if folder is not None else user_folder() / "results"
     _own_folder(folder)
     # O_EXCL | O_NOFOLLOW: an existing `.gitignore`, or a dangling symlink planted in its place,
