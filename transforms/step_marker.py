@@ -175,6 +175,15 @@ class EvalLoopStepMarker(Rule):
     from itself such as `idx = torch.cat((idx, nxt))`): the read runs the iteration's graph and
     the rest is dropped with the iteration, so a marker would add an execution for nothing.
 
+    Fixed-count loops over tensors are not batch loops: a `for _ in range(n)` that only updates
+    tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power
+    iteration), with no batch taken (`next(it)`, `get_batch(...)`) and no model called, is part
+    of the step that calls it; so is every loop in a collate function or in dataset code (a
+    class derived from a `*Dataset`, `__getitem__`, `__iter__`). Neither gets a marker. Measured
+    on a SwAV-style stand-in (benchmarks/step_shapes/fixed_count_loops.py: 10 training steps,
+    3 Sinkhorn iterations each, XLA:CPU): a cut in the Sinkhorn loop gave 39 graph executions
+    and 4 compiles, the step's cut alone 9 executions and 1 compile.
+
     ## Why
     "Every loop over device batches needs a cut, including eval loops; otherwise the graph grows
     with the loop" (reference R2, `troubleshoot.md`). A sampler that runs the model 1,000 times
