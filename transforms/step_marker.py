@@ -12,7 +12,11 @@ import libcst.matchers as m
 
 from trncodemod.analysis import training
 from trncodemod.analysis.facts import FileFacts, resolve
-from trncodemod.analysis.host_cut import fetches_prepared_batch, host_read_cuts
+from trncodemod.analysis.host_cut import (
+    fetches_prepared_batch,
+    first_host_read,
+    host_read_cuts,
+)
 from trncodemod.analysis.loops import (
     STEP_CONTEXTS,
     STEP_MARKERS,
@@ -174,6 +178,16 @@ class EvalLoopStepMarker(Rule):
     (no device accumulator such as `total[0] += ...` on a `torch.zeros(...)`, no tensor rebuilt
     from itself such as `idx = torch.cat((idx, nxt))`): the read runs the iteration's graph and
     the rest is dropped with the iteration, so a marker would add an execution for nothing.
+
+    An evaluation loop that reads a value on the host every batch (`.item()`, `.tolist()`,
+    `.cpu()`, `.numpy()`, `float(...)`, `int(...)`, `bool(...)`, in an `if` test too) gets its
+    marker right before the first such read, where it needs one at all: where it carries a
+    device value to the next batch, and where it iterates an MpDeviceLoader, whose cut comes when
+    the next batch is taken. A cut after the read runs the forward pass a second time for what
+    is still alive: measured on XLA:CPU (benchmarks/step_shapes/eval_host_read.py, 8 batches,
+    `total += float(loss)`), 2.0 graph executions a batch with the cut after the read or with an
+    MpDeviceLoader alone, 1.0 with the cut before the read (with or without the loader) or with
+    no cut at all.
 
     Fixed-count loops over tensors are not batch loops: a `for _ in range(n)` that only updates
     tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power
@@ -525,6 +539,14 @@ class StepMarker(Pass):
         if info.kind == "train":
             return len(statements) - 1, info.backward_calls[-1], "at the end of the loop body"
         anchor = loop.iter if isinstance(loop, cst.For) else loop
+        read = first_host_read(loop)
+        if read is not None and read[0] > 0:
+            return (
+                read[0] - 1,
+                anchor,
+                f"before `{_code(read[1])}`, the first value the loop reads on the host every "
+                "iteration (a cut after the read runs the forward pass a second time)",
+            )
         return len(statements) - 1, anchor, "at the end of the loop body"
 
     def _cut_elsewhere(self, info: LoopInfo) -> bool:
@@ -568,11 +590,15 @@ class StepMarker(Pass):
 
     def _plan(self, info: LoopInfo) -> None:
         loop = info.node
+        read = first_host_read(loop) if info.kind != "train" else None
         if self._cut_elsewhere(info):
             # MpDeviceLoader syncs at every batch (reference R2, R3): no marker to add, and one
-            # the script calls on some iterations only does not add graphs of its own.
-            return
-        if info.kind != "train" and host_read_cuts(loop, self._scope_of(loop)):
+            # the script calls on some iterations only does not add graphs of its own; unless
+            # the loop reads a value on the host every batch: the loader's cut comes after the
+            # read and runs the forward pass a second time, so the marker goes before the read.
+            if read is None or read[0] == 0 or self._markers(loop):
+                return
+        elif info.kind != "train" and host_read_cuts(loop, self._scope_of(loop)):
             return  # its host read runs the iteration's graph, and nothing carries over
         per_micro_batch = self.settings.accumulation_cut == "micro-batch"
         markers = self._markers(loop)
@@ -616,6 +642,11 @@ class StepMarker(Pass):
             count = len(continues)
             also = f" and before {count} `continue`" + ("s" if count > 1 else "")
         message = f"{kind} without a graph cut: `{expr}` inserted {where}{also}"
+        if read is not None and self._cut_elsewhere(info):
+            message = (
+                "loop whose loader cuts the graph when it takes the next batch, after the "
+                f"loop's host read: `{expr}` inserted {where}{also}"
+            )
         message += self._accumulation_note(info, guard) + _conditional_step_note(info)
         if not self.report(anchor, rule, message, True):
             return
