@@ -113,14 +113,28 @@ def _device_result(value: cst.BaseExpression) -> bool:
     )
 
 
+def _keeps_tensor(node: cst.CSTNode) -> bool:
+    """``losses.append(loss.detach())``: a list that keeps each iteration's tensor, whose pending
+    graph is run only when it is read (item-hoist's TRN121 writes that of ``.item()``)."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "append"
+        and len(node.args) == 1
+        and _device_result(node.args[0].value)
+    )
+
+
 def carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
     """A name the loop updates from its own value (``x += ...``, ``x[i] += ...``,
     ``x = f(x, ...)``) that did not start as a host value (a number, a list or dict) before it,
     or that adds a tensor to itself (``total += loss.detach()``: a device sum from the second
-    iteration on, whatever its first value). The loop's own target is no such name: `for`
+    iteration on, whatever its first value), or a list the loop appends tensors to. The loop's own target is no such name: `for`
     rebinds it every iteration (`x = x.to(device)` carries nothing over)."""
     rebound = target_names(loop.target) if isinstance(loop, cst.For) else set()
     for node in walk(loop.body):
+        if _keeps_tensor(node):
+            return True
         if isinstance(node, cst.AugAssign):
             if _device_result(node.value):
                 return True
