@@ -193,7 +193,9 @@ class EvalLoopStepMarker(Rule):
     tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power
     iteration), with no batch taken (`next(it)`, `get_batch(...)`) and no model called, is part
     of the step that calls it; so is every loop in a collate function or in dataset code (a
-    class derived from a `*Dataset`, `__getitem__`, `__iter__`). Neither gets a marker. Measured
+    class derived from a `*Dataset`, `__getitem__`, `__iter__`), and every loop in a model's
+    `forward` or in a method `forward` calls (`self.refine(x)` running the encoder n times).
+    None gets a marker. Measured
     on a SwAV-style stand-in (benchmarks/step_shapes/fixed_count_loops.py: 10 training steps,
     3 Sinkhorn iterations each, XLA:CPU): a cut in the Sinkhorn loop gave 39 graph executions
     and 4 compiles, the step's cut alone 9 executions and 1 compile.

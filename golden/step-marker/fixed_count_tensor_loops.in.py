@@ -1,9 +1,10 @@
 # Class: fixed-count loops over tensors inside the model or loss, and loops in collate functions
 # and dataset code, are not batch loops. Sinkhorn-Knopp normalisation and a power iteration run
 # inside the step that calls them (`for _ in range(n): Q /= torch.sum(Q, ...)`), a collate
-# function and a dataset's `__getitem__` build one batch: none gets a graph cut. Only the
-# training loop does. Twin: fixed_count_tensor_loops_twin (a counted loop that takes a batch and
-# calls the model each iteration is an evaluation loop and keeps its cut).
+# function and a dataset's `__getitem__` build one batch, a model method that `forward` calls
+# runs its encoder n times inside the forward pass: none gets a graph cut, only the training
+# loop does. Twin: fixed_count_tensor_loops_twin (a counted loop that takes a batch and calls
+# the model each iteration is an evaluation loop and keeps its cut).
 import torch
 
 
@@ -56,6 +57,21 @@ class PairDataset(torch.utils.data.Dataset):
 
     def __len__(self):
         return len(self.tensors[0])
+
+
+class Refiner(torch.nn.Module):
+    def __init__(self, n_iters):
+        super().__init__()
+        self.encoder = torch.nn.Linear(8, 8)
+        self.n_iters = n_iters
+
+    def refine(self, x):
+        for _ in range(self.n_iters):
+            x = x + self.encoder(x)
+        return x
+
+    def forward(self, x):
+        return self.refine(x).sum()
 
 
 def train(model, loader, optimizer, prototypes):

@@ -490,6 +490,7 @@ class _LoopCollector(PlainVisitor):
         self._classes: list[cst.ClassDef] = []
         self._generators: dict[cst.FunctionDef, bool] = {}
         self._model_methods: dict[tuple[cst.ClassDef, str], bool] = {}
+        self._forwards: dict[cst.ClassDef, set[str]] = {}
 
     @staticmethod
     def _class_attributes(node: cst.ClassDef, loader_classes: Collection[str]) -> set[str]:
@@ -643,9 +644,9 @@ class _LoopCollector(PlainVisitor):
             return False
         scope = self._frames[-1][0]
         if isinstance(scope, cst.FunctionDef):
-            if scope.name.value == "forward" and len(self._frames) > 2:
-                if isinstance(self._frames[-2][0], cst.ClassDef):
-                    return False
+            if len(self._frames) > 2 and isinstance(self._frames[-2][0], cst.ClassDef):
+                if scope.name.value in self._forward_methods(self._frames[-2][0]):
+                    return False  # the model's forward, or a method it calls: the step's
             generator = self._generators.get(scope)
             if generator is None:
                 generator = self._generators[scope] = _is_generator(scope)
@@ -668,6 +669,27 @@ class _LoopCollector(PlainVisitor):
                 if binding is not None and binding.model_parts:
                     return False
         return True
+
+    def _forward_methods(self, owner: cst.ClassDef) -> set[str]:
+        """``forward`` and the methods of ``owner`` it calls through ``self.<name>(...)``, at
+        any depth: their loops (a refinement loop, a power iteration) run inside the model's
+        forward pass, which is part of the caller's step."""
+        found = self._forwards.get(owner)
+        if found is not None:
+            return found
+        methods = {s.name.value: s for s in owner.body.body if isinstance(s, cst.FunctionDef)}
+        found, queue = set(), ["forward"]
+        while queue:
+            name = queue.pop()
+            if name in found or name not in methods:
+                continue
+            found.add(name)
+            for call in find(methods[name].body, cst.Call):
+                func = call.func  # type: ignore[attr-defined]
+                if m.matches(func, m.Attribute(value=m.Name("self"))):
+                    queue.append(func.attr.value)
+        self._forwards[owner] = found
+        return found
 
     def _takes_batches(self, loop: cst.For, calls: list[cst.Call]) -> bool:
         """Whether a loop that reads tensor values runs a step per iteration: it iterates
