@@ -3,7 +3,8 @@
 # runs the forward pass a second time for what is still alive (`out`): 2 executions a batch
 # against 1 (benchmarks/step_shapes/eval_host_read.py). Where the loop needs a cut (it iterates
 # a device loader, or carries a device value), it goes right before the first read: `float(x)`,
-# `.cpu()`, `.numpy()`, `.item()`, `.tolist()`, also in an `if` test. Twin:
+# `.cpu()`, `.numpy()`, `.item()`, `.tolist()`, also in an `if` test (a beam search that carries
+# its sequences by a tuple assignment reads one there). Twin:
 # eval_read_each_batch_twin (nothing carried, no device loader: no cut at all).
 import numpy as np
 import torch
@@ -42,3 +43,13 @@ def evaluate_guarded(model, loader, device):
             if out.abs().max().item() > 1e4:
                 print("diverged")
     return total
+
+
+def beam_search(model, enc, seq, scores, eos, beam_size, max_len):
+    with torch.no_grad():
+        for step in range(2, max_len):
+            out = model(seq[:, :step], enc)
+            seq, scores = out.topk(beam_size), scores + out.max()
+            if (seq == eos).any(1).sum().item() == beam_size:
+                break
+    return seq, scores

@@ -140,7 +140,11 @@ def carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
                 return True
             root = root_name(node.target)
         elif isinstance(node, cst.Assign):
-            roots = {root_name(t.target) for t in node.targets}
+            roots = {  # `gen_seq, scores = step(gen_seq, ...)` carries both
+                name
+                for t in node.targets
+                for name in (target_names(t.target) or {root_name(t.target)})
+            }
             read = {n.value for n in walk(node.value) if isinstance(n, cst.Name)}
             carried = roots & read
             if not carried:
