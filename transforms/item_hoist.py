@@ -40,6 +40,7 @@ from trncodemod.analysis.loops import (
     is_interval_guard,
     own_statements,
     root_name,
+    top_level_expressions,
 )
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule
@@ -317,13 +318,7 @@ class ItemHoist(Pass):
             return None
         loop = info.node
         markers = [n for n in own_statements(loop.body) if self._is_sync_point(n)]
-        top = {
-            small.value
-            for statement in loop.body.body  # type: ignore[union-attr]
-            if isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body
-            if isinstance(small, cst.Expr)
-        }
+        top = top_level_expressions(loop.body)
         if any(marker in top for marker in markers):
             return None
         if markers:

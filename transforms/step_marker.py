@@ -25,6 +25,7 @@ from trncodemod.analysis.loops import (
     find_step_loops,
     is_interval_guard,
     own_statements,
+    top_level_expressions,
     unwrap_iterable,
 )
 from trncodemod.analysis.nodes import children, walk
@@ -715,13 +716,7 @@ class StepMarker(Pass):
         if guard is not None:
             # A marker at the top of the accumulation boundary's block runs once per optimizer
             # step, in the same place: what `accumulation-cut = "optimizer-step"` inserts.
-            boundary = {
-                small.value
-                for statement in guard.body.body  # type: ignore[union-attr]
-                if isinstance(statement, cst.SimpleStatementLine)
-                for small in statement.body
-                if isinstance(small, cst.Expr)
-            }
+            boundary = top_level_expressions(guard.body)
             markers = [marker for marker in markers if marker.call not in boundary]
             if not markers:
                 return

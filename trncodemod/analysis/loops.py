@@ -146,6 +146,18 @@ def own_statements(body: cst.BaseSuite) -> Iterator[cst.CSTNode]:
                 stack.append(child)
 
 
+def top_level_expressions(block: cst.BaseSuite) -> set[cst.BaseExpression]:
+    """The values of the expression statements at the top of ``block`` (`xm.mark_step()` as a
+    statement of its own, not one nested in an `if` or `with`)."""
+    return {
+        small.value
+        for statement in block.body  # type: ignore[union-attr]
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Expr)
+    }
+
+
 @dataclass(frozen=True)
 class LoopInfo:
     node: Loop
