@@ -188,7 +188,9 @@ class EvalLoopStepMarker(Rule):
     is still alive: measured on XLA:CPU (benchmarks/step_shapes/eval_host_read.py, 8 batches,
     `total += float(loss)`), 2.0 graph executions a batch with the cut after the read or with an
     MpDeviceLoader alone, 1.0 with the cut before the read (with or without the loader) or with
-    no cut at all.
+    no cut at all. No cut at all only where the iteration makes one read: several reads
+    (`out.cpu()`, `h.cpu()`, `float(loss)`) each run a graph over the shared forward pass, 3.0
+    executions a batch and 4 compiles against 1.0 and 1 with the cut before the first.
 
     Fixed-count loops over tensors are not batch loops: a `for _ in range(n)` that only updates
     tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power

@@ -8,7 +8,9 @@ Each batch runs the model and reads the loss on the host (``total += float(loss)
 right before the read), ``cut-after-read`` (at the end of the body, where the tool put it when it
 did not know ``float(loss)`` for a host read), ``device-loader`` (an ``MpDeviceLoader``, which
 cuts when the next batch is taken, after the read), ``device-loader-cut-before-read`` (both:
-what the tool now writes for a loop over an MpDeviceLoader). Printed per variant, each in its
+what the tool now writes for a loop over an MpDeviceLoader), ``three-reads`` and
+``three-reads-cut-before`` (the iteration also transfers ``out.cpu()`` and ``h.cpu()``, where
+``h`` is the first layer's output: several reads, nothing carried). Printed per variant, each in its
 own process so that no compile is cached from another: graph executions per batch and compiles
 (``ExecuteTime``/``CompileTime`` samples of torch_xla.debug.metrics) over ``BATCHES`` batches
 (the last sync after the loop included), and the summed loss (the same in all).
@@ -35,13 +37,17 @@ def run(variant: str) -> tuple[float, int, float]:
     torch_xla.sync()
     met.clear_all()
     total = 0.0
+    kept = []
     with torch.no_grad():
         for x, y in loader:
             x, y = x.to(dev), y.to(dev)
-            out = model(x)
+            h = model[0](x)
+            out = model[2](model[1](h))
             loss = torch.nn.functional.cross_entropy(out, y)
-            if variant.endswith("cut-before-read"):
+            if variant.endswith("cut-before-read") or variant == "three-reads-cut-before":
                 torch_xla.sync()
+            if variant.startswith("three-reads"):
+                kept.append((out.cpu(), h.cpu()))
             total += float(loss)
             if variant == "cut-after-read":
                 torch_xla.sync()
@@ -57,6 +63,8 @@ VARIANTS = (
     "cut-after-read",
     "device-loader",
     "device-loader-cut-before-read",
+    "three-reads",
+    "three-reads-cut-before",
 )
 if len(sys.argv) == 1:
     for variant in VARIANTS:

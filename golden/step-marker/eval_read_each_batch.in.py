@@ -4,7 +4,9 @@
 # against 1 (benchmarks/step_shapes/eval_host_read.py). Where the loop needs a cut (it iterates
 # a device loader, or carries a device value), it goes right before the first read: `float(x)`,
 # `.cpu()`, `.numpy()`, `.item()`, `.tolist()`, also in an `if` test (a beam search that carries
-# its sequences by a tuple assignment reads one there). Twin:
+# its sequences by a tuple assignment reads one there). Two reads of one batch need the cut even
+# with nothing carried: each runs its own graph over the shared forward pass (3.0 executions a
+# batch with three reads, 2.0 with the cut before the first). Twin:
 # eval_read_each_batch_twin (nothing carried, no device loader: no cut at all).
 import numpy as np
 import torch
@@ -53,3 +55,14 @@ def beam_search(model, enc, seq, scores, eos, beam_size, max_len):
             if (seq == eos).any(1).sum().item() == beam_size:
                 break
     return seq, scores
+
+
+def collect(model, loader, device):
+    outputs, features = [], []
+    with torch.no_grad():
+        for x, _ in loader:
+            h = model.features(x.to(device))
+            out = model.head(h)
+            outputs.append(out.cpu())
+            features.append(h.cpu())
+    return outputs, features

@@ -1,7 +1,7 @@
-# Twin of eval_read_each_batch: the loop reads on the host every batch (`float(loss)`,
-# `.cpu().numpy()`) and carries nothing on the device from one batch to the next (`x` is rebound
-# by the `for` itself): the read runs the batch's graph once, and no cut is added (one would
-# only run the forward pass again).
+# Twin of eval_read_each_batch: the loop reads one value on the host every batch
+# (`float(loss)`, `.cpu().numpy()`: one transfer) and carries nothing on the device from one
+# batch to the next (`x` is rebound by the `for` itself): the read runs the batch's graph once,
+# and no cut is added (one would only run the forward pass again).
 import numpy as np
 import torch
 

@@ -30,11 +30,19 @@ _HOST_FACTORIES = frozenset({"list", "dict", "set", "int", "float", "defaultdict
 
 
 def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
-    """Every iteration of ``loop`` reads on the host a value computed in that iteration, and no
-    device value is carried from one iteration to the next. ``scope``: the function (or module)
-    that holds the loop, where the names the loop updates get their first values."""
+    """Every iteration of ``loop`` reads on the host one value computed in that iteration
+    (`.cpu().numpy()` is one read; a read in a per-sample loop inside it counts once), and no
+    device value is carried from one iteration to the next. ``scope``: the function (or
+    module) that holds the loop, where the names the loop updates get their first values."""
     made = _made(loop)
-    if not any(_reads_on_host(call, made) for call in every_iteration_calls(loop.body)):
+    reads = [call for call in every_iteration_calls(loop.body) if _reads_on_host(call, made)]
+    if not reads:
+        return False
+    inner = {id(node) for read in reads for node in walk(read.func) if node is not read}
+    if sum(1 for read in reads if id(read) not in inner) > 1:
+        # Each read runs its own graph over what came before it (`out.cpu()`, `h.cpu()`,
+        # `float(loss)`: 3.0 executions a batch, 1.0 with a cut before the first read;
+        # benchmarks/step_shapes/eval_host_read.py).
         return False
     return not carries_device_value(loop, scope)
 
