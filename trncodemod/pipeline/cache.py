@@ -50,8 +50,9 @@ def tool_fingerprint() -> str:
         if spec is None or spec.origin is None:
             raise RuntimeError(f"cannot locate the installed package {package}")
         folder = Path(spec.origin).parent
-        for path in sorted([*folder.glob("*.py"), *folder.glob("data/*")]):
-            digest.update(path.name.encode())
+        # Every module below the package too: a changed analysis must not serve a stale result.
+        for path in sorted([*folder.rglob("*.py"), *folder.glob("data/*")]):
+            digest.update(str(path.relative_to(folder)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
