@@ -1,0 +1,183 @@
+"""The evaluator of the migrated program (``analysis.evaluate``) and the verdict per entry
+point (``analysis.verdict``, issue 34): each shape decided as the target decides it, and every
+golden input evaluated with no crash and a verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trncodemod.analysis.evaluate import Evaluator, facts_for
+from trncodemod.analysis.verdict import CANNOT_TELL, DOES_NOT, NO_STEP, RUNS, judge
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+XLA = facts_for("xla")
+
+
+def verdict(files: dict[str, str], entry: str = "train.py", lines=None, facts=XLA):
+    evaluator = Evaluator(files, facts, lines or {})
+    return judge(entry, evaluator.run(entry), facts)
+
+
+STEP = """
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in torch.utils.data.DataLoader(data):
+    loss = model(x.to(device)).sum()
+    loss.backward()
+    optimizer.step()
+    torch_xla.sync()
+"""
+
+
+def test_a_model_and_inputs_on_the_xla_device_with_a_cut_step_run():
+    text = "import torch, torch_xla\ndevice = torch_xla.device()\n"
+    text += "model = torch.nn.Linear(2, 2).to(device)\n" + STEP
+    found = verdict({"train.py": text})
+    assert found.value == RUNS, found
+
+
+def test_a_flag_set_by_a_conditional_expression_keeps_the_model_on_the_cpu():
+    text = (
+        "import torch, torch_xla\n"
+        "cuda = True if torch.cuda.is_available() else False\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2)\n"
+        "if cuda:\n"
+        "    model.to(device)\n" + STEP
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT
+    assert found.where == "train.py:2"
+    assert "`cuda` is False" in found.reason and "never runs" in found.reason
+
+
+def test_tensor_types_chosen_by_the_flag_put_the_inputs_on_the_cpu():
+    text = (
+        "import torch, torch_xla\n"
+        "cuda = torch.cuda.is_available()\n"
+        "Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for x, y in torch.utils.data.DataLoader(data):\n"
+        "    loss = model(x.type(Tensor)).sum()\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n"
+        "    torch_xla.sync()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT
+    assert "`x.type(Tensor)`" in found.reason
+
+
+def test_an_undecided_device_cannot_be_told_and_names_its_line():
+    text = (
+        "import os, torch, torch_xla\n"
+        "device = torch.device(os.environ['DEVICE'])\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n" + STEP
+    )
+    found = verdict({"train.py": text})
+    assert found.value == CANNOT_TELL
+    assert found.where == "train.py:2"
+
+
+def test_a_launch_line_that_sets_the_flag_decides_it():
+    text = (
+        "import argparse, torch, torch_xla\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--accel', action='store_true')\n"
+        "args = parser.parse_args()\n"
+        "device = torch_xla.device() if args.accel else torch.device('cpu')\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n" + STEP
+    )
+    assert verdict({"train.py": text}).value == DOES_NOT
+    lines = {"train.py": ["run.sh: python train.py --accel"]}
+    assert verdict({"train.py": text}, lines=lines).value == RUNS
+
+
+def test_the_step_handed_to_an_engine_is_found_and_judged():
+    text = (
+        "import torch, torch_xla\n"
+        "from ignite.engine import Engine\n"
+        "model = torch.nn.Linear(2, 2)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "def update(engine, batch):\n"
+        "    x, y = batch\n"
+        "    loss = model(x).sum()\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n"
+        "trainer = Engine(update)\n"
+        "trainer.run(torch.utils.data.DataLoader(data))\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT and "stays on the CPU" in found.reason
+
+
+def test_a_device_handed_down_through_calls_across_modules_is_followed():
+    files = {
+        "train.py": "import torch\nfrom helpers import build, fit\n"
+        "import torch_xla\nmodel = build(torch_xla.device())\nfit(model, torch_xla.device())\n",
+        "helpers.py": "import torch, torch_xla\n"
+        "def build(device):\n    return make(device)\n"
+        "def make(device):\n    return torch.nn.Linear(2, 2).to(device)\n"
+        "def fit(model, device):\n"
+        "    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "    for x in torch.utils.data.DataLoader([]):\n"
+        "        model(x.to(device)).sum().backward()\n"
+        "        optimizer.step()\n"
+        "        torch_xla.sync()\n",
+    }
+    assert verdict(files).value == RUNS
+
+
+def test_a_model_in_torch_fsdp_does_not_run():
+    text = (
+        "import torch, torch_xla\n"
+        "from torch.distributed.fsdp import FullyShardedDataParallel as FSDP\n"
+        "device = torch_xla.device()\n"
+        "model = FSDP(torch.nn.Linear(2, 2).to(device))\n" + STEP
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT and "FSDP" in found.reason
+
+
+def test_no_step_gets_no_verdict():
+    assert verdict({"train.py": "import torch\nx = torch.ones(2)\n"}).value == NO_STEP
+
+
+def test_recursion_and_loops_stay_bounded():
+    text = "import torch\ndef f(n):\n    return f(n - 1)\nf(3)\nwhile True:\n    f(1)\n"
+    assert verdict({"train.py": text}).value == NO_STEP
+
+
+def _golden_programs() -> list[tuple[str, dict[str, str]]]:
+    found = []
+    for path in sorted(GOLDEN.glob("*/*.in.py")):
+        found.append((path.relative_to(GOLDEN).as_posix(), {"train.py": path.read_text()}))
+    for case in sorted((GOLDEN / "program").iterdir()):
+        for side in ("in", "out"):
+            if (case / side).is_dir():
+                files = {
+                    p.relative_to(case / side).as_posix(): p.read_text()
+                    for p in sorted((case / side).rglob("*.py"))
+                }
+                found.append((f"program/{case.name}/{side}", files))
+    return found
+
+
+def test_every_golden_input_is_evaluated_with_no_crash_and_a_verdict():
+    for name, files in _golden_programs():
+        evaluator = Evaluator(files, XLA, {})
+        for entry in files:
+            trace = evaluator.run(entry)
+            assert not trace.failure, f"{name} {entry}: {trace.failure}"
+            found = judge(entry, trace, XLA)
+            assert found.value in (RUNS, DOES_NOT, CANNOT_TELL, NO_STEP), name
+
+
+@pytest.mark.parametrize("backend", ["xla", "neuron"])
+def test_the_facts_are_data_per_backend(backend: str):
+    facts = facts_for(backend)
+    assert "torch.cuda.is_available" in facts.false_calls
+    assert facts.accelerator_strings
