@@ -145,6 +145,7 @@ class Function(Value):
     qualname: str = ""
     node: ast.AST | None = field(default=None, compare=False)
     owner: str = ""  # the class a method belongs to
+    closure: dict | None = field(default=None, compare=False)  # the defining function's names
 
 
 @dataclass(frozen=True)
@@ -301,6 +302,7 @@ class Frame:
     returns: list[Value] = field(default_factory=list)
     done: bool = False  # returned, raised, broke or continued: the rest of the block is not run
     under: tuple[Why, ...] = ()  # the decided conditions the code runs under
+    closure: dict | None = None  # the names of the function it is defined in
     self_class: str = ""
 
 
@@ -392,7 +394,14 @@ class Evaluator:
             self._if(node, frame)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             iterable = self._expr(node.iter, frame)
-            self._loop(node, frame, lambda f: self._bind(node.target, self._element(iterable), f))
+
+            def bind(f: Frame, iterable: Value = iterable) -> None:
+                self._bind(node.target, self._element(iterable), f)
+                obj = self.heap.get(iterable.id) if isinstance(iterable, Ref) else None
+                if obj is not None and obj.kind == "loader" and obj.attrs.get("__cuts__"):
+                    self._event("cut", f, node, obj.spelled)  # each batch cuts the step
+
+            self._loop(node, frame, bind)
         elif isinstance(node, ast.While):
             if truth(self._expr(node.test, frame)) is False:
                 self._block(node.orelse, frame)
@@ -400,7 +409,11 @@ class Evaluator:
             self._loop(node, frame, lambda f: None)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             frame.env[node.name] = Function(
-                path=frame.path, qualname=node.name, node=node, owner=frame.self_class
+                path=frame.path,
+                qualname=node.name,
+                node=node,
+                owner=frame.self_class,
+                closure=frame.env if frame.env is not frame.globals else None,
             )
         elif isinstance(node, ast.ClassDef):
             frame.env[node.name] = ClassRef(path=frame.path, name=node.name, node=node)
@@ -718,6 +731,8 @@ class Evaluator:
     def _lookup(self, name: str, node: ast.AST, frame: Frame) -> Value:
         if name in frame.env:
             return frame.env[name]
+        if frame.closure is not None and name in frame.closure:
+            return frame.closure[name]
         if name in frame.globals:
             return frame.globals[name]
         if name in _BUILTINS:
@@ -933,6 +948,12 @@ class Evaluator:
                 args.append(value)
         kwargs = {k.arg: self._expr(k.value, frame) for k in node.keywords if k.arg}
         at = f"{frame.path}:{node.lineno}"
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "backward"
+            and not isinstance(func, Bound)
+        ):
+            self._event("backward", frame, node)  # `loss.backward()` on a value not followed
         return self._apply(func, args, kwargs, at, node, frame)
 
     def _apply(
@@ -975,7 +996,7 @@ class Evaluator:
         env = self.loaded.get(function.path)
         if env is None:
             env = self._load(function.path) or {}
-        frame = Frame(function.path, {}, env, self_class=function.owner)
+        frame = Frame(function.path, {}, env, self_class=function.owner, closure=function.closure)
         self._bind_parameters(node, args, kwargs, frame, function)
         self.depth += 1
         self.stack.append(key)
@@ -1371,8 +1392,10 @@ class Evaluator:
         if name in facts.cut_loaders and args:
             device = args[1] if len(args) > 1 else kwargs.get("device", Unknown(at=at))
             place = self._move(Const(), device, at, node, frame)
-            self._event("cut", frame, node, name)
-            return self._new(Obj("loader", place=place, built=at, spelled=spelled))
+            cuts = Const(value=True)
+            return self._new(
+                Obj("loader", {"__cuts__": cuts}, place=place, built=at, spelled=spelled)
+            )
         if name.endswith(("DataLoader", "data.DataLoader")):
             return self._new(Obj("loader", place=Device(kind="cpu"), built=at, spelled=spelled))
         if name.startswith("torch.optim.") and name[12:13].isupper() or ".optim." in name:

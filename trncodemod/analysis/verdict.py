@@ -154,7 +154,7 @@ def _where(entry: str, place: Value, what: str, call: ModelCall, trace: Trace):
             text += f": {reason}"
         return EntryVerdict(entry, CANNOT_TELL, at, text + "; `trncodemod verify` runs it")
     if place.kind == "cuda":
-        spelled = f" (`{place.spelled}`)" if place.spelled else ""
+        spelled = f" (`{place.spelled.strip('`')}`)" if place.spelled else ""
         return EntryVerdict(
             entry,
             DOES_NOT,
