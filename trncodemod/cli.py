@@ -484,7 +484,7 @@ def check(
     elif fmt == "sarif":
         from trncodemod.output.sarif import sarif_report
 
-        click.echo(sarif_report(outcomes))
+        click.echo(sarif_report(outcomes, run.target))
     elif fmt == "text":
         for line in check_lines(outcomes):
             click.echo(line)

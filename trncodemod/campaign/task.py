@@ -170,7 +170,7 @@ def migrate_repository(
         )
         timings["migrate"] = time.monotonic() - mark
         counts = summarize_counts(made.outcomes)
-        sarif = sarif_log(made.outcomes)
+        sarif = sarif_log(made.outcomes, settings.target)
         sarif["runs"][0]["automationDetails"] = {"id": f"trncodemod-campaign/{job.name}/"}
         sarif["runs"][0]["versionControlProvenance"] = [
             {"repositoryUri": _uri(job.url), "revisionId": commit, "branch": job.branch}
@@ -178,7 +178,7 @@ def migrate_repository(
         files = {
             "patch": b"".join(o.diff for o in made.outcomes),
             "description": made.description.encode(),
-            "findings": json_report(made.outcomes, "apply").encode(),
+            "findings": json_report(made.outcomes, "apply", settings.target).encode(),
             "sarif": json.dumps(sarif, indent=1, ensure_ascii=False).encode(),
         }
         for key, data in files.items():
@@ -196,6 +196,8 @@ def migrate_repository(
         "target": settings.target,
         "branch_commit": _head(work) if made.branch else None,
         "counts": counts,
+        # The verdict per entry point (issue 34): how many run, do not, cannot tell.
+        "verdict": sarif["runs"][0]["properties"]["verdict"]["counts"],
         "rules": _rules(made.outcomes),
         "errors": [o.error_text() for o in made.errors],
         "timings": {**timings, "task": time.monotonic() - started},

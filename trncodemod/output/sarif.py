@@ -162,7 +162,9 @@ def _result(f: Finding, index: dict[str, int], fix: dict | None) -> dict:
     return result
 
 
-def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
+def sarif_log(outcomes: Sequence[FileOutcome], target: str = "") -> dict:
+    from trncodemod.pipeline.verdicts import judged
+
     rules = all_rules()
     index = {rule.code: number for number, rule in enumerate(rules)}
     results = []
@@ -202,13 +204,15 @@ def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
                 ],
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                # The verdict per entry point (issue 34), as `--format json` carries it.
+                "properties": {"verdict": judged(outcomes, target).to_json()},
             }
         ],
     }
 
 
-def sarif_report(outcomes: Sequence[FileOutcome]) -> str:
-    return json.dumps(sarif_log(outcomes), indent=2, ensure_ascii=False)
+def sarif_report(outcomes: Sequence[FileOutcome], target: str = "") -> str:
+    return json.dumps(sarif_log(outcomes, target), indent=2, ensure_ascii=False)
 
 
 def _based(node: object, base: str) -> None:
