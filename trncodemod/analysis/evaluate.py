@@ -39,7 +39,8 @@ else:  # pragma: no cover
 from trncodemod.analysis.training import dotted, import_specs, is_main_guard
 
 _FACTS = Path(__file__).resolve().parent.parent / "data" / "device_facts.toml"
-BUDGET = 40_000  # statements and expressions run per entry point
+BUDGET = 20_000  # statements and expressions run per entry point
+RUN_BUDGET = 200_000  # and for all the entry points of a run together
 MAX_DEPTH = 24  # calls deep
 
 
@@ -319,11 +320,12 @@ class Evaluator:
         self.facts = facts
         self.launch_lines = {k: tuple(v) for k, v in (launch_lines or {}).items()}
         self._ids = itertools.count(1)
+        self.left = RUN_BUDGET
 
     # -- running an entry point ------------------------------------------------------------------
     def run(self, entry: str, function: str = "") -> Trace:
         self.trace = Trace()
-        self.budget = BUDGET
+        self.budget = min(BUDGET, self.left)
         self.depth = 0
         self.stack: list[str] = []
         self.heap: dict[int, Obj] = {}
@@ -362,6 +364,7 @@ class Evaluator:
 
     def _tick(self, path: str, line: int) -> None:
         self.budget -= 1
+        self.left -= 1
         if self.budget <= 0:
             self.trace.stopped = self.trace.stopped or f"{path}:{line}"
             raise _Stop
