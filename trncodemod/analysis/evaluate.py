@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -571,8 +572,6 @@ class Evaluator:
                     head = alias.name.split(".", 1)[0]
                     head_path = self.modules.resolve(frame.path, head)
                     frame.env[head] = self._module_value(head_path, head)
-                    if path is not None:
-                        self._load(path)
             return
         spec = "." * node.level + (node.module or "")
         module = self.modules.resolve(frame.path, spec) if spec.strip(".") or node.level else None
@@ -601,9 +600,9 @@ class Evaluator:
                 frame.env[local] = External(name=f"{node.module}.{alias.name}")
 
     def _module_value(self, path: str | None, name: str) -> Value:
+        """A module bound by an import: run when one of its names is first read."""
         if path is None:
             return External(name=name)
-        self._load(path)
         return ModuleRef(path=path)
 
     # -- binding ---------------------------------------------------------------------------------
@@ -1603,16 +1602,14 @@ def entry_points(
         if is_test_module(path) or not path.endswith(".py"):
             continue
         text = texts[path]
-        if "__main__" in text or path in launched or _trains_at_top(text):
+        if path in launched or _MAIN_GUARD.search(text):
+            found[(path, "")] = None
+        elif "backward(" in text:
             try:
                 tree = ast.parse(text)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
-            if (
-                path in launched
-                or any(is_main_guard(s) for s in tree.body)
-                or _top_level_step(tree)
-            ):
+            if _top_level_step(tree):
                 found[(path, "")] = None
     modules = {p[:-3].replace("/", "."): p for p in texts if p.endswith(".py")}
     for module, function in console:
@@ -1622,8 +1619,10 @@ def entry_points(
     return list(found)
 
 
-def _trains_at_top(text: str) -> bool:
-    return "backward(" in text or ".step(" in text
+_MAIN_GUARD = re.compile(
+    r"""^if\s*\(?\s*(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)""",
+    re.MULTILINE,
+)
 
 
 def _top_level_step(tree: ast.Module) -> bool:
