@@ -15,7 +15,7 @@ import pytest
 from trncodemod.config import Settings
 from trncodemod.output.causes import one_per_cause
 from trncodemod.pipeline.engine import migrate_files
-from trncodemod.pipeline.verdicts import judged
+from trncodemod.pipeline.verdicts import judged, proven
 
 PROGRAM = Path(__file__).resolve().parent.parent / "golden" / "program"
 CASES = sorted(p for p in PROGRAM.iterdir() if (p / "in").is_dir())
@@ -24,7 +24,7 @@ CASES = sorted(p for p in PROGRAM.iterdir() if (p / "in").is_dir())
 def _migrate(tree: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tree)
     files = sorted(p.relative_to(tree) for p in tree.rglob("*.py"))
-    return one_per_cause(list(migrate_files(files, Settings(), jobs=1)))
+    return one_per_cause(proven(list(migrate_files(files, Settings(), jobs=1)), "xla-2.9"))
 
 
 def _findings(outcomes) -> list[str]:

@@ -316,6 +316,10 @@ def _migrate(
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
     outcomes = _run(list(found.files), settings, jobs, cache)
+    # Blockers about where training runs are claims the evaluator proves (issue 34).
+    from trncodemod.pipeline.verdicts import proven
+
+    outcomes = proven(outcomes, settings.target)
     return Run(outcomes, tuple(found.missing) + broken, settings.target)
 
 

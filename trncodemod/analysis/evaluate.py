@@ -322,6 +322,7 @@ class Evaluator:
         self.launch_lines = {k: tuple(v) for k, v in (launch_lines or {}).items()}
         self._ids = itertools.count(1)
         self.left = RUN_BUDGET
+        self._iter_cuts = False
 
     # -- running an entry point ------------------------------------------------------------------
     def run(self, entry: str, function: str = "") -> Trace:
@@ -397,13 +398,14 @@ class Evaluator:
         elif isinstance(node, ast.If):
             self._if(node, frame)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self._iter_cuts = False
             iterable = self._expr(node.iter, frame)
+            cuts = self._iter_cuts or self._cuts(iterable)
 
             def bind(f: Frame, iterable: Value = iterable) -> None:
                 self._bind(node.target, self._element(iterable), f)
-                obj = self.heap.get(iterable.id) if isinstance(iterable, Ref) else None
-                if obj is not None and obj.kind == "loader" and obj.attrs.get("__cuts__"):
-                    self._event("cut", f, node, obj.spelled)  # each batch cuts the step
+                if cuts:
+                    self._event("cut", f, node, "a MpDeviceLoader")  # each batch cuts the step
 
             self._loop(node, frame, bind)
         elif isinstance(node, ast.While):
@@ -632,6 +634,11 @@ class Evaluator:
             return [value] + [Unknown()] * (count - 1)
         return [Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}", reason="")] * count
 
+    def _cuts(self, value: Value) -> bool:
+        """A loader whose batches cut the step (`MpDeviceLoader`)."""
+        obj = self.heap.get(value.id) if isinstance(value, Ref) else None
+        return obj is not None and obj.kind == "loader" and bool(obj.attrs.get("__cuts__"))
+
     def _element(self, iterable: Value) -> Value:
         """One item of what a loop iterates."""
         if isinstance(iterable, Seq):
@@ -725,7 +732,15 @@ class Evaluator:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
             return Unknown(at=f"{frame.path}:{node.lineno}", reason="a comprehension")
         if isinstance(node, ast.Lambda):
-            return Unknown(at=f"{frame.path}:{node.lineno}", reason="a lambda")
+            return Function(
+                path=frame.path,
+                qualname="<lambda>",
+                node=node,
+                owner=frame.self_class,
+                closure={**(frame.closure or {}), **frame.env}
+                if frame.env is not frame.globals
+                else None,
+            )
         if isinstance(node, ast.Starred):
             return self._expr(node.value, frame)
         return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
@@ -793,6 +808,8 @@ class Evaluator:
         if isinstance(owner, (Const, Seq, Dict)):
             return Bound(target=owner, name=attr)
         if isinstance(owner, Unknown):
+            if attr in ("to", "cuda", "cpu", "type"):
+                return Bound(target=owner, name=attr)
             return Unknown(at=owner.at or at, reason=owner.reason)
         return Unknown(at=at)
 
@@ -990,7 +1007,7 @@ class Evaluator:
 
     def _call(self, function: Function, args: list[Value], kwargs: dict[str, Value], at: str):
         node = function.node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return Unknown(at=at)
         key = f"{function.path}:{function.qualname}"
         if self.depth >= MAX_DEPTH or self.stack.count(key) >= 1:
@@ -1004,7 +1021,10 @@ class Evaluator:
         self.stack.append(key)
         self.trace.modules.add(function.path)
         try:
-            self._block(node.body, frame)
+            if isinstance(node, ast.Lambda):
+                frame.returns.append(self._expr(node.body, frame))
+            else:
+                self._block(node.body, frame)
         finally:
             self.depth -= 1
             self.stack.pop()
@@ -1017,7 +1037,7 @@ class Evaluator:
 
     def _bind_parameters(
         self,
-        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
         args: list[Value],
         kwargs: dict[str, Value],
         frame: Frame,
@@ -1159,6 +1179,9 @@ class Evaluator:
             return self._object_method(target, obj, name, args, kwargs, at, node, frame)
         if isinstance(target, Tensor):
             return self._tensor_method(target, name, args, kwargs, at, node, frame)
+        if isinstance(target, Unknown) and name in ("to", "cuda", "cpu", "type"):
+            # Whatever it was, what `.to(device)` returns is on that device.
+            return self._tensor_method(Tensor(place=target), name, args, kwargs, at, node, frame)
         if isinstance(target, Const) and isinstance(target.value, str):
             if name in ("lower", "upper", "strip") and not args:
                 return Const(value=getattr(target.value, name)(), why=target.why)
@@ -1372,6 +1395,11 @@ class Evaluator:
             return self._new(Obj("parser", built=at))
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
             return self._new(Obj("namespace", attrs=dict(kwargs), built=at))
+        if name == "map" and len(args) >= 2:
+            # `map(lambda x: x.to(device), batch)`: each item is what the function returns.
+            return self._apply(args[0], [self._element(a) for a in args[1:]], {}, at, node, frame)
+        if name in _ITERATORS and any(self._cuts(a) for a in args):
+            self._iter_cuts = True  # `enumerate(MpDeviceLoader(...))` still cuts each step
         if name in ("enumerate",) and args:
             return Seq(items=(Unknown(), self._element(args[0])))
         if name in ("zip",) and args:
@@ -1447,8 +1475,10 @@ class Evaluator:
 # -- helpers ------------------------------------------------------------------------------------
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
+    | {"map"}
     | {"isinstance", "hasattr", "callable", "print", "range"}
 )
+_ITERATORS = frozenset({"enumerate", "zip", "iter", "list", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm"})
 _BUILTIN_TYPES: dict[str, Callable] = {"bool": bool, "str": str, "int": int, "float": float}
 _MODULE_BASES = frozenset(
     {"Module", "Sequential", "ModuleList", "LightningModule", "PreTrainedModel", "ModuleDict"}
@@ -1488,8 +1518,12 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
 
 
 def _tensors(value: Value, spelled: str) -> list[tuple[str, Value]]:
+    """The tensors an argument holds, each with where it is; a value the evaluator did not
+    follow may be one, so it is undecided too."""
     if isinstance(value, Tensor):
         return [(spelled, value.place)]
+    if isinstance(value, Unknown):
+        return [(spelled, value)]
     if isinstance(value, Seq):
         return [item for v in value.items for item in _tensors(v, spelled)]
     return []

@@ -10,7 +10,7 @@ does not run while it is there, whatever the evaluator showed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from trncodemod.analysis.evaluate import (
@@ -49,14 +49,29 @@ def judge(
 ) -> EntryVerdict:
     """The verdict of one entry point; ``blockers``: per module, (line, code, message) of each
     blocker left."""
-    found = _judge(entry, trace, facts)
+    return with_blockers(evaluate_trace(entry, trace, facts), trace.modules, blockers, facts)
+
+
+def with_blockers(
+    found: EntryVerdict,
+    modules: Iterable[str],
+    blockers: Mapping[str, Sequence[tuple[int, str, str]]],
+    facts: Facts,
+) -> EntryVerdict:
+    """The evaluator's verdict with the blockers left in the modules the entry point runs: one
+    is a cause, unless the evaluator already found one of its own."""
     if found.value in (RUNS, CANNOT_TELL, NO_STEP):
-        for path in sorted(trace.modules):
+        for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
                 if found.value == NO_STEP and code != "TRN026":
                     continue
-                return EntryVerdict(entry, DOES_NOT, f"{path}:{line}", f"{code}: {message}")
+                return EntryVerdict(found.entry, DOES_NOT, f"{path}:{line}", f"{code}: {message}")
     return found
+
+
+def evaluate_trace(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
+    """The verdict the evaluator's run shows, before blockers count."""
+    return _judge(entry, trace, facts)
 
 
 def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:

@@ -361,7 +361,9 @@ def make_migration_branch(
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     if found.missing:
         raise MissingPath(f"no such file or folder: {found.missing[0]}")
-    outcomes = list(migrate_files(list(found.files), settings, jobs))
+    from trncodemod.pipeline.verdicts import proven
+
+    outcomes = proven(list(migrate_files(list(found.files), settings, jobs)), settings.target)
     errors = [o for o in outcomes if o.error]
     if not any(o.changed for o in outcomes):
         return MigrationBranch(outcomes, None, [], errors, describe(outcomes, profile, branch))

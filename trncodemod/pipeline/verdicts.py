@@ -7,11 +7,12 @@ No verdict where nothing was judged: no file, only files that failed, no PyTorch
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from trncodemod.analysis.evaluate import Evaluator, entry_points, facts_for, imports_torch
-from trncodemod.analysis.verdict import EntryVerdict, judge
+from trncodemod.analysis.verdict import RUNS, EntryVerdict, evaluate_trace, with_blockers
+from trncodemod.findings import Severity
 from trncodemod.pipeline.engine import FileOutcome, blocks
 from trncodemod.pipeline.source import SourceError, decode_source
 
@@ -34,22 +35,99 @@ class Judged:
         }
 
 
-_MEMO: dict[tuple[int, str], tuple[Sequence[FileOutcome], Judged]] = {}
+@dataclass(frozen=True)
+class _Evaluated:
+    """The evaluator's own verdicts, before blockers count: per entry point, the verdict and
+    the given modules its run ran code of."""
+
+    runs: tuple[tuple[EntryVerdict, frozenset[str]], ...] = ()
+    nothing: str = ""
+    failed: tuple[str, ...] = ()
+
+
+_MEMO: dict[tuple, _Evaluated] = {}
+# Blockers whose claim is where training runs: the evaluator proves or refutes them.
+PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN804"})
 
 
 def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
     """The verdict of the run of ``outcomes`` for ``target`` (a target name; default xla)."""
-    key = (id(outcomes), target)
-    memo = _MEMO.get(key)
-    if memo is not None and memo[0] is outcomes:
-        return memo[1]
-    found = _judged(outcomes, target)
-    _MEMO.clear()
-    _MEMO[key] = (outcomes, found)
+    evaluated = _evaluated(outcomes, target)
+    if evaluated.nothing:
+        return Judged(nothing=evaluated.nothing, failed=evaluated.failed)
+    blockers = _blockers(outcomes)
+    backend = "neuron" if target == "neuron" else "xla"
+    entries = tuple(
+        with_blockers(raw, modules, blockers, facts_for(backend)) for raw, modules in evaluated.runs
+    )
+    return Judged(entries, failed=evaluated.failed)
+
+
+def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, str, str]]]:
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    for outcome in outcomes:
+        for f in outcome.findings:
+            if blocks(f):
+                found.setdefault(outcome.display, []).append((f.line, f.code, f.message))
     return found
 
 
-def _judged(outcomes: Sequence[FileOutcome], target: str) -> Judged:
+def proven(outcomes: Sequence[FileOutcome], target: str = "") -> list[FileOutcome]:
+    """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
+    (TRN022, TRN026, TRN804) in a module that entry points run stays one unless the evaluator
+    shows every one of them running on the accelerator; then it is a warning that says so (a
+    device handed down through calls from where it is set, a flag off on every known launch)."""
+    evaluated = _evaluated(outcomes, target)
+    if evaluated.nothing:
+        return list(outcomes)
+    found = []
+    for outcome in outcomes:
+        reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
+        shown = reaching and all(raw.value == RUNS for raw in reaching)
+        if not shown or not any(
+            blocks(f) and f.code in PLACEMENT_BLOCKERS for f in outcome.findings
+        ):
+            found.append(outcome)
+            continue
+        names = ", ".join(raw.entry for raw in reaching[:3])
+        findings = tuple(
+            replace(
+                f,
+                severity=Severity.WARNING,
+                message=f"{f.message} — not a blocker: the evaluator shows every entry point "
+                f"that runs this module on the accelerator ({names})",
+            )
+            if blocks(f) and f.code in PLACEMENT_BLOCKERS
+            else f
+            for f in outcome.findings
+        )
+        found.append(replace(outcome, findings=findings))
+    return found
+
+
+def _evaluated(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
+    key = (
+        target,
+        # The files beside them (launch lines) are read once per run: the absolute paths too.
+        tuple(
+            (
+                str(o.path.absolute()),
+                o.display,
+                o.error,
+                hash(o.new if o.new is not None else o.old),
+            )
+            for o in outcomes
+        ),
+    )
+    found = _MEMO.get(key)
+    if found is None:
+        found = _evaluate(outcomes, target)
+        _MEMO.clear()
+        _MEMO[key] = found
+    return found
+
+
+def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     failed = tuple(o.display for o in outcomes if o.error is not None)
     texts: dict[str, str] = {}
     folders = {}
@@ -65,12 +143,12 @@ def _judged(outcomes: Sequence[FileOutcome], target: str) -> Judged:
             continue
         folders[PurePosixPath(outcome.display).parent] = outcome.path.parent
     if not outcomes:
-        return Judged(nothing="no file was checked")
+        return _Evaluated(nothing="no file was checked")
     if not texts:
         why = "every file failed" if failed else "no Python module (notebooks are not judged)"
-        return Judged(nothing=why, failed=failed)
+        return _Evaluated(nothing=why, failed=failed)
     if not any(imports_torch(text) for text in texts.values()):
-        return Judged(nothing="no PyTorch code", failed=failed)
+        return _Evaluated(nothing="no PyTorch code", failed=failed)
     from trncodemod.pipeline.program import _launches
 
     launched, scripts = _launches(folders, set(texts))
@@ -80,11 +158,6 @@ def _judged(outcomes: Sequence[FileOutcome], target: str) -> Judged:
     backend = "neuron" if target == "neuron" else "xla"
     facts = facts_for(backend)
     evaluator = Evaluator(texts, facts, lines)
-    blockers: dict[str, list[tuple[int, str, str]]] = {}
-    for outcome in outcomes:
-        for f in outcome.findings:
-            if blocks(f):
-                blockers.setdefault(outcome.display, []).append((f.line, f.code, f.message))
     entries = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)
     if not starts and len(texts) == 1:
@@ -92,9 +165,9 @@ def _judged(outcomes: Sequence[FileOutcome], target: str) -> Judged:
     for path, function in starts:
         trace = evaluator.run(path, function)
         name = f"{path}:{function}" if function else path
-        entries.append(judge(name, trace, facts, blockers))
+        entries.append((evaluate_trace(name, trace, facts), frozenset(trace.modules)))
     if not entries:
         return Judged(
             nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
         )
-    return Judged(tuple(entries), failed=failed)
+    return _Evaluated(tuple(entries), failed=failed)
