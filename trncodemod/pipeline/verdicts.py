@@ -6,6 +6,8 @@ No verdict where nothing was judged: no file, only files that failed, no PyTorch
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
@@ -145,7 +147,11 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     if not outcomes:
         return _Evaluated(nothing="no file was checked")
     if not texts:
-        why = "every file failed" if failed else "no Python module (notebooks are not judged)"
+        why = (
+            "every file failed"
+            if len(failed) == len(outcomes)
+            else "no Python module (notebooks are not judged yet)"
+        )
         return _Evaluated(nothing=why, failed=failed)
     if not any(imports_torch(text) for text in texts.values()):
         return _Evaluated(nothing="no PyTorch code", failed=failed)
@@ -158,6 +164,11 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     backend = "neuron" if target == "neuron" else "xla"
     facts = facts_for(backend)
     evaluator = Evaluator(texts, facts, lines)
+    maps = {
+        o.display: _line_map(o.old, o.new)
+        for o in outcomes
+        if o.new is not None and o.old is not None and o.display in texts
+    }
     entries = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)
     if not starts and len(texts) == 1:
@@ -165,9 +176,41 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     for path, function in starts:
         trace = evaluator.run(path, function)
         name = f"{path}:{function}" if function else path
-        entries.append((evaluate_trace(name, trace, facts), frozenset(trace.modules)))
+        found = _in_original_lines(evaluate_trace(name, trace, facts), maps)
+        entries.append((found, frozenset(trace.modules)))
     if not entries:
         return Judged(
             nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
         )
     return _Evaluated(tuple(entries), failed=failed)
+
+
+def _line_map(old: bytes, new: bytes) -> dict[int, int]:
+    """Each changed line of the migrated text -> the line of the original it stands at (the
+    verdict names lines as the findings do: in the file as given)."""
+    before = old.decode("utf-8", "replace").splitlines()
+    after = new.decode("utf-8", "replace").splitlines()
+    found: dict[int, int] = {}
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, line in enumerate(range(j1, j2)):
+            at = i1 + offset if tag == "equal" else i1 + min(offset, max(i2 - i1 - 1, 0))
+            if at != line:
+                found[line + 1] = at + 1
+    return found
+
+
+def _in_original_lines(found: EntryVerdict, maps: dict[str, dict[int, int]]) -> EntryVerdict:
+    if not maps:
+        return found
+
+    def place(match: re.Match) -> str:
+        path, line = match.group(1), int(match.group(2))
+        return f"{path}:{maps[path].get(line, line)}"
+
+    pattern = re.compile(
+        r"(?<![\w/.-])(" + "|".join(re.escape(p) for p in sorted(maps, key=len, reverse=True)) + r"):(\d+)"
+    )
+    return replace(
+        found, where=pattern.sub(place, found.where), reason=pattern.sub(place, found.reason)
+    )
