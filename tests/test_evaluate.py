@@ -181,3 +181,62 @@ def test_the_facts_are_data_per_backend(backend: str):
     facts = facts_for(backend)
     assert "torch.cuda.is_available" in facts.false_calls
     assert facts.accelerator_strings
+
+
+def test_a_subclass_its_base_launched_per_process_and_a_device_loader_run():
+    """pytorch/xla's examples: `super().__init__()` builds the model, `torch_xla.launch(fn)`
+    runs it, `enumerate(itertools.islice(MpDeviceLoader(...)))` brings batches already on the
+    device and cuts each step."""
+    files = {
+        "base.py": "import itertools, torch, torch_xla\n"
+        "import torch_xla.distributed.parallel_loader as pl\n"
+        "class Base:\n"
+        "    def __init__(self):\n"
+        "        self.device = torch_xla.device()\n"
+        "        self.loader = pl.MpDeviceLoader(torch.utils.data.DataLoader([]), self.device)\n"
+        "        self.model = torch.nn.Linear(2, 2).to(self.device)\n"
+        "        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)\n"
+        "    def train(self):\n"
+        "        loader = itertools.islice(self.loader, 10)\n"
+        "        for step, (data, target) in enumerate(loader):\n"
+        "            self.model(data).sum().backward()\n"
+        "            self.optimizer.step()\n",
+        "train.py": "import torch_xla\nfrom base import Base\n"
+        "class Mine(Base):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "def _mp_fn(index):\n    Mine().train()\n"
+        "if __name__ == '__main__':\n    torch_xla.launch(_mp_fn)\n",
+    }
+    assert verdict(files).value == RUNS
+
+
+def test_a_batch_moved_by_map_and_a_compiled_step_run():
+    text = (
+        "import torch, torch_xla\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "def step(x, y):\n"
+        "    model(x).sum().backward()\n"
+        "    optimizer.step()\n"
+        "compiled = torch_xla.compile(step)\n"
+        "for batch in torch.utils.data.DataLoader(data):\n"
+        "    x, y = map(lambda t: t.to(device), batch)\n"
+        "    compiled(x, y)\n"
+    )
+    assert verdict({"train.py": text}).value == RUNS
+
+
+def test_an_input_the_evaluator_did_not_follow_cannot_be_told():
+    text = (
+        "import torch, torch_xla\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for x in make_batches():\n"
+        "    model(x).sum().backward()\n"
+        "    optimizer.step()\n"
+        "    torch_xla.sync()\n"
+    )
+    assert verdict({"train.py": text}).value == CANNOT_TELL

@@ -130,6 +130,13 @@ class Dict(Value):
 
 
 @dataclass(frozen=True)
+class Each(Value):
+    """An iterable whose every item is ``item`` (`enumerate(loader)`: (an index, a batch))."""
+
+    item: Value = field(default_factory=Value)
+
+
+@dataclass(frozen=True)
 class External(Value):
     """A name outside the given modules, by its full dotted name (``torch.cuda.is_available``)."""
 
@@ -288,6 +295,8 @@ class Modules:
         return self._trees[path]
 
     def resolve(self, importer: str, spec: str) -> str | None:
+        if spec.split(".", 1)[0] in _LIBRARIES:
+            return None  # the facts speak for them, even in their own source tree
         found = self.index.module(importer, spec)
         return found if found != importer else None
 
@@ -305,6 +314,8 @@ class Frame:
     done: bool = False  # returned, raised, broke or continued: the rest of the block is not run
     under: tuple[Why, ...] = ()  # the decided conditions the code runs under
     closure: dict | None = None  # the names of the function it is defined in
+    self_value: Value | None = None  # a method's `self`, for `super()`
+    function: Function | None = None
     self_class: str = ""
 
 
@@ -641,6 +652,8 @@ class Evaluator:
 
     def _element(self, iterable: Value) -> Value:
         """One item of what a loop iterates."""
+        if isinstance(iterable, Each):
+            return iterable.item
         if isinstance(iterable, Seq):
             items = list(iterable.items)
             if not items:
@@ -758,6 +771,15 @@ class Evaluator:
 
     def _attribute(self, owner: Value, attr: str, node: ast.AST, frame: Frame) -> Value:
         at = f"{frame.path}:{getattr(node, 'lineno', 0)}"
+        if isinstance(owner, Bound) and owner.name == "__super__":
+            assert isinstance(owner.function, ClassRef)
+            for base in self._bases(owner.function):
+                found = self._class_attr(base, attr)
+                if isinstance(found, Function):
+                    return Bound(target=owner.target, function=found, name=attr)
+                if found is not None:
+                    return found
+            return Bound(target=owner.target, name=attr)  # a library base's (`nn.Module`)
         if isinstance(owner, External):
             name = f"{owner.name}.{attr}"
             if name.startswith("torch.cuda.") and name.endswith("Tensor"):
@@ -990,6 +1012,10 @@ class Evaluator:
             return self._instantiate(func, args, kwargs, at, node, frame)
         if isinstance(func, External):
             return self._external(func.name, args, kwargs, at, node, frame)
+        if isinstance(func, Bound) and func.name == "__compiled__":
+            result = self._apply(func.target, args, kwargs, at, node, frame)
+            self._event("cut", frame, node, "torch_xla.compile")
+            return result
         if isinstance(func, Bound):
             if isinstance(func.function, Function):
                 return self._call(func.function, [func.target, *args], kwargs, at)
@@ -1015,7 +1041,15 @@ class Evaluator:
         env = self.loaded.get(function.path)
         if env is None:
             env = self._load(function.path) or {}
-        frame = Frame(function.path, {}, env, self_class=function.owner, closure=function.closure)
+        frame = Frame(
+            function.path,
+            {},
+            env,
+            self_class=function.owner,
+            closure=function.closure,
+            self_value=args[0] if function.owner and args else None,
+            function=function,
+        )
         self._bind_parameters(node, args, kwargs, frame, function)
         self.depth += 1
         self.stack.append(key)
@@ -1395,15 +1429,20 @@ class Evaluator:
             return self._new(Obj("parser", built=at))
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
             return self._new(Obj("namespace", attrs=dict(kwargs), built=at))
+        if name == "itertools.islice" and args:
+            return args[0]
+        if name == "torch_xla.compile" and args:
+            # The compiled function runs as one graph: each call cuts the step.
+            return Bound(target=args[0], name="__compiled__")
         if name == "map" and len(args) >= 2:
             # `map(lambda x: x.to(device), batch)`: each item is what the function returns.
             return self._apply(args[0], [self._element(a) for a in args[1:]], {}, at, node, frame)
         if name in _ITERATORS and any(self._cuts(a) for a in args):
             self._iter_cuts = True  # `enumerate(MpDeviceLoader(...))` still cuts each step
         if name in ("enumerate",) and args:
-            return Seq(items=(Unknown(), self._element(args[0])))
+            return Each(item=Seq(items=(Unknown(), self._element(args[0]))))
         if name in ("zip",) and args:
-            return Seq(items=tuple(self._element(a) for a in args))
+            return Each(item=Seq(items=tuple(self._element(a) for a in args)))
         if name in ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm", "iter", "list", "tuple") and args:
             return args[0]
         if name == "next" and args:
@@ -1445,6 +1484,16 @@ class Evaluator:
             obj.attrs["__target__"] = kwargs.get("target", Unknown(at=at))
             obj.attrs["__args__"] = kwargs.get("args", Seq())
             return self._new(obj)
+        if name == "super" and frame.self_value is not None and frame.function is not None:
+            owner = self.loaded.get(frame.function.path, {}).get(frame.function.owner)
+            if isinstance(owner, ClassRef):
+                return Bound(target=frame.self_value, function=owner, name="__super__")
+            return Unknown(at=at)
+        if name in _LAUNCHES and args:
+            rest = kwargs.get("args", Seq())
+            items = list(rest.items) if isinstance(rest, Seq) else []
+            self._apply(args[0], [Unknown(at=at, reason="the rank"), *items], {}, at, node, frame)
+            return Const()
         if name in ("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"):
             if args:
                 rest = kwargs.get("args", Seq())
@@ -1476,7 +1525,17 @@ class Evaluator:
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
     | {"map"}
-    | {"isinstance", "hasattr", "callable", "print", "range"}
+    | {"isinstance", "hasattr", "callable", "print", "range", "super"}
+)
+# Libraries the facts speak for: never followed into a given module of the same name.
+_LIBRARIES = frozenset(
+    {"torch", "torch_xla", "torchvision", "transformers", "accelerate", "ignite", "lightning"}
+    | {"pytorch_lightning", "argparse", "os", "tqdm", "itertools"}
+)
+# Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
+_LAUNCHES = frozenset(
+    {"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"}
+    | {"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"}
 )
 _ITERATORS = frozenset({"enumerate", "zip", "iter", "list", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm"})
 _BUILTIN_TYPES: dict[str, Callable] = {"bool": bool, "str": str, "int": int, "float": float}
