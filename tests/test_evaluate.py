@@ -240,3 +240,18 @@ def test_an_input_the_evaluator_did_not_follow_cannot_be_told():
         "    torch_xla.sync()\n"
     )
     assert verdict({"train.py": text}).value == CANNOT_TELL
+
+
+def test_accelerate_prepares_the_model_and_loader_on_the_device():
+    text = (
+        "import torch\nfrom accelerate import Accelerator\n"
+        "accelerator = Accelerator()\n"
+        "model = torch.nn.Linear(2, 2)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "loader = torch.utils.data.DataLoader(data)\n"
+        "model, optimizer, loader = accelerator.prepare(model, optimizer, loader)\n"
+        "for x in loader:\n"
+        "    accelerator.backward(model(x).sum())\n"
+        "    optimizer.step()\n"
+    )
+    assert verdict({"train.py": text}).value == RUNS

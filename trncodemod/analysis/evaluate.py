@@ -1321,6 +1321,10 @@ class Evaluator:
             obj = self.heap.get(value.id) if isinstance(value, Ref) else None
             if obj is not None and obj.kind in ("model", "loader"):
                 obj.place = device
+                if obj.kind == "loader" and self.facts.cut_loaders:
+                    # accelerate wraps a loader in its MpDeviceLoaderWrapper on XLA
+                    # (accelerate/data_loader.py, DistributedType.XLA): each batch cuts.
+                    obj.attrs["__cuts__"] = Const(value=True)
             out.append(value)
         return out[0] if len(out) == 1 else Seq(items=tuple(out))
 
