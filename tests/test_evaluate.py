@@ -255,3 +255,16 @@ def test_accelerate_prepares_the_model_and_loader_on_the_device():
         "    optimizer.step()\n"
     )
     assert verdict({"train.py": text}).value == RUNS
+
+
+def test_a_framework_that_owns_the_loop_runs_only_where_the_facts_say_so():
+    hf = (
+        "from transformers import Trainer, AutoModel\n"
+        "model = AutoModel.from_pretrained('bert-base-uncased')\n"
+        "Trainer(model=model, args=args).train()\n"
+    )
+    assert verdict({"train.py": hf}).value == RUNS
+    lightning = "import lightning as L\nL.Trainer(accelerator='auto').fit(model)\n"
+    found = verdict({"train.py": lightning})
+    assert found.value == CANNOT_TELL and "lightning.Trainer" in found.reason
+    assert verdict({"train.py": hf}, facts=facts_for("neuron")).value == CANNOT_TELL
