@@ -268,3 +268,19 @@ def test_a_framework_that_owns_the_loop_runs_only_where_the_facts_say_so():
     found = verdict({"train.py": lightning})
     assert found.value == CANNOT_TELL and "lightning.Trainer" in found.reason
     assert verdict({"train.py": hf}, facts=facts_for("neuron")).value == CANNOT_TELL
+
+
+def test_a_loss_module_left_on_the_cpu_is_not_the_model():
+    text = (
+        "import torch, torch_xla\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+        "criterion = torch.nn.CrossEntropyLoss()\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for x, y in torch.utils.data.DataLoader(data):\n"
+        "    x, y = x.to(device), y.to(device)\n"
+        "    criterion(model(x), y).backward()\n"
+        "    optimizer.step()\n"
+        "    torch_xla.sync()\n"
+    )
+    assert verdict({"train.py": text}).value == RUNS

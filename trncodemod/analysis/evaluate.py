@@ -240,6 +240,7 @@ class ModelCall:
     inputs: tuple[tuple[str, Value], ...]  # each tensor argument: its spelling, where it is
     wrapped: str = ""
     built: str = ""
+    loss: bool = False  # a loss module (`nn.CrossEntropyLoss()`): no parameters to place
 
 
 @dataclass(frozen=True)
@@ -1174,6 +1175,7 @@ class Evaluator:
                 tuple(inputs),
                 obj.wrapped,
                 obj.built,
+                _is_loss(obj),
             )
         )
         return Tensor(place=obj.place or Unknown(at=at))
@@ -1571,6 +1573,12 @@ def _builds_model(name: str) -> bool:
     if name.startswith("transformers.") and last == "from_pretrained":
         return True
     return name in ("timm.create_model",)
+
+
+def _is_loss(obj: Obj) -> bool:
+    """A loss module: `nn.CrossEntropyLoss()`, a class of the program named `*Loss`/`*Criterion`."""
+    name = obj.cls.name if obj.cls is not None else obj.spelled.split("(", 1)[0]
+    return name.rsplit(".", 1)[-1].endswith(("Loss", "Criterion", "Loss2d"))
 
 
 def _is_dataclass(node: ast.ClassDef) -> bool:

@@ -148,9 +148,10 @@ def _placement(entry: str, call: ModelCall, trace: Trace) -> EntryVerdict | None
             f"the model is wrapped in {call.wrapped.split(' (')[0]}, which does not train on "
             "the target (torch_xla's XlaFullyShardedDataParallel does)",
         )
-    problem = _where(entry, call.place, f"the model `{call.model}`", call, trace)
-    if problem is not None:
-        return problem
+    if not (call.loss and not call.trained):  # a loss module has no parameters to place
+        problem = _where(entry, call.place, f"the model `{call.model}`", call, trace)
+        if problem is not None:
+            return problem
     for spelled, place in call.inputs:
         problem = _where(entry, place, f"the step's input `{spelled}`", call, trace)
         if problem is not None:
