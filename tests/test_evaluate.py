@@ -284,3 +284,26 @@ def test_a_loss_module_left_on_the_cpu_is_not_the_model():
         "    torch_xla.sync()\n"
     )
     assert verdict({"train.py": text}).value == RUNS
+
+
+def test_a_warm_run_reads_the_verdict_from_the_cache(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+    from trncodemod.pipeline import verdicts
+
+    (tmp_path / "train.py").write_text(
+        "import torch, torch_xla\ndevice = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n" + STEP
+    )
+    monkeypatch.chdir(tmp_path)
+    calls = []
+    evaluate = verdicts._evaluate
+    monkeypatch.setattr(verdicts, "_evaluate", lambda *a: calls.append(1) or evaluate(*a))
+    lines = []
+    for _ in range(2):
+        verdicts._MEMO.clear()
+        result = CliRunner().invoke(main, ["check", "--cache-dir", str(tmp_path / "c"), "."])
+        lines.append(result.stdout.splitlines()[-1])
+    assert len(calls) == 1
+    assert lines[0] == lines[1] and "1 runs on the accelerator" in lines[0]

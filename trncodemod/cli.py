@@ -319,7 +319,7 @@ def _migrate(
     # Blockers about where training runs are claims the evaluator proves (issue 34).
     from trncodemod.pipeline.verdicts import proven
 
-    outcomes = proven(outcomes, settings.target)
+    outcomes = proven(outcomes, settings.target, cache)
     return Run(outcomes, tuple(found.missing) + broken, settings.target)
 
 

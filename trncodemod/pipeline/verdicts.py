@@ -6,7 +6,9 @@ No verdict where nothing was judged: no file, only files that failed, no PyTorch
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -15,6 +17,7 @@ from pathlib import PurePosixPath
 from trncodemod.analysis.evaluate import Evaluator, entry_points, facts_for, imports_torch
 from trncodemod.analysis.verdict import RUNS, EntryVerdict, evaluate_trace, with_blockers
 from trncodemod.findings import Severity
+from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
 from trncodemod.pipeline.source import SourceError, decode_source
 
@@ -46,6 +49,21 @@ class _Evaluated:
     nothing: str = ""
     failed: tuple[str, ...] = ()
 
+    def to_json(self) -> dict:
+        return {
+            "runs": [[e.to_json(), sorted(m)] for e, m in self.runs],
+            "nothing": self.nothing,
+            "failed": list(self.failed),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> _Evaluated:
+        runs = tuple(
+            (EntryVerdict(e["entry"], e["verdict"], e["where"], e["why"]), frozenset(m))
+            for e, m in data["runs"]
+        )
+        return cls(runs, data["nothing"], tuple(data["failed"]))
+
 
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
@@ -74,12 +92,14 @@ def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, str,
     return found
 
 
-def proven(outcomes: Sequence[FileOutcome], target: str = "") -> list[FileOutcome]:
+def proven(
+    outcomes: Sequence[FileOutcome], target: str = "", cache: ResultCache | None = None
+) -> list[FileOutcome]:
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
     (TRN022, TRN026, TRN804) in a module that entry points run stays one unless the evaluator
     shows every one of them running on the accelerator; then it is a warning that says so (a
     device handed down through calls from where it is set, a flag off on every known launch)."""
-    evaluated = _evaluated(outcomes, target)
+    evaluated = _evaluated(outcomes, target, cache)
     if evaluated.nothing:
         return list(outcomes)
     found = []
@@ -107,26 +127,56 @@ def proven(outcomes: Sequence[FileOutcome], target: str = "") -> list[FileOutcom
     return found
 
 
-def _evaluated(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
+def _evaluated(
+    outcomes: Sequence[FileOutcome], target: str, cache: ResultCache | None = None
+) -> _Evaluated:
+    """The evaluator's verdicts, once per run (memoised), and across runs by content in the
+    result cache: the texts, the files' places, the launch lines beside them and the target."""
+    texts = [o.new if o.new is not None else o.old for o in outcomes]
     key = (
         target,
         # The files beside them (launch lines) are read once per run: the absolute paths too.
         tuple(
-            (
-                str(o.path.absolute()),
-                o.display,
-                o.error,
-                hash(o.new if o.new is not None else o.old),
-            )
-            for o in outcomes
+            (str(o.path.absolute()), o.display, o.error, hash(text))
+            for o, text in zip(outcomes, texts, strict=True)
         ),
     )
     found = _MEMO.get(key)
+    if found is not None:
+        return found
+    stored = None
+    if cache is not None:
+        digest = hashlib.sha256(target.encode())
+        for outcome, text in zip(outcomes, texts, strict=True):
+            for part in (outcome.display, outcome.error or "", outcome.path.absolute().as_posix()):
+                digest.update(part.encode() + b"\0")
+            digest.update(hashlib.sha256(text or b"").digest())
+        for _path, line in _launch_lines(outcomes):
+            digest.update(line.encode() + b"\0")
+        stored = digest.digest()
+        data = cache.get_verdict(stored)
+        if data is not None:
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                found = _Evaluated.from_json(data)
     if found is None:
         found = _evaluate(outcomes, target)
-        _MEMO.clear()
-        _MEMO[key] = found
+        if cache is not None and stored is not None:
+            cache.put_verdict(stored, found.to_json())
+    _MEMO.clear()
+    _MEMO[key] = found
     return found
+
+
+def _launch_lines(outcomes: Sequence[FileOutcome]) -> list[tuple[str, str]]:
+    from trncodemod.pipeline.program import _launches
+
+    folders = {
+        PurePosixPath(o.display).parent: o.path.parent
+        for o in outcomes
+        if o.error is None and o.display.endswith(".py")
+    }
+    displays = {o.display for o in outcomes if o.error is None and o.display.endswith(".py")}
+    return _launches(folders, displays)[0] if folders else []
 
 
 def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
@@ -209,7 +259,9 @@ def _in_original_lines(found: EntryVerdict, maps: dict[str, dict[int, int]]) -> 
         return f"{path}:{maps[path].get(line, line)}"
 
     pattern = re.compile(
-        r"(?<![\w/.-])(" + "|".join(re.escape(p) for p in sorted(maps, key=len, reverse=True)) + r"):(\d+)"
+        r"(?<![\w/.-])("
+        + "|".join(re.escape(p) for p in sorted(maps, key=len, reverse=True))
+        + r"):(\d+)"
     )
     return replace(
         found, where=pattern.sub(place, found.where), reason=pattern.sub(place, found.reason)
