@@ -273,6 +273,8 @@ class Trace:
     modules: set[str] = field(default_factory=set)  # the given modules it ran code of
     stopped: str = ""  # where the budget ran out, if it did
     failure: str = ""  # an error of the evaluator's own (reported as "cannot tell")
+    # A module it ran code of calls `backward()`: a step may be behind a choice left open.
+    trains_nearby: bool = False
 
 
 # -- the program's modules -----------------------------------------------------------------------
@@ -360,6 +362,9 @@ class Evaluator:
         except Exception as err:  # noqa: BLE001 - a bug here must not take the run down
             self.trace.stopped = f"{entry}:1"
             self.trace.failure = f"{type(err).__name__}: {err}"
+        self.trace.trains_nearby = any(
+            "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
+        )
         return self.trace
 
     def _load(self, path: str, main: bool = False) -> dict[str, Value] | None:
@@ -689,12 +694,10 @@ class Evaluator:
             decided = truth(test)
             if decided is None:
                 body, orelse = self._expr(node.body, frame), self._expr(node.orelse, frame)
-                return _join(
-                    body,
-                    orelse,
-                    f"{frame.path}:{node.lineno}",
-                    f"`{_code(node.test, frame, self)}` is undecided",
-                )
+                why = f"`{_code(node.test, frame, self)}` is undecided"
+                if isinstance(test, Unknown) and test.reason:
+                    why += f" ({test.reason})"
+                return _join(body, orelse, f"{frame.path}:{node.lineno}", why)
             value = self._expr(node.body if decided else node.orelse, frame)
             return _with_why(value, test.why)
         if isinstance(node, ast.BoolOp):
@@ -1030,6 +1033,9 @@ class Evaluator:
                 if isinstance(call, Function):
                     return self._call(call, [func, *args], kwargs, at)
             return Unknown(at=at, reason="")
+        if isinstance(func, Unknown) and _UNDECIDED in func.reason:
+            # A call of a value an undecided condition chose: what runs there is not known.
+            self._event("unfollowed", frame, node, f"{func.at}: {func.reason}")
         return Unknown(at=at, reason=_reason(func))
 
     def _call(self, function: Function, args: list[Value], kwargs: dict[str, Value], at: str):
@@ -1391,7 +1397,11 @@ class Evaluator:
             text += " and no launch line sets it" if not lines else ""
             return _with_why(default, (Why(path, line_no, text),))
         first = values[0][1]
-        if all(v == first for _, v in values):
+        if isinstance(first, Unknown) and not first.at:
+            first = replace(first, at=at)
+        if all(
+            v == first or isinstance(v, Unknown) and isinstance(first, Unknown) for _, v in values
+        ):
             shown = "; ".join(line for line, _ in values[:2])
             text = f"`{flag_text}` is {_show(first)} on every launch line ({shown})"
             return _with_why(first, (Why(path, line_no, text),))
@@ -1533,6 +1543,7 @@ _BUILTINS = frozenset(
     | {"map"}
     | {"isinstance", "hasattr", "callable", "print", "range", "super"}
 )
+_UNDECIDED = "is undecided"
 # Libraries the facts speak for: never followed into a given module of the same name.
 _LIBRARIES = frozenset(
     {"torch", "torch_xla", "torchvision", "transformers", "accelerate", "ignite", "lightning"}
@@ -1638,7 +1649,8 @@ def _typed(text: str, kind: Value | None) -> Value:
             return Const(value=_BUILTIN_TYPES[kind.name](text))
         except ValueError:
             return Unknown()
-    if text.startswith(("$", "`")):
+    if text.startswith(("$", "`", "<", "{", "[")) or text.endswith((">", "}", "]")):
+        # `$LR`, `<TYPE>`, `{gan_type}`: a placeholder, set where the command is run
         return Unknown(reason=f"`{text}` is set outside the program")
     return Const(value=text.strip("\"'"))
 

@@ -81,6 +81,17 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             entry, CANNOT_TELL, trace.stopped, "the evaluator's work for one entry point ran out"
         )
     if step is None:
+        unfollowed = next((e for e in trace.events if e.kind == "unfollowed"), None)
+        if unfollowed is not None and trace.trains_nearby:
+            # The step may be behind a choice the evaluator left open.
+            where, _, why = unfollowed.detail.partition(": ")
+            return EntryVerdict(
+                entry,
+                CANNOT_TELL,
+                where or unfollowed.where,
+                f"no training step was found, but the launch path calls a value chosen where {why}"
+                "; `trncodemod verify` runs it",
+            )
         return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
     if step.kind == "framework":
         if step.detail in facts.owning_frameworks:
