@@ -309,25 +309,35 @@ def test_a_warm_run_reads_the_verdict_from_the_cache(tmp_path, monkeypatch):
     assert lines[0] == lines[1] and "1 runs on the accelerator" in lines[0]
 
 
-def test_a_step_behind_a_choice_left_open_cannot_be_told_not_no_step():
+def test_each_object_an_open_choice_picks_is_followed_and_the_worst_step_counts():
     """pytorch-generative-model-collections: the launch line's `--gan_type <TYPE>` is a
-    placeholder, so which class trains is undecided; not "no training step"."""
-    files = {
-        "main.py": "import argparse\nfrom gan import GAN, WGAN\n"
-        "parser = argparse.ArgumentParser()\n"
-        "parser.add_argument('--gan_type', default='GAN')\n"
-        "args = parser.parse_args()\n"
-        "gan = GAN() if args.gan_type == 'GAN' else WGAN()\n"
-        "gan.train()\n"
-        "if __name__ == '__main__':\n    pass\n",
-        "gan.py": "import torch\n"
+    placeholder, so which class trains is undecided: each is followed, and the entry point runs
+    only if every step it may run does."""
+    gans = (
+        "import torch, torch_xla\n"
         "class GAN:\n    def train(self):\n"
+        "        model = torch.nn.Linear(2, 2).to(torch_xla.device())\n"
+        "        for x in torch.utils.data.DataLoader([]):\n"
+        "            model(x.to(torch_xla.device())).sum().backward()\n"
+        "            torch_xla.sync()\n"
+        "class WGAN(GAN):\n    pass\n"
+        "class BEGAN:\n    def train(self):\n"
         "        model = torch.nn.Linear(2, 2)\n"
         "        for x in torch.utils.data.DataLoader([]):\n"
         "            model(x).sum().backward()\n"
-        "class WGAN(GAN):\n    pass\n",
-    }
+    )
+    main = (
+        "import argparse\nfrom gan import GAN, WGAN, BEGAN\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--gan_type', default='GAN')\n"
+        "args = parser.parse_args()\n"
+        "gan = GAN() if args.gan_type == 'GAN' else {other}\n"
+        "gan.train()\n"
+    )
     lines = {"main.py": ["README.md: python main.py --gan_type <TYPE>"]}
-    found = verdict(files, "main.py", lines)
-    assert found.value == CANNOT_TELL and "<TYPE>" in found.reason, found
-    assert verdict(files, "main.py").value == DOES_NOT  # the default: GAN, on the CPU
+    both_run = {"main.py": main.format(other="WGAN()"), "gan.py": gans}
+    assert verdict(both_run, "main.py", lines).value == RUNS
+    one_does_not = {"main.py": main.format(other="BEGAN()"), "gan.py": gans}
+    found = verdict(one_does_not, "main.py", lines)
+    assert found.value == DOES_NOT and "gan.py:12" in found.reason, found
+    assert verdict(one_does_not, "main.py").value == RUNS  # the default: GAN

@@ -137,6 +137,15 @@ class Each(Value):
 
 
 @dataclass(frozen=True)
+class OneOf(Value):
+    """One of several objects, chosen by a condition the evaluator could not decide (``at``)."""
+
+    choices: tuple[Value, ...] = ()
+    at: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class External(Value):
     """A name outside the given modules, by its full dotted name (``torch.cuda.is_available``)."""
 
@@ -194,12 +203,26 @@ class Obj:
         return replace(self, attrs=dict(self.attrs))
 
 
+_OBJECTS = (Ref, Function, ClassRef, Bound, ModuleRef)
+MAX_CHOICES = 16
+
+
 def _join(a: Value, b: Value, at: str, why: str) -> Value:
     if a == b:
         return a
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         return Tensor(place=_join(a.place, b.place, at, why))
+    # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
+    # followed where it is used.
+    if isinstance(a, (*_OBJECTS, OneOf)) and isinstance(b, (*_OBJECTS, OneOf)):
+        choices = tuple(dict.fromkeys((*_choices(a), *_choices(b))))
+        if len(choices) <= MAX_CHOICES:
+            return OneOf(choices=choices, at=at, reason=why)
     return Unknown(at=at, reason=why)
+
+
+def _choices(value: Value) -> tuple[Value, ...]:
+    return value.choices if isinstance(value, OneOf) else (value,)
 
 
 def truth(value: Value) -> bool | None:
@@ -213,7 +236,7 @@ def truth(value: Value) -> bool | None:
         return bool(value.items)
     if isinstance(value, Dict):
         return bool(value.items)
-    if isinstance(value, (Device, TensorType, Function, ClassRef, ModuleRef, Ref, Bound)):
+    if isinstance(value, (Device, TensorType, Function, ClassRef, ModuleRef, Ref, Bound, OneOf)):
         return True
     return None
 
@@ -660,6 +683,12 @@ class Evaluator:
         """One item of what a loop iterates."""
         if isinstance(iterable, Each):
             return iterable.item
+        if isinstance(iterable, OneOf):
+            items = [self._element(c) for c in iterable.choices]
+            result = items[0]
+            for other in items[1:]:
+                result = _join(result, other, iterable.at, iterable.reason)
+            return result
         if isinstance(iterable, Seq):
             items = list(iterable.items)
             if not items:
@@ -775,6 +804,12 @@ class Evaluator:
 
     def _attribute(self, owner: Value, attr: str, node: ast.AST, frame: Frame) -> Value:
         at = f"{frame.path}:{getattr(node, 'lineno', 0)}"
+        if isinstance(owner, OneOf):
+            found = [self._attribute(c, attr, node, frame) for c in owner.choices]
+            result = found[0]
+            for other in found[1:]:
+                result = _join(result, other, owner.at, owner.reason)
+            return result
         if isinstance(owner, Bound) and owner.name == "__super__":
             assert isinstance(owner.function, ClassRef)
             for base in self._bases(owner.function):
@@ -1010,6 +1045,12 @@ class Evaluator:
         node: ast.Call,
         frame: Frame,
     ) -> Value:
+        if isinstance(func, OneOf):
+            results = [self._apply(c, args, kwargs, at, node, frame) for c in func.choices]
+            result = results[0]
+            for other in results[1:]:
+                result = _join(result, other, func.at, func.reason)
+            return result
         if isinstance(func, Function):
             return self._call(func, args, kwargs, at)
         if isinstance(func, ClassRef):

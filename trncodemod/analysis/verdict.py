@@ -105,6 +105,17 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             step.where,
             f"`{name}` owns the loop; whether it trains on the target is not known",
         )
+    # Every step the launch path runs (a pretraining and a finetuning loop, each class an
+    # undecided choice may train): the entry point runs when each of them does.
+    results = [_judge_step(entry, other, trace, facts) for other in _steps(trace.events)]
+    for value in (DOES_NOT, CANNOT_TELL):
+        for result in results:
+            if result.value == value:
+                return result
+    return results[0]
+
+
+def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVerdict:
     loop = step.loops[-1] if step.loops else None
     calls = [c for c in trace.calls if loop is None or loop in c.loops]
     if any(c.trained for c in calls):  # the models an optimizer steps (not a loss module)
@@ -136,6 +147,19 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         step.where,
         "the model's parameters and the step's inputs are on the accelerator, and the step is cut",
     )
+
+
+def _steps(events: Sequence[Event]) -> list[Event]:
+    """The first ``backward()`` or optimizer step of each loop that runs one (of the run, when
+    none runs in a loop)."""
+    found: dict[int, Event] = {}
+    for event in events:
+        if event.kind in ("backward", "optimizer") and event.loops:
+            found.setdefault(event.loops[-1], event)
+    if found:
+        return list(found.values())
+    first = _step(events)
+    return [first] if first is not None else []
 
 
 def _step(events: Sequence[Event]) -> Event | None:
