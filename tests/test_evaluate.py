@@ -341,3 +341,14 @@ def test_each_object_an_open_choice_picks_is_followed_and_the_worst_step_counts(
     found = verdict(one_does_not, "main.py", lines)
     assert found.value == DOES_NOT and "gan.py:12" in found.reason, found
     assert verdict(one_does_not, "main.py").value == RUNS  # the default: GAN
+
+
+def test_kernels_for_another_xla_device_are_not_shown_to_run():
+    text = (
+        "import torch, torch_xla\n"
+        "from torch_xla.experimental.custom_kernel import flash_attention\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n" + STEP
+    )
+    found = verdict({"train.py": text})
+    assert found.value == CANNOT_TELL and found.where == "train.py:2"

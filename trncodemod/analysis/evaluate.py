@@ -57,6 +57,7 @@ class Facts:
     needs_cut: bool
     unsupported_wrappers: frozenset[str]
     owning_frameworks: frozenset[str]
+    other_device_modules: frozenset[str]
 
 
 @cache
@@ -298,6 +299,8 @@ class Trace:
     failure: str = ""  # an error of the evaluator's own (reported as "cannot tell")
     # A module it ran code of calls `backward()`: a step may be behind a choice left open.
     trains_nearby: bool = False
+    # Where a module it ran code of imports kernels for another device ("path:line", module).
+    other_device: tuple[str, str] | None = None
 
 
 # -- the program's modules -----------------------------------------------------------------------
@@ -388,7 +391,18 @@ class Evaluator:
         self.trace.trains_nearby = any(
             "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
         )
+        self.trace.other_device = self._other_device()
         return self.trace
+
+    def _other_device(self) -> tuple[str, str] | None:
+        """The first import of a kernel module for another device in the modules run."""
+        for path in sorted(self.trace.modules):
+            text = self.modules.texts.get(path, "")
+            for name in sorted(self.facts.other_device_modules):
+                at = text.find(name)
+                if at >= 0:
+                    return f"{path}:{text.count(chr(10), 0, at) + 1}", name
+        return None
 
     def _load(self, path: str, main: bool = False) -> dict[str, Value] | None:
         """Run a module's top level once; its globals."""

@@ -112,6 +112,15 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         for result in results:
             if result.value == value:
                 return result
+    if trace.other_device is not None:
+        where, name = trace.other_device
+        return EntryVerdict(
+            entry,
+            CANNOT_TELL,
+            where,
+            f"the program imports `{name}`, kernels for another XLA device (TPU): whether the "
+            "step calls them is not shown; `trncodemod verify` runs it",
+        )
     return results[0]
 
 
