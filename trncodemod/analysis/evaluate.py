@@ -1392,8 +1392,13 @@ class Evaluator:
         return out[0] if len(out) == 1 else Seq(items=tuple(out))
 
     def _parser_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, frame) -> Value:
-        if name in ("add_argument_group", "add_mutually_exclusive_group"):
-            return ref
+        if name in (
+            "add_argument_group",
+            "add_mutually_exclusive_group",
+            "add_subparsers",
+            "add_parser",
+        ):
+            return ref  # a subcommand's options are read as the parser's own
         if name == "add_argument":
             flags = [a.value for a in args if isinstance(a, Const) and isinstance(a.value, str)]
             if not flags:
@@ -1409,6 +1414,8 @@ class Evaluator:
                 default = Const(value=False)
             elif action_name == "store_false":
                 default = Const(value=True)
+            elif truth(kwargs.get("required", Const())):
+                default = Unknown(at=at, reason=f"`{long}` is required: set where it is launched")
             else:
                 default = Const()
             default = self._launched(flags, action_name, default, kwargs.get("type"), at)
@@ -1460,6 +1467,12 @@ class Evaluator:
             shown = "; ".join(line for line, _ in values[:2])
             text = f"`{flag_text}` is {_show(first)} on every launch line ({shown})"
             return _with_why(first, (Why(path, line_no, text),))
+        plain = [line for line, v in values if v == default and not isinstance(v, Unknown)]
+        if plain and isinstance(default, Const):
+            # `python main.py` and `python main.py --no-accel`: the documented run is the one
+            # with the default; the others opt out on purpose.
+            text = f"`{flag_text}` is {_show(default)} as {plain[0]} launches it"
+            return _with_why(default, (Why(path, line_no, text),))
         return Unknown(at=at, reason=f"the launch lines give `{flag_text}` different values")
 
     def _external(self, name, args, kwargs, at, node, frame) -> Value:
