@@ -352,3 +352,18 @@ def test_kernels_for_another_xla_device_are_not_shown_to_run():
     )
     found = verdict({"train.py": text})
     assert found.value == CANNOT_TELL and found.where == "train.py:2"
+
+
+def test_torch_ddp_keeping_device_ids_does_not_run_on_xla():
+    """ddp-tutorial-series: `DDP(model, device_ids=[gpu_id])` moves inputs to `xla:<gpu_id>`."""
+    text = (
+        "import os, torch, torch_xla\n"
+        "from torch.nn.parallel import DistributedDataParallel as DDP\n"
+        "device = torch_xla.device()\n"
+        "gpu_id = int(os.environ['LOCAL_RANK'])\n"
+        "model = DDP(torch.nn.Linear(2, 2).to(device), device_ids=[gpu_id])\n" + STEP
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT and found.where == "train.py:5", found
+    kept = text.replace(", device_ids=[gpu_id]", ", gradient_as_bucket_view=True")
+    assert verdict({"train.py": kept}).value == RUNS

@@ -1538,8 +1538,26 @@ class Evaluator:
         if name in facts.unsupported_wrappers or name.endswith("FullyShardedDataParallel"):
             if args and isinstance(args[0], Ref) and args[0].id in self.heap:
                 if name in facts.unsupported_wrappers:
-                    self.heap[args[0].id].wrapped = f"{spelled} ({path}:{line})"
+                    self.heap[args[0].id].wrapped = (
+                        f"{path}:{line}|the model is wrapped in {spelled}, which does not train "
+                        "on the target (torch_xla's XlaFullyShardedDataParallel does)"
+                    )
                 return args[0]
+        if (
+            name.endswith("DistributedDataParallel")
+            and facts.needs_cut
+            and kwargs.get("device_ids") not in (None, Const(), Seq())
+            and args
+            and isinstance(args[0], Ref)
+            and args[0].id in self.heap
+        ):
+            # torch DDP moves every input to `xla:<device_ids[0]>`: a device a process of a
+            # local rank above 0 does not have (torch 2.9 DDP `_pre_forward`; TRN144).
+            self.heap[args[0].id].wrapped = (
+                f"{path}:{line}|{spelled} keeps `device_ids`: DDP moves every input to "
+                "`xla:<device_ids[0]>`, which a process of a local rank above 0 does not have"
+            )
+            return args[0]
         if name.rsplit(".", 1)[-1] in _WRAPPERS or name in ("torch.compile",):
             return args[0] if args else Unknown(at=at)
         if name in facts.cut_loaders and args:

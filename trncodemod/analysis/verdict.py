@@ -184,14 +184,9 @@ def _step(events: Sequence[Event]) -> Event | None:
 
 
 def _placement(entry: str, call: ModelCall, trace: Trace) -> EntryVerdict | None:
-    if call.wrapped:
-        return EntryVerdict(
-            entry,
-            DOES_NOT,
-            call.wrapped.rsplit("(", 1)[-1].rstrip(")"),
-            f"the model is wrapped in {call.wrapped.split(' (')[0]}, which does not train on "
-            "the target (torch_xla's XlaFullyShardedDataParallel does)",
-        )
+    if call.wrapped:  # "path:line|why": a wrapper the model cannot train in on the target
+        where, _, why = call.wrapped.partition("|")
+        return EntryVerdict(entry, DOES_NOT, where, why)
     if not (call.loss and not call.trained):  # a loss module has no parameters to place
         problem = _where(entry, call.place, f"the model `{call.model}`", call, trace)
         if problem is not None:
