@@ -367,3 +367,15 @@ def test_torch_ddp_keeping_device_ids_does_not_run_on_xla():
     assert found.value == DOES_NOT and found.where == "train.py:5", found
     kept = text.replace(", device_ids=[gpu_id]", ", gradient_as_bucket_view=True")
     assert verdict({"train.py": kept}).value == RUNS
+
+
+def test_a_framework_told_to_train_on_the_cpu_does_not_run():
+    text = (
+        "from transformers import Trainer, TrainingArguments, AutoModel\n"
+        "model = AutoModel.from_pretrained('bert-base-uncased')\n"
+        "args = TrainingArguments(output_dir='out', use_cpu=True)\n"
+        "Trainer(model=model, args=args).train()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT and "use_cpu=True" in found.reason, found
+    assert verdict({"train.py": text.replace("use_cpu=True", "bf16=True")}).value == RUNS

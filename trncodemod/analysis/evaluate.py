@@ -1606,8 +1606,18 @@ class Evaluator:
             return Const()
         if name == "accelerate.Accelerator":
             return self._new(Obj("accelerator", built=at))
+        if name in ("transformers.TrainingArguments", "transformers.Seq2SeqTrainingArguments"):
+            return self._new(Obj("namespace", attrs=dict(kwargs), built=at))
         if name.rsplit(".", 1)[-1] in _FRAMEWORK_CLASSES:
             owns = name in facts.owning_frameworks
+            options = kwargs.get("args", args[1] if len(args) > 1 else None)
+            held = self.heap.get(options.id) if isinstance(options, Ref) else None
+            for flag in ("use_cpu", "no_cuda"):
+                value = held.attrs.get(flag) if held is not None else None
+                if value is not None and truth(value):
+                    # The framework is told to train on the CPU.
+                    spelled = f"!{name}: its arguments set `{flag}=True` ({at})"
+                    return self._new(Obj("framework", built=at, spelled=spelled))
             obj = Obj("framework", built=at, spelled=name if owns else "?" + name)
             return self._new(obj)
         if name.startswith(_TENSOR_FACTORIES_PREFIX) and name.rsplit(".", 1)[-1] in _FACTORIES:

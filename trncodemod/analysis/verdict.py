@@ -94,6 +94,11 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             )
         return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
     if step.kind == "framework":
+        if step.detail.startswith("!"):
+            name, _, why = step.detail[1:].partition(": ")
+            return EntryVerdict(
+                entry, DOES_NOT, step.where, f"`{name}` owns the loop, and {why}: the CPU"
+            )
         if step.detail in facts.owning_frameworks:
             return EntryVerdict(
                 entry, RUNS, step.where, f"`{step.detail}` owns the loop and runs it on the target"
