@@ -67,7 +67,7 @@ class _Evaluated:
 
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
-PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN804"})
+PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
 
 
 def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
@@ -96,7 +96,7 @@ def proven(
     outcomes: Sequence[FileOutcome], target: str = "", cache: ResultCache | None = None
 ) -> list[FileOutcome]:
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
-    (TRN022, TRN026, TRN804) in a module that entry points run stays one unless the evaluator
+    (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
     shows every one of them running on the accelerator; then it is a warning that says so (a
     device handed down through calls from where it is set, a flag off on every known launch)."""
     evaluated = _evaluated(outcomes, target, cache)
