@@ -225,6 +225,14 @@ def _where(entry: str, place: Value, what: str, call: ModelCall, trace: Trace):
     skipped = _skipped_move(entry, what, trace)
     if skipped is not None:
         return skipped
+    if place.kind == "cpu" and len(place.why) == 1:  # built, and never moved
+        built = place.why[0]
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            f"{built.path}:{built.line}",
+            f"{what} is built on the CPU ({built.text}) and nothing on the launch path moves it",
+        )
     return EntryVerdict(
         entry,
         DOES_NOT,
