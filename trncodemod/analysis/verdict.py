@@ -13,16 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from trncodemod.analysis.evaluate import (
+from trncodemod.analysis.abstract_values import (
     Device,
     Event,
-    Facts,
     ModelCall,
     Trace,
     Unknown,
     Value,
     Why,
 )
+from trncodemod.analysis.device_facts import Facts
 
 RUNS = "runs"
 DOES_NOT = "does not"

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
-from trncodemod.analysis.evaluate import Evaluator, entry_points, facts_for, imports_torch
+from trncodemod.analysis.device_facts import facts_for
+from trncodemod.analysis.entry_points import entry_points, imports_torch
+from trncodemod.analysis.evaluate import Evaluator
 from trncodemod.analysis.verdict import RUNS, EntryVerdict, evaluate_trace, with_blockers
 from trncodemod.findings import Severity
 from trncodemod.pipeline.cache import ResultCache
