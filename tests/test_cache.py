@@ -250,7 +250,8 @@ def test_check_of_another_folder_keeps_its_cache_out_of_both_folders(
     assert list((tmp_path / "here").iterdir()) == []
     assert [p.name for p in (tmp_path / "repo").iterdir()] == ["t.py"]
     entries = list((user_cache_folder / "trncodemod").rglob("*.json"))
-    assert len(entries) == 1, "the run's entry is in the user's cache folder"
+    # The file's entry and the run's verdict (``pipeline.verdicts``).
+    assert len(entries) == 2, "the run's entries are in the user's cache folder"
 
 
 def test_the_signing_key_is_private_to_the_user(tmp_path: Path, user_cache_folder: Path) -> None:

@@ -34,6 +34,7 @@ from trncodemod.output.report import (
     json_report,
     statistics_lines,
     summary_line,
+    verdict_lines,
 )
 from trncodemod.output.report import statistics as statistics_rows
 from trncodemod.pipeline.cache import ResultCache, open_cache
@@ -350,6 +351,10 @@ def _migrate(
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
     outcomes = _run(list(found.files), settings, jobs, cache)
+    # Blockers about where training runs are claims the evaluator proves (issue 34).
+    from trncodemod.pipeline.verdicts import proven
+
+    outcomes = proven(outcomes, settings.target, cache)
     return Run(outcomes, tuple(found.missing) + broken, settings.target)
 
 
@@ -427,7 +432,7 @@ def apply(
             outcomes = write_outcomes(outcomes, paths)
     outcomes = one_per_cause(outcomes)  # as `check` counts them
     if fmt == "json":
-        click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
+        click.echo(json_report(outcomes, "dry-run" if dry_run else "apply", run.target), err=True)
     else:
         for line in finding_lines(outcomes):
             click.echo(line, err=True)
@@ -439,6 +444,8 @@ def apply(
                 click.echo(
                     cell_diffs(outcome.old, outcome.new, outcome.display), err=True, nl=False
                 )
+        for line in verdict_lines(outcomes, run.target):
+            click.echo(line, err=True)
         click.echo(summary_line(outcomes, dry_run, run.target), err=True)
     if interrupted:
         click.echo(INTERRUPTED_WRITING, err=True)
@@ -525,13 +532,15 @@ def check(
             for line in statistics_lines(rows):
                 click.echo(line)
     elif fmt == "json":
-        click.echo(json_report(outcomes, "check"))
+        click.echo(json_report(outcomes, "check", run.target))
     elif fmt == "sarif":
         from trncodemod.output.sarif import sarif_report
 
-        click.echo(sarif_report(outcomes))
+        click.echo(sarif_report(outcomes, run.target))
     elif fmt == "text":
         for line in check_lines(outcomes):
+            click.echo(line)
+        for line in verdict_lines(outcomes, run.target):
             click.echo(line)
         click.echo(check_summary(outcomes, run.target))
     counts = count(outcomes)

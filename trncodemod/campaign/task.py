@@ -208,7 +208,7 @@ def migrate_repository(
             verified = _verify([], [], settings.target, verify_python, deadline)
         timings["migrate"] = time.monotonic() - mark - timings.get("verify", 0.0)
         counts = count(made.outcomes).to_json()
-        sarif = sarif_log(made.outcomes)
+        sarif = sarif_log(made.outcomes, settings.target)
         sarif["runs"][0]["automationDetails"] = {"id": f"trncodemod-campaign/{job.name}/"}
         sarif["runs"][0]["versionControlProvenance"] = [
             {"repositoryUri": _uri(job.url), "revisionId": commit, "branch": job.branch}
@@ -217,7 +217,9 @@ def migrate_repository(
             "patch": b"".join(o.diff for o in made.outcomes),
             "description": made.description.encode(),
             # A file name that is not UTF-8 (surrogates in the text) is written as escapes.
-            "findings": json_report(made.outcomes, "apply").encode("utf-8", "backslashreplace"),
+            "findings": json_report(made.outcomes, "apply", settings.target).encode(
+                "utf-8", "backslashreplace"
+            ),
             "sarif": json.dumps(sarif, indent=1, ensure_ascii=False).encode(
                 "utf-8", "backslashreplace"
             ),
@@ -231,6 +233,8 @@ def migrate_repository(
         "target": settings.target,
         "branch_commit": made.commit if made.branch else None,
         "counts": counts,
+        # The verdict per entry point (issue 34): how many run, do not, cannot tell.
+        "verdict": sarif["runs"][0]["properties"]["verdict"]["counts"],
         "rules": _rules(made.outcomes),
         "blocking": _blocking(made.outcomes),
         "errors": [o.error_text() for o in made.errors],

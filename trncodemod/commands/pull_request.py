@@ -218,6 +218,25 @@ def _by_rule(findings: list[Finding]) -> list[str]:
     return lines
 
 
+def _verdict_section(outcomes: list[FileOutcome], target: Target) -> list[str]:
+    """The verdict per entry point (issue 34): the counts, then each entry point's line."""
+    from trncodemod.output.report import entry_counts, one_line
+    from trncodemod.pipeline.verdicts import judged
+
+    found = judged(outcomes, target.name)
+    lines = ["## Verdict", ""]
+    if found.nothing:
+        return [*lines, f"No verdict: {found.nothing}.", ""]
+    lines += [entry_counts(found.entries) + ".", ""]
+    lines += [
+        f"- `{e.entry}`: {e.value}"
+        + (f" (`{e.where}`)" if e.where else "")
+        + f": {one_line(e.reason)}"
+        for e in found.entries
+    ]
+    return [*lines, ""]
+
+
 def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
     """The pull-request description: what blocks first, then the files that failed to migrate,
     then the changes to check, then the findings left by rule, then notes; the applied changes,
@@ -241,6 +260,7 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
         f"{counts.left} left, {plural(counts.notes, 'note')}; "
         f"{plural(counts.blockers, 'blocker')}.",
         "",
+        *_verdict_section(outcomes, target),
         "## Blockers",
         "",
     ]
@@ -423,8 +443,13 @@ def make_migration_branch(
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     if found.missing:
         raise MissingPath(f"no such file or folder: {found.missing[0]}")
-    # One finding per cause, as `check` shows and counts them (`counts.count`).
-    outcomes = one_per_cause(list(migrate_files(list(found.files), settings, jobs)))
+    from trncodemod.pipeline.verdicts import proven
+
+    # One finding per cause, as `check` shows and counts them (`counts.count`), after the
+    # blockers the evaluator settles.
+    outcomes = one_per_cause(
+        proven(list(migrate_files(list(found.files), settings, jobs)), settings.target)
+    )
     errors = [o for o in outcomes if o.error]
     if not any(o.changed for o in outcomes):
         return MigrationBranch(outcomes, None, [], errors, describe(outcomes, profile, branch))

@@ -164,6 +164,18 @@ class ResultCache:
     def put_summary(self, raw: bytes, summary: dict) -> None:
         self._write(self._path(raw, "\0summary"), summary)
 
+    def get_verdict(self, key: bytes) -> dict | None:
+        """A run's verdict per entry point (``pipeline.verdicts``), by what it depends on."""
+        body = self._verified(self._path(key, "\0verdict"))
+        try:
+            found = json.loads(body) if body is not None else None
+        except ValueError:
+            return None
+        return found if isinstance(found, dict) else None
+
+    def put_verdict(self, key: bytes, verdict: dict) -> None:
+        self._write(self._path(key, "\0verdict"), verdict)
+
     def put(self, raw: bytes, display: str, entry: Entry, context: str = "") -> None:
         """Keep ``entry``, computed for ``raw`` named ``display`` in ``context``."""
         context += _kind(display)
