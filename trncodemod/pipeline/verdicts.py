@@ -17,8 +17,14 @@ from pathlib import PurePosixPath
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
 from trncodemod.analysis.evaluate import Evaluator
-from trncodemod.analysis.verdict import RUNS, EntryVerdict, evaluate_trace, with_blockers
-from trncodemod.findings import Severity
+from trncodemod.analysis.verdict import (
+    DOES_NOT,
+    RUNS,
+    EntryVerdict,
+    evaluate_trace,
+    with_blockers,
+)
+from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
 from trncodemod.pipeline.source import SourceError, decode_source
@@ -104,6 +110,7 @@ def proven(
     evaluated = _evaluated(outcomes, target, cache)
     if evaluated.nothing:
         return list(outcomes)
+    outcomes = _off_accelerator(outcomes, evaluated)
     found = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
@@ -127,6 +134,40 @@ def proven(
         )
         found.append(replace(outcome, findings=findings))
     return found
+
+
+def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
+    """An entry point the evaluator shows does not train on the accelerator, with no blocker in
+    any module its run reaches, gets one at its cause (TRN027): the verdict's "does not" counts
+    in every output and in the exit code, once per cause."""
+    from trncodemod.transforms.device_rules import EntryPointOffAccelerator as Rule
+
+    by_path = {o.display: index for index, o in enumerate(outcomes)}
+    blocked = {o.display for o in outcomes if any(blocks(f) for f in o.findings)}
+    added: dict[str, list[Finding]] = {}
+    seen: set[str] = set()
+    for raw, modules in evaluated.runs:
+        if raw.value != DOES_NOT or not modules.isdisjoint(blocked) or raw.where in seen:
+            continue
+        path, _, line = raw.where.rpartition(":")
+        if path not in by_path or not line.isdigit() or outcomes[by_path[path]].error:
+            continue
+        seen.add(raw.where)
+        message = f"{raw.entry} does not train on the accelerator: {raw.reason}"
+        finding = Finding.from_rule(Rule, path, int(line), 1, message, False)
+        added.setdefault(path, []).append(finding)
+    if not added:
+        return list(outcomes)
+    return [
+        replace(o, findings=tuple(sorted((*o.findings, *added[o.display]), key=_place)))
+        if o.display in added
+        else o
+        for o in outcomes
+    ]
+
+
+def _place(finding: Finding) -> tuple[int, int]:
+    return finding.line, finding.column
 
 
 def _evaluated(
