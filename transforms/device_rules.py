@@ -5,6 +5,7 @@ what ``trncodemod explain`` prints; the training device itself is
 
 from __future__ import annotations
 
+from trncodemod.analysis.verdict import EntryPointOffAccelerator
 from trncodemod.findings import Rule, Safety, Severity
 
 
@@ -116,46 +117,6 @@ class CudaAvailabilityChoice(Rule):
     safety = Safety.SAFE
     severity = Severity.ERROR
     sources = ("xla-devices", "neuron-guide", "measured-device-checks")
-
-
-class EntryPointOffAccelerator(Rule):
-    """## What it does
-    Reports, at its cause, an entry point that the evaluator of the migrated program shows does
-    not train on the accelerator, where no other blocker already says so: the model or the
-    step's inputs stay on the CPU (a flag that is False on the target, `cuda = True if
-    torch.cuda.is_available() else False` and then `if cuda: model.cuda()`), the step is never
-    cut, or a framework that owns the loop keeps it on the CPU. The verdict per entry point
-    names the same cause; this finding makes it count, as a blocker, in every output and in the
-    exit code. Nothing is rewritten: the evaluator knows the program does not run there, not
-    which edit the author wants.
-
-    ## Why
-    `torch.cuda.is_available()` is False under torch-xla on a Trainium host
-    ([measured-device-checks]), so a program whose placement hangs on it, or on any value that
-    is not the XLA device on the launch path, trains on the CPU or stops; the device it must
-    use is `torch_xla.device()` ([xla-devices]).
-
-    ## Example
-    ```python
-    cuda = True if torch.cuda.is_available() else False
-    if cuda:
-        generator.cuda()
-    ```
-
-    ## Use instead
-    ```python
-    device = torch_xla.device()
-    generator.to(device)
-    ```
-    """
-
-    code = "TRN027"
-    name = "entry-point-off-accelerator"
-    summary = "an entry point the evaluator shows does not train on the accelerator (report only)"
-    fixable = False
-    safety = Safety.REVIEW
-    severity = Severity.BLOCKER
-    sources = ("xla-devices", "measured-device-checks")
 
 
 class AcceleratorDevice(Rule):

@@ -20,6 +20,7 @@ from trncodemod.analysis.evaluate import Evaluator
 from trncodemod.analysis.verdict import (
     DOES_NOT,
     RUNS,
+    EntryPointOffAccelerator,
     EntryVerdict,
     evaluate_trace,
     with_blockers,
@@ -28,6 +29,7 @@ from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
 from trncodemod.pipeline.source import SourceError, decode_source
+from trncodemod.pipeline.suppressions import find_suppressions
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,10 @@ def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, str,
 
 
 def proven(
-    outcomes: Sequence[FileOutcome], target: str = "", cache: ResultCache | None = None
+    outcomes: Sequence[FileOutcome],
+    target: str = "",
+    cache: ResultCache | None = None,
+    enabled: frozenset[str] | None = None,
 ) -> list[FileOutcome]:
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
     (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
@@ -110,7 +115,8 @@ def proven(
     evaluated = _evaluated(outcomes, target, cache)
     if evaluated.nothing:
         return list(outcomes)
-    outcomes = _off_accelerator(outcomes, evaluated)
+    if enabled is None or EntryPointOffAccelerator.code in enabled:
+        outcomes = _off_accelerator(outcomes, evaluated)
     found = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
@@ -139,9 +145,7 @@ def proven(
 def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
     """An entry point the evaluator shows does not train on the accelerator, with no blocker in
     any module its run reaches, gets one at its cause (TRN027): the verdict's "does not" counts
-    in every output and in the exit code, once per cause."""
-    from trncodemod.transforms.device_rules import EntryPointOffAccelerator as Rule
-
+    in every output and in the exit code, once per cause; not where a comment suppresses it."""
     by_path = {o.display: index for index, o in enumerate(outcomes)}
     blocked = {o.display for o in outcomes if any(blocks(f) for f in o.findings)}
     added: dict[str, list[Finding]] = {}
@@ -150,11 +154,16 @@ def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
         if raw.value != DOES_NOT or not modules.isdisjoint(blocked) or raw.where in seen:
             continue
         path, _, line = raw.where.rpartition(":")
-        if path not in by_path or not line.isdigit() or outcomes[by_path[path]].error:
+        outcome = outcomes[by_path[path]] if path in by_path else None
+        if outcome is None or not line.isdigit() or outcome.error or outcome.old is None:
             continue
+        with contextlib.suppress(SourceError):
+            text = decode_source(outcome.old).text
+            if find_suppressions(text).covers(int(line), EntryPointOffAccelerator.code):
+                continue
         seen.add(raw.where)
         message = f"{raw.entry} does not train on the accelerator: {raw.reason}"
-        finding = Finding.from_rule(Rule, path, int(line), 1, message, False)
+        finding = Finding.from_rule(EntryPointOffAccelerator, path, int(line), 1, message, False)
         added.setdefault(path, []).append(finding)
     if not added:
         return list(outcomes)
