@@ -209,6 +209,7 @@ class LibraryCalls:
                     if isinstance(goal, Device)
                     else goal
                 )
+                self._place_submodules(obj, {ref.id})
                 return ref
             if name in ("parameters", "named_parameters"):
                 return Seq(items=(ref,))  # the model's parameters, for an optimizer
@@ -246,6 +247,19 @@ class LibraryCalls:
             self._event("backward", frame, node)
             return Const()
         return Unknown(at=at)
+
+    def _place_submodules(self, obj: Obj, seen: set[int]) -> None:
+        """``module.to(device)`` moves every module it holds (`self.encoder = nn.Sequential(...)`
+        built in ``__init__``, a list of blocks): they take its place."""
+        for value in obj.attrs.values():
+            for item in value.items if isinstance(value, Seq) else (value,):
+                if not isinstance(item, Ref) or item.id in seen:
+                    continue
+                seen.add(item.id)
+                child = self.heap.get(item.id)
+                if child is not None and child.kind == "model":
+                    child.place = obj.place
+                    self._place_submodules(child, seen)
 
     def _prepared(self, args: list[Value], at: str) -> Value:
         """``accelerator.prepare(...)``: the models and loaders on the accelerator's device."""
