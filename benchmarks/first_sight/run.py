@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path, PurePosixPath
@@ -55,6 +56,7 @@ SERIES_END = "<!-- series:end -->"
 # The files a user's checkout has beside its code that name entry points (launch lines).
 SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".md", ".rst", ".txt", "Makefile")
 TRUTHS = ("runs", "does-not", "cannot-tell")
+_ERROR = re.compile(r"[^\s\"]+: internal error in pass [\w-]+")
 
 
 def load_batch(path: Path) -> tuple[dict, list[repos.Repo]]:
@@ -200,12 +202,18 @@ def tally(summaries, hunks, blockers, entries, hv, bv, ev) -> dict[str, Counter]
             c["false runs" if truth == "does-not" else "unproven runs"] += 1
     for s in summaries:
         c = per[s["name"]]
-        c["internal errors"] += len(s["internal_errors"])
+        c["internal errors"] += len(distinct_errors(s["internal_errors"]))
         reviewed = c["entries"] == c["truth runs"] + c["truth does-not"] + c["truth cannot-tell"]
         all_true = c["blocker false"] == 0 and c["false runs"] == 0 and reviewed
         done = c["hunk not reviewed"] == 0 and c["blocker not reviewed"] == 0
         c["mergeable"] = int(done and c["wrong"] == 0 and all_true)
     return per
+
+
+def distinct_errors(lines: list[str]) -> set[str]:
+    """One internal error per file and pass: ``measure`` collects the same error from each of
+    the three runs' output (the text line and the JSON ``"error"`` field)."""
+    return {m.group(0) for line in lines if (m := _ERROR.search(line))} or set(lines)
 
 
 def pct(part: int, whole: int) -> str:
