@@ -1,7 +1,7 @@
 """Benchmark of human ports: what people changed to port a script to Trainium, against the tool.
 
-    python benchmarks/ports.py [--only NAME ...] [--mirrors DIR] [--no-readme] [--cached]
-                               [--target TARGET]
+    python benchmarks/ports.py [--set benchmark|first-sight] [--only NAME ...] [--mirrors DIR]
+                               [--no-readme] [--cached] [--target TARGET]
 
 The ports (a public "before" and its Trainium "after", at pinned commits) are in
 ``benchmarks/ports.toml``. Each side is read from a bare git mirror
@@ -18,6 +18,10 @@ reason. This script checks every "made" and "reported" claim against the run (a 
 longer supports is printed and makes the exit status 1), prints the table category × made /
 reported / missed, and rewrites the table between the ``ports`` markers of
 ``benchmarks/README.md``.
+
+``--set first-sight`` runs the same machinery on the first-sight ports (issue 35): pairs the
+project had not used when they were added, ``benchmarks/first_sight/ports.toml``, reviewed in
+``benchmarks/first_sight/ports_review.toml``, tabled in ``benchmarks/first_sight/README.md``.
 """
 
 from __future__ import annotations
@@ -43,6 +47,27 @@ MIRRORS = Path("/work/.mirror")
 README = HERE / "README.md"
 REVIEW = HERE / "review" / "ports.toml"
 TABLE_START, TABLE_END = "<!-- ports:start -->", "<!-- ports:end -->"
+
+
+@dataclass(frozen=True)
+class PortSet:
+    """A list of ports, its review, and the README whose marked table shows them."""
+
+    ports: Path
+    review: Path
+    readme: Path
+    markers: tuple[str, str]
+
+
+SETS = {
+    "benchmark": PortSet(HERE / "ports.toml", REVIEW, README, (TABLE_START, TABLE_END)),
+    "first-sight": PortSet(
+        HERE / "first_sight" / "ports.toml",
+        HERE / "first_sight" / "ports_review.toml",
+        HERE / "first_sight" / "README.md",
+        ("<!-- first-sight-ports:start -->", "<!-- first-sight-ports:end -->"),
+    ),
+}
 STATUSES = ("made", "reported", "missed")
 DEFAULT_TARGET = "xla-2.9"
 # The categories of issue 25's measurement, in its order.
@@ -191,7 +216,9 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = No
     if ran.returncode not in (0, 1) or "{" not in stderr:
         sys.exit(f"{port.name}: trncodemod exit {ran.returncode}: {stderr[-1500:]}")
     report = json.loads(stderr[stderr.index("{") :])
-    findings = [f for f in report.get("findings", []) if f["path"] == name]
+    # The script's findings, and those on its support modules: a port's edit may be in a module
+    # the script imports (a Trainer subclass in trainer_qa.py), and the tool reports it there.
+    findings = [f for f in report.get("findings", []) if f["path"] in given]
     (out / "tool.diff").write_text(stdout, "utf-8", errors="surrogateescape")
     (out / "findings.json").write_text(json.dumps(findings, indent=1))
     lines = [f"# {port.name}: {port.summary}", "", f"tool: `trncodemod {' '.join(args)}`", ""]
@@ -199,7 +226,8 @@ def run_port(port: Port, mirrors: Path, scale_out: bool, target: str | None = No
     lines += [stdout, "```", "", "## Findings", ""]
     for f in findings:
         done = "fixed" if f["fixed"] else f["severity"]
-        lines.append(f"- L{f['line']} {f['code']} ({done}): {f['message']}")
+        where = "" if f["path"] == name else f"{f['path']}:"
+        lines.append(f"- {where}L{f['line']} {f['code']} ({done}): {f['message']}")
     (out / "side_by_side.md").write_text("\n".join(lines) + "\n", "utf-8", errors="surrogateescape")
     return {"name": port.name, "findings": findings, "args": args}
 
@@ -261,17 +289,21 @@ def port_table(ports: list[Port], edits: list[Edit]) -> str:
     return "\n".join(rows)
 
 
-def write_readme(text: str) -> None:
-    readme = README.read_text()
-    if TABLE_START not in readme:
-        sys.exit(f"{README}: no {TABLE_START} marker")
-    head, rest = readme.split(TABLE_START, 1)
-    tail = rest.split(TABLE_END, 1)[1]
-    README.write_text(f"{head}{TABLE_START}\n{text}\n{TABLE_END}{tail}")
+def write_readme(text: str, where: PortSet = SETS["benchmark"]) -> None:
+    start, end = where.markers
+    readme = where.readme.read_text()
+    if start not in readme:
+        sys.exit(f"{where.readme}: no {start} marker")
+    head, rest = readme.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    where.readme.write_text(f"{head}{start}\n{text}\n{end}{tail}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--set", choices=SETS, default="benchmark", help="which ports (default: the benchmark)"
+    )
     parser.add_argument("--only", nargs="*", default=None, help="port names")
     parser.add_argument("--mirrors", type=Path, default=MIRRORS)
     parser.add_argument("--no-readme", action="store_true", help="print, do not edit README")
@@ -285,9 +317,10 @@ def main(argv: list[str] | None = None) -> int:
         "--cached", action="store_true", help="reuse the last run's findings (review edits only)"
     )
     args = parser.parse_args(argv)
-    ports = [p for p in load_ports() if args.only is None or p.name in args.only]
-    edits = load_review()
-    known = {p.name for p in load_ports()}
+    chosen = SETS[args.set]
+    ports = [p for p in load_ports(chosen.ports) if args.only is None or p.name in args.only]
+    edits = load_review(chosen.review)
+    known = {p.name for p in load_ports(chosen.ports)}
     for edit in edits:
         if edit.port not in known:
             sys.exit(f"review: {edit.port}/{edit.id}: no such port")
@@ -313,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     text = table(reviewed) + "\n\n" + port_table(ports, reviewed)
     print(text)
     if not args.no_readme and args.only is None and args.target is None:
-        write_readme(text)
+        write_readme(text, chosen)
     return 1 if stale else 0
 
 

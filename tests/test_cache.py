@@ -250,7 +250,8 @@ def test_check_of_another_folder_keeps_its_cache_out_of_both_folders(
     assert list((tmp_path / "here").iterdir()) == []
     assert [p.name for p in (tmp_path / "repo").iterdir()] == ["t.py"]
     entries = list((user_cache_folder / "trncodemod").rglob("*.json"))
-    assert len(entries) == 1, "the run's entry is in the user's cache folder"
+    # The file's entry and the run's verdict (``pipeline.verdicts``).
+    assert len(entries) == 2, "the run's entries are in the user's cache folder"
 
 
 def test_the_signing_key_is_private_to_the_user(tmp_path: Path, user_cache_folder: Path) -> None:
@@ -291,3 +292,62 @@ def test_a_signed_entry_of_another_layout_is_recomputed(tmp_path: Path) -> None:
     outcome = engine.migrate_file(_script(tmp_path), "t.py", settings, cache)
     assert outcome.error is None and b"torch_xla.device()" in outcome.new
     assert cache.get(SCRIPT, "t.py") is not None, "replaced by the recomputed entry"
+
+
+TRAINING = (
+    b"import torch\nmodel = torch.nn.Linear(4, 2).cuda()\n"
+    b"opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    b"for i in range(3):\n"
+    b"    loss = model(torch.randn(2, 4).cuda()).sum()\n"
+    b"    loss.backward()\n"
+    b"    opt.step()\n"
+)
+
+
+def test_a_result_that_names_its_file_is_never_served_under_another_name(tmp_path: Path) -> None:
+    # The scale-out finding's launch line names the script: `torchrun ... a.py`.
+    settings = Settings()
+    cache = _cache(tmp_path / "cache", settings)
+    for name in ("a.py", "sub/b.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(TRAINING)
+    engine.migrate_file(tmp_path / "a.py", "a.py", settings, cache)
+    cached = engine.migrate_file(tmp_path / "sub/b.py", "sub/b.py", settings, cache)
+    fresh = engine.migrate_file(tmp_path / "sub/b.py", "sub/b.py", settings, None)
+    assert cached.findings == fresh.findings
+    assert any("b.py" in f.message for f in cached.findings)
+    assert not any("a.py" in f.message for f in cached.findings)
+    again = engine.migrate_file(tmp_path / "a.py", "a.py", settings, cache)
+    assert any("a.py" in f.message for f in again.findings)
+
+
+def test_a_renamed_file_whose_result_names_no_file_is_served_without_parsing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    settings = Settings()
+    cache = _cache(tmp_path / "cache", settings)
+    (tmp_path / "t.py").write_bytes(SCRIPT)
+    (tmp_path / "renamed.py").write_bytes(SCRIPT)
+    first = engine.migrate_file(tmp_path / "t.py", "t.py", settings, cache)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("parsed although cached")
+
+    monkeypatch.setattr(migrate, "migrate_text", fail)
+    second = engine.migrate_file(tmp_path / "renamed.py", "renamed.py", settings, cache)
+    assert second.new == first.new
+    assert [f.path for f in second.findings] == ["renamed.py"] * len(first.findings)
+
+
+def test_the_same_bytes_as_a_notebook_and_as_a_script_are_two_entries(tmp_path: Path) -> None:
+    import nbformat
+
+    settings = Settings()
+    cache = _cache(tmp_path / "cache", settings)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(SCRIPT.decode())]
+    raw = nbformat.writes(nb).encode()
+    (tmp_path / "n.ipynb").write_bytes(raw)
+    (tmp_path / "n.py").write_bytes(raw)
+    assert engine.migrate_file(tmp_path / "n.ipynb", "n.ipynb", settings, cache).new is not None
+    assert cache.get(raw, "n.py") is None

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from fleet import BROKEN, KINDS, git, kind_of, make_fleet, make_repository
+from hostile_probes import hostile_probe
 
 from trncodemod.campaign.spec import SpecError, load_spec
 from trncodemod.cli import main
@@ -272,3 +273,77 @@ def test_ctrl_c_stops_the_run_at_once_and_the_rerun_finishes_it(tmp_path: Path) 
     rerun = subprocess.run([*command, "--exit-zero"], capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0 and f"{done} up to date (kept)" in rerun.stderr
     assert len(list(out.glob("*/result.json"))) == 6
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name of any bytes is POSIX's")
+def test_a_file_name_that_is_not_utf8_is_migrated_not_a_crashed_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    with open(os.path.join(os.fsencode(repo), b"caf\xe9.py"), "wb") as handle:
+        handle.write(KINDS["cuda"].encode())
+    git("init", "-q", "-b", "main", cwd=repo)
+    git("add", ".", cwd=repo)
+    git("commit", "-qm", "initial", cwd=repo)
+    spec = tmp_path / "fleet.toml"
+    spec.write_text('[[repos]]\nname = "r"\nurl = "repo"\n')
+    out = tmp_path / "out"
+    run_campaign(str(spec), "--out", str(out), "--engine", "local")
+    result = result_of(out, "r")
+    assert result["status"] == "migrated", result.get("reason")
+    assert "caf\\xe9.py" in (out / "r" / "description.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    "probe",
+    [
+        "campaign-paths-through-a-committed-link",
+        "campaign-timeout-leaves-git-clone",
+        "campaign-killed-driver-leaves-git-clone",
+        "campaign-verify-orphans-and-crashes",
+        "clone-url-read-as-an-option",
+    ],
+)
+def test_hostile_campaigns_stay_inside_what_was_asked(tmp_path: Path, probe: str) -> None:
+    passed, seen = hostile_probe(probe)(tmp_path.resolve())
+    assert passed, seen
+
+
+def test_an_out_folder_the_tool_did_not_make_is_refused_and_keeps_its_files(
+    tmp_path: Path,
+) -> None:
+    mine = tmp_path / "results" / "r"
+    mine.mkdir(parents=True)
+    (mine / "description.md").write_text("mine\n")
+    spec = tmp_path / "fleet.toml"
+    spec.write_text(f'[[repos]]\nname = "r"\nurl = "{tmp_path / "gone"}"\n')
+    out = str(tmp_path / "results")
+    code, output = run_campaign(str(spec), "--out", out, "--engine", "local", "--retries", "0")
+    assert code == 2 and "pass --reuse-out" in output
+    code, output = run_campaign(
+        str(spec), "--out", out, "--engine", "local", "--retries", "0", "--reuse-out"
+    )
+    assert code == 1 and result_of(tmp_path / "results", "r")["status"] == "clone-failed"
+    assert (mine / "description.md").read_text() == "mine\n", "a file it did not write is kept"
+
+
+def test_a_work_folder_holding_the_users_checkout_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    make_repository(source, {"train.py": "import torch\nm = torch.nn.Linear(2, 2).cuda()\n"})
+    mine = tmp_path / "mine"
+    git("clone", "-q", str(source), str(mine / "r"), cwd=tmp_path)
+    (mine / "r" / "notes.txt").write_text("untracked\n")
+    spec = tmp_path / "fleet.toml"
+    spec.write_text(f'[[repos]]\nname = "r"\nurl = "{source}"\n')
+    args = ["--out", str(tmp_path / "out"), "--work", str(mine), "--engine", "local"]
+    code, output = run_campaign(str(spec), *args)
+    assert code == 2 and "pass --reuse-work" in output
+    assert (mine / "r" / "notes.txt").exists()
+
+
+@pytest.mark.parametrize("key", ["url", "ref", "branch"])
+def test_a_spec_value_git_would_read_as_an_option_is_refused(tmp_path: Path, key: str) -> None:
+    spec = tmp_path / "fleet.toml"
+    entry = {"url": "../r", key: "--upload-pack=touch x:y"}
+    spec.write_text('[[repos]]\nname = "r"\n' + "".join(f'{k} = "{v}"\n' for k, v in entry.items()))
+    with pytest.raises(SpecError, match="starts with '-'"):
+        load_spec(spec)

@@ -223,3 +223,89 @@ def test_in_a_browser_the_table_filters_and_the_chart_renders(report, tmp_path: 
         timeout=120,
     )
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+HOSTILE = "<img src=http://example.invalid/x onerror=alert(1)>"
+
+
+def _hostile_out(tmp_path: Path) -> Path:
+    """Results edited by hand: markup in every field, lists where strings were, a name that
+    leads out of DIR, and a repository folder named like a report."""
+    out = tmp_path / "out"
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "migration.patch").write_text("SECRET OUTSIDE OUT\n")
+    result = {
+        "name": "../x",
+        "status": HOSTILE,
+        "reason": f"clone of {HOSTILE} at ref <b>main</b> failed",
+        "url": HOSTILE,
+        "branch": HOSTILE,
+        "branch_commit": [HOSTILE],
+        "inputs": {"commit": [HOSTILE]},
+        "rules": {HOSTILE: {"findings": 1, "blockers": 1}},
+        "counts": {"changed": [HOSTILE]},
+        "verify": {"verdict": HOSTILE},
+        "timings": {"total": [1]},
+    }
+    for name in ("evil", "report.html"):
+        (out / name).mkdir(parents=True)
+        (out / name / "result.json").write_text(json.dumps(result))
+    (out / "evil" / "description.md").write_text(
+        f"# t\n\n- `a`![x](http://example.invalid/i.png)`.py`\n\n{HOSTILE}\n\n```\n{HOSTILE}\n"
+    )
+    (out / "evil" / "migration.patch").write_text(f"+{HOSTILE}\n+```\n+{HOSTILE}\n")
+    return out
+
+
+def test_a_hand_edited_result_is_text_everywhere_and_the_page_fetches_nothing(
+    tmp_path: Path,
+) -> None:
+    out = _hostile_out(tmp_path)
+    shutil.rmtree(out / "report.html")  # a folder there is refused (test below)
+    result = CliRunner().invoke(main, ["campaign", "report", str(out)])
+    assert result.exit_code == 0, result.output
+    text = (out / "report.html").read_text()
+    page = Page()
+    page.feed(text)
+    page.close()
+    # A link is text to click; nothing is loaded: no image, no source, no markup of the result.
+    assert not [url for url in page.external if "src" in url or not url.startswith("http")]
+    assert "<img" not in text and "<b>main" not in text
+    assert "SECRET" not in text, "read outside DIR"
+    assert page.sections == ["repo-evil"]
+    data = json.loads(page.scripts["fleet-data"])
+    assert data["rows"][0]["name"] == "evil" and data["rules"][0]["code"] == HOSTILE
+    markdown = (out / "report.md").read_text()
+    assert "SECRET" not in markdown
+    # Outside the fenced description and patch, no markup survives: every `<` is escaped.
+    outside = [part for index, part in enumerate(markdown.split("````")) if index % 2 == 0]
+    assert all("<img" not in part.replace("\\<img", "") for part in outside)
+    assert "![x](" not in "".join(outside)
+
+
+def test_a_repository_folder_named_like_a_report_is_a_clear_error(tmp_path: Path) -> None:
+    out = _hostile_out(tmp_path)
+    result = CliRunner().invoke(main, ["campaign", "report", str(out)])
+    assert result.exit_code == 1
+    assert "report.html is a folder" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_spec_cannot_name_a_repository_like_a_report(tmp_path: Path) -> None:
+    from trncodemod.campaign.spec import SpecError, load_spec
+
+    spec = tmp_path / "fleet.toml"
+    spec.write_text('[[repos]]\nname = "report.md"\nurl = "https://example.invalid/r"\n')
+    with pytest.raises(SpecError, match="name of a report"):
+        load_spec(spec)
+
+
+def test_a_result_json_that_is_a_link_is_not_read(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "r").mkdir(parents=True)
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"name": "r", "status": "SECRET-OUTSIDE-OUT"}))
+    (out / "r" / "result.json").symlink_to(secret)
+    result = CliRunner().invoke(main, ["campaign", "report", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "SECRET" not in (out / "report.html").read_text()

@@ -101,11 +101,11 @@ def test_check_and_apply_count_the_same_findings_and_end_with_the_verdict():
     ]
     assert check_summary(outcomes, "xla-2.9") == (
         "xla-2.9: Found 3 findings (1 fixable with `trncodemod apply`, 1 left, 1 note); "
-        "will run on the accelerator: no blocker left."
+        "no verdict: no PyTorch code."
     )
     assert summary_line(outcomes, True, "xla-2.9") == (
         "xla-2.9: 1 file checked, 1 would change, 1 fix (1 to review), 1 finding left, 1 note; "
-        "will run on the accelerator: no blocker left."
+        "no verdict: no PyTorch code."
     )
 
 

@@ -22,7 +22,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-NO_FINDINGS = "xla-2.9: No findings; will run on the accelerator: no blocker left.\n"
+NO_FINDINGS = "xla-2.9: No findings; no verdict: no training step reached from 1 entry point.\n"
 
 
 @pytest.fixture
@@ -41,8 +41,8 @@ def test_check_lists_fixable_and_unfixable_findings_on_stdout_and_writes_nothing
         "train.py:3:9: TRN001 [*] .cuda() → .to(torch_xla.device())",
         "train.py:4:4: TRN007 torch.cuda.is_available() is False on Trainium: the code it guards "
         "takes the CPU path",
-        "xla-2.9: Found 2 findings (1 fixable with `trncodemod apply`, 1 left); will run on the "
-        "accelerator: no blocker left.",
+        "xla-2.9: Found 2 findings (1 fixable with `trncodemod apply`, 1 left); no verdict: no "
+        "training step reached from 1 entry point.",
     ]
     assert err == ""
     assert (tree / "train.py").read_text() == SCRIPT

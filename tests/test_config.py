@@ -63,3 +63,11 @@ def test_scale_out_is_read_from_the_file_and_turned_on_by_the_flag(tmp_path: Pat
     settings = load_settings(tmp_path)
     assert settings.scale_out and settings.scale_lr
     assert not Settings().scale_out and Settings().with_overrides(scale_out=True).scale_out
+
+
+@pytest.mark.parametrize("table", ["[tool.trncodemod]\n", ""])
+def test_a_pyproject_nested_thousands_deep_is_a_clear_error(tmp_path: Path, table: str) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "pyproject.toml").write_text(f"{table}x = {deep}\n")
+    with pytest.raises(ConfigError, match="TOML nested too deeply"):
+        load_settings(tmp_path)

@@ -1,6 +1,7 @@
 """`trncodemod doctor`: the verdict for a table of dependency files, one per matrix row and format."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -362,3 +363,35 @@ def test_optimum_neuron_has_no_release_for_torch_neuronx_2_9(tmp_path: Path) -> 
     _, out, _ = doctor(tmp_path, "--target", "xla-2.9")
     assert "requirements.txt:2 DOC009" in verdict(out, tmp_path)
     assert "no optimum-neuron release is built for torch-neuronx 2.9" in out
+
+
+@pytest.mark.parametrize(
+    ("include", "why"),
+    [
+        ("-r /dev/zero", "cannot read: not a regular file (a character device)"),
+        ("-r fifo.txt", "cannot read: not a regular file (a FIFO)"),
+        ("-c big.txt", "larger than 5 MB; not read"),
+    ],
+)
+def test_an_include_that_is_not_a_small_regular_file_is_refused_by_name(
+    tmp_path: Path, include: str, why: str
+) -> None:
+    os.mkfifo(tmp_path / "fifo.txt")  # opening it to read would block until a writer came
+    (tmp_path / "big.txt").write_bytes(b"# padding\n" * 600_000)
+    (tmp_path / "requirements.txt").write_text(f"torch==2.9.0\n{include}\n")
+    code, stdout, stderr = doctor(tmp_path)
+    assert f"requirements.txt:2: error: cannot read `{include}`: {why}" in (stdout + stderr)
+
+
+def test_a_requirements_file_that_is_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "requirements.txt")
+    code, stdout, stderr = doctor(tmp_path)
+    assert "requirements.txt: error: cannot read: not a regular file (a FIFO)" in stdout + stderr
+
+
+def test_a_pyproject_nested_thousands_deep_is_a_clear_error(tmp_path: Path) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\ndependencies = {deep}\n')
+    code, stdout, stderr = doctor(tmp_path)
+    assert "cannot read: TOML nested too deeply" in stdout + stderr
+    assert "Traceback" not in stdout + stderr

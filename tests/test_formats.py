@@ -7,6 +7,7 @@ them, and forbids properties the official schema does not define for those objec
 """
 
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -376,3 +377,44 @@ def test_one_line_shortens_a_long_code_excerpt_and_keeps_short_ones() -> None:
     text = one_line(f"`{long_code}` syncs; use `xm.mark_step()`")
     assert "\n" not in text and "…`" in text and "`xm.mark_step()`" in text
     assert len(text.split("`")[1]) == 80
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name of any bytes is POSIX's")
+def test_sarif_of_file_names_that_are_not_utf8_or_hold_a_backslash_percent_encodes_their_bytes(
+    tmp_path: Path, monkeypatch
+) -> None:
+    code = b"import torch\nm = torch.nn.Linear(2, 2).cuda()\n"
+    for name in (b"caf\xe9.py", b"back\\slash.py"):
+        with open(os.path.join(os.fsencode(tmp_path), name), "wb") as handle:
+            handle.write(code)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--format", "sarif", "."])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    log = json.loads(result.stdout)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    }
+    assert uris == {"caf%E9.py", "back%5Cslash.py"}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name of any bytes is POSIX's")
+@pytest.mark.parametrize("fmt", ["text", "github", "json", "sarif"])
+def test_a_file_name_that_is_not_utf8_is_printed_escaped_under_a_strict_utf8_locale(
+    tmp_path: Path, fmt: str
+) -> None:
+    import subprocess
+    import sys
+
+    with open(os.path.join(os.fsencode(tmp_path), b"caf\xe9.py"), "wb") as handle:
+        handle.write(b"import torch\nm = torch.nn.Linear(2, 2).cuda()\n")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    result = subprocess.run(
+        [sys.executable, "-m", "trncodemod", "check", "--no-cache", "--format", fmt, "."],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+    )
+    assert result.returncode == 1, result.stderr.decode(errors="replace")
+    assert b"Traceback" not in result.stderr
+    assert b"caf\\udce9.py" in result.stdout or b"caf%E9.py" in result.stdout

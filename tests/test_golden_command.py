@@ -127,3 +127,22 @@ def test_allow_config_plugins_loads_a_case_header_plugin_and_says_so(tmp_path: P
     assert (folder / "imported.txt").exists()
     assert f"plugins loaded ({folder / 'train.in.py'})" in result.stderr
     assert "hacked = torch.nn.Linear" in (folder / "train.out.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("x = " + "[" * 5000 + "]" * 5000, "deep.in.py:2: syntax error: too many nested"),
+        ("f = " + "lambda: " * 3000 + "0", "deep.in.py: too deeply nested to parse"),
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "update"])
+def test_a_case_nested_too_deep_is_named_not_a_traceback(
+    tmp_path: Path, command: str, code: str, said: str
+) -> None:
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "deep.in.py").write_text(f"import torch\n{code}\n")
+    result = CliRunner().invoke(main, ["golden", command, str(tmp_path)])
+    assert result.exit_code in (1, 2)
+    assert said in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

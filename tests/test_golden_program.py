@@ -15,6 +15,7 @@ import pytest
 from trncodemod.config import Settings
 from trncodemod.output.causes import one_per_cause
 from trncodemod.pipeline.engine import migrate_files
+from trncodemod.pipeline.verdicts import judged, proven
 
 PROGRAM = Path(__file__).resolve().parent.parent / "golden" / "program"
 CASES = sorted(p for p in PROGRAM.iterdir() if (p / "in").is_dir())
@@ -23,7 +24,7 @@ CASES = sorted(p for p in PROGRAM.iterdir() if (p / "in").is_dir())
 def _migrate(tree: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tree)
     files = sorted(p.relative_to(tree) for p in tree.rglob("*.py"))
-    return one_per_cause(list(migrate_files(files, Settings(), jobs=1)))
+    return one_per_cause(proven(list(migrate_files(files, Settings(), jobs=1)), "xla-2.9"))
 
 
 def _findings(outcomes) -> list[str]:
@@ -37,6 +38,14 @@ def _findings(outcomes) -> list[str]:
     return lines
 
 
+def _verdicts(outcomes) -> list[str]:
+    """The verdict of each entry point of the migrated program (issue 34)."""
+    found = judged(outcomes, "xla-2.9")
+    if found.nothing:
+        return [f"no verdict: {found.nothing}"]
+    return [f"{e.entry}: {e.value} at {e.where or '-'}: {e.reason}" for e in found.entries]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_program_golden_case(
     case: Path, update_golden: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -46,7 +55,9 @@ def test_program_golden_case(
     outcomes = _migrate(tree, monkeypatch)
     changed = {o.display: o.new for o in outcomes if o.new is not None}
     found = _findings(outcomes)
+    verdicts = _verdicts(outcomes)
     if update_golden:
+        (case / "verdict").write_text("".join(line + "\n" for line in verdicts))
         shutil.rmtree(case / "out", ignore_errors=True)
         for display, new in changed.items():
             (case / "out" / display).parent.mkdir(parents=True, exist_ok=True)
@@ -59,6 +70,7 @@ def test_program_golden_case(
     }
     assert changed == expected
     assert found == (case / "findings").read_text().splitlines()
+    assert verdicts == (case / "verdict").read_text().splitlines()
 
     # The patch applies to the tree as given and yields the outputs.
     patch = b"".join(o.diff for o in outcomes)

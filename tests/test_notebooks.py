@@ -170,3 +170,152 @@ def test_a_cell_without_source_is_an_empty_cell_and_left_as_it_is(tmp_path: Path
     written = json.loads(outcome.new)
     assert "source" not in written["cells"][0]
     assert "m = torch.nn.Linear(2, 2).to(torch_xla.device())\n" in written["cells"][1]["source"]
+
+
+def _cells(path: Path, *sources: str) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    path.write_text(nbformat.writes(nb) + "\n")
+
+
+def _migrated(path: Path) -> list[str]:
+    outcome = migrate_file(path, path.name, Settings())
+    assert outcome.error is None, outcome.error
+    assert outcome.new is not None
+    path.write_bytes(outcome.new)
+    again = migrate_file(path, path.name, Settings())
+    assert again.error is None and again.new is None, "a second run changed the notebook"
+    return [cell.source for cell in nbformat.reads(outcome.new.decode(), as_version=4).cells]
+
+
+IPYTHON_CELL = (
+    "VERSION = !python --version\n"
+    "files, more = !ls\n"
+    "t = %timeit -o sum(range(3))\n"
+    "??torch\n"
+    "torch.zeros?\n"
+    "%matplotlib inline\n"
+    "!echo it's not python \\\n"
+    "  (continued\n"
+    "if torch.cuda.is_available():\n"
+    "    gpu = !nvidia-smi\n"
+    "x = torch.zeros(2,  # a comment that asks?\n"
+    "    3)\n"
+    "y = (1\n"
+    "% 2)"
+)
+
+
+def test_ipython_lines_are_kept_byte_for_byte_and_never_parsed(tmp_path: Path) -> None:
+    path = tmp_path / "magic.ipynb"
+    _cells(path, "import torch", IPYTHON_CELL, "model = torch.nn.Linear(4, 2).cuda()")
+    sources = _migrated(path)
+    assert sources[1] == IPYTHON_CELL
+    assert sources[2] == "model = torch.nn.Linear(4, 2).to(torch_xla.device())"
+
+
+def test_a_cell_with_a_python_cell_magic_is_migrated_below_it_other_magics_left_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "time.ipynb"
+    bash = "%%bash\nmodel.cuda()  # not python"
+    _cells(path, "import torch", "%%time\nmodel = torch.nn.Linear(4, 2).cuda()", bash)
+    sources = _migrated(path)
+    assert sources[1] == "%%time\nmodel = torch.nn.Linear(4, 2).to(torch_xla.device())"
+    assert sources[2] == bash
+
+
+def test_an_indented_cell_is_read_as_ipython_dedents_it_and_keeps_its_indentation(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "indented.ipynb"
+    _cells(path, "import torch", " # on the GPU\n model = torch.nn.Linear(4, 2).cuda()\n model")
+    assert _migrated(path)[1] == (
+        " # on the GPU\n model = torch.nn.Linear(4, 2).to(torch_xla.device())\n model"
+    )
+
+
+def _training_cells(scaler: bool) -> tuple[str, ...]:
+    backward = (
+        "    scaler.scale(loss).backward()\n    scaler.step(optimizer)\n    scaler.update()"
+        if scaler
+        else "    loss.backward()\n    optimizer.step()"
+    )
+    return (
+        "model = torch.nn.Linear(4, 2).cuda()\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)",
+        "for step in range(10):\n"
+        "    x = torch.randn(8, 4).cuda()\n"
+        "    loss = model(x).pow(2).mean()\n"
+        "    optimizer.zero_grad()\n" + backward,
+    )
+
+
+@pytest.mark.parametrize(
+    ("head", "only_statement", "rule"),
+    [
+        (
+            "import torch\nimport torch.cuda",
+            "# speed\ntorch.backends.cudnn.benchmark = True",
+            "TRN313",
+        ),
+        ("import torch", "assert torch.cuda.is_available()", "TRN803"),
+        ("import torch\nfrom torch.cuda.amp import GradScaler", "scaler = GradScaler()", "TRN305"),
+    ],
+)
+def test_a_cell_whose_only_statement_a_pass_removes_keeps_it_commented_out(
+    tmp_path: Path, head: str, only_statement: str, rule: str
+) -> None:
+    path = tmp_path / "emptied.ipynb"
+    _cells(path, head, only_statement, *_training_cells("GradScaler" in head))
+    emptied = _migrated(path)[1]
+    commented = "\n".join("# " + line for line in only_statement.split("\n"))
+    assert emptied == f"# trncodemod: {rule} removed this cell's code for xla-2.9; it was:\n" + (
+        commented
+    )
+
+
+def test_a_cell_that_keeps_a_statement_is_not_commented_out(tmp_path: Path) -> None:
+    path = tmp_path / "kept.ipynb"
+    head = "import torch\nimport torch.cuda"
+    _cells(path, head, "torch.backends.cudnn.benchmark = True\nseed = 0", *_training_cells(False))
+    assert _migrated(path)[1] == "seed = 0"
+
+
+def test_an_added_import_goes_in_the_first_cell_that_uses_it(tmp_path: Path) -> None:
+    # The passes put `import torch_xla` beside `import torch`, in cell 3; cell 2 needs it first.
+    path = tmp_path / "late.ipynb"
+    _cells(
+        path,
+        "from transformers import AutoModel\nmodel = AutoModel.from_pretrained('x')",
+        "# move it\nmodel.cuda()",
+        "import torch\nx = torch.zeros(2)",
+    )
+    sources = _migrated(path)
+    assert sources[1] == "# move it\nimport torch_xla\nmodel.to(torch_xla.device())"
+    assert "torch_xla" not in sources[2]
+
+
+def test_an_added_import_already_above_its_first_use_stays_beside_torch(tmp_path: Path) -> None:
+    path = tmp_path / "early.ipynb"
+    _cells(
+        path,
+        "from transformers import AutoModel\nmodel = AutoModel.from_pretrained('x')",
+        "import torch\nx = torch.zeros(2)",
+        "model.cuda()",
+    )
+    sources = _migrated(path)
+    assert sources[1] == "import torch\nimport torch_xla\nx = torch.zeros(2)"
+    assert sources[2] == "model.to(torch_xla.device())"
+
+
+def test_a_line_magic_without_its_percent_is_kept_and_python_that_looks_like_one_is_migrated(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "automagic.ipynb"
+    magic = "pip install torch diffusers\ncd data/\nmatplotlib inline"
+    python = "time = 5\nmodel = torch.nn.Linear(4, 2).cuda()"
+    _cells(path, magic, "import torch", python)
+    sources = _migrated(path)
+    assert sources[0] == magic
+    assert sources[2] == "time = 5\nmodel = torch.nn.Linear(4, 2).to(torch_xla.device())"

@@ -173,3 +173,25 @@ def test_a_file_name_git_must_quote_gets_a_quoted_header_git_applies(
     result = subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, capture_output=True)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / name).read_bytes() == b"x = 2\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "header"),
+    [
+        ("back\\slash.py", b'--- "a/back\\\\slash.py"\n+++ "b/back\\\\slash.py"\n'),
+        ('quote".py', b'--- "a/quote\\".py"\n+++ "b/quote\\".py"\n'),
+        ("tab\t.py", b'--- "a/tab\\t.py"\n+++ "b/tab\\t.py"\n'),
+    ],
+)
+def test_a_name_with_a_character_git_quotes_is_quoted_as_git_diff_quotes_it_and_applies(
+    tmp_path: Path, name: str, header: bytes
+) -> None:
+    # The header is what `git diff` writes for such a name (quote.c); a backslash is part of a
+    # POSIX file name, never a separator.
+    (tmp_path / name).write_bytes(b"x = 1\n")
+    diff = build_file_diff(name, b"x = 1\n", b"x = 2\n")
+    assert diff.startswith(header)
+    (tmp_path / "p.diff").write_bytes(diff)
+    result = subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / name).read_bytes() == b"x = 2\n"

@@ -43,8 +43,10 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_pr_creates_a_branch_with_one_commit_and_a_full_description(repo: Path) -> None:
     result = CliRunner().invoke(main, ["pr", "--select", "TRN0", "."])
     assert result.exit_code == 0, result.output
-    assert git("branch", "--show-current", cwd=repo).strip() == "trncodemod/xla-2.9"
-    log = git("log", "--format=%s%n%b", "main..HEAD", cwd=repo)
+    assert git("branch", "--show-current", cwd=repo).strip() == "main", "back where it was"
+    assert "you are on main, as before" in result.stderr
+    assert (repo / "train.py").read_text() == SCRIPT
+    log = git("log", "--format=%s%n%b", "main..trncodemod/xla-2.9", cwd=repo)
     assert log.count("Migrate training code") == 1
     assert "TRN001 cuda-method: 1" in log and "TRN005 cuda-map-location: 1" in log
     description = Path(result.stdout.strip()).read_text()
@@ -69,7 +71,7 @@ def test_the_description_counts_as_check_and_names_the_files_that_failed(repo: P
     assert "Found 3 findings (2 fixable with `trncodemod apply`, 1 left), 1 error;" in check.stdout
     failed = description[description.index("## Files that failed") :]
     assert failed.split("\n\n")[2].startswith("- `broken.py:2:")
-    assert "1 error(s); 0 blockers." in result.stderr
+    assert "1 error(s); 0 blockers; you are on main, as before." in result.stderr
 
 
 def test_pr_refuses_a_dirty_tree(repo: Path) -> None:
@@ -98,8 +100,10 @@ def test_an_existing_branch_is_named_and_force_recreates_it(repo: Path) -> None:
     assert git("branch", "--show-current", cwd=repo).strip() == "main"
     result = CliRunner().invoke(main, ["pr", "--force", "."])
     assert result.exit_code == 0, result.output
-    assert git("branch", "--show-current", cwd=repo).strip() == "trncodemod/xla-2.9"
-    assert "Migrate training code" in git("log", "-1", "--format=%s", cwd=repo)
+    assert git("branch", "--show-current", cwd=repo).strip() == "main"
+    assert "Migrate training code" in git(
+        "log", "-1", "--format=%s", "trncodemod/xla-2.9", cwd=repo
+    )
 
 
 def _outcome(display: str, profile: dict | None, *findings: Finding) -> FileOutcome:
@@ -166,3 +170,109 @@ def test_a_scaled_out_script_is_launched_on_every_neuroncore_and_verified_as_one
     verify = text[text.index("## How to verify") : text.index("Files changed:")]
     assert "torchrun --nproc_per_node=32 train.py" in verify
     assert "trncodemod verify train.py" in verify
+
+
+def test_the_description_shows_any_file_name_as_one_code_span_of_utf8_text() -> None:
+    from markdown_it import MarkdownIt
+
+    from trncodemod.commands.pull_request import describe
+    from trncodemod.pipeline.engine import FileOutcome
+    from trncodemod.targets import load_target
+
+    names = ["a`![x](http://example.invalid/i.png)`.py", "caf\udce9.py"]
+    outcomes = []
+    for name in names:
+        finding = Finding(
+            name, 2, 5, "TRN001", "m", "cuda-method", Severity.ERROR, Safety.SAFE, False
+        )
+        outcomes.append(FileOutcome(Path(name), name, b"a", b"b", findings=(finding,)))
+    text = describe(outcomes, load_target("xla-2.9"), "trncodemod/xla-2.9")
+    text.encode("utf-8")  # no surrogate left
+    assert "caf\\udce9.py" in text or "caf\\xe9.py" in text
+    assert "<img" not in MarkdownIt("commonmark").render(text)
+
+
+def _failing_hook(repo: Path) -> Path:
+    ran = repo.parent / "hook-ran"
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch {ran}\nexit 1\n")
+    hook.chmod(0o755)
+    return ran
+
+
+def test_pr_runs_no_hook_of_the_repository_unless_asked(repo: Path) -> None:
+    ran = _failing_hook(repo)
+    result = CliRunner().invoke(main, ["pr", "."])
+    assert result.exit_code == 0, result.output
+    assert not ran.exists(), "the pre-commit hook ran unasked"
+    assert "Migrate training code" in git(
+        "log", "-1", "--format=%s", "trncodemod/xla-2.9", cwd=repo
+    )
+
+
+def test_a_failing_hook_puts_the_user_back_on_their_branch_with_their_tree(repo: Path) -> None:
+    ran = _failing_hook(repo)
+    result = CliRunner().invoke(main, ["pr", "--run-hooks", "."])
+    assert result.exit_code == 2 and ran.exists()
+    assert "you are back on main with your files as they were" in result.output
+    assert "branch trncodemod/xla-2.9 was not made" in result.output
+    assert git("branch", "--show-current", cwd=repo).strip() == "main"
+    assert git("status", "--porcelain", cwd=repo) == "", "nothing staged, nothing changed"
+    assert (repo / "train.py").read_text() == SCRIPT
+    assert git("branch", "--list", cwd=repo).split() == ["*", "main"]
+
+
+def test_a_failing_hook_with_force_leaves_the_old_branch_where_it_was(repo: Path) -> None:
+    git("branch", "trncodemod/xla-2.9", cwd=repo)
+    before = git("rev-parse", "trncodemod/xla-2.9", cwd=repo)
+    (repo / "other.py").write_text("x = 1\n")
+    git("add", ".", cwd=repo)
+    git("commit", "-qm", "more", cwd=repo)
+    _failing_hook(repo)
+    result = CliRunner().invoke(main, ["pr", "--run-hooks", "--force", "."])
+    assert result.exit_code == 2
+    assert git("rev-parse", "trncodemod/xla-2.9", cwd=repo) == before
+    assert git("branch", "--show-current", cwd=repo).strip() == "main"
+
+
+def test_pr_from_a_detached_head_returns_to_it(repo: Path) -> None:
+    head = git("rev-parse", "HEAD", cwd=repo).strip()
+    git("switch", "-q", "--detach", head, cwd=repo)
+    result = CliRunner().invoke(main, ["pr", "."])
+    assert result.exit_code == 0, result.output
+    assert f"you are on the detached commit {head[:12]}, as before" in result.stderr
+    assert git("rev-parse", "HEAD", cwd=repo).strip() == head
+
+
+def test_pr_refuses_a_path_through_a_committed_link_out_of_the_repository(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "victim.py").write_text(SCRIPT)
+    (repo / "train").symlink_to(elsewhere)
+    git("add", "train", cwd=repo)
+    git("commit", "-qm", "link", cwd=repo)
+    result = CliRunner().invoke(main, ["pr", "train/"])
+    assert result.exit_code == 2
+    assert "is a symlink inside" in result.stderr and "nothing written" in result.stderr
+    assert (elsewhere / "victim.py").read_text() == SCRIPT
+    assert git("branch", "--list", cwd=repo).split() == ["*", "main"]
+
+
+@pytest.mark.parametrize("option", ["--base", "--branch"])
+def test_a_value_git_would_read_as_an_option_is_refused(repo: Path, option: str) -> None:
+    result = CliRunner().invoke(main, ["pr", option, "--output=/tmp/x", "."])
+    assert result.exit_code == 2
+    assert "starts with '-', which git would read as an option" in result.output
+
+
+def test_the_description_lists_the_files_that_failed_to_migrate(repo: Path) -> None:
+    (repo / "broken.py").write_text("import torch\ndef (:\n")
+    git("add", ".", cwd=repo)
+    git("commit", "-qm", "broken", cwd=repo)
+    result = CliRunner().invoke(main, ["pr", "."])
+    assert result.exit_code == 2, "an error is an error"
+    description = Path(result.stdout.strip()).read_text()
+    assert "## Files that failed" in description
+    assert "- `broken.py" in description
+    assert description.index("## Blockers") < description.index("## Files that failed")

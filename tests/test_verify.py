@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hostile_probes import hostile_probe
 
 from trncodemod.cli import main
 from trncodemod.commands.verify import RUNNER, fallback_frames, judge
@@ -125,3 +126,36 @@ def test_a_script_training_on_the_cpu_fails_verify_on_the_xla_device(tmp_path: P
     )
     assert result.exit_code == 1, result.output
     assert "FAIL graphs ran on the XLA device: 0 graph executions" in result.output
+
+
+@pytest.mark.parametrize(
+    "probe",
+    [
+        "verify-timeout-leaves-the-scripts-child",
+        "verify-runner-survives-sigkill",
+        "verify-runner-survives-sigterm",
+        "verify-runner-survives-sigkill-without-against",
+        "verify-against-writes-a-file",
+    ],
+)
+def test_verify_leaves_no_process_file_or_temporary_folder_behind(
+    tmp_path: Path, probe: str
+) -> None:
+    passed, seen = hostile_probe(probe)(tmp_path.resolve())
+    assert passed, seen
+
+
+def test_an_against_revision_that_looks_like_an_option_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "train.py").write_text("x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        main, ["verify", "train.py", "--against", "--output=out", "--python", "/bin/false"]
+    )
+    assert result.exit_code == 2
+    assert "starts with '-', which git would read as an option" in result.output
+    assert not list(tmp_path.glob("out*"))

@@ -24,6 +24,8 @@ from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
+_INIT_GROUP = ("torch.distributed.init_process_group",)
+
 _TRAINING_ARGUMENTS = frozenset(
     {
         "transformers.TrainingArguments",
@@ -189,7 +191,12 @@ class HfTrainerToNeuronTrainer(Rule):
 
     Reported instead, with what to do: a class that subclasses the trainer (its overrides meet
     optimum-neuron's), `transformers.Trainer` spelled through the module, and every use on
-    xla-2.9, for which optimum-neuron has no release.
+    xla-2.9, for which optimum-neuron has no release. There an entry script that starts no
+    process group is also told to start the xla one at import for torchrun
+    (`import torch_xla.distributed.xla_backend`; `torch.distributed.init_process_group("xla")`
+    when `WORLD_SIZE` is set): accelerate, which the Trainer runs on, starts none for the xla
+    backend (`src/accelerate/state.py`, `PartialState.__init__`), and Neuron's samples that keep
+    the Trainer start it themselves ([neuron-hf-trainer-torchrun]).
 
     ## Why
     optimum-neuron's trainers run the HF training loop on Trainium: the XLA device loader, the graph
@@ -219,7 +226,7 @@ class HfTrainerToNeuronTrainer(Rule):
     summary = "HF `Trainer`/`TrainingArguments` → optimum-neuron's `NeuronTrainer`/`NeuronTrainingArguments`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("optimum-neuron-releases", "measured-human-ports")
+    sources = ("optimum-neuron-releases", "measured-human-ports", "neuron-hf-trainer-torchrun")
 
 
 class AccelerateDistributedTypeXla(Rule):
@@ -369,7 +376,8 @@ class Frameworks(Pass):
                 f"optimum-neuron has no release for target {self.target.name} (torch "
                 f"{self.target.torch}): the latest, {LATEST_OPTIMUM}, also dropped the Seq2Seq "
                 "trainers and evaluation; keep transformers' Trainer (it trains on XLA, with "
-                "bf16=True), or port with `--target xla-2.5` and optimum-neuron 0.2.2",
+                "bf16=True), or port with `--target xla-2.5` and optimum-neuron 0.2.2"
+                + self._torchrun_group(module),
                 False,
             )
             return
@@ -397,6 +405,22 @@ class Frameworks(Pass):
         for _, alias in imported:
             name = _code(alias.name)
             self._swaps[alias] = NEURON_NAMES.get(name) or PARSER[name]
+
+    def _torchrun_group(self, module: cst.Module) -> str:
+        """What an entry script that keeps transformers' Trainer needs to run data parallel
+        under torchrun, where it does not start a process group itself: accelerate, under the
+        Trainer, starts none for the xla backend, so Neuron's samples that keep the Trainer
+        start it at import ([neuron-hf-trainer-torchrun])."""
+        if not self.run.profile.is_entry_script or any(
+            self.is_any(c.func, _INIT_GROUP) for c in find(module, cst.Call)
+        ):
+            return ""
+        return (
+            "; to train on every NeuronCore with torchrun (one process each), start the xla "
+            "process group at import, as Neuron's samples that keep the Trainer do: `import "
+            'torch_xla.distributed.xla_backend` and, when `os.environ.get("WORLD_SIZE")` is '
+            'set, `torch.distributed.init_process_group("xla")`'
+        )
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom

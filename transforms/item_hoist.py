@@ -28,6 +28,7 @@ from trncodemod.transforms.item_hoist_table import (
     LOSS_NAME,
 )
 from trncodemod.transforms.item_meter import file_meters, meter_call, meter_prints
+from trncodemod.transforms.step_marker import EvalLoopStepMarker, TrainLoopStepMarker
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.item_scan import REDUCTIONS, may_sync_per_step
@@ -39,6 +40,7 @@ from trncodemod.analysis.loops import (
     is_interval_guard,
     own_statements,
     root_name,
+    top_level_expressions,
 )
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule
@@ -305,6 +307,30 @@ class ItemHoist(Pass):
             isinstance(n, cst.Break | cst.Return) for n in own
         )
 
+    def _no_cut(self, info: LoopInfo) -> str | None:
+        """Why ``info``'s loop will have no graph cut once every pass has run, or None when it
+        will: an MpDeviceLoader, a marker at the top of its body, or the step marker's. Never
+        half a port: a value moved onto the device to be accumulated needs its loop's cut, so
+        where the cut is declined the accumulator stays on the host (its `.item()` stays)."""
+        if not self.target.is_xla or not self.target.step_marker:
+            return None  # an eager backend records no graph
+        if info.iterates_device_loader:
+            return None
+        loop = info.node
+        markers = [n for n in own_statements(loop.body) if self._is_sync_point(n)]
+        top = top_level_expressions(loop.body)
+        if any(marker in top for marker in markers):
+            return None
+        if markers:
+            return "its only step marker runs on some iterations (TRN103)"
+        rule = TrainLoopStepMarker if info.kind == "train" else EvalLoopStepMarker
+        anchors = [loop, *info.optimizer_steps, *info.backward_calls]
+        if isinstance(loop, cst.For):
+            anchors.append(loop.iter)
+        if not self.enabled(rule) or any(not self._allowed(a, rule) for a in anchors):
+            return f"{rule.code}, which would add it, is not selected or is suppressed here"
+        return None
+
     def _enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         parent = self._parent(node)
         while parent is not None and not isinstance(parent, cst.FunctionDef):
@@ -493,6 +519,14 @@ class ItemHoist(Pass):
         for acc in accumulators.values():
             self._check_accumulator(acc, loop, backward, statement_of, log_nodes, handled)
 
+        uncut = self._no_cut(info) if accumulators else None
+        for acc in accumulators.values():
+            if acc.failure is None and uncut is not None:
+                acc.failure = (
+                    f"its loop gets no graph cut: {uncut}; summed on the device without one, "
+                    f"`{acc.name}` would grow the pending graph by one forward pass a batch, so "
+                    "give the loop its cut first"
+                )
         converted = {name: acc for name, acc in accumulators.items() if acc.failure is None}
         done: set[cst.CSTNode] = set()  # sync nodes taken care of
         for acc in converted.values():

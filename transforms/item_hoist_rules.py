@@ -26,6 +26,15 @@ class ItemAccumulator(Rule):
     comparison count (`.eq(...).sum()`) is an `int`; a tensor that `.backward()` is called on, a
     `.mean()`, a loss function's result or a `float(...)` is a `float`.
 
+    Never half a port: the loop must get its graph cut (an MpDeviceLoader, a marker at the top
+    of its body, or the one TRN101/TRN102 adds). Where the cut is declined - the loop's only
+    marker runs on some iterations (TRN103), or TRN101/TRN102 is not selected or is suppressed
+    on the loop - the `.item()` stays and TRN125 says why: summed on the device with no cut, the
+    pending graph grows by one forward pass a batch. Measured on XLA:CPU
+    ([measured-half-port]: 16 evaluation batches that also read the predictions
+    with `.tolist()`): 181 IR nodes pending in the sum at the end of the loop without a cut,
+    1 with the cut, the same loss.
+
     ## Why
     `.item()`, `float(t)` and `int(t)` execute the pending graph and copy the value to the host
     ([xla-troubleshoot, neuron-debug, measured-host-read-ops], measured: one device-to-host transfer
@@ -63,6 +72,7 @@ class ItemAccumulator(Rule):
         "neuron-debug",
         "measured-host-read-ops",
         "xla-mnist",
+        "measured-half-port",
     )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.metadata import PositionProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts
@@ -208,6 +209,47 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+
+
+def _unwrap_loader(iterable: cst.BaseExpression) -> cst.BaseExpression:
+    """The loader under `enumerate(...)`/`tqdm(...)`/`pl.MpDeviceLoader(..., device)`."""
+    wrappers = ("enumerate", "tqdm", "MpDeviceLoader", "ParallelLoader")
+    while (
+        isinstance(iterable, cst.Call)
+        and iterable.args
+        and (dotted(iterable.func) or "").rsplit(".", 1)[-1] in wrappers
+    ):
+        iterable = iterable.args[0].value
+    return iterable
+
+
+def _batch_maxima(function: cst.FunctionDef) -> list[cst.Call]:
+    """`max(len(x) for x in batch)`, `max(t.size(0) for t in batch)`, `max([x.shape[0] ...])`:
+    a size taken as the largest over the items of a batch (analysis.scopes' `_batch_maxima`)."""
+    found = []
+    for call in find(function.body, cst.Call):
+        if not m.matches(call.func, m.Name("max")):  # type: ignore[attr-defined]
+            continue
+        for arg in call.args:  # type: ignore[attr-defined]
+            if isinstance(arg.value, cst.GeneratorExp | cst.ListComp) and _reads_size(
+                arg.value.elt
+            ):
+                found.append(call)
+                break
+    return found  # type: ignore[return-value]
+
+
+def _reads_size(node: cst.BaseExpression) -> bool:
+    for inner in walk_nodes(node):
+        if isinstance(inner, cst.Attribute) and inner.attr.value == "shape":
+            return True
+        if isinstance(inner, cst.Call):
+            if m.matches(inner.func, m.Attribute(attr=m.Name("size")) | m.Name("len")):
+                return True
+    return False
+
+
 class BatchPaddedToItsLargest(Rule):
     """## What it does
     Reports where the collate function of a loader that a training step iterates takes the
@@ -216,12 +258,16 @@ class BatchPaddedToItsLargest(Rule):
     chain from the step: `engine.py:28 → data_loader → collate_fn → nested_tensor_from_tensor_list
     → util/misc.py:316`. The program model (`trncodemod/analysis/reach.py`) follows the loader
     from the step loop to the `DataLoader(collate_fn=...)` that made it, in any given module.
+    Each module is also searched on its own (a script given alone has no program to read): a
+    `DataLoader(..., collate_fn=f)` bound to the name a training loop of the module iterates,
+    with `f` (or the `__call__` of the class `f` names) defined in the module.
 
     ## Why
     Each batch is padded to its own largest item, so nearly every batch has a new shape, and every
     new shape traces and compiles a new graph ([xla-recompilation, neuron-emod025];
-    [measured-shape-compiles]: 10 lengths, 10 compiles). Padding to fixed sizes (or a few buckets)
-    compiles each once.
+    [measured-shape-compiles]: 10 lengths, 10 compiles; [measured-loader-shapes]: 20 batches of
+    lengths 5-60, 12 compiles padded to each batch's longest, 2 padded up to a multiple of 16).
+    Padding to fixed sizes (or a few buckets) compiles each once.
 
     ## Example
     ```python
@@ -248,7 +294,43 @@ class BatchPaddedToItsLargest(Rule):
         "neuron-emod025",
         "xla-recompile-sources",
         "measured-shape-compiles",
+        "measured-loader-shapes",
     )
+
+
+class BucketingIterator(Rule):
+    """## What it does
+    Reports a bucketing iterator or sampler in a module with a training or evaluation loop:
+    torchtext's `BucketIterator(...)`/`BucketIterator.splits(...)`, a `*Bucket*Sampler(...)`
+    (torchnlp's `BucketBatchSampler`, a bucket sampler of the script's own). Nothing is changed.
+
+    ## Why
+    Bucketing keeps sequences of similar length together, but each batch is still padded to its
+    own longest item, so nearly every batch has a new length and compiles a new graph on XLA.
+    Measured on XLA:CPU, torch-xla 2.9 ([measured-loader-shapes]: 20 batches of lengths 5-60): padded to each batch's longest, 12 compiles in 20 steps; padded up to the next
+    multiple of 16, 2. The fix is the bucketing one of TRN214: pad each batch up to the next of a
+    few fixed sizes (`_pad_to_bucket` in the collate function), or to one size (torchtext's
+    `Field(fix_length=...)`).
+
+    ## Example
+    ```python
+    train_iter = BucketIterator(train, batch_size=64, sort_key=lambda ex: len(ex.src))
+    ```
+
+    ## Use instead
+    ```python
+    SRC = Field(fix_length=128)  # or pad each batch up to one of a few bucket lengths
+    train_iter = BucketIterator(train, batch_size=64, sort_key=lambda ex: len(ex.src))
+    ```
+    """
+
+    code = "TRN441"
+    name = "bucketing-iterator"
+    summary = "bucketing iterator or sampler: each batch padded to its own longest (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("xla-recompilation", "measured-loader-shapes")
 
 
 class GrowingConcatenation(Rule):
@@ -424,6 +506,7 @@ class RecompilationDiagnostics(Pass):
         OffsetSlice,
         BatchPaddedToItsLargest,
         GrowingConcatenation,
+        BucketingIterator,
     )
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
@@ -443,6 +526,11 @@ class RecompilationDiagnostics(Pass):
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
         offsets = bool(facts.slices) and "range" in facts.calls and target.is_xla
         grows = target.is_xla and not facts.calls.isdisjoint(_CATS)
+        if facts.loops and (
+            any("Bucket" in name for name in facts.identifiers)
+            or ("collate_fn" in facts.identifiers and "max" in facts.calls)
+        ):
+            return True  # TRN441; TRN440 of a lone module
         if not (branches or slices or offsets or grows) or not facts.loops:
             return False
         for loop in step_scan(facts).step_loops:
@@ -463,6 +551,9 @@ class RecompilationDiagnostics(Pass):
     def visit_Module(self, node: cst.Module) -> bool:
         self._report_step_shapes(self.run.program)
         loops = find_step_loops(node)
+        if loops:
+            self._report_bucketing(node)
+            self._report_own_collates(node, loops.values())
         if not loops and not _reads_sizes(node):
             # Nothing for TRN432/433 (step code only) nor TRN431 (a size read): model code
             # without either is settled without scopes or qualified names.
@@ -550,6 +641,91 @@ class RecompilationDiagnostics(Pass):
                 "few buckets"
             )
             self.findings.append(RawFinding(line, column, rule, message, False))
+
+    # -- TRN441 ----------------------------------------------------------------------------------
+    def _report_bucketing(self, module: cst.Module) -> None:
+        for call in find(module, cst.Call):
+            name = dotted(call.func) or ""  # type: ignore[arg-type]
+            parts = name.split(".")
+            if parts[-1] == "splits" and len(parts) > 1:
+                parts = parts[:-1]
+            last = parts[-1]
+            if "Bucket" not in last or not last.endswith(("Iterator", "Sampler")):
+                continue
+            self.report(
+                call,
+                BucketingIterator,
+                f"`{last}` groups items of similar length, but each batch is still padded to its "
+                "own longest: nearly every batch has a new length and compiles another graph on "
+                "XLA; pad each batch up to the next of a few fixed lengths (a collate function "
+                "with `_pad_to_bucket`, TRN214), or to one length (torchtext "
+                "`Field(fix_length=...)`)",
+                False,
+            )
+
+    # -- TRN440 in a module read alone -------------------------------------------------------------
+    def _report_own_collates(self, module: cst.Module, loops) -> None:
+        """TRN440 where no program was read (one module given): the program model follows a
+        loader to its collate function across modules, and only when there are two or more.
+        Here: a `DataLoader(..., collate_fn=f)` bound to the name a training loop of this module
+        iterates, with `f` (or the `__call__` of the class `f` makes) defined in this module."""
+        definitions = {
+            d.name.value: d for d in module.body if isinstance(d, cst.FunctionDef | cst.ClassDef)
+        }
+        seen: set[int] = set()
+        # What the program model already reported here (lines of the text as given).
+        reported = {self.run.from_original(line) for line, _, _ in self.run.program.step_shapes}
+        for info in loops:
+            if info.kind != "train" or not isinstance(info.node, cst.For):
+                continue
+            iterable = _unwrap_loader(info.node.iter)
+            values = self.bound_values(iterable) if isinstance(iterable, cst.Name) else None
+            for value in values or ([iterable] if isinstance(iterable, cst.Call) else []):
+                for name, collate in self._collates(value, definitions):
+                    for found in _batch_maxima(collate):
+                        line = self.get_metadata(PositionProvider, found).start.line
+                        if id(found) in seen or line in reported:
+                            continue
+                        seen.add(id(found))
+                        loader = (
+                            f"`{_code(iterable)}`" if isinstance(iterable, cst.Name) else "a loader"
+                        )
+                        chain = f"the training loop over {loader} → `collate_fn={name}`"
+                        self.report(
+                            found,
+                            BatchPaddedToItsLargest,
+                            "the collate function of the loader a training step iterates pads "
+                            f"each batch to its own largest item here ({chain}): nearly every "
+                            "batch gets a new shape, and each new shape compiles a new graph; pad "
+                            "to a fixed size, or to one of a few buckets",
+                            False,
+                        )
+
+    def _collates(
+        self, value: cst.BaseExpression, definitions: dict
+    ) -> Iterator[tuple[str, cst.CSTNode]]:
+        if not isinstance(value, cst.Call) or not self.is_any(value.func, _DATA_LOADERS):
+            return
+        for arg in value.args:
+            if arg.keyword is None or arg.keyword.value != "collate_fn":
+                continue
+            target = arg.value
+            if isinstance(target, cst.Call):  # `collate_fn=PadBatch()`
+                target = target.func
+            if not isinstance(target, cst.Name) or target.value not in definitions:
+                continue
+            found = definitions[target.value]
+            if isinstance(found, cst.ClassDef):
+                found = next(
+                    (
+                        f
+                        for f in found.body.body
+                        if isinstance(f, cst.FunctionDef) and f.name.value == "__call__"
+                    ),
+                    None,
+                )
+            if found is not None:
+                yield target.value, found
 
     # -- TRN431 ----------------------------------------------------------------------------------
 

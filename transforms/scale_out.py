@@ -20,7 +20,7 @@ from trncodemod.transforms.scale_out_shape import SOME, Plan, ScaleOutShape, Unc
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import find_step_loops
-from trncodemod.analysis.training import PYTHON
+from trncodemod.analysis.training import ACCELERATE, PYTHON, TORCHRUN
 from trncodemod.targets import Api, Target
 
 # NeuronCores per instance, one process each ([xla-model, neuron-guide]; Neuron programming guide).
@@ -38,6 +38,7 @@ _RENDEZVOUS = Api("xm.rendezvous", "torch_xla.core.xla_model", "xm")
 # Datasets that download into a folder without a lock (torchvision's `download=True`).
 _DOWNLOADING = "torchvision.datasets."
 _INIT = Api("torch.distributed.init_process_group", "torch.distributed", "")
+_ACCELERATORS = ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")
 _ENVIRON = Api("os.environ", "os", "")
 _PRINT_KEYWORDS = frozenset({"flush"})
 # `a + b` binds looser than `*`; `a * b`, `a / b` and the atoms do not.
@@ -93,6 +94,7 @@ class ScaleOutPass(ScaleOutShape):
             and not self._calls(node, _SAMPLERS)
         )
         if not single:
+            self._note_accelerate_launch(node)
             return  # a library module, or distributed already: never scaled out again
         loops = [i for i in find_step_loops(node).values() if i.kind == "train"]
         if not loops:
@@ -158,6 +160,36 @@ class ScaleOutPass(ScaleOutShape):
         self._plan_rates(node, batch, cores)
         self._plan_prints(node)
         self._plan_downloads(node)
+
+    def _note_accelerate_launch(self, module: cst.Module) -> None:
+        """An accelerate training script that starts no process group: accelerate starts none
+        for the xla backend (`src/accelerate/state.py`, `PartialState.__init__`), so, run as one
+        process, it trains on one NeuronCore; torchrun and the xla group make it data parallel,
+        as Neuron's accelerate sample does ([neuron-zero1-gpt2])."""
+        profile = self.run.profile
+        if not (
+            self.target.is_xla
+            and profile.is_entry_script
+            and profile.trains
+            and ACCELERATE in profile.launchers
+            and TORCHRUN not in profile.launchers  # torchrun's variables or a process group
+        ):
+            return
+        accelerators = self._calls(module, _ACCELERATORS)
+        if not accelerators:
+            return
+        instance, cores, _ = LAUNCH[self.target.backend]
+        self.report(
+            accelerators[0],
+            OneNeuronCore,
+            "accelerate starts no process group for the xla backend: run as one process, this "
+            f"script trains on one NeuronCore (of {cores} on a {instance}); to train on every "
+            "NeuronCore, start the xla process group first in the script (`import "
+            'torch_xla.distributed.xla_backend`; `torch.distributed.init_process_group("xla")` '
+            'when `os.environ.get("WORLD_SIZE")` is set) and launch it with '
+            f"`{launch_line(self.target.backend, self._script())}`",
+            False,
+        )
 
     def _script(self) -> str:
         return (self.context.filename or "train.py").rsplit("/", 1)[-1]
@@ -289,6 +321,9 @@ class ScaleOutPass(ScaleOutShape):
             equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
         )
         args = list(args)
+        if self.plan.bound is not None:  # type: ignore[union-attr]
+            # The dataset written in the call is bound to a name above: the loader reads it.
+            args[0] = args[0].with_changes(value=self.plan.dataset)  # type: ignore[union-attr]
         for index, arg in enumerate(args):
             if (arg.keyword and arg.keyword.value == "shuffle") or (
                 arg.keyword is None and not arg.star and index == 2
@@ -340,6 +375,9 @@ class ScaleOutPass(ScaleOutShape):
             return cst.FlattenSentinel(lines)
         if original_node is plan.statement:
             shuffle = _code(plan.shuffle) if plan.shuffle is not None else "False"
+            bound: list[cst.BaseStatement] = []
+            if plan.bound is not None:
+                bound.append(cst.parse_statement(f"{_code(plan.dataset)} = {_code(plan.bound)}\n"))
             sampler = cst.parse_statement(
                 f"{plan.sampler} = {self.add_import('torch.utils.data', obj='DistributedSampler')}(\n"
                 f"    {_code(plan.dataset)},\n"
@@ -348,6 +386,15 @@ class ScaleOutPass(ScaleOutShape):
                 f"    shuffle={shuffle},\n"
                 ")\n"
             )
+            if bound:
+                lines = list(updated_node.leading_lines)
+                return cst.FlattenSentinel(
+                    [
+                        bound[0].with_changes(leading_lines=lines),
+                        sampler,
+                        updated_node.with_changes(leading_lines=[]),
+                    ]
+                )
             return _before(sampler, updated_node)
         if original_node is plan.entry:
             return cst.FlattenSentinel([updated_node, self._init(comment=True)])

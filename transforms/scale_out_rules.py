@@ -28,8 +28,13 @@ class ScaleOut(Rule):
     Done only where the shape is certain: the training loop iterates (through `enumerate`,
     `tqdm` or an `MpDeviceLoader`) a name bound once to `DataLoader(dataset, batch_size=...,
     shuffle=...)` with no `sampler`, `batch_sampler` or `**options`, in the same function or
-    in the function that passes it to the one holding the loop; the dataset is a name; the
-    script seeds `torch.manual_seed` (every process must build the same initial weights).
+    in the function that passes it to the one holding the loop; the dataset is a name, or is
+    written as the loader's first argument (`DataLoader(ds["train"], ...)`,
+    `DataLoader(TensorDataset(x, y), ...)`) and is then bound to a name before the loader, so the
+    sampler and the loader share it; the script seeds `torch.manual_seed` (every process must
+    build the same initial weights), or the master's weights are broadcast before the optimizer,
+    once the model is on the device (moved by a call on its name, or built and moved in one
+    chain: `model = Net.from_pretrained(...).to(device)`).
     Otherwise TRN163 says why and nothing changes. Scripts already distributed
     (`init_process_group`, DDP, `DistributedSampler`, `xm.optimizer_step`, `mp.spawn`,
     accelerate, Lightning, the HF Trainer) are never scaled out again. `trncodemod verify`
@@ -84,7 +89,11 @@ class OneNeuronCore(Rule):
     """## What it does
     Notes, once per training entry script that runs as one process and is not distributed,
     that it trains on one NeuronCore, and what `--scale-out` would change (TRN161). Nothing is
-    rewritten.
+    rewritten. An accelerate script that starts no process group (no `init_process_group`, no
+    torchrun variable) is noted too, at its `Accelerator(...)`: accelerate starts none for the
+    xla backend (`src/accelerate/state.py`, `PartialState.__init__`), so the note says to start
+    the xla group and launch with torchrun, as Neuron's accelerate sample does
+    ([neuron-zero1-gpt2]).
 
     ## Why
     One process drives one NeuronCore: a trn1.32xlarge has 32, a trn2.48xlarge 64
@@ -109,7 +118,7 @@ class OneNeuronCore(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.INFO
-    sources = ("xla-model", "neuron-guide")
+    sources = ("xla-model", "neuron-guide", "neuron-zero1-gpt2")
 
 
 class ScaleOutUncertain(Rule):
@@ -117,7 +126,9 @@ class ScaleOutUncertain(Rule):
     With `--scale-out`, reports a training entry script whose shape the tool cannot make data
     parallel with certainty, and why: no `for` loop over a `DataLoader`, a loader the program
     model cannot resolve (made in a helper, held in an attribute), a loader with its own
-    `sampler`/`batch_sampler`/`**options`, a dataset that is not a name, no seed, or the
+    `sampler`/`batch_sampler`/`**options`, a dataset written in the call after another argument
+    (a dataset written first, `DataLoader(ds["train"], ...)`, is bound to a name and shared with
+    the sampler), no seed and no certain point to broadcast the master's weights, or the
     `neuron` target (TorchNeuron scales out with `init_process_group(backend="neuron",
     init_method="env://")` and DDP, which the tool does not write yet). Nothing changes.
 

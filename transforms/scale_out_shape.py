@@ -59,6 +59,9 @@ class Plan:
     entry: cst.CSTNode | None = None  # the `__main__` guard, or the last top-level import
     # Unseeded: `xm.broadcast_master_param(model)` before this statement.
     broadcast: tuple[cst.SimpleStatementLine, str] | None = None
+    # A dataset written in the loader's call (`ds["train"]`, `TensorDataset(x, y)`): bound to
+    # ``dataset`` (a fresh name) before the loader, so the sampler and the loader share one object.
+    bound: cst.BaseExpression | None = None
 
 
 class ScaleOutShape(Pass):
@@ -96,14 +99,19 @@ class ScaleOutShape(Pass):
         ((call, name),) = constructions.items()
         statement = self._statement_of(call, name)
         dataset, batch, shuffle = self._arguments(call)
+        bound = None
+        if not isinstance(dataset, cst.Name):
+            bound = self._bindable(call, dataset)
+            dataset = cst.Name(self.fresh_name(_stem(name.value, "dataset")))
         plan = Plan(
             loader=call,
             loader_name=name.value,
             statement=statement,
             dataset=dataset,
-            sampler=self.fresh_name(_sampler_name(name.value)),
+            sampler=self.fresh_name(_stem(name.value, "sampler")),
             shuffle=shuffle,
             batch=batch,
+            bound=bound,
         )
         for loop, loader, path in uses:
             self._plan_epoch(plan, [(loop, loader), *path])
@@ -168,7 +176,12 @@ class ScaleOutShape(Pass):
             line = self.get_metadata(ParentNodeProvider, line, None)
         block = self.get_metadata(ParentNodeProvider, line, None) if line else None
         siblings = list(getattr(block, "body", ()))
-        moved = m.Call(func=m.Attribute(value=m.Name(model), attr=m.Name("to")))
+        # Moved by a call on its name (`model.to(device)`, `model = model.to(device)`), or built
+        # and moved in one chain (`model = Net.from_pretrained(...).to(device)`).
+        moved = m.Call(func=m.Attribute(value=m.Name(model), attr=m.Name("to"))) | m.Assign(
+            targets=[m.AssignTarget(m.Name(model))],
+            value=m.Call(func=m.Attribute(value=m.Call(), attr=m.Name("to"))),
+        )
         if line not in siblings or not any(
             m.findall(s, moved) for s in siblings[: siblings.index(line)]
         ):
@@ -274,15 +287,30 @@ class ScaleOutShape(Pass):
         if own:
             raise Uncertain(call, f"the loader has its own `{sorted(own)[0]}`")
         dataset = given.get("dataset")
-        if not isinstance(dataset, cst.Name):
-            raise Uncertain(
-                call,
-                "the loader's dataset is not a name (the sampler must be given the same dataset)",
-            )
+        if dataset is None:
+            raise Uncertain(call, "the loader's dataset is not among its arguments")
         shuffle = given.get("shuffle")
         if m.matches(shuffle, m.Name("False") | m.Name("None")):
             shuffle = None
         return dataset, given.get("batch_size"), shuffle
+
+    @staticmethod
+    def _bindable(call: cst.Call, dataset: cst.BaseExpression) -> cst.BaseExpression:
+        """A dataset written in the loader's call (`ds["train"]`, `TensorDataset(x, y)`), which
+        the sampler must be given too: bound to a name in the statement before the loader's, the
+        same expression evaluated once, where the call evaluates it first (its first argument)."""
+        first = call.args[0] if call.args else None
+        if first is None or first.value is not dataset or first.star:
+            raise Uncertain(
+                call,
+                f"the loader's dataset `{_code(dataset)}` is not a name and not its first "
+                "argument: bound before the loader, it would be evaluated before the arguments "
+                "written ahead of it (bind it to a name, and pass the name to a DistributedSampler "
+                "too)",
+            )
+        if m.findall(dataset, m.Yield() | m.Await()):
+            raise Uncertain(call, f"the loader's dataset `{_code(dataset)}` is not a name")
+        return dataset
 
     def _options(self, call: cst.Call, name: cst.Name) -> dict[str, cst.BaseExpression]:
         """The options a `**name` passes to the loader, where every key is certain: ``name`` is
@@ -416,9 +444,16 @@ class ScaleOutShape(Pass):
         return imports[-1]
 
 
-def _sampler_name(loader: str) -> str:
-    stem = loader.removesuffix("_loader").removesuffix("loader").rstrip("_")
-    return f"{stem}_sampler" if stem else "sampler"
+def _stem(loader: str, role: str) -> str:
+    """A name for the loader's ``role`` (`train_loader` → `train_sampler`, `train_dl` →
+    `train_sampler`, `loader` → `sampler`)."""
+    stem = loader
+    for suffix in ("dataloader", "loader", "_dl"):
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    stem = stem.rstrip("_")
+    return f"{stem}_{role}" if stem else role
 
 
 def _argument(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:

@@ -11,6 +11,8 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
+from trncodemod.analysis.loops import dotted, find_step_loops, own_statements
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import append_keyword
@@ -91,6 +93,53 @@ class CompileOnNeuron(Rule):
     sources = ("torchneuron-compile", "torchneuron-overview")
 
 
+class CompileTrainedOnXla(Rule):
+    """## What it does
+    On the XLA targets, drops `torch.compile` from a model that is trained: `model =
+    torch.compile(model)` is removed (`fast = torch.compile(model)` becomes `fast = model`), and
+    a bare `@torch.compile` comes off a step function. "Trained" means the compiled name is
+    called in the body of a training loop of the file (a loop that calls `.backward()` or steps
+    an optimizer). Only where dropping is certain: the compiled name is called in no evaluation
+    or sampling loop, and `torch.compile` gets the model and nothing else. Where it is also used
+    for inference, or options are passed (`mode=`, `fullgraph=`, a backend), it is reported, and
+    TRN154 gives it `backend="openxla"` so that it runs. Nothing changes for `--target neuron`,
+    where `torch.compile(model, backend="neuron")` is the path (TRN155).
+
+    ## Why
+    Under the lazy tensor, torch_xla traces the whole training step (forward, backward and
+    optimizer) into one graph at each cut. Through Dynamo, AOT Autograd splits it into forward,
+    backward and optimizer graphs; torch_xla's documentation says "PyTorch/XLA also supports
+    Dynamo for training, but it is experimental" ([xla-dynamo]). Measured on XLA:CPU with torch
+    2.9.0 and torch-xla 2.9.0 ([measured-compile-trained]: a two-layer trainer, 6 steps): `torch.compile(model, backend="openxla")` gave 4.0 graph
+    executions a step and 6 compiles, the same loop without `torch.compile` 1.0 execution a step
+    and 1 compile, with the same loss.
+
+    ## Example
+    ```python
+    model = torch.compile(model)
+    for x, y in loader:
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    for x, y in loader:
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    ```
+    """
+
+    code = "TRN436"
+    name = "torch-compile-trained-xla"
+    summary = (
+        "`torch.compile` of a model trained on XLA → dropped (the lazy tensor traces the step)"
+    )
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("xla-dynamo", "measured-compile-trained")
+
+
 def _string(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
         value = node.evaluated_value
@@ -118,10 +167,151 @@ def _replace(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
     )
 
 
+def _called_names(loop: cst.CSTNode) -> set[str]:
+    """Dotted names called in ``loop``'s own body: ``model(x)``, ``self.net(x)``."""
+    return {
+        name
+        for node in own_statements(loop.body)  # type: ignore[attr-defined]
+        if isinstance(node, cst.Call) and (name := dotted(node.func)) is not None
+    }
+
+
+def _scope(node: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> cst.CSTNode | None:
+    """The function or module whose names ``node`` reads."""
+    current = parents.get(node)
+    while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
+        current = parents.get(current)
+    return current
+
+
 class TorchCompile(Pass):
     name = "torch-compile"
-    rules = (CompileOnXla, CompileOnNeuron)
+    rules = (CompileOnXla, CompileOnNeuron, CompileTrainedOnXla)
     needles = ("compile",)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Planned in visit_Module: statements and decorators to drop (a statement -> what takes
+        # its place, None to remove it), and the compile calls they hold (TRN154 leaves them).
+        self._drops: dict[cst.CSTNode, cst.BaseSmallStatement | None] = {}
+        self._dropped: set[cst.CSTNode] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        if not self.target.is_xla:
+            return  # TorchNeuron's own backend is the path there (TRN155)
+        loops = list(find_step_loops(node).values())
+        if not any(info.kind == "train" for info in loops):
+            return
+        parents = self.parents()
+
+        def uses(scope: cst.CSTNode) -> tuple[set[str], set[str]]:
+            """Names called in the training loops, and in the other step loops, that see the
+            names of ``scope``: its own loops (a module's: every loop of the file)."""
+            own = [i for i in loops if scope is node or _scope(i.node, parents) is scope]
+            trained = set().union(*(_called_names(i.node) for i in own if i.kind == "train"))
+            inferred = set().union(*(_called_names(i.node) for i in own if i.kind != "train"))
+            return trained, inferred
+
+        for line in find(node, cst.SimpleStatementLine):
+            if len(line.body) == 1 and isinstance(line.body[0], cst.Assign):
+                trained, inferred = uses(_scope(line, parents))
+                self._plan_assignment(line, line.body[0], trained, inferred, parents)
+        trained, inferred = uses(node)
+        for function in find(node, cst.FunctionDef):
+            self._plan_decorator(function, trained, inferred)
+
+    def _plan_assignment(self, line, assign, trained, inferred, parents) -> None:
+        call = assign.value
+        if not isinstance(call, cst.Call) or not self.is_any(call.func, _COMPILE):
+            return
+        if len(assign.targets) != 1:
+            return
+        name = dotted(assign.targets[0].target)
+        if name is None or name not in trained:
+            return
+        reason = None
+        if name in inferred:
+            reason = f"`{name}` is also called in an evaluation or sampling loop"
+        elif len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            reason = "options are passed to it"
+        model = dotted(call.args[0].value) if call.args else None
+        block = parents.get(line)
+        if reason is None and model is None:
+            reason = "what it compiles is not a name"
+        if reason is None and model == name and len(getattr(block, "body", ())) < 2:
+            reason = "it is the only statement of its block"
+        self._decide(call, name, reason, line, None if model == name else model)
+
+    def _plan_decorator(self, function: cst.FunctionDef, trained, inferred) -> None:
+        name = function.name.value
+        for decorator in function.decorators:
+            expression = decorator.decorator
+            bare = isinstance(expression, cst.Name | cst.Attribute)
+            target = expression if bare else getattr(expression, "func", None)
+            if target is None or not self.is_any(target, _COMPILE) or name not in trained:
+                continue
+            reason = None
+            if name in inferred:
+                reason = f"`{name}` is also called in an evaluation or sampling loop"
+            elif not bare:
+                reason = "options are passed to it"
+            self._decide(expression, name, reason, decorator, None)
+
+    def _decide(self, node, name: str, reason: str | None, holder, kept: str | None) -> None:
+        measured = (
+            "Dynamo training is experimental in torch-xla 2.9, and on a small trainer it ran "
+            "4.0 graphs a step and 6 compiles against 1.0 and 1 without the compile"
+        )
+        if reason is not None:
+            self.report(
+                node,
+                CompileTrainedOnXla,
+                f"`{name}` is trained in a loop of this file: drop `torch.compile` on XLA so that "
+                f"the lazy tensor traces the whole step ({measured}); not dropped: {reason}",
+                False,
+            )
+            return
+        what = f"`{name} = {kept}`" if kept else "removed"
+        if self.report(
+            node,
+            CompileTrainedOnXla,
+            f"`torch.compile` of `{name}`, which is trained in a loop of this file: {what}, so "
+            f"that the lazy tensor traces the whole step ({measured})",
+            True,
+        ):
+            self._dropped.add(node)
+            replacement = None
+            if kept:
+                replacement = cst.Assign(
+                    targets=[cst.AssignTarget(cst.parse_expression(name))],
+                    value=cst.parse_expression(kept),
+                )
+            self._drops[holder] = replacement
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+        if original_node not in self._drops:
+            return updated_node
+        replacement = self._drops[original_node]
+        if replacement is None:
+            return cst.RemovalSentinel.REMOVE
+        return updated_node.with_changes(
+            body=[replacement],
+            trailing_whitespace=cst.TrailingWhitespace(newline=cst.Newline()),
+        )
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        kept = [
+            new
+            for old, new in zip(original_node.decorators, updated_node.decorators, strict=True)
+            if old not in self._drops
+        ]
+        if len(kept) == len(updated_node.decorators):
+            return updated_node
+        return updated_node.with_changes(decorators=kept)
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
@@ -157,7 +347,7 @@ class TorchCompile(Pass):
         return None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        if not self.is_any(original_node.func, _COMPILE):
+        if original_node in self._dropped or not self.is_any(original_node.func, _COMPILE):
             return updated_node
         if any(a.star == "**" for a in original_node.args):
             rule = CompileOnXla if self.target.is_xla else CompileOnNeuron
@@ -182,6 +372,8 @@ class TorchCompile(Pass):
     ) -> cst.Decorator:
         # A bare `@torch.compile`: the call form with the target's arguments.
         decorator = original_node.decorator
+        if decorator in self._dropped:
+            return updated_node
         if not isinstance(decorator, cst.Name | cst.Attribute) or not self.is_any(
             decorator, _COMPILE
         ):

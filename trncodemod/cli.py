@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import json
 import signal
 import sys
@@ -33,6 +34,7 @@ from trncodemod.output.report import (
     json_report,
     statistics_lines,
     summary_line,
+    verdict_lines,
 )
 from trncodemod.output.report import statistics as statistics_rows
 from trncodemod.pipeline.cache import ResultCache, open_cache
@@ -201,6 +203,16 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 )
 def main() -> None:
     """Rewrite PyTorch GPU/CPU training code for AWS Trainium, as a reviewable patch."""
+    _escape_unwritable_names()
+
+
+def _escape_unwritable_names() -> None:
+    """A file name that is not UTF-8 reaches the output as surrogates (os.fsdecode), which a
+    strict UTF-8 stream refuses with a traceback: such characters are written as escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")
 
 
 @dataclass(frozen=True)
@@ -339,6 +351,10 @@ def _migrate(
         except OSError as err:
             click.echo(f"warning: cache disabled: {err}", err=True)
     outcomes = _run(list(found.files), settings, jobs, cache)
+    # Blockers about where training runs are claims the evaluator proves (issue 34).
+    from trncodemod.pipeline.verdicts import proven
+
+    outcomes = proven(outcomes, settings.target, cache)
     return Run(outcomes, tuple(found.missing) + broken, settings.target)
 
 
@@ -392,6 +408,7 @@ def apply(
     The patch goes to stdout (with --dry-run) and/or to --patch FILE; findings always go to
     stderr, so the two never mix.
     """
+    refuse_escapes(paths)
     run = _migrate(paths, config, select, ignore, target, jobs, no_cache, cache_dir, plugins)
     outcomes = run.outcomes
     if annotate:
@@ -415,7 +432,7 @@ def apply(
             outcomes = write_outcomes(outcomes, paths)
     outcomes = one_per_cause(outcomes)  # as `check` counts them
     if fmt == "json":
-        click.echo(json_report(outcomes, "dry-run" if dry_run else "apply"), err=True)
+        click.echo(json_report(outcomes, "dry-run" if dry_run else "apply", run.target), err=True)
     else:
         for line in finding_lines(outcomes):
             click.echo(line, err=True)
@@ -427,6 +444,8 @@ def apply(
                 click.echo(
                     cell_diffs(outcome.old, outcome.new, outcome.display), err=True, nl=False
                 )
+        for line in verdict_lines(outcomes, run.target):
+            click.echo(line, err=True)
         click.echo(summary_line(outcomes, dry_run, run.target), err=True)
     if interrupted:
         click.echo(INTERRUPTED_WRITING, err=True)
@@ -438,6 +457,18 @@ def apply(
     # "is anything left for a person?" (`check` reports every finding).
     pending = counts.changed if dry_run else counts.left
     sys.exit(_exit_code(counts, bool(pending), exit_zero))
+
+
+def refuse_escapes(paths: tuple[Path, ...], root: Path | None = None) -> None:
+    """Exit 2, writing nothing, when a path named for a writing command leads, through a
+    symlink, out of the work tree that holds it (or out of ``root``): `containment`'s rule."""
+    from trncodemod.pipeline.containment import refused
+
+    escapes = refused(paths, root)
+    for escape in escapes:
+        click.echo(str(escape), err=True)
+    if escapes:
+        sys.exit(EXIT_ERROR)
 
 
 def _exit_code(counts: Counts, pending: bool, exit_zero: bool) -> int:
@@ -501,13 +532,15 @@ def check(
             for line in statistics_lines(rows):
                 click.echo(line)
     elif fmt == "json":
-        click.echo(json_report(outcomes, "check"))
+        click.echo(json_report(outcomes, "check", run.target))
     elif fmt == "sarif":
         from trncodemod.output.sarif import sarif_report
 
-        click.echo(sarif_report(outcomes))
+        click.echo(sarif_report(outcomes, run.target))
     elif fmt == "text":
         for line in check_lines(outcomes):
+            click.echo(line)
+        for line in verdict_lines(outcomes, run.target):
             click.echo(line)
         click.echo(check_summary(outcomes, run.target))
     counts = count(outcomes)

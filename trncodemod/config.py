@@ -59,6 +59,9 @@ class Settings:
     # The address space of each process that parses a file (workers, and the child a doubtful
     # parse runs in), in MiB: runaway memory is then that file's error. 0: no limit.
     max_worker_memory: int = 4096
+    # Limits the scanned repository's own configuration tried to lower or switch off, ignored:
+    # only the command line, `--config` or a campaign spec may (README, "Trust model").
+    refused_limits: tuple[str, ...] = ()
     # Where the configuration was found; patterns in `exclude` are relative to it.
     root: Path = field(default_factory=Path.cwd)
     source: str = "defaults"
@@ -79,6 +82,12 @@ class Settings:
                 f"warning: {self.source} names plugins that were NOT loaded: "
                 f"{', '.join(self.withheld_plugins)}; they would run that repository's code. "
                 "Pass --allow-config-plugins to run them (docs/trust-model.md)."
+            )
+        if self.refused_limits:
+            lines.append(
+                f"warning: {self.source} tries to loosen {', '.join(self.refused_limits)}; "
+                "ignored: a repository's own configuration may only tighten these limits "
+                "(the command line's --config may set them)."
             )
         return lines
 
@@ -183,6 +192,8 @@ def find_pyproject(start: Path) -> Path | None:
                 data = tomllib.loads(read_regular(candidate).decode("utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
                 raise ConfigError(f"{candidate}: cannot read: {err}") from None
+            except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+                raise ConfigError(f"{candidate}: cannot read: TOML nested too deeply") from None
             if "trncodemod" in data.get("tool", {}):
                 return candidate
     return None
@@ -222,11 +233,35 @@ def table_values(table: dict, where: str, name: str) -> dict[str, object]:
     return values
 
 
+# The limits that keep hostile input bounded: the defaults of Settings are the loosest a
+# scanned repository's own configuration may ask for (0 switches one off).
+LIMITS = {"max-file-bytes": "max_file_bytes", "max-worker-memory": "max_worker_memory"}
+
+
+def only_tighter(values: dict[str, object]) -> tuple[dict[str, object], tuple[str, ...]]:
+    """``values`` without the limits it would loosen past the defaults (or switch off), and
+    the keys of those, as the scanned repository's configuration may set them."""
+    refused = []
+    kept = dict(values)
+    for key, attr in LIMITS.items():
+        value = kept.get(attr)
+        if value is not None and not 0 < value <= getattr(Settings, attr):  # type: ignore[operator]
+            refused.append(f"`{key} = {value}`")
+            del kept[attr]
+    return kept, tuple(refused)
+
+
 def load_settings(
-    start: Path, config_file: Path | None = None, allow_plugins: bool = False
+    start: Path,
+    config_file: Path | None = None,
+    allow_plugins: bool = False,
+    from_user: bool | None = None,
 ) -> Settings:
     """Settings from the nearest configuration (or ``config_file``). Plugins it names are kept
-    only with ``allow_plugins``, else listed in ``withheld_plugins``."""
+    only with ``allow_plugins``, else listed in ``withheld_plugins``. A configuration not
+    ``from_user`` (default: unless it is ``config_file``, the user's `--config`) is the scanned
+    repository's: it may only tighten the limits (``only_tighter``)."""
+    from_user = config_file is not None if from_user is None else from_user
     path = config_file or find_pyproject(start)
     if path is None:
         return Settings()
@@ -234,10 +269,14 @@ def load_settings(
         data = tomllib.loads(read_regular(path).decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+        raise ConfigError(f"{path}: cannot read: TOML nested too deeply") from None
     table = data.get("tool", {}).get("trncodemod")
     if table is None:
         raise ConfigError(f"{path}: no [tool.trncodemod] table")
     values = table_values(table, str(path), "[tool.trncodemod]")
+    if not from_user:
+        values, values["refused_limits"] = only_tighter(values)
     if "plugins" in values:
         named = values.pop("plugins")
         values["plugins_source"] = str(path)

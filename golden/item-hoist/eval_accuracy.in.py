@@ -1,3 +1,4 @@
+# golden: select=TRN12,TRN10
 # pytorch/examples mnist test(): both sums stay on the device, one read each after the loop.
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,8 @@
+# golden: select=TRN12,TRN10
 # pytorch/examples mnist test(): both sums stay on the device, one read each after the loop.
 import torch
 import torch.nn.functional as F
+import torch_xla
 
 
 def test(model, device, test_loader):
@@ -14,6 +16,7 @@ def test(model, device, test_loader):
             test_loss += F.nll_loss(output, target, reduction="sum").detach()  # sum up batch loss
             pred = output.argmax(dim=1, keepdim=True)
             correct += pred.eq(target.view_as(pred)).sum()
+            torch_xla.sync()
         test_loss = float(test_loss)
         correct = int(correct)
 

@@ -1,3 +1,4 @@
+# golden: select=TRN12,TRN10
 # word_language_model (pytorch/examples): the running loss is read into `cur_loss` at log steps
 # only, and reset there to the int 0: it is summed on the device and read once an interval.
 import math

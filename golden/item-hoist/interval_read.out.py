@@ -1,8 +1,10 @@
+# golden: select=TRN12,TRN10
 # word_language_model (pytorch/examples): the running loss is read into `cur_loss` at log steps
 # only, and reset there to the int 0: it is summed on the device and read once an interval.
 import math
 
 import torch
+import torch_xla
 
 
 def train(model, train_data, criterion, optimizer, log_interval):
@@ -15,6 +17,7 @@ def train(model, train_data, criterion, optimizer, log_interval):
         optimizer.step()
 
         total_loss += loss.detach()
+        torch_xla.sync()
 
         if batch % log_interval == 0 and batch > 0:
             cur_loss = float(total_loss) / log_interval

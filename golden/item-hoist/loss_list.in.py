@@ -1,3 +1,4 @@
+# golden: select=TRN12,TRN10
 import numpy as np
 import torch
 

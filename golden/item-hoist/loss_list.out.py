@@ -1,5 +1,7 @@
+# golden: select=TRN12,TRN10
 import numpy as np
 import torch
+import torch_xla
 
 
 def train_epoch(model, loader, optimizer, criterion):
@@ -10,6 +12,7 @@ def train_epoch(model, loader, optimizer, criterion):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
+        torch_xla.sync()
         losses.append(loss.detach())
     losses = torch.stack(losses).flatten().tolist() if losses else []
     return np.mean(losses)

@@ -1,3 +1,4 @@
+# golden: select=TRN12,TRN10
 # The PyTorch CIFAR-10 tutorial loop: the running loss is summed on the device; the print that
 # already runs every 2000 steps reads it there. No sync follows the print, so no step closure.
 import torch

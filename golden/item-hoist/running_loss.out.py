@@ -1,6 +1,8 @@
+# golden: select=TRN12,TRN10
 # The PyTorch CIFAR-10 tutorial loop: the running loss is summed on the device; the print that
 # already runs every 2000 steps reads it there. No sync follows the print, so no step closure.
 import torch
+import torch_xla
 
 
 def train(net, trainloader, criterion, optimizer):
@@ -16,6 +18,7 @@ def train(net, trainloader, criterion, optimizer):
             optimizer.step()
 
             running_loss += loss.detach()
+            torch_xla.sync()
             if i % 2000 == 1999:
                 print(f"[{epoch + 1}, {i + 1:5d}] loss: {float(running_loss) / 2000:.3f}")
                 running_loss = 0.0

@@ -1,4 +1,4 @@
-# golden: select=TRN12,TRN40
+# golden: select=TRN12,TRN40,TRN10
 # item-hoist owns `.item()` in the step loop's own body; host-sync reports the other host reads and
 # nothing that item-hoist moved into its interval guard.
 import torch

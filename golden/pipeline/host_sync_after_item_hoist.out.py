@@ -1,7 +1,8 @@
-# golden: select=TRN12,TRN40
+# golden: select=TRN12,TRN40,TRN10
 # item-hoist owns `.item()` in the step loop's own body; host-sync reports the other host reads and
 # nothing that item-hoist moved into its interval guard.
 import torch
+import torch_xla
 
 
 def train(model, loader, optimizer, criterion):
@@ -13,6 +14,7 @@ def train(model, loader, optimizer, criterion):
         loss.backward()
         optimizer.step()
         running += loss.detach()
+        torch_xla.sync()
         if step % 10 == 0:
             print(f"step {step} loss {loss.item():.4f} logits {logits.mean()}")
         if loss.item() > 100.0:

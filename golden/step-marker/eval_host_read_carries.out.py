@@ -12,9 +12,9 @@ def validation(model, loader, rank):
         for x, y in loader:
             x, y = x.to(device), y.to(device)
             loss = model(x, y)
+            torch_xla.sync()
             total[0] += loss.item()
             total[1] += len(x)
-            torch_xla.sync()
     return total
 
 
@@ -23,9 +23,9 @@ def generate(model, idx, steps):
         logits = model(idx)
         nxt = torch.argmax(logits[:, -1], dim=-1, keepdim=True)
         idx = torch.cat((idx, nxt), dim=1)
+        torch_xla.sync()
         if nxt.item() == 0:
             break
-        torch_xla.sync()
     return idx
 
 

@@ -19,20 +19,56 @@ import libcst as cst
 from trncodemod.analysis.loops import Loop, assigned_names, dotted, root_name, target_names
 from trncodemod.analysis.nodes import children, walk
 
-_HOST_READS = frozenset({"item", "tolist"})
+# What copies a value to the host, and so runs its graph: `loss.item()`, `y.tolist()`,
+# `out.cpu()`, `a.numpy()`, and the builtins `float(loss)`, `int(n)`, `bool(flag)`.
+_HOST_READS = frozenset({"item", "tolist", "cpu", "numpy"})
+_HOST_CONVERSIONS = frozenset({"float", "int", "bool"})
+# Tensor methods whose result is a tensor: `total += loss.detach()` sums on the device, whatever
+# `total` started as (item-hoist's TRN121 writes that of `total += loss.item()`).
+_DEVICE_RESULTS = frozenset({"detach", "sum", "mean", "clone", "float", "double"})
 _HOST_FACTORIES = frozenset({"list", "dict", "set", "int", "float", "defaultdict", "Counter"})
 
 
 def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
-    """Every iteration of ``loop`` reads on the host a value computed in that iteration, and no
-    device value is carried from one iteration to the next. ``scope``: the function (or module)
-    that holds the loop, where the names the loop updates get their first values."""
+    """Every iteration of ``loop`` reads on the host one value computed in that iteration
+    (`.cpu().numpy()` is one read; a read in a per-sample loop inside it counts once), and no
+    device value is carried from one iteration to the next. ``scope``: the function (or
+    module) that holds the loop, where the names the loop updates get their first values."""
+    made = _made(loop)
+    reads = [call for call in every_iteration_calls(loop.body) if _reads_on_host(call, made)]
+    if not reads:
+        return False
+    inner = {id(node) for read in reads for node in walk(read.func) if node is not read}
+    if sum(1 for read in reads if id(read) not in inner) > 1:
+        # Each read runs its own graph over what came before it (`out.cpu()`, `h.cpu()`,
+        # `float(loss)`: 3.0 executions a batch, 1.0 with a cut before the first read;
+        # benchmarks/step_shapes/eval_host_read.py).
+        return False
+    return not carries_device_value(loop, scope)
+
+
+def first_host_read(loop: Loop) -> tuple[int, cst.Call] | None:
+    """The first statement at the top of ``loop``'s body that reads on the host, on every
+    iteration, a value computed in that iteration: its index and the read. A graph cut right
+    before it runs the iteration's graph once; a cut after it (at the end of the body, or an
+    MpDeviceLoader's at the next batch) runs the forward pass again for what is still alive
+    (benchmarks/step_shapes/eval_host_read.py: 2.0 executions a batch against 1.0)."""
+    if not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    made = _made(loop)
+    for index, statement in enumerate(loop.body.body):
+        every = {id(c) for c in every_iteration_calls(cst.IndentedBlock(body=[statement]))}
+        for node in walk(statement):  # in source order
+            if id(node) in every and _reads_on_host(node, made):  # type: ignore[arg-type]
+                return index, node  # type: ignore[return-value]
+    return None
+
+
+def _made(loop: Loop) -> set[str]:
     made = assigned_names(loop.body)
     if isinstance(loop, cst.For):
         made |= target_names(loop.target)
-    if not any(_reads_on_host(call, made) for call in every_iteration_calls(loop.body)):
-        return False
-    return not _carries_device_value(loop, scope)
+    return made
 
 
 def every_iteration_calls(body: cst.BaseSuite) -> Iterator[cst.Call]:
@@ -44,7 +80,10 @@ def every_iteration_calls(body: cst.BaseSuite) -> Iterator[cst.Call]:
         node = stack.pop()
         if isinstance(node, cst.Call):
             yield node
-        if isinstance(node, cst.If | cst.While | cst.Match | cst.FunctionDef | cst.ClassDef):
+        if isinstance(node, cst.If | cst.While):
+            stack.append(node.test)  # the test runs every time the statement does
+            continue  # its body runs on some iterations only
+        if isinstance(node, cst.Match | cst.FunctionDef | cst.ClassDef):
             continue  # runs on some iterations only, or not here
         if isinstance(node, cst.Lambda | cst.IfExp | cst.BooleanOperation | cst.CompFor):
             continue
@@ -56,25 +95,72 @@ def every_iteration_calls(body: cst.BaseSuite) -> Iterator[cst.Call]:
 
 def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS and not call.args):
+    if isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS and not call.args:
+        read = func.value
+    elif (
+        isinstance(func, cst.Name)
+        and func.value in _HOST_CONVERSIONS
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    ):
+        read = call.args[0].value
+    else:
         return False
-    return any(isinstance(n, cst.Name) and n.value in made for n in walk(func.value))
+    return any(isinstance(n, cst.Name) and n.value in made for n in walk(read))
 
 
-def _carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
+def _device_result(value: cst.BaseExpression) -> bool:
+    """``loss.detach()``, ``(pred == y).sum()``, ``a.detach() * n``: a tensor method's result."""
+    if isinstance(value, cst.BinaryOperation):
+        return _device_result(value.left) or _device_result(value.right)
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in _DEVICE_RESULTS
+    )
+
+
+def _keeps_tensor(node: cst.CSTNode) -> bool:
+    """``losses.append(loss.detach())``: a list that keeps each iteration's tensor, whose pending
+    graph is run only when it is read (item-hoist's TRN121 writes that of ``.item()``)."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "append"
+        and len(node.args) == 1
+        and _device_result(node.args[0].value)
+    )
+
+
+def carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
     """A name the loop updates from its own value (``x += ...``, ``x[i] += ...``,
-    ``x = f(x, ...)``) that did not start as a host value (a number, a list or dict) before it."""
+    ``x = f(x, ...)``) that did not start as a host value (a number, a list or dict) before it,
+    or that adds a tensor to itself (``total += loss.detach()``: a device sum from the second
+    iteration on, whatever its first value), or a list the loop appends tensors to. The loop's own target is no such name: `for`
+    rebinds it every iteration (`x = x.to(device)` carries nothing over)."""
+    rebound = target_names(loop.target) if isinstance(loop, cst.For) else set()
     for node in walk(loop.body):
+        if _keeps_tensor(node):
+            return True
         if isinstance(node, cst.AugAssign):
+            if _device_result(node.value):
+                return True
             root = root_name(node.target)
         elif isinstance(node, cst.Assign):
-            roots = {root_name(t.target) for t in node.targets}
+            roots = {  # `gen_seq, scores = step(gen_seq, ...)` carries both
+                name
+                for t in node.targets
+                for name in (target_names(t.target) or {root_name(t.target)})
+            }
             read = {n.value for n in walk(node.value) if isinstance(n, cst.Name)}
             carried = roots & read
             if not carried:
                 continue
             root = next(iter(carried))
         else:
+            continue
+        if root in rebound:
             continue
         if root is None or not _starts_on_host(root, loop, scope):
             return True

@@ -146,6 +146,18 @@ def own_statements(body: cst.BaseSuite) -> Iterator[cst.CSTNode]:
                 stack.append(child)
 
 
+def top_level_expressions(block: cst.BaseSuite) -> set[cst.BaseExpression]:
+    """The values of the expression statements at the top of ``block`` (`xm.mark_step()` as a
+    statement of its own, not one nested in an `if` or `with`)."""
+    return {
+        small.value
+        for statement in block.body  # type: ignore[union-attr]
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Expr)
+    }
+
+
 @dataclass(frozen=True)
 class LoopInfo:
     node: Loop
@@ -395,6 +407,34 @@ def _model_parts(node: cst.CSTNode | None) -> bool:
     )
 
 
+# Where a loop handles one sample or assembles one batch, in a worker process or the loader's
+# thread: a `collate_fn`, a dataset's methods. No step runs there, so no loop there is cut.
+_DATA_METHODS = frozenset({"__getitem__", "__getitems__", "__iter__", "__next__", "__len__"})
+
+
+def _data_code(scope: cst.CSTNode | None) -> bool:
+    """A collate function (its name says `collate`), a dataset class (a base whose name ends
+    in `Dataset`), or a dataset protocol method (`__getitem__`, `__iter__`)."""
+    if isinstance(scope, cst.FunctionDef):
+        name = scope.name.value
+        return "collate" in name.lower() or name in _DATA_METHODS
+    if isinstance(scope, cst.ClassDef):
+        return any(
+            (dotted(base.value) or "").rsplit(".", 1)[-1].endswith("Dataset")
+            for base in scope.bases
+        )
+    return False
+
+
+def _counts(iterable: cst.BaseExpression) -> bool:
+    """`range(...)`, also through `enumerate`/`tqdm`/`trange`: a count, not a sequence of data."""
+    iterable = unwrap_iterable(iterable)
+    if isinstance(iterable, cst.Call):
+        name = (dotted(iterable.func) or "").rsplit(".", 1)[-1]
+        return name in ("range", "trange")
+    return False
+
+
 def is_model_call(call: cst.Call, methods: Callable[[str], bool] = lambda name: False) -> bool:
     """``model(x)``, ``self.net(x)``, ``self(x)`` outside ``forward``, or ``self.<method>(...)``
     where ``methods`` says that method of the enclosing class calls the model."""
@@ -462,6 +502,7 @@ class _LoopCollector(PlainVisitor):
         self._classes: list[cst.ClassDef] = []
         self._generators: dict[cst.FunctionDef, bool] = {}
         self._model_methods: dict[tuple[cst.ClassDef, str], bool] = {}
+        self._forwards: dict[cst.ClassDef, set[str]] = {}
 
     @staticmethod
     def _class_attributes(node: cst.ClassDef, loader_classes: Collection[str]) -> set[str]:
@@ -584,7 +625,7 @@ class _LoopCollector(PlainVisitor):
         elif isinstance(loop, cst.For) and (
             (_moves_loop_batch(loop, nodes) and not self._iterates_parts(loop))
             or on_device_loader
-            or (self._no_grad and _reads_values(nodes))
+            or (self._no_grad and _reads_values(nodes) and self._takes_batches(loop, calls))
         ):
             kind = "eval"
         elif any(is_model_call(c, self._method_calls_model) for c in calls) or (
@@ -611,11 +652,13 @@ class _LoopCollector(PlainVisitor):
         the model (a per-image or per-sample loop of a batch, whose cut is the batch loop's; a
         validation loop inside the training loop calls the model and keeps its cut), not a
         walk over a model's parameters, buffers or layers (an EMA update is one graph)."""
+        if any(_data_code(frame) for frame, _ in self._frames):
+            return False
         scope = self._frames[-1][0]
         if isinstance(scope, cst.FunctionDef):
-            if scope.name.value == "forward" and len(self._frames) > 2:
-                if isinstance(self._frames[-2][0], cst.ClassDef):
-                    return False
+            if len(self._frames) > 2 and isinstance(self._frames[-2][0], cst.ClassDef):
+                if scope.name.value in self._forward_methods(self._frames[-2][0]):
+                    return False  # the model's forward, or a method it calls: the step's
             generator = self._generators.get(scope)
             if generator is None:
                 generator = self._generators[scope] = _is_generator(scope)
@@ -638,6 +681,43 @@ class _LoopCollector(PlainVisitor):
                 if binding is not None and binding.model_parts:
                     return False
         return True
+
+    def _forward_methods(self, owner: cst.ClassDef) -> set[str]:
+        """``forward`` and the methods of ``owner`` it calls through ``self.<name>(...)``, at
+        any depth: their loops (a refinement loop, a power iteration) run inside the model's
+        forward pass, which is part of the caller's step."""
+        found = self._forwards.get(owner)
+        if found is not None:
+            return found
+        methods = {s.name.value: s for s in owner.body.body if isinstance(s, cst.FunctionDef)}
+        found, queue = set(), ["forward"]
+        while queue:
+            name = queue.pop()
+            if name in found or name not in methods:
+                continue
+            found.add(name)
+            for call in find(methods[name].body, cst.Call):
+                func = call.func  # type: ignore[attr-defined]
+                if m.matches(func, m.Attribute(value=m.Name("self"))):
+                    queue.append(func.attr.value)
+        self._forwards[owner] = found
+        return found
+
+    def _takes_batches(self, loop: cst.For, calls: list[cst.Call]) -> bool:
+        """Whether a loop that reads tensor values runs a step per iteration: it iterates
+        something other than a count (a loader, a list of batches), or its body takes a batch
+        (`next(it)`, nanoGPT's `get_batch(split)`) or calls the model. A `for _ in range(n)`
+        that only updates tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0)`, a power
+        iteration) is part of the step that calls it, not a loop over batches."""
+        if not _counts(loop.iter):
+            return True
+        for call in calls:
+            name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+            if name == "next" or "batch" in name.lower():
+                return True
+            if is_model_call(call, self._method_calls_model):
+                return True
+        return False
 
     def _consumes_sampler(self, loop: Loop) -> bool:
         """A loop over ``self.<generator>(...)`` whose own loop calls the model and yields each

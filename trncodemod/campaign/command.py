@@ -13,6 +13,7 @@ from trncodemod.campaign.engines import ENGINES, EngineError
 from trncodemod.campaign.results import ONLY
 from trncodemod.campaign.runner import Options, run_campaign
 from trncodemod.campaign.spec import SpecError, load_spec
+from trncodemod.pipeline.containment import Escape
 
 EXIT_INTERRUPTED = 130
 
@@ -57,6 +58,18 @@ def campaign_command() -> None:
     help="Where the clones live (default: DIR/.work).",
 )
 @click.option(
+    "--reuse-out",
+    is_flag=True,
+    help="Write results into an --out folder trncodemod did not make (it marks those it makes "
+    "with .trncodemod-made; others that hold files are refused).",
+)
+@click.option(
+    "--reuse-work",
+    is_flag=True,
+    help="Clone into, force-check-out and clean a --work folder trncodemod did not make "
+    "(refused by default).",
+)
+@click.option(
     "--exit-zero",
     is_flag=True,
     help="Exit 0 even when blockers are left (a repository that failed still exits 1).",
@@ -72,6 +85,8 @@ def run_command(
     verify_python: str,
     only: str | None,
     work: Path | None,
+    reuse_out: bool,
+    reuse_work: bool,
     exit_zero: bool,
 ) -> None:
     """Migrate every repository SPEC names; each one's result lands in DIR/<name>/. A rerun
@@ -95,10 +110,12 @@ def run_command(
         only=only,
         verify_python=verify_python if verify else None,
         work=work,
+        reuse_out=reuse_out,
+        reuse_work=reuse_work,
     )
     try:
         run = run_campaign(jobs, out, options, lambda line: click.echo(line, err=True))
-    except EngineError as err:
+    except (EngineError, Escape) as err:
         raise click.UsageError(str(err)) from None
     except KeyboardInterrupt:
         click.echo(
@@ -118,5 +135,9 @@ def report_command(out: Path) -> None:
     from the results under DIR."""
     from trncodemod.campaign.report import write_reports
 
-    for path in write_reports(out):
+    try:
+        written = write_reports(out)
+    except OSError as err:
+        raise click.ClickException(f"no report written: {err}") from None
+    for path in written:
         click.echo(str(path))

@@ -30,6 +30,7 @@ from pathlib import Path
 from trncodemod.campaign.repository import CloneError
 from trncodemod.campaign.spec import RepoJob
 from trncodemod.campaign.task import ARTIFACTS, EXIT_CLONE, RESULT
+from trncodemod.pipeline.isolation import start_group, stop_group
 
 OBJECT_STORE_BYTES = 200 * 2**20  # results are a few patches: Ray's default (30 % of RAM) is waste
 ENGINES = ("local", "ray")
@@ -77,21 +78,23 @@ def run_task(request: Request) -> Payload:
             "previous": request.previous,
             "verify_python": request.verify_python,
             "parent": os.getpid(),
+            "temporary": tmp,  # the task removes it if this process dies first
         }
         spec.write_text(json.dumps(document), "utf-8")
         command = [sys.executable, "-m", "trncodemod.campaign.task", str(spec), str(out)]
-        process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
+        # The task leads a process group of its own (its git and verify runs in it) and ends it
+        # with this process; a timeout ends the group, not only the task.
+        process = start_group(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         _running.add(process)
         try:
             _, stderr = process.communicate(timeout=job.timeout)
         except subprocess.TimeoutExpired:
-            process.kill()
+            stop_group(process)
             process.communicate()
             return Payload({"status": "timed-out", "reason": f"ran past its {job.timeout} s"})
         finally:
             _running.discard(process)
+            stop_group(process)  # what the task left running
         path = out / RESULT
         if not path.exists():
             tail = "\n".join(stderr.strip().splitlines()[-20:])
@@ -143,7 +146,7 @@ def run_local(
         # are ended now, not waited for (what they did is not recorded).
         pool.shutdown(wait=False, cancel_futures=True)
         for process in list(_running):
-            process.terminate()
+            stop_group(process)
 
 
 def describe_local(cpus: int) -> str:

@@ -6,6 +6,12 @@ SARIF log. The page has the fleet table (sortable by any column, filtered by tex
 a chart of findings and blockers by rule across the fleet, and a section per repository with
 its description and its patch, highlighted. The table's data is also embedded as JSON
 (``<script type="application/json" id="fleet-data">``) for tools that read the page.
+
+Everything the report did not write itself is escaped, in HTML and in Markdown: a result.json
+can be edited by hand and a repository chooses its file names and code, so any value, of any
+JSON type, is text. A repository's files are read only from its own folder under DIR (named by
+the folder, never by the result's ``name``), and nothing in the page loads anything: Markdown
+images are not rendered.
 """
 
 from __future__ import annotations
@@ -13,15 +19,19 @@ from __future__ import annotations
 import datetime
 import html
 import json
+import os
 import re
+import stat
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from trncodemod.campaign.results import ResultStore, write_atomic
+from trncodemod.campaign.spec import REPORT_NAMES
 from trncodemod.campaign.task import ARTIFACTS, FAILED
+from trncodemod.output.markdown import fence, plain
 
-HTML_NAME, MARKDOWN_NAME, SARIF_NAME = "report.html", "report.md", "report.sarif"
+HTML_NAME, MARKDOWN_NAME, SARIF_NAME = REPORT_NAMES
 CHART_RULES = 30  # the rules with the most blockers, then findings; the rest are in the table
 
 
@@ -53,22 +63,31 @@ class RuleTotal:
 def fleet_rows(results: list[dict]) -> list[Row]:
     rows = []
     for result in results:
-        counts = result.get("counts", {})
+        counts = _mapping(result.get("counts"))
+        total = _mapping(result.get("timings")).get("total", 0.0)
         rows.append(
             Row(
                 name=result["name"],
                 status=result["status"],
-                files_changed=counts.get("changed", 0),
-                fixes=counts.get("fixed", 0),
-                review_fixes=counts.get("review", 0),
-                blockers=counts.get("blockers", 0),
-                findings_left=counts.get("remaining", 0),
-                verify=(result.get("verify") or {}).get("verdict", "not run"),
-                duration_s=round(result.get("timings", {}).get("total", 0.0), 2),
-                reason=result.get("reason") or "",
+                files_changed=_count(counts.get("changed")),
+                fixes=_count(counts.get("fixed")),
+                review_fixes=_count(counts.get("review")),
+                blockers=_count(counts.get("blockers")),
+                findings_left=_count(counts.get("remaining")),
+                verify=_text(_mapping(result.get("verify")).get("verdict", "not run")),
+                duration_s=round(total, 2) if isinstance(total, int | float) else 0.0,
+                reason=_text(result.get("reason") or ""),
             )
         )
     return rows
+
+
+def _mapping(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def rule_totals(results: list[dict]) -> list[RuleTotal]:
@@ -78,14 +97,16 @@ def rule_totals(results: list[dict]) -> list[RuleTotal]:
     blockers: Counter = Counter()
     repositories: Counter = Counter()
     for result in results:
-        for code, numbers in result.get("rules", {}).items():
-            findings[code] += numbers["findings"]
-            blockers[code] += numbers["blockers"]
+        rules = result.get("rules")
+        for code, numbers in (rules if isinstance(rules, dict) else {}).items():
+            numbers = numbers if isinstance(numbers, dict) else {}
+            findings[code] += _count(numbers.get("findings"))
+            blockers[code] += _count(numbers.get("blockers"))
             repositories[code] += 1
     totals = [
         RuleTotal(
             code,
-            rule.name if (rule := rule_by_code(code)) else "",
+            rule.name if (rule := rule_by_code(code)) else "",  # None for a code not ours
             findings[code],
             blockers[code],
             repositories[code],
@@ -132,7 +153,7 @@ def _chart(totals: list[RuleTotal]) -> str:
             f"in {total.repositories} repositor{'ies' if total.repositories != 1 else 'y'}"
         )
         parts.append(
-            f'<g class="rule" data-rule="{total.code}"><title>{tip}</title>'
+            f'<g class="rule" data-rule="{html.escape(total.code)}"><title>{tip}</title>'
             f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end">{label}</text>'
             f'<rect class="bar-findings" x="{label_w}" y="{y}" width="{width:.1f}" height="15"/>'
             + (
@@ -256,37 +277,39 @@ def _repository_html(result: dict, folder: Path) -> str:
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import DiffLexer
 
-    name = html.escape(result["name"])
+    name = _escaped(result["name"])
     parts = [f'<section id="repo-{name}"><h3>{name}</h3>']
-    inputs = result.get("inputs", {})
+    inputs = result.get("inputs") if isinstance(result.get("inputs"), dict) else {}
     facts = [
-        f"status <b>{html.escape(result['status'])}</b>",
-        f"URL <code>{html.escape(result.get('url', ''))}</code>",
+        f"status <b>{_escaped(result['status'])}</b>",
+        f"URL <code>{_escaped(result.get('url', ''))}</code>",
     ]
     if inputs.get("commit"):
-        facts.append(f"input commit <code>{inputs['commit'][:12]}</code>")
+        facts.append(f"input commit <code>{_escaped(_text(inputs['commit'])[:12])}</code>")
     if result.get("branch_commit"):
         facts.append(
-            f"branch <code>{html.escape(result['branch'])}</code> at "
-            f"<code>{result['branch_commit'][:12]}</code>"
+            f"branch <code>{_escaped(result.get('branch', ''))}</code> at "
+            f"<code>{_escaped(_text(result['branch_commit'])[:12])}</code>"
         )
     parts.append("<p>" + "; ".join(facts) + "</p>")
     if result.get("reason"):
-        parts.append(f'<p class="reason">{html.escape(result["reason"])}</p>')
-    verify = result.get("verify") or {}
+        parts.append(f'<p class="reason">{_escaped(result["reason"])}</p>')
+    verify = result.get("verify") if isinstance(result.get("verify"), dict) else {}
     if verify:
         detail = f": {verify['reason']}" if verify.get("reason") else ""
-        parts.append(f"<p>verify: {html.escape(verify.get('verdict', '') + detail)}</p>")
+        parts.append(f"<p>verify: {_escaped(str(verify.get('verdict', '')) + detail)}</p>")
     description = folder / ARTIFACTS["description"]
     if description.exists():
-        rendered = MarkdownIt("commonmark", {"html": False}).render(description.read_text("utf-8"))
+        # No raw HTML, and images as text: the page fetches nothing.
+        markdown = MarkdownIt("commonmark", {"html": False}).disable("image")
+        rendered = markdown.render(_read(description).decode("utf-8", "replace"))
         parts.append(
             '<details><summary>Pull-request description</summary><div class="description">'
             f"{rendered}</div></details>"
         )
     patch = folder / ARTIFACTS["patch"]
     if patch.exists() and patch.stat().st_size:
-        code = patch.read_bytes().decode("utf-8", "replace")
+        code = _read(patch).decode("utf-8", "replace")
         parts.append(
             "<details><summary>Patch</summary>"
             + highlight(code, DiffLexer(), HtmlFormatter(cssclass="highlight"))
@@ -297,8 +320,10 @@ def _repository_html(result: dict, folder: Path) -> str:
 
 
 def _json_for_script(data: object) -> str:
-    # Inside <script>, "</" would end the element early.
-    return json.dumps(data, sort_keys=True).replace("</", "<\\/")
+    # Inside <script>, "</" would end the element early and "<!--" change how it is read:
+    # JSON's own escapes for <, > and & leave no markup in it at all.
+    text = json.dumps(data, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def html_report(results: list[dict], store: ResultStore, generated: str) -> str:
@@ -341,17 +366,34 @@ def html_report(results: list[dict], store: ResultStore, generated: str) -> str:
     )
 
 
-def _fence(text: str) -> str:
-    longest = max((len(run) for run in text.split("\n") if set(run) == {"`"}), default=0)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}diff\n{text.rstrip()}\n{ticks}"
+def _escaped(value: object) -> str:
+    """Any value of a result (a hand-edited one holds lists where strings were) as HTML text."""
+    return html.escape(value if isinstance(value, str) else json.dumps(value), quote=True)
 
 
-_HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _demoted(match: re.Match) -> str:
-    return "#" * min(6, len(match.group(1)) + 3) + " "
+def _anchor(name: str) -> str:
+    return re.sub(r"[^a-z0-9_-]", "", name.lower().replace(" ", "-"))
+
+
+# A repository's artifact is read up to this size: a report page is for people.
+MAX_ARTIFACT_BYTES = 20_000_000
+
+
+def _read(path: Path) -> bytes:
+    """An artifact's bytes: a regular file, never through a link, at most MAX_ARTIFACT_BYTES."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return b""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return handle.read(MAX_ARTIFACT_BYTES)
 
 
 def markdown_report(results: list[dict], store: ResultStore, generated: str) -> str:
@@ -368,31 +410,39 @@ def markdown_report(results: list[dict], store: ResultStore, generated: str) -> 
         "|" + "---|" * len(_COLUMNS),
     ]
     for row in rows:
-        values = [str(getattr(row, key)) for key, _ in _COLUMNS]
-        values[0] = f"[{row.name}](#{row.name.lower()})"
-        lines.append("| " + " | ".join(v.replace("|", "\\|") for v in values) + " |")
+        values = [plain(getattr(row, key)) for key, _ in _COLUMNS]
+        values[0] = f"[{plain(row.name)}](#{_anchor(row.name)})"
+        lines.append("| " + " | ".join(values) + " |")
     lines += ["", "## Findings and blockers by rule", ""]
     lines += ["| rule | name | findings | blockers | repositories |", "|---|---|---|---|---|"]
     lines += [
-        f"| {t.code} | {t.name} | {t.findings} | {t.blockers} | {t.repositories} |"
+        f"| {plain(t.code)} | {plain(t.name)} | {t.findings} | {t.blockers} | {t.repositories} |"
         for t in rule_totals(results)
     ]
     lines += ["", "## Repositories"]
     for result in results:
         folder = store.folder(result["name"])
-        lines += ["", f"### {result['name']}", "", f"Status: **{result['status']}**."]
+        lines += ["", f"### {plain(result['name'])}", "", f"Status: **{plain(result['status'])}**."]
         if result.get("reason"):
-            lines += ["", f"Reason: {result['reason']}"]
+            lines += ["", f"Reason: {plain(result['reason'])}"]
         description = folder / ARTIFACTS["description"]
         if description.exists():
+            # As its Markdown source, fenced: it holds file names and code the repository
+            # chose, and a viewer of report.md renders raw HTML and images.
+            body = _read(description).decode("utf-8", "replace")
             lines += ["", "<details><summary>Pull-request description</summary>", ""]
-            # The description's headings, under the repository's own.
-            body = _HEADING.sub(_demoted, description.read_text("utf-8"))
-            lines += [body.strip(), "", "</details>"]
+            lines += [fence(body, "markdown"), "", "</details>"]
         patch = folder / ARTIFACTS["patch"]
         if patch.exists() and patch.stat().st_size:
-            code = patch.read_bytes().decode("utf-8", "replace")
-            lines += ["", "<details><summary>Patch</summary>", "", _fence(code), "", "</details>"]
+            code = _read(patch).decode("utf-8", "replace")
+            lines += [
+                "",
+                "<details><summary>Patch</summary>",
+                "",
+                fence(code, "diff"),
+                "",
+                "</details>",
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -402,8 +452,12 @@ def merged_sarif(results: list[dict], store: ResultStore) -> dict:
     logs = []
     for result in results:
         path = store.folder(result["name"]) / ARTIFACTS["sarif"]
-        if path.exists():
-            logs.append((result["name"], json.loads(path.read_text("utf-8"))))
+        try:
+            log = json.loads(_read(path) or b"null")
+        except ValueError:
+            continue
+        if isinstance(log, dict):
+            logs.append((result["name"], log))
     return merge_sarif_logs(logs)
 
 
@@ -418,5 +472,8 @@ def write_reports(out: Path) -> list[Path]:
         SARIF_NAME: json.dumps(merged_sarif(results, store), indent=1, ensure_ascii=False),
     }
     for name, text in documents.items():
-        write_atomic(out / name, text.encode())
+        if (out / name).is_dir():  # results written before repository names were checked
+            raise OSError(f"{out / name} is a folder (a repository named so?): no report written")
+        # A file name that is not UTF-8 reaches here as surrogates: written as escapes.
+        write_atomic(out / name, text.encode("utf-8", "backslashreplace"))
     return [out / name for name in documents]

@@ -69,6 +69,7 @@ def _resolve(ref: str | None, work: Path, deadline: float) -> str:
                 "rev-parse",
                 "--verify",
                 "--quiet",
+                "--end-of-options",
                 f"{name}^{{commit}}",
                 cwd=work,
                 deadline=deadline,
@@ -81,9 +82,9 @@ def check_out(url: str, ref: str | None, work: Path, deadline: float) -> str:
     (default: the remote's HEAD) detached and clean; returns the commit."""
     if not (work / ".git").is_dir():
         shutil.rmtree(work, ignore_errors=True)  # a clone a killed task left half-made
-        _git("clone", "--quiet", "--no-checkout", url, str(work), cwd=None, deadline=deadline)
+        _git("clone", "--quiet", "--no-checkout", "--", url, str(work), cwd=None, deadline=deadline)
     else:
-        _git("remote", "set-url", "origin", url, cwd=work, deadline=deadline)
+        _git("remote", "set-url", "origin", "--", url, cwd=work, deadline=deadline)
         _git(
             "fetch", "--quiet", "--force", "--prune", "--tags", "origin",
             "+refs/heads/*:refs/remotes/origin/*", cwd=work, deadline=deadline,
@@ -91,7 +92,7 @@ def check_out(url: str, ref: str | None, work: Path, deadline: float) -> str:
         if ref is None:
             _git("remote", "set-head", "origin", "--auto", cwd=work, deadline=deadline)
     commit = _resolve(ref, work, deadline)
-    _git("checkout", "--quiet", "--force", "--detach", commit, cwd=work, deadline=deadline)
+    _git("checkout", "--quiet", "--force", "--detach", commit, "--", cwd=work, deadline=deadline)
     _git("clean", "-fdxq", cwd=work, deadline=deadline)
     return commit
 

@@ -15,8 +15,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from trncodemod.campaign.spec import RepoJob
+from trncodemod.campaign.spec import REPORT_NAMES, RepoJob
 from trncodemod.campaign.task import ARTIFACTS, FAILED, RESULT
+from trncodemod.pipeline import containment
 
 ONLY = ("failed", "blocked", "changed")
 WORK = ".work"  # default work folder, inside DIR: the clones, one per repository
@@ -57,13 +58,18 @@ class ResultStore:
 
     def write(self, name: str, result: dict, files: dict[str, bytes]) -> None:
         folder = self.folder(name)
-        folder.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileNotFoundError):
-            (folder / RESULT).unlink()  # not done until the new result is complete
+        if not folder.exists():
+            containment.claim(folder)
+        # Files are deleted only where this tool made the folder (its marker): a repository's
+        # folder that was there before keeps whatever this run does not write.
+        ours = containment.made_here(folder)
+        if ours:
+            with contextlib.suppress(FileNotFoundError):
+                (folder / RESULT).unlink()  # not done until the new result is complete
         for artifact in ARTIFACTS.values():
             if artifact in files:
                 write_atomic(folder / artifact, files[artifact])
-            else:
+            elif ours:
                 with contextlib.suppress(FileNotFoundError):
                     (folder / artifact).unlink()
         text = json.dumps(result, indent=2, sort_keys=True) + "\n"
@@ -72,8 +78,18 @@ class ResultStore:
     def results(self) -> list[dict]:
         """Every finished result under the root, by name."""
         found = []
-        for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):
-            if not folder.name.startswith(".") and (result := self.read(folder.name)):
+        for folder in sorted(p for p in self.root.iterdir() if p.is_dir() and not p.is_symlink()):
+            if folder.name.startswith(".") or folder.name.lower() in REPORT_NAMES:
+                continue
+            if (folder / RESULT).is_symlink():  # a result read through a link is not ours
+                continue
+            result = self.read(folder.name)
+            if isinstance(result, dict):
+                # The folder names the repository: a `name` edited in result.json ("../x")
+                # must not send a reader of its artifacts elsewhere.
+                status = result.get("status")
+                result = {**result, "name": folder.name}
+                result["status"] = status if isinstance(status, str) else json.dumps(status)
                 found.append(result)
         return found
 

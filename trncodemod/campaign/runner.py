@@ -20,6 +20,7 @@ from trncodemod.campaign.results import WORK, ResultStore, select
 from trncodemod.campaign.spec import RepoJob
 from trncodemod.campaign.task import FAILED, UP_TO_DATE
 from trncodemod.output.counts import plural
+from trncodemod.pipeline import containment
 
 
 @dataclass
@@ -84,6 +85,8 @@ class Options:
     only: str | None = None
     verify_python: str | None = None
     work: Path | None = None
+    reuse_out: bool = False  # write (and delete) in an --out folder the tool did not make
+    reuse_work: bool = False  # clone, check out and clean in a --work folder it did not make
 
 
 def _now() -> str:
@@ -96,9 +99,10 @@ def run_campaign(
     options: Options,
     say: Callable[[str], None],
 ) -> CampaignRun:
-    out.mkdir(parents=True, exist_ok=True)
+    containment.claim(out, options.reuse_out, "--reuse-out")
     store = ResultStore(out)
-    work = (options.work or out / WORK).resolve()
+    work = containment.claim(options.work or out / WORK, options.reuse_work, "--reuse-work")
+    work = work.resolve()
     chosen = select(jobs, store, options.only)
     requests = [
         Request(s.job, str(work / s.job.name), s.previous, options.verify_python) for s in chosen

@@ -25,6 +25,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# What `campaign report` writes beside the repositories' folders: no repository takes a name.
+REPORT_NAMES = ("report.html", "report.md", "report.sarif")
 # `git clone` takes a URL (`scheme://`) or scp-like `host:path` (a colon before any slash);
 # anything else is a path, which the spec resolves against its own folder.
 _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://|^[^/]+:")
@@ -68,6 +70,10 @@ class RepoJob:
 def _url(url: object, spec_dir: Path, where: str) -> str:
     if not isinstance(url, str) or not url:
         raise SpecError(f"{where}: `url` must be a non-empty string")
+    if url.startswith("-"):
+        raise SpecError(
+            f"{where}: `url` {url!r} starts with '-', which git would read as an option"
+        )
     if _REMOTE.match(url):
         return url
     return str((spec_dir / Path(url).expanduser()).resolve())
@@ -77,11 +83,18 @@ def _job(entry: dict, defaults: dict, spec_dir: Path, where: str) -> RepoJob:
     name = entry.get("name")
     if not isinstance(name, str) or not NAME.match(name):
         raise SpecError(f"{where}: `name` must be letters, digits, '.', '_' or '-' (got {name!r})")
+    if name.lower() in REPORT_NAMES:
+        raise SpecError(f"{where}: `name` {name!r} is the name of a report the campaign writes")
     where = f"{where} ({name})"
     merged = {**defaults, **{k: v for k, v in entry.items() if k not in ("name", "url", "ref")}}
     ref = entry.get("ref")
     if ref is not None and (not isinstance(ref, str) or not ref):
         raise SpecError(f"{where}: `ref` must be a non-empty string")
+    for key, value in (("ref", ref), ("branch", merged.get("branch"))):
+        if isinstance(value, str) and value.startswith("-"):
+            raise SpecError(
+                f"{where}: `{key}` {value!r} starts with '-' (git would read an option)"
+            )
     own = {key: merged.pop(key, default) for key, default in CAMPAIGN_KEYS.items()}
     if "plugins" in merged:
         raise SpecError(f"{where}: `plugins` is not taken from a spec: a campaign runs no plugins")
@@ -123,6 +136,8 @@ def load_spec(path: Path) -> list[RepoJob]:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise SpecError(f"{path}: cannot read: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+        raise SpecError(f"{path}: cannot read: TOML nested too deeply") from None
     unknown = set(data) - {"defaults", "repos"}
     if unknown:
         raise SpecError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}")

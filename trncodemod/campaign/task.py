@@ -16,9 +16,9 @@ import importlib.metadata
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
-import threading
 import time
 import traceback
 from collections import Counter
@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING
 import trncodemod
 from trncodemod.campaign.repository import CloneError, check_out, commit_identity, locked
 from trncodemod.campaign.spec import RepoJob
+from trncodemod.pipeline.isolation import die_with_parent
 
 if TYPE_CHECKING:  # LibCST and the passes load only once a repository is checked out
     from trncodemod.config import Settings
     from trncodemod.pipeline.engine import FileOutcome
 
 EXIT_CLONE = 75  # EX_TEMPFAIL: the checkout failed, perhaps for a moment
-EXIT_ORPHANED = 70  # the engine's process is gone: nobody will read the result
 RESULT = "result.json"
 ARTIFACTS = {
     "patch": "migration.patch",
@@ -80,7 +80,7 @@ def _settings(job: RepoJob, work: Path) -> Settings:
 
     config = find_pyproject(work / job.paths[0])
     own = (
-        load_settings(work, config, allow_plugins=False)
+        load_settings(work, config, allow_plugins=False, from_user=False)
         if config is not None and Path(os.path.realpath(work)) in config.parents
         else Settings(root=work)
     )
@@ -128,16 +128,25 @@ def _verify(
         runtime = verify.probe_runtime(python) if xla else (verify.probe_torch(python),)
     except verify.RuntimeMissing as err:
         return {"verdict": "not run", "reason": err.message, "scripts": skipped}
+    import click
+
     scripts = []
     for outcome in single:
         timeout = max(1, int(deadline - time.monotonic()))
         script = outcome.path.resolve()
-        if xla:
-            report, _ = verify.run_script(python, script, (), 10, 3, timeout)
-            criteria = verify.judge(report, 10)
-        else:
-            report, _ = verify.run_eager(python, script, (), 10, timeout)
-            criteria = verify.judge_eager(report)
+        try:
+            if xla:
+                report, _ = verify.run_script(python, script, (), 10, 3, timeout)
+                criteria = verify.judge(report, 10)
+            else:
+                report, _ = verify.run_eager(python, script, (), 10, timeout)
+                criteria = verify.judge_eager(report)
+        except click.ClickException as err:
+            # A script that left no report (it crashed, ran past its time, exited early) is a
+            # failed verification of a migrated repository, not a crash of the tool.
+            scripts.append({"script": outcome.display, "verdict": "fail",
+                            "reason": err.format_message()[-2000:]})  # fmt: skip
+            continue
         passed = all(c.passed for c in criteria if c.blocking)
         failed = [f"{c.name}: {c.detail}" for c in criteria if c.blocking and not c.passed]
         scripts.append({"script": outcome.display, "verdict": "pass" if passed else "fail",
@@ -173,12 +182,33 @@ def migrate_repository(
         os.chdir(work)  # paths in findings and the patch are relative to the repository
         settings = _settings(job, work)
         os.environ.update(commit_identity())
+        verified: dict = {"verdict": "not asked", "reason": "run without --verify"}
+
+        def verify_on_branch(outcomes: list[FileOutcome]) -> None:
+            # With the migration checked out: the scripts import the migrated modules.
+            if verify_python is not None:
+                mark = time.monotonic()
+                single, multi = changed_entry_scripts(outcomes)
+                verified.clear()
+                verified.update(_verify(single, multi, settings.target, verify_python, deadline))
+                timings["verify"] = time.monotonic() - mark
+
         made = make_migration_branch(
-            [Path(p) for p in job.paths], settings, work, job.branch, commit, True, None, jobs=1
+            [Path(p) for p in job.paths],
+            settings,
+            work,
+            job.branch,
+            commit,
+            True,
+            None,
+            jobs=1,
+            on_branch=verify_on_branch,
         )
-        timings["migrate"] = time.monotonic() - mark
+        if verify_python is not None and made.branch is None:
+            verified = _verify([], [], settings.target, verify_python, deadline)
+        timings["migrate"] = time.monotonic() - mark - timings.get("verify", 0.0)
         counts = count(made.outcomes).to_json()
-        sarif = sarif_log(made.outcomes)
+        sarif = sarif_log(made.outcomes, settings.target)
         sarif["runs"][0]["automationDetails"] = {"id": f"trncodemod-campaign/{job.name}/"}
         sarif["runs"][0]["versionControlProvenance"] = [
             {"repositoryUri": _uri(job.url), "revisionId": commit, "branch": job.branch}
@@ -186,24 +216,25 @@ def migrate_repository(
         files = {
             "patch": b"".join(o.diff for o in made.outcomes),
             "description": made.description.encode(),
-            "findings": json_report(made.outcomes, "apply").encode(),
-            "sarif": json.dumps(sarif, indent=1, ensure_ascii=False).encode(),
+            # A file name that is not UTF-8 (surrogates in the text) is written as escapes.
+            "findings": json_report(made.outcomes, "apply", settings.target).encode(
+                "utf-8", "backslashreplace"
+            ),
+            "sarif": json.dumps(sarif, indent=1, ensure_ascii=False).encode(
+                "utf-8", "backslashreplace"
+            ),
         }
         for key, data in files.items():
             (out / ARTIFACTS[key]).write_bytes(data)
-        if verify_python is not None:
-            mark = time.monotonic()
-            single, multi = changed_entry_scripts(made.outcomes)
-            result["verify"] = _verify(single, multi, settings.target, verify_python, deadline)
-            timings["verify"] = time.monotonic() - mark
-        else:
-            result["verify"] = {"verdict": "not asked", "reason": "run without --verify"}
+        result["verify"] = verified
     return {
         **result,
         "status": "migrated" if made.branch else "no-change",
         "target": settings.target,
-        "branch_commit": _head(work) if made.branch else None,
+        "branch_commit": made.commit if made.branch else None,
         "counts": counts,
+        # The verdict per entry point (issue 34): how many run, do not, cannot tell.
+        "verdict": sarif["runs"][0]["properties"]["verdict"]["counts"],
         "rules": _rules(made.outcomes),
         "blocking": _blocking(made.outcomes),
         "errors": [o.error_text() for o in made.errors],
@@ -217,27 +248,17 @@ def _uri(url: str) -> str:
     return Path(url).as_uri() if Path(url).is_absolute() else url
 
 
-def _head(work: Path) -> str:
-    return subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True
-    ).stdout.strip()
-
-
-def _exit_with(parent: int) -> None:
-    """Stop within a second of the engine's process (a killed driver, a cancelled Ray task), so
-    no orphan goes on holding the work folder or spending a core."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(EXIT_ORPHANED)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def main(argv: list[str]) -> int:
     request = json.loads(Path(argv[0]).read_text("utf-8"))
-    _exit_with(request["parent"])
+    # Stop with the engine's process (a killed driver, a cancelled Ray task), and with this
+    # task its whole process group (`start_group`): the git it runs, verify's runners; the
+    # engine's temporary folder goes too. No orphan holds the work folder or spends a core.
+    temporary = request.get("temporary")
+    die_with_parent(
+        request["parent"],
+        group=True,
+        cleanup=lambda: temporary and shutil.rmtree(temporary, ignore_errors=True),
+    )
     out = Path(argv[1])
     job = RepoJob.from_json(request["job"])
     try:

@@ -32,7 +32,7 @@ from trncodemod.cli import ALLOW_CONFIG_PLUGINS
 from trncodemod.config import KEYS, ConfigError, Settings, project_plugin
 from trncodemod.findings import Finding
 from trncodemod.output.report import one_line
-from trncodemod.pipeline.migrate import migrate_text
+from trncodemod.pipeline.migrate import MigrationError, migrate_text
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.pipeline.writing import OutsideRoot, inside_root, real_roots
 from trncodemod.rules import all_passes
@@ -221,20 +221,38 @@ def _run(
     return run
 
 
+def _cannot_run(case: GoldenCase, err: Exception) -> str:
+    """Why ``case`` could not be run, naming its input (and the line, where known)."""
+    if isinstance(err, RecursionError):  # a pass walking code nested thousands deep
+        return f"{case.input}: cannot migrate: nested too deeply"
+    line = getattr(err, "line", None)
+    where = f"{case.input}:{line}" if line else str(case.input)
+    return f"{where}: {getattr(err, 'reason', err)}"
+
+
+def _roots(folder: Path) -> tuple[Path, ...]:
+    """The folder's real root; a folder reached through a symlink leading out of its work tree
+    is refused (exit 2), as every command that writes refuses it (``containment``)."""
+    try:
+        return real_roots([folder])
+    except OutsideRoot as err:
+        raise click.UsageError(str(err)) from None
+
+
 @golden_command.command("check")
 @_case_options
 def golden_check(folder: Path, target: str | None, select: str | None) -> None:
     """Print a unified diff for every case whose output or findings differ; exit 1 if any."""
     cases = _cases_in(folder)
-    roots = real_roots([folder])
+    roots = _roots(folder)
     failed = 0
     for case in cases:
         try:
             diff = case_diff(case, _run(case, roots, target, select))
         except (ConfigError, OutsideRoot) as err:  # its message names the case already
             diff = f"{err}\n"
-        except SourceError as err:
-            diff = f"{case.input}: {err}\n"
+        except (SourceError, MigrationError, RecursionError) as err:
+            diff = f"{_cannot_run(case, err)}\n"
         if diff:
             failed += 1
             click.echo(diff, nl=False)
@@ -249,16 +267,16 @@ def golden_update(folder: Path, target: str | None, select: str | None) -> None:
     case that cannot be read, or whose files link out of the folder, is named and left alone
     (exit 2)."""
     cases = _cases_in(folder)
-    roots = real_roots([folder])
+    roots = _roots(folder)
     changed = refused = 0
     for case in cases:
         try:
             run = _run(case, roots, target, select)
         except ConfigError as err:
             raise click.UsageError(str(err)) from None
-        except (OutsideRoot, SourceError) as err:
+        except (OutsideRoot, SourceError, MigrationError, RecursionError) as err:
             refused += 1
-            shown = str(err) if isinstance(err, OutsideRoot) else f"{case.input}: {err}"
+            shown = str(err) if isinstance(err, OutsideRoot) else _cannot_run(case, err)
             click.echo(shown, err=True)
             continue
         if case_diff(case, run):

@@ -29,7 +29,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from trncodemod.pipeline.files import ALWAYS_SKIPPED
+from trncodemod.pipeline.files import ALWAYS_SKIPPED, open_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -151,6 +151,8 @@ def _pip_line(
     if flag in ("-r", "--requirement", "-c", "--constraint"):
         included = path.parent / value
         is_constraint = constraint or flag in ("-c", "--constraint")
+        if len(seen) >= MAX_INCLUDED_FILES:
+            raise ManifestError(path, number, f"`{line}`: more than {MAX_INCLUDED_FILES} files")
         try:
             text = _read(included)
         except ManifestError as err:
@@ -172,9 +174,28 @@ def _requirements_into(
         _pip_line(env, path, number, line, "requirements", seen, constraint)
 
 
+# A dependency file is a few kilobytes; a larger one is read no further (`-r /dev/zero` grew
+# without bound), and a chain of includes deeper than this is a loop in disguise.
+MAX_MANIFEST_BYTES = 5_000_000
+MAX_INCLUDED_FILES = 64
+
+
 def _read(path: Path) -> str:
+    """A dependency file's text: a regular file only (a FIFO or a device would block or never
+    end), at most MAX_MANIFEST_BYTES; a ManifestError naming the file otherwise."""
     try:
-        return path.read_text("utf-8-sig")
+        fd = open_regular(path)
+        try:
+            raw = os.read(fd, MAX_MANIFEST_BYTES + 1)
+            while len(raw) <= MAX_MANIFEST_BYTES and (chunk := os.read(fd, 1 << 20)):
+                raw += chunk
+        finally:
+            os.close(fd)
+        if len(raw) > MAX_MANIFEST_BYTES:
+            raise ManifestError(
+                path, None, f"larger than {MAX_MANIFEST_BYTES // 1_000_000} MB; not read"
+            )
+        return raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise ManifestError(path, None, f"cannot read: {reason}") from None
@@ -273,6 +294,7 @@ def _pyproject(path: Path, text: str) -> list[Env]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ManifestError(path, None, f"cannot parse TOML: {err}") from None
+
     lines = _Lines(text)
     env = Env(metadata=True)
     groups: list[list[Dep]] = []
@@ -357,6 +379,8 @@ def _setup_py(path: Path, text: str) -> list[Env]:
         module = ast.parse(text, str(path))
     except SyntaxError as err:
         raise ManifestError(path, err.lineno, f"cannot parse: {err.msg}") from None
+    except MemoryError:  # the parser's own limit on nesting
+        raise ManifestError(path, None, "cannot parse: nested too deeply") from None
     names = {
         node.targets[0].id: node.value
         for node in module.body
@@ -468,6 +492,13 @@ def _environment_yml(path: Path, text: str) -> list[Env]:
 
 def read_manifest(path: Path) -> list[Env]:
     """The environments one dependency file describes."""
+    try:
+        return _read_manifest(path)
+    except RecursionError:  # TOML or YAML nested thousands deep; the parsers recurse
+        raise ManifestError(path, None, "cannot parse: nested too deeply") from None
+
+
+def _read_manifest(path: Path) -> list[Env]:
     text = _read(path)
     if path.name == "pyproject.toml":
         return _pyproject(path, text)

@@ -1,19 +1,22 @@
 """Migration pull requests: ``trncodemod pr PATH...`` in a git work tree.
 
 Creates a branch, applies the migration, commits it with a message naming the rules applied,
-and writes a pull-request description (Markdown) for a reviewer: what changed by rule, the
-``review``-class changes to check, the findings left as a checklist, the environment the target
-needs, and how to verify. Nothing is pushed; the description is ready for
-``gh pr create --body-file``.
+and writes a pull-request description (Markdown) for a reviewer: what blocks, the files that
+failed to migrate, what changed by rule, the ``review``-class changes to check, the findings left
+as a checklist, the environment the target needs, and how to verify. Nothing is pushed; the
+description is ready for ``gh pr create --body-file``. The work tree ends on the branch it was on,
+with its files as they were, after success and after any failure; the repository's hooks run
+only with ``--run-hooks`` (docs/trust-model.md, "Writes, git and processes").
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,12 +30,15 @@ from trncodemod.analysis.training import (
     TORCHRUN,
     XMP_SPAWN,
 )
-from trncodemod.cli import ALLOW_CONFIG_PLUGINS, SCALE_LR, SCALE_OUT
+from trncodemod.cli import ALLOW_CONFIG_PLUGINS, SCALE_LR, SCALE_OUT, refuse_escapes
 from trncodemod.config import ConfigError, Settings, load_settings
 from trncodemod.findings import Finding, Severity
+from trncodemod.git import WITHOUT_HOOKS, OptionLike, not_an_option
 from trncodemod.output.causes import one_per_cause
 from trncodemod.output.counts import count, plural
+from trncodemod.output.markdown import code_span, fence
 from trncodemod.output.report import one_line
+from trncodemod.pipeline import containment
 from trncodemod.pipeline.engine import FileOutcome, blocks, migrate_files
 from trncodemod.pipeline.files import discover
 from trncodemod.pipeline.writing import write_outcomes
@@ -45,15 +51,18 @@ class GitError(click.ClickException):
     exit_code = 2
 
 
-def _git(*args: str, cwd: Path) -> str:
-    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+def _git(*args: str, cwd: Path, hooks: bool = False) -> str:
+    """git's output; GitError with its message on failure. The repository's hooks run only with
+    ``hooks`` (`pr --run-hooks`)."""
+    command = ["git", *(() if hooks else WITHOUT_HOOKS), *args]
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     if result.returncode != 0:
         raise GitError(f"git {' '.join(args)}: {result.stderr.strip() or result.stdout.strip()}")
     return result.stdout
 
 
 def _review_line(finding: Finding) -> str:
-    return f"- [ ] `{finding.location}` {finding.code} {one_line(finding.message)}"
+    return f"- [ ] {code_span(finding.location)} {finding.code} {one_line(finding.message)}"
 
 
 # How each launcher starts an entry script ([xla-pjrt]: multi-process jobs run under their
@@ -106,7 +115,7 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
     if not target.is_xla:
         entries = sorted(single + multi, key=lambda o: o.display)
         lines = ["TorchNeuron has no CPU emulator: run a few steps on a Trn2/Trn3 instance:", ""]
-        lines += [f"- `{_launch(o)}`" for o in entries] or ["- (no entry script changed)"]
+        lines += [f"- {code_span(_launch(o))}" for o in entries] or ["- (no entry script changed)"]
         return lines
     option = "" if target.name == DEFAULT_TARGET else f" --target {target.name}"
     lines: list[str] = []
@@ -115,9 +124,10 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
             "On any Linux x86_64 machine, with `pip install torch==2.9.0 torch-xla==2.9.0` "
             "beside trncodemod (XLA on the CPU):",
             "",
-            "```sh",
-            *[f"trncodemod verify{option} {o.display}" for o in single],
-            "```",
+            fence(
+                "\n".join(f"trncodemod verify{option} {shlex.quote(o.display)}" for o in single),
+                "sh",
+            ),
         ]
     if multi:
         lines += [
@@ -125,9 +135,7 @@ def _how_to_verify(outcomes: list[FileOutcome], target: Target) -> list[str]:
             "Multi-process entry scripts run under their launcher, on a Trainium instance "
             "(`trncodemod verify` runs one process):",
             "",
-            "```sh",
-            *[_launch(o) for o in multi],
-            "```",
+            fence("\n".join(_launch(o) for o in multi), "sh"),
         ]
     if not lines:
         lines = ["No entry script changed: run the scripts that import the changed modules."]
@@ -184,12 +192,14 @@ def _multi_process(outcome: FileOutcome) -> bool:
 
 
 def _launch(outcome: FileOutcome) -> str:
+    """The command line that starts ``outcome``'s script, its path quoted for the shell."""
+    path = shlex.quote(outcome.display)
     if _scaled_out(outcome):
-        return _SCALED_OUT_LAUNCH.format(path=outcome.display)
+        return _SCALED_OUT_LAUNCH.format(path=path)
     for launcher in _launchers(outcome):
         if launcher in _LAUNCH:
-            return _LAUNCH[launcher].format(path=outcome.display)
-    return f"python {outcome.display}"
+            return _LAUNCH[launcher].format(path=path)
+    return f"python {path}"
 
 
 def _by_rule(findings: list[Finding]) -> list[str]:
@@ -208,9 +218,29 @@ def _by_rule(findings: list[Finding]) -> list[str]:
     return lines
 
 
+def _verdict_section(outcomes: list[FileOutcome], target: Target) -> list[str]:
+    """The verdict per entry point (issue 34): the counts, then each entry point's line."""
+    from trncodemod.output.report import entry_counts, one_line
+    from trncodemod.pipeline.verdicts import judged
+
+    found = judged(outcomes, target.name)
+    lines = ["## Verdict", ""]
+    if found.nothing:
+        return [*lines, f"No verdict: {found.nothing}.", ""]
+    lines += [entry_counts(found.entries) + ".", ""]
+    lines += [
+        f"- `{e.entry}`: {e.value}"
+        + (f" (`{e.where}`)" if e.where else "")
+        + f": {one_line(e.reason)}"
+        for e in found.entries
+    ]
+    return [*lines, ""]
+
+
 def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
-    """The pull-request description: what blocks first, then the changes to check, then the
-    findings left by rule, then notes; the applied changes, environment and how to verify after."""
+    """The pull-request description: what blocks first, then the files that failed to migrate,
+    then the changes to check, then the findings left by rule, then notes; the applied changes,
+    environment and how to verify after."""
     counts = count(outcomes)  # as `check`, JSON, SARIF and a campaign's result count them
     findings = [f for o in outcomes for f in o.findings]
     fixed = [f for f in findings if f.fixed]
@@ -230,6 +260,7 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
         f"{counts.left} left, {plural(counts.notes, 'note')}; "
         f"{plural(counts.blockers, 'blocker')}.",
         "",
+        *_verdict_section(outcomes, target),
         "## Blockers",
         "",
     ]
@@ -240,6 +271,11 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
             "",
             *[_review_line(f) for f in blockers],
         ]
+    elif failed:
+        lines.append(
+            "None found, but the files below failed to migrate: "
+            "nothing is known about what they need."
+        )
     else:
         lines.append("None: nothing left stops the program from running on the accelerator.")
     if failed:
@@ -267,7 +303,7 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
     lines += _by_rule(left) if left else ["", "Nothing: no finding is left."]
     if notes:
         lines += ["", "## Notes", "", "Nothing to do; for the record:", ""]
-        lines += [f"- `{f.location}` {f.code} {one_line(f.message)}" for f in notes]
+        lines += [f"- {code_span(f.location)} {f.code} {one_line(f.message)}" for f in notes]
     files_by_rule: dict[str, set[str]] = defaultdict(set)
     for finding in fixed:
         files_by_rule[finding.code].add(finding.path)
@@ -300,17 +336,44 @@ def describe(outcomes: list[FileOutcome], target: Target, branch: str) -> str:
         )
     changed = sorted(o.display for o in outcomes if o.changed)
     lines += ["", "## How to verify", "", *_how_to_verify(outcomes, target)]
-    lines += ["", "Files changed:", "", *[f"- `{path}`" for path in changed], ""]
-    return "\n".join(lines)
+    lines += ["", "Files changed:", "", *[f"- {code_span(path)}" for path in changed], ""]
+    # A file name that is not UTF-8 (surrogates here) is shown as its bytes' escapes, \xe9:
+    # a description is UTF-8 text, for a file and for a pull request.
+    return "\n".join(lines).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _branch_exists(branch: str, top: Path) -> bool:
+def _branch_tip(branch: str, top: Path) -> str | None:
+    """The commit ``branch`` points at; None when there is no such branch."""
     result = subprocess.run(
-        ["git", "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"],
+        ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"refs/heads/{branch}"],
         cwd=top,
         capture_output=True,
+        text=True,
     )
-    return result.returncode == 0
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+def current_position(top: Path) -> tuple[str, str]:
+    """Where the work tree is: ("branch", name), or ("detached", commit)."""
+    result = subprocess.run(
+        ["git", "symbolic-ref", "-q", "--short", "HEAD"], cwd=top, capture_output=True, text=True
+    )
+    if result.returncode == 0 and result.stdout.strip():
+        return "branch", result.stdout.strip()
+    return "detached", _git("rev-parse", "--verify", "HEAD", cwd=top).strip()
+
+
+def _return_to(position: tuple[str, str], top: Path) -> None:
+    kind, name = position
+    if kind == "branch":
+        _git("switch", "-q", name, cwd=top)
+    else:
+        _git("switch", "-q", "--detach", name, cwd=top)
+
+
+def _shown(position: tuple[str, str]) -> str:
+    kind, name = position
+    return name if kind == "branch" else f"the detached commit {name[:12]}"
 
 
 def commit_message(outcomes: list[FileOutcome], target: Target, header: str | None) -> str:
@@ -338,6 +401,13 @@ class MigrationBranch:
     written: list[str]
     errors: list[FileOutcome]
     description: str
+    commit: str | None = None  # the migration commit; None when nothing was committed
+    returned_to: str = ""  # where the work tree is again, as `_shown` names it
+    on_branch: object = None  # what ``on_branch`` returned, run with the migration checked out
+
+
+class BranchFailed(GitError):
+    """Making the branch failed part-way; the work tree is back where it was, and says so."""
 
 
 def make_migration_branch(
@@ -349,11 +419,23 @@ def make_migration_branch(
     force: bool = False,
     header: str | None = None,
     jobs: int | None = None,
+    run_hooks: bool = False,
+    on_branch: Callable[[list[FileOutcome]], object] | None = None,
 ) -> MigrationBranch:
     """Migrate ``paths`` of the work tree ``top`` onto a new ``branch`` from ``base``, as one
-    commit; nothing is pushed. No branch is made when no file changes."""
+    commit; nothing is pushed. No branch is made when no file changes. Either way the work
+    tree ends where it was (its branch, or detached commit), with the files as they were: on
+    success the migration is on ``branch``; on any failure (a hook that refuses the commit, an
+    interrupt) ``branch`` is as it was before and BranchFailed says so. Only paths inside
+    ``top`` are migrated (``containment``: Escape names one that leads out). ``on_branch``
+    runs with the migration checked out (verification), before the work tree goes back."""
+    not_an_option(branch, "--branch")
+    not_an_option(base, "--base")
+    for path in paths:
+        containment.inside(path, top.resolve())
     profile = load_target(settings.target)
-    if not force and _branch_exists(branch, top):
+    tip = _branch_tip(branch, top)
+    if not force and tip is not None:
         raise GitError(
             f"branch {branch} already exists; pass --force to recreate it from {base}, "
             "or --branch NAME for another"
@@ -361,23 +443,80 @@ def make_migration_branch(
     found = discover(paths, settings.exclude, settings.root, settings.respect_gitignore)
     if found.missing:
         raise MissingPath(f"no such file or folder: {found.missing[0]}")
-    # One finding per cause, as `check` shows and counts them (`counts.count`).
-    outcomes = one_per_cause(list(migrate_files(list(found.files), settings, jobs)))
+    from trncodemod.pipeline.verdicts import proven
+
+    # One finding per cause, as `check` shows and counts them (`counts.count`), after the
+    # blockers the evaluator settles.
+    outcomes = one_per_cause(
+        proven(list(migrate_files(list(found.files), settings, jobs)), settings.target)
+    )
     errors = [o for o in outcomes if o.error]
     if not any(o.changed for o in outcomes):
         return MigrationBranch(outcomes, None, [], errors, describe(outcomes, profile, branch))
-    _git("switch", "-C" if force else "-c", branch, base, cwd=top)
-    written = []
-    migrated, outcomes = outcomes, write_outcomes(outcomes, paths)  # what was written
-    for before, after in zip(migrated, outcomes, strict=True):
-        if after.error and not before.error:
-            errors.append(after)
-        elif after.changed:
-            written.append(str(after.path.resolve()))
-    if written:
-        _git("add", "--", *written, cwd=top)
-        _git("commit", "-q", "-m", commit_message(outcomes, profile, header), cwd=top)
-    return MigrationBranch(outcomes, branch, written, errors, describe(outcomes, profile, branch))
+    start = current_position(top)
+    _git("switch", "-q", "-C" if force else "-c", branch, "--end-of-options", base, cwd=top)
+    written: list[FileOutcome] = []
+    try:
+        migrated, outcomes = outcomes, write_outcomes(outcomes, paths)  # what was written
+        for before, after in zip(migrated, outcomes, strict=True):
+            if after.error and not before.error:
+                errors.append(after)
+            elif after.changed:
+                written.append(after)
+        commit = None
+        if written:
+            names = [str(o.path.resolve()) for o in written]
+            _git("add", "--", *names, cwd=top)
+            message = commit_message(outcomes, profile, header)
+            verify = () if run_hooks else ("--no-verify",)
+            _git("commit", "-q", *verify, "-m", message, cwd=top, hooks=run_hooks)
+            commit = _git("rev-parse", "--verify", "HEAD", cwd=top).strip()
+        after = on_branch(outcomes) if on_branch is not None else None
+        _return_to(start, top)
+    except BaseException as err:
+        undone = _undo(written, start, branch, tip, top)
+        if isinstance(err, Exception):
+            raise BranchFailed(f"{err}\n{undone}") from None
+        click.echo(undone, err=True)  # Ctrl-C: said before the command's own line
+        raise
+    return MigrationBranch(
+        outcomes,
+        branch,
+        [str(o.path.resolve()) for o in written],
+        errors,
+        describe(outcomes, profile, branch),
+        commit,
+        _shown(start),
+        after,
+    )
+
+
+def _undo(
+    written: list[FileOutcome], start: tuple[str, str], branch: str, tip: str | None, top: Path
+) -> str:
+    """Put the work tree back as ``make_migration_branch`` found it: the files it wrote hold
+    what they held, nothing of theirs stays staged, the work tree is on ``start`` again and
+    ``branch`` is where it was (``tip``; gone if it did not exist). What it did, for a user."""
+    problems = []
+    for outcome in written:
+        try:
+            outcome.path.write_bytes(outcome.old or b"")
+        except OSError as err:
+            problems.append(f"{outcome.display}: not restored ({err.strerror})")
+    try:
+        if written:
+            _git("reset", "-q", "--", *[str(o.path.resolve()) for o in written], cwd=top)
+        _return_to(start, top)
+        if tip is None:
+            _git("branch", "-q", "-D", "--", branch, cwd=top)
+        else:
+            _git("branch", "-q", "-f", "--", branch, tip, cwd=top)
+    except GitError as err:
+        problems.append(str(err))
+    if problems:
+        return "could not put everything back: " + "; ".join(problems)
+    kept = "was not made" if tip is None else f"is back at {tip[:12]}"
+    return f"you are back on {_shown(start)} with your files as they were; branch {branch} {kept}"
 
 
 @click.command("pr")
@@ -416,6 +555,12 @@ def make_migration_branch(
     show_default=True,
     help="With --verify: the interpreter with torch (and torch-xla for an XLA target).",
 )
+@click.option(
+    "--run-hooks",
+    is_flag=True,
+    help="Run the repository's git hooks on the commit (default: none runs; the commit is made "
+    "with --no-verify and core.hooksPath=/dev/null).",
+)
 @ALLOW_CONFIG_PLUGINS
 @SCALE_OUT
 @SCALE_LR
@@ -433,8 +578,10 @@ def pr_command(
     verify,
     verify_steps,
     python,
+    run_hooks,
 ):
-    """Create a branch with the migration of PATHS as one commit, and a PR description."""
+    """Create a branch with the migration of PATHS as one commit, and a PR description; the work
+    tree stays on the branch it was on, with its files as they were."""
     top = Path(_git("rev-parse", "--show-toplevel", cwd=Path.cwd()).strip())
     if not allow_dirty and _git("status", "--porcelain", cwd=top).strip():
         raise GitError("the work tree has uncommitted changes; commit them or pass --allow-dirty")
@@ -456,9 +603,32 @@ def pr_command(
         click.echo(line, err=True)
     branch = branch or f"trncodemod/{load_target(settings.target).name}"
     header = message_file.read() if message_file else None
-    base_commit = _git("rev-parse", "--verify", f"{base}^{{commit}}", cwd=top).strip()
     try:
-        made = make_migration_branch(paths, settings, top, branch, base, force, header)
+        not_an_option(base, "--base")
+        not_an_option(branch, "--branch")
+    except OptionLike as err:
+        raise click.UsageError(str(err)) from None
+    refuse_escapes(paths, top.resolve())
+    base_commit = _git(
+        "rev-parse", "--verify", "--end-of-options", f"{base}^{{commit}}", cwd=top
+    ).strip()
+    profile = load_target(settings.target)
+
+    def verified_here(outcomes: list[FileOutcome]) -> tuple[list[str], int]:
+        return verification(outcomes, profile, base_commit, python, verify_steps)
+
+    try:
+        made = make_migration_branch(
+            paths,
+            settings,
+            top,
+            branch,
+            base,
+            force,
+            header,
+            run_hooks=run_hooks,
+            on_branch=verified_here if verify else None,
+        )
     except MissingPath as err:
         raise click.UsageError(str(err)) from None
     for outcome in made.errors:
@@ -477,8 +647,7 @@ def pr_command(
     target_file = description or git_dir / f"trncodemod-pr-{branch.replace('/', '-')}.md"
     text, verified = made.description, 0
     if verify:
-        profile = load_target(settings.target)
-        section, verified = verification(made.outcomes, profile, base_commit, python, verify_steps)
+        section, verified = made.on_branch  # type: ignore[misc]
         text = text.rstrip("\n") + "\n" + "\n".join(section) + "\n"
     target_file.write_text(text, "utf-8")
     click.echo(str(target_file))
@@ -487,7 +656,7 @@ def pr_command(
         f"{'' if made.written else ' (nothing to commit)'}; {len(made.errors)} error(s)"
         f"; {plural(count(made.outcomes).blockers, 'blocker')}"
         + (f"; verify --against: {_VERIFIED[verified]}" if verify else "")
-        + ".",
+        + f"; you are on {made.returned_to}, as before.",
         err=True,
     )
     sys.exit(2 if made.errors else (1 if verified == 1 else 0))

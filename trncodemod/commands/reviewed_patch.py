@@ -50,6 +50,8 @@ def _escapes(name: str) -> str | None:
         return "an absolute path"
     if ".." in PurePosixPath(name).parts:
         return "a path with `..`"
+    if any(part.casefold() == ".git" for part in PurePosixPath(name).parts):
+        return "a path inside .git, which only git writes (as `git apply` refuses)"
     return None
 
 
@@ -128,6 +130,8 @@ def apply_patch_command(patch_file: Path, check: bool, directory: Path) -> None:
     """
     try:
         results = plan(read_regular(patch_file), directory)
+    except OutsideRoot as err:
+        raise click.UsageError(f"--directory {err}") from None
     except PatchError as err:
         raise click.UsageError(f"{patch_file}: {err}") from None
     refused = 0

@@ -32,6 +32,7 @@ from typing import Any
 
 import click
 
+from trncodemod.pipeline.isolation import run_group
 from trncodemod.targets import DEFAULT_TARGET, load_target, target_names
 
 RUNNER = Path(__file__).with_name("verify_runner.py")
@@ -142,7 +143,7 @@ def run_eager(
         command = [python, str(EAGER_RUNNER), "--steps", str(steps), "--json", str(out)]
         command += [str(script), *args]
         try:
-            result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            result = run_group(command, timeout, supervised=True, remove=tmp, text=True)
             stderr = result.stderr
         except subprocess.TimeoutExpired as err:
             stderr = (
@@ -315,9 +316,7 @@ def run_script(
             *args,
         ]
         try:
-            result = subprocess.run(
-                command, capture_output=True, text=True, timeout=timeout, env=env
-            )
+            result = run_group(command, timeout, supervised=True, remove=tmp, text=True, env=env)
             stderr = result.stderr
         except subprocess.TimeoutExpired as err:
             stderr = (

@@ -28,6 +28,9 @@ from typing import Any
 
 import click
 
+from trncodemod.git import OptionLike, not_an_option
+from trncodemod.pipeline.isolation import run_group
+
 RUNNER = Path(__file__).with_name("verify_against_runner.py")
 
 
@@ -46,6 +49,10 @@ def original_source(original: str, script: Path) -> tuple[str, str]:
     path = Path(original)
     if path.is_file():
         return path.read_text("utf-8"), str(path)
+    try:
+        not_an_option(original, "--against")
+    except OptionLike as err:
+        raise CannotRun(f"{err}: no such file, and not a git revision") from None
     where = script.resolve().parent
 
     def git(*args: str) -> subprocess.CompletedProcess[str]:
@@ -57,7 +64,7 @@ def original_source(original: str, script: Path) -> tuple[str, str]:
             f"--against {original}: no such file, and {where} is not in a git work tree"
         )
     relative = script.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
-    shown = git("show", f"{original}:{relative}")
+    shown = git("show", "--end-of-options", f"{original}:{relative}")
     if shown.returncode != 0:
         reason = (shown.stderr.strip().splitlines() or ["git show failed"])[-1]
         raise CannotRun(f"--against {original}: no such file, nor {original}:{relative} ({reason})")
@@ -295,11 +302,12 @@ def run_side(
         command += ["--torchrun"] if launch else []
         command += [str(options.script), *options.args_for(side)]
         try:
-            result = subprocess.run(
+            result = run_group(
                 command,
-                capture_output=True,
+                options.timeout,
+                supervised=True,
+                remove=tmp,
                 text=True,
-                timeout=options.timeout,
                 env=env,
                 cwd=Path.cwd(),
             )

@@ -97,7 +97,9 @@ def build_file_diff(path: str, old: bytes, new: bytes, context: int = 3) -> byte
     when nothing changed."""
     if old == new:
         return b""
-    encoded_path = path.replace("\\", "/").encode("utf-8", "surrogateescape")
+    # The path's own bytes (a name that is not UTF-8 came in as surrogates); a backslash is a
+    # character of a POSIX name, quoted as git quotes it, never a separator.
+    encoded_path = path.encode("utf-8", "surrogateescape")
     old_lines, new_lines = split_lines(old), split_lines(new)
     chunks = [
         b"--- " + quote_path(b"a/" + encoded_path) + b"\n",

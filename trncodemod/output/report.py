@@ -12,7 +12,10 @@ Schema is ``tests/data/report.schema.json``::
                    "severity": "blocker"|"error"|"warning"|"info", "safety": "safe"|"review",
                    "fixed": bool, "cell": int | null}],
      "summary":  {"files", "changed", "errors", "findings", "fixed", "review", "remaining",
-                  "notes", "blockers"}}
+                  "notes", "blockers"},
+     "verdict":  {"entry_points": [{"entry": str, "verdict": "runs"|"does not"|"cannot tell"|
+                                    "no step", "where": "path:line", "why": str}],
+                  "counts": {verdict: int}, "not_judged": str | null, "failed": [str]}}
 
 ``summary`` is ``counts.count`` (the numbers every output gives): every finding is fixed, left
 (``remaining``) or a note. ``fixed`` and ``changed`` mean "applied" after ``apply`` and "would be applied by ``apply``" after
@@ -26,6 +29,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
+from trncodemod.analysis.verdict import CANNOT_TELL, DOES_NOT, NO_STEP, RUNS, EntryVerdict
 from trncodemod.findings import Finding, Severity
 from trncodemod.output.counts import count, plural
 from trncodemod.pipeline.engine import FileOutcome, blocks
@@ -108,21 +112,73 @@ def summary_line(outcomes: Sequence[FileOutcome], dry_run: bool, target: str = "
         parts.append(plural(counts.notes, "note"))
     if counts.errors:
         parts.append(plural(counts.errors, "error"))
-    return f"{_named(target)}{', '.join(parts)}; {verdict(outcomes)}."
+    return f"{_named(target)}{', '.join(parts)}; {verdict(outcomes, target)}."
 
 
 def _named(target: str) -> str:
     return f"{target}: " if target else ""
 
 
-def verdict(outcomes: Sequence[FileOutcome]) -> str:
-    """Whether the migrated program runs on the accelerator, and if not, the blocker to read
-    first."""
+def verdict(outcomes: Sequence[FileOutcome], target: str = "") -> str:
+    """Whether the migrated program runs on the accelerator, per entry point, as the evaluator
+    shows it (``pipeline.verdicts``): the entry points counted by verdict, each "does not" and
+    "cannot tell" with its line; then the blockers left, and the one to read first. No verdict
+    where nothing was judged (no file, every file failed, no PyTorch code)."""
+    from trncodemod.pipeline.verdicts import judged
+
+    found = judged(outcomes, target)
+    parts = [f"no verdict: {found.nothing}" if found.nothing else entry_counts(found.entries)]
+    if found.failed and not found.nothing.startswith("every"):
+        count = len(found.failed)
+        parts.append(
+            f"{count} file{'s' * (count != 1)} failed and {'were' if count != 1 else 'was'} not judged"
+        )
     blockers = [f for o in outcomes for f in o.findings if blocks(f)]
-    if not blockers:
-        return "will run on the accelerator: no blocker left"
-    first = blockers[0]
-    return f"{_blockers(len(blockers))}; read first: {first.location} {first.code}"
+    if blockers:
+        first = blockers[0]
+        parts.append(f"{_blockers(len(blockers))}; read first: {first.location} {first.code}")
+    return "; ".join(parts)
+
+
+def entry_counts(entries: Sequence[EntryVerdict]) -> str:
+    """ "3 entry points: 2 run on the accelerator, 1 cannot tell: train_gan.py:35 (...)"."""
+    judged = [e for e in entries if e.value != NO_STEP]
+    idle = len(entries) - len(judged)
+    without = f" ({idle} more without a training step)" if idle else ""
+    if not judged:
+        return f"no verdict: no training step reached from {idle} entry point{'s' * (idle != 1)}"
+    runs = [e for e in judged if e.value == RUNS]
+    does_not = [e for e in judged if e.value == DOES_NOT]
+    unknown = [e for e in judged if e.value == CANNOT_TELL]
+    parts = []
+    if runs:
+        parts.append(f"{len(runs)} run{'s' * (len(runs) == 1)} on the accelerator")
+    if does_not:
+        verb = "does not" if len(does_not) == 1 else "do not"
+        parts.append(f"{len(does_not)} {verb}: {_places(does_not)}")
+    if unknown:
+        parts.append(
+            f"{len(unknown)} cannot tell: {_places(unknown)} (`trncodemod verify` runs it)"
+        )
+    count = len(judged)
+    return f"{count} entry point{'s' * (count != 1)}{without}: {', '.join(parts)}"
+
+
+def _places(entries: Sequence[EntryVerdict], shown: int = 3) -> str:
+    places = [e.where or e.entry for e in entries]
+    more = f" and {len(places) - shown} more" if len(places) > shown else ""
+    return ", ".join(places[:shown]) + more
+
+
+def verdict_lines(outcomes: Sequence[FileOutcome], target: str = "") -> list[str]:
+    """One line per entry point that does not run or cannot be told, with why."""
+    from trncodemod.pipeline.verdicts import judged
+
+    return [
+        f"{e.where or e.entry}: {e.entry} {e.value}: {one_line(e.reason)}"
+        for e in judged(outcomes, target).entries
+        if e.value in (DOES_NOT, CANNOT_TELL)
+    ]
 
 
 def _blockers(count: int) -> str:
@@ -135,11 +191,11 @@ def check_summary(outcomes: Sequence[FileOutcome], target: str = "") -> str:
     counts = count(outcomes)
     errors = f", {plural(counts.errors, 'error')}" if counts.errors else ""
     if not counts.findings:
-        return f"{_named(target)}No findings{errors}; {verdict(outcomes)}."
+        return f"{_named(target)}No findings{errors}; {verdict(outcomes, target)}."
     text = f"{_named(target)}Found {plural(counts.findings, 'finding')}"
     text += f" ({counts.fixed} fixable with `trncodemod apply`, {counts.left} left"
     text += f", {plural(counts.notes, 'note')})" if counts.notes else ")"
-    return f"{text}{errors}; {verdict(outcomes)}."
+    return f"{text}{errors}; {verdict(outcomes, target)}."
 
 
 def statistics(outcomes: Sequence[FileOutcome]) -> list[dict]:
@@ -188,7 +244,9 @@ def statistics_lines(rows: Sequence[dict]) -> list[str]:
     ]
 
 
-def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply") -> str:
+def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply", target: str = "") -> str:
+    from trncodemod.pipeline.verdicts import judged
+
     document = {
         "version": 1,
         "mode": mode,
@@ -203,6 +261,7 @@ def json_report(outcomes: Sequence[FileOutcome], mode: str = "apply") -> str:
         ],
         "findings": [f.to_json() for o in outcomes for f in o.findings],
         "summary": count(outcomes).to_json(),
+        "verdict": judged(outcomes, target).to_json(),
     }
     return json.dumps(document, indent=2, sort_keys=True)
 

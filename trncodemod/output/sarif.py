@@ -37,7 +37,9 @@ _SECTION = re.compile(r"^## What it does\s*\n(?P<body>.*?)(?=^## |\Z)", re.MULTI
 
 
 def _uri(path: str) -> str:
-    return quote(path.replace("\\", "/"), safe="/")
+    """A relative URI reference of ``path``: its bytes percent-encoded, those of a name that is
+    not UTF-8 (surrogates here) included; a backslash is part of a POSIX name (``%5C``)."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
 
 
 def _rule_descriptor(rule: type[Rule]) -> dict:
@@ -169,7 +171,9 @@ def _fired(codes: set[str]) -> list[type[Rule]]:
     return [rule for rule in all_rules() if rule.code in codes]
 
 
-def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
+def sarif_log(outcomes: Sequence[FileOutcome], target: str = "") -> dict:
+    from trncodemod.pipeline.verdicts import judged
+
     rules = _fired({f.code for o in outcomes if o.error is None for f in o.findings})
     index = {rule.code: number for number, rule in enumerate(rules)}
     results = []
@@ -209,13 +213,18 @@ def sarif_log(outcomes: Sequence[FileOutcome]) -> dict:
                 ],
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                # The verdict per entry point (issue 34), as `--format json` carries it.
+                "properties": {"verdict": judged(outcomes, target).to_json()},
             }
         ],
     }
 
 
-def sarif_report(outcomes: Sequence[FileOutcome]) -> str:
-    return json.dumps(sarif_log(outcomes), indent=2, ensure_ascii=False)
+def sarif_report(outcomes: Sequence[FileOutcome], target: str = "") -> str:
+    text = json.dumps(sarif_log(outcomes, target), indent=2, ensure_ascii=False)
+    # A file name that is not UTF-8 is in the text as surrogates, which no UTF-8 stream can
+    # write: each becomes its JSON escape (\udce9), inside the string it is in.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _based(node: object, base: str) -> None:

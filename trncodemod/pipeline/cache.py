@@ -3,8 +3,15 @@ unchanged tree reads and hashes each file and parses nothing.
 
 The key covers the file's bytes, the tool's own code (a hash of its source and data files, so a
 changed pass never serves a stale result) and every setting that changes what a pass does.
-Entries hold the rewritten bytes (when any) and the findings without their path. Files that
-failed are never cached: their error is recomputed, and reported, every run.
+Entries hold the rewritten bytes (when any) and the findings without their path, so a renamed
+or copied file is a hit: most results do not depend on the file's name. Some do: a launch line
+names the script (`torchrun ... train.py`), a related place is "path:line:column", a plugin is
+given the path, and the file's suffix says whether it is a notebook. Such a result is stored
+under a key that includes the path, and the path-free key holds only a note sending lookups
+there; a cached result is then always what `--no-cache` gives for that file. (Naming the file at
+output time instead would mean finding its name in free text, messages and rewritten code, and
+telling the path from a basename or another file's name that contains it.) Files that failed are
+never cached: their error is recomputed, and reported, every run.
 
 An entry is code the tool will write into the user's files, and its name is computable by anyone
 (the public tool, the file's text), so entries are signed with an HMAC whose key lives in the
@@ -29,8 +36,9 @@ from pathlib import Path
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Safety, Severity
+from trncodemod.pipeline import containment
 
-FORMAT = 2  # 2: entries are signed (``ResultCache._seal``)
+FORMAT = 3  # 2: entries are signed (``ResultCache._seal``); 3: by path where it matters
 
 
 @cache
@@ -42,8 +50,9 @@ def tool_fingerprint() -> str:
         if spec is None or spec.origin is None:
             raise RuntimeError(f"cannot locate the installed package {package}")
         folder = Path(spec.origin).parent
-        for path in sorted([*folder.glob("*.py"), *folder.glob("data/*")]):
-            digest.update(path.name.encode())
+        # Every module below the package too: a changed analysis must not serve a stale result.
+        for path in sorted([*folder.rglob("*.py"), *folder.glob("data/*")]):
+            digest.update(str(path.relative_to(folder)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -92,6 +101,7 @@ class ResultCache:
     folder: Path
     salt: str  # tool and settings fingerprints
     key: bytes = field(repr=False)  # signs every entry (``user_key``)
+    by_path: bool = False  # every result depends on the path (a plugin is given it)
 
     def _path(self, raw: bytes, context: str = "") -> Path:
         # ``context``: what else the result depends on (the module's view of the program).
@@ -118,14 +128,27 @@ class ResultCache:
         return body
 
     def get(self, raw: bytes, display: str, context: str = "") -> Entry | None:
-        """The entry for ``raw`` in ``context`` (the module's view of the program), or None."""
-        body = self._verified(self._path(raw, context))
+        """The entry for ``raw`` named ``display`` in ``context`` (the module's view of the
+        program), or None."""
+        context += _kind(display)
+        data = self._document(self._path(raw, context))
+        if isinstance(data, dict) and data.get("by_path") is True:
+            data = self._document(self._path(raw, _by_path(context, display)))
+        if data is None:
+            return None
+        try:
+            return _entry(data, display)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None  # an older layout; verified, but not ours to guess at
+
+    def _document(self, path: Path) -> object:
+        body = self._verified(path)
         if body is None:
             return None
         try:
-            return _entry(json.loads(body), display)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None  # an older layout; verified, but not ours to guess at
+            return json.loads(body)
+        except ValueError:
+            return None
 
     def get_summary(self, raw: bytes) -> dict | None:
         """A module's program summary (``analysis.program.ModuleSummary``), by its bytes."""
@@ -141,7 +164,21 @@ class ResultCache:
     def put_summary(self, raw: bytes, summary: dict) -> None:
         self._write(self._path(raw, "\0summary"), summary)
 
-    def put(self, raw: bytes, entry: Entry, context: str = "") -> None:
+    def get_verdict(self, key: bytes) -> dict | None:
+        """A run's verdict per entry point (``pipeline.verdicts``), by what it depends on."""
+        body = self._verified(self._path(key, "\0verdict"))
+        try:
+            found = json.loads(body) if body is not None else None
+        except ValueError:
+            return None
+        return found if isinstance(found, dict) else None
+
+    def put_verdict(self, key: bytes, verdict: dict) -> None:
+        self._write(self._path(key, "\0verdict"), verdict)
+
+    def put(self, raw: bytes, display: str, entry: Entry, context: str = "") -> None:
+        """Keep ``entry``, computed for ``raw`` named ``display`` in ``context``."""
+        context += _kind(display)
         findings = []
         for finding in entry.findings:
             data = finding.to_json()
@@ -153,6 +190,9 @@ class ResultCache:
             "passes_run": list(entry.passes_run),
             "profile": entry.profile,
         }
+        if self.by_path or _names(entry, display):
+            self._write(self._path(raw, _by_path(context, display)), document)
+            document = {"by_path": True}
         self._write(self._path(raw, context), document)
 
     def _write(self, path: Path, document: object) -> None:
@@ -163,6 +203,23 @@ class ResultCache:
             _publish(path, self._seal(path, json.dumps(document).encode()))
         except OSError:
             pass  # a cache that cannot be written only costs time
+
+
+def _kind(display: str) -> str:
+    """What a file's name alone decides: the same bytes are a notebook only as ``*.ipynb``."""
+    return "\0notebook" if display.endswith(".ipynb") else ""
+
+
+def _by_path(context: str, display: str) -> str:
+    return f"{context}\0path\0{display}"
+
+
+def _names(entry: Entry, display: str) -> bool:
+    """Whether a result names its file anywhere (its path, or only its basename)."""
+    names = {display, display.rsplit("/", 1)[-1]}
+    text = json.dumps([f.to_json() | {"path": ""} for f in entry.findings] + [entry.profile])
+    new = entry.new or b""
+    return any(json.dumps(n)[1:-1] in text or n.encode("utf-8", "replace") in new for n in names)
 
 
 def _entry(data: dict, display: str) -> Entry:
@@ -277,6 +334,13 @@ def open_cache(folder: Path | None, settings: Settings, enabled: frozenset[str])
     entries signed with ``user_key``: OSError (the caller runs without a cache) when a folder is
     a symlink or cannot be created, or the key cannot be trusted."""
     key = user_key(user_folder())
+    if folder is not None:
+        # Every component, not only the last: `--cache-dir repo/link/cache` with a link the
+        # repository planted would create folders wherever it leads (`containment`).
+        try:
+            containment.resolve(folder)
+        except containment.Escape as err:
+            raise OSError(f"{err.path}: {err.reason}") from None
     folder = folder if folder is not None else user_folder() / "results"
     _own_folder(folder)
     # O_EXCL | O_NOFOLLOW: an existing `.gitignore`, or a dangling symlink planted in its place,
@@ -286,4 +350,5 @@ def open_cache(folder: Path | None, settings: Settings, enabled: frozenset[str])
         fd = os.open(folder / ".gitignore", flags, 0o644)
         with os.fdopen(fd, "w") as handle:
             handle.write("# Created by trncodemod.\n*\n")
-    return ResultCache(folder, tool_fingerprint() + settings_fingerprint(settings, enabled), key)
+    salt = tool_fingerprint() + settings_fingerprint(settings, enabled)
+    return ResultCache(folder, salt, key, by_path=bool(settings.plugins))

@@ -124,7 +124,7 @@ def migrate_file(
     profile = None if path.suffix == ".ipynb" else migration.profile.to_json()
     if cache is not None:
         entry = Entry(new, migration.findings, migration.passes_run, profile)
-        cache.put(raw, entry, view.fingerprint())
+        cache.put(raw, display, entry, view.fingerprint())
     return FileOutcome(
         path,
         display,

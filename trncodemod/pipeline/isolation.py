@@ -1,17 +1,23 @@
-"""Keeping one file's crash, or its runaway memory, that file's error.
+"""Keeping one file's crash, or its runaway memory, that file's error; and every process the
+tool starts dying with it.
 
 Worker processes die with the run that started them (a killed run left them blocked on a pipe
 nobody reads, for minutes), live under a memory limit, and a parse that might crash the process
-runs in a child of its own. Nothing here imports LibCST: a worker answered from the cache never
-loads it.
+runs in a child of its own. Commands the tool starts (a campaign's task and its git, verify's
+runner and what the verified script starts) run in a process group of their own that dies with
+their parent, by the same means (``start_group``, ``run_group``, ``supervise``). Nothing here
+imports LibCST: a worker answered from the cache never loads it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -49,32 +55,142 @@ def enter_worker(parent: int, memory_mib: int) -> None:
     limit_memory(memory_mib)
 
 
-def die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` ends, however it ends (SIGKILL included)."""
-    _set_parent_death_signal()
-    if os.getppid() != parent:  # it died before the signal was asked for
+def die_with_parent(
+    parent: int, group: bool = False, cleanup: Callable[[], None] | None = None
+) -> None:
+    """End this process when ``parent`` ends, however it ends (SIGKILL included). With
+    ``group``, this process leads its process group (``start_group``) and ends the whole group,
+    the commands it started included, after ``cleanup`` (its temporary folders)."""
+
+    def end() -> None:
+        if group:
+            end_group(cleanup)
         os._exit(1)
+
+    if group:
+        # SIGTERM, not SIGKILL, so that the group goes too: from the parent's death, or from
+        # whoever stops this process.
+        signal.signal(signal.SIGTERM, lambda number, frame: end())
+    _set_parent_death_signal(signal.SIGTERM if group else signal.SIGKILL)
+    if os.getppid() != parent:  # it died before the signal was asked for
+        end()
     # prctl is Linux's; elsewhere (or where it failed) a thread watches for the parent to go.
     # On Linux too: the signal follows the thread that forked the process, not the process.
-    threading.Thread(target=watch_parent, args=(parent,), daemon=True).start()
+    threading.Thread(
+        target=watch_parent, args=(parent, PARENT_POLL_SECONDS, end), daemon=True
+    ).start()
 
 
-def _set_parent_death_signal() -> None:
+def end_group(cleanup: Callable[[], None] | None = None) -> None:
+    """Run ``cleanup``, then kill this process's group with it, if it leads one."""
+    try:
+        if cleanup is not None:
+            cleanup()
+    finally:
+        if os.getpgrp() == os.getpid():
+            os.killpg(os.getpid(), signal.SIGKILL)
+        os._exit(1)
+
+
+def _set_parent_death_signal(number: int = signal.SIGKILL) -> None:
     if sys.platform != "linux":
         return
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        libc.prctl(_PR_SET_PDEATHSIG, number, 0, 0, 0)
     except (OSError, AttributeError):
         pass  # the watching thread remains
 
 
-def watch_parent(parent: int, interval: float = PARENT_POLL_SECONDS) -> None:
-    """Exit the process as soon as its parent is no longer ``parent`` (it died, and the process
-    was handed to init or a subreaper)."""
+def watch_parent(
+    parent: int, interval: float = PARENT_POLL_SECONDS, end: Callable[[], None] | None = None
+) -> None:
+    """End the process (``end``, default exit) as soon as its parent is no longer ``parent`` (it
+    died, and the process was handed to init or a subreaper)."""
     while os.getppid() == parent:
         time.sleep(interval)
+    if end is not None:
+        end()
     os._exit(1)
+
+
+# -- Commands in a process group of their own ---------------------------------------------------
+#
+# A command the tool starts (a campaign's task, verify's runner and the script it runs, the git
+# they call) runs in a process group of its own, led by a process of the tool that dies with its
+# parent (``die_with_parent(group=True)``) and takes the group with it: a timeout, a Ctrl-C or a
+# parent killed with SIGKILL leaves nothing running. A command that is not the tool's (a runner
+# under another interpreter, git) is led by ``supervise``, this module run as a program.
+
+
+def start_group(
+    command: list[str], *, supervised: bool = False, remove: str | None = None, **popen: object
+) -> subprocess.Popen:
+    """``command`` started in a new process group. ``supervised``: under ``supervise``, which
+    ends the group, and removes ``remove`` (a temporary folder), when this process dies."""
+    if supervised:
+        command = [sys.executable, "-m", __name__, str(os.getpid()), remove or "", *command]
+    return subprocess.Popen(command, start_new_session=True, **popen)  # type: ignore[call-overload]
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """Kill ``process``'s group, what is left of it, and reap ``process``. (Its id stays the
+    group's while a member lives; Linux hands ids out in turn, so a new group with that id in
+    the moment after ``process`` ended is not a case to design for.)"""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def run_group(
+    command: list[str],
+    timeout: float | None,
+    *,
+    supervised: bool = False,
+    remove: str | None = None,
+    **popen: object,
+) -> subprocess.CompletedProcess:
+    """``subprocess.run`` in a group of its own (``start_group``), its output captured: on a
+    timeout (TimeoutExpired, with what it printed) and on any exception, the whole group is
+    killed; on return too, so nothing it left behind goes on."""
+    popen = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **popen}
+    process = start_group(command, supervised=supervised, remove=remove, **popen)
+    try:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stop_group(process)
+            try:
+                out, err = process.communicate(timeout=5)
+            except subprocess.TimeoutExpired:  # a process that left the group holds the pipes
+                out = err = None
+            raise subprocess.TimeoutExpired(command, timeout or 0, out, err) from None
+    finally:
+        stop_group(process)
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def supervise(argv: list[str]) -> int:
+    """``python -m trncodemod.pipeline.isolation PARENT REMOVE COMMAND...``: run COMMAND in this
+    process's group and return its status; when PARENT dies first, remove REMOVE (when not
+    empty) and kill the group."""
+    parent, remove, command = int(argv[0]), argv[1], argv[2:]
+
+    def cleanup() -> None:
+        if remove:
+            shutil.rmtree(remove, ignore_errors=True)
+
+    die_with_parent(parent, group=True, cleanup=cleanup)
+    try:
+        status = subprocess.call(command)
+    except OSError as err:
+        print(f"cannot run {command[0]}: {err.strerror}", file=sys.stderr)
+        return 127
+    return status if status >= 0 else 128 - status
+
+
+if __name__ == "__main__":
+    sys.exit(supervise(sys.argv[1:]))
 
 
 def limit_memory(memory_mib: int) -> None:

@@ -1,9 +1,12 @@
-"""Jupyter notebooks: each code cell is migrated on its own, as a module.
+"""Jupyter notebooks: the code cells are migrated as one program, each cell written back.
 
 IPython syntax is not Python: line magics (``%matplotlib inline``), shell escapes
-(``!pip install ...``) and help (``x?``) are masked as comments before parsing and restored
-byte for byte afterwards; a cell magic (``%%bash``) makes the whole cell foreign and it is left
-alone. Outputs, metadata and markdown cells are never touched. The notebook is written back by
+(``!pip install ...``, ``files = !ls``) and help (``x?``) are masked before parsing and restored
+byte for byte afterwards (``trncodemod.pipeline.ipython``); a cell magic (``%%bash``) makes the
+whole cell foreign and it is left alone, except those whose body is Python (``%%time``). A cell a
+pass empties keeps its code commented out, and an added import goes in the first cell that
+uses it (``trncodemod.pipeline.cells``). Outputs, metadata and markdown cells are never
+touched. The notebook is written back by
 replacing the JSON text of the changed cells' sources only, so its layout (indentation, key
 order, escapes, final newline) is kept and a one-line fix is a one-hunk patch, even in a
 notebook of 50 MB of outputs stored on one line; findings name the cell they are in.
@@ -19,35 +22,13 @@ from typing import TYPE_CHECKING
 
 from trncodemod.config import Settings
 from trncodemod.findings import Finding
+from trncodemod.pipeline.cells import commented_out, has_statements, imports_where_first_used
+from trncodemod.pipeline.ipython import Masked, mask, unmask
 from trncodemod.pipeline.migrate import MigrationError, migrate_text
 from trncodemod.pipeline.source import SourceError
 
 if TYPE_CHECKING:
     import nbformat
-
-_IPYTHON_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:[%!]|\S.*\?$)")
-_MASK = "# trncodemod-ipython {}"
-_MASKED = re.compile(r"^[ \t]*# trncodemod-ipython (\d+)$")
-
-
-def mask_ipython(source: str) -> tuple[str, list[str]]:
-    lines = source.split("\n")
-    kept: list[str] = []
-    for index, line in enumerate(lines):
-        match = _IPYTHON_LINE.match(line)
-        if match and not line.lstrip().startswith("#"):
-            lines[index] = match.group("indent") + _MASK.format(len(kept))
-            kept.append(line)
-    return "\n".join(lines), kept
-
-
-def unmask_ipython(text: str, kept: list[str]) -> str:
-    lines = text.split("\n")
-    for index, line in enumerate(lines):
-        match = _MASKED.match(line)
-        if match and int(match.group(1)) < len(kept):
-            lines[index] = kept[int(match.group(1))]
-    return "\n".join(lines)
 
 
 def read_notebook(raw: bytes) -> nbformat.NotebookNode:
@@ -74,37 +55,38 @@ def read_notebook(raw: bytes) -> nbformat.NotebookNode:
     return notebook
 
 
-_CELL = "# trncodemod-cell {}"
-_CELL_LINE = re.compile(r"^# trncodemod-cell (\d+)$")
+# Between two cells of the joined module: a statement, not a comment, so that a pass removing a
+# cell's only statement (and the comments above it with it) cannot take the boundary away.
+# None goes before the first cell, whose `from __future__` imports must open the module.
+_CELL = "pass  # trncodemod-cell {}"
+_CELL_LINE = re.compile(r"^pass  # trncodemod-cell (\d+)$")
 
 
 def _join(cells: list[tuple[int, str]]) -> tuple[str, dict[int, int]]:
-    """All code cells as one module, each after a marker line; where each cell starts."""
+    """All code cells as one module, a marker line between two; where each cell starts."""
     parts: list[str] = []
     starts: dict[int, int] = {}
     line = 1
-    for number, source in cells:
-        parts.append(_CELL.format(number))
-        starts[number] = line + 1
+    for index, (number, source) in enumerate(cells):
+        if index:
+            parts.append(_CELL.format(number))
+            line += 1
+        starts[number] = line
         parts.append(source)
-        line += 2 + source.count("\n")
+        line += 1 + source.count("\n")
     return "\n".join(parts) + "\n", starts
 
 
 def _split(text: str, numbers: list[int]) -> dict[int, str] | None:
     """Cell sources back from the joined module; None when a marker was lost or moved."""
     lines = text.split("\n")
-    marks = [(i, int(m.group(1))) for i, line in enumerate(lines) if (m := _CELL_LINE.match(line))]
-    if [number for _, number in marks] != numbers:
+    marks = [i for i, line in enumerate(lines) if _CELL_LINE.match(line)]
+    if [int(_CELL_LINE.match(lines[i]).group(1)) for i in marks] != numbers[1:]:
         return None
-    sources: dict[int, str] = {}
-    for k, (index, number) in enumerate(marks):
-        end = marks[k + 1][0] if k + 1 < len(marks) else len(lines) - 1
-        body = lines[index + 1 : end]
-        if k == 0:
-            body = lines[:index] + body  # imports added above the first cell belong to it
-        sources[number] = "\n".join(body)
-    return sources
+    bounds = [-1, *marks, len(lines) - 1]  # the text ends with a newline: its last item is ""
+    return {
+        number: "\n".join(lines[bounds[k] + 1 : bounds[k + 1]]) for k, number in enumerate(numbers)
+    }
 
 
 def _cell_of(line: int, starts: dict[int, int]) -> tuple[int, int]:
@@ -118,25 +100,20 @@ def migrate_notebook(
     """The rewritten notebook (None if unchanged), its findings, and the passes that ran.
 
     The code cells run as one program, so they are migrated as one module (a name imported in
-    cell 1 resolves in cell 5, and a needed import is added once, to the first cell), with a
-    marker line between cells to split the result back.
+    cell 1 resolves in cell 5), with a marker line between cells to split the result back.
     """
     notebook = read_notebook(raw)
-    cells = [
-        cell
-        for cell in notebook.get("cells", [])
-        if cell.get("cell_type") == "code" and not cell.source.lstrip().startswith("%%")
-    ]
+    numbered = {id(cell): number for number, cell in enumerate(notebook.cells, 1)}
+    cells: list[tuple[nbformat.NotebookNode, Masked]] = []
+    for cell in notebook.cells:
+        if cell.get("cell_type") == "code":
+            masked = mask(cell.source)
+            if masked.text is not None:  # a cell in another language (`%%bash`) is left alone
+                cells.append((cell, masked))
     if not cells:
         return None, (), ()
-    numbered = {id(cell): number for number, cell in enumerate(notebook.cells, 1)}
-    masked: list[tuple[int, str]] = []
-    kept: dict[int, list[str]] = {}
-    for cell in cells:
-        number = numbered[id(cell)]
-        text, kept[number] = mask_ipython(cell.source)
-        masked.append((number, text))
-    joined, starts = _join(masked)
+    numbers = [numbered[id(cell)] for cell, _ in cells]
+    joined, starts = _join([(numbered[id(c)], m.text) for c, m in cells])
     try:
         migration = migrate_text(joined, path, settings)
     except MigrationError as err:
@@ -144,20 +121,29 @@ def migrate_notebook(
             raise
         number, line = _cell_of(err.line, starts)
         raise MigrationError(f"cell {number}: {err.reason}", line, err.column) from None
-    sources = _split(migration.text, [number for number, _ in masked])
+    sources = _split(migration.text, numbers)
     if sources is None:
         raise MigrationError("internal error: a pass moved a cell boundary; nothing written")
     findings = []
     for finding in migration.findings:
         number, line = _cell_of(finding.line, starts)
         findings.append(replace(finding, line=line, cell=number))
+    sources = imports_where_first_used(
+        sources, {n: m.text for n, (_, m) in zip(numbers, cells, strict=True)}
+    )
     changed = False
-    for cell in cells:
+    for cell, masked in cells:
         number = numbered[id(cell)]
-        new_source = unmask_ipython(sources[number], kept[number])
-        # Keep the cell's own trailing newlines: an import added at its end brings a blank line.
+        if not has_statements(sources[number]) and has_statements(masked.text):
+            fixes = sorted({f.code for f in findings if f.cell == number and f.fixed})
+            new_source = commented_out(cell.source, fixes, settings.target)
+        else:
+            new_source = unmask(sources[number], masked, cell.source)
+        # Keep the cell's own leading and trailing newlines: an import added at its end brings
+        # a blank line, and the module's first line is a blank one after some passes.
+        leading = len(cell.source) - len(cell.source.lstrip("\n"))
         trailing = len(cell.source) - len(cell.source.rstrip("\n"))
-        new_source = new_source.rstrip("\n") + "\n" * trailing
+        new_source = "\n" * leading + new_source.strip("\n") + "\n" * trailing
         if new_source != cell.source:
             cell.source = new_source
             changed = True

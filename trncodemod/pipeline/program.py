@@ -22,9 +22,10 @@ from trncodemod.pipeline.files import read_regular
 from trncodemod.pipeline.source import SourceError, decode_source
 
 # `python train.py`, `python -m torch.distributed.run ... x.py`, `torchrun --nproc_per_node=8
-# x.py`, `accelerate launch x.py`, `deepspeed x.py`: the script is the first `.py` word after.
+# x.py`, `accelerate launch x.py`, `deepspeed x.py`, `uv run x.py`: the script is the first
+# `.py` word after.
 _LAUNCH = re.compile(
-    r"\b(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed)\b[^\n|;&]*?([\w./-]+\.py)\b"
+    r"\b(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed|uv\s+run)\b[^\n|;&]*?([\w./-]+\.py)\b"
 )
 _LAUNCH_FILES = ("Makefile", "makefile", "GNUmakefile")
 _LAUNCH_SUFFIXES = (".sh", ".bash", ".md", ".rst", ".txt", ".mk")
@@ -110,8 +111,14 @@ def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[tuple
         script = match.group(1)
         beside = (shown / script).as_posix().removeprefix("./")
         candidates = [beside] if beside in modules else []
-        candidates += sorted(m for m in modules if m == script or m.endswith("/" + script))
-        if candidates:
+        # Elsewhere, only a script under the launching file's folder: word_language_model's
+        # README `python main.py` is not dcgan's main.py.
+        under = "" if str(shown) in ("", ".") else f"{shown.as_posix()}/"
+        candidates += sorted(
+            m for m in modules if (m == script or m.endswith("/" + script)) and m.startswith(under)
+        )
+        if len(candidates) == 1 or candidates and candidates[0] == beside:
+            # (`python main.py` in a README above several `main.py`: which one is not said)
             rest = _LINE_END.split(text[match.start() :], maxsplit=1)[0]
             found.append((candidates[0], f"{path.name}: {' '.join(rest.split())}"))
     return found

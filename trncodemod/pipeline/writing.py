@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from trncodemod.pipeline import containment
 from trncodemod.pipeline.engine import FileOutcome
 from trncodemod.pipeline.files import open_regular, read_open
 
@@ -59,22 +60,29 @@ class OutsideRoot(WriteError):
 
 def real_roots(paths: Sequence[Path]) -> tuple[Path, ...]:
     """The folders a run named on its command line may write in, symlinks resolved: a folder
-    itself, and for a file, the folder that holds it."""
-    roots = []
-    for path in paths:
-        folder = path if path.is_dir() else path.parent
-        roots.append(Path(os.path.realpath(folder)))
-    return tuple(roots)
+    itself, and for a file, the folder that holds it; OutsideRoot for one reached through a
+    symlink that leads out of its work tree (``containment``)."""
+    try:
+        return tuple(containment.root_of(path) for path in paths)
+    except containment.Escape as err:
+        raise OutsideRoot(f"{err.path}: {err.reason}; nothing written") from None
 
 
 def inside_root(path: Path, roots: Sequence[Path]) -> Path:
     """``path`` with every symlink resolved, if it lies inside one of ``roots`` (resolved by
-    ``real_roots``); else OutsideRoot, naming where it leads. Every write goes through here."""
-    real = Path(os.path.realpath(path))
-    if any(real == root or root in real.parents for root in roots):
-        return real
-    shown = " or ".join(str(root) for root in roots)
-    raise OutsideRoot(f"resolves to {real}, outside {shown}; nothing written")
+    ``real_roots``) and not in a ``.git`` folder; else OutsideRoot, naming where it leads.
+    Every write goes through here."""
+    escapes = []
+    for root in roots:
+        try:
+            return containment.inside(path, root)
+        except containment.Escape as err:
+            escapes.append(err.reason)
+    if len(escapes) > 1:
+        real = Path(os.path.realpath(path))
+        shown = " or ".join(str(root) for root in roots)
+        raise OutsideRoot(f"resolves to {real}, outside {shown}; nothing written")
+    raise OutsideRoot(f"{escapes[0] if escapes else 'no folder to write in'}; nothing written")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
 # golden: scale-out=true select=TRN16,TRN141
+# The loader takes `**options` (a dict literal updated once) and a dataset written as a call:
+# both are read, the dataset bound to a name, and the loader sharded.
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 

@@ -1,0 +1,76 @@
+"""Evaluation loops that read a value on the host every batch and carry nothing on the device
+(TRN102, issue 35 item 3): where does their graph cut go?
+
+    PJRT_DEVICE=CPU /work/xla-venv/bin/python benchmarks/step_shapes/eval_host_read.py
+
+Each batch runs the model and reads the loss on the host (``total += float(loss)``). Variants:
+``none`` (no cut: the read runs the loss's graph), ``cut-before-read`` (``torch_xla.sync()``
+right before the read), ``cut-after-read`` (at the end of the body, where the tool put it when it
+did not know ``float(loss)`` for a host read), ``device-loader`` (an ``MpDeviceLoader``, which
+cuts when the next batch is taken, after the read), ``device-loader-cut-before-read`` (both:
+what the tool now writes for a loop over an MpDeviceLoader), ``three-reads`` and
+``three-reads-cut-before`` (the iteration also transfers ``out.cpu()`` and ``h.cpu()``, where
+``h`` is the first layer's output: several reads, nothing carried). Printed per variant, each in its
+own process so that no compile is cached from another: graph executions per batch and compiles
+(``ExecuteTime``/``CompileTime`` samples of torch_xla.debug.metrics) over ``BATCHES`` batches
+(the last sync after the loop included), and the summed loss (the same in all).
+"""
+
+import subprocess
+import sys
+
+import torch
+import torch_xla
+import torch_xla.debug.metrics as met
+import torch_xla.distributed.parallel_loader as pl
+
+BATCHES = 8
+dev = torch_xla.device()
+
+
+def run(variant: str) -> tuple[float, int, float]:
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+    model.to(dev).eval()
+    data = [(torch.randn(8, 16), torch.randint(0, 4, (8,))) for _ in range(BATCHES)]
+    loader = pl.MpDeviceLoader(data, dev) if variant.startswith("device-loader") else data
+    torch_xla.sync()
+    met.clear_all()
+    total = 0.0
+    kept = []
+    with torch.no_grad():
+        for x, y in loader:
+            x, y = x.to(dev), y.to(dev)
+            h = model[0](x)
+            out = model[2](model[1](h))
+            loss = torch.nn.functional.cross_entropy(out, y)
+            if variant.endswith("cut-before-read") or variant == "three-reads-cut-before":
+                torch_xla.sync()
+            if variant.startswith("three-reads"):
+                kept.append((out.cpu(), h.cpu()))
+            total += float(loss)
+            if variant == "cut-after-read":
+                torch_xla.sync()
+    torch_xla.sync()
+    executions = met.metric_data("ExecuteTime")[0] if met.metric_data("ExecuteTime") else 0
+    compiles = met.metric_data("CompileTime")[0] if met.metric_data("CompileTime") else 0
+    return executions / BATCHES, compiles, total
+
+
+VARIANTS = (
+    "none",
+    "cut-before-read",
+    "cut-after-read",
+    "device-loader",
+    "device-loader-cut-before-read",
+    "three-reads",
+    "three-reads-cut-before",
+)
+if len(sys.argv) == 1:
+    for variant in VARIANTS:
+        subprocess.run([sys.executable, __file__, variant], check=True)
+for variant in sys.argv[1:]:
+    per_batch, compiles, total = run(variant)
+    print(
+        f"{variant:30s} executions/batch {per_batch:.2f}  compiles {compiles:2d}  loss {total:.5f}"
+    )

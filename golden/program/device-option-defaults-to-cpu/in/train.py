@@ -1,0 +1,20 @@
+# A device option whose default is the CPU, and launch lines that never set it: as
+# documented, the program trains on the CPU (issue 34).
+import argparse
+
+import torch
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", default="cpu")
+parser.add_argument("--epochs", type=int, default=1)
+
+if __name__ == "__main__":
+    args = parser.parse_args()
+    device = torch.device(args.device)
+    model = torch.nn.Linear(4, 2).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x in DataLoader(torch.randn(32, 4), batch_size=4):
+        optimizer.zero_grad()
+        model(x.to(device)).sum().backward()
+        optimizer.step()

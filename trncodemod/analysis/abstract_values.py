@@ -1,0 +1,340 @@
+"""The values the evaluator of the migrated program computes (``analysis.evaluate``), and what
+a run records for the verdict: three-valued constants, devices, tensor types, tensors with
+where they are, objects of the program and of libraries, a choice among objects, and "unknown,
+because of line N"; each decided value carries the decisions behind it (``Why``)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from trncodemod.analysis.device_facts import Facts
+
+
+@dataclass(frozen=True)
+class Why:
+    """Where a value was decided: ``path:line``, and what decided it."""
+
+    path: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Value:
+    why: tuple[Why, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Unknown(Value):
+    """A value the evaluator could not decide; ``at`` is where (``path:line``)."""
+
+    at: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Const(Value):
+    value: object = None
+
+
+@dataclass(frozen=True)
+class Device(Value):
+    kind: str = "cpu"  # "accelerator", "cpu", "cuda" (absent on the target), "other"
+    spelled: str = ""
+
+
+@dataclass(frozen=True)
+class TensorType(Value):
+    kind: str = "cpu"
+    spelled: str = ""
+
+
+@dataclass(frozen=True)
+class Tensor(Value):
+    place: Value = field(default_factory=Device)  # a Device, or Unknown
+
+
+@dataclass(frozen=True)
+class Seq(Value):
+    items: tuple[Value, ...] = ()
+
+
+@dataclass(frozen=True)
+class Dict(Value):
+    items: tuple[tuple[object, Value], ...] = ()
+
+
+@dataclass(frozen=True)
+class Each(Value):
+    """An iterable whose every item is ``item`` (`enumerate(loader)`: (an index, a batch))."""
+
+    item: Value = field(default_factory=Value)
+
+
+@dataclass(frozen=True)
+class OneOf(Value):
+    """One of several objects, chosen by a condition the evaluator could not decide (``at``)."""
+
+    choices: tuple[Value, ...] = ()
+    at: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class External(Value):
+    """A name outside the given modules, by its full dotted name (``torch.cuda.is_available``)."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ModuleRef(Value):
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class Function(Value):
+    path: str = ""
+    qualname: str = ""
+    node: ast.AST | None = field(default=None, compare=False)
+    owner: str = ""  # the class a method belongs to
+    closure: dict | None = field(default=None, compare=False)  # the defining function's names
+
+
+@dataclass(frozen=True)
+class ClassRef(Value):
+    path: str = ""
+    name: str = ""
+    node: ast.ClassDef | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Ref(Value):
+    """An object of the heap: a model, an instance of a class of the program, a parser, ..."""
+
+    id: int = 0
+
+
+@dataclass(frozen=True)
+class Bound(Value):
+    """A method bound to an object (or a known method of a value: ``parser.add_argument``)."""
+
+    target: Value = field(default_factory=Value)
+    function: Value | None = None  # a Function of the program, else a name
+    name: str = ""
+
+
+@dataclass
+class Obj:
+    kind: str  # "model", "instance", "parser", "namespace", "optimizer", "loader", "engine", ...
+    attrs: dict[str, Value] = field(default_factory=dict)
+    cls: ClassRef | None = None
+    place: Value | None = None  # a model's parameters: a Device, or Unknown
+    built: str = ""  # where it was made ("path:line")
+    wrapped: str = ""  # an unsupported wrapper it is in
+    spelled: str = ""  # how it was built (`Net()`)
+
+    def copy(self) -> Obj:
+        return replace(self, attrs=dict(self.attrs))
+
+
+_OBJECTS = (Ref, Function, ClassRef, Bound, ModuleRef)
+
+
+MAX_CHOICES = 16
+
+
+def _join(a: Value, b: Value, at: str, why: str) -> Value:
+    if a == b:
+        return a
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        return Tensor(place=_join(a.place, b.place, at, why))
+    # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
+    # followed where it is used.
+    if isinstance(a, (*_OBJECTS, OneOf)) and isinstance(b, (*_OBJECTS, OneOf)):
+        choices = tuple(dict.fromkeys((*_choices(a), *_choices(b))))
+        if len(choices) <= MAX_CHOICES:
+            return OneOf(choices=choices, at=at, reason=why)
+    return Unknown(at=at, reason=why)
+
+
+def _choices(value: Value) -> tuple[Value, ...]:
+    return value.choices if isinstance(value, OneOf) else (value,)
+
+
+def truth(value: Value) -> bool | None:
+    """Three-valued truth: None where undecided."""
+    if isinstance(value, Const):
+        try:
+            return bool(value.value)
+        except Exception:  # noqa: BLE001 - a value of the program's own
+            return None
+    if isinstance(value, Seq):
+        return bool(value.items)
+    if isinstance(value, Dict):
+        return bool(value.items)
+    if isinstance(value, (Device, TensorType, Function, ClassRef, ModuleRef, Ref, Bound, OneOf)):
+        return True
+    return None
+
+
+def device_of_string(text: str, facts: Facts) -> str:
+    base = text.split(":", 1)[0].strip()
+    if base in facts.accelerator_strings:
+        return "accelerator"
+    if base == "cpu":
+        return "cpu"
+    if base == "cuda":
+        return "cuda"
+    return "other"
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    where: str  # "path:line"
+    trained: bool  # an optimizer steps its parameters
+    loops: tuple[int, ...]
+    model: str  # how the model is spelled
+    place: Value  # where its parameters are
+    inputs: tuple[tuple[str, Value], ...]  # each tensor argument: its spelling, where it is
+    wrapped: str = ""
+    built: str = ""
+    loss: bool = False  # a loss module (`nn.CrossEntropyLoss()`): no parameters to place
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "backward", "optimizer", "cut", "framework"
+    where: str
+    loops: tuple[int, ...]
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A move of a module or tensor in a branch a decided condition never takes."""
+
+    where: str
+    code: str  # the move (`model.cuda()`)
+    test: str  # the condition (`cuda`)
+    taken: bool  # the value the condition has
+    why: tuple[Why, ...]
+    receiver: str
+
+
+@dataclass
+class Trace:
+    """What one entry point's run did."""
+
+    calls: list[ModelCall] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    modules: set[str] = field(default_factory=set)  # the given modules it ran code of
+    stopped: str = ""  # where the budget ran out, if it did
+    failure: str = ""  # an error of the evaluator's own (reported as "cannot tell")
+    # A module it ran code of calls `backward()`: a step may be behind a choice left open.
+    trains_nearby: bool = False
+    # Where a module it ran code of imports kernels for another device ("path:line", module).
+    other_device: tuple[str, str] | None = None
+
+
+def _keep(why: Iterable[Why]) -> tuple[Why, ...]:
+    """The decisions behind a value, for its message: the first (the cause) and the last three."""
+    found = tuple(dict.fromkeys(why))
+    return found if len(found) <= 4 else (found[0], *found[-3:])
+
+
+def _with_why(value: Value, why: tuple[Why, ...]) -> Value:
+    """``value``, decided by ``why`` before its own decisions."""
+    if not why or isinstance(value, (Ref, Function, ClassRef, ModuleRef, Bound)):
+        return value
+    return replace(value, why=_keep((*why, *value.why)))
+
+
+def _maybe(value: Value | None, at: str) -> Value:
+    return Unknown(at=at, reason="set on one branch only") if value is None else value
+
+
+def _reason(value: Value) -> str:
+    if isinstance(value, Unknown):
+        return value.reason
+    return ""
+
+
+def _split(at: str) -> tuple[str, int]:
+    path, _, line = at.rpartition(":")
+    return path, int(line) if line.isdigit() else 0
+
+
+def _show(value: Value) -> str:
+    return repr(value.value) if isinstance(value, Const) else "a value the tool cannot read"
+
+
+def _compare(op: ast.cmpop, left: Value, right: Value) -> bool | None:
+    if isinstance(op, (ast.Is, ast.IsNot)):
+        if isinstance(right, Const) and right.value is None:
+            if isinstance(left, Const):
+                same = left.value is None
+            elif isinstance(left, (Device, Ref, Tensor, Function, ClassRef, Seq, Dict)):
+                same = False
+            else:
+                return None
+            return same if isinstance(op, ast.Is) else not same
+        return None
+    if isinstance(left, Const) and isinstance(right, Const):
+        a, b = left.value, right.value
+        try:
+            if isinstance(op, ast.Eq):
+                return a == b
+            if isinstance(op, ast.NotEq):
+                return a != b
+            if isinstance(op, ast.Lt):
+                return a < b  # type: ignore[operator]
+            if isinstance(op, ast.LtE):
+                return a <= b  # type: ignore[operator]
+            if isinstance(op, ast.Gt):
+                return a > b  # type: ignore[operator]
+            if isinstance(op, ast.GtE):
+                return a >= b  # type: ignore[operator]
+            if isinstance(op, ast.In):
+                return a in b  # type: ignore[operator]
+            if isinstance(op, ast.NotIn):
+                return a not in b  # type: ignore[operator]
+        except TypeError:
+            return None
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, Seq) and isinstance(left, Const):
+        if all(isinstance(i, Const) for i in right.items):
+            found = any(left.value == i.value for i in right.items)  # type: ignore[union-attr]
+            return found if isinstance(op, ast.In) else not found
+    return None
+
+
+def _code(node: ast.AST, frame: object = None, evaluator: object = None) -> str:
+    """The source of ``node`` on one line (for messages)."""
+    try:
+        text = ast.unparse(node)
+    except Exception:  # noqa: BLE001 - only for a message
+        return "?"
+    if isinstance(node, ast.stmt) and isinstance(node, ast.If):
+        text = ast.unparse(node.test)
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+@dataclass
+class Frame:
+    path: str
+    env: dict[str, Value]
+    globals: dict[str, Value]
+    returns: list[Value] = field(default_factory=list)
+    done: bool = False  # returned, raised, broke or continued: the rest of the block is not run
+    under: tuple[Why, ...] = ()  # the decided conditions the code runs under
+    closure: dict | None = None  # the names of the function it is defined in
+    self_value: Value | None = None  # a method's `self`, for `super()`
+    function: Function | None = None
+    self_class: str = ""

@@ -1,0 +1,45 @@
+"""What the evaluator of the migrated program takes as true on a backend (issue 34): the values
+of calls that decide where training runs, the device strings and calls that are the
+accelerator, what cuts the step, the wrappers and kernels the target cannot run. Data in
+``data/device_facts.toml``, one table per backend ("xla", "neuron"), each with its source."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_FACTS = Path(__file__).resolve().parent.parent / "data" / "device_facts.toml"
+
+
+@dataclass(frozen=True)
+class Facts:
+    backend: str
+    false_calls: frozenset[str]
+    true_calls: frozenset[str]
+    accelerator_calls: frozenset[str]
+    accelerator_strings: frozenset[str]
+    cut_calls: frozenset[str]
+    cut_loaders: frozenset[str]
+    needs_cut: bool
+    unsupported_wrappers: frozenset[str]
+    owning_frameworks: frozenset[str]
+    other_device_modules: frozenset[str]
+
+
+@cache
+def facts_for(backend: str) -> Facts:
+    """The facts of a backend ("xla" or "neuron")."""
+    with _FACTS.open("rb") as handle:
+        row = tomllib.load(handle)["backends"][backend]
+    return Facts(
+        backend=backend,
+        needs_cut=bool(row.pop("needs_cut")),
+        **{key: frozenset(value) for key, value in row.items()},
+    )

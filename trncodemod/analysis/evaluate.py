@@ -1,0 +1,1040 @@
+"""One evaluator of the migrated program under the target's facts (issue 34).
+
+An abstract interpreter over Python ``ast``, program-wide, as pyright narrows and Pyre follows
+a value: it starts at an entry point (the module's top level run as ``__main__``, or a console
+script's function), runs what the launch path runs — module top levels, calls into functions
+and methods (arguments bound to parameters, any depth, recursion bounded), imports between the
+given modules, attributes of objects, argparse defaults and the repository's launch lines,
+``os.environ.get(k, default)`` defaults — and decides the values that choose where training
+runs: booleans in three-valued logic, devices, the tensor types chosen with them, and where
+``.to()``, ``.cuda()``, ``.type()``, ``.cpu()`` put modules and tensors.
+
+It is path-sensitive: a decided condition takes its branch; an undecided one runs both and
+joins them, and a value that differs between the branches becomes unknown "because of line N".
+A loop's body runs once (a training step is the same every iteration). Facts are data per
+backend (``data/device_facts.toml``): ``torch.cuda.is_available()`` is False on torch-xla.
+
+What it records for the verdict (``analysis.verdict``): every call of a model (an
+``nn.Module``) with where its parameters and its tensor arguments are, every ``backward()`` and
+optimizer step, every cut of the step, each with the loops it runs in; the moves a decided
+condition skipped; the wrappers the target cannot train. Work is bounded per entry point
+(statements run, call depth), and running out is an unknown like any other.
+
+Beside it: the values and what a run records (``abstract_values``), the facts per backend
+(``device_facts``), what calls of libraries do (``library_calls``, a mix-in of ``Evaluator``),
+where a program starts (``entry_points``).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from trncodemod.analysis.abstract_values import (
+    Bound,
+    ClassRef,
+    Const,
+    Device,
+    Dict,
+    Each,
+    Event,
+    External,
+    Frame,
+    Function,
+    ModuleRef,
+    Obj,
+    OneOf,
+    Ref,
+    Seq,
+    Skipped,
+    Tensor,
+    TensorType,
+    Trace,
+    Unknown,
+    Value,
+    Why,
+    _code,
+    _compare,
+    _join,
+    _keep,
+    _maybe,
+    _reason,
+    _split,
+    _with_why,
+    truth,
+)
+from trncodemod.analysis.device_facts import Facts, facts_for
+from trncodemod.analysis.entry_points import entry_points, imports_torch
+from trncodemod.analysis.library_calls import LibraryCalls
+from trncodemod.analysis.training import dotted, is_main_guard
+
+__all__ = [
+    "Evaluator",
+    "Facts",
+    "Trace",
+    "entry_points",
+    "facts_for",
+    "imports_torch",
+]
+
+BUDGET = 20_000  # statements and expressions run per entry point
+RUN_BUDGET = 200_000  # and for all the entry points of a run together
+MAX_DEPTH = 24  # calls deep
+
+
+# -- the program's modules -----------------------------------------------------------------------
+class Modules:
+    """The given modules: parsed once, on first use, and resolved by dotted name."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts = texts
+        self._trees: dict[str, ast.Module | None] = {}
+        self._specs: dict[str, tuple[dict[str, str], list[str]]] = {}
+        from trncodemod.analysis.program import _Index
+
+        self.index = _Index(texts)
+
+    def tree(self, path: str) -> ast.Module | None:
+        if path not in self._trees:
+            try:
+                self._trees[path] = ast.parse(self.texts[path])
+            except (SyntaxError, ValueError, RecursionError, MemoryError, KeyError):
+                self._trees[path] = None
+        return self._trees[path]
+
+    def resolve(self, importer: str, spec: str) -> str | None:
+        if spec.split(".", 1)[0] in _LIBRARIES:
+            return None  # the facts speak for them, even in their own source tree
+        found = self.index.module(importer, spec)
+        return found if found != importer else None
+
+
+class _Stop(Exception):
+    """The budget of the entry point is spent."""
+
+
+class Evaluator(LibraryCalls):
+    """Runs entry points of the program given as migrated texts, under ``facts``."""
+
+    def __init__(
+        self,
+        texts: Mapping[str, str],
+        facts: Facts,
+        launch_lines: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
+        self.modules = Modules(texts)
+        self.facts = facts
+        self.launch_lines = {k: tuple(v) for k, v in (launch_lines or {}).items()}
+        self._ids = itertools.count(1)
+        self.left = RUN_BUDGET
+        self._iter_cuts = False
+
+    # -- running an entry point ------------------------------------------------------------------
+    def run(self, entry: str, function: str = "") -> Trace:
+        self.trace = Trace()
+        self.budget = min(BUDGET, self.left)
+        self.depth = 0
+        self.stack: list[str] = []
+        self.heap: dict[int, Obj] = {}
+        self._current_loops: tuple[int, ...] = ()
+        self.trained: set[int] = set()  # the models whose parameters an optimizer steps
+        self.loaded: dict[str, dict[str, Value]] = {}
+        self.entry = entry
+        try:
+            env = self._load(entry, main=not function)
+            if function and env is not None:
+                target = env.get(function)
+                if isinstance(target, Function):
+                    self._call(target, [], {}, f"{entry}:1")
+        except _Stop:
+            pass
+        except RecursionError:
+            self.trace.stopped = f"{entry}:1"
+        except Exception as err:  # noqa: BLE001 - a bug here must not take the run down
+            self.trace.stopped = f"{entry}:1"
+            self.trace.failure = f"{type(err).__name__}: {err}"
+        self.trace.trains_nearby = any(
+            "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
+        )
+        self.trace.other_device = self._other_device()
+        return self.trace
+
+    def _other_device(self) -> tuple[str, str] | None:
+        """The first import of a kernel module for another device in the modules run."""
+        for path in sorted(self.trace.modules):
+            text = self.modules.texts.get(path, "")
+            for name in sorted(self.facts.other_device_modules):
+                at = text.find(name)
+                if at >= 0:
+                    return f"{path}:{text.count(chr(10), 0, at) + 1}", name
+        return None
+
+    def _load(self, path: str, main: bool = False) -> dict[str, Value] | None:
+        """Run a module's top level once; its globals."""
+        if path in self.loaded:
+            return self.loaded[path]
+        tree = self.modules.tree(path)
+        if tree is None:
+            return None
+        env: dict[str, Value] = {"__name__": Const(value="__main__" if main else path)}
+        self.loaded[path] = env
+        self.trace.modules.add(path)
+        frame = Frame(path, env, env)
+        self._block(tree.body, frame)
+        return env
+
+    def _tick(self, path: str, line: int) -> None:
+        self.budget -= 1
+        self.left -= 1
+        if self.budget <= 0:
+            self.trace.stopped = self.trace.stopped or f"{path}:{line}"
+            raise _Stop
+
+    # -- statements ------------------------------------------------------------------------------
+    def _block(self, body: Iterable[ast.stmt], frame: Frame) -> None:
+        for statement in body:
+            if frame.done:
+                return
+            self._tick(frame.path, statement.lineno)
+            self._statement(statement, frame)
+
+    def _statement(self, node: ast.stmt, frame: Frame) -> None:
+        if isinstance(node, ast.Assign):
+            value = self._expr(node.value, frame)
+            value = self._decided_here(value, node, frame)
+            for target in node.targets:
+                self._bind(target, value, frame)
+        elif isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                value = self._decided_here(self._expr(node.value, frame), node, frame)
+                self._bind(node.target, value, frame)
+        elif isinstance(node, ast.AugAssign):
+            left = self._expr(node.target, frame)
+            right = self._expr(node.value, frame)
+            self._bind(node.target, self._binop(node.op, left, right, node, frame), frame)
+        elif isinstance(node, ast.Expr):
+            self._expr(node.value, frame)
+        elif isinstance(node, ast.If):
+            self._if(node, frame)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self._iter_cuts = False
+            iterable = self._expr(node.iter, frame)
+            cuts = self._iter_cuts or self._cuts(iterable)
+
+            def bind(f: Frame, iterable: Value = iterable) -> None:
+                self._bind(node.target, self._element(iterable), f)
+                if cuts:
+                    self._event("cut", f, node, "a MpDeviceLoader")  # each batch cuts the step
+
+            self._loop(node, frame, bind)
+        elif isinstance(node, ast.While):
+            if truth(self._expr(node.test, frame)) is False:
+                self._block(node.orelse, frame)
+                return
+            self._loop(node, frame, lambda f: None)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            frame.env[node.name] = Function(
+                path=frame.path,
+                qualname=node.name,
+                node=node,
+                owner=frame.self_class,
+                closure=frame.env if frame.env is not frame.globals else None,
+            )
+        elif isinstance(node, ast.ClassDef):
+            frame.env[node.name] = ClassRef(path=frame.path, name=node.name, node=node)
+        elif isinstance(node, ast.Return):
+            value = self._expr(node.value, frame) if node.value is not None else Const()
+            if isinstance(value, (Const, Device, TensorType)):
+                value = replace(value, why=_keep((*frame.under, *value.why)))
+            frame.returns.append(value)
+            frame.done = True
+        elif isinstance(node, (ast.Raise, ast.Break, ast.Continue)):
+            frame.done = True
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            self._import(node, frame)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                value = self._expr(item.context_expr, frame)
+                if isinstance(item.context_expr, ast.Call):
+                    name = self._name_of(item.context_expr.func, frame)
+                    if name in self.facts.cut_calls:
+                        self._event("cut", frame, node, name)
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, value, frame)
+            self._block(node.body, frame)
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            self._block(node.body, frame)  # type: ignore[attr-defined]
+            if not frame.done:
+                self._block(node.orelse, frame)  # type: ignore[attr-defined]
+            done, frame.done = frame.done, False
+            self._block(node.finalbody, frame)  # type: ignore[attr-defined]
+            frame.done = frame.done or done
+
+    def _decided_here(self, value: Value, node: ast.stmt, frame: Frame) -> Value:
+        """A decided value keeps where it was assigned, and the conditions it was assigned under."""
+        if isinstance(value, (Const, Device, TensorType)):
+            text = _code(node, frame, self)
+            why = (*frame.under, *value.why, Why(frame.path, node.lineno, f"`{text}`"))
+            return replace(value, why=_keep(why))
+        return value
+
+    def _if(self, node: ast.If, frame: Frame) -> None:
+        if is_main_guard(node):
+            main = truth(self._expr(node.test, frame))
+            self._block(node.body if main is not False else node.orelse, frame)
+            return
+        test = self._expr(node.test, frame)
+        decided = truth(test)
+        if decided is not None:
+            taken, skipped = (node.body, node.orelse) if decided else (node.orelse, node.body)
+            self._note_skipped(skipped, node, test, decided, frame)
+            under = frame.under
+            if test.why:  # decided by the target's facts or the launch, not by a literal
+                text = _code(node.test, frame, self)
+                reason = Why(frame.path, node.lineno, f"`{text}` is {decided}")
+                last = test.why[-1]
+                same = last.path == frame.path and last.line == node.lineno
+                frame.under = _keep((*under, *test.why, *(() if same else (reason,))))
+            self._block(taken, frame)
+            if not any(isinstance(s, (ast.Return, ast.Raise)) for s in skipped):
+                frame.under = under  # else what follows runs because the skipped branch left
+            return
+        at = f"{frame.path}:{node.lineno}"
+        why = f"`{_code(node.test, frame, self)}` is undecided"
+        if isinstance(test, Unknown) and test.reason:
+            why += f" ({test.reason})"
+        branches = []
+        heaps = []
+        start = self.heap
+        for body in (node.body, node.orelse):
+            self.heap = {k: v.copy() for k, v in start.items()}
+            branch = Frame(
+                frame.path,
+                dict(frame.env),
+                frame.globals,
+                under=frame.under,
+                self_class=frame.self_class,
+            )
+            self._block(body, branch)
+            branches.append(branch)
+            heaps.append(self.heap)
+        live_heaps = [h for b, h in zip(branches, heaps, strict=True) if not b.done] or heaps
+        live = [b for b in branches if not b.done] or branches
+        for branch in branches:
+            frame.returns.extend(branch.returns)
+        frame.done = all(b.done for b in branches)
+        env = live[0].env
+        for other in live[1:]:
+            env = {
+                k: _join(env[k], other.env[k], at, why) if k in other.env else _maybe(env[k], at)
+                for k in env
+            } | {k: _maybe(v, at) for k, v in other.env.items() if k not in env}
+        frame.env.clear()
+        frame.env.update(env)
+        heap = live_heaps[0]
+        for other_heap in live_heaps[1:]:
+            for key, obj in other_heap.items():
+                mine = heap.get(key)
+                if mine is None:
+                    heap[key] = obj
+                    continue
+                if mine.place != obj.place and mine.place is not None and obj.place is not None:
+                    mine.place = _join(mine.place, obj.place, at, why)
+                for name in set(mine.attrs) | set(obj.attrs):
+                    a, b = mine.attrs.get(name), obj.attrs.get(name)
+                    if a is None or b is None:
+                        mine.attrs[name] = _maybe(a or b, at)
+                    else:
+                        mine.attrs[name] = _join(a, b, at, why)
+                mine.wrapped = mine.wrapped or obj.wrapped
+        self.heap = heap
+
+    def _note_skipped(
+        self, body: list[ast.stmt], node: ast.If, test: Value, taken: bool, frame: Frame
+    ) -> None:
+        for statement in body:
+            for child in ast.walk(statement):
+                if (
+                    isinstance(child, ast.Call)
+                    and isinstance(child.func, ast.Attribute)
+                    and child.func.attr in ("cuda", "to", "type")
+                ):
+                    self.trace.skipped.append(
+                        Skipped(
+                            f"{frame.path}:{child.lineno}",
+                            _code(child, frame, self),
+                            _code(node.test, frame, self),
+                            taken,
+                            test.why,
+                            dotted(child.func.value) or "",
+                        )
+                    )
+
+    def _loop(self, node: ast.stmt, frame: Frame, bind: Callable[[Frame], None]) -> None:
+        outer = self._current_loops
+        self._current_loops = (*outer, next(self._ids))
+        try:
+            bind(frame)
+            self._block(node.body, frame)  # type: ignore[attr-defined]
+        finally:
+            self._current_loops = outer
+        if frame.done and not frame.returns:
+            frame.done = False  # a break or continue ends the iteration, not the function
+        if not frame.done:
+            self._block(node.orelse, frame)  # type: ignore[attr-defined]
+
+    def _import(self, node: ast.Import | ast.ImportFrom, frame: Frame) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                path = self.modules.resolve(frame.path, alias.name)
+                if alias.asname:
+                    frame.env[alias.asname] = self._module_value(path, alias.name)
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    head_path = self.modules.resolve(frame.path, head)
+                    frame.env[head] = self._module_value(head_path, head)
+            return
+        spec = "." * node.level + (node.module or "")
+        module = self.modules.resolve(frame.path, spec) if spec.strip(".") or node.level else None
+        if spec.strip(".") == "" and node.level:
+            module = self.modules.resolve(frame.path, spec)
+        for alias in node.names:
+            if alias.name == "*":
+                if module is not None:
+                    env = self._load(module) or {}
+                    frame.env.update({k: v for k, v in env.items() if not k.startswith("_")})
+                continue
+            local = alias.asname or alias.name
+            sub = self.modules.resolve(
+                frame.path, f"{spec}.{alias.name}" if spec.strip(".") else spec + alias.name
+            )
+            if sub is not None:
+                frame.env[local] = self._module_value(sub, alias.name)
+            elif module is not None:
+                env = self._load(module) or {}
+                frame.env[local] = env.get(
+                    alias.name, Unknown(at=f"{module}:1", reason=f"`{alias.name}` not found")
+                )
+            elif node.level:
+                frame.env[local] = Unknown(at=f"{frame.path}:{node.lineno}", reason="an import")
+            else:
+                frame.env[local] = External(name=f"{node.module}.{alias.name}")
+
+    def _module_value(self, path: str | None, name: str) -> Value:
+        """A module bound by an import: run when one of its names is first read."""
+        if path is None:
+            return External(name=name)
+        return ModuleRef(path=path)
+
+    # -- binding ---------------------------------------------------------------------------------
+    def _bind(self, target: ast.expr, value: Value, frame: Frame) -> None:
+        if isinstance(target, ast.Name):
+            frame.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = self._unpack(value, len(target.elts), target, frame)
+            for element, item in zip(target.elts, items, strict=False):
+                if isinstance(element, ast.Starred):
+                    self._bind(element.value, Unknown(), frame)
+                else:
+                    self._bind(element, item, frame)
+        elif isinstance(target, ast.Attribute):
+            owner = self._expr(target.value, frame)
+            if isinstance(owner, Ref) and owner.id in self.heap:
+                self.heap[owner.id].attrs[target.attr] = value
+            elif isinstance(owner, ModuleRef) and owner.path in self.loaded:
+                self.loaded[owner.path][target.attr] = value
+
+    def _unpack(self, value: Value, count: int, node: ast.AST, frame: Frame) -> list[Value]:
+        if isinstance(value, Seq) and len(value.items) == count:
+            return list(value.items)
+        if isinstance(value, Tensor):
+            return [value] * count  # a batch: its parts are where it is
+        if isinstance(value, Ref) and self.heap.get(value.id, Obj("")).kind == "namespace":
+            return [value] + [Unknown()] * (count - 1)
+        return [Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}", reason="")] * count
+
+    def _cuts(self, value: Value) -> bool:
+        """A loader whose batches cut the step (`MpDeviceLoader`)."""
+        obj = self.heap.get(value.id) if isinstance(value, Ref) else None
+        return obj is not None and obj.kind == "loader" and bool(obj.attrs.get("__cuts__"))
+
+    def _element(self, iterable: Value) -> Value:
+        """One item of what a loop iterates."""
+        if isinstance(iterable, Each):
+            return iterable.item
+        if isinstance(iterable, OneOf):
+            items = [self._element(c) for c in iterable.choices]
+            result = items[0]
+            for other in items[1:]:
+                result = _join(result, other, iterable.at, iterable.reason)
+            return result
+        if isinstance(iterable, Seq):
+            items = list(iterable.items)
+            if not items:
+                return Unknown()
+            first = items[0]
+            return first if all(i == first for i in items) else Unknown()
+        if isinstance(iterable, Ref):
+            obj = self.heap.get(iterable.id)
+            if obj is not None and obj.kind == "loader":
+                return Tensor(place=obj.place or Device(kind="cpu"))
+        if isinstance(iterable, Tensor):
+            return iterable
+        if isinstance(iterable, Unknown):
+            return Unknown(at=iterable.at, reason=iterable.reason)
+        return Unknown()
+
+    # -- expressions -----------------------------------------------------------------------------
+    def _expr(self, node: ast.expr | None, frame: Frame) -> Value:
+        if node is None:
+            return Const()
+        self._tick(frame.path, getattr(node, "lineno", 0))
+        if isinstance(node, ast.Constant):
+            return Const(value=node.value)
+        if isinstance(node, ast.Name):
+            return self._lookup(node.id, node, frame)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(self._expr(node.value, frame), node.attr, node, frame)
+        if isinstance(node, ast.Call):
+            return self._call_node(node, frame)
+        if isinstance(node, ast.IfExp):
+            test = self._expr(node.test, frame)
+            decided = truth(test)
+            if decided is None:
+                body, orelse = self._expr(node.body, frame), self._expr(node.orelse, frame)
+                why = f"`{_code(node.test, frame, self)}` is undecided"
+                if isinstance(test, Unknown) and test.reason:
+                    why += f" ({test.reason})"
+                return _join(body, orelse, f"{frame.path}:{node.lineno}", why)
+            value = self._expr(node.body if decided else node.orelse, frame)
+            return _with_why(value, test.why)
+        if isinstance(node, ast.BoolOp):
+            return self._boolop(node, frame)
+        if isinstance(node, ast.UnaryOp):
+            operand = self._expr(node.operand, frame)
+            if isinstance(node.op, ast.Not):
+                decided = truth(operand)
+                if decided is None:
+                    return Unknown(at=f"{frame.path}:{node.lineno}", reason=_reason(operand))
+                return Const(value=not decided, why=operand.why)
+            if isinstance(operand, Const) and isinstance(operand.value, (int, float)):
+                if isinstance(node.op, ast.USub):
+                    return Const(value=-operand.value, why=operand.why)
+            return Unknown(at=f"{frame.path}:{node.lineno}")
+        if isinstance(node, ast.Compare):
+            return self._compare(node, frame)
+        if isinstance(node, ast.BinOp):
+            left, right = self._expr(node.left, frame), self._expr(node.right, frame)
+            return self._binop(node.op, left, right, node, frame)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return Seq(items=tuple(self._expr(e, frame) for e in node.elts))
+        if isinstance(node, ast.Dict):
+            items = []
+            for key, value in zip(node.keys, node.values, strict=True):
+                k = self._expr(key, frame) if key is not None else None
+                v = self._expr(value, frame)
+                if isinstance(k, Const):
+                    items.append((k.value, v))
+            return Dict(items=tuple(items))
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, frame)
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for part in node.values:
+                value = self._expr(part, frame) if isinstance(part, ast.expr) else Const()
+                if isinstance(part, ast.FormattedValue):
+                    value = self._expr(part.value, frame)
+                if not isinstance(value, Const):
+                    prefix = "".join(parts)
+                    # "cuda:{rank}": the kind of device is decided by its prefix.
+                    return Unknown(at=f"{frame.path}:{node.lineno}", reason=f"prefix:{prefix}")
+                parts.append(str(value.value))
+            return Const(value="".join(parts))
+        if isinstance(node, ast.NamedExpr):
+            value = self._expr(node.value, frame)
+            self._bind(node.target, value, frame)
+            return value
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            return Unknown(at=f"{frame.path}:{node.lineno}", reason="a comprehension")
+        if isinstance(node, ast.Lambda):
+            return Function(
+                path=frame.path,
+                qualname="<lambda>",
+                node=node,
+                owner=frame.self_class,
+                closure={**(frame.closure or {}), **frame.env}
+                if frame.env is not frame.globals
+                else None,
+            )
+        if isinstance(node, ast.Starred):
+            return self._expr(node.value, frame)
+        return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
+
+    def _lookup(self, name: str, node: ast.AST, frame: Frame) -> Value:
+        if name in frame.env:
+            return frame.env[name]
+        if frame.closure is not None and name in frame.closure:
+            return frame.closure[name]
+        if name in frame.globals:
+            return frame.globals[name]
+        if name in _BUILTINS:
+            return External(name=name)
+        return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}", reason=f"`{name}`")
+
+    def _attribute(self, owner: Value, attr: str, node: ast.AST, frame: Frame) -> Value:
+        at = f"{frame.path}:{getattr(node, 'lineno', 0)}"
+        if isinstance(owner, OneOf):
+            found = [self._attribute(c, attr, node, frame) for c in owner.choices]
+            result = found[0]
+            for other in found[1:]:
+                result = _join(result, other, owner.at, owner.reason)
+            return result
+        if isinstance(owner, Bound) and owner.name == "__super__":
+            assert isinstance(owner.function, ClassRef)
+            for base in self._bases(owner.function):
+                found = self._class_attr(base, attr)
+                if isinstance(found, Function):
+                    return Bound(target=owner.target, function=found, name=attr)
+                if found is not None:
+                    return found
+            return Bound(target=owner.target, name=attr)  # a library base's (`nn.Module`)
+        if isinstance(owner, External):
+            name = f"{owner.name}.{attr}"
+            if name.startswith("torch.cuda.") and name.endswith("Tensor"):
+                return TensorType(kind="cuda", spelled=name)
+            if name.startswith("torch.") and name.endswith("Tensor") and name.count(".") == 1:
+                return TensorType(kind="cpu", spelled=name)
+            return External(name=name)
+        if isinstance(owner, ModuleRef):
+            env = self.loaded.get(owner.path)
+            if env is None:
+                env = self._load(owner.path) or {}
+            if attr in env:
+                return env[attr]
+            sub = self.modules.resolve(owner.path, f".{attr}")
+            if sub is not None:
+                self._load(sub)
+                return ModuleRef(path=sub)
+            return Unknown(at=at, reason=f"`{attr}`")
+        if isinstance(owner, Device):
+            if attr == "type":
+                kinds = {"accelerator": self.facts.backend, "cpu": "cpu", "cuda": "cuda"}
+                return Const(value=kinds.get(owner.kind, owner.spelled), why=owner.why)
+            return Unknown(at=at)
+        if isinstance(owner, Tensor):
+            if attr == "device":
+                return owner.place
+            if attr in ("data", "T", "mT"):
+                return owner
+            return Bound(target=owner, name=attr)
+        if isinstance(owner, Ref):
+            obj = self.heap.get(owner.id)
+            if obj is None:
+                return Unknown(at=at)
+            if attr in obj.attrs:
+                return obj.attrs[attr]
+            if obj.cls is not None:
+                found = self._class_attr(obj.cls, attr)
+                if isinstance(found, Function):
+                    return Bound(target=owner, function=found, name=attr)
+                if found is not None:
+                    return found
+            if obj.kind == "namespace":
+                return Unknown(at=at, reason=f"`{attr}` is not an option of the parser")
+            return Bound(target=owner, name=attr)
+        if isinstance(owner, ClassRef):
+            found = self._class_attr(owner, attr)
+            return found if found is not None else Unknown(at=at, reason=f"`{attr}`")
+        if isinstance(owner, (Const, Seq, Dict)):
+            return Bound(target=owner, name=attr)
+        if isinstance(owner, Unknown):
+            if attr in ("to", "cuda", "cpu", "type"):
+                return Bound(target=owner, name=attr)
+            return Unknown(at=owner.at or at, reason=owner.reason)
+        return Unknown(at=at)
+
+    def _class_attr(self, cls: ClassRef, attr: str, depth: int = 0) -> Value | None:
+        if cls.node is None or depth > 8:
+            return None
+        for statement in cls.node.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if statement.name == attr:
+                    return Function(
+                        path=cls.path,
+                        qualname=f"{cls.name}.{attr}",
+                        node=statement,
+                        owner=cls.name,
+                    )
+            elif isinstance(statement, ast.Assign):
+                for target in statement.targets:
+                    if isinstance(target, ast.Name) and target.id == attr:
+                        return self._class_expr(cls, statement.value)
+            elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                if isinstance(statement.target, ast.Name) and statement.target.id == attr:
+                    return self._class_expr(cls, statement.value)
+        for base in self._bases(cls):
+            found = self._class_attr(base, attr, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _class_expr(self, cls: ClassRef, node: ast.expr) -> Value:
+        env = self.loaded.get(cls.path, {})
+        return self._expr(node, Frame(cls.path, {}, env))
+
+    def _bases(self, cls: ClassRef) -> list[ClassRef]:
+        env = self.loaded.get(cls.path, {})
+        found = []
+        for base in cls.node.bases if cls.node is not None else ():
+            value = self._expr(base, Frame(cls.path, {}, env))
+            if isinstance(value, ClassRef) and value.node is not cls.node:
+                found.append(value)
+        return found
+
+    def _is_module_class(self, cls: ClassRef, depth: int = 0) -> bool:
+        """An ``nn.Module`` (or a framework's module class): its instances are models."""
+        if cls.node is None or depth > 8:
+            return False
+        env = self.loaded.get(cls.path, {})
+        for base in cls.node.bases:
+            value = self._expr(base, Frame(cls.path, {}, env))
+            if isinstance(value, External) and value.name.rsplit(".", 1)[-1] in _MODULE_BASES:
+                return True
+            if isinstance(value, ClassRef) and self._is_module_class(value, depth + 1):
+                return True
+            text = dotted(base) or ""
+            if text.rsplit(".", 1)[-1] in _MODULE_BASES:
+                return True
+        return False
+
+    def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
+        owner = self._expr(node.value, frame)
+        key = self._expr(node.slice, frame)
+        at = f"{frame.path}:{node.lineno}"
+        if isinstance(owner, Seq) and isinstance(key, Const) and isinstance(key.value, int):
+            try:
+                return owner.items[key.value]
+            except IndexError:
+                return Unknown(at=at)
+        if isinstance(owner, Dict) and isinstance(key, Const):
+            for k, v in owner.items:
+                if k == key.value:
+                    return v
+            return Unknown(at=at, reason=f"`{_code(node, frame, self)}`")
+        if isinstance(owner, Tensor):
+            return owner
+        if isinstance(owner, External) and owner.name == "os.environ":
+            return Unknown(at=at, reason=f"`{_code(node, frame, self)}` is set outside the program")
+        return Unknown(at=at, reason=_reason(owner))
+
+    def _boolop(self, node: ast.BoolOp, frame: Frame) -> Value:
+        is_and = isinstance(node.op, ast.And)
+        result: Value | None = None
+        undecided: Value | None = None
+        for operand in node.values:
+            value = self._expr(operand, frame)
+            decided = truth(value)
+            if decided is None:
+                undecided = undecided or value
+                result = value
+                continue
+            if decided is not is_and:  # `and` stops at a false one, `or` at a true one
+                return value
+            result = value
+        if undecided is not None:
+            return Unknown(
+                at=getattr(undecided, "at", "") or f"{frame.path}:{node.lineno}",
+                reason=_reason(undecided),
+            )
+        return result if result is not None else Const()
+
+    def _compare(self, node: ast.Compare, frame: Frame) -> Value:
+        left = self._expr(node.left, frame)
+        why: tuple[Why, ...] = left.why
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            right = self._expr(right_node, frame)
+            why = (*why, *right.why)
+            result = _compare(op, left, right)
+            if result is None:
+                return Unknown(
+                    at=f"{frame.path}:{node.lineno}",
+                    reason=_reason(left if not isinstance(left, Const) else right),
+                )
+            if not result:
+                return Const(value=False, why=why[-3:])
+            left = right
+        return Const(value=True, why=why[-3:])
+
+    def _binop(self, op: ast.operator, left: Value, right: Value, node: ast.AST, frame: Frame):
+        if isinstance(left, Tensor):
+            return left
+        if isinstance(right, Tensor):
+            return right
+        if isinstance(left, Const) and isinstance(right, Const):
+            a, b = left.value, right.value
+            try:
+                if isinstance(op, ast.Add) and not (
+                    isinstance(a, (str, bytes)) and len(a) + len(b) > 10_000  # type: ignore
+                ):
+                    return Const(value=a + b, why=(*left.why, *right.why))  # type: ignore
+                if isinstance(op, ast.Sub):
+                    return Const(value=a - b)  # type: ignore
+                if isinstance(op, ast.Mult) and isinstance(a, (int, float)):
+                    if isinstance(b, (int, float)):
+                        return Const(value=a * b)
+                if isinstance(op, ast.Mod) and isinstance(a, str):
+                    return Const(value=a % b)
+            except Exception:  # noqa: BLE001 - the program's own error
+                pass
+        return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
+
+    def _name_of(self, node: ast.expr, frame: Frame) -> str:
+        value = self._expr(node, frame)
+        return value.name if isinstance(value, External) else ""
+
+    # -- calls -----------------------------------------------------------------------------------
+    def _call_node(self, node: ast.Call, frame: Frame) -> Value:
+        func = self._expr(node.func, frame)
+        args: list[Value] = []
+        for arg in node.args:
+            value = self._expr(arg, frame)
+            if isinstance(arg, ast.Starred):
+                if isinstance(value, Seq):
+                    args.extend(value.items)
+                else:
+                    args.append(Unknown(at=f"{frame.path}:{node.lineno}", reason="*args"))
+            else:
+                args.append(value)
+        kwargs = {k.arg: self._expr(k.value, frame) for k in node.keywords if k.arg}
+        at = f"{frame.path}:{node.lineno}"
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "backward"
+            and not isinstance(func, Bound)
+        ):
+            self._event("backward", frame, node)  # `loss.backward()` on a value not followed
+        return self._apply(func, args, kwargs, at, node, frame)
+
+    def _apply(
+        self,
+        func: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        at: str,
+        node: ast.Call,
+        frame: Frame,
+    ) -> Value:
+        if isinstance(func, OneOf):
+            results = [self._apply(c, args, kwargs, at, node, frame) for c in func.choices]
+            result = results[0]
+            for other in results[1:]:
+                result = _join(result, other, func.at, func.reason)
+            return result
+        if isinstance(func, Function):
+            return self._call(func, args, kwargs, at)
+        if isinstance(func, ClassRef):
+            return self._instantiate(func, args, kwargs, at, node, frame)
+        if isinstance(func, External):
+            return self._external(func.name, args, kwargs, at, node, frame)
+        if isinstance(func, Bound) and func.name == "__compiled__":
+            result = self._apply(func.target, args, kwargs, at, node, frame)
+            self._event("cut", frame, node, "torch_xla.compile")
+            return result
+        if isinstance(func, Bound):
+            if isinstance(func.function, Function):
+                return self._call(func.function, [func.target, *args], kwargs, at)
+            return self._method(func.target, func.name, args, kwargs, at, node, frame)
+        if isinstance(func, Ref):
+            obj = self.heap.get(func.id)
+            if obj is not None and obj.kind == "model":
+                return self._model_call(func, obj, args, kwargs, at, node, frame)
+            if obj is not None and obj.cls is not None:
+                call = self._class_attr(obj.cls, "__call__")
+                if isinstance(call, Function):
+                    return self._call(call, [func, *args], kwargs, at)
+            return Unknown(at=at, reason="")
+        if isinstance(func, Unknown) and _UNDECIDED in func.reason:
+            # A call of a value an undecided condition chose: what runs there is not known.
+            self._event("unfollowed", frame, node, f"{func.at}: {func.reason}")
+        return Unknown(at=at, reason=_reason(func))
+
+    def _call(self, function: Function, args: list[Value], kwargs: dict[str, Value], at: str):
+        node = function.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return Unknown(at=at)
+        key = f"{function.path}:{function.qualname}"
+        if self.depth >= MAX_DEPTH or self.stack.count(key) >= 1:
+            return Unknown(at=at, reason=f"`{function.qualname}` calls itself")
+        env = self.loaded.get(function.path)
+        if env is None:
+            env = self._load(function.path) or {}
+        frame = Frame(
+            function.path,
+            {},
+            env,
+            self_class=function.owner,
+            closure=function.closure,
+            self_value=args[0] if function.owner and args else None,
+            function=function,
+        )
+        self._bind_parameters(node, args, kwargs, frame, function)
+        self.depth += 1
+        self.stack.append(key)
+        self.trace.modules.add(function.path)
+        try:
+            if isinstance(node, ast.Lambda):
+                frame.returns.append(self._expr(node.body, frame))
+            else:
+                self._block(node.body, frame)
+        finally:
+            self.depth -= 1
+            self.stack.pop()
+        if not frame.returns:
+            return Const()
+        result = frame.returns[0]
+        for other in frame.returns[1:]:
+            result = _join(result, other, at, f"`{function.qualname}` returns more than one value")
+        return result
+
+    def _bind_parameters(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        function: Function,
+    ) -> None:
+        params = node.args
+        positional = [*params.posonlyargs, *params.args]
+        defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+        defining = Frame(function.path, {}, frame.globals)
+        for index, (param, default) in enumerate(zip(positional, defaults, strict=True)):
+            if index < len(args):
+                value = args[index]
+            elif param.arg in kwargs:
+                value = kwargs[param.arg]
+            elif default is not None:
+                value = self._expr(default, defining)
+            else:
+                value = Unknown(at=f"{function.path}:{node.lineno}", reason=f"`{param.arg}`")
+            frame.env[param.arg] = value
+        for param, default in zip(params.kwonlyargs, params.kw_defaults, strict=True):
+            if param.arg in kwargs:
+                frame.env[param.arg] = kwargs[param.arg]
+            elif default is not None:
+                frame.env[param.arg] = self._expr(default, defining)
+            else:
+                frame.env[param.arg] = Unknown(at=f"{function.path}:{node.lineno}")
+        if params.vararg is not None:
+            frame.env[params.vararg.arg] = Seq(items=tuple(args[len(positional) :]))
+        if params.kwarg is not None:
+            known = {p.arg for p in (*positional, *params.kwonlyargs)}
+            frame.env[params.kwarg.arg] = Dict(
+                items=tuple((k, v) for k, v in kwargs.items() if k not in known)
+            )
+
+    def _new(self, obj: Obj) -> Ref:
+        key = next(self._ids)
+        self.heap[key] = obj
+        return Ref(id=key)
+
+    def _instantiate(self, cls, args, kwargs, at, node, frame) -> Value:
+        model = self._is_module_class(cls)
+        place = Device(kind="cpu", why=(Why(*_split(at), f"`{_code(node, frame, self)}`"),))
+        ref = self._new(
+            Obj(
+                "model" if model else "instance",
+                cls=cls,
+                place=place if model else None,
+                built=at,
+                spelled=_code(node, frame, self),
+            )
+        )
+        init = self._class_attr(cls, "__init__")
+        if isinstance(init, Function):
+            self._call(init, [ref, *args], kwargs, at)
+        elif cls.node is not None and _is_dataclass(cls.node):
+            self._dataclass_fields(cls, ref, args, kwargs)
+        return ref
+
+    def _dataclass_fields(self, cls: ClassRef, ref: Ref, args, kwargs) -> None:
+        obj = self.heap[ref.id]
+        index = 0
+        for statement in cls.node.body if cls.node is not None else ():
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                name = statement.target.id
+                if index < len(args):
+                    obj.attrs[name] = args[index]
+                elif name in kwargs:
+                    obj.attrs[name] = kwargs[name]
+                elif statement.value is not None:
+                    value = statement.value
+                    if isinstance(value, ast.Call) and (dotted(value.func) or "").endswith("field"):
+                        default = next(
+                            (k.value for k in value.keywords if k.arg == "default"), None
+                        )
+                        obj.attrs[name] = (
+                            self._class_expr(cls, default) if default is not None else Unknown()
+                        )
+                    else:
+                        obj.attrs[name] = self._class_expr(cls, value)
+                index += 1
+
+    def _event(self, kind: str, frame: Frame, node: ast.AST, detail: str = "") -> None:
+        where = f"{frame.path}:{getattr(node, 'lineno', 0)}"
+        self.trace.events.append(Event(kind, where, self._current_loops, detail))
+
+    def _method(self, target, name, args, kwargs, at, node, frame) -> Value:
+        if name == "backward":
+            self._event("backward", frame, node)
+            return Const()
+        if isinstance(target, Ref):
+            obj = self.heap.get(target.id)
+            if obj is None:
+                return Unknown(at=at)
+            return self._object_method(target, obj, name, args, kwargs, at, node, frame)
+        if isinstance(target, Tensor):
+            return self._tensor_method(target, name, args, kwargs, at, node, frame)
+        if isinstance(target, Unknown) and name in ("to", "cuda", "cpu", "type"):
+            # Whatever it was, what `.to(device)` returns is on that device.
+            return self._tensor_method(Tensor(place=target), name, args, kwargs, at, node, frame)
+        if isinstance(target, Const) and isinstance(target.value, str):
+            if name in ("lower", "upper", "strip") and not args:
+                return Const(value=getattr(target.value, name)(), why=target.why)
+            if name == "startswith" and args and isinstance(args[0], Const):
+                try:
+                    return Const(value=target.value.startswith(args[0].value), why=target.why)
+                except TypeError:
+                    return Unknown(at=at)
+        if isinstance(target, Dict) and name == "get" and args and isinstance(args[0], Const):
+            for k, v in target.items:
+                if k == args[0].value:
+                    return v
+            return args[1] if len(args) > 1 else Const()
+        return Unknown(at=at)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+_BUILTINS = frozenset(
+    {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
+    | {"map"}
+    | {"isinstance", "hasattr", "callable", "print", "range", "super"}
+)
+_UNDECIDED = "is undecided"
+# Libraries the facts speak for: never followed into a given module of the same name.
+_LIBRARIES = frozenset(
+    {"torch", "torch_xla", "torchvision", "transformers", "accelerate", "ignite", "lightning"}
+    | {"pytorch_lightning", "argparse", "os", "tqdm", "itertools"}
+)
+_MODULE_BASES = frozenset(
+    {"Module", "Sequential", "ModuleList", "LightningModule", "PreTrainedModel", "ModuleDict"}
+)
+
+
+def _is_dataclass(node: ast.ClassDef) -> bool:
+    return any(
+        (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
+        for d in node.decorator_list
+    )

@@ -1,0 +1,277 @@
+"""A verdict per entry point, from the evaluator's run of it (issue 34): *runs* on the
+accelerator (shown: the model's parameters and the step's inputs are on the target's device,
+and the step is cut — or a framework known to do so on the target owns the loop), *does not*
+(the cause, once), or *cannot tell* (the line the evaluator could not decide; `trncodemod
+verify` is the way to know). An entry point that reaches no training step gets no verdict.
+
+A blocker finding left in a module the entry point runs is a cause as well: the entry point
+does not run while it is there, whatever the evaluator showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from trncodemod.analysis.abstract_values import (
+    Device,
+    Event,
+    ModelCall,
+    Trace,
+    Unknown,
+    Value,
+    Why,
+)
+from trncodemod.analysis.device_facts import Facts
+
+RUNS = "runs"
+DOES_NOT = "does not"
+CANNOT_TELL = "cannot tell"
+NO_STEP = "no step"
+
+
+@dataclass(frozen=True)
+class EntryVerdict:
+    entry: str  # "train.py", or "pkg/cli.py:main" for a console script's function
+    value: str  # RUNS, DOES_NOT, CANNOT_TELL or NO_STEP
+    where: str  # "path:line": the cause, the line not decided, or the step
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"entry": self.entry, "verdict": self.value, "where": self.where, "why": self.reason}
+
+
+def judge(
+    entry: str,
+    trace: Trace,
+    facts: Facts,
+    blockers: Mapping[str, Sequence[tuple[int, str, str]]] = {},  # noqa: B006 - read only
+) -> EntryVerdict:
+    """The verdict of one entry point; ``blockers``: per module, (line, code, message) of each
+    blocker left."""
+    return with_blockers(evaluate_trace(entry, trace, facts), trace.modules, blockers, facts)
+
+
+def with_blockers(
+    found: EntryVerdict,
+    modules: Iterable[str],
+    blockers: Mapping[str, Sequence[tuple[int, str, str]]],
+    facts: Facts,
+) -> EntryVerdict:
+    """The evaluator's verdict with the blockers left in the modules the entry point runs: one
+    is a cause, unless the evaluator already found one of its own."""
+    if found.value in (RUNS, CANNOT_TELL, NO_STEP):
+        for path in sorted(modules):
+            for line, code, message in blockers.get(path, ()):
+                if found.value == NO_STEP and code != "TRN026":
+                    continue
+                return EntryVerdict(found.entry, DOES_NOT, f"{path}:{line}", f"{code}: {message}")
+    return found
+
+
+def evaluate_trace(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
+    """The verdict the evaluator's run shows, before blockers count."""
+    return _judge(entry, trace, facts)
+
+
+def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
+    step = _step(trace.events)
+    if trace.stopped and step is None:
+        return EntryVerdict(
+            entry, CANNOT_TELL, trace.stopped, "the evaluator's work for one entry point ran out"
+        )
+    if step is None:
+        unfollowed = next((e for e in trace.events if e.kind == "unfollowed"), None)
+        if unfollowed is not None and trace.trains_nearby:
+            # The step may be behind a choice the evaluator left open.
+            where, _, why = unfollowed.detail.partition(": ")
+            return EntryVerdict(
+                entry,
+                CANNOT_TELL,
+                where or unfollowed.where,
+                f"no training step was found, but the launch path calls a value chosen where {why}"
+                "; `trncodemod verify` runs it",
+            )
+        return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
+    if step.kind == "framework":
+        if step.detail.startswith("!"):
+            name, _, why = step.detail[1:].partition(": ")
+            return EntryVerdict(
+                entry, DOES_NOT, step.where, f"`{name}` owns the loop, and {why}: the CPU"
+            )
+        if step.detail in facts.owning_frameworks:
+            return EntryVerdict(
+                entry, RUNS, step.where, f"`{step.detail}` owns the loop and runs it on the target"
+            )
+        name = step.detail.lstrip("?")
+        return EntryVerdict(
+            entry,
+            CANNOT_TELL,
+            step.where,
+            f"`{name}` owns the loop; whether it trains on the target is not known",
+        )
+    # Every step the launch path runs (a pretraining and a finetuning loop, each class an
+    # undecided choice may train): the entry point runs when each of them does.
+    results = [_judge_step(entry, other, trace, facts) for other in _steps(trace.events)]
+    for value in (DOES_NOT, CANNOT_TELL):
+        for result in results:
+            if result.value == value:
+                return result
+    if trace.other_device is not None:
+        where, name = trace.other_device
+        return EntryVerdict(
+            entry,
+            CANNOT_TELL,
+            where,
+            f"the program imports `{name}`, kernels for another XLA device (TPU): whether the "
+            "step calls them is not shown; `trncodemod verify` runs it",
+        )
+    return results[0]
+
+
+def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVerdict:
+    loop = step.loops[-1] if step.loops else None
+    calls = [c for c in trace.calls if loop is None or loop in c.loops]
+    if any(c.trained for c in calls):  # the models an optimizer steps (not a loss module)
+        calls = [c for c in calls if c.trained]
+    if not calls:
+        return EntryVerdict(
+            entry,
+            CANNOT_TELL,
+            step.where,
+            "the step calls no model the evaluator can follow",
+        )
+    for call in calls:
+        problem = _placement(entry, call, trace)
+        if problem is not None:
+            return problem
+    if facts.needs_cut:
+        cuts = [e for e in trace.events if e.kind == "cut" and (loop is None or loop in e.loops)]
+        if not cuts:
+            return EntryVerdict(
+                entry,
+                DOES_NOT,
+                step.where,
+                "the step is never cut into a graph (no `torch_xla.sync()` in its loop): "
+                "the graph grows every step",
+            )
+    return EntryVerdict(
+        entry,
+        RUNS,
+        step.where,
+        "the model's parameters and the step's inputs are on the accelerator, and the step is cut",
+    )
+
+
+def _steps(events: Sequence[Event]) -> list[Event]:
+    """The first ``backward()`` or optimizer step of each loop that runs one (of the run, when
+    none runs in a loop)."""
+    found: dict[int, Event] = {}
+    for event in events:
+        if event.kind in ("backward", "optimizer") and event.loops:
+            found.setdefault(event.loops[-1], event)
+    if found:
+        return list(found.values())
+    first = _step(events)
+    return [first] if first is not None else []
+
+
+def _step(events: Sequence[Event]) -> Event | None:
+    """The step: the first ``backward()`` (or optimizer step) run in a loop; else the first
+    one; else a framework that owns the loop."""
+    steps = [e for e in events if e.kind in ("backward", "optimizer")]
+    in_loop = [e for e in steps if e.loops]
+    if in_loop:
+        return in_loop[0]
+    if steps:
+        return steps[0]
+    return next((e for e in events if e.kind == "framework"), None)
+
+
+def _placement(entry: str, call: ModelCall, trace: Trace) -> EntryVerdict | None:
+    if call.wrapped:  # "path:line|why": a wrapper the model cannot train in on the target
+        where, _, why = call.wrapped.partition("|")
+        return EntryVerdict(entry, DOES_NOT, where, why)
+    if not (call.loss and not call.trained):  # a loss module has no parameters to place
+        problem = _where(entry, call.place, f"the model `{call.model}`", call, trace)
+        if problem is not None:
+            return problem
+    for spelled, place in call.inputs:
+        problem = _where(entry, place, f"the step's input `{spelled}`", call, trace)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _where(entry: str, place: Value, what: str, call: ModelCall, trace: Trace):
+    if isinstance(place, Device) and place.kind == "accelerator":
+        return None
+    if isinstance(place, Unknown) or not isinstance(place, Device):
+        at = getattr(place, "at", "") or call.where
+        reason = getattr(place, "reason", "")
+        text = f"where {what} is is not decided"
+        if reason and not reason.startswith("prefix:"):
+            text += f": {reason}"
+        return EntryVerdict(entry, CANNOT_TELL, at, text + "; `trncodemod verify` runs it")
+    if place.kind == "cuda":
+        spelled = f" (`{place.spelled.strip('`')}`)" if place.spelled else ""
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            _last(place.why) or call.where,
+            f"{what} is put on CUDA{spelled}, which the target does not have{_because(place.why)}",
+        )
+    where = "the CPU" if place.kind == "cpu" else f"`{place.spelled or place.kind}`"
+    skipped = _skipped_move(entry, what, trace)
+    if skipped is not None:
+        return skipped
+    if place.kind == "cpu" and len(place.why) == 1:  # built, and never moved
+        built = place.why[0]
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            f"{built.path}:{built.line}",
+            f"{what} is built on the CPU ({built.text}) and nothing on the launch path moves it",
+        )
+    return EntryVerdict(
+        entry,
+        DOES_NOT,
+        _first(place.why) or call.where,
+        f"{what} stays on {where}{_because(place.why)}",
+    )
+
+
+def _skipped_move(entry: str, what: str, trace: Trace) -> EntryVerdict | None:
+    """A move of the model (or input) that a decided condition skips: the cause, at the
+    condition's own origin."""
+    name = what.split("`")[1] if "`" in what else ""
+    head = name.split("(")[0].split(".")[0]
+    for skipped in trace.skipped:
+        receiver = skipped.receiver.split(".")[0]
+        if head and receiver == head:
+            origin = _first(skipped.why) or skipped.where
+            because = f" ({_chain(skipped.why)})" if skipped.why else ""
+            return EntryVerdict(
+                entry,
+                DOES_NOT,
+                origin,
+                f"{what} stays on the CPU: `{skipped.test}` is {skipped.taken} on the target"
+                f"{because}, so `{skipped.code}` at {skipped.where} never runs",
+            )
+    return None
+
+
+def _chain(why: Sequence[Why]) -> str:
+    return "; ".join(f"{w.path}:{w.line}: {w.text}" for w in why)
+
+
+def _because(why: Sequence[Why]) -> str:
+    return f" ({_chain(why)})" if why else ""
+
+
+def _first(why: Sequence[Why]) -> str:
+    return f"{why[0].path}:{why[0].line}" if why else ""
+
+
+def _last(why: Sequence[Why]) -> str:
+    return f"{why[-1].path}:{why[-1].line}" if why else ""

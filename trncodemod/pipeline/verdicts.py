@@ -1,0 +1,270 @@
+"""The verdict of a run, per entry point (``analysis.verdict``), from the migrated texts: the
+evaluator runs each entry point of the program the outcomes hold after the passes ran (the
+verdict is about the port, not the original), with the launch lines beside the modules.
+
+No verdict where nothing was judged: no file, only files that failed, no PyTorch code."""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
+
+from trncodemod.analysis.device_facts import facts_for
+from trncodemod.analysis.entry_points import entry_points, imports_torch
+from trncodemod.analysis.evaluate import Evaluator
+from trncodemod.analysis.verdict import RUNS, EntryVerdict, evaluate_trace, with_blockers
+from trncodemod.findings import Severity
+from trncodemod.pipeline.cache import ResultCache
+from trncodemod.pipeline.engine import FileOutcome, blocks
+from trncodemod.pipeline.source import SourceError, decode_source
+
+
+@dataclass(frozen=True)
+class Judged:
+    entries: tuple[EntryVerdict, ...] = ()
+    nothing: str = ""  # why there is no verdict at all ("" when entry points were judged)
+    failed: tuple[str, ...] = field(default=())  # files that failed: no verdict for them
+
+    def to_json(self) -> dict:
+        counts: dict[str, int] = {}
+        for entry in self.entries:
+            counts[entry.value] = counts.get(entry.value, 0) + 1
+        return {
+            "entry_points": [e.to_json() for e in self.entries],
+            "counts": counts,
+            "not_judged": self.nothing or None,
+            "failed": list(self.failed),
+        }
+
+
+@dataclass(frozen=True)
+class _Evaluated:
+    """The evaluator's own verdicts, before blockers count: per entry point, the verdict and
+    the given modules its run ran code of."""
+
+    runs: tuple[tuple[EntryVerdict, frozenset[str]], ...] = ()
+    nothing: str = ""
+    failed: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {
+            "runs": [[e.to_json(), sorted(m)] for e, m in self.runs],
+            "nothing": self.nothing,
+            "failed": list(self.failed),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> _Evaluated:
+        runs = tuple(
+            (EntryVerdict(e["entry"], e["verdict"], e["where"], e["why"]), frozenset(m))
+            for e, m in data["runs"]
+        )
+        return cls(runs, data["nothing"], tuple(data["failed"]))
+
+
+_MEMO: dict[tuple, _Evaluated] = {}
+# Blockers whose claim is where training runs: the evaluator proves or refutes them.
+PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
+
+
+def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
+    """The verdict of the run of ``outcomes`` for ``target`` (a target name; default xla)."""
+    evaluated = _evaluated(outcomes, target)
+    if evaluated.nothing:
+        return Judged(nothing=evaluated.nothing, failed=evaluated.failed)
+    blockers = _blockers(outcomes)
+    backend = "neuron" if target == "neuron" else "xla"
+    entries = tuple(
+        with_blockers(raw, modules, blockers, facts_for(backend)) for raw, modules in evaluated.runs
+    )
+    return Judged(entries, failed=evaluated.failed)
+
+
+def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, str, str]]]:
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    for outcome in outcomes:
+        for f in outcome.findings:
+            if blocks(f):
+                found.setdefault(outcome.display, []).append((f.line, f.code, f.message))
+    return found
+
+
+def proven(
+    outcomes: Sequence[FileOutcome], target: str = "", cache: ResultCache | None = None
+) -> list[FileOutcome]:
+    """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
+    (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
+    shows every one of them running on the accelerator; then it is a warning that says so (a
+    device handed down through calls from where it is set, a flag off on every known launch)."""
+    evaluated = _evaluated(outcomes, target, cache)
+    if evaluated.nothing:
+        return list(outcomes)
+    found = []
+    for outcome in outcomes:
+        reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
+        shown = reaching and all(raw.value == RUNS for raw in reaching)
+        if not shown or not any(
+            blocks(f) and f.code in PLACEMENT_BLOCKERS for f in outcome.findings
+        ):
+            found.append(outcome)
+            continue
+        names = ", ".join(raw.entry for raw in reaching[:3])
+        findings = tuple(
+            replace(
+                f,
+                severity=Severity.WARNING,
+                message=f"{f.message} — not a blocker: the evaluator shows every entry point "
+                f"that runs this module on the accelerator ({names})",
+            )
+            if blocks(f) and f.code in PLACEMENT_BLOCKERS
+            else f
+            for f in outcome.findings
+        )
+        found.append(replace(outcome, findings=findings))
+    return found
+
+
+def _evaluated(
+    outcomes: Sequence[FileOutcome], target: str, cache: ResultCache | None = None
+) -> _Evaluated:
+    """The evaluator's verdicts, once per run (memoised), and across runs by content in the
+    result cache: the texts, the files' places, the launch lines beside them and the target."""
+    texts = [o.new if o.new is not None else o.old for o in outcomes]
+    key = (
+        target,
+        # The files beside them (launch lines) are read once per run: the absolute paths too.
+        tuple(
+            (str(o.path.absolute()), o.display, o.error, hash(text))
+            for o, text in zip(outcomes, texts, strict=True)
+        ),
+    )
+    found = _MEMO.get(key)
+    if found is not None:
+        return found
+    stored = None
+    if cache is not None:
+        digest = hashlib.sha256(target.encode())
+        for outcome, text in zip(outcomes, texts, strict=True):
+            for part in (outcome.display, outcome.error or "", outcome.path.absolute().as_posix()):
+                digest.update(part.encode() + b"\0")
+            digest.update(hashlib.sha256(text or b"").digest())
+        for _path, line in _launch_lines(outcomes):
+            digest.update(line.encode() + b"\0")
+        stored = digest.digest()
+        data = cache.get_verdict(stored)
+        if data is not None:
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                found = _Evaluated.from_json(data)
+    if found is None:
+        found = _evaluate(outcomes, target)
+        if cache is not None and stored is not None:
+            cache.put_verdict(stored, found.to_json())
+    _MEMO.clear()
+    _MEMO[key] = found
+    return found
+
+
+def _launch_lines(outcomes: Sequence[FileOutcome]) -> list[tuple[str, str]]:
+    from trncodemod.pipeline.program import _launches
+
+    folders = {
+        PurePosixPath(o.display).parent: o.path.parent
+        for o in outcomes
+        if o.error is None and o.display.endswith(".py")
+    }
+    displays = {o.display for o in outcomes if o.error is None and o.display.endswith(".py")}
+    return _launches(folders, displays)[0] if folders else []
+
+
+def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
+    failed = tuple(o.display for o in outcomes if o.error is not None)
+    texts: dict[str, str] = {}
+    folders = {}
+    for outcome in outcomes:
+        if outcome.error is not None or not outcome.display.endswith(".py"):
+            continue
+        raw = outcome.new if outcome.new is not None else outcome.old
+        if raw is None:
+            continue
+        try:
+            texts[outcome.display] = decode_source(raw).text
+        except SourceError:
+            continue
+        folders[PurePosixPath(outcome.display).parent] = outcome.path.parent
+    if not outcomes:
+        return _Evaluated(nothing="no file was checked")
+    if not texts:
+        why = (
+            "every file failed"
+            if len(failed) == len(outcomes)
+            else "no Python module (notebooks are not judged yet)"
+        )
+        return _Evaluated(nothing=why, failed=failed)
+    if not any(imports_torch(text) for text in texts.values()):
+        return _Evaluated(nothing="no PyTorch code", failed=failed)
+    from trncodemod.pipeline.program import _launches
+
+    launched, scripts = _launches(folders, set(texts))
+    lines: dict[str, list[str]] = {}
+    for path, line in launched:
+        lines.setdefault(path, []).append(line)
+    backend = "neuron" if target == "neuron" else "xla"
+    facts = facts_for(backend)
+    evaluator = Evaluator(texts, facts, lines)
+    maps = {
+        o.display: _line_map(o.old, o.new)
+        for o in outcomes
+        if o.new is not None and o.old is not None and o.display in texts
+    }
+    entries = []
+    starts = entry_points(texts, {p for p, _ in launched}, scripts)
+    if not starts and len(texts) == 1:
+        starts = [(next(iter(texts)), "")]  # a lone script: run as `python script.py`
+    for path, function in starts:
+        trace = evaluator.run(path, function)
+        name = f"{path}:{function}" if function else path
+        found = _in_original_lines(evaluate_trace(name, trace, facts), maps)
+        entries.append((found, frozenset(trace.modules)))
+    if not entries:
+        return Judged(
+            nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
+        )
+    return _Evaluated(tuple(entries), failed=failed)
+
+
+def _line_map(old: bytes, new: bytes) -> dict[int, int]:
+    """Each changed line of the migrated text -> the line of the original it stands at (the
+    verdict names lines as the findings do: in the file as given)."""
+    before = old.decode("utf-8", "replace").splitlines()
+    after = new.decode("utf-8", "replace").splitlines()
+    found: dict[int, int] = {}
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, line in enumerate(range(j1, j2)):
+            at = i1 + offset if tag == "equal" else i1 + min(offset, max(i2 - i1 - 1, 0))
+            if at != line:
+                found[line + 1] = at + 1
+    return found
+
+
+def _in_original_lines(found: EntryVerdict, maps: dict[str, dict[int, int]]) -> EntryVerdict:
+    if not maps:
+        return found
+
+    def place(match: re.Match) -> str:
+        path, line = match.group(1), int(match.group(2))
+        return f"{path}:{maps[path].get(line, line)}"
+
+    pattern = re.compile(
+        r"(?<![\w/.-])("
+        + "|".join(re.escape(p) for p in sorted(maps, key=len, reverse=True))
+        + r"):(\d+)"
+    )
+    return replace(
+        found, where=pattern.sub(place, found.where), reason=pattern.sub(place, found.reason)
+    )
