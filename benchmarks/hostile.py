@@ -1,6 +1,11 @@
 """Benchmark: what a hostile file or a killed run costs (issue 27), in one run.
 
-    python benchmarks/hostile.py [--memory-limit-gib 3] [--timeout 300]
+    python benchmarks/hostile.py [--memory-limit-gib 3] [--timeout 300] [--probes]
+
+``--probes`` also runs the probes of what people write and a hostile repository plants
+(``hostile_inputs.py``: notebooks, the cache, the fleet report, doctor, names; and
+``hostile_writes.py``: containment, git, processes, campaign folders), each pass or fail, and
+exits 1 when any fails.
 
 Each case runs `trncodemod apply --dry-run --no-cache` in a subprocess under an address-space limit
 (so that a regression fails the case instead of taking the machine) and prints its wall time, the
@@ -173,10 +178,19 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a case may take")
     parser.add_argument("--one", type=float, help=argparse.SUPPRESS)
     parser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--probes", action="store_true", help="also run every pass/fail probe")
     args = parser.parse_args()
     if args.one is not None:
         one(args.command, args.one, args.timeout)
         return
+    failed = 0
+    if args.probes:
+        for script in ("hostile_inputs.py", "hostile_writes.py"):
+            print(f"\n## {script}\n", flush=True)
+            failed += (
+                subprocess.run([sys.executable, str(Path(__file__).with_name(script))]).returncode
+                != 0
+            )
     print("| case | time (CPU) | peak memory | exit | message |")
     print("|---|---|---|---|---|")
     for name, make in CASES.items():
@@ -197,6 +211,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             left = orphans_after_kill(Path(tmp), sig)
         print(f"processes left 2 s after {sig.name} to `apply -j 2`: {left}", flush=True)
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -471,7 +471,9 @@ class CompilerFlags(Pass):
         owner = dotted(over.func.value)
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         for statement in body:
-            for small in getattr(statement, "body", ()):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue  # an `if` or a nested loop in the body: not the plain freezing loop
+            for small in statement.body:
                 frozen = (
                     isinstance(small, cst.Assign)
                     and isinstance(small.targets[0].target, cst.Attribute)

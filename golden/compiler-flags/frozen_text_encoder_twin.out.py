@@ -25,3 +25,13 @@ def main(loader):
 
 if __name__ == "__main__":
     main([])
+
+
+def freeze_some(model, names):
+    # A loop over parameters whose body holds compound statements is not the plain freezing loop.
+    for name, parameter in model.named_parameters():
+        if name in names:
+            parameter.requires_grad = False
+        else:
+            for _ in range(2):
+                pass
