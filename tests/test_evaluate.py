@@ -379,3 +379,41 @@ def test_a_framework_told_to_train_on_the_cpu_does_not_run():
     found = verdict({"train.py": text})
     assert found.value == DOES_NOT and "use_cpu=True" in found.reason, found
     assert verdict({"train.py": text.replace("use_cpu=True", "bf16=True")}).value == RUNS
+
+
+_OFF_ACCELERATOR = """import torch
+
+cuda = True if torch.cuda.is_available() else False{comment}
+model = torch.nn.Linear(4, 2)
+if cuda:
+    model.cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(10):
+    loss = model(torch.randn(2, 4)).sum()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("comment", "options", "blocked"),
+    [
+        ("", [], True),
+        ("", ["--ignore", "TRN027"], False),
+        ("  # trncodemod: ignore[TRN027]", [], False),
+    ],
+    ids=["reported", "ignored", "suppressed"],
+)
+def test_an_entry_point_that_does_not_run_is_a_blocker_unless_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, comment: str, options: list[str], blocked: bool
+) -> None:
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    (tmp_path / "gan.py").write_text(_OFF_ACCELERATOR.format(comment=comment))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--exit-zero", *options, "."])
+    assert "1 does not: gan.py:3" in result.output  # the verdict says so either way
+    assert ("gan.py:3:1: TRN027 [blocker]" in result.output) is blocked
+    assert result.exit_code == (1 if blocked else 0)

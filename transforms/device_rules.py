@@ -5,6 +5,7 @@ what ``trncodemod explain`` prints; the training device itself is
 
 from __future__ import annotations
 
+from trncodemod.analysis.verdict import EntryPointOffAccelerator
 from trncodemod.findings import Rule, Safety, Severity
 
 
@@ -588,6 +589,7 @@ RULES: tuple[type[Rule], ...] = (
     DeviceIdentityTest,
     RankAsDevice,
     UnresolvedTrainingDevice,
+    EntryPointOffAccelerator,
     ConditionEnablesCudaOnly,
     GateEnablesCudaOnly,
     GeneratorOnDevice,

@@ -354,7 +354,9 @@ def _migrate(
     # Blockers about where training runs are claims the evaluator proves (issue 34).
     from trncodemod.pipeline.verdicts import proven
 
-    outcomes = proven(outcomes, settings.target, cache)
+    outcomes = proven(
+        outcomes, settings.target, cache, enabled_codes(settings.select, settings.ignore)
+    )
     return Run(outcomes, tuple(found.missing) + broken, settings.target)
 
 

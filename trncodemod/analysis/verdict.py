@@ -23,6 +23,7 @@ from trncodemod.analysis.abstract_values import (
     Why,
 )
 from trncodemod.analysis.device_facts import Facts
+from trncodemod.findings import Rule, Safety, Severity
 
 RUNS = "runs"
 DOES_NOT = "does not"
@@ -275,3 +276,45 @@ def _first(why: Sequence[Why]) -> str:
 
 def _last(why: Sequence[Why]) -> str:
     return f"{why[-1].path}:{why[-1].line}" if why else ""
+
+
+class EntryPointOffAccelerator(Rule):
+    # Raised by the verdict (pipeline/verdicts.py), not by a pass; listed in the device pass's
+    # rule table, whose facts it shares.
+    """## What it does
+    Reports, at its cause, an entry point that the evaluator of the migrated program shows does
+    not train on the accelerator, where no other blocker already says so: the model or the
+    step's inputs stay on the CPU (a flag that is False on the target, `cuda = True if
+    torch.cuda.is_available() else False` and then `if cuda: model.cuda()`), the step is never
+    cut, or a framework that owns the loop keeps it on the CPU. The verdict per entry point
+    names the same cause; this finding makes it count, as a blocker, in every output and in the
+    exit code. Nothing is rewritten: the evaluator knows the program does not run there, not
+    which edit the author wants.
+
+    ## Why
+    `torch.cuda.is_available()` is False under torch-xla on a Trainium host
+    ([measured-device-checks]), so a program whose placement hangs on it, or on any value that
+    is not the XLA device on the launch path, trains on the CPU or stops; the device it must
+    use is `torch_xla.device()` ([xla-devices]).
+
+    ## Example
+    ```python
+    cuda = True if torch.cuda.is_available() else False
+    if cuda:
+        generator.cuda()
+    ```
+
+    ## Use instead
+    ```python
+    device = torch_xla.device()
+    generator.to(device)
+    ```
+    """
+
+    code = "TRN027"
+    name = "entry-point-off-accelerator"
+    summary = "an entry point the evaluator shows does not train on the accelerator (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("xla-devices", "measured-device-checks")

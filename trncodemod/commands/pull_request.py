@@ -448,7 +448,11 @@ def make_migration_branch(
     # One finding per cause, as `check` shows and counts them (`counts.count`), after the
     # blockers the evaluator settles.
     outcomes = one_per_cause(
-        proven(list(migrate_files(list(found.files), settings, jobs)), settings.target)
+        proven(
+            list(migrate_files(list(found.files), settings, jobs)),
+            settings.target,
+            enabled=enabled_codes(settings.select, settings.ignore),
+        )
     )
     errors = [o for o in outcomes if o.error]
     if not any(o.changed for o in outcomes):

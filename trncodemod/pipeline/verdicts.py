@@ -17,11 +17,19 @@ from pathlib import PurePosixPath
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
 from trncodemod.analysis.evaluate import Evaluator
-from trncodemod.analysis.verdict import RUNS, EntryVerdict, evaluate_trace, with_blockers
-from trncodemod.findings import Severity
+from trncodemod.analysis.verdict import (
+    DOES_NOT,
+    RUNS,
+    EntryPointOffAccelerator,
+    EntryVerdict,
+    evaluate_trace,
+    with_blockers,
+)
+from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
 from trncodemod.pipeline.source import SourceError, decode_source
+from trncodemod.pipeline.suppressions import find_suppressions
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,10 @@ def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, str,
 
 
 def proven(
-    outcomes: Sequence[FileOutcome], target: str = "", cache: ResultCache | None = None
+    outcomes: Sequence[FileOutcome],
+    target: str = "",
+    cache: ResultCache | None = None,
+    enabled: frozenset[str] | None = None,
 ) -> list[FileOutcome]:
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
     (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
@@ -104,6 +115,8 @@ def proven(
     evaluated = _evaluated(outcomes, target, cache)
     if evaluated.nothing:
         return list(outcomes)
+    if enabled is None or EntryPointOffAccelerator.code in enabled:
+        outcomes = _off_accelerator(outcomes, evaluated)
     found = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
@@ -127,6 +140,43 @@ def proven(
         )
         found.append(replace(outcome, findings=findings))
     return found
+
+
+def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
+    """An entry point the evaluator shows does not train on the accelerator, with no blocker in
+    any module its run reaches, gets one at its cause (TRN027): the verdict's "does not" counts
+    in every output and in the exit code, once per cause; not where a comment suppresses it."""
+    by_path = {o.display: index for index, o in enumerate(outcomes)}
+    blocked = {o.display for o in outcomes if any(blocks(f) for f in o.findings)}
+    added: dict[str, list[Finding]] = {}
+    seen: set[str] = set()
+    for raw, modules in evaluated.runs:
+        if raw.value != DOES_NOT or not modules.isdisjoint(blocked) or raw.where in seen:
+            continue
+        path, _, line = raw.where.rpartition(":")
+        outcome = outcomes[by_path[path]] if path in by_path else None
+        if outcome is None or not line.isdigit() or outcome.error or outcome.old is None:
+            continue
+        with contextlib.suppress(SourceError):
+            text = decode_source(outcome.old).text
+            if find_suppressions(text).covers(int(line), EntryPointOffAccelerator.code):
+                continue
+        seen.add(raw.where)
+        message = f"{raw.entry} does not train on the accelerator: {raw.reason}"
+        finding = Finding.from_rule(EntryPointOffAccelerator, path, int(line), 1, message, False)
+        added.setdefault(path, []).append(finding)
+    if not added:
+        return list(outcomes)
+    return [
+        replace(o, findings=tuple(sorted((*o.findings, *added[o.display]), key=_place)))
+        if o.display in added
+        else o
+        for o in outcomes
+    ]
+
+
+def _place(finding: Finding) -> tuple[int, int]:
+    return finding.line, finding.column
 
 
 def _evaluated(
