@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path, PurePosixPath
@@ -54,7 +55,12 @@ README = HERE / "README.md"
 SERIES_END = "<!-- series:end -->"
 # The files a user's checkout has beside its code that name entry points (launch lines).
 SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".md", ".rst", ".txt", "Makefile")
-TRUTHS = ("runs", "does-not", "cannot-tell")
+TRUTHS = ("runs", "does-not", "cannot-tell", "no-step")
+# The claims an entry point gets: the tool's verdict (issue 34) where its output carries one,
+# else "runs" (the summary's "will run") or "blocked" (a blocker left in reach), or "not judged".
+CLAIMS = {"blocked": "does not"}
+CLAIM_KINDS = ("runs", "does not", "cannot tell", "no step", "not judged")
+_ERROR = re.compile(r"[^\s\"]+: internal error in pass [\w-]+")
 
 
 def load_batch(path: Path) -> tuple[dict, list[repos.Repo]]:
@@ -80,6 +86,9 @@ def entry_points(source: Path, check: dict) -> list[dict]:
     launched, scripts = _launches(folders, set(summaries))
     program = build_program(summaries, [p for p, _ in launched], scripts, launched)
     left = [f for f in check["findings"] if f["severity"] == "blocker" and not f["fixed"]]
+    verdict = check.get("verdict")
+    if verdict is not None:
+        return _judged(verdict, program, check, left)
     rows = []
     for entry in sorted(program.entry_points):
         reached = sorted({path for path, _ in program.reached.get(entry, {})} | {entry})
@@ -90,6 +99,34 @@ def entry_points(source: Path, check: dict) -> list[dict]:
     for path in sorted({f["path"] for f in check["files"]} - set(summaries)):
         if path.endswith(".ipynb"):
             rows.append(_entry(path, [path], [], [], left))
+    return rows
+
+
+def _judged(verdict: dict, program, check: dict, left: list[dict]) -> list[dict]:
+    """The tool's own verdict per entry point (issue 34: runs, does not, cannot tell, or no
+    step), where its output carries one. A notebook or a failed file gets none from the tool:
+    it is "blocked" when a blocker is left in it, else "not judged" (what the summary says)."""
+    rows = []
+    judged = set()
+    for e in verdict.get("entry_points") or []:
+        path = e["entry"]
+        judged.add(path)
+        reached = sorted({p for p, _ in program.reached.get(path, {})} | {path})
+        steps = [f"{p}:{name}:{line}" for p, name, line, _ in program.steps_of(path)]
+        launch = list(program.view(path).launch_lines) if path in program.entry_points else []
+        row = _entry(path, reached, steps, launch, [])
+        row["claimed"] = e["verdict"]
+        row["first_blocker"] = e.get("where") or ""
+        row["why"] = e.get("why") or ""
+        rows.append(row)
+    failed = set(verdict.get("failed") or [])
+    notebooks = {f["path"] for f in check["files"] if f["path"].endswith(".ipynb")}
+    for path in sorted((notebooks | (failed & set(program.entry_points))) - judged):
+        row = _entry(path, [path], [], [], left)
+        if row["claimed"] == "runs":
+            row["claimed"] = "not judged"
+            row["why"] = "failed" if path in failed else verdict.get("not_judged") or ""
+        rows.append(row)
     return rows
 
 
@@ -166,7 +203,8 @@ def sheet(
     for e in entries:
         v = ev.get(e["id"], {})
         parts.append(
-            f"* `{e['path']}` claimed **{e['claimed']}** {e['first_blocker']} | truth: "
+            f"* `{e['path']}` claimed **{e['claimed']}** {e['first_blocker']} {e.get('why', '')}"
+            f" | truth: "
             f"{v.get('truth') or 'MISSING'}\n  reaches {', '.join(e['reaches'])}\n"
             f"  steps {', '.join(e['steps']) or '-'}\n  launch {'; '.join(e['launch_lines']) or '-'}"
         )
@@ -193,19 +231,32 @@ def tally(summaries, hunks, blockers, entries, hv, bv, ev) -> dict[str, Counter]
     for e in entries:
         c = per[e["repo"]]
         c["entries"] += 1
-        c["claimed " + e["claimed"]] += 1
+        claim = CLAIMS.get(e["claimed"], e["claimed"])
+        c["claimed " + claim] += 1
         truth = ev.get(e["id"], {}).get("truth") or "not reviewed"
         c["truth " + truth] += 1
-        if e["claimed"] == "runs" and truth in ("does-not", "cannot-tell"):
-            c["false runs" if truth == "does-not" else "unproven runs"] += 1
+        if truth == "not reviewed":
+            continue
+        if claim == "runs" and truth == "does-not":
+            c["false runs"] += 1
+        elif claim == "runs" and truth == "cannot-tell":
+            c["unproven runs"] += 1
+        elif claim in ("does not", "no step") and truth != claim.replace(" ", "-"):
+            c["false other"] += 1
     for s in summaries:
         c = per[s["name"]]
-        c["internal errors"] += len(s["internal_errors"])
-        reviewed = c["entries"] == c["truth runs"] + c["truth does-not"] + c["truth cannot-tell"]
-        all_true = c["blocker false"] == 0 and c["false runs"] == 0 and reviewed
+        c["internal errors"] += len(distinct_errors(s["internal_errors"]))
+        reviewed = c["truth not reviewed"] == 0
+        all_true = c["blocker false"] == 0 and c["false runs"] + c["false other"] == 0 and reviewed
         done = c["hunk not reviewed"] == 0 and c["blocker not reviewed"] == 0
         c["mergeable"] = int(done and c["wrong"] == 0 and all_true)
     return per
+
+
+def distinct_errors(lines: list[str]) -> set[str]:
+    """One internal error per file and pass: ``measure`` collects the same error from each of
+    the three runs' output (the text line and the JSON ``"error"`` field)."""
+    return {m.group(0) for line in lines if (m := _ERROR.search(line))} or set(lines)
 
 
 def pct(part: int, whole: int) -> str:
@@ -218,31 +269,35 @@ def report(batch: dict, per: dict[str, Counter]) -> tuple[str, str]:
     reviewed = total["correct"] + total["unneeded"] + total["wrong"]
     lines = [
         "| repo | hunks | reviewed | correct | unneeded | wrong | blockers true/false/not "
-        "reviewed | entry points | claimed runs/blocked | true runs/does not/cannot tell "
-        "| false runs | internal errors | merge unedited |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "reviewed | entry points | claimed runs/does not/cannot tell/no step/not judged "
+        "| true runs/does not/cannot tell/no step | false runs | other false claims "
+        "| internal errors | merge unedited |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, c in [*per.items(), ("**total**", total)]:
         r = c["correct"] + c["unneeded"] + c["wrong"]
         merge = "yes" if c["mergeable"] else "no"
         if c is total:
             merge = f"{total['mergeable']} of {len(per)}"
+        claimed = "/".join(str(c["claimed " + k]) for k in CLAIM_KINDS)
+        true = "/".join(str(c["truth " + k]) for k in TRUTHS)
         lines.append(
             f"| {name} | {c['hunks']} | {r} | {pct(c['correct'], r)} | {pct(c['unneeded'], r)} "
             f"| {pct(c['wrong'], r)} | {c['blocker true']}/{c['blocker false']}/"
-            f"{c['blocker not reviewed']} | {c['entries']} | {c['claimed runs']}/"
-            f"{c['claimed blocked']} | {c['truth runs']}/{c['truth does-not']}/"
-            f"{c['truth cannot-tell']} | {c['false runs']} | {c['internal errors']} "
-            f"| {merge} |"
+            f"{c['blocker not reviewed']} | {c['entries']} | {claimed} | {true} "
+            f"| {c['false runs']} | {c['false other']} | {c['internal errors']} | {merge} |"
         )
+    claims = ", ".join(f"{total['claimed ' + k]} {k}" for k in CLAIM_KINDS if total["claimed " + k])
+    truths = ", ".join(
+        f"{total['truth ' + k]} {k.replace('-', ' ')}" for k in TRUTHS if total["truth " + k]
+    )
     series = (
         f"| {batch.get('name', '')} | {batch.get('date', '')} | {batch.get('tool_commit', '')[:7]}"
         f" | {len(per)} | {reviewed} of {total['hunks']}: {pct(total['correct'], reviewed)} / "
         f"{pct(total['unneeded'], reviewed)} / {pct(total['wrong'], reviewed)} "
         f"| {total['blocker true']} / {total['blocker false']} | {total['entries']}: claimed "
-        f"{total['claimed runs']} runs, {total['claimed blocked']} blocked; true "
-        f"{total['truth runs']} runs, {total['truth does-not']} does not, "
-        f"{total['truth cannot-tell']} cannot tell | {total['false runs']} "
+        f"{claims}; true {truths} | {total['false runs']} "
+        f"| {pct(total['claimed cannot tell'], total['entries'])} "
         f"| {total['mergeable']} of {len(per)} | <!-- {batch.get('name', '')} -->"
     )
     return "\n".join(lines) + "\n", series
