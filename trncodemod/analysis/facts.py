@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from trncodemod.analysis.ast_nodes import nodes
-from trncodemod.analysis.training import TrainingProfile, dotted, is_main_guard, profile_of
+from trncodemod.analysis.training import TrainingProfile, dotted, profile_of
 
 
 @dataclass(frozen=True)
@@ -118,8 +118,8 @@ class FileFacts:
         only under a guard (`if is_torch_xla_available():`, a `try`, a function), or asks
         whether torch_xla is available, and never imports it at the top of the module.
 
-        A script's own flag is not such a guard: a script (a ``__main__`` guard, or arguments
-        parsed at its top level) that imports torch_xla only where its flag says (`if args.tpu:
+        A script's own flag is not such a guard: an entry script (``TrainingProfile``'s, the
+        same test every pass uses) that imports torch_xla only where its flag says (`if args.tpu:
         import torch_xla...`) has a partial TPU path, and its port makes torch_xla required like
         any other. A lazy import in a function, with no `if`, stays optional."""
         if self.xla_at_top:
@@ -129,7 +129,7 @@ class FileFacts:
         guards = _torch_xla_guards(self.tree.body, ())
         if not guards:
             return False
-        return not (_is_script(self.tree) and "optional" not in guards)
+        return not (self.profile.is_entry_script and "optional" not in guards)
 
     @functools.cached_property
     def names(self) -> NameTable:
@@ -164,21 +164,6 @@ def _torch_xla_guards(body: Iterable[ast.stmt], around: tuple[ast.AST, ...]) -> 
             else:
                 found |= _torch_xla_guards(inner, (*around, statement))
     return found
-
-
-def _is_script(tree: ast.Module) -> bool:
-    """A module run as a program: a ``__main__`` guard, or arguments parsed at its top level."""
-    for statement in tree.body:
-        if is_main_guard(statement):
-            return True
-        if type(statement) in (ast.Assign, ast.Expr) and any(
-            type(node) is ast.Call
-            and type(node.func) is ast.Attribute
-            and node.func.attr in ("parse_args", "parse_known_args")
-            for node in ast.walk(statement)
-        ):
-            return True
-    return False
 
 
 def _asks_for_module(statement: ast.AST) -> bool:
