@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -236,3 +237,19 @@ def test_a_notebook_line_is_compared_without_its_json_quoting():
     assert code('    "    out = model(x)\\n",') == "out = model(x)"
     assert code('    "\\n",') == ""
     assert code('    "# a note\\n",') == ""
+
+
+def test_rehunk_gives_the_kept_hunks_the_ids_a_new_run_would(tmp_path):
+    (tmp_path / "repos" / "repo").mkdir(parents=True)
+    (tmp_path / "repos" / "repo" / "eval.py").write_text(EVAL)
+    (tmp_path / "results" / "repo").mkdir(parents=True)
+    fresh = repos.hunk_rows(
+        "repo", [_rules(h) for h in repos.file_hunks("eval.py", EVAL, EVAL_CUT_AFTER)]
+    )
+    # As an older run kept them: no lines around, no prior id.
+    kept = [{k: v for k, v in row.items() if k not in ("around", "prior_id")} for row in fresh]
+    kept[0]["id"] = "old"
+    path = tmp_path / "results" / "repo" / "hunks.json"
+    path.write_text(json.dumps(kept))
+    repos.rehunk("repo", tmp_path)
+    assert json.loads(path.read_text()) == json.loads(json.dumps(fresh))
