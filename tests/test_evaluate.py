@@ -10,6 +10,7 @@ import pytest
 
 from trncodemod.analysis.evaluate import Evaluator, facts_for
 from trncodemod.analysis.verdict import CANNOT_TELL, DOES_NOT, NO_STEP, RUNS, judge
+from trncodemod.pipeline.notebook_program import notebook_program
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 XLA = facts_for("xla")
@@ -162,6 +163,11 @@ def _golden_programs() -> list[tuple[str, dict[str, str]]]:
                     p.relative_to(case / side).as_posix(): p.read_text()
                     for p in sorted((case / side).rglob("*.py"))
                 }
+                # A notebook is judged as its code cells joined into one module.
+                for p in sorted((case / side).rglob("*.ipynb")):
+                    program = notebook_program(p.read_bytes())
+                    assert program is not None, p
+                    files[p.relative_to(case / side).as_posix()] = program.text
                 found.append((f"program/{case.name}/{side}", files))
     return found
 
