@@ -423,3 +423,25 @@ def test_an_entry_point_that_does_not_run_is_a_blocker_unless_left_out(
     assert "1 does not: gan.py:3" in result.output  # the verdict says so either way
     assert ("gan.py:3:1: TRN027 [blocker]" in result.output) is blocked
     assert result.exit_code == (1 if blocked else 0)
+
+
+@pytest.mark.parametrize(
+    ("made", "value"),
+    [
+        ("data.BucketIterator(train, 32, device=device)", RUNS),
+        ("data.Iterator(train, 32, None, device)", RUNS),
+        ("data.BucketIterator.splits((train, valid), batch_size=32, device=device)[0]", RUNS),
+        ("data.BucketIterator(train, 32)", DOES_NOT),  # no device: the CPU
+        ("data.BucketIterator(train, 32, device=0)", DOES_NOT),  # an int: the CPU, with a warning
+    ],
+)
+def test_a_torchtext_iterator_makes_its_batches_fields_on_its_device(made: str, value: str):
+    text = (
+        "import torch, torch_xla\nfrom torchtext.legacy import data\n"
+        "device = torch_xla.device()\nmodel = torch.nn.Linear(2, 2).to(device)\n"
+        f"optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\nbatches = {made}\n"
+        "for batch in batches:\n    loss = model(batch.src).sum()\n    loss.backward()\n"
+        "    optimizer.step()\n    torch_xla.sync()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == value, found
