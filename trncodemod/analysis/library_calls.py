@@ -44,7 +44,11 @@ _LAUNCHES = frozenset(
 )
 
 
-_ITERATORS = frozenset({"enumerate", "zip", "iter", "list", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm"})
+# tqdm's progress bars hand on what they wrap, whichever front end a script or notebook imports.
+_PROGRESS_BARS = frozenset(
+    f"tqdm.{front}tqdm" for front in ("", "std.", "auto.", "notebook.", "autonotebook.")
+) | {"tqdm"}
+_ITERATORS = frozenset({"enumerate", "zip", "iter", "list"}) | _PROGRESS_BARS
 
 
 _WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel", "XlaFullyShardedDataParallel"})
@@ -447,7 +451,7 @@ class LibraryCalls:
             return Each(item=Seq(items=(Unknown(), self._element(args[0]))))
         if name in ("zip",) and args:
             return Each(item=Seq(items=tuple(self._element(a) for a in args)))
-        if name in ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm", "iter", "list", "tuple") and args:
+        if (name in _PROGRESS_BARS or name in ("iter", "list", "tuple")) and args:
             return args[0]
         if name == "next" and args:
             return self._element(args[0])
