@@ -319,3 +319,72 @@ def test_a_line_magic_without_its_percent_is_kept_and_python_that_looks_like_one
     sources = _migrated(path)
     assert sources[0] == magic
     assert sources[2] == "time = 5\nmodel = torch.nn.Linear(4, 2).to(torch_xla.device())"
+
+
+# The evaluator judges a notebook as one program: its code cells in order (issue 34).
+_MODEL = (
+    "import torch\n\n\nclass Net(torch.nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = torch.nn.Linear(4, 2)\n\n"
+    "    def forward(self, x):\n        return self.fc(x)\n"
+)
+_ON_HOST = (
+    "%matplotlib inline\nimport torch\nfrom model import Net",
+    "use_cuda = False{comment}\ndevice = torch.device('cuda' if use_cuda else 'cpu')",
+    "def train(model, optimizer, device):\n"
+    "    for step in range(10):\n"
+    "        x = torch.randn(8, 4).to(device)\n"
+    "        loss = model(x).pow(2).mean()\n"
+    "        optimizer.zero_grad()\n"
+    "        loss.backward()\n"
+    "        optimizer.step()",
+    "model = Net().to(device)\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)",
+    "train(model, optimizer, device)",
+)
+
+
+def _check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", *options, "."])
+    return result.exit_code, result.stdout
+
+
+def test_a_notebook_is_an_entry_point_judged_cell_by_cell_with_the_modules_it_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "model.py").write_text(_MODEL)
+    cells = list(_ON_HOST)
+    cells[1] = "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')"
+    _cells(tmp_path / "train.ipynb", *cells)
+    _, out = _check(tmp_path, monkeypatch, "--format", "json")
+    (entry,) = json.loads(out)["verdict"]["entry_points"]
+    # The step (`loss.backward()`) is in cell 3, the model's class in model.py, the device decided in cell 2.
+    assert entry == {
+        "entry": "train.ipynb",
+        "verdict": "runs",
+        "where": "train.ipynb[cell 3]:6",
+        "why": "the model's parameters and the step's inputs are on the accelerator, and the "
+        "step is cut",
+    }
+
+
+@pytest.mark.parametrize(
+    ("comment", "blocked"), [("", True), ("  # trncodemod: ignore[TRN027]", False)]
+)
+def test_a_notebook_that_trains_on_the_host_is_a_blocker_at_its_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, comment: str, blocked: bool
+) -> None:
+    (tmp_path / "model.py").write_text(_MODEL)
+    cells = list(_ON_HOST)
+    cells[1] = cells[1].format(comment=comment)
+    _cells(tmp_path / "train.ipynb", *cells)
+    code, out = _check(tmp_path, monkeypatch, "--exit-zero")
+    assert "1 entry point: 1 does not: train.ipynb[cell 2]:1" in out
+    assert (
+        "train.ipynb[cell 2]:1:1: TRN027 [blocker] train.ipynb does not train" in out
+    ) is blocked
+    assert code == (1 if blocked else 0)

@@ -74,8 +74,9 @@ def _check_text(stdout: str) -> dict[str, int]:
         "notes": _number(r", (\d+) notes?\)", summary, default=0),
         "errors": _number(r", (\d+) errors?;", summary, default=0),
         "blockers": _blockers(summary.split(";", 1)[1]),
-        # Finding lines (`path:line:column: CODE ...`), not the verdict's lines about entry points.
-        "listed": len(re.findall(r"^\S+:\d+:\d+: \w+\d+ ", stdout, re.MULTILINE)),
+        # Finding lines (`path:line:column: CODE ...`, `nb.ipynb[cell 3]:line:column: ...`), not
+        # the verdict's lines about entry points.
+        "listed": len(re.findall(r"^\S+(?:\[cell \d+\])?:\d+:\d+: \w+\d+ ", stdout, re.MULTILINE)),
         "marked": stdout.count(" [blocker] "),
     }
 

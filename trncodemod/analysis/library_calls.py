@@ -44,7 +44,11 @@ _LAUNCHES = frozenset(
 )
 
 
-_ITERATORS = frozenset({"enumerate", "zip", "iter", "list", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm"})
+# tqdm's progress bars hand on what they wrap, whichever front end a script or notebook imports.
+_PROGRESS_BARS = frozenset(
+    f"tqdm.{front}tqdm" for front in ("", "std.", "auto.", "notebook.", "autonotebook.")
+) | {"tqdm"}
+_ITERATORS = frozenset({"enumerate", "zip", "iter", "list"}) | _PROGRESS_BARS
 
 
 _WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel", "XlaFullyShardedDataParallel"})
@@ -54,6 +58,18 @@ _ENGINES = ("ignite.engine.Engine", "ignite.engine.engine.Engine")
 
 
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
+
+
+# torchtext's own iterators (`torchtext.data` before 0.9, `torchtext.legacy.data` to 0.11) make
+# each batch's tensors on their `device=` argument, the CPU when it is left out or an int
+# (pytorch/text `torchtext/legacy/data/iterator.py`, 0.9 to 0.11: `Iterator.__init__`, and
+# `yield Batch(minibatch, self.dataset, self.device)`); a batch holds its fields as attributes
+# (`batch.src`).
+_FIELD_ITERATORS = frozenset(
+    f"torchtext.{package}data.{name}"
+    for package in ("", "legacy.")
+    for name in ("Iterator", "BucketIterator", "BPTTIterator")
+)
 
 
 _TENSOR_FACTORIES_PREFIX = ("torch.",)
@@ -360,6 +376,29 @@ class LibraryCalls:
             return _with_why(default, (Why(path, line_no, text),))
         return Unknown(at=at, reason=f"the launch lines give `{flag_text}` different values")
 
+    def _field_iterators(self, name, args, kwargs, at, node, frame, spelled) -> Value:
+        """A torchtext iterator, or the tuple of them `Iterator.splits(datasets, ...)` makes:
+        loaders whose batches hold their fields on `device=`."""
+        device = kwargs.get("device")
+        if device is None and not name.endswith(".splits") and len(args) > 3:
+            device = args[3]  # Iterator(dataset, batch_size, sort_key, device)
+        if device is None or isinstance(device, Const) and isinstance(device.value, int):
+            path, line = _split(at)
+            place = Device(kind="cpu", why=(Why(path, line, f"{spelled} has no `device=`"),))
+        else:
+            place = self._move(Const(), device, at, node, frame)
+
+        def loader() -> Value:
+            fields = {"__fields__": Const(value=True)}
+            return self._new(Obj("loader", fields, place=place, built=at, spelled=spelled))
+
+        if not name.endswith(".splits"):
+            return loader()
+        datasets = args[0] if args else kwargs.get("datasets")
+        if not isinstance(datasets, Seq) or not datasets.items:
+            return Unknown(at=at, reason=f"{spelled} is outside the program")
+        return Seq(items=tuple(loader() for _ in datasets.items))
+
     def _external(self, name, args, kwargs, at, node, frame) -> Value:
         facts = self.facts
         path, line = _split(at)
@@ -412,7 +451,7 @@ class LibraryCalls:
             return Each(item=Seq(items=(Unknown(), self._element(args[0]))))
         if name in ("zip",) and args:
             return Each(item=Seq(items=tuple(self._element(a) for a in args)))
-        if name in ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm", "iter", "list", "tuple") and args:
+        if (name in _PROGRESS_BARS or name in ("iter", "list", "tuple")) and args:
             return args[0]
         if name == "next" and args:
             return self._element(args[0])
@@ -452,6 +491,8 @@ class LibraryCalls:
             return self._new(
                 Obj("loader", {"__cuts__": cuts}, place=place, built=at, spelled=spelled)
             )
+        if name.removesuffix(".splits") in _FIELD_ITERATORS:
+            return self._field_iterators(name, args, kwargs, at, node, frame, spelled)
         if name.endswith(("DataLoader", "data.DataLoader")):
             return self._new(Obj("loader", place=Device(kind="cpu"), built=at, spelled=spelled))
         if name.startswith("torch.optim.") and name[12:13].isupper() or ".optim." in name:

@@ -46,7 +46,7 @@ def judge(
     entry: str,
     trace: Trace,
     facts: Facts,
-    blockers: Mapping[str, Sequence[tuple[int, str, str]]] = {},  # noqa: B006 - read only
+    blockers: Mapping[str, Sequence[tuple[int | str, str, str]]] = {},  # noqa: B006 - read only
 ) -> EntryVerdict:
     """The verdict of one entry point; ``blockers``: per module, (line, code, message) of each
     blocker left."""
@@ -56,17 +56,19 @@ def judge(
 def with_blockers(
     found: EntryVerdict,
     modules: Iterable[str],
-    blockers: Mapping[str, Sequence[tuple[int, str, str]]],
+    blockers: Mapping[str, Sequence[tuple[int | str, str, str]]],
     facts: Facts,
 ) -> EntryVerdict:
     """The evaluator's verdict with the blockers left in the modules the entry point runs: one
-    is a cause, unless the evaluator already found one of its own."""
+    is a cause, unless the evaluator already found one of its own. A blocker's line is a
+    number, or its whole place where a line does not say it (``train.ipynb[cell 3]:7``)."""
     if found.value in (RUNS, CANNOT_TELL, NO_STEP):
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
                 if found.value == NO_STEP and code != "TRN026":
                     continue
-                return EntryVerdict(found.entry, DOES_NOT, f"{path}:{line}", f"{code}: {message}")
+                where = line if isinstance(line, str) else f"{path}:{line}"
+                return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     return found
 
 
