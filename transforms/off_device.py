@@ -5,10 +5,13 @@ the entry point that reaches it does not run (``trncodemod.analysis.verdict.with
 
 The facts are data, per backend (``data/device_facts.toml``: ``recurrent_modules``,
 ``packing_calls``, ``sparse_calls``, ``sparse_methods``), measured by ``benchmarks/xla_facts.py``
-(``packed_sequences``, ``sparse_tensors``); none is claimed for ``neuron``. The device rewrite
-of the rest of the program is kept: keeping only the sparse tensor on the CPU does not make the
-step run (``torch.spmm`` of a CPU sparse tensor and a device tensor raises too, measured), and
-which form replaces the packed sequence is the person's choice (see each rule's docs).
+(``packed_sequences``, ``sparse_tensors``); none is claimed for ``neuron``. Keeping only the
+sparse tensor on the CPU does not make the step run (``torch.spmm`` of a CPU sparse tensor and a
+device tensor raises too, measured), so the program is kept on the CPU instead: every module
+that only training entry points which stop run is left as it is, each rewrite reported as not
+applied (``ModuleView.off_device``, from ``analysis.off_device_scan``; the port must never crash
+where the original runs). Which form replaces the packing or the sparse product is a person's
+choice (see each rule's docs).
 """
 
 from __future__ import annotations
@@ -35,9 +38,11 @@ class PackedSequenceRnn(Rule):
     `PackedSequence` raises `RuntimeError: The tensor has a non-zero number of elements, but its
     data is not allocated yet`, and an `nn.GRU` raises `AssertionError: PackedSequence is not
     supported`; the same modules on the padded batch run (measured [measured-packed-sequences]).
-    The step stops at this call: a blocker. The tool still moves the rest of the program to the
-    device and leaves this call as it is: which form replaces the packing changes what the model
-    computes, so a person chooses it.
+    The step would stop at this call: a blocker. The tool keeps the program on the CPU, where it
+    runs: the modules that only training entry points reaching this call run are left as they
+    are, each of their rewrites reported as not applied, so the port never crashes where the
+    original ran. Which form replaces the packing changes what the model computes, so a person
+    chooses it; then the tool ports the program.
 
     ## Example
     ```python
@@ -79,9 +84,11 @@ class SparseOnDevice(Rule):
     backend`, and `torch.spmm` of a sparse tensor kept on the CPU and a device tensor raises the
     same for `aten::mm`; the same adjacency made dense and multiplied with `torch.mm` on the
     device runs (measured [measured-sparse-tensors]). So keeping only the sparse tensor on the
-    CPU does not make the step run either: the tool moves the rest to the device as for any
-    program and reports this line, a blocker. Dense memory is the cost of the fix: an n×n
-    adjacency of n = 2708 nodes is 29 MB in float32.
+    CPU does not make the step run either: the tool keeps the whole program on the CPU, where it
+    runs (the modules that only training entry points reaching a sparse product run are left as
+    they are, each of their rewrites reported as not applied), and reports this line, a
+    blocker. Dense memory is the cost of the fix: an n×n adjacency of n = 2708 nodes is 29 MB in
+    float32.
 
     ## Example
     ```python
