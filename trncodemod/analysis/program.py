@@ -640,8 +640,8 @@ def _stops(
     """Module -> where the programs that run it stop on the XLA device
     (``ModuleSummary.off_device``), for the modules every training entry point that runs them
     stops in (a module shared with one that runs is ported for that one). Training entry
-    points: those of the program with a step, and scripts that train at their top level (the
-    evaluator's entry points too). An inference script that reaches the model class may never
+    points: those of the program that train or reach a step, and scripts with a step at their
+    top level (the evaluator's entry points too). An inference script that reaches the model class may never
     call the method that stops, so it does not count."""
     if not any(s.off_device for s in summaries.values()):
         return {}
@@ -650,7 +650,7 @@ def _stops(
         if is_test_module(path):
             continue
         if path in program.entry_points:
-            if program.steps_of(path):
+            if summary.trains or program.steps_of(path):
                 entries[path] = program.reached[path]
         elif MODULE in summary.definitions and summary.definitions[MODULE].steps:
             entries[path] = resolver.reach([(path, MODULE)])
