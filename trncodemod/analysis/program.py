@@ -634,6 +634,20 @@ _DDP = frozenset(
 )
 
 
+def own_stops(text: str, trains: bool) -> tuple[str, ...]:
+    """``ModuleView.off_device`` of a module read alone (no program: one given module), where it
+    trains: its own places ("line: what")."""
+    if not trains or not any(s in text for s in ("pack_", "spmm", "smm", "sparse")):
+        return ()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    imports, _ = import_specs(tree)
+    found = off_device_uses(tree, lambda reference: _full_name(reference, imports))
+    return tuple(f"line {line}: {what}" for line, what in found)
+
+
 def _stops(
     summaries: Mapping[str, ModuleSummary], program: Program, resolver: _Resolver
 ) -> dict[str, tuple[str, ...]]:

@@ -16,7 +16,7 @@ from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of, facts_of_text
 from trncodemod.analysis.nodes import forget_children
-from trncodemod.analysis.program import LONE, ModuleView
+from trncodemod.analysis.program import LONE, ModuleView, own_stops
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Severity
@@ -221,6 +221,8 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
     # Every entry point that runs the module stops on the XLA device (a sparse product, an RNN
     # on a PackedSequence): no rewrite that would move it there.
     stops = program.off_device if target.is_xla else ()
+    if target.is_xla and program == LONE and first is not None:
+        stops = own_stops(text, first.profile.trains)
     facts: dict[int, FileFacts | None] = {0: first}  # by version, read when first asked
     rewritten_tree: cst.Module | None = None  # the tree of ``code``, a pass's rewrite
     for _round in range(MAX_ROUNDS):
