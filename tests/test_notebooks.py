@@ -388,3 +388,29 @@ def test_a_notebook_that_trains_on_the_host_is_a_blocker_at_its_cell(
         "train.ipynb[cell 2]:1:1: TRN027 [blocker] train.ipynb does not train" in out
     ) is blocked
     assert code == (1 if blocked else 0)
+
+
+def test_bucket_helper_goes_beside_the_collate_function_not_in_an_install_cell(
+    tmp_path: Path,
+) -> None:
+    # The first code cell runs only on Colab; the helper TRN214 adds must be defined in a cell
+    # every run executes, before the collate function that calls it.
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("# run this cell only on Colab\n!pip install -q torch"),
+        nbformat.v4.new_code_cell("import torch\nfrom torch.nn.utils.rnn import pad_sequence"),
+        nbformat.v4.new_code_cell("PAD_IDX = 1"),
+        nbformat.v4.new_code_cell(
+            "def collate_fn(batch):\n"
+            "    src = pad_sequence(batch, batch_first=True, padding_value=PAD_IDX)\n"
+            "    return src, src == PAD_IDX"
+        ),
+    ]
+    path = tmp_path / "collate.ipynb"
+    path.write_text(nbformat.writes(nb) + "\n")
+    outcome = migrate_file(path, "collate.ipynb", Settings())
+    assert outcome.error is None, outcome.error
+    sources = [cell.source for cell in nbformat.reads(outcome.new.decode(), as_version=4).cells]
+    assert sources[0] == "# run this cell only on Colab\n!pip install -q torch"
+    assert sources[3].startswith("def _pad_to_bucket(")
+    assert "src = _pad_to_bucket(batch" in sources[3]

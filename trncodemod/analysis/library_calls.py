@@ -8,6 +8,7 @@ A mix-in of ``analysis.evaluate.Evaluator``."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -100,6 +101,55 @@ def _is_loss(obj: Obj) -> bool:
     return name.rsplit(".", 1)[-1].endswith(("Loss", "Criterion", "Loss2d"))
 
 
+# `pack_padded_sequence(input, lengths)` takes its lengths on the CPU ("must be on the CPU if
+# provided as a tensor", torch.nn.utils.rnn at v2.9.0; it moves a device tensor back itself,
+# measured in benchmarks/xla_facts.py `packed_sequences`): a value used only there is no input
+# the step needs on the device.
+_HOST_LENGTHS = frozenset({"pack_padded_sequence"})
+
+
+def _forward_params(cls: ClassRef | None) -> tuple[list[str], frozenset[str]]:
+    """The positional parameters of the class's own ``forward`` (after ``self``), and those of
+    them it uses only as the ``lengths`` of a packing call (``x.cpu()``/``x.tolist()`` there
+    included)."""
+    node = cls.node if cls is not None else None
+    forward = next(
+        (
+            s
+            for s in (node.body if node is not None else ())
+            if isinstance(s, ast.FunctionDef) and s.name == "forward"
+        ),
+        None,
+    )
+    if forward is None:
+        return [], frozenset()
+    params = [a.arg for a in forward.args.args][1:]
+    lengths: set[int] = set()  # ids of the Name nodes used as a packing call's lengths
+    for call in ast.walk(forward):
+        if not isinstance(call, ast.Call):
+            continue
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name not in _HOST_LENGTHS:
+            continue
+        given = [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "lengths")]
+        for value in given:
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr in ("cpu", "tolist")
+            ):
+                value = value.func.value
+            if isinstance(value, ast.Name):
+                lengths.add(id(value))
+    uses: dict[str, list[ast.Name]] = {}
+    for found in ast.walk(forward):
+        if isinstance(found, ast.Name) and found.id in params:
+            uses.setdefault(found.id, []).append(found)
+    host_only = frozenset(p for p, found in uses.items() if all(id(n) in lengths for n in found))
+    return params, host_only
+
+
 def _tensors(value: Value, spelled: str) -> list[tuple[str, Value]]:
     """The tensors an argument holds, each with where it is; a value the evaluator did not
     follow may be one, so it is undecided too."""
@@ -161,11 +211,15 @@ class LibraryCalls:
 
     def _model_call(self, ref: Ref, obj: Obj, args, kwargs, at, node, frame) -> Value:
         inputs = []
+        params, host_only = _forward_params(obj.cls)
         for index, value in enumerate(args):
+            if index < len(params) and params[index] in host_only:
+                continue
             spelled = _code(node.args[index], frame, self) if index < len(node.args) else "*args"
             inputs.extend(_tensors(value, spelled))
         for key, value in kwargs.items():
-            inputs.extend(_tensors(value, key))
+            if key not in host_only:
+                inputs.extend(_tensors(value, key))
         self.trace.calls.append(
             ModelCall(
                 at,
