@@ -381,6 +381,30 @@ def test_a_framework_told_to_train_on_the_cpu_does_not_run():
     assert verdict({"train.py": text.replace("use_cpu=True", "bf16=True")}).value == RUNS
 
 
+def test_a_framework_handed_a_model_that_cannot_live_on_the_target_does_not_run():
+    loaded = (
+        "from transformers import Trainer, AutoModel\n"
+        "model = AutoModel.from_pretrained('opt', {kwargs})\n"
+        "Trainer(model=model, args=args).train()\n"
+    )
+    for kwargs in ("load_in_8bit=True", "device_map={'': 0}", "device_map=0"):
+        found = verdict({"train.py": loaded.format(kwargs=kwargs)})
+        assert found.value == DOES_NOT and found.where == "train.py:2", (kwargs, found)
+    found = verdict({"train.py": loaded.format(kwargs="device_map='auto'")})
+    assert found.value == CANNOT_TELL and found.where == "train.py:2", found
+    assert verdict({"train.py": loaded.format(kwargs="load_in_8bit=False")}).value == RUNS
+
+
+def test_a_framework_handed_a_model_the_evaluator_cannot_follow_cannot_tell():
+    text = (
+        "from transformers import Trainer\n"
+        "from zoo import build\n"
+        "Trainer(model=build(), args=args).train()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == CANNOT_TELL and "build()" in found.reason, found
+
+
 _OFF_ACCELERATOR = """import torch
 
 cuda = True if torch.cuda.is_available() else False{comment}

@@ -31,6 +31,9 @@ class Facts:
     unsupported_wrappers: frozenset[str]
     owning_frameworks: frozenset[str]
     other_device_modules: frozenset[str]
+    quantizing_configs: frozenset[str]
+    quantizing_flags: frozenset[str]
+    model_preparers: frozenset[str]
 
 
 @cache

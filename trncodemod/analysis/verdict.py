@@ -95,8 +95,13 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             )
         return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
     if step.kind == "framework":
+        name, _, why = step.detail.lstrip("!?").partition(": ")
+        why, _, cause = why.partition("|")  # the model it is handed: where it was decided
         if step.detail.startswith("!"):
-            name, _, why = step.detail[1:].partition(": ")
+            if cause:
+                return EntryVerdict(
+                    entry, DOES_NOT, cause, f"`{name}` owns the loop, but {why}"
+                )
             return EntryVerdict(
                 entry, DOES_NOT, step.where, f"`{name}` owns the loop, and {why}: the CPU"
             )
@@ -104,7 +109,13 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             return EntryVerdict(
                 entry, RUNS, step.where, f"`{step.detail}` owns the loop and runs it on the target"
             )
-        name = step.detail.lstrip("?")
+        if cause:
+            return EntryVerdict(
+                entry,
+                CANNOT_TELL,
+                cause,
+                f"`{name}` owns the loop, but {why}; `trncodemod verify` runs it",
+            )
         return EntryVerdict(
             entry,
             CANNOT_TELL,
