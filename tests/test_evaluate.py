@@ -441,3 +441,21 @@ def test_an_entry_point_that_does_not_run_is_a_blocker_unless_left_out(
     assert "1 does not: gan.py:3" in result.output  # the verdict says so either way
     assert ("gan.py:3:1: TRN027 [blocker]" in result.output) is blocked
     assert result.exit_code == (1 if blocked else 0)
+
+
+def test_lines_off_the_launch_path_are_those_of_a_decided_branch_never_reached_otherwise():
+    text = (
+        "import torch, json\n"
+        "def spawn(n):\n"
+        "    if n > 1:\n"
+        "        launch(n)\n"  # line 4: off the path when n is 0
+        "    else:\n"
+        "        run()\n"
+        "spawn(torch.cuda.device_count())\n"
+        "spawn(json.load(open('c.json'))['gpus'])\n"  # undecided: both branches run
+        "if torch.cuda.device_count() > 1:\n"
+        "    launch(2)\n"  # line 10: decided, never reached
+    )
+    off = Evaluator({"train.py": text}, XLA, {}).run("train.py").off_launch_path()
+    assert set(off.get("train.py", {})) == {10}
+    assert "`torch.cuda.device_count()` is 0 on the target" in off["train.py"][10]

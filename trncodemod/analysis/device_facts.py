@@ -23,6 +23,7 @@ class Facts:
     backend: str
     false_calls: frozenset[str]
     true_calls: frozenset[str]
+    zero_calls: frozenset[str]
     accelerator_calls: frozenset[str]
     accelerator_strings: frozenset[str]
     cut_calls: frozenset[str]

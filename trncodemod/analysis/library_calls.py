@@ -409,9 +409,7 @@ class LibraryCalls:
                     "kernels for the target"
                 )
         device_map = kwargs.get("device_map")
-        indices = (
-            [v for _, v in device_map.items] if isinstance(device_map, Dict) else [device_map]
-        )
+        indices = [v for _, v in device_map.items] if isinstance(device_map, Dict) else [device_map]
         if any(isinstance(v, Const) and type(v.value) is int for v in indices):
             return (
                 f"{at}|the model is loaded with a `device_map` onto a CUDA device index, which the "
@@ -427,6 +425,8 @@ class LibraryCalls:
             return Const(value=False, why=(Why(path, line, f"{spelled} is False on the target"),))
         if name in facts.true_calls:
             return Const(value=True, why=(Why(path, line, f"{spelled} is True on the target"),))
+        if name in facts.zero_calls:
+            return Const(value=0, why=(Why(path, line, f"{spelled} is 0 on the target"),))
         if name in facts.accelerator_calls:
             return Device(kind="accelerator", spelled=spelled)
         if name in facts.cut_calls:

@@ -99,9 +99,7 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         why, _, cause = why.partition("|")  # the model it is handed: where it was decided
         if step.detail.startswith("!"):
             if cause:
-                return EntryVerdict(
-                    entry, DOES_NOT, cause, f"`{name}` owns the loop, but {why}"
-                )
+                return EntryVerdict(entry, DOES_NOT, cause, f"`{name}` owns the loop, but {why}")
             return EntryVerdict(
                 entry, DOES_NOT, step.where, f"`{name}` owns the loop, and {why}: the CPU"
             )

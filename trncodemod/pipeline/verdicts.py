@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -58,12 +59,22 @@ class _Evaluated:
     runs: tuple[tuple[EntryVerdict, frozenset[str]], ...] = ()
     nothing: str = ""
     failed: tuple[str, ...] = ()
+    # Per run (in the order of ``runs``): the lines off its launch path, per module (a branch
+    # a decided condition never takes, not reached another way) -> why; None where the run
+    # stopped early and so cannot show a line is never reached.
+    off_path: tuple[dict[str, dict[int, str]] | None, ...] = ()
 
     def to_json(self) -> dict:
         return {
             "runs": [[e.to_json(), sorted(m)] for e, m in self.runs],
             "nothing": self.nothing,
             "failed": list(self.failed),
+            "off_path": [
+                None
+                if off is None
+                else {p: {str(k): v for k, v in lines.items()} for p, lines in off.items()}
+                for off in self.off_path
+            ],
         }
 
     @classmethod
@@ -72,12 +83,21 @@ class _Evaluated:
             (EntryVerdict(e["entry"], e["verdict"], e["where"], e["why"]), frozenset(m))
             for e, m in data["runs"]
         )
-        return cls(runs, data["nothing"], tuple(data["failed"]))
+        off_path = tuple(
+            None
+            if off is None
+            else {p: {int(k): v for k, v in lines.items()} for p, lines in off.items()}
+            for off in data["off_path"]
+        )
+        return cls(runs, data["nothing"], tuple(data["failed"]), off_path)
 
 
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
 PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
+# Blockers that claim a line stops the run (a placement, a wrapper, a launcher): none where the
+# evaluator shows the line is off the launch path.
+LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {"TRN025", "TRN144"}
 
 
 def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
@@ -117,6 +137,7 @@ def proven(
         return list(outcomes)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
+    outcomes = _off_launch_path(outcomes, evaluated)
     found = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
@@ -137,6 +158,46 @@ def proven(
             if blocks(f) and f.code in PLACEMENT_BLOCKERS
             else f
             for f in outcome.findings
+        )
+        found.append(replace(outcome, findings=findings))
+    return found
+
+
+def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
+    """A blocker whose claim is about the program's run (where it trains, a wrapper or launcher
+    that stops it) is true only where the line runs: on a line every entry point that runs its
+    module reaches only in a branch a decided condition never takes, it is a warning that says
+    so. An undecided branch, or a run that stopped early, keeps the blocker."""
+    found = []
+    for outcome in outcomes:
+        offs = [
+            off
+            for (_raw, modules), off in zip(evaluated.runs, evaluated.off_path, strict=True)
+            if outcome.display in modules
+        ]
+
+        def off_path(finding: Finding, offs=offs, path=outcome.display) -> str:
+            if not offs or any(off is None for off in offs):
+                return ""
+            whys = [off.get(path, {}).get(finding.line, "") for off in offs]  # type: ignore[union-attr]
+            return whys[0] if all(whys) else ""
+
+        settled = [
+            (f, off_path(f)) if blocks(f) and f.code in LAUNCH_PATH_BLOCKERS else (f, "")
+            for f in outcome.findings
+        ]
+        if not any(why for _, why in settled):
+            found.append(outcome)
+            continue
+        findings = tuple(
+            replace(
+                f,
+                severity=Severity.WARNING,
+                message=f"{f.message} — not a blocker: off the launch path, {why}",
+            )
+            if why
+            else f
+            for f, why in settled
         )
         found.append(replace(outcome, findings=findings))
     return found
@@ -272,6 +333,7 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
         if o.new is not None and o.old is not None and o.display in texts
     }
     entries = []
+    off_path = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)
     if not starts and len(texts) == 1:
         starts = [(next(iter(texts)), "")]  # a lone script: run as `python script.py`
@@ -280,11 +342,25 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
         name = f"{path}:{function}" if function else path
         found = _in_original_lines(evaluate_trace(name, trace, facts), maps)
         entries.append((found, frozenset(trace.modules)))
+        off_path.append(None if trace.stopped else _in_original(trace.off_launch_path(), maps))
     if not entries:
         return Judged(
             nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
         )
-    return _Evaluated(tuple(entries), failed=failed)
+    return _Evaluated(tuple(entries), failed=failed, off_path=tuple(off_path))
+
+
+def _in_original(
+    off: dict[str, dict[int, str]], maps: dict[str, dict[int, int]]
+) -> dict[str, dict[int, str]]:
+    """Lines of the migrated texts as lines of the files as given (where the findings are)."""
+    return {
+        path: {
+            maps.get(path, {}).get(line, line): _original_places(why, maps)
+            for line, why in lines.items()
+        }
+        for path, lines in off.items()
+    }
 
 
 def _line_map(old: bytes, new: bytes) -> dict[int, int]:
@@ -305,16 +381,25 @@ def _line_map(old: bytes, new: bytes) -> dict[int, int]:
 def _in_original_lines(found: EntryVerdict, maps: dict[str, dict[int, int]]) -> EntryVerdict:
     if not maps:
         return found
+    return replace(
+        found,
+        where=_original_places(found.where, maps),
+        reason=_original_places(found.reason, maps),
+    )
+
+
+def _original_places(text: str, maps: dict[str, dict[int, int]]) -> str:
+    """``text`` with each "path:line" of a migrated text as the line of the file as given."""
+    if not maps:
+        return text
 
     def place(match: re.Match) -> str:
         path, line = match.group(1), int(match.group(2))
         return f"{path}:{maps[path].get(line, line)}"
 
-    pattern = re.compile(
-        r"(?<![\w/.-])("
-        + "|".join(re.escape(p) for p in sorted(maps, key=len, reverse=True))
-        + r"):(\d+)"
-    )
-    return replace(
-        found, where=pattern.sub(place, found.where), reason=pattern.sub(place, found.reason)
-    )
+    return _place_pattern(tuple(sorted(maps, key=len, reverse=True))).sub(place, text)
+
+
+@functools.cache
+def _place_pattern(paths: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?<![\w/.-])(" + "|".join(re.escape(p) for p in paths) + r"):(\d+)")
