@@ -1017,6 +1017,16 @@ class Evaluator(LibraryCalls):
         if isinstance(target, Const) and isinstance(target.value, str):
             if name in ("lower", "upper", "strip") and not args:
                 return Const(value=getattr(target.value, name)(), why=target.why)
+            if name == "format":
+                if all(isinstance(a, Const) for a in (*args, *kwargs.values())):
+                    try:
+                        values = {k: v.value for k, v in kwargs.items()}  # type: ignore[union-attr]
+                        text = target.value.format(*(a.value for a in args), **values)  # type: ignore[union-attr]
+                        return Const(value=text, why=target.why)
+                    except (IndexError, KeyError, TypeError, ValueError):
+                        return Unknown(at=at)
+                # `'cuda:{:d}'.format(rank)`: as for "cuda:{rank}", the prefix decides the kind.
+                return Unknown(at=at, reason=f"prefix:{target.value.split('{', 1)[0]}")
             if name == "startswith" and args and isinstance(args[0], Const):
                 try:
                     return Const(value=target.value.startswith(args[0].value), why=target.why)
