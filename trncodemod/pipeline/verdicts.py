@@ -131,13 +131,16 @@ def proven(
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
     (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
     shows every one of them running on the accelerator; then it is a warning that says so (a
-    device handed down through calls from where it is set, a flag off on every known launch)."""
+    device handed down through calls from where it is set, a flag off on every known launch).
+    Before that, a blocker on a line the evaluator shows is off the launch path is a warning
+    that says so (``_off_launch_path``)."""
     evaluated = _evaluated(outcomes, target, cache)
     if evaluated.nothing:
         return list(outcomes)
+    # First the blockers off the launch path, so an entry point left with none gets TRN027.
+    outcomes = _off_launch_path(outcomes, evaluated)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
-    outcomes = _off_launch_path(outcomes, evaluated)
     found = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
