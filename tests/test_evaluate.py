@@ -459,3 +459,12 @@ def test_lines_off_the_launch_path_are_those_of_a_decided_branch_never_reached_o
     off = Evaluator({"train.py": text}, XLA, {}).run("train.py").off_launch_path()
     assert set(off.get("train.py", {})) == {10}
     assert "`torch.cuda.device_count()` is 0 on the target" in off["train.py"][10]
+
+
+def test_the_lines_off_the_launch_path_survive_the_verdict_cache():
+    import json
+
+    from trncodemod.pipeline.verdicts import _Evaluated
+
+    found = _Evaluated(off_path=({"train.py": [(3, 4, "`n > 1` is False")]}, None))
+    assert _Evaluated.from_json(json.loads(json.dumps(found.to_json()))) == found

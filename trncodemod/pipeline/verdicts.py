@@ -60,21 +60,16 @@ class _Evaluated:
     nothing: str = ""
     failed: tuple[str, ...] = ()
     # Per run (in the order of ``runs``): the lines off its launch path, per module (a branch
-    # a decided condition never takes, not reached another way) -> why; None where the run
-    # stopped early and so cannot show a line is never reached.
-    off_path: tuple[dict[str, dict[int, str]] | None, ...] = ()
+    # a decided condition never takes, not reached another way), as (first, last, why) runs of
+    # lines; None where the run stopped early and so cannot show a line is never reached.
+    off_path: tuple[dict[str, list[tuple[int, int, str]]] | None, ...] = ()
 
     def to_json(self) -> dict:
         return {
             "runs": [[e.to_json(), sorted(m)] for e, m in self.runs],
             "nothing": self.nothing,
             "failed": list(self.failed),
-            "off_path": [
-                None
-                if off is None
-                else {p: {str(k): v for k, v in lines.items()} for p, lines in off.items()}
-                for off in self.off_path
-            ],
+            "off_path": list(self.off_path),
         }
 
     @classmethod
@@ -86,7 +81,9 @@ class _Evaluated:
         off_path = tuple(
             None
             if off is None
-            else {p: {int(k): v for k, v in lines.items()} for p, lines in off.items()}
+            else {
+                p: [(int(a), int(b), str(why)) for a, b, why in spans] for p, spans in off.items()
+            }
             for off in data["off_path"]
         )
         return cls(runs, data["nothing"], tuple(data["failed"]), off_path)
@@ -182,7 +179,10 @@ def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
         def off_path(finding: Finding, offs=offs, path=outcome.display) -> str:
             if not offs or any(off is None for off in offs):
                 return ""
-            whys = [off.get(path, {}).get(finding.line, "") for off in offs]  # type: ignore[union-attr]
+            whys = [
+                next((why for a, b, why in off.get(path, ()) if a <= finding.line <= b), "")  # type: ignore[union-attr]
+                for off in offs
+            ]
             return whys[0] if all(whys) else ""
 
         settled = [
@@ -355,15 +355,21 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
 
 def _in_original(
     off: dict[str, dict[int, str]], maps: dict[str, dict[int, int]]
-) -> dict[str, dict[int, str]]:
-    """Lines of the migrated texts as lines of the files as given (where the findings are)."""
-    return {
-        path: {
-            maps.get(path, {}).get(line, line): _original_places(why, maps)
-            for line, why in lines.items()
-        }
-        for path, lines in off.items()
-    }
+) -> dict[str, list[tuple[int, int, str]]]:
+    """Lines of the migrated texts as lines of the files as given (where the findings are), as
+    runs of consecutive lines with the same reason."""
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    for path, lines in off.items():
+        given = {maps.get(path, {}).get(line, line): why for line, why in lines.items()}
+        runs: list[tuple[int, int, str]] = []
+        for line in sorted(given):
+            why = given[line]
+            if runs and runs[-1][1] == line - 1 and runs[-1][2] == why:
+                runs[-1] = (runs[-1][0], line, why)
+            else:
+                runs.append((line, line, why))
+        found[path] = [(a, b, _original_places(why, maps)) for a, b, why in runs]
+    return found
 
 
 def _line_map(old: bytes, new: bytes) -> dict[int, int]:
