@@ -92,9 +92,13 @@ class _Evaluated:
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
 PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
-# Blockers that claim a line stops the run (a placement, a wrapper, a launcher): none where the
-# evaluator shows the line is off the launch path.
-LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {"TRN025", "TRN144"}
+# Blockers that claim a line stops the run where it runs (a placement, a launcher sized by the
+# CUDA count, DDP's `device_ids`, an NCCL process group, `ReduceOp.AVG`, a CUDA-only call, a
+# generator on the device, torch FSDP): none where the evaluator shows the line is off the
+# launch path.
+LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
+    "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152"
+}  # fmt: skip
 
 
 def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
