@@ -17,6 +17,7 @@ import datetime
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -586,6 +587,51 @@ def fallback_ops() -> dict:
     return found
 
 
+_ISTFT = """
+import torch, torch_xla
+x = torch.randn(2, 1024)
+window = torch.hann_window(256)
+spec = torch.stft(x, 256, hop_length=64, window=window, return_complex=True)
+device = torch_xla.device()
+torch.istft(spec.to(device), 256, hop_length=64, window=window.to(device))
+torch_xla.sync()
+print("ok")
+"""
+
+
+def fft_ops() -> dict:
+    """The `aten::` fallback counters of the spectral ops on XLA:CPU: `torch.stft` (as an audio
+    model's mel spectrogram calls it in the step) and the `torch.fft` family; `torch.istft` of
+    a complex XLA tensor in a process of its own (it aborts the process)."""
+    device = torch_xla.device()
+    x = torch.randn(2, 1024, device=device)
+    window = torch.hann_window(256, device=device)
+    ops = {
+        "torch.stft": lambda: torch.stft(
+            x, 256, hop_length=64, window=window, return_complex=True
+        ).abs(),
+        "torch.fft.fft": lambda: torch.fft.fft(x).abs(),
+        "torch.fft.ifft": lambda: torch.fft.ifft(x).abs(),
+        "torch.fft.rfft": lambda: torch.fft.rfft(x).abs(),
+        "torch.fft.irfft": lambda: torch.fft.irfft(x),
+        "torch.fft.fft2": lambda: torch.fft.fft2(x).abs(),
+    }
+    found: dict = {}
+    for name, op in ops.items():
+        _settle()
+        op()
+        torch_xla.sync()
+        found[name] = sorted(n for n in met.counter_names() if n.startswith("aten::"))
+    run = subprocess.run(
+        [sys.executable, "-c", _ISTFT], capture_output=True, text=True, timeout=300, check=False
+    )
+    last = (run.stderr.strip().splitlines() or [""])[-1]
+    found["torch.istft"] = (
+        run.stdout.strip() if run.returncode == 0 else f"exit {run.returncode}: {last[-160:]}"
+    )
+    return found
+
+
 def generator_device() -> dict:
     """A random-number generator made on the XLA device, against one on the CPU whose draws
     are moved there."""
@@ -652,6 +698,7 @@ FACTS = {
         host_read_ops,
         gradient_accumulation,
         fallback_ops,
+        fft_ops,
         generator_device,
         reduce_average,
         packed_sequences,

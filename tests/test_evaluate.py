@@ -387,6 +387,30 @@ def test_a_framework_told_to_train_on_the_cpu_does_not_run():
     assert verdict({"train.py": text.replace("use_cpu=True", "bf16=True")}).value == RUNS
 
 
+def test_a_framework_handed_a_model_that_cannot_live_on_the_target_does_not_run():
+    loaded = (
+        "from transformers import Trainer, AutoModel\n"
+        "model = AutoModel.from_pretrained('opt', {kwargs})\n"
+        "Trainer(model=model, args=args).train()\n"
+    )
+    for kwargs in ("load_in_8bit=True", "device_map={'': 0}", "device_map=0"):
+        found = verdict({"train.py": loaded.format(kwargs=kwargs)})
+        assert found.value == DOES_NOT and found.where == "train.py:2", (kwargs, found)
+    found = verdict({"train.py": loaded.format(kwargs="device_map='auto'")})
+    assert found.value == CANNOT_TELL and found.where == "train.py:2", found
+    assert verdict({"train.py": loaded.format(kwargs="load_in_8bit=False")}).value == RUNS
+
+
+def test_a_framework_handed_a_model_the_evaluator_cannot_follow_cannot_tell():
+    text = (
+        "from transformers import Trainer\n"
+        "from zoo import build\n"
+        "Trainer(model=build(), args=args).train()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == CANNOT_TELL and "build()" in found.reason, found
+
+
 _OFF_ACCELERATOR = """import torch
 
 cuda = True if torch.cuda.is_available() else False{comment}
@@ -445,3 +469,30 @@ def test_a_torchtext_iterator_makes_its_batches_fields_on_its_device(made: str, 
     )
     found = verdict({"train.py": text})
     assert found.value == value, found
+
+
+def test_lines_off_the_launch_path_are_those_of_a_decided_branch_never_reached_otherwise():
+    text = (
+        "import torch, json\n"
+        "def spawn(n):\n"
+        "    if n > 1:\n"
+        "        launch(n)\n"  # line 4: off the path when n is 0
+        "    else:\n"
+        "        run()\n"
+        "spawn(torch.cuda.device_count())\n"
+        "spawn(json.load(open('c.json'))['gpus'])\n"  # undecided: both branches run
+        "if torch.cuda.device_count() > 1:\n"
+        "    launch(2)\n"  # line 10: decided, never reached
+    )
+    off = Evaluator({"train.py": text}, XLA, {}).run("train.py").off_launch_path()
+    assert set(off.get("train.py", {})) == {10}
+    assert "`torch.cuda.device_count()` is 0 on the target" in off["train.py"][10]
+
+
+def test_the_lines_off_the_launch_path_survive_the_verdict_cache():
+    import json
+
+    from trncodemod.pipeline.verdicts import _Evaluated
+
+    found = _Evaluated(off_path=({"train.py": [(3, 4, "`n > 1` is False")]}, None))
+    assert _Evaluated.from_json(json.loads(json.dumps(found.to_json()))) == found

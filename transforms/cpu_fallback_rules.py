@@ -240,12 +240,17 @@ class RepeatInterleaveTensor(Rule):
 class FftFallback(Rule):
     """## What it does
     Reports every `torch.fft.*` function and `torch.stft`/`torch.istft` (and the methods) in
-    model and training code.
+    model and training code, including a function of another module that a training step calls
+    every step (an audio model's mel spectrogram of its output, for the loss). Dataset and collate
+    code, which runs on the host, is not reported.
 
     ## Why
     FFTs run on the CPU (`aten::_fft_r2c`, [xla-troubleshoot, neuron-debug, measured-fallback-ops])
     and produce complex tensors, which neuronx-cc does not support (EVRF004); Neuron's own analysis
-    tutorial uses `torch.fft.fft` as its unsupported-op example.
+    tutorial uses `torch.fft.fft` as its unsupported-op example. Measured on torch-xla 2.9
+    ([measured-fft-ops]): `torch.stft`, `torch.fft.fft`, `ifft` and `rfft` fall back as
+    `aten::_fft_r2c`, `irfft` as `aten::_fft_c2r`, `fft2` as `aten::_fft_c2c`, and `torch.istft` of
+    a complex XLA tensor aborts the process (an XLA check failure in `permutation_util.h`).
 
     ## Example
     ```python
@@ -265,7 +270,7 @@ class FftFallback(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops", "measured-fft-ops")
 
 
 class SparseTensor(Rule):

@@ -184,7 +184,10 @@ class SamplerWorldSize(Rule):
     """## What it does
     In `DistributedSampler(...)`, rewrites `num_replicas=dist.get_world_size()` to
     `xr.world_size()` and `rank=dist.get_rank()` to `xr.global_ordinal()` (keyword or
-    positional); a sampler given neither (`DistributedSampler(dataset)`, which reads both from
+    positional), where the module makes no process group that is xla after the port: where
+    it does (spelled "xla", or "nccl" rewritten by TRN143), the process group gives the
+    runtime's values and the rewrite would change nothing, so it is made only under
+    `--scale-out`. A sampler given neither (`DistributedSampler(dataset)`, which reads both from
     the default process group) gets `num_replicas=xr.world_size(), rank=xr.global_ordinal()`
     after the dataset under `--scale-out` only: without it the script's own process group, made
     xla by TRN143, gives the sampler the same values. The sampler itself is kept: MpDeviceLoader
@@ -590,6 +593,7 @@ class DataParallel(Pass):
         self.reduce_before: dict[cst.BaseStatement, str] = {}  # statement → optimizer
         self.input_plans: dict[cst.Call, InputPlan] = {}  # DDP construction → its inputs
         self.moves: set[cst.BaseExpression] = set()  # CPU-made inputs DDP moved: moved here
+        self.group_is_xla = False  # every process group the module makes is xla after the port
 
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -611,6 +615,8 @@ class DataParallel(Pass):
         self.data_parallel = self.uses_ddp or any(
             not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
         )
+        groups = [c for c, names in zip(calls, kinds, strict=True) if not names.isdisjoint(_INIT)]
+        self.group_is_xla = bool(groups) and all(self._made_xla(c) for c in groups)
         steps = [
             c
             for c in calls
@@ -942,6 +948,10 @@ class DataParallel(Pass):
                 # multi-worker port as Neuron's samples do, with the runtime's values.
                 return updated
             return self._sampler_from_runtime(original, updated)
+        if self.group_is_xla and not self.settings.scale_out:
+            # The module's process group is (or is made by TRN143) xla: `dist.get_world_size()`
+            # and `dist.get_rank()` are then the runtime's values, so the rewrite changes nothing.
+            return updated
         for keyword, (position, source) in _SAMPLER_SLOTS.items():
             arg = _argument(original, keyword, position)
             if arg is None or not isinstance(arg.value, cst.Call) or arg.value.args:
@@ -956,6 +966,24 @@ class DataParallel(Pass):
             index = original.args.index(arg)
             args[index] = args[index].with_changes(value=self.emit(api))
         return updated.with_changes(args=args)
+
+    def _made_xla(self, call: cst.Call) -> bool:
+        """The process group `call` makes is xla after the port: spelled "xla", or "nccl" (or a
+        choice of it) that TRN143 rewrites here."""
+        backend = _argument(call, "backend", 0)
+        if backend is None:
+            return False
+        value = _string(backend.value)
+        if value == "xla":
+            return True
+        if value != "nccl" and nccl_choice(backend.value) is None:
+            return False
+        line = self.get_metadata(PositionProvider, call).start.line
+        return (
+            self.enabled(XlaProcessGroup)
+            and not self.run.suppressions.covers(line, XlaProcessGroup.code)
+            and not any(a.keyword and a.keyword.value == "device_id" for a in call.args)
+        )
 
     @staticmethod
     def _sampler_defaults(call: cst.Call) -> bool:

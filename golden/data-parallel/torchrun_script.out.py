@@ -4,7 +4,6 @@ import torch
 import torch.distributed as dist
 import torch_xla.core.xla_model as xm
 import torch_xla.distributed.xla_backend
-import torch_xla.runtime as xr
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
 
@@ -13,7 +12,7 @@ def main():
     dist.init_process_group("xla", init_method="xla://")
     local_rank = int(os.environ["LOCAL_RANK"])
     sampler = DistributedSampler(
-        train_set, num_replicas=xr.world_size(), rank=xr.global_ordinal(), shuffle=True
+        train_set, num_replicas=dist.get_world_size(), rank=dist.get_rank(), shuffle=True
     )
     loader = DataLoader(train_set, batch_size=32, sampler=sampler, drop_last=True)
     for epoch in range(10):

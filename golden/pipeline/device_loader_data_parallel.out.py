@@ -5,13 +5,12 @@ import torch_xla
 import torch_xla.core.xla_model as xm
 import torch_xla.distributed.parallel_loader as pl
 import torch_xla.distributed.xla_backend
-import torch_xla.runtime as xr
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
 
 dist.init_process_group("xla", init_method="xla://")
 device = "xla"
-sampler = DistributedSampler(train_set, num_replicas=xr.world_size(), rank=xr.global_ordinal())
+sampler = DistributedSampler(train_set, num_replicas=dist.get_world_size(), rank=dist.get_rank())
 loader = DataLoader(train_set, batch_size=32, sampler=sampler, drop_last=True)
 model = Net().to(device)
 for epoch in range(2):

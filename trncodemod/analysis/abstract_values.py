@@ -241,6 +241,20 @@ class Trace:
     trains_nearby: bool = False
     # Where a module it ran code of imports kernels for another device ("path:line", module).
     other_device: tuple[str, str] | None = None
+    # Lines of branches a decided condition never takes, per module: line -> why.
+    off_path: dict[str, dict[int, str]] = field(default_factory=dict)
+    # The lines of the simple statements it ran, per module.
+    ran: dict[str, set[int]] = field(default_factory=dict)
+
+    def off_launch_path(self) -> dict[str, dict[int, str]]:
+        """The lines of a decided branch not taken that the run never reached another way."""
+        found: dict[str, dict[int, str]] = {}
+        for path, lines in self.off_path.items():
+            ran = self.ran.get(path, set())
+            kept = {line: why for line, why in lines.items() if line not in ran}
+            if kept:
+                found[path] = kept
+        return found
 
 
 def _keep(why: Iterable[Why]) -> tuple[Why, ...]:

@@ -23,6 +23,7 @@ class Facts:
     backend: str
     false_calls: frozenset[str]
     true_calls: frozenset[str]
+    zero_calls: frozenset[str]
     accelerator_calls: frozenset[str]
     accelerator_strings: frozenset[str]
     cut_calls: frozenset[str]
@@ -37,6 +38,9 @@ class Facts:
     sparse_calls: frozenset[str]
     sparse_methods: frozenset[str]
     sparse_prefixes: frozenset[str]
+    quantizing_configs: frozenset[str]
+    quantizing_flags: frozenset[str]
+    model_preparers: frozenset[str]
 
 
 @cache

@@ -198,6 +198,11 @@ class Evaluator(LibraryCalls):
             if frame.done:
                 return
             self._tick(frame.path, statement.lineno)
+            if not isinstance(statement, _COMPOUND):
+                end = statement.end_lineno or statement.lineno
+                self.trace.ran.setdefault(frame.path, set()).update(
+                    range(statement.lineno, end + 1)
+                )
             self._statement(statement, frame)
 
     def _statement(self, node: ast.stmt, frame: Frame) -> None:
@@ -290,6 +295,15 @@ class Evaluator(LibraryCalls):
         if decided is not None:
             taken, skipped = (node.body, node.orelse) if decided else (node.orelse, node.body)
             self._note_skipped(skipped, node, test, decided, frame)
+            if skipped:
+                why = f"`{_code(node.test, frame, self)}` is {decided} ({frame.path}:{node.lineno})"
+                if test.why:
+                    cause = test.why[0]
+                    why += f": {cause.text} ({cause.path}:{cause.line})"
+                lines = self.trace.off_path.setdefault(frame.path, {})
+                last = skipped[-1].end_lineno or skipped[-1].lineno
+                for line in range(skipped[0].lineno, last + 1):
+                    lines.setdefault(line, why)
             under = frame.under
             if test.why:  # decided by the target's facts or the launch, not by a literal
                 text = _code(node.test, frame, self)
@@ -1008,6 +1022,16 @@ class Evaluator(LibraryCalls):
         if isinstance(target, Const) and isinstance(target.value, str):
             if name in ("lower", "upper", "strip") and not args:
                 return Const(value=getattr(target.value, name)(), why=target.why)
+            if name == "format":
+                if all(isinstance(a, Const) for a in (*args, *kwargs.values())):
+                    try:
+                        values = {k: v.value for k, v in kwargs.items()}  # type: ignore[union-attr]
+                        text = target.value.format(*(a.value for a in args), **values)  # type: ignore[union-attr]
+                        return Const(value=text, why=target.why)
+                    except (IndexError, KeyError, TypeError, ValueError):
+                        return Unknown(at=at)
+                # `'cuda:{:d}'.format(rank)`: as for "cuda:{rank}", the prefix decides the kind.
+                return Unknown(at=at, reason=f"prefix:{target.value.split('{', 1)[0]}")
             if name == "startswith" and args and isinstance(args[0], Const):
                 try:
                     return Const(value=target.value.startswith(args[0].value), why=target.why)
@@ -1036,6 +1060,13 @@ _LIBRARIES = frozenset(
 _MODULE_BASES = frozenset(
     {"Module", "Sequential", "ModuleList", "LightningModule", "PreTrainedModel", "ModuleDict"}
 )
+
+
+# Statements whose lines hold others: a line of theirs ran only if a simple statement on it did.
+_COMPOUND = (
+    ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+)  # fmt: skip
 
 
 def _is_dataclass(node: ast.ClassDef) -> bool:

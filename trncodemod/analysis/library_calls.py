@@ -17,10 +17,12 @@ from trncodemod.analysis.abstract_values import (
     ClassRef,
     Const,
     Device,
+    Dict,
     Each,
     External,
     ModelCall,
     Obj,
+    OneOf,
     Ref,
     Seq,
     Tensor,
@@ -453,6 +455,61 @@ class LibraryCalls:
             return Unknown(at=at, reason=f"{spelled} is outside the program")
         return Seq(items=tuple(loader() for _ in datasets.items))
 
+    def _handed_model(self, name: str, given: Value, at: str) -> str | None:
+        """A framework that owns the loop trains the model it is handed: the framework's detail
+        ("!name: why|where" where that model cannot live on the target, "?name: why|where"
+        where the evaluator cannot tell which model it is), or None where it can live there."""
+        choices = given.choices if isinstance(given, OneOf) else (given,)
+        held = [self.heap.get(c.id) if isinstance(c, Ref) else None for c in choices]
+        unplaced = [obj.wrapped for obj in held if obj is not None and obj.wrapped]
+        if unplaced and len(unplaced) == len(choices):
+            where, _, why = unplaced[0].partition("|")
+            return f"!{name}: {why}|{where}"
+        if unplaced:
+            where, _, why = unplaced[0].partition("|")
+            return f"?{name}: on one branch {why}|{where}"
+        mapped = [o for o in held if o is not None and "__device_map__" in o.attrs]
+        if mapped:
+            shown = _show(mapped[0].attrs["__device_map__"])
+            return (
+                f"?{name}: the model is loaded with `device_map={shown}`, placed by what "
+                f"accelerate finds on the host; whether the framework moves it to the target is "
+                f"not known|{mapped[0].built}"
+            )
+        if all(obj is not None for obj in held):
+            return None
+        where = given.at if isinstance(given, (Unknown, OneOf)) and given.at else at
+        why = _reason(given) or "a value the evaluator did not follow"
+        return f"?{name}: the model it is handed is {why}|{where}"
+
+    def _unplaceable_load(self, kwargs: dict[str, Value], at: str) -> str:
+        """Why a model loaded with ``kwargs`` cannot train on the target ("path:line|why"), or
+        "": bitsandbytes' 4/8-bit layers, or a device map onto a CUDA device index."""
+        facts = self.facts
+        config = kwargs.get("quantization_config")
+        held = self.heap.get(config.id) if isinstance(config, Ref) else None
+        if held is not None and held.spelled in facts.quantizing_configs:
+            flags = [f for f in sorted(facts.quantizing_flags) if truth(held.attrs.get(f, Const()))]
+            if flags:
+                return (
+                    f"{at}|the model is loaded with `{held.spelled.rsplit('.', 1)[-1]}({flags[0]}=True)`: "
+                    "bitsandbytes' quantized layers have no kernels for the target"
+                )
+        for flag in sorted(facts.quantizing_flags):
+            if truth(kwargs.get(flag, Const())):
+                return (
+                    f"{at}|the model is loaded with `{flag}=True`: bitsandbytes' quantized layers have no "
+                    "kernels for the target"
+                )
+        device_map = kwargs.get("device_map")
+        indices = [v for _, v in device_map.items] if isinstance(device_map, Dict) else [device_map]
+        if any(isinstance(v, Const) and type(v.value) is int for v in indices):
+            return (
+                f"{at}|the model is loaded with a `device_map` onto a CUDA device index, which the "
+                "target does not have"
+            )
+        return ""
+
     def _external(self, name, args, kwargs, at, node, frame) -> Value:
         facts = self.facts
         path, line = _split(at)
@@ -461,6 +518,8 @@ class LibraryCalls:
             return Const(value=False, why=(Why(path, line, f"{spelled} is False on the target"),))
         if name in facts.true_calls:
             return Const(value=True, why=(Why(path, line, f"{spelled} is True on the target"),))
+        if name in facts.zero_calls:
+            return Const(value=0, why=(Why(path, line, f"{spelled} is 0 on the target"),))
         if name in facts.accelerator_calls:
             return Device(kind="accelerator", spelled=spelled)
         if name in facts.cut_calls:
@@ -586,10 +645,20 @@ class LibraryCalls:
             return Const()
         if name == "accelerate.Accelerator":
             return self._new(Obj("accelerator", built=at))
-        if name in ("transformers.TrainingArguments", "transformers.Seq2SeqTrainingArguments"):
-            return self._new(Obj("namespace", attrs=dict(kwargs), built=at))
+        if name in (
+            "transformers.TrainingArguments",
+            "transformers.Seq2SeqTrainingArguments",
+            *facts.quantizing_configs,
+        ):
+            return self._new(Obj("namespace", attrs=dict(kwargs), built=at, spelled=name))
+        if name in facts.model_preparers and args:
+            return args[0]  # the same model, prepared or under an adapter
         if name.rsplit(".", 1)[-1] in _FRAMEWORK_CLASSES:
             owns = name in facts.owning_frameworks
+            given = kwargs.get("model", args[0] if args else None)
+            handed = self._handed_model(name, given, at) if owns and given is not None else None
+            if handed is not None:
+                return self._new(Obj("framework", built=at, spelled=handed))
             options = kwargs.get("args", args[1] if len(args) > 1 else None)
             held = self.heap.get(options.id) if isinstance(options, Ref) else None
             for flag in ("use_cpu", "no_cuda"):
@@ -607,7 +676,11 @@ class LibraryCalls:
             return Tensor(place=self._move(Const(), device, at, node, frame))
         if _builds_model(name):
             place = Device(kind="cpu", why=(Why(path, line, spelled),))
-            return self._new(Obj("model", place=place, built=at, spelled=spelled))
+            obj = Obj("model", place=place, built=at, spelled=spelled)
+            obj.wrapped = self._unplaceable_load(kwargs, at)
+            if isinstance(kwargs.get("device_map"), Const) and not obj.wrapped:
+                obj.attrs["__device_map__"] = kwargs["device_map"]
+            return self._new(obj)
         if name.startswith("torch.") and args and isinstance(args[0], Tensor):
             return args[0]
         return Unknown(at=at, reason=f"{spelled} is outside the program")

@@ -2,8 +2,9 @@
 runs on the device (``cpu-fallback``, ``recompilation``): a training or evaluation loop
 (``trncodemod.analysis.loops``), a class that derives from ``nn.Module`` (also ``PreTrainedModel``,
 ``LightningModule``, ``autograd.Function``, and classes of the file derived from those), a
-function that calls ``.backward()`` or steps an optimizer, and every function of the file that
-this code calls by name. Collate functions and ``__getitem__``/``__iter__`` (dataset code, which
+function that calls ``.backward()`` or steps an optimizer, a function or method that a training
+step in another function or module runs every step (``ModuleView.step_functions``), and every
+function of the file that this code calls by name. Collate functions and ``__getitem__``/``__iter__`` (dataset code, which
 runs on the host) never are.
 """
 
@@ -88,6 +89,19 @@ def _model_code(owner: Pass, module: cst.Module) -> list[cst.CSTNode]:
         if isinstance(s, cst.FunctionDef) and not _HOST_FUNCTIONS.search(s.name.value)
     }
     roots.extend(f for f in functions.values() if _steps_itself(f))
+    # A function or method a training step in another function runs every step (across
+    # modules: `ModuleView.step_functions`): hifi-gan's `mel_spectrogram` in meldataset.py.
+    reached = {name for name, _ in owner.run.program.step_functions}
+    if reached:
+        roots.extend(f for name, f in functions.items() if name in reached and f not in roots)
+        for name, cls in classes.items():
+            roots.extend(
+                s
+                for s in cls.body.body
+                if isinstance(s, cst.FunctionDef)
+                and f"{name}.{s.name.value}" in reached
+                and not _HOST_FUNCTIONS.search(s.name.value)
+            )
     pending = list(roots)
     seen: set[int] = set()  # nodes walked already, under another root: their calls were seen
     while pending:

@@ -472,6 +472,9 @@ class ModuleView:
     # Where a collate function of a loader a step iterates takes the batch's size as the
     # largest of its items' shapes: (line, column, chain).
     step_shapes: tuple[tuple[int, int, str], ...] = ()
+    # This module's functions and methods that a training step in another function runs every
+    # step ("mel_spectrogram", "Loss.forward"), each with the chain of calls from the step.
+    step_functions: tuple[tuple[str, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
     # An entry point whose training step is in another module (`mp.Process(target=train)`,
@@ -505,7 +508,7 @@ class ModuleView:
     @property
     def locates_lines(self) -> bool:
         """Whether the view names places in the module (reported by its passes)."""
-        return bool(self.step_reads or self.step_shapes or self.decisions)
+        return bool(self.step_reads or self.step_shapes or self.step_functions or self.decisions)
 
     def kind_of(self, profile: TrainingProfile) -> TrainingProfile:
         """The module's own profile with the program's kind of training added: the
@@ -530,6 +533,7 @@ class ModuleView:
                 sorted(self.decisions.items()),
                 self.step_reads,
                 self.step_shapes,
+                self.step_functions,
                 self.moves_elsewhere,
                 self.steps_elsewhere,
                 sorted(self.imported_ties.items()),
@@ -733,7 +737,7 @@ def build_program(
             reaching.setdefault(module, []).append(entry)
     stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver)
-    reads, shapes = _step_reads(summaries, resolver)
+    reads, shapes, reached = _step_reads(summaries, resolver)
     movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
@@ -770,6 +774,7 @@ def build_program(
                 (line, column, chain)
                 for (line, column), chain in sorted(shapes.get(path, {}).items())
             ),
+            step_functions=tuple(sorted(reached.get(path, {}).items())),
             moves_elsewhere=movers - {path} != set(),
             steps_elsewhere=role == "entry"
             and any(step[0] != path for step in program.steps_of(path)),
@@ -820,13 +825,19 @@ def _used_decisions(
 
 def _step_reads(
     summaries: Mapping[str, ModuleSummary], resolver: _Resolver
-) -> tuple[dict[str, dict[tuple[int, int], StepRead]], dict[str, dict[tuple[int, int], str]]]:
+) -> tuple[
+    dict[str, dict[tuple[int, int], StepRead]],
+    dict[str, dict[tuple[int, int], str]],
+    dict[str, dict[str, str]],
+]:
     """What the training steps run every step in other functions and methods (through calls,
     parameters, returned values and attributes, across modules: ``analysis.reach``), by module:
-    host reads, and where a collate function of a loader a step iterates pads the batch to its
-    own largest item. The per-file passes see only the step loop's own code."""
+    host reads, where a collate function of a loader a step iterates pads the batch to its
+    own largest item, and the functions themselves (qualname -> chain). The per-file passes see
+    only the step loop's own code."""
     reads: dict[str, dict[tuple[int, int], StepRead]] = {}
     shapes: dict[str, dict[tuple[int, int], str]] = {}
+    functions: dict[str, dict[str, str]] = {}
     scopes = {path: summary.scopes for path, summary in summaries.items()}
     bases = {path: summary.bases for path, summary in summaries.items()}
     flow = Flow(scopes, bases, resolver.name)
@@ -841,6 +852,8 @@ def _step_reads(
                     where, function = node
                     reached = summaries[where].scopes[function]
                     names = " → ".join([start, *chain_of(parents, node)])
+                    if node != (path, qualname):
+                        functions.setdefault(where, {}).setdefault(function, names)
                     for line, column, what, guard in reached.host_reads:
                         host = [name for at, name in reached.host_calls if at >= line]
                         chain = f"{names} → {where}:{line}"
@@ -853,7 +866,7 @@ def _step_reads(
                     for line, column in summaries[where].scopes[function].batch_maxima:
                         chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
                         shapes.setdefault(where, {}).setdefault((line, column), chain)
-    return reads, shapes
+    return reads, shapes, functions
 
 
 def _imported_name(binding: str) -> str:

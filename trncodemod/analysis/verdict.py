@@ -11,7 +11,7 @@ does not run while it is there, whatever the evaluator showed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trncodemod.analysis.abstract_values import (
     Device,
@@ -108,8 +108,11 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             )
         return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
     if step.kind == "framework":
+        name, _, why = step.detail.lstrip("!?").partition(": ")
+        why, _, cause = why.partition("|")  # the model it is handed: where it was decided
         if step.detail.startswith("!"):
-            name, _, why = step.detail[1:].partition(": ")
+            if cause:
+                return EntryVerdict(entry, DOES_NOT, cause, f"`{name}` owns the loop, but {why}")
             return EntryVerdict(
                 entry, DOES_NOT, step.where, f"`{name}` owns the loop, and {why}: the CPU"
             )
@@ -117,7 +120,13 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             return EntryVerdict(
                 entry, RUNS, step.where, f"`{step.detail}` owns the loop and runs it on the target"
             )
-        name = step.detail.lstrip("?")
+        if cause:
+            return EntryVerdict(
+                entry,
+                CANNOT_TELL,
+                cause,
+                f"`{name}` owns the loop, but {why}; `trncodemod verify` runs it",
+            )
         return EntryVerdict(
             entry,
             CANNOT_TELL,
@@ -203,18 +212,30 @@ def _step(events: Sequence[Event]) -> Event | None:
 
 
 def _placement(entry: str, call: ModelCall, trace: Trace) -> EntryVerdict | None:
+    placed = None
+    if not (call.loss and not call.trained):  # a loss module has no parameters to place
+        placed = _where(entry, call.place, f"the model `{call.model}`", call, trace)
     if call.wrapped:  # "path:line|why": a wrapper the model cannot train in on the target
         where, _, why = call.wrapped.partition("|")
+        decided = _first(call.place.why) if isinstance(call.place, Device) else ""
+        if placed is not None and placed.value == DOES_NOT and decided and _before(decided, where):
+            # The first cause on the launch path: the model's device is decided above the wrap.
+            return replace(placed, where=decided)
         return EntryVerdict(entry, DOES_NOT, where, why)
-    if not (call.loss and not call.trained):  # a loss module has no parameters to place
-        problem = _where(entry, call.place, f"the model `{call.model}`", call, trace)
-        if problem is not None:
-            return problem
+    if placed is not None:
+        return placed
     for spelled, place in call.inputs:
         problem = _where(entry, place, f"the step's input `{spelled}`", call, trace)
         if problem is not None:
             return problem
     return None
+
+
+def _before(first: str, second: str) -> bool:
+    """Whether "path:line" ``first`` is above ``second`` in the same module."""
+    path, _, line = first.rpartition(":")
+    other, _, other_line = second.rpartition(":")
+    return path == other and line.isdigit() and other_line.isdigit() and int(line) < int(other_line)
 
 
 def _where(entry: str, place: Value, what: str, call: ModelCall, trace: Trace):

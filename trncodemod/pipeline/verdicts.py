@@ -9,6 +9,7 @@ No verdict where nothing was judged: no file, only files that failed, no PyTorch
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Sequence
@@ -60,12 +61,17 @@ class _Evaluated:
     runs: tuple[tuple[EntryVerdict, frozenset[str]], ...] = ()
     nothing: str = ""
     failed: tuple[str, ...] = ()
+    # Per run (in the order of ``runs``): the lines off its launch path, per module (a branch
+    # a decided condition never takes, not reached another way), as (first, last, why) runs of
+    # lines; None where the run stopped early and so cannot show a line is never reached.
+    off_path: tuple[dict[str, list[tuple[int, int, str]]] | None, ...] = ()
 
     def to_json(self) -> dict:
         return {
             "runs": [[e.to_json(), sorted(m)] for e, m in self.runs],
             "nothing": self.nothing,
             "failed": list(self.failed),
+            "off_path": list(self.off_path),
         }
 
     @classmethod
@@ -74,12 +80,27 @@ class _Evaluated:
             (EntryVerdict(e["entry"], e["verdict"], e["where"], e["why"]), frozenset(m))
             for e, m in data["runs"]
         )
-        return cls(runs, data["nothing"], tuple(data["failed"]))
+        off_path = tuple(
+            None
+            if off is None
+            else {
+                p: [(int(a), int(b), str(why)) for a, b, why in spans] for p, spans in off.items()
+            }
+            for off in data["off_path"]
+        )
+        return cls(runs, data["nothing"], tuple(data["failed"]), off_path)
 
 
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
 PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
+# Blockers that claim a line stops the run where it runs (a placement, a launcher sized by the
+# CUDA count, DDP's `device_ids`, an NCCL process group, `ReduceOp.AVG`, a CUDA-only call, a
+# generator on the device, torch FSDP): none where the evaluator shows the line is off the
+# launch path.
+LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
+    "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152"
+}  # fmt: skip
 
 
 def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
@@ -115,10 +136,14 @@ def proven(
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
     (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
     shows every one of them running on the accelerator; then it is a warning that says so (a
-    device handed down through calls from where it is set, a flag off on every known launch)."""
+    device handed down through calls from where it is set, a flag off on every known launch).
+    Before that, a blocker on a line the evaluator shows is off the launch path is a warning
+    that says so (``_off_launch_path``)."""
     evaluated = _evaluated(outcomes, target, cache)
     if evaluated.nothing:
         return list(outcomes)
+    # First the blockers off the launch path, so an entry point left with none gets TRN027.
+    outcomes = _off_launch_path(outcomes, evaluated)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
     found = []
@@ -141,6 +166,49 @@ def proven(
             if blocks(f) and f.code in PLACEMENT_BLOCKERS
             else f
             for f in outcome.findings
+        )
+        found.append(replace(outcome, findings=findings))
+    return found
+
+
+def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
+    """A blocker whose claim is about the program's run (where it trains, a wrapper or launcher
+    that stops it) is true only where the line runs: on a line every entry point that runs its
+    module reaches only in a branch a decided condition never takes, it is a warning that says
+    so. An undecided branch, or a run that stopped early, keeps the blocker."""
+    found = []
+    for outcome in outcomes:
+        offs = [
+            off
+            for (_raw, modules), off in zip(evaluated.runs, evaluated.off_path, strict=True)
+            if outcome.display in modules
+        ]
+
+        def off_path(finding: Finding, offs=offs, path=outcome.display) -> str:
+            if not offs or any(off is None for off in offs):
+                return ""
+            whys = [
+                next((why for a, b, why in off.get(path, ()) if a <= finding.line <= b), "")  # type: ignore[union-attr]
+                for off in offs
+            ]
+            return whys[0] if all(whys) else ""
+
+        settled = [
+            (f, off_path(f)) if blocks(f) and f.code in LAUNCH_PATH_BLOCKERS else (f, "")
+            for f in outcome.findings
+        ]
+        if not any(why for _, why in settled):
+            found.append(outcome)
+            continue
+        findings = tuple(
+            replace(
+                f,
+                severity=Severity.WARNING,
+                message=f"{f.message} — not a blocker: off the launch path, {why}",
+            )
+            if why
+            else f
+            for f, why in settled
         )
         found.append(replace(outcome, findings=findings))
     return found
@@ -303,6 +371,7 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     facts = facts_for(backend)
     evaluator = Evaluator(texts, facts, lines)
     entries = []
+    off_path = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)
     if not starts and len(texts) == 1 and not notebooks:
         starts = [(next(iter(texts)), "")]  # a lone script: run as `python script.py`
@@ -313,11 +382,39 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
         name = f"{path}:{function}" if function else path
         found = _in_original_lines(evaluate_trace(name, trace, facts), places)
         entries.append((found, frozenset(trace.modules)))
+        off_path.append(None if trace.stopped else _in_original(trace.off_launch_path(), places))
     if not entries:
         return _Evaluated(
             nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
         )
-    return _Evaluated(tuple(entries), failed=failed)
+    return _Evaluated(tuple(entries), failed=failed, off_path=tuple(off_path))
+
+
+def _in_original(
+    off: dict[str, dict[int, str]], places: dict[str, Callable[[int], str]]
+) -> dict[str, list[tuple[int, int, str]]]:
+    """Lines of the migrated texts as lines of the files as given (where the findings are), as
+    runs of consecutive lines with the same reason. A notebook's lines are left out: its
+    findings stand in cells, so its blockers are never settled as off the launch path."""
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    for path, lines in off.items():
+        place = places.get(path, lambda line: f":{line}")
+        given: dict[int, str] = {}
+        for line, why in lines.items():
+            spelled = place(line)
+            if not spelled.startswith(":"):
+                break  # a notebook's place names its cell
+            given[int(spelled[1:])] = why
+        else:
+            runs: list[tuple[int, int, str]] = []
+            for line in sorted(given):
+                why = given[line]
+                if runs and runs[-1][1] == line - 1 and runs[-1][2] == why:
+                    runs[-1] = (runs[-1][0], line, why)
+                else:
+                    runs.append((line, line, why))
+            found[path] = [(a, b, _original_places(why, places)) for a, b, why in runs]
+    return found
 
 
 def _line_map(old: bytes, new: bytes) -> dict[int, int]:
@@ -329,16 +426,25 @@ def _line_map(old: bytes, new: bytes) -> dict[int, int]:
 def _in_original_lines(found: EntryVerdict, maps: dict[str, Callable[[int], str]]) -> EntryVerdict:
     if not maps:
         return found
+    return replace(
+        found,
+        where=_original_places(found.where, maps),
+        reason=_original_places(found.reason, maps),
+    )
+
+
+def _original_places(text: str, maps: dict[str, Callable[[int], str]]) -> str:
+    """``text`` with each "path:line" of a migrated text as the line of the file as given."""
+    if not maps:
+        return text
 
     def place(match: re.Match) -> str:
         path, line = match.group(1), int(match.group(2))
         return f"{path}{maps[path](line)}"
 
-    pattern = re.compile(
-        r"(?<![\w/.-])("
-        + "|".join(re.escape(p) for p in sorted(maps, key=len, reverse=True))
-        + r"):(\d+)"
-    )
-    return replace(
-        found, where=pattern.sub(place, found.where), reason=pattern.sub(place, found.reason)
-    )
+    return _place_pattern(tuple(sorted(maps, key=len, reverse=True))).sub(place, text)
+
+
+@functools.cache
+def _place_pattern(paths: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?<![\w/.-])(" + "|".join(re.escape(p) for p in paths) + r"):(\d+)")

@@ -109,10 +109,15 @@ def place_added_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     """``after`` (what a pass made of ``before``) with each import it added moved into
     its section of the leading import block, sorted; an import whose section the block lacks
     stays after the block, where it was put."""
-    body = [_sort_merged_names(before, s) for s in _without_repeats(before, list(after.body))]
+    kept = _without_repeats(before, list(after.body))
+    body = [_sort_merged_names(before, s) for s in kept]
     end = _leading_end(body)
     added = [index for index in _added(before, body) if index < end]
     if not added:
+        if len(kept) < len(after.body):
+            # The repeat went, and so goes the blank line AddImportsVisitor put below it
+            # (hifi-gan's `import warnings` / `warnings.simplefilter(...)` / `import torch`).
+            _undo_separator(before, body, end)
         return after.with_changes(body=body)
     moving = [body[i] for i in added]
     body = [statement for i, statement in enumerate(body) if i not in added]

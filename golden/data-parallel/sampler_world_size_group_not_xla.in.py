@@ -1,0 +1,16 @@
+# Twin of sampler_world_size_under_xla_group: the process group's backend is a value the tool does
+# not rewrite (TRN143 reports it), so it may stay nccl or gloo: the sampler takes the runtime's
+# world size and rank (TRN145).
+import torch.distributed as dist
+from torch.utils.data.distributed import DistributedSampler
+
+
+def make_sampler(dataset, seed, backend):
+    dist.init_process_group(backend)
+    return DistributedSampler(
+        dataset,
+        num_replicas=dist.get_world_size(),
+        rank=dist.get_rank(),
+        shuffle=True,
+        seed=seed,
+    )

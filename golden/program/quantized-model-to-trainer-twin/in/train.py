@@ -1,0 +1,28 @@
+# Twin of quantized-model-to-trainer: the same Trainer handed a model loaded in full precision
+# by `from_pretrained` in bf16 (no quantization, no device map) and put under a LoRA adapter: the
+# Trainer places it on the XLA device, and the entry point runs.
+import torch
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+from data import load_data
+
+
+def load_model(name):
+    model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.bfloat16)
+    model.gradient_checkpointing_enable()
+    return model
+
+
+def main():
+    model = get_peft_model(load_model("facebook/opt-125m"), LoraConfig(r=8))
+    trainer = Trainer(
+        model=model,
+        train_dataset=load_data(),
+        args=TrainingArguments(output_dir="out", per_device_train_batch_size=4),
+    )
+    trainer.train()
+
+
+if __name__ == "__main__":
+    main()

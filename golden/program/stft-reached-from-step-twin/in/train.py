@@ -1,0 +1,22 @@
+import torch
+from torch.utils.data import DataLoader
+
+from audio import Clips
+
+
+def main():
+    device = torch.device("cuda")
+    model = torch.nn.Conv1d(129, 1, 1).to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    loader = DataLoader(Clips([torch.randn(1024) for _ in range(8)]), batch_size=4)
+    for clip, spec in loader:
+        clip, spec = clip.to(device), spec.to(device)
+        generated = model(spec).squeeze(1)
+        loss = (generated - spec.mean(1)).abs().mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    main()
