@@ -5,7 +5,9 @@ and the step is cut — or a framework known to do so on the target owns the loo
 verify` is the way to know). An entry point that reaches no training step gets no verdict.
 
 A blocker finding left in a module the entry point runs is a cause as well: the entry point
-does not run while it is there, whatever the evaluator showed.
+does not run while it is there, whatever the evaluator showed. Another entry point's TRN027 (its
+own "does not", as a library module's `__main__` smoke test on the CPU gets) is not: each entry
+point's run is judged by its own evaluation.
 """
 
 from __future__ import annotations
@@ -65,6 +67,12 @@ def with_blockers(
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
                 if found.value == NO_STEP and code != "TRN026":
+                    continue
+                if code == EntryPointOffAccelerator.code and not message.startswith(
+                    f"{found.entry} "
+                ):
+                    # Another entry point's own verdict (a library module's `__main__` smoke
+                    # test on the CPU): this entry point's run is judged by its own evaluation.
                     continue
                 return EntryVerdict(found.entry, DOES_NOT, f"{path}:{line}", f"{code}: {message}")
     return found
