@@ -193,6 +193,9 @@ class DevicePlacement(Pass):
         # target, so nothing in it is rewritten (a hunk there would change nothing that runs).
         self._dead: set[int] = set()
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
+        # Lines where a CUDA device with an index is kept and reported (TRN006, `"cuda:1"`):
+        # a variable bound there is never reused as the target's device.
+        self._kept_index_lines: set[int] = set()
         self._region_decides_device = False  # of the last condition _blocked followed
         self._said: set[int] = set()  # the lines that blocked a condition, reported once
         self._said_before = False  # the last blocked condition's line was reported already
@@ -368,6 +371,8 @@ class DevicePlacement(Pass):
         cuda.is_bf16_supported()`) is not made: it would change only the CUDA run."""
         if fixed and self._cuda_only(node):
             return False
+        if not fixed and rule is CudaDeviceIndex:
+            self._kept_index_lines.add(self.get_metadata(PositionProvider, node).start.line)
         return super().report(node, rule, message, fixed)
 
     def _only_prints(self, test: cst.Call) -> bool:
@@ -475,10 +480,17 @@ class DevicePlacement(Pass):
             if evaluator.value(cst.Name(name)).kinds != {ACCELERATOR}:
                 continue
             assignments = [a for a in scope.assignments[name] if a.scope is scope]
-            if assignments and all(
-                isinstance(a.node, cst.CSTNode)
-                and self.get_metadata(PositionProvider, a.node).start.line < start
+            lines = [
+                self.get_metadata(PositionProvider, a.node).start.line
                 for a in assignments
+                if isinstance(a.node, cst.CSTNode)
+            ]
+            # Every binding before the loop, and none a kept CUDA index (`torch.device("cuda:1")`
+            # stays CUDA: reusing it would move the batch away from the model).
+            if (
+                lines
+                and len(lines) == len(assignments)
+                and all(line < start and line not in self._kept_index_lines for line in lines)
             ):
                 return name
         return None

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from trncodemod.analysis.abstract_values import (
+    MOVED_BY,
     Bound,
     ClassRef,
     Const,
@@ -190,11 +191,13 @@ class LibraryCalls:
             if goal is None:
                 return target
             place = self._move(target, goal, at, node, frame)
-            return (
-                target
-                if isinstance(place, Device) and place.kind == "dtype"
-                else Tensor(place=place)
-            )
+            if isinstance(place, Device) and place.kind == "dtype":
+                return target
+            if isinstance(place, Device) and place.kind != "accelerator":
+                # Where the tensor was sent, for a verdict that names the move.
+                move = Why(*_split(at), f"{MOVED_BY}`{_code(node, frame, self)}`")
+                place = replace(place, why=_keep((*place.why, move)))
+            return Tensor(place=place)
         if name == "cuda":
             return Tensor(place=Device(kind="cuda", spelled=".cuda()"))
         if name == "cpu":

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from trncodemod.analysis.abstract_values import (
+    MOVED_BY,
     Device,
     Event,
     ModelCall,
@@ -222,15 +223,29 @@ def _where(entry: str, place: Value, what: str, call: ModelCall, trace: Trace):
         if reason and not reason.startswith("prefix:"):
             text += f": {reason}"
         return EntryVerdict(entry, CANNOT_TELL, at, text + "; `trncodemod verify` runs it")
+    # The move that sent an input there (`x.to(feat_device)`), last of the decisions behind it.
+    moved = place.why[-1] if place.why and place.why[-1].text.startswith(MOVED_BY) else None
+    decided = place.why[:-1] if moved is not None else place.why
     if place.kind == "cuda":
         spelled = f" (`{place.spelled.strip('`')}`)" if place.spelled else ""
         return EntryVerdict(
             entry,
             DOES_NOT,
             _last(place.why) or call.where,
-            f"{what} is put on CUDA{spelled}, which the target does not have{_because(place.why)}",
+            f"{what} is put on CUDA{spelled}, which the target does not have{_because(decided)}",
         )
     where = "the CPU" if place.kind == "cpu" else f"`{place.spelled or place.kind}`"
+    on_device = isinstance(call.place, Device) and call.place.kind == "accelerator"
+    if moved is not None and on_device:
+        # The step sends its input to a device other than the model's (a feature device that
+        # is the CPU on the launch path): the cause is that move.
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            f"{moved.path}:{moved.line}",
+            f"{what} is {moved.text} to {where}, away from the model `{call.model}` on the "
+            f"accelerator{_because(decided)}",
+        )
     skipped = _skipped_move(entry, what, trace)
     if skipped is not None:
         return skipped
