@@ -193,6 +193,9 @@ class DevicePlacement(Pass):
         # target, so nothing in it is rewritten (a hunk there would change nothing that runs).
         self._dead: set[int] = set()
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
+        # Lines where a CUDA device with an index is kept and reported (TRN006, `"cuda:1"`):
+        # a variable bound there is never reused as the target's device.
+        self._kept_index_lines: set[int] = set()
         self._region_decides_device = False  # of the last condition _blocked followed
         self._said: set[int] = set()  # the lines that blocked a condition, reported once
         self._said_before = False  # the last blocked condition's line was reported already
@@ -368,6 +371,8 @@ class DevicePlacement(Pass):
         cuda.is_bf16_supported()`) is not made: it would change only the CUDA run."""
         if fixed and self._cuda_only(node):
             return False
+        if not fixed and rule is CudaDeviceIndex:
+            self._kept_index_lines.add(self.get_metadata(PositionProvider, node).start.line)
         return super().report(node, rule, message, fixed)
 
     def _only_prints(self, test: cst.Call) -> bool:
@@ -475,10 +480,17 @@ class DevicePlacement(Pass):
             if evaluator.value(cst.Name(name)).kinds != {ACCELERATOR}:
                 continue
             assignments = [a for a in scope.assignments[name] if a.scope is scope]
-            if assignments and all(
-                isinstance(a.node, cst.CSTNode)
-                and self.get_metadata(PositionProvider, a.node).start.line < start
+            lines = [
+                self.get_metadata(PositionProvider, a.node).start.line
                 for a in assignments
+                if isinstance(a.node, cst.CSTNode)
+            ]
+            # Every binding before the loop, and none a kept CUDA index (`torch.device("cuda:1")`
+            # stays CUDA: reusing it would move the batch away from the model).
+            if (
+                lines
+                and len(lines) == len(assignments)
+                and all(line < start and line not in self._kept_index_lines for line in lines)
             ):
                 return name
         return None
@@ -767,6 +779,14 @@ class DevicePlacement(Pass):
         role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
         if role == "map_location" and self._torch_load(parent):
             role = "torch.load"
+        if role is None and isinstance(parent, cst.Arg) and depth < 2:
+            # Handed to a function of this module (`train(model, loader, device)`) whose
+            # parameter is read only as a device.
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            param = self._parameter_for(parent, call) if isinstance(call, cst.Call) else None
+            if param is not None:
+                roles = self._reference_roles(param.name, depth + 1, bound=param)
+                role = "device" if roles and all(r == "device" for r in roles) else None
         return role
 
     def _torch_load(self, arg: cst.CSTNode) -> bool:
@@ -775,10 +795,114 @@ class DevicePlacement(Pass):
             call.func, {"torch.load", "torch.serialization.load"}
         )
 
+    def _function_called(self, call: cst.Call) -> cst.FunctionDef | None:
+        """The function of this module that ``call`` (`train(...)`) runs, by its name."""
+        if not isinstance(call.func, cst.Name):
+            return None
+        scope = self.get_metadata(ScopeProvider, call.func, None)
+        found = scope[call.func.value] if scope is not None else ()
+        nodes = {
+            id(a.node): a.node
+            for a in found
+            if isinstance(getattr(a, "node", None), cst.FunctionDef)  # not a builtin
+        }
+        return next(iter(nodes.values())) if len(nodes) == 1 == len(found) else None
+
+    def _parameter_for(self, arg: cst.Arg, call: cst.Call) -> cst.Param | None:
+        """The parameter of the called function of this module that ``arg`` binds."""
+        function = self._function_called(call)
+        if function is None or any(a.star for a in call.args):
+            return None
+        params = function.params
+        if arg.keyword is not None:
+            named = [*params.params, *params.kwonly_params]
+            return next((p for p in named if p.name.value == arg.keyword.value), None)
+        positional = [*params.posonly_params, *params.params]
+        index = [a for a in call.args if a.keyword is None].index(arg)
+        return positional[index] if index < len(positional) else None
+
+    def _cuda_literal_argument(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        """``train(model, loader, "cuda")``: a "cuda" handed to a function of this module whose
+        parameter is read only as a device is the training device, as `device = "cuda"` is
+        (leave_Assign): the target's device string. A parameter read otherwise (printed, logged,
+        compared as text) keeps it."""
+        call = self.get_metadata(ParentNodeProvider, original, None)
+        if not isinstance(call, cst.Call) or self._in_dead(original):
+            return updated
+        param = self._parameter_for(original, call)
+        if param is None:
+            return updated
+        roles = self._reference_roles(param.name, bound=param)
+        if not roles or not all(role == "device" for role in roles):
+            return updated
+        if self.report(
+            original.value,
+            CudaDeviceString,
+            f'"cuda" → "{self.target.device_string}" (the parameter `{param.name.value}` of '
+            f"`{_code(call.func)}` is read only as a device)",
+            True,
+        ):
+            assert isinstance(updated.value, cst.SimpleString)
+            return updated.with_changes(value=self._device_string(updated.value))
+        return updated
+
+    def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
+        """``def get_device(): return "cuda"``: a helper of this module whose every call is read
+        only as a device (`device = get_device()`, then `.to(device)`) returns the training
+        device: the target's device string. One called for a log line keeps it."""
+        value = original_node.value
+        if not isinstance(value, cst.SimpleString) or self._kind(value) != "cuda":
+            return updated_node
+        function = self.get_metadata(ParentNodeProvider, original_node, None)
+        while function is not None and not isinstance(function, cst.FunctionDef | cst.Lambda):
+            function = self.get_metadata(ParentNodeProvider, function, None)
+        if not isinstance(function, cst.FunctionDef) or self._in_dead(original_node):
+            return updated_node
+        roles = self._call_roles(function)
+        if not roles or not all(role == "device" for role in roles):
+            return updated_node
+        if self.report(
+            value,
+            CudaDeviceString,
+            f'"cuda" → "{self.target.device_string}" (every call of `{function.name.value}()` '
+            "is read only as a device)",
+            True,
+        ):
+            assert isinstance(updated_node.value, cst.SimpleString)
+            return updated_node.with_changes(value=self._device_string(updated_node.value))
+        return updated_node
+
+    def _call_roles(self, function: cst.FunctionDef) -> list[str | None]:
+        """What each use of a module's function does with what it returns; None for a use
+        that is not a plain call (passed on, a method of a class)."""
+        parent = self.get_metadata(ParentNodeProvider, function, None)
+        if not isinstance(parent, cst.Module | cst.IndentedBlock):
+            return [None]
+        scope = self.get_metadata(ScopeProvider, function, None)
+        if scope is None:
+            return [None]
+        roles: list[str | None] = []
+        for assignment in scope.assignments[function.name.value]:
+            if getattr(assignment, "node", None) is not function:
+                return [None]  # the name is bound elsewhere too
+            for access in assignment.references:
+                call = self.get_metadata(ParentNodeProvider, access.node, None)
+                if not (isinstance(call, cst.Call) and call.func is access.node):
+                    return [None]
+                roles.append(self._read_role(call, 0))
+        return roles
+
     def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
         """``map_location=device`` where ``device = "cuda"`` becomes the target's device (see
         leave_Assign): "cpu", which torch.load can restore to."""
         value = original_node.value
+        if (
+            isinstance(value, cst.SimpleString)
+            and self._kind(value) == "cuda"
+            and self._device_role(original_node) is None
+            and self.enabled(CudaDeviceString)
+        ):
+            return self._cuda_literal_argument(original_node, updated_node)
         if not (
             original_node.keyword is not None
             and original_node.keyword.value == "map_location"

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.device_facts import Facts
 
+# How the decision that moved a tensor is worded (`x.to(feat_device)`), for the verdict.
+MOVED_BY = "moved by "
+
 
 @dataclass(frozen=True)
 class Why:

@@ -874,6 +874,10 @@ class Evaluator(LibraryCalls):
                 if isinstance(call, Function):
                     return self._call(call, [func, *args], kwargs, at)
             return Unknown(at=at, reason="")
+        if isinstance(func, Tensor) and isinstance(func.place, Device):
+            # A value the evaluator did not follow (`get_backbone(name)` by `eval`), moved by
+            # `.to(device)` and called: a module, whose output is where it was moved.
+            return self._model_call_unfollowed(func, args, kwargs, at, node, frame)
         if isinstance(func, Unknown) and _UNDECIDED in func.reason:
             # A call of a value an undecided condition chose: what runs there is not known.
             self._event("unfollowed", frame, node, f"{func.at}: {func.reason}")
@@ -974,6 +978,8 @@ class Evaluator(LibraryCalls):
         init = self._class_attr(cls, "__init__")
         if isinstance(init, Function):
             self._call(init, [ref, *args], kwargs, at)
+            if model:
+                self._place_submodules(self.heap[ref.id], {ref.id}, unmoved=True)
         elif cls.node is not None and _is_dataclass(cls.node):
             self._dataclass_fields(cls, ref, args, kwargs)
         return ref

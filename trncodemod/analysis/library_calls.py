@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from trncodemod.analysis.abstract_values import (
+    MOVED_BY,
     Bound,
     ClassRef,
     Const,
@@ -95,6 +96,11 @@ def _builds_model(name: str) -> bool:
     if name.startswith("transformers.") and last == "from_pretrained":
         return True
     return name in ("timm.create_model",)
+
+
+def _unmoved(place: Value | None) -> bool:
+    """A model's place as it was built: on the CPU, and nothing moved it since."""
+    return isinstance(place, Device) and place.kind == "cpu" and len(place.why) <= 1
 
 
 def _is_loss(obj: Obj) -> bool:
@@ -211,9 +217,11 @@ class LibraryCalls:
             return kind_of
         return Unknown(at=at, reason=_reason(kind_of) or f"`{_code(node, frame, self)}`")
 
-    def _model_call(self, ref: Ref, obj: Obj, args, kwargs, at, node, frame) -> Value:
+    def _inputs(self, args, kwargs, node, frame, cls=None) -> list[tuple[str, Value]]:
+        """The tensors a call of a model (of class ``cls``, where known) hands it, each with its
+        spelling and where it is; not those its ``forward`` keeps on the host (pack lengths)."""
         inputs = []
-        params, host_only = _forward_params(obj.cls)
+        params, host_only = _forward_params(cls)
         for index, value in enumerate(args):
             if index < len(params) and params[index] in host_only:
                 continue
@@ -222,6 +230,10 @@ class LibraryCalls:
         for key, value in kwargs.items():
             if key not in host_only:
                 inputs.extend(_tensors(value, key))
+        return inputs
+
+    def _model_call(self, ref: Ref, obj: Obj, args, kwargs, at, node, frame) -> Value:
+        inputs = self._inputs(args, kwargs, node, frame, obj.cls)
         self.trace.calls.append(
             ModelCall(
                 at,
@@ -237,17 +249,28 @@ class LibraryCalls:
         )
         return Tensor(place=obj.place or Unknown(at=at))
 
+    def _model_call_unfollowed(self, func: Tensor, args, kwargs, at, node, frame) -> Value:
+        """A call of a module the evaluator did not follow, which a move put on a decided
+        device: its inputs are checked, and its output is where it was moved."""
+        inputs = self._inputs(args, kwargs, node, frame)
+        spelled = _code(node.func, frame, self)
+        call = ModelCall(at, False, self._current_loops, spelled, func.place, tuple(inputs))
+        self.trace.calls.append(call)
+        return Tensor(place=func.place)
+
     def _tensor_method(self, target: Tensor, name, args, kwargs, at, node, frame) -> Value:
         if name == "to":
             goal = kwargs.get("device", args[0] if args else None)
             if goal is None:
                 return target
             place = self._move(target, goal, at, node, frame)
-            return (
-                target
-                if isinstance(place, Device) and place.kind == "dtype"
-                else Tensor(place=place)
-            )
+            if isinstance(place, Device) and place.kind == "dtype":
+                return target
+            if isinstance(place, Device) and place.kind != "accelerator":
+                # Where the tensor was sent, for a verdict that names the move.
+                move = Why(*_split(at), f"{MOVED_BY}`{_code(node, frame, self)}`")
+                place = replace(place, why=_keep((*place.why, move)))
+            return Tensor(place=place)
         if name == "cuda":
             return Tensor(place=Device(kind="cuda", spelled=".cuda()"))
         if name == "cpu":
@@ -320,18 +343,23 @@ class LibraryCalls:
             return Const()
         return Unknown(at=at)
 
-    def _place_submodules(self, obj: Obj, seen: set[int]) -> None:
+    def _place_submodules(self, obj: Obj, seen: set[int], unmoved: bool = False) -> None:
         """``module.to(device)`` moves every module it holds (`self.encoder = nn.Sequential(...)`
-        built in ``__init__``, a list of blocks): they take its place."""
+        built in ``__init__``, a list of blocks): they take its place. With ``unmoved`` (the
+        model just built): only those its ``__init__`` built and never moved, so a submodule
+        built on the CPU is where its model is built (`SimSiam()`), not a cause of its own."""
         for value in obj.attrs.values():
             for item in value.items if isinstance(value, Seq) else (value,):
                 if not isinstance(item, Ref) or item.id in seen:
                     continue
                 seen.add(item.id)
                 child = self.heap.get(item.id)
-                if child is not None and child.kind == "model":
-                    child.place = obj.place
-                    self._place_submodules(child, seen)
+                if child is None or child.kind != "model":
+                    continue
+                if unmoved and not _unmoved(child.place):
+                    continue
+                child.place = obj.place
+                self._place_submodules(child, seen, unmoved)
 
     def _prepared(self, args: list[Value], at: str) -> Value:
         """``accelerator.prepare(...)``: the models and loaders on the accelerator's device."""

@@ -5,7 +5,9 @@ and the step is cut — or a framework known to do so on the target owns the loo
 verify` is the way to know). An entry point that reaches no training step gets no verdict.
 
 A blocker finding left in a module the entry point runs is a cause as well: the entry point
-does not run while it is there, whatever the evaluator showed.
+does not run while it is there, whatever the evaluator showed. Another entry point's TRN027 (its
+own "does not", as a library module's `__main__` smoke test on the CPU gets) is not: each entry
+point's run is judged by its own evaluation.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from trncodemod.analysis.abstract_values import (
+    MOVED_BY,
     Device,
     Event,
     ModelCall,
@@ -77,6 +80,12 @@ def with_blockers(
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
                 if found.value == NO_STEP and code != "TRN026":
+                    continue
+                if code == EntryPointOffAccelerator.code and not message.startswith(
+                    f"{found.entry} "
+                ):
+                    # Another entry point's own verdict (a library module's `__main__` smoke
+                    # test on the CPU): this entry point's run is judged by its own evaluation.
                     continue
                 where = line if isinstance(line, str) else f"{path}:{line}"
                 return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
@@ -248,15 +257,29 @@ def _where(entry: str, place: Value, what: str, call: ModelCall, trace: Trace):
         if reason and not reason.startswith("prefix:"):
             text += f": {reason}"
         return EntryVerdict(entry, CANNOT_TELL, at, text + "; `trncodemod verify` runs it")
+    # The move that sent an input there (`x.to(feat_device)`), last of the decisions behind it.
+    moved = place.why[-1] if place.why and place.why[-1].text.startswith(MOVED_BY) else None
+    decided = place.why[:-1] if moved is not None else place.why
     if place.kind == "cuda":
         spelled = f" (`{place.spelled.strip('`')}`)" if place.spelled else ""
         return EntryVerdict(
             entry,
             DOES_NOT,
             _last(place.why) or call.where,
-            f"{what} is put on CUDA{spelled}, which the target does not have{_because(place.why)}",
+            f"{what} is put on CUDA{spelled}, which the target does not have{_because(decided)}",
         )
     where = "the CPU" if place.kind == "cpu" else f"`{place.spelled or place.kind}`"
+    on_device = isinstance(call.place, Device) and call.place.kind == "accelerator"
+    if moved is not None and on_device:
+        # The step sends its input to a device other than the model's (a feature device that
+        # is the CPU on the launch path): the cause is that move.
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            f"{moved.path}:{moved.line}",
+            f"{what} is {moved.text} to {where}, away from the model `{call.model}` on the "
+            f"accelerator{_because(decided)}",
+        )
     skipped = _skipped_move(entry, what, trace)
     if skipped is not None:
         return skipped
