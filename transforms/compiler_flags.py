@@ -58,6 +58,13 @@ _AS_OS = re.compile(r"\bas\s+os\b")
 _CONSTRUCTORS = (".from_pretrained", ".from_config")
 
 
+# The words of a called name: `train_one_epoch`, `trainOneEpoch` -> train, one, epoch;
+# `from_pretrained` -> from, pretrained (not a training call).
+_WORD = re.compile(r"[a-z0-9]+|[A-Z][a-z0-9]*")
+# Calls that run a model for its outputs, not to train it.
+_INFERENCE_CALLS = frozenset({"generate", "pipeline", "eval", "inference_mode", "predict"})
+
+
 class TransformerModelType(Rule):
     """## What it does
     For a script that builds a transformer model — `torch.nn.Transformer*`,
@@ -74,7 +81,9 @@ class TransformerModelType(Rule):
     It appends (flags from the launcher are kept), and only when no string in the file mentions
     `--model-type` already (so a second run adds nothing and a chosen model type is respected).
     Where it cannot append exactly — the script assigns `NEURON_CC_FLAGS` outright later, or `os`
-    names something else — it reports the line for the launcher instead. Nothing for `neuron`.
+    names something else — it reports the line for the launcher instead. Nothing for `neuron`,
+    and nothing in an inference script (it generates or predicts, and neither it nor what the
+    program reaches from it trains).
 
     ## Why
     neuronx-cc optimises for `--model-type {generic,transformer,unet-inference}`; Neuron's BERT
@@ -435,6 +444,22 @@ class CompilerFlags(Pass):
             bound = self._bound_calls.get(node) if isinstance(node, cst.Call) else None
             self._evidence.append((node, name, bound))
 
+    def _never_trains(self) -> bool:
+        """An inference script: it generates or predicts (`model.generate`, a transformers
+        `pipeline`, `model.eval()`), and no training step is in it or reached from it: it runs
+        no backward pass or framework trainer, the program finds no step of its elsewhere, and
+        it calls nothing named for training (`train(model)`, `fit`, an optimizer step)."""
+        program = self.run.program
+        if self.run.profile.trains or program.steps or program.steps_elsewhere:
+            return False
+        facts = self.run.facts
+        if facts is None:
+            return False
+        words = {w.lower() for name in facts.calls for w in _WORD.findall(name)}
+        if any(w.startswith("train") or w in ("fit", "backward", "step") for w in words):
+            return False
+        return not facts.calls.isdisjoint(_INFERENCE_CALLS)
+
     def _trained_evidence(self) -> tuple[cst.CSTNode, str] | None:
         """The first transformer the program trains: not one whose parameters it freezes (a
         frozen text encoder beside a trained diffusion UNet is not what the compiler is told
@@ -662,6 +687,10 @@ class CompilerFlags(Pass):
             # A model module that other modules import, whose `__main__` block is a quick test
             # (vit-pytorch's vit_with_decorr.py): setting a process-level flag at its import
             # would set it in every program that imports it.
+            return None
+        if self.run.profile.is_entry_script and self._never_trains():
+            # An inference script (llm-qlora's inference.py: load, generate): `--model-type`
+            # tunes the compilation of a training graph, and nothing here trains.
             return None
         if not self.run.profile.is_entry_script:
             # Process-level: never written into a module that others import.

@@ -4,7 +4,7 @@ removed or reported from the table in ``data/cuda_calls.toml`` ([measured-cuda-c
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -221,7 +221,10 @@ class CudaQuery(Rule):
     `torch.accelerator.device_count()` / `torch.accelerator.current_device_index()`. Everywhere
     else the call is reported with what to write instead, and nothing changes: the Trainium
     equivalent answers a different question (processes rather than devices, device memory
-    rather than allocator statistics).
+    rather than allocator statistics). A division by the device count (`rank %
+    torch.cuda.device_count()`, the CUDA idiom for a process's GPU) is a blocker on the XLA
+    targets where it runs whenever its function does: the count is 0 there, so it raises
+    ZeroDivisionError. Under a branch (a SLURM launch's) it is reported at the division.
 
     ## Why
     On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
@@ -525,8 +528,61 @@ class CudaOnlyCalls(DropsStatements, Pass):
         if self._sizes_launcher(original):
             return updated  # TRN025 names the launcher line to use instead
         fix = entry.neuron_fix if not self.target.is_xla and entry.neuron_fix else entry.fix
+        divided = self._divides_by(original) if short.endswith("device_count") else None
+        if divided is not None:
+            # `rank % torch.cuda.device_count()`: 0 on the target, so the script stops there
+            # with ZeroDivisionError, on every launch that reaches it.
+            instead = (
+                "each process drives one NeuronCore: use torch_xla.device() for its device "
+                "(torch_xla.runtime.local_ordinal() for its index)"
+                if isinstance(divided.operator, cst.Modulo)
+                else fix
+            )
+            message = (
+                f"`{_code(divided)}` divides by zero on Trainium, where device_count() is 0: "
+                f"ZeroDivisionError; {instead}"
+            )
+            if self.report(original, CudaQuery, message, False) and self._always_runs(divided):
+                # Where it runs whenever its function does; under a branch (a SLURM launch's
+                # `elif "SLURM_PROCID" in os.environ:`) it stops only the launches that take it.
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+            return updated
         self.report(original, CudaQuery, f"{short}() {entry.why}: {fix}", False)
         return updated
+
+    def _always_runs(self, node: cst.CSTNode) -> bool:
+        """``node`` runs whenever the function (or module) around it does: no branch, loop,
+        `try`, conditional expression or short-circuit between them."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, cst.FunctionDef | cst.Module):
+            if isinstance(
+                parent,
+                cst.If
+                | cst.Else
+                | cst.While
+                | cst.For
+                | cst.Try
+                | cst.ExceptHandler
+                | cst.IfExp
+                | cst.BooleanOperation
+                | cst.Lambda
+                | cst.ClassDef
+                | cst.Match,
+            ):
+                return False
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        return True
+
+    def _divides_by(self, call: cst.Call) -> cst.BinaryOperation | None:
+        """The `x % call`, `x // call` or `x / call` that ``call`` is the divisor of."""
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        if (
+            isinstance(parent, cst.BinaryOperation)
+            and parent.right is call
+            and isinstance(parent.operator, cst.Modulo | cst.FloorDivide | cst.Divide)
+        ):
+            return parent
+        return None
 
     def _sizes_launcher(self, call: cst.Call) -> bool:
         if not (self.target.is_xla and self.enabled(DeviceCountLauncher)):

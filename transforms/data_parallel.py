@@ -12,6 +12,7 @@ from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
 from trncodemod.analysis.device import analyse
+from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step
@@ -776,6 +777,51 @@ class DataParallel(Pass):
                 )
         return updated_node
 
+    def _cpu_fallback(
+        self, call: cst.Call, backend: cst.BaseExpression
+    ) -> tuple[str, cst.Call] | None:
+        """The backend a name holds on the target, and the test that chose it, where every
+        assignment of it in the function (or module) around ``call`` chooses between NCCL and
+        another backend by a test the target's facts make False (`"nccl" if
+        torch.cuda.is_available() else "gloo"`; data/device_facts.toml): the other backend."""
+        if not isinstance(backend, cst.Name):
+            return None
+        scope: cst.CSTNode | None = call
+        while scope is not None and not isinstance(scope, cst.FunctionDef):
+            scope = self.get_metadata(ParentNodeProvider, scope, None)
+        values = [
+            node.value
+            for node in walk(scope if scope is not None else self._module)
+            if isinstance(node, cst.Assign)
+            and any(
+                isinstance(t.target, cst.Name) and t.target.value == backend.value
+                for t in node.targets
+            )
+        ]
+        false_calls = facts_for(self.target.backend).false_calls
+        chosen: set[str] = set()
+        tests = []
+        for value in values:
+            nccl = nccl_choice(value)
+            if nccl is None:
+                return None
+            assert isinstance(value, cst.IfExp)
+            test, negated = value.test, False
+            while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                test, negated = test.expression, not negated
+            if not (
+                isinstance(test, cst.Call)
+                and not test.args
+                and not self.module_names(test.func).isdisjoint(false_calls)
+            ):
+                return None
+            tests.append(test)
+            side = value.body if negated else value.orelse  # the test is False on the target
+            chosen.add(_string(side) or "")
+        if len(chosen) != 1 or "" in chosen:
+            return None
+        return chosen.pop(), tests[0]
+
     def _process_group(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         backend = _argument(original, "backend", 0)
         value = _string(backend.value) if backend is not None else None
@@ -789,7 +835,19 @@ class DataParallel(Pass):
         ):
             what = "no backend" if backend is None else f"backend `{_code(backend.value)}`"
             held = None
-            if value is None and backend is not None:  # `backend=args.dist_backend`
+            fallback = self._cpu_fallback(original, backend.value) if backend else None
+            if fallback is not None:
+                # `backend = "nccl" if torch.cuda.is_available() else "gloo"`: the device pass
+                # makes such a test pick the accelerator where it chooses a device, but nothing
+                # rewrites this choice, so it runs as it is on the target: gloo. That starts,
+                # and DDP on an XLA model then raises (benchmarks/xla_quirks/gloo_xla_ddp.py):
+                # the placement decides whether it meets XLA tensors, not this line.
+                held, test = fallback
+                what += (
+                    f', "{held}" on the target, where `{_code(test)}` is False: {held} runs on '
+                    "the CPU, and DDP of a model on the XLA device raises with it"
+                )
+            elif value is None and backend is not None:  # `backend=args.dist_backend`
                 facts = per_tree(self._module, "device", lambda t: analyse(t, self.module_names))
                 held = facts.constant(backend.value)
                 if held is not None:

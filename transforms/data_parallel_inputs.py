@@ -64,6 +64,16 @@ _NOT_FEEDING = frozenset(
         "builtins.id",
     }
 )
+# Loaders whose batches are on the XLA device: each tensor of a batch is moved before the loop
+# body sees it (torch_xla/distributed/parallel_loader.py at v2.9.0, `MpDeviceLoader.__iter__`).
+_DEVICE_LOADERS = frozenset(
+    {
+        "torch_xla.distributed.parallel_loader.MpDeviceLoader",
+        "torch_xla.distributed.parallel_loader.ParallelLoader",
+    }
+)
+# Wrappers of an iterable that hand on its items (with a count for `enumerate`).
+_PASS_THROUGH = frozenset({"builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm"})
 _MAX_DEPTH = 8
 MOVED, CPU, UNKNOWN = "moved", "cpu", "unknown"
 
@@ -319,6 +329,8 @@ class DdpInputs:
                 if any(a.keyword and a.keyword.value == "device" for a in value.args):
                     return MOVED, value
                 return CPU, value
+            if self._device_loader(value, depth + 1):
+                return MOVED, value  # an item of its batches (what `for` hands on)
             return UNKNOWN, value
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):
             if self._moved_mapping(value.value, depth + 1):
@@ -358,6 +370,26 @@ class DdpInputs:
                 return True
         return False
 
+    def _device_loader(self, value: cst.BaseExpression, depth: int) -> bool:
+        """An MpDeviceLoader (`pl.MpDeviceLoader(loader, device)`, a ParallelLoader's
+        `per_device_loader(device)`), also through `enumerate`/`tqdm` (their other items are
+        counts, not tensors) or a name bound to one before the loop."""
+        if depth > _MAX_DEPTH:
+            return False
+        if isinstance(value, cst.Name):
+            bound = self._binding_before(value)
+            return isinstance(bound, cst.BaseExpression) and self._device_loader(bound, depth + 1)
+        if not isinstance(value, cst.Call):
+            return False
+        func = value.func
+        if self.owner.is_any(func, _DEVICE_LOADERS):
+            return True
+        if isinstance(func, cst.Attribute) and func.attr.value == "per_device_loader":
+            return self._device_loader(func.value, depth + 1)
+        if self.owner.is_any(func, _PASS_THROUGH) and value.args and not value.args[0].keyword:
+            return self._device_loader(value.args[0].value, depth + 1)
+        return False
+
     def _moved_mapping(self, value: cst.BaseExpression, depth: int) -> bool:
         """A dict of moved tensors: `{k: v.to(device) for k, v in batch.items()}`."""
         if isinstance(value, cst.Name) and depth <= _MAX_DEPTH:
@@ -384,6 +416,8 @@ class DdpInputs:
                 every = [*params.posonly_params, *params.params, *params.kwonly_params]
                 return next((p for p in every if p.name.value == name.value), None)
             if isinstance(parent, (cst.For, cst.CompFor)) and _binds(parent.target, name.value):
+                if isinstance(parent, cst.For) and self._device_loader(parent.iter, 0):
+                    return parent.iter  # a batch of an MpDeviceLoader: on the device
                 return None  # a loop target: one batch after another
             if isinstance(parent, (cst.For, cst.While)) and (
                 self._bound_in(parent.body, name.value) is not _NOT_BOUND

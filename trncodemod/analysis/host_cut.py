@@ -27,6 +27,9 @@ _HOST_CONVERSIONS = frozenset({"float", "int", "bool"})
 # `total` started as (item-hoist's TRN121 writes that of `total += loss.item()`).
 _DEVICE_RESULTS = frozenset({"detach", "sum", "mean", "clone", "float", "double"})
 _HOST_FACTORIES = frozenset({"list", "dict", "set", "int", "float", "defaultdict", "Counter"})
+# Factories of a tensor on the CPU unless told a device: `losses = torch.zeros(n)`. A write of a
+# device value into one (`losses[k] = loss`) copies it to the host, a read like `.item()`.
+_CPU_TENSOR_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "tensor"})
 
 
 def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
@@ -36,15 +39,65 @@ def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
     module) that holds the loop, where the names the loop updates get their first values."""
     made = _made(loop)
     reads = [call for call in every_iteration_calls(loop.body) if _reads_on_host(call, made)]
-    if not reads:
+    writes = _host_tensor_writes(loop, scope, made)
+    if not reads and not writes:
         return False
     inner = {id(node) for read in reads for node in walk(read.func) if node is not read}
-    if sum(1 for read in reads if id(read) not in inner) > 1:
+    if sum(1 for read in reads if id(read) not in inner) + len(writes) > 1:
         # Each read runs its own graph over what came before it (`out.cpu()`, `h.cpu()`,
         # `float(loss)`: 3.0 executions a batch, 1.0 with a cut before the first read;
         # benchmarks/step_shapes/eval_host_read.py).
         return False
     return not carries_device_value(loop, scope)
+
+
+def _host_tensor_writes(loop: Loop, scope: cst.CSTNode, made: set[str]) -> list[cst.Assign]:
+    """Statements at the top of ``loop``'s body that write a value computed in the iteration,
+    not read on the host already, into a tensor made on the CPU before the loop (`losses =
+    torch.zeros(n)`; `losses[k] = loss`): each copies the value to the host, running its graph
+    (benchmarks/xla_quirks/cpu_tensor_write.py: 7 executions for 6 batches with no cut, 12 with
+    a cut after the write or before it). `losses[k] = loss.item()` is the `.item()`'s read."""
+    statements = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    found = []
+    for statement in statements:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not (
+                isinstance(small, cst.Assign)
+                and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Subscript)
+                and isinstance(small.targets[0].target.value, cst.Name)
+            ):
+                continue
+            name = small.targets[0].target.value.value
+            if name in made or not _starts_as_cpu_tensor(name, loop, scope):
+                continue
+            values = walk(small.value)
+            if any(isinstance(n, cst.Call) and _reads_on_host(n, made) for n in values):
+                continue
+            if any(isinstance(n, cst.Name) and n.value in made for n in walk(small.value)):
+                found.append(small)
+    return found
+
+
+def _starts_as_cpu_tensor(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
+    """Every assignment of ``name`` outside ``loop`` in ``scope`` makes a tensor on the CPU:
+    `torch.zeros(n)`, with no `device=` and not moved (`torch.zeros(2).to(rank)` is not)."""
+    loop_nodes = {id(n) for n in walk(loop)}
+    values = [
+        node.value
+        for node in walk(scope)
+        if isinstance(node, cst.Assign)
+        and id(node) not in loop_nodes
+        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+    ]
+    return bool(values) and all(
+        isinstance(v, cst.Call)
+        and dotted(v.func) in {f"torch.{f}" for f in _CPU_TENSOR_FACTORIES}
+        and not any(a.keyword is not None and a.keyword.value == "device" for a in v.args)
+        for v in values
+    )
 
 
 def first_host_read(loop: Loop) -> tuple[int, cst.Call] | None:

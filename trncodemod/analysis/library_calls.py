@@ -338,6 +338,11 @@ class LibraryCalls:
             return Unknown(at=at)
         if obj.kind == "accelerator" and name == "prepare":
             return self._prepared(args, at)
+        if obj.kind == "accelerator" and name == "skip_first_batches" and args:
+            # A loader of the same kind: on XLA accelerate wraps the skipping loader in its
+            # MpDeviceLoaderWrapper again (accelerate/data_loader.py, `skip_first_batches`:
+            # `DistributedType.XLA`), so a prepared loader still cuts each batch.
+            return args[0]
         if obj.kind == "accelerator" and name == "backward":
             self._event("backward", frame, node)
             return Const()
