@@ -199,9 +199,16 @@ class EvalLoopStepMarker(Rule):
     is still alive: measured on XLA:CPU ([measured-eval-host-read]: 8 batches,
     `total += float(loss)`), 2.0 graph executions a batch with the cut after the read or with an
     MpDeviceLoader alone, 1.0 with the cut before the read (with or without the loader) or with
-    no cut at all. No cut at all only where the iteration makes one read: several reads
-    (`out.cpu()`, `h.cpu()`, `float(loss)`) each run a graph over the shared forward pass, 3.0
-    executions a batch and 4 compiles against 1.0 and 1 with the cut before the first.
+    no cut at all. No cut at all only where one read needs the values a cut before the first
+    read would compute: several such reads (`out.cpu()`, `h.cpu()`, `float(loss)`) each run a
+    graph over the shared forward pass, 3.0 executions a batch and 4 compiles against 1.0 and 1
+    with the cut before the first. A read of a batch only moved to the device (`labels.cpu()`,
+    with `labels = labels.to(device)`: device data, no graph to run) or of a value made after
+    that point (`save_image(...)` of a second sample) does not count: an argmax read beside a
+    read of its labels ran 1.0 executions a batch with no cut, 2.0 with the cut before the reads.
+    A name an earlier statement of the iteration assigns (`trg = batch["trg"].to(device)`, then
+    `trg = trg[1:].view(-1)`) is not carried; a sum of a tensor computed in the loop
+    (`total += loss`) is.
 
     Fixed-count loops over tensors are not batch loops: a `for _ in range(n)` that only updates
     tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power
