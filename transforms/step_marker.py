@@ -28,6 +28,7 @@ from trncodemod.analysis.loops import (
     top_level_expressions,
     unwrap_iterable,
 )
+from trncodemod.analysis.no_device import trains_without_device
 from trncodemod.analysis.nodes import children, walk
 from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
 from trncodemod.findings import Rule, Safety, Severity
@@ -423,6 +424,11 @@ class StepMarker(Pass):
     def visit_Module(self, node: cst.Module) -> None:
         if not self.target.is_xla or not self.target.step_marker:
             return  # eager backend: no graph to cut ([torchneuron-overview])
+        if trains_without_device(self.run.program, self.run.profile, lambda: self.run.facts):
+            # Nothing in the program places anything on a device (a CPU smoke test in
+            # `__main__`; device-missing's TRN804 says so, or has moved the model and batches,
+            # and then this module places something): no XLA tensor, no graph to cut.
+            return
         self._marker_api = self._marker_in_scope(node, self.target.step_marker)
         loops = find_step_loops(node)
         for info in loops.values():
