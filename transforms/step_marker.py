@@ -31,7 +31,7 @@ from trncodemod.analysis.loops import (
     top_level_expressions,
     unwrap_iterable,
 )
-from trncodemod.analysis.no_device import trains_without_device
+from trncodemod.analysis.no_device import own_run_without_device, trains_without_device
 from trncodemod.analysis.nodes import children, walk
 from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
 from trncodemod.findings import Rule, Safety, Severity
@@ -447,6 +447,11 @@ class StepMarker(Pass):
             return
         self._marker_api = self._marker_in_scope(node, self.target.step_marker)
         loops = find_step_loops(node)
+        if own_run_without_device(self.run.program, self.run.profile, lambda: self.run.facts):
+            # Its `__main__` block runs on the CPU by the author's choice: nothing that run
+            # reaches places anything on a device, whatever the entry points that import it do.
+            on_cpu = {id(n) for guard in _main_guards(node) for n in walk(guard)}
+            loops = {loop: info for loop, info in loops.items() if id(loop) not in on_cpu}
         for info in loops.values():
             if info.kind == "train" and info.optimizer_steps:
                 for inner in _nested_loops(info.node.body):
@@ -916,6 +921,24 @@ class StepMarker(Pass):
             if index == after:
                 body.append(cst.SimpleStatementLine([self._marker()]))
         return updated_node.with_changes(body=body)
+
+
+def _main_guards(module: cst.Module) -> Iterator[cst.If]:
+    """The module's `if __name__ == "__main__":` blocks."""
+    for statement in module.body:
+        if isinstance(statement, cst.If) and m.matches(
+            statement.test,
+            m.Comparison(
+                left=m.Name("__name__"),
+                comparisons=[
+                    m.ComparisonTarget(
+                        operator=m.Equal(),
+                        comparator=m.SimpleString('"__main__"') | m.SimpleString("'__main__'"),
+                    )
+                ],
+            ),
+        ):
+            yield statement
 
 
 def _enclosing_functions(

@@ -53,3 +53,22 @@ def trains_without_device(
         return False  # a library step whose callers the tool cannot see: they may move
     found = facts()
     return found is not None and places_nothing(found)
+
+
+def own_run_without_device(
+    program: ModuleView, profile: TrainingProfile, facts: Callable[[], FileFacts | None]
+) -> bool:
+    """Run as a script (`python module.py`: its `if __name__ == "__main__":` block), the module
+    places nothing on a device and nothing its own run reaches does, whatever other entry points
+    that import it do (a CPU smoke test at the bottom of a library module)."""
+    if (
+        program.is_test
+        or program.role != "entry"
+        or program.own_run_moves
+        or set(profile.launchers) & FRAMEWORKS
+        or profile.parallelism
+        or profile.already_xla
+    ):
+        return False
+    found = facts()
+    return found is not None and places_nothing(found)
