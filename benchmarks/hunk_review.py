@@ -177,8 +177,10 @@ def check_verdicts(
     by_id: dict[str, dict] = {}
     for item in items:
         by_id.setdefault(item["id"], item)
-        if item.get("legacy_id"):
-            by_id.setdefault(item["legacy_id"], item)
+    for former in ("prior_id", "legacy_id"):
+        for item in items:
+            if item.get(former):
+                by_id.setdefault(item[former], item)
     kept: dict[str, dict] = {}
     gone, moved = [], []
     for entry in verdicts:

@@ -72,6 +72,8 @@ class Hunk:
     rules: list[str] = field(default_factory=list)
     new_start: int = 0  # 1-based line of the first added line in the new file
     scope: str = hunk_ids.MODULE
+    # The nearest lines of code of the original file before and after it (``hunk_ids.around``)
+    around: tuple[str, str] = ("", "")
 
     def key(self, repo: str) -> str:
         """The id verdicts written before scopes were kept use (content only)."""
@@ -175,7 +177,10 @@ def file_hunks(path: str, before: str, after: str) -> list[Hunk]:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             start = i1 + 1 if i2 > i1 else i1
-            hunks.append(Hunk(path, start, old[i1:i2], new[j1:j2], new_start=j1 + 1))
+            context = hunk_ids.around(old, i1, i2, path.endswith(".ipynb"))
+            hunks.append(
+                Hunk(path, start, old[i1:i2], new[j1:j2], new_start=j1 + 1, around=context)
+            )
     before_spans, after_spans = hunk_ids.scopes(before, path), hunk_ids.scopes(after, path)
     for hunk in hunks:
         hunk.scope = hunk_ids.hunk_scope(hunk, before_spans, after_spans)
@@ -241,21 +246,54 @@ def parses(path: Path) -> str | None:
 
 
 def hunk_rows(repo: str, hunks: list[Hunk]) -> list[dict]:
-    """Each hunk as ``hunks.json`` keeps it: its id (``hunk_ids``: with its function and
-    rules), the content-only id older verdicts were written under, and its place."""
-    ids = hunk_ids.number(
-        [hunk_ids.hunk_id(repo, h.path, h.scope, h.rules, h.removed, h.added) for h in hunks]
-    )
+    """Each hunk as ``hunks.json`` keeps it: its id (``hunk_ids``: with its function, rules
+    and the lines around it), the ids older verdicts were written under (``prior_id`` without
+    the lines around, ``legacy_id`` content only), and its place."""
+
+    def ids(context: bool) -> list[str]:
+        return hunk_ids.number(
+            [
+                hunk_ids.hunk_id(
+                    repo,
+                    h.path,
+                    h.scope,
+                    h.rules,
+                    h.removed,
+                    h.added,
+                    h.around if context else None,
+                )
+                for h in hunks
+            ]
+        )
+
     legacy = hunk_ids.number([h.key(repo) for h in hunks])
     return [
         {
             "id": key,
+            "prior_id": prior,
             "legacy_id": old,
             "where": hunk_ids.where(repo, h.path, h.old_start, h.scope),
             **h.__dict__,
         }
-        for key, old, h in zip(ids, legacy, hunks, strict=True)
+        for key, prior, old, h in zip(ids(True), ids(False), legacy, hunks, strict=True)
     ]
+
+
+def rehunk(name: str, cache: Path = CACHE) -> None:
+    """Rewrite ``hunks.json`` of the kept results under today's ids, without running the tool
+    again: each hunk's lines around it are read from the original file."""
+    path = cache / "results" / name / "hunks.json"
+    fields = set(Hunk.__dataclass_fields__) - {"around"}
+    hunks = [
+        Hunk(**{k: v for k, v in row.items() if k in fields})
+        for row in json.loads(path.read_text())
+    ]
+    for hunk in hunks:
+        text = (cache / "repos" / name / hunk.path).read_text("utf-8", errors="surrogateescape")
+        first = hunk.old_start - 1 if hunk.removed else hunk.old_start
+        last = first + len(hunk.removed)
+        hunk.around = hunk_ids.around(text.splitlines(), first, last, hunk.path.endswith(".ipynb"))
+    path.write_text(json.dumps(hunk_rows(name, hunks), indent=1))
 
 
 def measure(
@@ -402,11 +440,19 @@ def main() -> None:
     parser.add_argument(
         "--table-only", action="store_true", help="rewrite the README table from the kept results"
     )
+    parser.add_argument(
+        "--rehunk", action="store_true", help="recompute the kept hunks' ids; run nothing"
+    )
     args = parser.parse_args()
     repos = load_repos()
     unknown = set(args.only or ()) - {r.name for r in repos}
     if unknown:
         sys.exit(f"not in repos.toml: {', '.join(sorted(unknown))}")
+    if args.rehunk:
+        for repo in repos:
+            if (CACHE / "results" / repo.name / "hunks.json").is_file():
+                rehunk(repo.name)
+        return
     for repo in [] if args.table_only else repos:
         if args.only and repo.name not in args.only:
             continue

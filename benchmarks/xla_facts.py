@@ -335,9 +335,137 @@ def sparse_tensors() -> dict:
         torch_xla.sync()
         return "stepped"
 
+    indices = torch.tensor([[0, 1, 2], [1, 2, 0]])
+    values = torch.ones(3)
+
+    def dense_adjacency():
+        adjacency = torch.sparse_coo_tensor(indices, values, (3, 3)).to_dense().to(device)
+        product = torch.mm(adjacency, torch.ones(3, 2, device=device))
+        torch_xla.sync()
+        return str(product.device)
+
     return {
         "torch.eye(3).to_sparse().to(xla)": _outcome(lambda: torch.eye(3).to_sparse().to(device)),
+        "torch.sparse_coo_tensor(...).to(xla)": _outcome(
+            lambda: torch.sparse_coo_tensor(indices, values, (3, 3)).to(device)
+        ),
+        "torch.sparse.FloatTensor(...).to(xla)": _outcome(
+            lambda: torch.sparse.FloatTensor(indices, values, torch.Size([3, 3])).to(device)
+        ),
+        "torch.spmm(CPU sparse, xla dense)": _outcome(
+            lambda: torch.spmm(
+                torch.sparse_coo_tensor(indices, values, (3, 3)), torch.ones(3, 2, device=device)
+            )
+        ),
         "Embedding(sparse=True) backward": _outcome(embedding_backward),
+        "the same adjacency dense, torch.mm on xla": _outcome(dense_adjacency),
+    }
+
+
+def packed_sequences() -> dict:
+    """Recurrent modules on the XLA device fed a `PackedSequence` (pack_padded_sequence,
+    pack_sequence) against the same padded batch unpacked, and where the pack's lengths may
+    live."""
+    from torch.nn.utils.rnn import pack_padded_sequence, pack_sequence, pad_packed_sequence
+
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    padded = torch.randn(3, 5, 4)
+    lengths = torch.tensor([5, 3, 2])
+
+    def run(module, make_input):
+        module = module.to(device)
+        output, _ = module(make_input())
+        if not isinstance(output, torch.Tensor):
+            output, _ = pad_packed_sequence(output, batch_first=True)
+        output.sum().backward()
+        torch_xla.sync()
+        return str(output.device)
+
+    found = {}
+    for name, cls in (("LSTM", torch.nn.LSTM), ("GRU", torch.nn.GRU), ("RNN", torch.nn.RNN)):
+        found[f"nn.{name}(pack_padded_sequence(x, cpu lengths)) on xla"] = _outcome(
+            lambda cls=cls: run(
+                cls(4, 6, batch_first=True),
+                lambda: pack_padded_sequence(padded.to(device), lengths, batch_first=True),
+            )
+        )
+        found[f"nn.{name}(padded batch) on xla"] = _outcome(
+            lambda cls=cls: run(cls(4, 6, batch_first=True), lambda: padded.to(device))
+        )
+    found["nn.LSTM(pack_sequence([...])) on xla"] = _outcome(
+        lambda: run(
+            torch.nn.LSTM(4, 6),
+            lambda: pack_sequence([padded[i, : int(n)].to(device) for i, n in enumerate(lengths)]),
+        )
+    )
+    found["pack_padded_sequence(x, lengths on xla)"] = _outcome(
+        lambda: (
+            type(
+                pack_padded_sequence(padded.to(device), lengths.to(device), batch_first=True)
+            ).__name__
+        )
+    )
+    found["nn.LSTM(pack_padded_sequence(...)) all on the CPU"] = _outcome(
+        lambda: str(
+            torch.nn.LSTM(4, 6, batch_first=True)(
+                pack_padded_sequence(padded, lengths, batch_first=True)
+            )[0].data.device
+        )
+    )
+    return found
+
+
+def teacher_forcing() -> dict:
+    """Compiles in 8 batches of a decoder loop (6 steps) whose next input is chosen on the host
+    per time step (`trg[t] if random.random() < ratio else top1`), against a choice drawn once
+    per batch and a device mask (`torch.where(torch.rand(B) < ratio, trg[t], top1)`). Each
+    variant has its own batch size, so no variant reuses another's compiled graphs."""
+    import random
+
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    vocab, steps = 12, 6
+    embed = torch.nn.Embedding(vocab, 8).to(device)
+    cell = torch.nn.LSTMCell(8, 8).to(device)
+    head = torch.nn.Linear(8, vocab).to(device)
+    optimizer = torch.optim.SGD(
+        [*embed.parameters(), *cell.parameters(), *head.parameters()], lr=0.01
+    )
+
+    def run(batch: int, choose) -> int:
+        random.seed(0)
+        trg = torch.randint(vocab, (steps, batch), device=device)
+        _settle()
+        for _ in range(8):
+            hidden = cell_state = torch.zeros(batch, 8, device=device)
+            token, loss = trg[0], 0.0
+            per_batch = random.random()
+            for t in range(1, steps):
+                hidden, cell_state = cell(embed(token), (hidden, cell_state))
+                logits = head(hidden)
+                loss = loss + torch.nn.functional.cross_entropy(logits, trg[t])
+                token = choose(trg, t, logits.argmax(1), per_batch)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            torch_xla.sync()
+        return met.counter_value("UncachedCompile") or 0
+
+    def device_mask(trg, t, top1, _):
+        return torch.where(torch.rand(top1.shape[0], device=device) < 0.5, trg[t], top1)
+
+    return {
+        "random.random() < 0.5 per time step": run(
+            4, lambda trg, t, top1, _: trg[t] if random.random() < 0.5 else top1
+        ),
+        "random.random() < 1.0 per time step": run(
+            5, lambda trg, t, top1, _: trg[t] if random.random() < 1.0 else top1
+        ),
+        "drawn once per batch, < 0.5": run(
+            6, lambda trg, t, top1, drawn: trg[t] if drawn < 0.5 else top1
+        ),
+        "torch.where(torch.rand(B, device) < 0.5, trg[t], top1)": run(7, device_mask),
     }
 
 
@@ -538,6 +666,8 @@ FACTS = {
         fallback_ops,
         generator_device,
         reduce_average,
+        packed_sequences,
+        teacher_forcing,
     )
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -162,3 +163,93 @@ def test_rekey_moves_a_legacy_verdict_to_the_id_and_place_of_its_hunk(tmp_path):
     moved = {**train, "where": "repo train.py:40 in train"}
     again = hunk_review.check_verdicts("hunk", rekeyed[:1], hunk_review.HUNK_VERDICTS, [moved])
     assert list(again) == [train["id"]]
+
+
+# A validation loop whose cut moves from after its host read to before it: the same inserted
+# line in the same function, with the same rules, at another place among its lines.
+EVAL = (
+    "def validate():\n"
+    "    for x in loader:\n"
+    "        out = model(x)\n"
+    "        total += out.sum().item()\n"
+    "    return total\n"
+)
+EVAL_CUT_AFTER = EVAL.replace(".item()\n", ".item()\n        torch_xla.sync()\n")
+EVAL_CUT_BEFORE = EVAL.replace("model(x)\n", "model(x)\n        torch_xla.sync()\n")
+
+
+def _ids(before: str, after: str, key: str = "id") -> list[str]:
+    hunks = repos.file_hunks("eval.py", before, after)
+    for hunk in hunks:
+        hunk.rules = ["TRN101"]
+    return [row[key] for row in repos.hunk_rows("repo", hunks)]
+
+
+def test_a_cut_that_moves_among_its_lines_gets_a_new_id():
+    after, before = _ids(EVAL, EVAL_CUT_AFTER), _ids(EVAL, EVAL_CUT_BEFORE)
+    assert after != before
+    # The id written before positions were kept could not tell them apart.
+    assert _ids(EVAL, EVAL_CUT_AFTER, "prior_id") == _ids(EVAL, EVAL_CUT_BEFORE, "prior_id")
+
+
+def test_an_unrelated_edit_fifty_lines_away_keeps_the_id():
+    filler = "".join(f"step_{n} = {n}\n" for n in range(50))
+    edited = filler.replace("step_10 = 10", "step_10 = 11  # tuned")
+    base = _ids(filler + EVAL, filler + EVAL_CUT_AFTER)
+    assert base == _ids(edited + EVAL, edited + EVAL_CUT_AFTER)
+    # Blank and comment lines between the cut and its neighbours do not count either.
+    spaced = EVAL.replace("    return total\n", "\n        # done\n    return total\n")
+    cut = spaced.replace(".item()\n", ".item()\n        torch_xla.sync()\n")
+    assert _ids(filler + EVAL, filler + EVAL_CUT_AFTER) == _ids(filler + spaced, filler + cut)
+
+
+def test_a_verdict_found_by_a_former_id_is_kept_at_its_line_and_refused_when_moved(capsys):
+    (moved,) = repos.hunk_rows(
+        "repo", [_rules(h) for h in repos.file_hunks("eval.py", EVAL, EVAL_CUT_BEFORE)]
+    )
+    (kept,) = repos.hunk_rows(
+        "repo", [_rules(h) for h in repos.file_hunks("eval.py", EVAL, EVAL_CUT_AFTER)]
+    )
+    # Written for the cut after the read (line 4), under the id that left its place out.
+    entry = {
+        "id": kept["prior_id"],
+        "where": "repo eval.py:4 in validate",
+        "rules": "TRN101",
+        "verdict": "correct",
+    }
+    check = hunk_review.check_verdicts
+    assert check("hunk", [entry], hunk_review.HUNK_VERDICTS, [kept]) == {kept["id"]: entry}
+    assert check("hunk", [entry], hunk_review.HUNK_VERDICTS, [moved]) == {}
+    assert "line 4 now 3 (moved" in capsys.readouterr().out
+    rekeyed = hunk_review.rekey([entry], {kept["id"]: entry}, [kept])
+    assert rekeyed == [{**entry, "id": kept["id"]}]
+
+
+def _rules(hunk):
+    hunk.rules = ["TRN101"]
+    return hunk
+
+
+def test_a_notebook_line_is_compared_without_its_json_quoting():
+    def code(line: str) -> str:
+        return repos.hunk_ids.code_line(line, notebook=True)
+
+    assert code('    "    out = model(x)\\n",') == "out = model(x)"
+    assert code('    "\\n",') == ""
+    assert code('    "# a note\\n",') == ""
+
+
+def test_rehunk_gives_the_kept_hunks_the_ids_a_new_run_would(tmp_path):
+    (tmp_path / "repos" / "repo").mkdir(parents=True)
+    (tmp_path / "repos" / "repo" / "eval.py").write_text(EVAL)
+    (tmp_path / "results" / "repo").mkdir(parents=True)
+    fresh = repos.hunk_rows(
+        "repo", [_rules(h) for h in repos.file_hunks("eval.py", EVAL, EVAL_CUT_AFTER)]
+    )
+    # As an older run kept them: no lines around, no prior id.
+    kept = [{k: v for k, v in row.items() if k not in ("around", "prior_id")} for row in fresh]
+    kept[0]["id"] = "old"
+    path = tmp_path / "results" / "repo" / "hunks.json"
+    path.write_text(json.dumps(kept))
+    repos.rehunk("repo", tmp_path)
+    assert json.loads(path.read_text()) == json.loads(json.dumps(fresh))

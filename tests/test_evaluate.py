@@ -10,6 +10,7 @@ import pytest
 
 from trncodemod.analysis.evaluate import Evaluator, facts_for
 from trncodemod.analysis.verdict import CANNOT_TELL, DOES_NOT, NO_STEP, RUNS, judge
+from trncodemod.pipeline.notebook_program import notebook_program
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 XLA = facts_for("xla")
@@ -162,6 +163,11 @@ def _golden_programs() -> list[tuple[str, dict[str, str]]]:
                     p.relative_to(case / side).as_posix(): p.read_text()
                     for p in sorted((case / side).rglob("*.py"))
                 }
+                # A notebook is judged as its code cells joined into one module.
+                for p in sorted((case / side).rglob("*.ipynb")):
+                    program = notebook_program(p.read_bytes())
+                    assert program is not None, p
+                    files[p.relative_to(case / side).as_posix()] = program.text
                 found.append((f"program/{case.name}/{side}", files))
     return found
 
@@ -417,3 +423,25 @@ def test_an_entry_point_that_does_not_run_is_a_blocker_unless_left_out(
     assert "1 does not: gan.py:3" in result.output  # the verdict says so either way
     assert ("gan.py:3:1: TRN027 [blocker]" in result.output) is blocked
     assert result.exit_code == (1 if blocked else 0)
+
+
+@pytest.mark.parametrize(
+    ("made", "value"),
+    [
+        ("data.BucketIterator(train, 32, device=device)", RUNS),
+        ("data.Iterator(train, 32, None, device)", RUNS),
+        ("data.BucketIterator.splits((train, valid), batch_size=32, device=device)[0]", RUNS),
+        ("data.BucketIterator(train, 32)", DOES_NOT),  # no device: the CPU
+        ("data.BucketIterator(train, 32, device=0)", DOES_NOT),  # an int: the CPU, with a warning
+    ],
+)
+def test_a_torchtext_iterator_makes_its_batches_fields_on_its_device(made: str, value: str):
+    text = (
+        "import torch, torch_xla\nfrom torchtext.legacy import data\n"
+        "device = torch_xla.device()\nmodel = torch.nn.Linear(2, 2).to(device)\n"
+        f"optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\nbatches = {made}\n"
+        "for batch in batches:\n    loss = model(batch.src).sum()\n    loss.backward()\n"
+        "    optimizer.step()\n    torch_xla.sync()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == value, found

@@ -23,7 +23,7 @@ CASES = sorted(p for p in PROGRAM.iterdir() if (p / "in").is_dir())
 
 def _migrate(tree: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tree)
-    files = sorted(p.relative_to(tree) for p in tree.rglob("*.py"))
+    files = sorted(p.relative_to(tree) for p in tree.rglob("*") if p.suffix in (".py", ".ipynb"))
     return one_per_cause(proven(list(migrate_files(files, Settings(), jobs=1)), "xla-2.9"))
 
 
@@ -66,7 +66,8 @@ def test_program_golden_case(
     expected_out = case / "out"
     expected = {
         p.relative_to(expected_out).as_posix(): p.read_bytes()
-        for p in (sorted(expected_out.rglob("*.py")) if expected_out.is_dir() else [])
+        for p in (sorted(expected_out.rglob("*")) if expected_out.is_dir() else [])
+        if p.suffix in (".py", ".ipynb")
     }
     assert changed == expected
     assert found == (case / "findings").read_text().splitlines()

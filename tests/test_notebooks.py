@@ -319,3 +319,98 @@ def test_a_line_magic_without_its_percent_is_kept_and_python_that_looks_like_one
     sources = _migrated(path)
     assert sources[0] == magic
     assert sources[2] == "time = 5\nmodel = torch.nn.Linear(4, 2).to(torch_xla.device())"
+
+
+# The evaluator judges a notebook as one program: its code cells in order (issue 34).
+_MODEL = (
+    "import torch\n\n\nclass Net(torch.nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = torch.nn.Linear(4, 2)\n\n"
+    "    def forward(self, x):\n        return self.fc(x)\n"
+)
+_ON_HOST = (
+    "%matplotlib inline\nimport torch\nfrom model import Net",
+    "use_cuda = False{comment}\ndevice = torch.device('cuda' if use_cuda else 'cpu')",
+    "def train(model, optimizer, device):\n"
+    "    for step in range(10):\n"
+    "        x = torch.randn(8, 4).to(device)\n"
+    "        loss = model(x).pow(2).mean()\n"
+    "        optimizer.zero_grad()\n"
+    "        loss.backward()\n"
+    "        optimizer.step()",
+    "model = Net().to(device)\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)",
+    "train(model, optimizer, device)",
+)
+
+
+def _check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", *options, "."])
+    return result.exit_code, result.stdout
+
+
+def test_a_notebook_is_an_entry_point_judged_cell_by_cell_with_the_modules_it_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "model.py").write_text(_MODEL)
+    cells = list(_ON_HOST)
+    cells[1] = "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')"
+    _cells(tmp_path / "train.ipynb", *cells)
+    _, out = _check(tmp_path, monkeypatch, "--format", "json")
+    (entry,) = json.loads(out)["verdict"]["entry_points"]
+    # The step (`loss.backward()`) is in cell 3, the model's class in model.py, the device decided in cell 2.
+    assert entry == {
+        "entry": "train.ipynb",
+        "verdict": "runs",
+        "where": "train.ipynb[cell 3]:6",
+        "why": "the model's parameters and the step's inputs are on the accelerator, and the "
+        "step is cut",
+    }
+
+
+@pytest.mark.parametrize(
+    ("comment", "blocked"), [("", True), ("  # trncodemod: ignore[TRN027]", False)]
+)
+def test_a_notebook_that_trains_on_the_host_is_a_blocker_at_its_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, comment: str, blocked: bool
+) -> None:
+    (tmp_path / "model.py").write_text(_MODEL)
+    cells = list(_ON_HOST)
+    cells[1] = cells[1].format(comment=comment)
+    _cells(tmp_path / "train.ipynb", *cells)
+    code, out = _check(tmp_path, monkeypatch, "--exit-zero")
+    assert "1 entry point: 1 does not: train.ipynb[cell 2]:1" in out
+    assert (
+        "train.ipynb[cell 2]:1:1: TRN027 [blocker] train.ipynb does not train" in out
+    ) is blocked
+    assert code == (1 if blocked else 0)
+
+
+def test_bucket_helper_goes_beside_the_collate_function_not_in_an_install_cell(
+    tmp_path: Path,
+) -> None:
+    # The first code cell runs only on Colab; the helper TRN214 adds must be defined in a cell
+    # every run executes, before the collate function that calls it.
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("# run this cell only on Colab\n!pip install -q torch"),
+        nbformat.v4.new_code_cell("import torch\nfrom torch.nn.utils.rnn import pad_sequence"),
+        nbformat.v4.new_code_cell("PAD_IDX = 1"),
+        nbformat.v4.new_code_cell(
+            "def collate_fn(batch):\n"
+            "    src = pad_sequence(batch, batch_first=True, padding_value=PAD_IDX)\n"
+            "    return src, src == PAD_IDX"
+        ),
+    ]
+    path = tmp_path / "collate.ipynb"
+    path.write_text(nbformat.writes(nb) + "\n")
+    outcome = migrate_file(path, "collate.ipynb", Settings())
+    assert outcome.error is None, outcome.error
+    sources = [cell.source for cell in nbformat.reads(outcome.new.decode(), as_version=4).cells]
+    assert sources[0] == "# run this cell only on Colab\n!pip install -q torch"
+    assert sources[3].startswith("def _pad_to_bucket(")
+    assert "src = _pad_to_bucket(batch" in sources[3]

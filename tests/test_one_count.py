@@ -20,6 +20,7 @@ from trncodemod.cli import main
 PROGRAM = Path(__file__).resolve().parent.parent / "golden" / "program"
 CASES = sorted(p.name for p in PROGRAM.iterdir() if (p / "in").is_dir())
 KEYS = ("files", "changed", "errors", "findings", "fixed", "review", "left", "notes", "blockers")
+VERDICTS = ("runs", "does not", "cannot tell", "no step")
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
@@ -38,6 +39,28 @@ def _number(pattern: str, text: str, default: int | None = None) -> int:
 def _blockers(text: str) -> int:
     """The blockers a summary line names: none when it says "no blocker"."""
     return _number(r"\b(\d+) blockers?\b", text, default=0)
+
+
+def _entry_points(text: str) -> dict[str, int]:
+    """The entry points a summary counts by verdict ("3 entry points (1 more without a training
+    step): 2 run on the accelerator, 1 cannot tell: ..."); none where it gives no verdict."""
+    idle = re.search(r"no training step reached from (\d+) entry points?", text)
+    if idle:
+        return {"runs": 0, "does not": 0, "cannot tell": 0, "no step": int(idle.group(1))}
+    if "no verdict" in text:
+        return dict.fromkeys(VERDICTS, 0)
+    return {
+        "runs": _number(r"\b(\d+) runs? on the accelerator", text, default=0),
+        "does not": _number(r"\b(\d+) (?:does|do) not:", text, default=0),
+        "cannot tell": _number(r"\b(\d+) cannot tell:", text, default=0),
+        "no step": _number(r"\((\d+) more without a training step\)", text, default=0),
+    }
+
+
+def _verdict_counts(counts: dict[str, int]) -> dict[str, int]:
+    """The JSON, SARIF and campaign form: a count per verdict that occurs."""
+    assert set(counts) <= set(VERDICTS), counts
+    return {value: counts.get(value, 0) for value in VERDICTS}
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +97,9 @@ def _check_text(stdout: str) -> dict[str, int]:
         "notes": _number(r", (\d+) notes?\)", summary, default=0),
         "errors": _number(r", (\d+) errors?;", summary, default=0),
         "blockers": _blockers(summary.split(";", 1)[1]),
-        # Finding lines (`path:line:column: CODE ...`), not the verdict's lines about entry points.
-        "listed": len(re.findall(r"^\S+:\d+:\d+: \w+\d+ ", stdout, re.MULTILINE)),
+        # Finding lines (`path:line:column: CODE ...`, `nb.ipynb[cell 3]:line:column: ...`), not
+        # the verdict's lines about entry points.
+        "listed": len(re.findall(r"^\S+(?:\[cell \d+\])?:\d+:\d+: \w+\d+ ", stdout, re.MULTILINE)),
         "marked": stdout.count(" [blocker] "),
     }
 
@@ -186,6 +210,26 @@ def test_every_output_gives_the_same_numbers(
         "campaign report.md": _fleet_row((fleet / "out" / "report.md").read_text(), case),
     }
     _agree(numbers)
+    # The entry points, counted by verdict, agree too.
+    description_text = (out / "description.md").read_text("utf-8")
+    verdicts = {
+        "check": _entry_points(text.splitlines()[-1]),
+        "apply --dry-run": _entry_points(apply_text.splitlines()[-1]),
+        "pr description": _entry_points(description_text.split("## Verdict", 1)[1]),
+        "check --format json": _verdict_counts(document["verdict"]["counts"]),
+        "apply --dry-run --format json": _verdict_counts(
+            json.loads(apply_json)["verdict"]["counts"]
+        ),
+        "check --format sarif": _verdict_counts(
+            json.loads(sarif)["runs"][0]["properties"]["verdict"]["counts"]
+        ),
+        "campaign result.json": _verdict_counts(result["verdict"]),
+        "campaign findings.json": _verdict_counts(
+            json.loads((out / "findings.json").read_text())["verdict"]["counts"]
+        ),
+    }
+    assert len({tuple(v.values()) for v in verdicts.values()}) == 1, verdicts
+    assert sum(verdicts["check"].values()) == len(document["verdict"]["entry_points"])
     summary = document["summary"]
     # What is counted is what is listed.
     assert check["listed"] == summary["findings"] == len(document["findings"])

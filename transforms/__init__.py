@@ -33,6 +33,7 @@ from trncodemod.transforms.frameworks import Frameworks
 from trncodemod.transforms.host_sync import HostSyncDiagnostics
 from trncodemod.transforms.item_hoist import ItemHoist
 from trncodemod.transforms.launchers import Launchers
+from trncodemod.transforms.off_device import OffDevice
 from trncodemod.transforms.optimizer import FusedOptimizers
 from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
@@ -71,6 +72,7 @@ PASSES = (
     StepMarker,
     HostSyncDiagnostics,
     CpuFallbackDiagnostics,
+    OffDevice,
     RecompilationDiagnostics,
 )
 

@@ -37,8 +37,11 @@ from trncodemod.transforms.buckets_table import (
     LABELS,
     LOADER_WRAPPERS,
     LOSSES,
+    MASK_NAMES,
+    PAD_INDEX,
     PAD_SEQUENCE,
     PAD_SEQUENCE_PARAMS,
+    RECURRENT,
     TOKENIZER_CLASS,
     TOKENIZER_METHODS,
     TOKENIZER_NAMES,
@@ -215,8 +218,19 @@ class PadToBuckets(Pass):
             if isinstance(statement, cst.FunctionDef) and statement.name.value == HELPER:
                 doc = statement.get_docstring() or ""
                 self._helper_state = "present" if _HELPER_MARK in doc else "taken"
+        self._recurrent = ""  # a recurrent module the module builds
+        self._masked = False  # a mask of the pads is built and handed on (_masks_pads)
+        self._helper_before: cst.CSTNode | None = None  # the top-level statement using it
+        self._imports_torch = any(
+            isinstance(small, cst.Import)
+            and any(a.asname is None and _code(a.name) == "torch" for a in small.names)
+            for statement in node.body
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+        )
         for call in find(node, cst.Call):
             self._scan_call(call)
+        self._masked = self._masked or _masks_pads(node)
         # Text cut into fixed-length blocks after tokenizing (`group_texts` in HF's run_clm):
         # every sequence has the block's length, whatever the tokenizer did.
         self._padding_later = self._padding_later or _makes_fixed_blocks(node)
@@ -237,7 +251,11 @@ class PadToBuckets(Pass):
         return self.get_metadata(PositionProvider, node).start.line
 
     def _scan_call(self, call: cst.Call) -> None:
+        if not self._recurrent and self.is_any(call.func, RECURRENT):
+            self._recurrent = _code(call.func)
         for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in MASK_NAMES:
+                self._masked = True
             if arg.keyword is not None and arg.keyword.value == "collate_fn":
                 if isinstance(arg.value, cst.Name):
                     self._collate_names.add(arg.value.value)
@@ -620,6 +638,17 @@ class PadToBuckets(Pass):
                 False,
             )
             return updated
+        unmasked = self._unmasked_padding()
+        if unmasked:
+            self.report(
+                original,
+                PadSequenceBucket,
+                f"pad_sequence in a collate function pads to the longest, a new shape per batch; "
+                f"not padded to a bucket, since {unmasked}: pad up to {self._bucket_text()} only "
+                "together with a mask of the pads that the model applies",
+                False,
+            )
+            return updated
         if not self.report(
             original,
             PadSequenceBucket,
@@ -629,8 +658,40 @@ class PadToBuckets(Pass):
             return updated
         if self._helper_state == "absent":
             self._helper_needed = True
-        self.add_import("torch")
+            if self._helper_before is None:
+                self._helper_before = self._top_level(original)
+        if not self._imports_torch:
+            # LibCST's import adder moves a module's header comment away from its first line
+            # even when the import is there (a notebook's first cell would change).
+            self.add_import("torch")
         return updated.with_changes(func=cst.Name(HELPER))
+
+    def _unmasked_padding(self) -> str:
+        """Why more pads would change what the model computes ("" where the module shows that
+        the model masks them): a recurrent module's final state comes after every pad step, and
+        a model given no mask of the pads attends to them."""
+        if self._recurrent:
+            return (
+                f"the module runs a recurrent network (`{self._recurrent}`), whose final state "
+                "would be taken after the extra pad steps"
+            )
+        if not self._masked:
+            return (
+                "no mask of the pads is built here (an `attention_mask` or `key_padding_mask` "
+                "the model takes, or a comparison with the pad index), so extra pads may change "
+                "the model's results"
+            )
+        return ""
+
+    def _top_level(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The statement of the module that holds ``node``."""
+        current: cst.CSTNode | None = node
+        while current is not None:
+            parent = self.get_metadata(ParentNodeProvider, current, None)
+            if isinstance(parent, cst.Module):
+                return current
+            current = parent
+        return None
 
     def _bucket_list(self) -> str:
         return ", ".join(str(b) for b in self.settings.buckets)
@@ -747,6 +808,11 @@ class PadToBuckets(Pass):
         index = 0
         while index < len(body) and _is_preamble(body[index], index):
             index += 1
+        # Beside the code that calls it, not before it: in a notebook the statement after the
+        # imports may be in a cell that only some runs execute (an install cell for Colab).
+        for at, statement in enumerate(original_node.body):
+            if statement is self._helper_before:
+                index = max(index, at)
         helper = cst.parse_statement(
             helper_source(self.settings.buckets, self.settings.bucket_multiple)
         )
@@ -761,6 +827,32 @@ class PadToBuckets(Pass):
                 )
         body.insert(index, helper)
         return updated_node.with_changes(body=body)
+
+
+def _masks_pads(module: cst.Module) -> bool:
+    """A mask of the pads is built in the module: a string key `"attention_mask"` (a batch
+    handed on as a dict), or a comparison with a pad index (`src != self.src_pad_idx`,
+    `ids.ne(pad_token_id)`)."""
+    for string in find(module, cst.SimpleString):
+        if string.value.strip("\"'") in MASK_NAMES:  # type: ignore[attr-defined]
+            return True
+    for comparison in find(module, cst.Comparison):
+        sides = [comparison.left]  # type: ignore[attr-defined]
+        for target in comparison.comparisons:  # type: ignore[attr-defined]
+            sides.append(target.comparator)
+            if isinstance(target.operator, cst.Equal | cst.NotEqual) and any(
+                PAD_INDEX.search(_code(side)) for side in sides
+            ):
+                return True
+    for call in find(module, cst.Call):
+        func = call.func  # type: ignore[attr-defined]
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in ("ne", "eq")
+            and any(PAD_INDEX.search(_code(a.value)) for a in call.args)  # type: ignore[attr-defined]
+        ):
+            return True
+    return False
 
 
 def _makes_fixed_blocks(module: cst.Module) -> bool:

@@ -140,7 +140,18 @@ class PadSequenceBucket(Rule):
     `padding_value` up to the next multiple of `bucket-multiple` or the next size in `buckets`.
     A sequence longer than the largest bucket keeps its length (one more shape, never truncated).
     `pad_sequence` elsewhere, or called with other arguments (`padding_side`, `*args`), is
-    reported and left alone.
+    reported and left alone. The helper goes right before the statement that first calls it
+    (in a notebook, the collate function's own cell, never an earlier install cell).
+
+    Only where the module shows that the model masks the pads is the call rewritten: a mask
+    handed to a model (`attention_mask=`, `src_key_padding_mask=`, `key_padding_mask=`, a batch
+    key `"attention_mask"`) or built by comparing with the pad index (`src == PAD_IDX`,
+    `ids.ne(pad_token_id)`), and no recurrent module (`nn.LSTM`, `nn.GRU`, `nn.RNN` or their
+    cells). Elsewhere it is reported: a recurrent encoder's final state (all an LSTM/GRU
+    seq2seq decoder sees of the source) would be taken after the extra pad steps, and attention
+    without a mask weighs pad positions, so the model would compute something else; a loss's
+    `ignore_index` masks only the loss. Bucket there together with a mask the model applies
+    (the final state gathered at each sequence's last real step).
 
     ## Why
     `pad_sequence` pads to the longest sequence of the batch, so the shape changes from batch to
@@ -149,7 +160,7 @@ class PadSequenceBucket(Rule):
 
     ## Example
     ```python
-    def collate(batch):
+    def collate(batch):  # for a Transformer given `src_key_padding_mask=(src == 0)`
         return pad_sequence([x for x, _ in batch], batch_first=True, padding_value=0)
     ```
 

@@ -29,6 +29,23 @@ COLLATOR_MODULES = ("transformers", "transformers.data.data_collator")
 COLLATOR_NAMES = tuple(f"{module}.{name}" for module in COLLATOR_MODULES for name in COLLATORS)
 
 PAD_SEQUENCE = {"torch.nn.utils.rnn.pad_sequence"}
+# Recurrent modules: their final state is taken after every step, pads included, so padding a
+# batch further changes what they compute whatever mask the loss or attention applies.
+RECURRENT = {
+    f"torch.nn.{name}" for name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell")
+}
+# Keywords and keys a mask of the padded positions is handed to a model under.
+MASK_NAMES = frozenset(
+    {
+        "attention_mask",
+        "key_padding_mask",
+        "src_key_padding_mask",
+        "tgt_key_padding_mask",
+        "memory_key_padding_mask",
+    }
+)
+# A comparison with one of these builds a mask of the pads (`src != self.src_pad_idx`).
+PAD_INDEX = re.compile(r"pad_?(idx|index|token_id|id)\b", re.IGNORECASE)
 PAD_SEQUENCE_PARAMS = ("sequences", "batch_first", "padding_value")
 DATALOADER = {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"}
 LOSSES = {

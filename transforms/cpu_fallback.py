@@ -205,6 +205,8 @@ class CpuFallbackDiagnostics(Pass):
         op, spelling, operand = found
         if operand is not None and self.facts.on_host(operand):
             return
+        if op.key == "sparse" and self.target.is_xla:
+            return  # a blocker there: the off-device pass reports it (TRN029)
         message = f"`{spelling}` {op.cost(self.target)}"
         if op.dynamic_shape:
             message += ", and its size depends on the data " + (

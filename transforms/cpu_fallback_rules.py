@@ -282,6 +282,8 @@ class SparseTensor(Rule):
     """## What it does
     Reports sparse tensors in model and training code: `x.to_sparse*()`, `torch.sparse_*_tensor`,
     `torch.sparse.*`, and `nn.Embedding`/`nn.EmbeddingBag`/`F.embedding` with `sparse=True`.
+    On XLA targets a sparse tensor is a blocker, reported by TRN029; this rule keeps the sparse
+    embeddings there, and every sparse op on `neuron`.
 
     ## Why
     The XLA backend has no sparse kernels: moving a sparse tensor to the device raises

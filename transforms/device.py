@@ -664,10 +664,7 @@ class DevicePlacement(Pass):
                 return "cuda"
             return "indexed" if _CUDA_INDEXED.fullmatch(value) else None
         if isinstance(node, cst.FormattedString):
-            head = node.parts[0] if node.parts else None
-            if isinstance(head, cst.FormattedStringText) and head.value.startswith("cuda"):
-                return "indexed"
-            return None
+            return "indexed" if _cuda_text(node) else None
         if (
             isinstance(node, cst.Call)
             and node.args

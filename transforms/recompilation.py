@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import PositionProvider
+from trncodemod.transforms.host_draws import HOST_DRAWS, HostDrawPerTimeStep, report_host_draws
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts
@@ -507,6 +508,7 @@ class RecompilationDiagnostics(Pass):
         BatchPaddedToItsLargest,
         GrowingConcatenation,
         BucketingIterator,
+        HostDrawPerTimeStep,
     )
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
@@ -521,6 +523,8 @@ class RecompilationDiagnostics(Pass):
         )
         if reads_size and may_read_dynamic_size(facts):
             return True
+        if facts.loops and facts.reaches(*HOST_DRAWS):
+            return True  # TRN442
         # TRN432, TRN433 and TRN434 are reported only in the code of a step loop.
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
@@ -550,6 +554,8 @@ class RecompilationDiagnostics(Pass):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._report_step_shapes(self.run.program)
+        if self.run.facts is None or self.run.facts.reaches(*HOST_DRAWS):
+            report_host_draws(self, node)
         loops = find_step_loops(node)
         if loops:
             self._report_bucketing(node)

@@ -24,6 +24,9 @@ verdicts and reasons are committed; the code they name stays in the cache, and t
 ``<cache>/sheets/<name>.md`` shows it. A verdict whose stored place or rules no longer match
 the hunk its id names is refused (``hunk_ids.refusal``), as in ``hunk_review.py``.
 
+``--rekey`` recomputes the kept hunks' ids (``repos.rehunk``, no run of the tool) and rewrites
+``hunks.toml`` with each verdict found by a former id moved to its hunk's id and place; one whose
+hunk has moved is left as it is and reported, to be read again.
 ``--add-missing`` appends an empty entry for each hunk, blocker and entry point without one;
 ``--table`` prints the batch's per-repository counts and its row of the series table;
 ``--readme`` writes both into ``benchmarks/first_sight/README.md`` (the row marked with the
@@ -324,6 +327,7 @@ def main() -> None:
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--no-measure", action="store_true", help="use the kept results")
     parser.add_argument("--add-missing", action="store_true")
+    parser.add_argument("--rekey", action="store_true", help="move verdicts to today's hunk ids")
     parser.add_argument("--table", action="store_true")
     parser.add_argument("--readme", action="store_true")
     args = parser.parse_args()
@@ -341,10 +345,15 @@ def main() -> None:
             flush=True,
         )
     summaries = repos.load_summaries(batch_repos, cache)
+    for s in summaries if args.rekey else ():
+        repos.rehunk(s["name"], cache)
     hunks, blockers, entries = items(summaries, cache)
     folder = verdict_files(args.batch)
     hv_raw, bv_raw, ev_raw = load_verdicts(folder)
     hv = hunk_review.check_verdicts("hunk", hv_raw, hunk_review.HUNK_VERDICTS, hunks)
+    if args.rekey:
+        hv_raw = hunk_review.rekey(hv_raw, hv, hunks)
+        hunk_review.dump(folder / "hunks.toml", "hunk", hv_raw)
     bv = hunk_review.check_verdicts(
         "blocker",
         bv_raw,

@@ -6,6 +6,8 @@ import torch
 from torch.nn.utils.rnn import pad_sequence
 from transformers import AutoTokenizer
 
+tokenizer = AutoTokenizer.from_pretrained("huggyllama/llama-7b")
+
 
 def _pad_to_bucket(sequences, batch_first=False, padding_value=0.0):
     """pad_sequence, then pad the time dimension with padding_value
@@ -23,9 +25,6 @@ def _pad_to_bucket(sequences, batch_first=False, padding_value=0.0):
         return padded
     widths = (0, 0) * (padded.dim() - 1 - time_dim) + (0, bucket - length)
     return torch.nn.functional.pad(padded, widths, value=padding_value)
-
-
-tokenizer = AutoTokenizer.from_pretrained("huggyllama/llama-7b")
 
 
 def collate(instances, source_max_len=256, target_max_len=128):

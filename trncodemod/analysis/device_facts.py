@@ -31,6 +31,12 @@ class Facts:
     unsupported_wrappers: frozenset[str]
     owning_frameworks: frozenset[str]
     other_device_modules: frozenset[str]
+    # Objects that cannot live on the device (measured on XLA; none claimed for neuron).
+    recurrent_modules: frozenset[str]
+    packing_calls: frozenset[str]
+    sparse_calls: frozenset[str]
+    sparse_methods: frozenset[str]
+    sparse_prefixes: frozenset[str]
 
 
 @cache

@@ -479,7 +479,10 @@ class Evaluator(LibraryCalls):
         if isinstance(iterable, Ref):
             obj = self.heap.get(iterable.id)
             if obj is not None and obj.kind == "loader":
-                return Tensor(place=obj.place or Device(kind="cpu"))
+                place = obj.place or Device(kind="cpu")
+                if obj.attrs.get("__fields__"):  # torchtext's batches: `batch.src` is a tensor
+                    return self._new(Obj("batch", place=place, built=obj.built))
+                return Tensor(place=place)
         if isinstance(iterable, Tensor):
             return iterable
         if isinstance(iterable, Unknown):
@@ -635,6 +638,8 @@ class Evaluator(LibraryCalls):
                 return Unknown(at=at)
             if attr in obj.attrs:
                 return obj.attrs[attr]
+            if obj.kind == "batch":
+                return Tensor(place=obj.place)
             if obj.cls is not None:
                 found = self._class_attr(obj.cls, attr)
                 if isinstance(found, Function):

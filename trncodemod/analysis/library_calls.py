@@ -8,6 +8,7 @@ A mix-in of ``analysis.evaluate.Evaluator``."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -44,7 +45,11 @@ _LAUNCHES = frozenset(
 )
 
 
-_ITERATORS = frozenset({"enumerate", "zip", "iter", "list", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm"})
+# tqdm's progress bars hand on what they wrap, whichever front end a script or notebook imports.
+_PROGRESS_BARS = frozenset(
+    f"tqdm.{front}tqdm" for front in ("", "std.", "auto.", "notebook.", "autonotebook.")
+) | {"tqdm"}
+_ITERATORS = frozenset({"enumerate", "zip", "iter", "list"}) | _PROGRESS_BARS
 
 
 _WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel", "XlaFullyShardedDataParallel"})
@@ -54,6 +59,18 @@ _ENGINES = ("ignite.engine.Engine", "ignite.engine.engine.Engine")
 
 
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
+
+
+# torchtext's own iterators (`torchtext.data` before 0.9, `torchtext.legacy.data` to 0.11) make
+# each batch's tensors on their `device=` argument, the CPU when it is left out or an int
+# (pytorch/text `torchtext/legacy/data/iterator.py`, 0.9 to 0.11: `Iterator.__init__`, and
+# `yield Batch(minibatch, self.dataset, self.device)`); a batch holds its fields as attributes
+# (`batch.src`).
+_FIELD_ITERATORS = frozenset(
+    f"torchtext.{package}data.{name}"
+    for package in ("", "legacy.")
+    for name in ("Iterator", "BucketIterator", "BPTTIterator")
+)
 
 
 _TENSOR_FACTORIES_PREFIX = ("torch.",)
@@ -82,6 +99,55 @@ def _is_loss(obj: Obj) -> bool:
     """A loss module: `nn.CrossEntropyLoss()`, a class of the program named `*Loss`/`*Criterion`."""
     name = obj.cls.name if obj.cls is not None else obj.spelled.split("(", 1)[0]
     return name.rsplit(".", 1)[-1].endswith(("Loss", "Criterion", "Loss2d"))
+
+
+# `pack_padded_sequence(input, lengths)` takes its lengths on the CPU ("must be on the CPU if
+# provided as a tensor", torch.nn.utils.rnn at v2.9.0; it moves a device tensor back itself,
+# measured in benchmarks/xla_facts.py `packed_sequences`): a value used only there is no input
+# the step needs on the device.
+_HOST_LENGTHS = frozenset({"pack_padded_sequence"})
+
+
+def _forward_params(cls: ClassRef | None) -> tuple[list[str], frozenset[str]]:
+    """The positional parameters of the class's own ``forward`` (after ``self``), and those of
+    them it uses only as the ``lengths`` of a packing call (``x.cpu()``/``x.tolist()`` there
+    included)."""
+    node = cls.node if cls is not None else None
+    forward = next(
+        (
+            s
+            for s in (node.body if node is not None else ())
+            if isinstance(s, ast.FunctionDef) and s.name == "forward"
+        ),
+        None,
+    )
+    if forward is None:
+        return [], frozenset()
+    params = [a.arg for a in forward.args.args][1:]
+    lengths: set[int] = set()  # ids of the Name nodes used as a packing call's lengths
+    for call in ast.walk(forward):
+        if not isinstance(call, ast.Call):
+            continue
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if name not in _HOST_LENGTHS:
+            continue
+        given = [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "lengths")]
+        for value in given:
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr in ("cpu", "tolist")
+            ):
+                value = value.func.value
+            if isinstance(value, ast.Name):
+                lengths.add(id(value))
+    uses: dict[str, list[ast.Name]] = {}
+    for found in ast.walk(forward):
+        if isinstance(found, ast.Name) and found.id in params:
+            uses.setdefault(found.id, []).append(found)
+    host_only = frozenset(p for p, found in uses.items() if all(id(n) in lengths for n in found))
+    return params, host_only
 
 
 def _tensors(value: Value, spelled: str) -> list[tuple[str, Value]]:
@@ -145,11 +211,15 @@ class LibraryCalls:
 
     def _model_call(self, ref: Ref, obj: Obj, args, kwargs, at, node, frame) -> Value:
         inputs = []
+        params, host_only = _forward_params(obj.cls)
         for index, value in enumerate(args):
+            if index < len(params) and params[index] in host_only:
+                continue
             spelled = _code(node.args[index], frame, self) if index < len(node.args) else "*args"
             inputs.extend(_tensors(value, spelled))
         for key, value in kwargs.items():
-            inputs.extend(_tensors(value, key))
+            if key not in host_only:
+                inputs.extend(_tensors(value, key))
         self.trace.calls.append(
             ModelCall(
                 at,
@@ -360,6 +430,29 @@ class LibraryCalls:
             return _with_why(default, (Why(path, line_no, text),))
         return Unknown(at=at, reason=f"the launch lines give `{flag_text}` different values")
 
+    def _field_iterators(self, name, args, kwargs, at, node, frame, spelled) -> Value:
+        """A torchtext iterator, or the tuple of them `Iterator.splits(datasets, ...)` makes:
+        loaders whose batches hold their fields on `device=`."""
+        device = kwargs.get("device")
+        if device is None and not name.endswith(".splits") and len(args) > 3:
+            device = args[3]  # Iterator(dataset, batch_size, sort_key, device)
+        if device is None or isinstance(device, Const) and isinstance(device.value, int):
+            path, line = _split(at)
+            place = Device(kind="cpu", why=(Why(path, line, f"{spelled} has no `device=`"),))
+        else:
+            place = self._move(Const(), device, at, node, frame)
+
+        def loader() -> Value:
+            fields = {"__fields__": Const(value=True)}
+            return self._new(Obj("loader", fields, place=place, built=at, spelled=spelled))
+
+        if not name.endswith(".splits"):
+            return loader()
+        datasets = args[0] if args else kwargs.get("datasets")
+        if not isinstance(datasets, Seq) or not datasets.items:
+            return Unknown(at=at, reason=f"{spelled} is outside the program")
+        return Seq(items=tuple(loader() for _ in datasets.items))
+
     def _external(self, name, args, kwargs, at, node, frame) -> Value:
         facts = self.facts
         path, line = _split(at)
@@ -412,7 +505,7 @@ class LibraryCalls:
             return Each(item=Seq(items=(Unknown(), self._element(args[0]))))
         if name in ("zip",) and args:
             return Each(item=Seq(items=tuple(self._element(a) for a in args)))
-        if name in ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm", "iter", "list", "tuple") and args:
+        if (name in _PROGRESS_BARS or name in ("iter", "list", "tuple")) and args:
             return args[0]
         if name == "next" and args:
             return self._element(args[0])
@@ -452,6 +545,8 @@ class LibraryCalls:
             return self._new(
                 Obj("loader", {"__cuts__": cuts}, place=place, built=at, spelled=spelled)
             )
+        if name.removesuffix(".splits") in _FIELD_ITERATORS:
+            return self._field_iterators(name, args, kwargs, at, node, frame, spelled)
         if name.endswith(("DataLoader", "data.DataLoader")):
             return self._new(Obj("loader", place=Device(kind="cpu"), built=at, spelled=spelled))
         if name.startswith("torch.optim.") and name[12:13].isupper() or ".optim." in name:

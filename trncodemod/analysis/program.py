@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.meters import Meter, module_meters
+from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.training import (
@@ -151,6 +152,8 @@ class ModuleSummary:
     # Classes a loss may be handed to as a tensor -> (the methods that take it, the attributes
     # that hold it) (``meters.class_meter``: `AverageMeter.update`).
     meters: Mapping[str, Meter] = field(default_factory=dict)
+    # Work the XLA device cannot hold (``off_device_scan``): (line, what).
+    off_device: tuple[tuple[int, str], ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -171,6 +174,7 @@ class ModuleSummary:
             "bases": {k: list(v) for k, v in self.bases.items()},
             "derived_devices": {k: list(v) for k, v in self.derived_devices.items()},
             "meters": {k: [list(m), list(a)] for k, (m, a) in self.meters.items()},
+            "off_device": [list(u) for u in self.off_device],
         }
 
     @classmethod
@@ -193,6 +197,7 @@ class ModuleSummary:
             bases={k: tuple(v) for k, v in data["bases"].items()},
             derived_devices={k: tuple(v) for k, v in data["derived_devices"].items()},
             meters={k: (tuple(m), tuple(a)) for k, (m, a) in data["meters"].items()},
+            off_device=tuple(tuple(u) for u in data.get("off_device", ())),  # type: ignore[misc]
         )
 
 
@@ -249,6 +254,7 @@ def summarize(text: str) -> ModuleSummary | None:
         bases=class_bases(tree),
         derived_devices=_derived_devices(tree, device_imports) if device_imports else {},
         meters=module_meters(tree),
+        off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
     )
 
 
@@ -491,6 +497,9 @@ class ModuleView:
     imported: bool = False
     # The launch lines that run the module, each with its file ("README.md: python main.py").
     launch_lines: tuple[str, ...] = ()
+    # Where every entry point that reaches the module stops on the XLA device ("path:line:
+    # what", ``ModuleSummary.off_device``): ported, the program would stop there.
+    off_device: tuple[str, ...] = ()
 
     @property
     def is_test(self) -> bool:
@@ -533,6 +542,7 @@ class ModuleView:
                 sorted(self.transformers.items()),
                 self.imported,
                 self.launch_lines,
+                self.off_device,
             )
         )
 
@@ -628,6 +638,53 @@ _DDP = frozenset(
 )
 
 
+def own_stops(text: str, trains: bool) -> tuple[str, ...]:
+    """``ModuleView.off_device`` of a module read alone (no program: one given module), where it
+    trains: its own places ("line: what")."""
+    if not trains or not any(s in text for s in ("pack_", "spmm", "smm", "sparse")):
+        return ()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    imports, _ = import_specs(tree)
+    found = off_device_uses(tree, lambda reference: _full_name(reference, imports))
+    return tuple(f"line {line}: {what}" for line, what in found)
+
+
+def _stops(
+    summaries: Mapping[str, ModuleSummary], program: Program, resolver: _Resolver
+) -> dict[str, tuple[str, ...]]:
+    """Module -> where the programs that run it stop on the XLA device
+    (``ModuleSummary.off_device``), for the modules every training entry point that runs them
+    stops in (a module shared with one that runs is ported for that one). Training entry
+    points: those of the program that train or reach a step, and scripts with a step at their
+    top level (the evaluator's entry points too). An inference script that reaches the model class may never
+    call the method that stops, so it does not count."""
+    if not any(s.off_device for s in summaries.values()):
+        return {}
+    entries: dict[str, Mapping] = {}
+    for path, summary in summaries.items():
+        if is_test_module(path):
+            continue
+        if path in program.entry_points:
+            if summary.trains or program.steps_of(path):
+                entries[path] = program.reached[path]
+        elif MODULE in summary.definitions and summary.definitions[MODULE].steps:
+            entries[path] = resolver.reach([(path, MODULE)])
+    stops: dict[str, list[str]] = {}
+    running: set[str] = set()  # modules an entry point runs that does not stop
+    for parents in entries.values():
+        modules = sorted({path for path, _ in parents})
+        found = [f"{m}:{line}: {what}" for m in modules for line, what in summaries[m].off_device]
+        for module in modules:
+            if found:
+                stops.setdefault(module, []).extend(found)
+            else:
+                running.add(module)
+    return {m: tuple(dict.fromkeys(s)) for m, s in stops.items() if m not in running}
+
+
 def _full_name(reference: str, imports: Mapping[str, str]) -> str:
     """``DDP`` (``from torch.nn.parallel import DistributedDataParallel as DDP``) →
     ``torch.nn.parallel.DistributedDataParallel``; a name the module does not import as it is."""
@@ -681,6 +738,7 @@ def build_program(
         frameworks[entry] = {k for m in modules for k in summaries[m].frameworks}
         for module in modules:
             reaching.setdefault(module, []).append(entry)
+    stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver)
     reads, shapes = _step_reads(summaries, resolver)
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
@@ -705,6 +763,7 @@ def build_program(
             if step_path == path
         )
         program.views[path] = ModuleView(
+            off_device=stopping.get(path, ()),
             role=role,
             entry_points=entries,
             parallelism=tuple(sorted(parallelism)),

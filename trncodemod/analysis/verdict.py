@@ -29,6 +29,8 @@ RUNS = "runs"
 DOES_NOT = "does not"
 CANNOT_TELL = "cannot tell"
 NO_STEP = "no step"
+# Blockers of work the XLA device cannot hold (the off-device pass).
+_STOPS = frozenset({"TRN028", "TRN029"})
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def judge(
     entry: str,
     trace: Trace,
     facts: Facts,
-    blockers: Mapping[str, Sequence[tuple[int, str, str]]] = {},  # noqa: B006 - read only
+    blockers: Mapping[str, Sequence[tuple[int | str, str, str]]] = {},  # noqa: B006 - read only
 ) -> EntryVerdict:
     """The verdict of one entry point; ``blockers``: per module, (line, code, message) of each
     blocker left."""
@@ -56,17 +58,28 @@ def judge(
 def with_blockers(
     found: EntryVerdict,
     modules: Iterable[str],
-    blockers: Mapping[str, Sequence[tuple[int, str, str]]],
+    blockers: Mapping[str, Sequence[tuple[int | str, str, str]]],
     facts: Facts,
 ) -> EntryVerdict:
     """The evaluator's verdict with the blockers left in the modules the entry point runs: one
-    is a cause, unless the evaluator already found one of its own."""
+    is a cause, unless the evaluator already found one of its own. A blocker of work the device
+    cannot hold (TRN028, TRN029) is the cause even then: the tool left the program on the CPU
+    because of it, so where the evaluator finds the model is only its consequence. A blocker's
+    line is a number, or its whole place where a line does not say it
+    (``train.ipynb[cell 3]:7``)."""
+    if found.value == DOES_NOT:
+        for path in sorted(modules):
+            for line, code, message in blockers.get(path, ()):
+                if code in _STOPS:
+                    where = line if isinstance(line, str) else f"{path}:{line}"
+                    return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     if found.value in (RUNS, CANNOT_TELL, NO_STEP):
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
                 if found.value == NO_STEP and code != "TRN026":
                     continue
-                return EntryVerdict(found.entry, DOES_NOT, f"{path}:{line}", f"{code}: {message}")
+                where = line if isinstance(line, str) else f"{path}:{line}"
+                return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     return found
 
 

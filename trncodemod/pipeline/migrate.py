@@ -16,7 +16,7 @@ from libcst.metadata import MetadataWrapper
 
 from trncodemod.analysis.facts import FileFacts, facts_of, facts_of_text
 from trncodemod.analysis.nodes import forget_children
-from trncodemod.analysis.program import LONE, ModuleView
+from trncodemod.analysis.program import LONE, ModuleView, own_stops
 from trncodemod.analysis.training import UNKNOWN, TrainingProfile
 from trncodemod.config import Settings
 from trncodemod.findings import Finding, Severity
@@ -92,6 +92,10 @@ def _original_lines(message: str, to_original: Callable[[int], int]) -> str:
     return _LINE_NOTE.sub(lambda m: f"(line {to_original(int(m.group(1)))})", message)
 
 
+_OFF_DEVICE = (
+    " — not applied: every entry point that runs this module stops on the XLA device at {}; "
+    "ported, it would crash where it runs on the CPU today"
+)
 _IN_A_TEST = " (in a test module, which is not a training program: not a blocker)"
 _IMPORT_LINE = re.compile(r"\s*(import|from)\s")
 _XLA_OPTIONAL = (
@@ -214,6 +218,11 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
     # A module that keeps torch_xla optional keeps it so: a rewrite that would import it at the
     # top (and so make it required) is reported instead (diffusers' pipelines guard it).
     xla_optional = first is not None and first.xla_optional
+    # Every entry point that runs the module stops on the XLA device (a sparse product, an RNN
+    # on a PackedSequence): no rewrite that would move it there.
+    stops = program.off_device if target.is_xla else ()
+    if target.is_xla and program == LONE and first is not None:
+        stops = own_stops(text, first.profile.trains)
     facts: dict[int, FileFacts | None] = {0: first}  # by version, read when first asked
     rewritten_tree: cst.Module | None = None  # the tree of ``code``, a pass's rewrite
     for _round in range(MAX_ROUNDS):
@@ -292,6 +301,17 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                     replace(raw, message=raw.message + _XLA_OPTIONAL, fixed=False)
                     if raw.fixed
                     else raw
+                    for raw in instance.findings
+                ]
+            elif stops and any(raw.fixed for raw in instance.findings):
+                # Ported, the program would stop on the device where it runs on the CPU today:
+                # the module is left as it is, each rewrite reported (TRN028/TRN029 say why).
+                new_module, rewritten = wrapper.module, None
+                note = _OFF_DEVICE.format(stops[0]) + (
+                    f" (and {len(stops) - 1} more)" if len(stops) > 1 else ""
+                )
+                instance.findings = [
+                    replace(raw, message=raw.message + note, fixed=False) if raw.fixed else raw
                     for raw in instance.findings
                 ]
             used_suppressions |= suppressions.hits_in(original_suppressions, to_original)

@@ -25,6 +25,7 @@ from trncodemod.findings import Finding
 from trncodemod.pipeline.cells import commented_out, has_statements, imports_where_first_used
 from trncodemod.pipeline.ipython import Masked, mask, unmask
 from trncodemod.pipeline.migrate import MigrationError, migrate_text
+from trncodemod.pipeline.notebook_program import CELL_LINE, cell_of, join_cells
 from trncodemod.pipeline.source import SourceError
 
 if TYPE_CHECKING:
@@ -55,43 +56,16 @@ def read_notebook(raw: bytes) -> nbformat.NotebookNode:
     return notebook
 
 
-# Between two cells of the joined module: a statement, not a comment, so that a pass removing a
-# cell's only statement (and the comments above it with it) cannot take the boundary away.
-# None goes before the first cell, whose `from __future__` imports must open the module.
-_CELL = "pass  # trncodemod-cell {}"
-_CELL_LINE = re.compile(r"^pass  # trncodemod-cell (\d+)$")
-
-
-def _join(cells: list[tuple[int, str]]) -> tuple[str, dict[int, int]]:
-    """All code cells as one module, a marker line between two; where each cell starts."""
-    parts: list[str] = []
-    starts: dict[int, int] = {}
-    line = 1
-    for index, (number, source) in enumerate(cells):
-        if index:
-            parts.append(_CELL.format(number))
-            line += 1
-        starts[number] = line
-        parts.append(source)
-        line += 1 + source.count("\n")
-    return "\n".join(parts) + "\n", starts
-
-
 def _split(text: str, numbers: list[int]) -> dict[int, str] | None:
     """Cell sources back from the joined module; None when a marker was lost or moved."""
     lines = text.split("\n")
-    marks = [i for i, line in enumerate(lines) if _CELL_LINE.match(line)]
-    if [int(_CELL_LINE.match(lines[i]).group(1)) for i in marks] != numbers[1:]:
+    marks = [i for i, line in enumerate(lines) if CELL_LINE.match(line)]
+    if [int(CELL_LINE.match(lines[i]).group(1)) for i in marks] != numbers[1:]:
         return None
     bounds = [-1, *marks, len(lines) - 1]  # the text ends with a newline: its last item is ""
     return {
         number: "\n".join(lines[bounds[k] + 1 : bounds[k + 1]]) for k, number in enumerate(numbers)
     }
-
-
-def _cell_of(line: int, starts: dict[int, int]) -> tuple[int, int]:
-    number = max((n for n, start in starts.items() if start <= line), default=min(starts))
-    return number, max(line - starts[number] + 1, 1)
 
 
 def migrate_notebook(
@@ -113,20 +87,20 @@ def migrate_notebook(
     if not cells:
         return None, (), ()
     numbers = [numbered[id(cell)] for cell, _ in cells]
-    joined, starts = _join([(numbered[id(c)], m.text) for c, m in cells])
+    joined, starts = join_cells([(numbered[id(c)], m.text) for c, m in cells])
     try:
         migration = migrate_text(joined, path, settings)
     except MigrationError as err:
         if err.line is None:
             raise
-        number, line = _cell_of(err.line, starts)
+        number, line = cell_of(err.line, starts)
         raise MigrationError(f"cell {number}: {err.reason}", line, err.column) from None
     sources = _split(migration.text, numbers)
     if sources is None:
         raise MigrationError("internal error: a pass moved a cell boundary; nothing written")
     findings = []
     for finding in migration.findings:
-        number, line = _cell_of(finding.line, starts)
+        number, line = cell_of(finding.line, starts)
         findings.append(replace(finding, line=line, cell=number))
     sources = imports_where_first_used(
         sources, {n: m.text for n, (_, m) in zip(numbers, cells, strict=True)}

@@ -1,16 +1,17 @@
 """The verdict of a run, per entry point (``analysis.verdict``), from the migrated texts: the
 evaluator runs each entry point of the program the outcomes hold after the passes ran (the
-verdict is about the port, not the original), with the launch lines beside the modules.
+verdict is about the port, not the original), with the launch lines beside the modules. A
+notebook is an entry point of its own: its code cells in order, one module whose top level runs
+(``trncodemod.pipeline.notebook_program``); its places name the cell, as its findings do.
 
 No verdict where nothing was judged: no file, only files that failed, no PyTorch code."""
 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
@@ -28,6 +29,7 @@ from trncodemod.analysis.verdict import (
 from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
+from trncodemod.pipeline.notebook_program import line_map, notebook_program
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.pipeline.suppressions import find_suppressions
 
@@ -93,12 +95,14 @@ def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
     return Judged(entries, failed=evaluated.failed)
 
 
-def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, str, str]]]:
-    found: dict[str, list[tuple[int, str, str]]] = {}
+def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int | str, str, str]]]:
+    found: dict[str, list[tuple[int | str, str, str]]] = {}
     for outcome in outcomes:
         for f in outcome.findings:
             if blocks(f):
-                found.setdefault(outcome.display, []).append((f.line, f.code, f.message))
+                # In a notebook, the line alone does not say where: the place names the cell.
+                line = f.line if f.cell is None else f"{outcome.display}[cell {f.cell}]:{f.line}"
+                found.setdefault(outcome.display, []).append((line, f.code, f.message))
     return found
 
 
@@ -153,18 +157,18 @@ def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
     for raw, modules in evaluated.runs:
         if raw.value != DOES_NOT or not modules.isdisjoint(blocked) or raw.where in seen:
             continue
-        path, _, line = raw.where.rpartition(":")
-        outcome = outcomes[by_path[path]] if path in by_path else None
-        if outcome is None or not line.isdigit() or outcome.error or outcome.old is None:
+        place = _WHERE.fullmatch(raw.where)
+        outcome = outcomes[by_path[place.group(1)]] if place and place.group(1) in by_path else None
+        if outcome is None or outcome.error or outcome.old is None:
             continue
-        with contextlib.suppress(SourceError):
-            text = decode_source(outcome.old).text
-            if find_suppressions(text).covers(int(line), EntryPointOffAccelerator.code):
-                continue
+        path, line = place.group(1), int(place.group(3))
+        cell = int(place.group(2)) if place.group(2) else None
+        if _suppressed(outcome.old, cell, line):
+            continue
         seen.add(raw.where)
         message = f"{raw.entry} does not train on the accelerator: {raw.reason}"
-        finding = Finding.from_rule(EntryPointOffAccelerator, path, int(line), 1, message, False)
-        added.setdefault(path, []).append(finding)
+        finding = Finding.from_rule(EntryPointOffAccelerator, path, line, 1, message, False)
+        added.setdefault(path, []).append(replace(finding, cell=cell))
     if not added:
         return list(outcomes)
     return [
@@ -175,8 +179,25 @@ def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
     ]
 
 
-def _place(finding: Finding) -> tuple[int, int]:
-    return finding.line, finding.column
+# A place in a verdict: `train.py:12`, or `train.ipynb[cell 3]:7` in a notebook.
+_WHERE = re.compile(r"(.+?)(?:\[cell (\d+)\])?:(\d+)")
+
+
+def _suppressed(old: bytes, cell: int | None, line: int) -> bool:
+    """Whether a comment suppresses TRN027 at ``line`` (of ``cell``, in a notebook)."""
+    code = EntryPointOffAccelerator.code
+    if cell is not None:
+        program = notebook_program(old)
+        if program is None or cell not in program.starts:
+            return False
+        return find_suppressions(program.text).covers(program.starts[cell] + line - 1, code)
+    with contextlib.suppress(SourceError):
+        return find_suppressions(decode_source(old).text).covers(line, code)
+    return False
+
+
+def _place(finding: Finding) -> tuple[int, int, int]:
+    return finding.cell or 0, finding.line, finding.column
 
 
 def _evaluated(
@@ -235,24 +256,39 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     failed = tuple(o.display for o in outcomes if o.error is not None)
     texts: dict[str, str] = {}
     folders = {}
+    notebooks: list[str] = []
+    # Per module: a line of the migrated text -> its place in the file as given (":12", or
+    # "[cell 3]:7" in a notebook), as the findings name it.
+    places: dict[str, Callable[[int], str]] = {}
     for outcome in outcomes:
-        if outcome.error is not None or not outcome.display.endswith(".py"):
-            continue
         raw = outcome.new if outcome.new is not None else outcome.old
-        if raw is None:
+        if outcome.error is not None or raw is None:
+            continue
+        if outcome.display.endswith(".ipynb"):
+            program = notebook_program(raw)
+            if program is None:
+                continue
+            texts[outcome.display] = program.text
+            notebooks.append(outcome.display)
+            changed = outcome.new is not None and outcome.old is not None
+            given = notebook_program(outcome.old) if changed else None
+            places[outcome.display] = lambda line, p=program, g=given: p.place(line, g)
+            continue
+        if not outcome.display.endswith(".py"):
             continue
         try:
             texts[outcome.display] = decode_source(raw).text
         except SourceError:
             continue
         folders[PurePosixPath(outcome.display).parent] = outcome.path.parent
+        if outcome.new is not None and outcome.old is not None:
+            lines = _line_map(outcome.old, outcome.new)
+            places[outcome.display] = lambda line, m=lines: f":{m.get(line, line)}"
     if not outcomes:
         return _Evaluated(nothing="no file was checked")
     if not texts:
         why = (
-            "every file failed"
-            if len(failed) == len(outcomes)
-            else "no Python module (notebooks are not judged yet)"
+            "every file failed" if len(failed) == len(outcomes) else "no Python module or notebook"
         )
         return _Evaluated(nothing=why, failed=failed)
     if not any(imports_torch(text) for text in texts.values()):
@@ -266,22 +302,19 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
     backend = "neuron" if target == "neuron" else "xla"
     facts = facts_for(backend)
     evaluator = Evaluator(texts, facts, lines)
-    maps = {
-        o.display: _line_map(o.old, o.new)
-        for o in outcomes
-        if o.new is not None and o.old is not None and o.display in texts
-    }
     entries = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)
-    if not starts and len(texts) == 1:
+    if not starts and len(texts) == 1 and not notebooks:
         starts = [(next(iter(texts)), "")]  # a lone script: run as `python script.py`
+    # A notebook runs its cells in order, top to bottom: an entry point of its own.
+    starts += [(path, "") for path in sorted(notebooks)]
     for path, function in starts:
         trace = evaluator.run(path, function)
         name = f"{path}:{function}" if function else path
-        found = _in_original_lines(evaluate_trace(name, trace, facts), maps)
+        found = _in_original_lines(evaluate_trace(name, trace, facts), places)
         entries.append((found, frozenset(trace.modules)))
     if not entries:
-        return Judged(
+        return _Evaluated(
             nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
         )
     return _Evaluated(tuple(entries), failed=failed)
@@ -290,25 +323,16 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
 def _line_map(old: bytes, new: bytes) -> dict[int, int]:
     """Each changed line of the migrated text -> the line of the original it stands at (the
     verdict names lines as the findings do: in the file as given)."""
-    before = old.decode("utf-8", "replace").splitlines()
-    after = new.decode("utf-8", "replace").splitlines()
-    found: dict[int, int] = {}
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        for offset, line in enumerate(range(j1, j2)):
-            at = i1 + offset if tag == "equal" else i1 + min(offset, max(i2 - i1 - 1, 0))
-            if at != line:
-                found[line + 1] = at + 1
-    return found
+    return line_map(old.decode("utf-8", "replace"), new.decode("utf-8", "replace"))
 
 
-def _in_original_lines(found: EntryVerdict, maps: dict[str, dict[int, int]]) -> EntryVerdict:
+def _in_original_lines(found: EntryVerdict, maps: dict[str, Callable[[int], str]]) -> EntryVerdict:
     if not maps:
         return found
 
     def place(match: re.Match) -> str:
         path, line = match.group(1), int(match.group(2))
-        return f"{path}:{maps[path].get(line, line)}"
+        return f"{path}{maps[path](line)}"
 
     pattern = re.compile(
         r"(?<![\w/.-])("
