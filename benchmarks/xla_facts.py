@@ -561,15 +561,27 @@ def host_read_ops() -> dict:
 
 
 def fallback_ops() -> dict:
-    """The `aten::` fallback counters of data-dependent ops on XLA:CPU."""
+    """The `aten::` fallback counters of data-dependent ops on XLA:CPU. `multinomial` is
+    measured in each spelling: torch-xla lowers some (`xla::multinomial`) and not others."""
     device = torch_xla.device()
     x = torch.arange(8.0, device=device)
+    rows = torch.rand(3, 8, device=device)
+    generator = torch.Generator().manual_seed(0)
     ops = {
         "torch.nonzero": lambda: torch.nonzero(x),
         "x[mask]": lambda: x[x > 3],
         "torch.masked_select": lambda: torch.masked_select(x, x > 3),
         "torch.unique": lambda: torch.unique(x),
-        "torch.multinomial": lambda: torch.multinomial(x + 1, 2),
+        "torch.multinomial(1-D, 1)": lambda: torch.multinomial(x + 1, 1),
+        "torch.multinomial(1-D, 2)": lambda: torch.multinomial(x + 1, 2),
+        "torch.multinomial(1-D, 2, replacement=True)": lambda: torch.multinomial(x + 1, 2, True),
+        "torch.multinomial(2-D, 1)": lambda: torch.multinomial(rows, 1),
+        "torch.multinomial(2-D, 4)": lambda: torch.multinomial(rows, 4),
+        "torch.multinomial(2-D, 4, replacement=True)": lambda: torch.multinomial(rows, 4, True),
+        "t.multinomial(1)": lambda: rows.multinomial(1),
+        "torch.multinomial(2-D, 1, generator=cpu)": lambda: _outcome(
+            lambda: torch.multinomial(rows, 1, generator=generator)
+        ),
         "torch.bincount": lambda: torch.bincount(x.long()),
         "torch.histc": lambda: torch.histc(x, bins=4),
         "torch.fft.rfft": lambda: torch.fft.rfft(x),

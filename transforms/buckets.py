@@ -48,6 +48,13 @@ from trncodemod.transforms.buckets_table import (
     TRAIN_NAME,
 )
 
+from trncodemod.analysis.dataset_sizes import (
+    FACTORIES,
+    TENSOR_DATASET,
+    first_dimension,
+    range_length,
+    table_size,
+)
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loader_scan import LOADER_POSITIONS, may_need_drop_last
 from trncodemod.analysis.loops import dotted, find_step_loops
@@ -707,6 +714,8 @@ class PadToBuckets(Pass):
         role = self._loader_roles.get(original) or self._role_by_name(original)
         if role is None:
             return updated
+        if not unreadable and self._batches_exactly(original, batch_size):
+            return updated  # no partial last batch: nothing to drop, no extra shape
         kind, why = role
         if kind == "eval":
             self.report(
@@ -737,6 +746,60 @@ class PadToBuckets(Pass):
         ):
             return updated
         return append_keyword(updated, "drop_last", cst.Name("True"))
+
+    # -- loaders without a partial batch ----------------------------------------------------------
+    def _batches_exactly(self, loader: cst.Call, batch_size: cst.Arg | None) -> bool:
+        """Whether ``loader`` visibly yields only full batches: its batch size and its dataset's
+        size are decided (literals, or names assigned only those) and the one divides the other.
+        A sampler, or one the scale-out pass adds (a shard per replica), makes the size unknown."""
+        if self.settings.scale_out or any(
+            _argument(loader, key, position) is not None
+            for key, position in (("sampler", 3), ("batch_sampler", 4))
+        ):
+            return False
+        batch = self._decided_int(batch_size.value) if batch_size is not None else None
+        dataset = _argument(loader, "dataset", 0)
+        size = self._dataset_size(dataset.value, depth=0) if dataset is not None else None
+        return bool(batch and size and batch > 0 and size % batch == 0)
+
+    def _values_of(self, node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+        """``node`` itself, or every value its name is assigned where each binding of it is an
+        assignment; None where a binding is not (a parameter, a loop target) or not settled."""
+        if not isinstance(node, cst.Name):
+            return [node]
+        found = self.visible_assignments(node)
+        if not found or any(statement is None for statement in found):
+            return None
+        return [statement.value for statement in found]  # type: ignore[union-attr]
+
+    def _decided_int(self, node: cst.BaseExpression) -> int | None:
+        values = self._values_of(node)
+        literals = {_literal(value) for value in values or ()}
+        if len(literals) != 1:
+            return None
+        value = literals.pop()
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def _dataset_size(self, node: cst.BaseExpression, depth: int) -> int | None:
+        """Samples in a dataset whose size its construction decides, else None."""
+        values = self._values_of(node) if depth < 4 else None
+        sizes = {self._call_size(value, depth) for value in values or ()}
+        return sizes.pop() if len(sizes) == 1 else None
+
+    def _call_size(self, node: cst.BaseExpression, depth: int) -> int | None:
+        if not isinstance(node, cst.Call):
+            return None
+        names = self.qualified_names(node.func)
+        found = table_size(node, names)
+        if found is not None:
+            return found[0]
+        if "builtins.range" in names:
+            return range_length(node)
+        if names & FACTORIES:
+            return first_dimension(node)
+        if TENSOR_DATASET in names and node.args and not node.args[0].star:
+            return self._dataset_size(node.args[0].value, depth + 1)
+        return None
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self._helper_needed:

@@ -187,7 +187,13 @@ class TrainLoaderDropLast(Rule):
     `enumerate(...)`, `tqdm(...)`, `MpDeviceLoader(...)`, `ParallelLoader(...)` and variables —
     or, when no loop of the file iterates it, when its variable (or else its dataset argument) is
     named like a training one (`train_loader`, `train_ds`). A loader whose call has `**kwargs` is
-    reported and left alone.
+    reported and left alone. A loader with no partial batch is left alone too: its batch size
+    (a literal, or a name assigned only one) divides its dataset's size, where the construction
+    decides that size, and no sampler or `--scale-out` shards it. Sizes are known for MNIST,
+    FashionMNIST and KMNIST (60000 and 10000 samples:
+    [dataset-mnist, dataset-fashion-mnist, dataset-kmnist]), CIFAR-10/100 (50000 and 10000:
+    [dataset-cifar]), SVHN ([dataset-svhn]), a `TensorDataset` of a tensor made with a literal
+    first size, and `range(n)`.
 
     ## Why
     A smaller last batch is a new shape and compiles a new graph ([xla-recompilation, xla-mnist]:
@@ -217,6 +223,11 @@ class TrainLoaderDropLast(Rule):
         "neuron-emod025",
         "xla-recompile-sources",
         "xla-mnist",
+        "dataset-mnist",
+        "dataset-fashion-mnist",
+        "dataset-kmnist",
+        "dataset-cifar",
+        "dataset-svhn",
     )
 
 
@@ -224,6 +235,9 @@ class EvalLoaderPartialBatch(Rule):
     """## What it does
     Reports an evaluation `DataLoader` (iterated only by evaluation loops, or named like one:
     `val_loader`, `test_dl`) that batches and does not set `drop_last`. Nothing is rewritten.
+    A loader whose batch size divides its dataset's decided size (as for TRN215: MNIST's 10000
+    test images in batches of 100) has no partial batch and is not reported
+    ([dataset-mnist, dataset-fashion-mnist, dataset-kmnist, dataset-cifar, dataset-svhn]).
 
     ## Why
     Its last, smaller batch compiles one more graph
@@ -248,7 +262,16 @@ class EvalLoaderPartialBatch(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-loader", "neuron-guide", "xla-recompile-sources")
+    sources = (
+        "xla-loader",
+        "neuron-guide",
+        "xla-recompile-sources",
+        "dataset-mnist",
+        "dataset-fashion-mnist",
+        "dataset-kmnist",
+        "dataset-cifar",
+        "dataset-svhn",
+    )
 
 
 class PaddingWithoutMask(Rule):

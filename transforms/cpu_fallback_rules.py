@@ -175,33 +175,43 @@ class UniqueFallback(Rule):
 
 class SamplingAndHistogramFallback(Rule):
     """## What it does
-    Reports `torch.multinomial`, `torch.bincount`, `torch.histc` and their method forms in model
-    and training code.
+    Reports `torch.bincount`, `torch.histc` and their method forms in model and training code,
+    and `torch.multinomial` where torch-xla does not lower it: without replacement for more than
+    one sample (or a sample count the tool cannot see), or with `generator=`. One sample, or any
+    number with `replacement=True`, is lowered and not reported.
 
     ## Why
-    They have no XLA lowering: each runs on the CPU (`aten::multinomial`, `aten::bincount`,
-    `aten::histc`) and copies its input to the host every time
-    ([xla-troubleshoot, neuron-debug, measured-fallback-ops]).
+    These have no XLA lowering: each runs on the CPU (`aten::bincount`, `aten::histc`,
+    `aten::multinomial`) and copies its input to the host every time
+    ([xla-troubleshoot, neuron-debug, measured-fallback-ops]). torch-xla 2.9 lowers
+    `multinomial` (`xla::multinomial`, no `aten::` counter, measured in each spelling) except
+    without replacement for several samples or with a generator, where its source calls the
+    CPU fallback ([xla-multinomial-source]).
 
     ## Example
     ```python
-    next_token = torch.multinomial(probs, 1)
+    picks = torch.multinomial(probs, 4)  # 4 distinct samples: aten::multinomial
     ```
 
     ## Use instead
     ```python
     gumbel = -torch.log(-torch.log(torch.rand_like(probs)))
-    next_token = (probs.log() + gumbel).argmax(-1, keepdim=True)
+    picks = (probs.log() + gumbel).topk(4, dim=-1).indices  # 4 distinct samples on the device
     ```
     """
 
     code = "TRN416"
     name = "sampling-histogram-fallback"
-    summary = "`multinomial`/`bincount`/`histc` run on the CPU (report only)"
+    summary = "`bincount`/`histc`, and `multinomial` of several samples without replacement, run on the CPU (report only)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-troubleshoot", "neuron-debug", "measured-fallback-ops")
+    sources = (
+        "xla-troubleshoot",
+        "neuron-debug",
+        "measured-fallback-ops",
+        "xla-multinomial-source",
+    )
 
 
 class RepeatInterleaveTensor(Rule):

@@ -17,17 +17,14 @@ import libcst.matchers as m
 
 from trncodemod.analysis.facts import FileFacts, facts_of_text
 from trncodemod.analysis.loops import LoopInfo, find_step_loops, own_statements, target_names
+from trncodemod.analysis.no_device import places_nothing, trains_without_device
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.analysis.program import ModuleView
-from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
-_FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 _OPTIMIZER_PREFIXES = ("torch.optim.",)
-# The spellings of a device in a file: any of them means the file decides one.
-_DEVICE_WORDS = ("device", "cuda", "xla", "neuron")
 
 
 class StepWithoutDevice(Rule):
@@ -38,7 +35,9 @@ class StepWithoutDevice(Rule):
     is a plain name built once in the step's scope (`model = Net()`) and passed to the optimizer
     (`optim.SGD(model.parameters())`), and the loop binds its batch to plain names that it
     passes straight to a call, the model is moved to the target's device where it is built and
-    the batch at the top of the loop body. Otherwise the step is reported as a blocker.
+    the batch at the top of the loop body. Otherwise the step is reported as a blocker, and the
+    step-marker pass adds no graph cut to it: the step runs on the CPU, where a cut executes
+    nothing (a smoke test in `__main__` that trains a model on `torch.randn` inputs).
 
     ## Why
     A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the port
@@ -80,13 +79,7 @@ class DeviceMissing(Pass):
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
-        if not facts.profile.trains:
-            return False
-        if any(word in text for text in facts.identifiers for word in _DEVICE_WORDS):
-            return False
-        if any(word in text for text in facts.strings for word in _DEVICE_WORDS):
-            return False
-        return not ({"to", "cuda"} & set(facts.calls))
+        return places_nothing(facts)
 
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
@@ -98,26 +91,12 @@ class DeviceMissing(Pass):
         self._batches: dict[cst.BaseSuite, list[str]] = {}  # loop body -> the batch's names
 
     def visit_Module(self, node: cst.Module) -> bool:
-        program = self.run.program
+        # The module's own text is asked here too (the first stage's test), so the result never
+        # depends on whether the stage ran.
         profile = self.run.profile
-        if (
-            program.is_test
-            or program.moves_elsewhere
-            or not profile.trains
-            or set(profile.launchers) & _FRAMEWORKS
-            # Sharded or distributed training places the model through its wrapper's options
-            # and the launcher's environment: not "no device" for certain.
-            or profile.parallelism
-            or program.parallelism
-            or profile.already_xla
+        if not trains_without_device(
+            self.run.program, profile, lambda: facts_of_text(node.code, profile)
         ):
-            return False
-        if not (profile.is_entry_script or program.role == "entry" or program.entry_points):
-            return False  # a library step whose callers the tool cannot see: they may move
-        # This module itself places something (the first stage's test, asked here too so the
-        # result never depends on whether the stage ran).
-        facts = facts_of_text(node.code, profile)
-        if facts is None or not type(self).candidate(facts, self.target):
             return False
         steps = [
             info
@@ -154,8 +133,9 @@ class DeviceMissing(Pass):
             first,
             StepWithoutDevice,
             "nothing in the program places the model or its batches on a device (no `.to(...)`, "
-            "`.cuda()` or `device=` in any file given), so this step trains on the CPU; move "
-            f"the model to {self.target.device.expr} once and each batch in the loop",
+            "`.cuda()` or `device=` in any file given), so this step trains on the CPU and gets "
+            f"no graph cut; move the model to {self.target.device.expr} once and each batch in "
+            "the loop, then run trncodemod again to cut the step's graph",
             False,
         )
 

@@ -10,10 +10,14 @@ did not know ``float(loss)`` for a host read), ``device-loader`` (an ``MpDeviceL
 cuts when the next batch is taken, after the read), ``device-loader-cut-before-read`` (both:
 what the tool now writes for a loop over an MpDeviceLoader), ``three-reads`` and
 ``three-reads-cut-before`` (the iteration also transfers ``out.cpu()`` and ``h.cpu()``, where
-``h`` is the first layer's output: several reads, nothing carried). Printed per variant, each in its
+``h`` is the first layer's output: several reads, nothing carried), ``argmax-and-labels`` and
+``argmax-and-labels-cut-before`` (the iteration reads ``out.max(dim=1)[1].cpu().numpy()`` and
+``y.cpu().numpy()`` instead of the loss: one read of a computed value, one of the batch just
+moved to the device, as a segmentation validation loop does). Printed per variant, each in its
 own process so that no compile is cached from another: graph executions per batch and compiles
 (``ExecuteTime``/``CompileTime`` samples of torch_xla.debug.metrics) over ``BATCHES`` batches
-(the last sync after the loop included), and the summed loss (the same in all).
+(the last sync after the loop included), and the summed loss (for ``argmax-and-labels``, the
+count of right predictions): the same in every variant of a kind.
 """
 
 import subprocess
@@ -44,10 +48,15 @@ def run(variant: str) -> tuple[float, int, float]:
             h = model[0](x)
             out = model[2](model[1](h))
             loss = torch.nn.functional.cross_entropy(out, y)
-            if variant.endswith("cut-before-read") or variant == "three-reads-cut-before":
+            if variant.endswith(("cut-before-read", "-cut-before")):
                 torch_xla.sync()
             if variant.startswith("three-reads"):
                 kept.append((out.cpu(), h.cpu()))
+            if variant.startswith("argmax-and-labels"):
+                preds = out.detach().max(dim=1)[1].cpu().numpy()
+                targets = y.cpu().numpy()
+                total += float((preds == targets).sum())
+                continue
             total += float(loss)
             if variant == "cut-after-read":
                 torch_xla.sync()
@@ -65,6 +74,8 @@ VARIANTS = (
     "device-loader-cut-before-read",
     "three-reads",
     "three-reads-cut-before",
+    "argmax-and-labels",
+    "argmax-and-labels-cut-before",
 )
 if len(sys.argv) == 1:
     for variant in VARIANTS:

@@ -6,7 +6,7 @@ from torch.fft import rfft as spectrum
 
 class Sampler(nn.Module):
     def forward(self, probs, frames, counts):
-        token = multinomial(probs, 1)
+        token = multinomial(probs, 4)
         spec = spectrum(frames).abs()
         hist = th.bincount(counts)
         bins = th.histc(frames, bins=10)

@@ -42,6 +42,22 @@ def _positional(call: cst.Call) -> list[cst.Arg]:
     return [a for a in call.args if a.keyword is None and not a.star]
 
 
+def _sampling_lowered(call: cst.Call, receiver: bool) -> bool:
+    """Whether a `multinomial` call is visibly one torch-xla lowers: no `generator=`, and one
+    sample or `replacement=True` (v2.9.0 `aten_xla_type.cpp` falls back otherwise; measured)."""
+    if _keyword(call, "generator") is not None:
+        return False
+    args = _positional(call)
+    first = 0 if receiver else 1
+    samples = _keyword(call, "num_samples") or (args[first] if len(args) > first else None)
+    replacement = _keyword(call, "replacement") or (
+        args[first + 1] if len(args) > first + 1 else None
+    )
+    one = samples is not None and m.matches(samples.value, m.Integer("1"))
+    replaced = replacement is not None and m.matches(replacement.value, m.Name("True"))
+    return one or replaced
+
+
 def method_name(call: cst.Call) -> str | None:
     return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
 
@@ -243,6 +259,8 @@ class Facts:
         if op.when == "sparse-keyword":
             sparse = _keyword(call, "sparse")
             return sparse is not None and m.matches(sparse.value, m.Name("True"))
+        if op.when == "sampling-fallback":
+            return not _sampling_lowered(call, receiver)
         return True
 
     def op_of_reference(self, node: cst.Name | cst.Attribute) -> tuple[Op, str] | None:

@@ -23,9 +23,17 @@ from trncodemod.analysis.nodes import children, walk
 # `out.cpu()`, `a.numpy()`, and the builtins `float(loss)`, `int(n)`, `bool(flag)`.
 _HOST_READS = frozenset({"item", "tolist", "cpu", "numpy"})
 _HOST_CONVERSIONS = frozenset({"float", "int", "bool"})
+# Functions that copy their first argument to the host: torchvision's `save_image` (it ends in
+# `.to("cpu", torch.uint8).numpy()`), under any module path (`vutils.save_image`).
+_HOST_READING_FUNCTIONS = frozenset({"save_image"})
+# Moves of a batch to the device: the result is device data, which a host read copies back
+# without running a graph.
+_MOVES = frozenset({"to", "cuda"})
 # Tensor methods whose result is a tensor: `total += loss.detach()` sums on the device, whatever
 # `total` started as (item-hoist's TRN121 writes that of `total += loss.item()`).
 _DEVICE_RESULTS = frozenset({"detach", "sum", "mean", "clone", "float", "double"})
+# Calls whose result is a host number: `n = x.size(0)`, `len(batch)`.
+_SIZES = frozenset({"size", "numel", "len", "dim", "ndimension"})
 _HOST_FACTORIES = frozenset({"list", "dict", "set", "int", "float", "defaultdict", "Counter"})
 # Factories of a tensor on the CPU unless told a device: `losses = torch.zeros(n)`. A write of a
 # device value into one (`losses[k] = loss`) copies it to the host, a read like `.item()`.
@@ -33,9 +41,11 @@ _CPU_TENSOR_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "tensor"})
 
 
 def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
-    """Every iteration of ``loop`` reads on the host one value computed in that iteration
-    (`.cpu().numpy()` is one read; a read in a per-sample loop inside it counts once), and no
-    device value is carried from one iteration to the next. ``scope``: the function (or
+    """No cut pays in ``loop``: every iteration reads on the host a value computed in that
+    iteration, at most one of its reads (`.cpu().numpy()` is one; a read in a per-sample loop
+    inside it counts once) reads values that a cut before the first read would have computed
+    (the others read a batch just moved to the device, or values made after that point), and
+    no device value is carried from one iteration to the next. ``scope``: the function (or
     module) that holds the loop, where the names the loop updates get their first values."""
     made = _made(loop)
     reads = [call for call in every_iteration_calls(loop.body) if _reads_on_host(call, made)]
@@ -43,7 +53,8 @@ def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
     if not reads and not writes:
         return False
     inner = {id(node) for read in reads for node in walk(read.func) if node is not read}
-    if sum(1 for read in reads if id(read) not in inner) + len(writes) > 1:
+    outer = [read for read in reads if id(read) not in inner]
+    if len(_reads_sharing_a_cut(loop, outer, made)) + len(writes) > 1:
         # Each read runs its own graph over what came before it (`out.cpu()`, `h.cpu()`,
         # `float(loss)`: 3.0 executions a batch, 1.0 with a cut before the first read;
         # benchmarks/step_shapes/eval_host_read.py).
@@ -98,6 +109,66 @@ def _starts_as_cpu_tensor(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
         and not any(a.keyword is not None and a.keyword.value == "device" for a in v.args)
         for v in values
     )
+
+
+def _reads_sharing_a_cut(loop: Loop, reads: list[cst.Call], made: set[str]) -> list[cst.Call]:
+    """The ``reads`` that a cut right before the first read would serve: those of a value
+    computed before that statement, other than a batch only moved to the device (`labels =
+    labels.to(device)`: device data, copied back without running a graph). One read of such
+    values runs their graph once by itself; a cut would add an execution (a forward pass read
+    with one argmax and its labels: 2.0 executions a batch with the cut, 1.0 without;
+    benchmarks/step_shapes/eval_host_read.py)."""
+    statements = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else None
+    first = first_host_read(loop)
+    if statements is None or first is None:
+        return reads
+    computed = (
+        assigned_names(cst.IndentedBlock(body=list(statements[: first[0]]))) & made
+    ) - _moved_batches(loop)
+    return [read for read in reads if _read_names(read) & computed]
+
+
+def _read_names(read: cst.Call) -> set[str]:
+    func = read.func
+    operand = (
+        func.value
+        if isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS
+        else (read.args[0].value if read.args else read)
+    )
+    return _names_read(operand)
+
+
+def _moved_batches(loop: Loop) -> set[str]:
+    """Names every assignment in ``loop`` binds to a batch moved to the device: ``.to(...)`` or
+    ``.cuda()`` of the loop's own target (`labels.to(device, dtype=torch.long)`,
+    `batch["de_ids"].to(device)`), nothing computed on the way."""
+    targets = target_names(loop.target) if isinstance(loop, cst.For) else set()
+    values: dict[str, list[cst.BaseExpression]] = {}
+    for node in walk(loop.body):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                for name in target_names(target.target):
+                    values.setdefault(name, []).append(node.value)
+        elif isinstance(node, cst.AugAssign | cst.AnnAssign) and isinstance(node.target, cst.Name):
+            values.setdefault(node.target.value, []).append(cst.Name("_"))
+    return {
+        name
+        for name, assigned in values.items()
+        if all(_moves_batch(value, targets) for value in assigned)
+    }
+
+
+def _moves_batch(value: cst.BaseExpression, targets: set[str]) -> bool:
+    if not (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in _MOVES
+    ):
+        return False
+    receiver = value.func.value
+    while isinstance(receiver, cst.Subscript):
+        receiver = receiver.value
+    return isinstance(receiver, cst.Name) and receiver.value in targets
 
 
 def first_host_read(loop: Loop) -> tuple[int, cst.Call] | None:
@@ -156,6 +227,11 @@ def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
         and len(call.args) == 1
         and call.args[0].keyword is None
         and not call.args[0].star
+    ) or (
+        (dotted(func) or "").rsplit(".", 1)[-1] in _HOST_READING_FUNCTIONS
+        and call.args
+        and call.args[0].keyword is None
+        and not call.args[0].star
     ):
         read = call.args[0].value
     else:
@@ -189,15 +265,68 @@ def _keeps_tensor(node: cst.CSTNode) -> bool:
 def carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
     """A name the loop updates from its own value (``x += ...``, ``x[i] += ...``,
     ``x = f(x, ...)``) that did not start as a host value (a number, a list or dict) before it,
-    or that adds a tensor to itself (``total += loss.detach()``: a device sum from the second
-    iteration on, whatever its first value), or a list the loop appends tensors to. The loop's own target is no such name: `for`
-    rebinds it every iteration (`x = x.to(device)` carries nothing over)."""
-    rebound = target_names(loop.target) if isinstance(loop, cst.For) else set()
-    for node in walk(loop.body):
+    or that adds a tensor to itself (``total += loss.detach()``, ``total += loss`` with ``loss``
+    computed in the loop: a device sum from the second iteration on, whatever its first value),
+    or a list the loop appends tensors to. A `for` target is no such name: `for` rebinds it
+    every iteration (`x = x.to(device)` carries nothing over), nor is a name an earlier
+    statement of the iteration assigns whatever it held (`trg = batch["trg"].to(device)` then
+    `trg = trg[1:].view(-1)`)."""
+    rebound = {
+        name
+        for node in walk(loop)
+        if isinstance(node, cst.For)
+        for name in target_names(node.target)
+    }
+    tensors = _tensor_names(loop)
+    return _carries_in(loop.body, rebound, tensors, loop, scope)
+
+
+def _carries_in(
+    suite: cst.BaseSuite, fresh: set[str], tensors: set[str], loop: Loop, scope: cst.CSTNode
+) -> bool:
+    """``carries_device_value`` over the statements of ``suite`` in order: a name an earlier
+    statement of the same block (or of a block around it) assigned is ``fresh``."""
+    statements = list(suite.body) if isinstance(suite, cst.IndentedBlock) else [suite]
+    fresh = set(fresh)
+    for statement in statements:
+        if isinstance(statement, cst.BaseCompoundStatement):
+            for inner in _suites(statement):
+                if _carries_in(inner, fresh, tensors, loop, scope):
+                    return True
+        elif _carries(statement, fresh, tensors, loop, scope):
+            return True
+        fresh |= _assigned_unconditionally(statement)
+    return False
+
+
+def _suites(statement: cst.BaseCompoundStatement) -> list[cst.BaseSuite]:
+    """The blocks of a compound statement: its body, `else`, `except` and `finally` blocks."""
+    found = [statement.body]
+    for part in ("orelse", "finalbody"):
+        extra = getattr(statement, part, None)
+        while isinstance(extra, cst.If):  # `elif`
+            found.append(extra.body)
+            extra = extra.orelse
+        if extra is not None:
+            found.append(extra.body)
+    found += [handler.body for handler in getattr(statement, "handlers", ())]
+    return found
+
+
+def _carries(
+    statement: cst.CSTNode,
+    rebound: set[str],
+    tensors: set[str],
+    loop: Loop,
+    scope: cst.CSTNode,
+) -> bool:
+    for node in walk(statement):
         if _keeps_tensor(node):
             return True
         if isinstance(node, cst.AugAssign):
-            if _device_result(node.value):
+            if _device_result(node.value) or (
+                isinstance(node.value, cst.Name) and node.value.value in tensors
+            ):
                 return True
             root = root_name(node.target)
         elif isinstance(node, cst.Assign):
@@ -206,8 +335,7 @@ def carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
                 for t in node.targets
                 for name in (target_names(t.target) or {root_name(t.target)})
             }
-            read = {n.value for n in walk(node.value) if isinstance(n, cst.Name)}
-            carried = roots & read
+            carried = roots & _names_read(node.value)
             if not carried:
                 continue
             root = next(iter(carried))
@@ -218,6 +346,54 @@ def carries_device_value(loop: Loop, scope: cst.CSTNode) -> bool:
         if root is None or not _starts_on_host(root, loop, scope):
             return True
     return False
+
+
+def _names_read(value: cst.BaseExpression) -> set[str]:
+    """The variables ``value`` reads: not the attribute names (`batch.src` reads `batch`)."""
+    attributes = {id(n.attr) for n in walk(value) if isinstance(n, cst.Attribute)}
+    return {n.value for n in walk(value) if isinstance(n, cst.Name) and id(n) not in attributes}
+
+
+def _assigned_unconditionally(statement: cst.CSTNode) -> set[str]:
+    """Names a statement of the loop body binds whenever it runs: a plain assignment, or one
+    inside a `with` block."""
+    if isinstance(statement, cst.With):
+        names: set[str] = set()
+        for inner in statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ():
+            names |= _assigned_unconditionally(inner)
+        return names
+    if isinstance(statement, cst.SimpleStatementLine):
+        return {
+            name
+            for small in statement.body
+            if isinstance(small, cst.Assign)
+            for target in small.targets
+            for name in target_names(target.target)
+        }
+    return set()
+
+
+def _tensor_names(loop: Loop) -> set[str]:
+    """Names the loop assigns only from a call that is not a host read nor a size (`loss =
+    criterion(out, y)`): values a `total += loss` sums on the device."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+    for node in walk(loop.body):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            target = node.targets[0].target
+            if isinstance(target, cst.Name):
+                values.setdefault(target.value, []).append(node.value)
+        elif isinstance(node, cst.AugAssign | cst.AnnAssign) and isinstance(node.target, cst.Name):
+            values.setdefault(node.target.value, []).append(cst.Name("_"))
+    return {
+        name for name, assigned in values.items() if all(_tensor_call(value) for value in assigned)
+    }
+
+
+def _tensor_call(value: cst.BaseExpression) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    name = (dotted(value.func) or "").rsplit(".", 1)[-1]
+    return name not in _HOST_READS | _HOST_CONVERSIONS | _SIZES
 
 
 def _starts_on_host(name: str, loop: Loop, scope: cst.CSTNode) -> bool:

@@ -477,6 +477,9 @@ class ModuleView:
     step_functions: tuple[tuple[str, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
+    # Where the module is an entry point: another module that its own run (`python module.py`)
+    # reaches may place values on a device (True where it is no entry point: not known).
+    own_run_moves: bool = True
     # An entry point whose training step is in another module (`mp.Process(target=train)`,
     # `train_one_epoch(...)` imported): its device decides where that step trains.
     steps_elsewhere: bool = False
@@ -535,6 +538,7 @@ class ModuleView:
                 self.step_shapes,
                 self.step_functions,
                 self.moves_elsewhere,
+                self.own_run_moves,
                 self.steps_elsewhere,
                 sorted(self.imported_ties.items()),
                 self.imported_ddp,
@@ -727,9 +731,12 @@ def build_program(
     kinds: dict[str, set[str]] = {}
     frameworks: dict[str, set[str]] = {}
     reaching: dict[str, list[str]] = {}
+    movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
+    own_run_moves: dict[str, bool] = {}
     for entry, names in sorted(program.entry_points.items()):
         parents = program.reached[entry] = resolver.reach([(entry, n) for n in names])
         modules = {path for path, _ in parents}
+        own_run_moves[entry] = bool((modules - {entry}) & movers)
         # The entry's own kind, and that of every module whose code it runs.
         kinds[entry] = {k for m in modules for k in summaries[m].parallelism}
         frameworks[entry] = {k for m in modules for k in summaries[m].frameworks}
@@ -738,7 +745,6 @@ def build_program(
     stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver)
     reads, shapes, reached = _step_reads(summaries, resolver)
-    movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -776,6 +782,7 @@ def build_program(
             ),
             step_functions=tuple(sorted(reached.get(path, {}).items())),
             moves_elsewhere=movers - {path} != set(),
+            own_run_moves=own_run_moves.get(path, True),
             steps_elsewhere=role == "entry"
             and any(step[0] != path for step in program.steps_of(path)),
             imported_ties=resolver.imported_ties(path),

@@ -21,11 +21,11 @@ def main():
     model = torch.nn.Linear(8, 2)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     dataset = TensorDataset(torch.randn(64, 8), torch.randint(0, 2, (64,)))
-    train_loader = DataLoader(dataset, batch_size=8, drop_last=True)
+    train_loader = DataLoader(dataset, batch_size=8)
     model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)
     for epoch in range(args.epochs):
         if os.path.isdir(args.output_dir) and epoch == 0:
-            active_loader = DataLoader(dataset, batch_size=8, drop_last=True)
+            active_loader = DataLoader(dataset, batch_size=8)
         else:
             active_loader = train_loader
         for x, y in active_loader:

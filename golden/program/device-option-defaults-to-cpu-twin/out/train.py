@@ -14,7 +14,7 @@ if __name__ == "__main__":
     device = torch.device(args.device)
     model = torch.nn.Linear(4, 2).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    for x in DataLoader(torch.randn(32, 4), batch_size=4, drop_last=True):
+    for x in DataLoader(torch.randn(32, 4), batch_size=4):
         optimizer.zero_grad()
         model(x.to(device)).sum().backward()
         optimizer.step()

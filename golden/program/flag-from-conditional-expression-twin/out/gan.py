@@ -20,7 +20,7 @@ class Generator(torch.nn.Module):
 if __name__ == "__main__":
     generator = Generator().to(device)
     optimizer = torch.optim.Adam(generator.parameters(), lr=1e-3)
-    loader = DataLoader(torch.randn(64, 8), batch_size=8, drop_last=True)
+    loader = DataLoader(torch.randn(64, 8), batch_size=8)
     for imgs in pl.MpDeviceLoader(loader, device):
         real = imgs
         optimizer.zero_grad()

@@ -23,7 +23,7 @@ if __name__ == "__main__":
     if cuda:
         generator.to(torch_xla.device())
     optimizer = torch.optim.Adam(generator.parameters(), lr=1e-3)
-    loader = DataLoader(torch.randn(64, 8), batch_size=8, drop_last=True)
+    loader = DataLoader(torch.randn(64, 8), batch_size=8)
     for imgs in loader:
         real = imgs.type(Tensor)
         optimizer.zero_grad()

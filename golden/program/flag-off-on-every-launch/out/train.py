@@ -17,7 +17,7 @@ def main():
     device = torch.device("xla" if opt.cuda else "cpu")
     model = torch.nn.Linear(4, 2).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    for x in DataLoader(torch.randn(32, 4), batch_size=4, drop_last=True):
+    for x in DataLoader(torch.randn(32, 4), batch_size=4):
         optimizer.zero_grad()
         model(x.to(device)).sum().backward()
         optimizer.step()

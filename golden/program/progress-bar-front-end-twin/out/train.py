@@ -9,7 +9,7 @@ from tqdm.notebook import tqdm
 
 device = torch_xla.device()
 data = torch.utils.data.TensorDataset(torch.randn(64, 4), torch.randint(0, 2, (64,)))
-loader = torch.utils.data.DataLoader(data, batch_size=8, drop_last=True)
+loader = torch.utils.data.DataLoader(data, batch_size=8)
 model = nn.Linear(4, 2).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 criterion = nn.CrossEntropyLoss()

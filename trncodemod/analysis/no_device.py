@@ -1,0 +1,74 @@
+"""Whether a program places nothing on any device, so that its training runs on the CPU on
+every machine (the ``device-missing`` pass's question, asked by the ``step-marker`` pass too:
+a graph cut in such a step executes nothing on XLA).
+
+The module's own text decides part of it (no `.to(...)`, `.cuda()`, no word naming a device);
+the program decides the rest (no callee that moves, no framework or parallel wrapper that
+places the model, an entry point that runs it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.program import ModuleView
+from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING, TrainingProfile
+
+FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
+# The spellings of a device in a file: any of them means the file decides one.
+_DEVICE_WORDS = ("device", "cuda", "xla", "neuron")
+
+
+def places_nothing(facts: FileFacts) -> bool:
+    """The module trains, and nothing in its text names or moves to a device."""
+    if not facts.profile.trains:
+        return False
+    if any(word in text for text in facts.identifiers for word in _DEVICE_WORDS):
+        return False
+    if any(word in text for text in facts.strings for word in _DEVICE_WORDS):
+        return False
+    return not ({"to", "cuda"} & set(facts.calls))
+
+
+def trains_without_device(
+    program: ModuleView, profile: TrainingProfile, facts: Callable[[], FileFacts | None]
+) -> bool:
+    """Nothing in the program places this module's training on a device: the module places
+    nothing (``facts`` gives the module's facts, asked last), runs from an entry point the tool
+    sees, and no other module, framework or parallel wrapper moves it."""
+    if (
+        program.is_test
+        or program.moves_elsewhere
+        or not profile.trains
+        or set(profile.launchers) & FRAMEWORKS
+        # Sharded or distributed training places the model through its wrapper's options
+        # and the launcher's environment: not "no device" for certain.
+        or profile.parallelism
+        or program.parallelism
+        or profile.already_xla
+    ):
+        return False
+    if not (profile.is_entry_script or program.role == "entry" or program.entry_points):
+        return False  # a library step whose callers the tool cannot see: they may move
+    found = facts()
+    return found is not None and places_nothing(found)
+
+
+def own_run_without_device(
+    program: ModuleView, profile: TrainingProfile, facts: Callable[[], FileFacts | None]
+) -> bool:
+    """Run as a script (`python module.py`: its `if __name__ == "__main__":` block), the module
+    places nothing on a device and nothing its own run reaches does, whatever other entry points
+    that import it do (a CPU smoke test at the bottom of a library module)."""
+    if (
+        program.is_test
+        or program.role != "entry"
+        or program.own_run_moves
+        or set(profile.launchers) & FRAMEWORKS
+        or profile.parallelism
+        or profile.already_xla
+    ):
+        return False
+    found = facts()
+    return found is not None and places_nothing(found)
