@@ -32,6 +32,7 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.device import (
     ACCELERATOR,
     RANK,
+    UNKNOWN,
     DeviceFacts,
     accelerator_index,
     analyse,
@@ -1204,7 +1205,8 @@ class DevicePlacement(Pass):
 
     def _cuda_method_fix(self, original: cst.Call) -> str | None:
         """How ``x.cuda(...)`` is rewritten here: "rank" (a process index, TRN024), "device"
-        (the training device itself: `.to(device)`, TRN001), "plain" (no device, TRN001); None
+        (the training device itself: `.to(device)`, TRN001), "passed" (a parameter its caller
+        fills, TRN001), "plain" (no device, TRN001); None
         where it is reported, or the rule is not selected."""
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
@@ -1220,7 +1222,28 @@ class DevicePlacement(Pass):
             return "plain"
         if positional and rest_allowed and self._holds_device(first.value):  # type: ignore[union-attr]
             return "device"
+        if positional and rest_allowed and self._passed_device(first.value):  # type: ignore[union-attr]
+            return "passed"
         return None
+
+    def _passed_device(self, node: cst.BaseExpression) -> bool:
+        """``node`` is a parameter of the function it is read in (`def sample(self, n,
+        current_device)`), and nothing in this file passes it an index: it holds what the
+        caller passes, a device (the `.device` of its batch) or an index. `.to(p)` does on CUDA
+        what `.cuda(p)` does with either, and also takes the XLA device, which `.cuda(p)`
+        rejects; an index the caller makes is the caller's finding (TRN006/TRN024)."""
+        evaluator = self.facts.evaluator
+        if evaluator is None or not isinstance(node, cst.Name):
+            return False
+        bindings = evaluator.c.bindings.get(node.value)
+        if not bindings or any(b.parameter is None for b in bindings):
+            return False
+        recording, evaluator.recording = evaluator.recording, False
+        try:
+            kinds = evaluator.value(node).kinds
+        finally:
+            evaluator.recording = recording
+        return bool(kinds) and kinds <= {ACCELERATOR, UNKNOWN}
 
     def _holds_device(self, node: cst.BaseExpression) -> bool:
         """``node`` is a name that holds the training device itself (not an index): its value,
@@ -1253,13 +1276,20 @@ class DevicePlacement(Pass):
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
-        if self._cuda_method_fix(original) == "device":
+        fix = self._cuda_method_fix(original)
+        if fix in ("device", "passed"):
             assert isinstance(updated.func, cst.Attribute) and first is not None
+            why = (
+                "it holds the training device"
+                if fix == "device"
+                else "it is a parameter that holds what its caller passes (the device of its "
+                "batch, or an index); `.to()` takes either, and the XLA device, which `.cuda()` "
+                "rejects"
+            )
             if not self.report(
                 original,
                 CudaMethod,
-                f".cuda({_code(first.value)}) → .to({_code(first.value)}): it holds the "
-                "training device",
+                f".cuda({_code(first.value)}) → .to({_code(first.value)}): {why}",
                 True,
             ):
                 return updated

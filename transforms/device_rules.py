@@ -12,10 +12,15 @@ from trncodemod.findings import Rule, Safety, Severity
 class CudaMethod(Rule):
     """## What it does
     Rewrites `x.cuda()` and `x.cuda(non_blocking=True)` on a tensor or module to
-    `x.to(<target device>)`, keeping `non_blocking` and `memory_format`.
+    `x.to(<target device>)`, keeping `non_blocking` and `memory_format`. `x.cuda(d)` where `d`
+    is a device value (the training device, an input's `.device`, or a parameter of the function
+    whose callers in the file pass no index: `def sample(self, n, current_device)`) becomes
+    `x.to(d)`; `.cuda()` with an index is TRN024's or TRN006's.
 
     ## Why
-    `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
+    `.cuda(d)` rejects a device that is not CUDA (`Invalid device, must be cuda device`, torch
+    2.9 `Tensor.cuda`), so once `d` is the XLA device it raises; `.to(d)` takes it, and does on
+    CUDA what `.cuda(d)` did with a CUDA device or an index. `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
     `RuntimeError: Found no NVIDIA driver` ([measured-cuda-calls]). The target's device is
     `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
     `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron-overview]).
