@@ -1512,14 +1512,27 @@ class DevicePlacement(Pass):
                 kind = "migrated-choice"
         if kind in ("other-choice", "migrated-choice") and not self._decided(original_node.test):
             condition = cst.Module([]).code_for_node(original_node.test)
-            self.report(
-                original_node,
-                CudaAvailabilityChoice,
-                f"device choice depends on "
-                f"`{condition}`: make sure it is true on the Trainium host (a "
-                "torch.cuda.is_available() behind it is False there)",
-                False,
-            )
+            entries = self._launched_module_device(original_node)
+            if (
+                self.report(
+                    original_node,
+                    CudaAvailabilityChoice,
+                    f"device choice depends on "
+                    f"`{condition}`: make sure it is true on the Trainium host (a "
+                    "torch.cuda.is_available() behind it is False there)"
+                    + (
+                        f"; this module's device is the CPU there, in a module the launch of "
+                        f"{', '.join(entries)} reaches and whose other modules move values to the "
+                        "device: their tensors meet on two devices; set it to "
+                        f"{self.target.device.expr}"
+                        if entries
+                        else ""
+                    ),
+                    False,
+                )
+                and entries
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         if kind == "other-choice":
             role = self._role_of_expression(original_node)
             if role == "device" or self._assigned_to_device_name(original_node):
@@ -1548,6 +1561,33 @@ class DevicePlacement(Pass):
             assert isinstance(updated_node.body, cst.SimpleString)
             return self._device_string(updated_node.body)
         return updated_node
+
+    def _launched_module_device(self, choice: cst.IfExp) -> tuple[str, ...]:
+        """The entry points that reach this module, where ``choice`` is its module-level device
+        (`device = torch.device("cuda" if ... else "cpu")`, read as a device) and another
+        module of the program places values on a device: left undecided here, the module's
+        tensors stay on the CPU while the program's others move to the target's device (ssd's
+        priors in `model.py` against the predictions). Empty elsewhere."""
+        program = self.run.program
+        if program.is_test or not program.entry_points or not program.moves_elsewhere:
+            return ()
+        value: cst.CSTNode = choice
+        parent = self.get_metadata(ParentNodeProvider, value, None)
+        if isinstance(parent, cst.Arg):
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            if not (isinstance(call, cst.Call) and (dotted(call.func) or "").endswith("device")):
+                return ()
+            value, parent = call, self.get_metadata(ParentNodeProvider, call, None)
+        if not (
+            isinstance(parent, cst.Assign)
+            and parent.value is value
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+            and isinstance(self.get_metadata(ScopeProvider, parent, None), cst.metadata.GlobalScope)
+        ):
+            return ()
+        roles = self._reference_roles(parent.targets[0].target)
+        return tuple(program.entry_points) if "device" in roles else ()
 
     def _role_of_expression(self, node: cst.BaseExpression) -> str | None:
         parent = self.get_metadata(ParentNodeProvider, node, None)

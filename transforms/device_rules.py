@@ -98,7 +98,12 @@ class CudaAvailabilityChoice(Rule):
     `torch.device(...)`) to the target's device. When the choice depends on something else
     (`"cuda" if use_cuda else "cpu"`), the `"cuda"` branch is rewritten; the condition is
     reported only when the device analysis cannot show it is true on the target (where
-    `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it).
+    `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it). `torch`
+    is recognised however the module gets it, a star import of a given module included (`from
+    utils import *` where `utils.py` does `import torch`), so every module of a program makes
+    the same choice. A module-level choice left undecided in a module that an entry point
+    reaches, while the program's other modules move values to the device, is a blocker: its
+    tensors stay on the CPU and meet the others' on the device.
 
     ## Why
     Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False`

@@ -488,6 +488,10 @@ class ModuleView:
     imported: bool = False
     # The launch lines that run the module, each with its file ("README.md: python main.py").
     launch_lines: tuple[str, ...] = ()
+    # Names a `from m import *` of a given module binds to a library module or object that
+    # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
+    # module's own imports cannot say (``_Resolver.star_modules``).
+    star_modules: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def is_test(self) -> bool:
@@ -529,6 +533,7 @@ class ModuleView:
                 sorted(self.transformers.items()),
                 self.imported,
                 self.launch_lines,
+                sorted(self.star_modules.items()),
             )
         )
 
@@ -720,6 +725,7 @@ def build_program(
             transformers=resolver.transformers(path),
             imported=path in importers,
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
+            star_modules=resolver.star_modules(path),
         )
     return program
 
@@ -946,6 +952,30 @@ class _Resolver:
                 fact = table(self.summaries[definition[0]]).get(definition[1])
                 if fact:
                     found[local] = fact
+        return found
+
+    def star_modules(self, path: str, depth: int = 0) -> dict[str, str]:
+        """Names each `from m import *` of a given module binds in ``path`` to a library module
+        or object (ssd's `model.py` gets `torch` from `from utils import *`, where `utils.py`
+        does `import torch`): name -> its dotted name. Not names with a leading underscore
+        (`import *` leaves them out), and not relative imports (a given module's, followed as
+        the star imports of that module)."""
+        found: dict[str, str] = {}
+        if depth > 4:
+            return found
+        for star in self.summaries[path].star_imports:
+            module = self.index.module(path, star)
+            if module is None or module == path:
+                continue
+            summary = self.summaries[module]
+            inner = self.star_modules(module, depth + 1)
+            for local, binding in (*inner.items(), *summary.imports.items()):
+                spec, _, name = binding.partition(":")
+                if local.startswith("_") or spec.startswith(".") or not spec:
+                    continue
+                if self.index.module(module, spec) is not None:
+                    continue  # a given module: its names are the program's own
+                found.setdefault(local, f"{spec}.{name}" if name else spec)
         return found
 
     def imported_ddp(self, path: str) -> tuple[str, ...]:
