@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import libcst as cst
@@ -850,9 +851,11 @@ class DevicePlacement(Pass):
             self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         return updated
 
-    def _runs_on_launch(self, node: cst.CSTNode) -> bool:
+    def _runs_on_launch(self, node: cst.CSTNode, depth: int = 0) -> bool:
         """``node`` is in code that runs when the module is run: at its top level (its
-        ``__main__`` block included), or in a function that top-level code calls by name."""
+        ``__main__`` block included), or in a function that top-level code calls by name, or
+        that such a function calls by name outside any ``if`` or ``try`` (`main()` →
+        `inference(a)` → `load_checkpoint(...)`)."""
         function = None
         current = self.get_metadata(ParentNodeProvider, node, None)
         while current is not None and not isinstance(current, cst.Module):
@@ -864,12 +867,29 @@ class DevicePlacement(Pass):
         if not isinstance(function, cst.FunctionDef) or not isinstance(current, cst.Module):
             return False
         name = function.name.value
-        return any(
-            isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
-            for statement in current.body
-            if not isinstance(statement, cst.FunctionDef | cst.ClassDef)
-            for n in walk(statement)
-        )
+        calls = [
+            n
+            for n in walk(current)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
+        ]
+        for call in calls:
+            if self._at_top_level(call):
+                return True
+            conditional = any(
+                isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
+            )
+            if depth < 4 and not conditional and self._runs_on_launch(call, depth + 1):
+                return True
+        return False
+
+    def _at_top_level(self, node: cst.CSTNode) -> bool:
+        """``node`` is in a statement of the module's own body (not a function's or class's)."""
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.Module):
+            if isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+                return False
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return True
 
     def _only_state_dicts(self, load: cst.Call) -> bool:
         """Everything ``load`` returns goes into ``load_state_dict``: the call is its argument,
@@ -888,13 +908,61 @@ class DevicePlacement(Pass):
                 and call.func.attr.value == "load_state_dict"
             )
 
-        if into_state_dict(load):
-            return True
-        statement = parents.get(load)
-        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+        def consumed(value: cst.CSTNode, depth: int) -> bool:
+            """``value`` (a call's result) goes into ``load_state_dict``: as the argument, as
+            the value of a name whose every read does, or returned by a helper whose every call
+            in this module does (`load_checkpoint(path, device)`, hifi-gan)."""
+            if into_state_dict(value):
+                return True
+            parent = parents.get(value)
+            if isinstance(parent, cst.Return) and depth < 3:
+                return self._calls_consumed(parent, parents, lambda c: consumed(c, depth + 1))
+            if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
+                return False
+            found = reads(parent.targets[0].target, parents)
+            return bool(found) and all(
+                into_state_dict(read)
+                or (
+                    isinstance(parents.get(read), cst.Return)
+                    and depth < 3
+                    and self._calls_consumed(
+                        parents[read], parents, lambda c: consumed(c, depth + 1)
+                    )
+                )
+                for read in found
+            )
+
+        return consumed(load, 0)
+
+    def _calls_consumed(
+        self,
+        returned: cst.CSTNode,
+        parents: dict[cst.CSTNode, cst.CSTNode],
+        consumed: Callable[[cst.Call], bool],
+    ) -> bool:
+        """Every call by name, in this module, of the top-level function ``returned`` is in
+        passes ``consumed`` (and there is one): what the function returns goes where its callers
+        put it. A method, a nested function or one passed on is not followed."""
+        function = parents.get(returned)
+        while function is not None and not isinstance(function, cst.FunctionDef | cst.Lambda):
+            function = parents.get(function)
+        if not isinstance(function, cst.FunctionDef) or not isinstance(
+            parents.get(function), cst.Module
+        ):
             return False
-        found = reads(statement.targets[0].target, parents)
-        return bool(found) and all(into_state_dict(read) for read in found)
+        name = function.name.value
+        uses = [
+            n
+            for n in walk(self._wrapper.module)
+            if isinstance(n, cst.Name) and n.value == name and n is not function.name
+        ]
+        calls = []
+        for use in uses:
+            call = parents.get(use)
+            if not (isinstance(call, cst.Call) and call.func is use):
+                return False  # passed on, or rebound: its callers are not all here
+            calls.append(call)
+        return bool(calls) and all(consumed(call) for call in calls)
 
     def _made_target_device(self, name: cst.Name) -> bool:
         """Every assignment that reaches ``name`` is one leave_Assign rewrites to the target's

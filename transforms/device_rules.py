@@ -173,9 +173,11 @@ class CudaMapLocation(Rule):
     target (`map_location=args.device`, a parameter every caller passes the device in), or a CUDA
     location built as text (`"cuda:{}".format(gpu)`, `f"cuda:{gpu}"`, `"cuda:" + str(gpu)`). Those
     are loaded to `"cpu"` only where all that is loaded goes into `load_state_dict` (directly, by
-    name, or an item of it, `checkpoint["model"]`); elsewhere they are reported, and where the
-    load runs whenever the script does (its top level, or a function its top level calls) the
-    report is a blocker: the script raises there.
+    name, or an item of it, `checkpoint["model"]`), also through a helper that returns what it
+    loads and whose every call in the module does so (`load_checkpoint(path, device)`);
+    elsewhere they are reported, and where the load runs whenever the script does (its top
+    level, or a function its top level calls, directly or through functions that call it
+    outside any `if` or `try`) the report is a blocker: the script raises there.
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
