@@ -813,34 +813,39 @@ class DevicePlacement(Pass):
         to the CPU would train there)."""
         value = original.value
         cuda_text = _cuda_text(value)
-        if not cuda_text and (
-            not isinstance(value, cst.Name | cst.Attribute)
-            or self.facts.kinds(value) != {ACCELERATOR}
-        ):
+        kinds = self.facts.kinds(value) if isinstance(value, cst.Name | cst.Attribute) else None
+        if not cuda_text and (kinds is None or ACCELERATOR not in kinds or RANK in kinds):
             return updated  # strings, choices and torch.device(...) are rewritten on their own
+        # The accelerator on some launches only (`"cuda" if opt.cuda else "cpu"`, its "cuda"
+        # rewritten): loading to "cpu" is right on every one; a report is no blocker.
+        maybe = not cuda_text and kinds != {ACCELERATOR}
         if isinstance(value, cst.Name) and any(
             is_cuda_string(v) for v in self.bound_values(value) or []
         ):
             return updated  # a "cuda" kept as text (TRN006): left with it, for a person
         call = self.get_metadata(ParentNodeProvider, original, None)
         code = _code(value)
-        what = "a CUDA device, absent" if cuda_text else "the XLA device"
+        what = (
+            "is a CUDA device, absent"
+            if cuda_text
+            else "may be the XLA device"
+            if maybe
+            else "is the XLA device"
+        )
         if isinstance(call, cst.Call) and self._only_state_dicts(call):
             message = (
-                f'map_location={code} → "cpu": `{code}` is {what} on Trainium, onto '
+                f'map_location={code} → "cpu": `{code}` {what} on Trainium, onto '
                 "which torch.load cannot restore; load_state_dict() copies to the device"
             )
             if self.report(original, CudaMapLocation, message, True):
                 return updated.with_changes(value=cst.SimpleString('"cpu"'))
             return updated
-        conditional = not self._runs_on_launch(call) or any(
-            isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
-        )
+        conditional = maybe or not self._runs_on_launch(call) or self._conditional(call)
         if (
             self.report(
                 original,
                 CudaMapLocation,
-                f"map_location={code}: `{code}` is {what} on Trainium, onto which torch.load "
+                f"map_location={code}: `{code}` {what} on Trainium, onto which torch.load "
                 'cannot restore (it raises): load with map_location="cpu" and move what it loads to '
                 "the device"
                 + ("" if conditional else "; the load runs whenever its function does: a blocker"),
@@ -875,10 +880,31 @@ class DevicePlacement(Pass):
         for call in calls:
             if self._at_top_level(call):
                 return True
-            conditional = any(
-                isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
-            )
-            if depth < 4 and not conditional and self._runs_on_launch(call, depth + 1):
+            if depth < 4 and not self._conditional(call) and self._runs_on_launch(call, depth + 1):
+                return True
+        return False
+
+    def _conditional(self, node: cst.CSTNode) -> bool:
+        """``node`` runs under an ``if`` or ``try`` of its function (or of the module), other
+        than the module's ``if __name__ == "__main__":`` block, which runs on every launch."""
+        for current in self._ancestors(node):
+            if isinstance(current, cst.IfExp | cst.Try):
+                return True
+            if isinstance(current, cst.If) and not (
+                isinstance(self.get_metadata(ParentNodeProvider, current, None), cst.Module)
+                and m.matches(
+                    current.test,
+                    m.Comparison(
+                        left=m.Name("__name__"),
+                        comparisons=[
+                            m.ComparisonTarget(
+                                m.Equal(),
+                                m.SimpleString('"__main__"') | m.SimpleString("'__main__'"),
+                            )
+                        ],
+                    ),
+                )
+            ):
                 return True
         return False
 

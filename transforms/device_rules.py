@@ -176,8 +176,10 @@ class CudaMapLocation(Rule):
     name, or an item of it, `checkpoint["model"]`), also through a helper that returns what it
     loads and whose every call in the module does so (`load_checkpoint(path, device)`);
     elsewhere they are reported, and where the load runs whenever the script does (its top
-    level, or a function its top level calls, directly or through functions that call it
-    outside any `if` or `try`) the report is a blocker: the script raises there.
+    level or its `__main__` block, or a function its top level calls, directly or through
+    functions that call it outside any `if` or `try`) the report is a blocker: the script
+    raises there. A device that is the XLA device on some launches only (`"cuda" if opt.cuda
+    else "cpu"`, its "cuda" rewritten) is handled the same way, its report never a blocker.
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
