@@ -1,8 +1,8 @@
-# Class: a helper's map_location is a device that is the XLA device on some launches only
-# (`torch.device("cuda" if opt.cuda else "cpu")`, its "cuda" rewritten; the transformer
-# translate shape): "cpu" is right on every launch where all it loads goes to
-# load_state_dict(), so it is rewritten. Twin: map_location_cpu_device (a device that stays the
-# CPU: nothing to do).
+# Class: a device chosen by a flag (`torch.device("cuda" if opt.cuda else "cpu")`, its "cuda"
+# rewritten; the transformer translate shape) reaches a helper's map_location: "cpu" is right
+# on every launch, whichever way the flag goes, where all it loads goes to load_state_dict(),
+# so it is rewritten. Twin: map_location_cpu_device (a device that stays the CPU: nothing to
+# do).
 import argparse
 
 import torch
