@@ -856,6 +856,44 @@ class DevicePlacement(Pass):
             self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         return updated
 
+    def _report_imported_load(self, call: cst.Call) -> None:
+        """A call of another given module's function that loads with `map_location=<its
+        parameter>` (``ModuleView.imported_loads``), passed the XLA device: the load there
+        raises. Reported at the call, the cause this module holds; a blocker where it runs on
+        every launch and the device is the XLA device on every one."""
+        if not isinstance(call.func, cst.Name):
+            return
+        load = self.run.program.imported_loads.get(call.func.value)
+        if load is None:
+            return
+        position, name, where = load
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        arg = next((a for a in call.args if a.keyword and a.keyword.value == name), None)
+        if arg is None and position < len(positional):
+            arg = positional[position]
+        if arg is None or not isinstance(arg.value, cst.Name | cst.Attribute):
+            return
+        kinds = self.facts.kinds(arg.value)
+        if ACCELERATOR not in kinds or RANK in kinds:
+            return
+        certain = kinds == {ACCELERATOR}
+        code = _code(arg.value)
+        blocks = certain and self._runs_on_launch(call) and not self._conditional(call)
+        if (
+            self.report(
+                call,
+                CudaMapLocation,
+                f"`{code}` {'is' if certain else 'may be'} the XLA device on Trainium, and "
+                f"`{call.func.value}` passes it to torch.load's map_location ({where}), which "
+                'cannot restore onto it (it raises): load with map_location="cpu" there and move '
+                "what it loads to the device"
+                + ("; the call runs on every launch: a blocker" if blocks else ""),
+                False,
+            )
+            and blocks
+        ):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+
     def _runs_on_launch(self, node: cst.CSTNode, depth: int = 0) -> bool:
         """``node`` is in code that runs when the module is run: at its top level (its
         ``__main__`` block included), or in a function that top-level code calls by name, or
@@ -1086,6 +1124,7 @@ class DevicePlacement(Pass):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self._in_dead(original_node):
             return updated_node
+        self._report_imported_load(original_node)
         func = original_node.func
         if self._resolves(original_node):
             resolved = self._gate(original_node, updated_node)

@@ -180,6 +180,8 @@ class CudaMapLocation(Rule):
     functions that call it outside any `if` or `try`) the report is a blocker: the script
     raises there. A device that is the XLA device on some launches only (`"cuda" if opt.cuda
     else "cpu"`, its "cuda" rewritten) is handled the same way, its report never a blocker.
+    Where the helper is in another given module (`from ckpt import load_checkpoint`), the call
+    that passes it the XLA device is reported, a blocker where it runs on every launch.
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
