@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import libcst as cst
@@ -32,6 +33,7 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.device import (
     ACCELERATOR,
     RANK,
+    UNKNOWN,
     DeviceFacts,
     accelerator_index,
     analyse,
@@ -932,34 +934,39 @@ class DevicePlacement(Pass):
         to the CPU would train there)."""
         value = original.value
         cuda_text = _cuda_text(value)
-        if not cuda_text and (
-            not isinstance(value, cst.Name | cst.Attribute)
-            or self.facts.kinds(value) != {ACCELERATOR}
-        ):
+        kinds = self.facts.kinds(value) if isinstance(value, cst.Name | cst.Attribute) else None
+        if not cuda_text and (kinds is None or ACCELERATOR not in kinds or RANK in kinds):
             return updated  # strings, choices and torch.device(...) are rewritten on their own
+        # The accelerator on some launches only (`"cuda" if opt.cuda else "cpu"`, its "cuda"
+        # rewritten): loading to "cpu" is right on every one; a report is no blocker.
+        maybe = not cuda_text and kinds != {ACCELERATOR}
         if isinstance(value, cst.Name) and any(
             is_cuda_string(v) for v in self.bound_values(value) or []
         ):
             return updated  # a "cuda" kept as text (TRN006): left with it, for a person
         call = self.get_metadata(ParentNodeProvider, original, None)
         code = _code(value)
-        what = "a CUDA device, absent" if cuda_text else "the XLA device"
+        what = (
+            "is a CUDA device, absent"
+            if cuda_text
+            else "may be the XLA device"
+            if maybe
+            else "is the XLA device"
+        )
         if isinstance(call, cst.Call) and self._only_state_dicts(call):
             message = (
-                f'map_location={code} → "cpu": `{code}` is {what} on Trainium, onto '
+                f'map_location={code} → "cpu": `{code}` {what} on Trainium, onto '
                 "which torch.load cannot restore; load_state_dict() copies to the device"
             )
             if self.report(original, CudaMapLocation, message, True):
                 return updated.with_changes(value=cst.SimpleString('"cpu"'))
             return updated
-        conditional = not self._runs_on_launch(call) or any(
-            isinstance(n, cst.If | cst.IfExp | cst.Try) for n in self._ancestors(call)
-        )
+        conditional = maybe or not self._runs_on_launch(call) or self._conditional(call)
         if (
             self.report(
                 original,
                 CudaMapLocation,
-                f"map_location={code}: `{code}` is {what} on Trainium, onto which torch.load "
+                f"map_location={code}: `{code}` {what} on Trainium, onto which torch.load "
                 'cannot restore (it raises): load with map_location="cpu" and move what it loads to '
                 "the device"
                 + ("" if conditional else "; the load runs whenever its function does: a blocker"),
@@ -970,9 +977,49 @@ class DevicePlacement(Pass):
             self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         return updated
 
-    def _runs_on_launch(self, node: cst.CSTNode) -> bool:
+    def _report_imported_load(self, call: cst.Call) -> None:
+        """A call of another given module's function that loads with `map_location=<its
+        parameter>` (``ModuleView.imported_loads``), passed the XLA device: the load there
+        raises. Reported at the call, the cause this module holds; a blocker where it runs on
+        every launch and the device is the XLA device on every one."""
+        if not isinstance(call.func, cst.Name):
+            return
+        load = self.run.program.imported_loads.get(call.func.value)
+        if load is None:
+            return
+        position, name, where = load
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        arg = next((a for a in call.args if a.keyword and a.keyword.value == name), None)
+        if arg is None and position < len(positional):
+            arg = positional[position]
+        if arg is None or not isinstance(arg.value, cst.Name | cst.Attribute):
+            return
+        kinds = self.facts.kinds(arg.value)
+        if ACCELERATOR not in kinds or RANK in kinds:
+            return
+        certain = kinds == {ACCELERATOR}
+        code = _code(arg.value)
+        blocks = certain and self._runs_on_launch(call) and not self._conditional(call)
+        if (
+            self.report(
+                call,
+                CudaMapLocation,
+                f"`{code}` {'is' if certain else 'may be'} the XLA device on Trainium, and "
+                f"`{call.func.value}` passes it to torch.load's map_location ({where}), which "
+                'cannot restore onto it (it raises): load with map_location="cpu" there and move '
+                "what it loads to the device"
+                + ("; the call runs on every launch: a blocker" if blocks else ""),
+                False,
+            )
+            and blocks
+        ):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+
+    def _runs_on_launch(self, node: cst.CSTNode, depth: int = 0) -> bool:
         """``node`` is in code that runs when the module is run: at its top level (its
-        ``__main__`` block included), or in a function that top-level code calls by name."""
+        ``__main__`` block included), or in a function that top-level code calls by name, or
+        that such a function calls by name outside any ``if`` or ``try`` (`main()` →
+        `inference(a)` → `load_checkpoint(...)`)."""
         function = None
         current = self.get_metadata(ParentNodeProvider, node, None)
         while current is not None and not isinstance(current, cst.Module):
@@ -984,12 +1031,50 @@ class DevicePlacement(Pass):
         if not isinstance(function, cst.FunctionDef) or not isinstance(current, cst.Module):
             return False
         name = function.name.value
-        return any(
-            isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
-            for statement in current.body
-            if not isinstance(statement, cst.FunctionDef | cst.ClassDef)
-            for n in walk(statement)
-        )
+        calls = [
+            n
+            for n in walk(current)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
+        ]
+        for call in calls:
+            if self._at_top_level(call):
+                return True
+            if depth < 4 and not self._conditional(call) and self._runs_on_launch(call, depth + 1):
+                return True
+        return False
+
+    def _conditional(self, node: cst.CSTNode) -> bool:
+        """``node`` runs under an ``if`` or ``try`` of its function (or of the module), other
+        than the module's ``if __name__ == "__main__":`` block, which runs on every launch."""
+        for current in self._ancestors(node):
+            if isinstance(current, cst.IfExp | cst.Try):
+                return True
+            if isinstance(current, cst.If) and not (
+                isinstance(self.get_metadata(ParentNodeProvider, current, None), cst.Module)
+                and m.matches(
+                    current.test,
+                    m.Comparison(
+                        left=m.Name("__name__"),
+                        comparisons=[
+                            m.ComparisonTarget(
+                                m.Equal(),
+                                m.SimpleString('"__main__"') | m.SimpleString("'__main__'"),
+                            )
+                        ],
+                    ),
+                )
+            ):
+                return True
+        return False
+
+    def _at_top_level(self, node: cst.CSTNode) -> bool:
+        """``node`` is in a statement of the module's own body (not a function's or class's)."""
+        current = self.get_metadata(ParentNodeProvider, node, None)
+        while current is not None and not isinstance(current, cst.Module):
+            if isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+                return False
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return True
 
     def _only_state_dicts(self, load: cst.Call) -> bool:
         """Everything ``load`` returns goes into ``load_state_dict``: the call is its argument,
@@ -1008,13 +1093,61 @@ class DevicePlacement(Pass):
                 and call.func.attr.value == "load_state_dict"
             )
 
-        if into_state_dict(load):
-            return True
-        statement = parents.get(load)
-        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+        def consumed(value: cst.CSTNode, depth: int) -> bool:
+            """``value`` (a call's result) goes into ``load_state_dict``: as the argument, as
+            the value of a name whose every read does, or returned by a helper whose every call
+            in this module does (`load_checkpoint(path, device)`, hifi-gan)."""
+            if into_state_dict(value):
+                return True
+            parent = parents.get(value)
+            if isinstance(parent, cst.Return) and depth < 3:
+                return self._calls_consumed(parent, parents, lambda c: consumed(c, depth + 1))
+            if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
+                return False
+            found = reads(parent.targets[0].target, parents)
+            return bool(found) and all(
+                into_state_dict(read)
+                or (
+                    isinstance(parents.get(read), cst.Return)
+                    and depth < 3
+                    and self._calls_consumed(
+                        parents[read], parents, lambda c: consumed(c, depth + 1)
+                    )
+                )
+                for read in found
+            )
+
+        return consumed(load, 0)
+
+    def _calls_consumed(
+        self,
+        returned: cst.CSTNode,
+        parents: dict[cst.CSTNode, cst.CSTNode],
+        consumed: Callable[[cst.Call], bool],
+    ) -> bool:
+        """Every call by name, in this module, of the top-level function ``returned`` is in
+        passes ``consumed`` (and there is one): what the function returns goes where its callers
+        put it. A method, a nested function or one passed on is not followed."""
+        function = parents.get(returned)
+        while function is not None and not isinstance(function, cst.FunctionDef | cst.Lambda):
+            function = parents.get(function)
+        if not isinstance(function, cst.FunctionDef) or not isinstance(
+            parents.get(function), cst.Module
+        ):
             return False
-        found = reads(statement.targets[0].target, parents)
-        return bool(found) and all(into_state_dict(read) for read in found)
+        name = function.name.value
+        uses = [
+            n
+            for n in walk(self._wrapper.module)
+            if isinstance(n, cst.Name) and n.value == name and n is not function.name
+        ]
+        calls = []
+        for use in uses:
+            call = parents.get(use)
+            if not (isinstance(call, cst.Call) and call.func is use):
+                return False  # passed on, or rebound: its callers are not all here
+            calls.append(call)
+        return bool(calls) and all(consumed(call) for call in calls)
 
     def _made_target_device(self, name: cst.Name) -> bool:
         """Every assignment that reaches ``name`` is one leave_Assign rewrites to the target's
@@ -1112,6 +1245,7 @@ class DevicePlacement(Pass):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self._in_dead(original_node):
             return updated_node
+        self._report_imported_load(original_node)
         func = original_node.func
         if self._resolves(original_node):
             resolved = self._gate(original_node, updated_node)
@@ -1325,7 +1459,8 @@ class DevicePlacement(Pass):
 
     def _cuda_method_fix(self, original: cst.Call) -> str | None:
         """How ``x.cuda(...)`` is rewritten here: "rank" (a process index, TRN024), "device"
-        (the training device itself: `.to(device)`, TRN001), "plain" (no device, TRN001); None
+        (the training device itself: `.to(device)`, TRN001), "passed" (a parameter its caller
+        fills, TRN001), "plain" (no device, TRN001); None
         where it is reported, or the rule is not selected."""
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
@@ -1341,7 +1476,28 @@ class DevicePlacement(Pass):
             return "plain"
         if positional and rest_allowed and self._holds_device(first.value):  # type: ignore[union-attr]
             return "device"
+        if positional and rest_allowed and self._passed_device(first.value):  # type: ignore[union-attr]
+            return "passed"
         return None
+
+    def _passed_device(self, node: cst.BaseExpression) -> bool:
+        """``node`` is a parameter of the function it is read in (`def sample(self, n,
+        current_device)`), and nothing in this file passes it an index: it holds what the
+        caller passes, a device (the `.device` of its batch) or an index. `.to(p)` does on CUDA
+        what `.cuda(p)` does with either, and also takes the XLA device, which `.cuda(p)`
+        rejects; an index the caller makes is the caller's finding (TRN006/TRN024)."""
+        evaluator = self.facts.evaluator
+        if evaluator is None or not isinstance(node, cst.Name):
+            return False
+        bindings = evaluator.c.bindings.get(node.value)
+        if not bindings or any(b.parameter is None for b in bindings):
+            return False
+        recording, evaluator.recording = evaluator.recording, False
+        try:
+            kinds = evaluator.value(node).kinds
+        finally:
+            evaluator.recording = recording
+        return bool(kinds) and kinds <= {ACCELERATOR, UNKNOWN}
 
     def _holds_device(self, node: cst.BaseExpression) -> bool:
         """``node`` is a name that holds the training device itself (not an index): its value,
@@ -1374,13 +1530,20 @@ class DevicePlacement(Pass):
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
-        if self._cuda_method_fix(original) == "device":
+        fix = self._cuda_method_fix(original)
+        if fix in ("device", "passed"):
             assert isinstance(updated.func, cst.Attribute) and first is not None
+            why = (
+                "it holds the training device"
+                if fix == "device"
+                else "it is a parameter that holds what its caller passes (the device of its "
+                "batch, or an index); `.to()` takes either, and the XLA device, which `.cuda()` "
+                "rejects"
+            )
             if not self.report(
                 original,
                 CudaMethod,
-                f".cuda({_code(first.value)}) → .to({_code(first.value)}): it holds the "
-                "training device",
+                f".cuda({_code(first.value)}) → .to({_code(first.value)}): {why}",
                 True,
             ):
                 return updated
@@ -1603,14 +1766,27 @@ class DevicePlacement(Pass):
                 kind = "migrated-choice"
         if kind in ("other-choice", "migrated-choice") and not self._decided(original_node.test):
             condition = cst.Module([]).code_for_node(original_node.test)
-            self.report(
-                original_node,
-                CudaAvailabilityChoice,
-                f"device choice depends on "
-                f"`{condition}`: make sure it is true on the Trainium host (a "
-                "torch.cuda.is_available() behind it is False there)",
-                False,
-            )
+            entries = self._launched_module_device(original_node)
+            if (
+                self.report(
+                    original_node,
+                    CudaAvailabilityChoice,
+                    f"device choice depends on "
+                    f"`{condition}`: make sure it is true on the Trainium host (a "
+                    "torch.cuda.is_available() behind it is False there)"
+                    + (
+                        f"; this module's device is the CPU there, in a module the launch of "
+                        f"{', '.join(entries)} reaches and whose other modules move values to the "
+                        "device: their tensors meet on two devices; set it to "
+                        f"{self.target.device.expr}"
+                        if entries
+                        else ""
+                    ),
+                    False,
+                )
+                and entries
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         if kind == "other-choice":
             role = self._role_of_expression(original_node)
             if role == "device" or self._assigned_to_device_name(original_node):
@@ -1639,6 +1815,33 @@ class DevicePlacement(Pass):
             assert isinstance(updated_node.body, cst.SimpleString)
             return self._device_string(updated_node.body)
         return updated_node
+
+    def _launched_module_device(self, choice: cst.IfExp) -> tuple[str, ...]:
+        """The entry points that reach this module, where ``choice`` is its module-level device
+        (`device = torch.device("cuda" if ... else "cpu")`, read as a device) and another
+        module of the program places values on a device: left undecided here, the module's
+        tensors stay on the CPU while the program's others move to the target's device (ssd's
+        priors in `model.py` against the predictions). Empty elsewhere."""
+        program = self.run.program
+        if program.is_test or not program.entry_points or not program.moves_elsewhere:
+            return ()
+        value: cst.CSTNode = choice
+        parent = self.get_metadata(ParentNodeProvider, value, None)
+        if isinstance(parent, cst.Arg):
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            if not (isinstance(call, cst.Call) and (dotted(call.func) or "").endswith("device")):
+                return ()
+            value, parent = call, self.get_metadata(ParentNodeProvider, call, None)
+        if not (
+            isinstance(parent, cst.Assign)
+            and parent.value is value
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+            and isinstance(self.get_metadata(ScopeProvider, parent, None), cst.metadata.GlobalScope)
+        ):
+            return ()
+        roles = self._reference_roles(parent.targets[0].target)
+        return tuple(program.entry_points) if "device" in roles else ()
 
     def _role_of_expression(self, node: cst.BaseExpression) -> str | None:
         parent = self.get_metadata(ParentNodeProvider, node, None)

@@ -12,10 +12,15 @@ from trncodemod.findings import Rule, Safety, Severity
 class CudaMethod(Rule):
     """## What it does
     Rewrites `x.cuda()` and `x.cuda(non_blocking=True)` on a tensor or module to
-    `x.to(<target device>)`, keeping `non_blocking` and `memory_format`.
+    `x.to(<target device>)`, keeping `non_blocking` and `memory_format`. `x.cuda(d)` where `d`
+    is a device value (the training device, an input's `.device`, or a parameter of the function
+    whose callers in the file pass no index: `def sample(self, n, current_device)`) becomes
+    `x.to(d)`; `.cuda()` with an index is TRN024's or TRN006's.
 
     ## Why
-    `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
+    `.cuda(d)` rejects a device that is not CUDA (`Invalid device, must be cuda device`, torch
+    2.9 `Tensor.cuda`), so once `d` is the XLA device it raises; `.to(d)` takes it, and does on
+    CUDA what `.cuda(d)` did with a CUDA device or an index. `.cuda()` needs an NVIDIA driver: on a Trainium host it raises
     `RuntimeError: Found no NVIDIA driver` ([measured-cuda-calls]). The target's device is
     `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
     `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron-overview]).
@@ -93,7 +98,12 @@ class CudaAvailabilityChoice(Rule):
     `torch.device(...)`) to the target's device. When the choice depends on something else
     (`"cuda" if use_cuda else "cpu"`), the `"cuda"` branch is rewritten; the condition is
     reported only when the device analysis cannot show it is true on the target (where
-    `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it).
+    `use_cuda = not args.no_cuda and torch.cuda.is_available()`, TRN021 resolves it). `torch`
+    is recognised however the module gets it, a star import of a given module included (`from
+    utils import *` where `utils.py` does `import torch`), so every module of a program makes
+    the same choice. A module-level choice left undecided in a module that an entry point
+    reaches, while the program's other modules move values to the device, is a blocker: its
+    tensors stay on the CPU and meet the others' on the device.
 
     ## Why
     Under torch_xla and TorchNeuron, `torch.cuda.is_available()` is `False`
@@ -163,9 +173,15 @@ class CudaMapLocation(Rule):
     target (`map_location=args.device`, a parameter every caller passes the device in), or a CUDA
     location built as text (`"cuda:{}".format(gpu)`, `f"cuda:{gpu}"`, `"cuda:" + str(gpu)`). Those
     are loaded to `"cpu"` only where all that is loaded goes into `load_state_dict` (directly, by
-    name, or an item of it, `checkpoint["model"]`); elsewhere they are reported, and where the
-    load runs whenever the script does (its top level, or a function its top level calls) the
-    report is a blocker: the script raises there.
+    name, or an item of it, `checkpoint["model"]`), also through a helper that returns what it
+    loads and whose every call in the module does so (`load_checkpoint(path, device)`);
+    elsewhere they are reported, and where the load runs whenever the script does (its top
+    level or its `__main__` block, or a function its top level calls, directly or through
+    functions that call it outside any `if` or `try`) the report is a blocker: the script
+    raises there. A device that is the XLA device on some launches only (`"cuda" if opt.cuda
+    else "cpu"`, its "cuda" rewritten) is handled the same way, its report never a blocker.
+    Where the helper is in another given module (`from ckpt import load_checkpoint`), the call
+    that passes it the XLA device is reported, a blocker where it runs on every launch.
 
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling

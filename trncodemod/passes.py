@@ -1020,13 +1020,21 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
             return set()
         facts = self.run.facts
         fast = None if facts is None else module_names_of(full, facts, module, node)
-        if fast is not None:
-            return fast
-        return {
-            q.name
-            for q in self.get_metadata(QualifiedNameProvider, node, set())
-            if q.source is not QualifiedNameSource.LOCAL or q.name == full
-        }
+        if fast is None:
+            fast = {
+                q.name
+                for q in self.get_metadata(QualifiedNameProvider, node, set())
+                if q.source is not QualifiedNameSource.LOCAL or q.name == full
+            }
+        if not fast and facts is not None:
+            # A name no binding of the file gives, that a star import of a given module does
+            # (`torch` through `from utils import *`).
+            head, dot, rest = full.partition(".")
+            star = self.run.program.star_modules.get(head)
+            table = facts.names
+            if star is not None and head not in table.bound and head not in table.imported:
+                return {star + dot + rest}
+        return fast
 
     def is_any(self, node: cst.CSTNode, names: Iterable[str]) -> bool:
         """Whether ``node`` resolves to one of ``names``. A qualified name of `a.b.attr` ends in

@@ -65,6 +65,7 @@ _FRAMEWORKS = (ACCELERATE, LIGHTNING, HF_TRAINER)
 _AVAILABILITY = ("cuda.is_available", "accelerator.is_available")
 _ACCELERATOR_STRING = re.compile(r"(cuda(:\d+)?|xla|neuron)")
 _ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
+_LOADS = frozenset({"torch.load", "torch.serialization.load"})
 _TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
 _TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 MODULE = ""  # the name of a module's own top level, as a node of the reach graph
@@ -154,6 +155,9 @@ class ModuleSummary:
     meters: Mapping[str, Meter] = field(default_factory=dict)
     # Work the XLA device cannot hold (``off_device_scan``): (line, what).
     off_device: tuple[tuple[int, str], ...] = ()
+    # Top-level functions that load with `torch.load(..., map_location=<a parameter>)`:
+    # name -> (the parameter's position, its name, the load's line) (``_parameter_loads``).
+    loads: Mapping[str, tuple[int, str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -175,6 +179,7 @@ class ModuleSummary:
             "derived_devices": {k: list(v) for k, v in self.derived_devices.items()},
             "meters": {k: [list(m), list(a)] for k, (m, a) in self.meters.items()},
             "off_device": [list(u) for u in self.off_device],
+            "loads": {k: list(v) for k, v in self.loads.items()},
         }
 
     @classmethod
@@ -198,6 +203,7 @@ class ModuleSummary:
             derived_devices={k: tuple(v) for k, v in data["derived_devices"].items()},
             meters={k: (tuple(m), tuple(a)) for k, (m, a) in data["meters"].items()},
             off_device=tuple(tuple(u) for u in data.get("off_device", ())),  # type: ignore[misc]
+            loads={k: tuple(v) for k, v in data.get("loads", {}).items()},
         )
 
 
@@ -255,7 +261,28 @@ def summarize(text: str) -> ModuleSummary | None:
         derived_devices=_derived_devices(tree, device_imports) if device_imports else {},
         meters=module_meters(tree),
         off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
+        loads=_parameter_loads(tree),
     )
+
+
+def _parameter_loads(tree: ast.Module) -> dict[str, tuple[int, str, int]]:
+    """Top-level functions whose ``torch.load`` restores onto a device a parameter names
+    (hifi-gan's `load_checkpoint(filepath, device)`): a caller that passes the XLA device
+    makes the load raise."""
+    found: dict[str, tuple[int, str, int]] = {}
+    for function in tree.body:
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        names = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+        for node in ast.walk(function):
+            if not (isinstance(node, ast.Call) and dotted(node.func) in _LOADS):
+                continue
+            for keyword in node.keywords:
+                value = keyword.value
+                if keyword.arg == "map_location" and isinstance(value, ast.Name):
+                    if value.id in names:
+                        found[function.name] = (names.index(value.id), value.id, node.lineno)
+    return found
 
 
 def _derived_devices(tree: ast.Module, imported: set[str]) -> dict[str, tuple[str, int, int]]:
@@ -503,6 +530,13 @@ class ModuleView:
     # Where every entry point that reaches the module stops on the XLA device ("path:line:
     # what", ``ModuleSummary.off_device``): ported, the program would stop there.
     off_device: tuple[str, ...] = ()
+    # Imported functions of another given module that load with `map_location=<a parameter>`:
+    # local name -> (the parameter's position, its name, "path:line" of the load).
+    imported_loads: Mapping[str, tuple[int, str, str]] = field(default_factory=dict)
+    # Names a `from m import *` of a given module binds to a library module or object that
+    # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
+    # module's own imports cannot say (``_Resolver.star_modules``).
+    star_modules: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def is_test(self) -> bool:
@@ -547,6 +581,8 @@ class ModuleView:
                 self.imported,
                 self.launch_lines,
                 self.off_device,
+                sorted(self.star_modules.items()),
+                sorted(self.imported_loads.items()),
             )
         )
 
@@ -791,6 +827,8 @@ def build_program(
             transformers=resolver.transformers(path),
             imported=path in importers,
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
+            star_modules=resolver.star_modules(path),
+            imported_loads=resolver.imported_loads(path),
         )
     return program
 
@@ -1027,14 +1065,53 @@ class _Resolver:
                     found[local] = fact
         return found
 
-    def imported_ddp(self, path: str) -> tuple[str, ...]:
-        found = []
+    def imported_loads(self, path: str) -> dict[str, tuple[int, str, str]]:
+        """Names ``path`` imports from another given module that are functions loading with
+        ``map_location=<a parameter>`` (``ModuleSummary.loads``)."""
+        found: dict[str, tuple[int, str, str]] = {}
+        for local, (where, name) in self._imported_definitions(path):
+            load = self.summaries[where].loads.get(name)
+            if load is not None:
+                found[local] = (load[0], load[1], f"{where}:{load[2]}")
+        return found
+
+    def _imported_definitions(self, path: str) -> Iterable[tuple[str, tuple[str, str]]]:
+        """Each name ``path`` imports by name (`from m import f`) with the definition in another
+        given module it stands for."""
         for local, binding in sorted(self.summaries[path].imports.items()):
             if ":" not in binding:
                 continue
             definition = self.name(path, local)
-            if definition is None or definition[0] == path:
+            if definition is not None and definition[0] != path:
+                yield local, definition
+
+    def star_modules(self, path: str, depth: int = 0) -> dict[str, str]:
+        """Names each `from m import *` of a given module binds in ``path`` to a library module
+        or object (ssd's `model.py` gets `torch` from `from utils import *`, where `utils.py`
+        does `import torch`): name -> its dotted name. Not names with a leading underscore
+        (`import *` leaves them out), and not relative imports (a given module's, followed as
+        the star imports of that module)."""
+        found: dict[str, str] = {}
+        if depth > 4:
+            return found
+        for star in self.summaries[path].star_imports:
+            module = self.index.module(path, star)
+            if module is None or module == path:
                 continue
+            summary = self.summaries[module]
+            inner = self.star_modules(module, depth + 1)
+            for local, binding in (*inner.items(), *summary.imports.items()):
+                spec, _, name = binding.partition(":")
+                if local.startswith("_") or spec.startswith(".") or not spec:
+                    continue
+                if self.index.module(module, spec) is not None:
+                    continue  # a given module: its names are the program's own
+                found.setdefault(local, f"{spec}.{name}" if name else spec)
+        return found
+
+    def imported_ddp(self, path: str) -> tuple[str, ...]:
+        found = []
+        for local, definition in self._imported_definitions(path):
             module = self.summaries[definition[0]]
             function = module.definitions.get(definition[1])
             if function is not None and any(

@@ -1,0 +1,12 @@
+# Class: a module-level cuda-if-available device in modules whose `torch` comes from a star
+# import of a given module (`from utils import *`, utils.py doing `import torch`). Every module
+# of the program gets the same rewrite: left on the CPU in model.py, the priors stay there while
+# the predictions are on the device, and the first step raises. Twin: the star import is of a
+# module not given (what it binds is unknown), reported as before.
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def indices(n):
+    return torch.arange(n).to(device)
