@@ -164,8 +164,20 @@ def test_an_added_import_reruns_the_passes_it_concerns(path: Path, monkeypatch) 
     monkeypatch.setattr(migrate, "_touches", lambda *_: True)
     rerunning = migrate_text(text, str(path), Settings())
     assert (skipping.text, skipping.findings) == (rerunning.text, rerunning.findings)
-    if path.name == "epoch_loop_in_callee.in.py":
-        assert "TRN331" in {finding.code for finding in skipping.findings}
+
+
+def test_the_xla_seed_follows_the_torch_xla_import_another_pass_adds() -> None:
+    # The step marker's cut adds `import torch_xla`; the XLA seed (TRN331), which looks for it,
+    # must run again on the rewritten tree. The model is on a device, so the step is cut (a step
+    # the program leaves on the CPU gets no cut, and so no import).
+    path = ROOT / "golden/scale-out/epoch_loop_in_callee.in.py"
+    text = path.read_text("utf-8").replace(
+        "model = torch.nn.Linear(4, 1)", 'model = torch.nn.Linear(4, 1).to("cuda")'
+    )
+    assert '.to("cuda")' in text
+    migrated = migrate_text(text, str(path), Settings())
+    assert "import torch_xla" in migrated.text
+    assert "TRN331" in {finding.code for finding in migrated.findings}
 
 
 def test_an_import_is_a_reason_to_run_again_only_where_its_name_is_read() -> None:

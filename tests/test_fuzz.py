@@ -207,9 +207,11 @@ def test_apply_over_a_tree_of_mutants_writes_only_inside_it(tmp_path: Path, monk
 def test_an_import_one_pass_adds_brings_back_the_passes_it_concerns(target: str) -> None:
     # Found by the fuzzer (seed 359): the bucket helper's `import torch` makes `torch.device`
     # resolve, but the device pass was not run again, so a second run still had work to do.
+    # (The collate masks its pads, so the bucket rewrite, and its import, are made.)
     text = (
         "import torch.nn as nn\nfrom torch.nn.utils.rnn import pad_sequence\n\n\n"
-        "def collate(batch):\n    return pad_sequence(batch, batch_first=True)\n\n\n"
+        "def collate(batch):\n    src = pad_sequence(batch, batch_first=True, padding_value=0)\n"
+        '    return {"input_ids": src, "attention_mask": src != 0}\n\n\n'  # TRN214 pads: masked
         "def main():\n"
         '    return torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'
     )
