@@ -9,6 +9,7 @@ A mix-in of ``analysis.evaluate.Evaluator``."""
 from __future__ import annotations
 
 import ast
+import posixpath
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -40,6 +41,7 @@ from trncodemod.analysis.abstract_values import (
     device_of_string,
     truth,
 )
+from trncodemod.analysis.config_files import READ_FROM, config_path, parse
 
 # Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
 _LAUNCHES = frozenset(
@@ -61,6 +63,10 @@ _WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel", "XlaFullyShard
 _ENGINES = ("ignite.engine.Engine", "ignite.engine.engine.Engine")
 
 
+# Loaders of a configuration file's data (a safe YAML loader only: never one that builds objects).
+_CONFIG_LOADERS = frozenset(
+    {"json.load", "json.loads", "yaml.safe_load", "omegaconf.OmegaConf.load"}
+)
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
 
 
@@ -285,6 +291,8 @@ class LibraryCalls:
         return target
 
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
+        if obj.kind == "file":
+            return obj.attrs["__text__"] if name == "read" and not args else Unknown(at=at)
         if obj.kind == "model":
             if name in ("to", "cuda", "cpu", "type"):
                 if name == "cuda":
@@ -716,4 +724,65 @@ class LibraryCalls:
             return self._new(obj)
         if name.startswith("torch.") and args and isinstance(args[0], Tensor):
             return args[0]
+        if name == "open":
+            return self._opened(args, kwargs, at)
+        if name in _CONFIG_LOADERS and args:
+            return self._config_data(name, args[0], at)
         return Unknown(at=at, reason=f"{spelled} is outside the program")
+
+    # -- configuration files of the repository -------------------------------------------------
+    def _config_text(self, given: Value | None, at: str) -> tuple[str, Const] | Unknown:
+        """The configuration file a decided path names, read (`open(a.config)`)."""
+        if not isinstance(given, Const) or not isinstance(given.value, str):
+            return Unknown(at=at, reason=_reason(given) if given is not None else "")
+        path = config_path(self.entry, given.value)
+        if path is None or self.read_config is None:
+            return Unknown(
+                at=at, reason=f"`{given.value}` is not a configuration file of the repository"
+            )
+        here = posixpath.dirname(self.entry)
+        if any(
+            posixpath.dirname(line.split(": ", 1)[0]) != here
+            for line in self.launch_lines.get(self.entry, ())
+        ):
+            # A relative path is read from where the script is launched: a launch line in
+            # another folder runs it from there.
+            return Unknown(at=at, reason=f"`{given.value}` is relative to where it is launched")
+        if path not in self.configs_read:
+            self.configs_read[path] = self.read_config(path)
+        text = self.configs_read[path]
+        if text is None:
+            return Unknown(at=at, reason=f"`{path}` is not in the repository")
+        why = (*given.why, Why(path, 1, READ_FROM + path))
+        return path, Const(value=text, why=why)
+
+    def _opened(self, args: list[Value], kwargs: dict[str, Value], at: str) -> Value:
+        given = args[0] if args else kwargs.get("file")
+        mode = args[1] if len(args) > 1 else kwargs.get("mode", Const(value="r"))
+        if not isinstance(mode, Const) or mode.value not in ("r", "rt"):
+            return Unknown(at=at)
+        found = self._config_text(given, at)
+        if isinstance(found, Unknown):
+            return found
+        return self._new(Obj("file", attrs={"__text__": found[1]}, built=at))
+
+    def _config_data(self, name: str, given: Value, at: str) -> Value:
+        """What `json.load(f)`, `json.loads(text)`, `yaml.safe_load(f)` or
+        `OmegaConf.load(path)` returns for a configuration file read on the launch path."""
+        if name.startswith("omegaconf."):
+            found = self._config_text(given, at)
+            if isinstance(found, Unknown):
+                return found
+            text = found[1]
+        else:
+            if isinstance(given, Ref) and self.heap.get(given.id, Obj("")).kind == "file":
+                given = self.heap[given.id].attrs["__text__"]
+            text = given
+        read = [w.path for w in text.why if w.text.startswith(READ_FROM)]
+        if not isinstance(text, Const) or not isinstance(text.value, str) or not read:
+            return Unknown(at=at, reason=_reason(given))
+        data = parse(read[-1], text.value, at, "json" if name.startswith("json.") else "yaml")
+        if name.startswith("omegaconf.") and isinstance(data, Dict):
+            # A DictConfig: its keys are also its attributes (`cfg.num_gpus`).
+            return self._new(Obj("mapping", attrs=dict(data.items), built=at))
+        return data

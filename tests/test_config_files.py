@@ -1,0 +1,160 @@
+"""The evaluator reads the repository's configuration files the launch path names (a JSON or
+YAML file opened by a decided path), and only those: inside the repository, small, by a safe
+loader; an undecided path, a missing file or one the launch lines disagree on stays unknown."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from trncodemod.analysis.evaluate import Evaluator, facts_for
+from trncodemod.analysis.verdict import CANNOT_TELL, DOES_NOT, RUNS, judge
+
+XLA = facts_for("xla")
+
+# hifi-gan's shape: a `dict` whose keys are its attributes, filled from a JSON config.
+ATTRDICT = (
+    "class AttrDict(dict):\n"
+    "    def __init__(self, *args, **kwargs):\n"
+    "        super(AttrDict, self).__init__(*args, **kwargs)\n"
+    "        self.__dict__ = self\n"
+)
+TRAIN = (
+    "import argparse, json, torch, torch_xla\n" + ATTRDICT + "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--config', default='')\n"
+    "a = parser.parse_args()\n"
+    "with open(a.config) as f:\n"
+    "    data = f.read()\n"
+    "h = AttrDict(json.loads(data))\n"
+    "if h.num_gpus > 1:\n"
+    "    device = torch.device('cuda')\n"
+    "else:\n"
+    "    device = torch_xla.device()\n"
+    "model = torch.nn.Linear(2, 2).to(device)\n"
+    "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for x, y in torch.utils.data.DataLoader(data):\n"
+    "    model(x.to(device)).sum().backward()\n"
+    "    optimizer.step()\n"
+    "    torch_xla.sync()\n"
+)
+LAUNCH = {"train.py": ["README.md: python train.py --config config_v1.json"]}
+
+
+def run(configs: dict[str, str], lines=LAUNCH, text: str = TRAIN):
+    asked: list[str] = []
+
+    def read(path: str) -> str | None:
+        asked.append(path)
+        return configs.get(path)
+
+    evaluator = Evaluator({"train.py": text}, XLA, lines, read)
+    found = judge("train.py", evaluator.run("train.py"), XLA)
+    return found, asked, evaluator
+
+
+def test_a_json_config_the_launch_line_names_decides_the_branch():
+    found, asked, evaluator = run({"config_v1.json": '{\n  "num_gpus": 0\n}\n'})
+    assert found.value == RUNS
+    assert asked == ["config_v1.json"]
+    assert evaluator.configs_read == {"config_v1.json": '{\n  "num_gpus": 0\n}\n'}
+
+
+def test_a_config_that_asks_for_several_gpus_keeps_its_branch():
+    found, _, _ = run({"config_v1.json": '{"num_gpus": 2}'})
+    assert found.value == DOES_NOT
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        {},  # `--config` defaults to "" and no launch line sets it
+        {"train.py": ["README.md: python train.py --config <CONFIG>"]},  # a placeholder
+        {  # the launch lines disagree
+            "train.py": [
+                "README.md: python train.py --config config_v1.json",
+                "README.md: python train.py --config config_v2.json",
+            ]
+        },
+        {"train.py": ["docs/run.sh: python ../train.py --config config_v1.json"]},  # elsewhere
+    ],
+)
+def test_an_undecided_config_path_is_never_guessed(lines):
+    configs = {"config_v1.json": '{"num_gpus": 0}', "config_v2.json": '{"num_gpus": 0}'}
+    found, _, _ = run(configs, lines)
+    assert found.value == CANNOT_TELL
+
+
+def test_a_missing_or_unparsable_config_is_undecided():
+    assert run({})[0].value == CANNOT_TELL
+    assert run({"config_v1.json": "{num_gpus: 0"})[0].value == CANNOT_TELL
+
+
+def test_a_path_out_of_the_repository_is_never_asked_for():
+    for spelled in ("../secrets.json", "/etc/app.json", "~/x.json", "data.bin"):
+        lines = {"train.py": [f"README.md: python train.py --config {spelled}"]}
+        found, asked, _ = run({spelled: '{"num_gpus": 0}'}, lines)
+        assert asked == [] and found.value == CANNOT_TELL
+
+
+def test_a_yaml_config_is_read_by_the_safe_loader_and_a_subscript_decides():
+    text = TRAIN.replace("h = AttrDict(json.loads(data))", "import yaml\nh = yaml.safe_load(data)")
+    text = text.replace("h.num_gpus", "h['trainer']['num_gpus']")
+    lines = {"train.py": ["README.md: python train.py --config config_v1.yaml"]}
+    found, _, _ = run({"config_v1.yaml": "trainer:\n  num_gpus: 0\n"}, lines, text)
+    assert found.value == RUNS
+    # An object PyYAML's full loader would build is no value of the safe loader: undecided.
+    evil = "trainer: !!python/object/apply:os.system ['true']\n"
+    assert run({"config_v1.yaml": evil}, lines, text)[0].value == CANNOT_TELL
+
+
+def test_the_reader_keeps_to_the_repository(tmp_path):
+    from trncodemod.pipeline.engine import FileOutcome
+    from trncodemod.pipeline.verdicts import _config_reader
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "train.py").write_text("import torch\n")
+    (repo / "config.json").write_text('{"num_gpus": 0}')
+    (repo / "big.json").write_text('{"x": "' + "a" * 70_000 + '"}')
+    (tmp_path / "outside.json").write_text('{"num_gpus": 0}')
+    os.symlink(tmp_path / "outside.json", repo / "link.json")
+    outcome = FileOutcome(path=repo / "train.py", display="train.py", old=b"import torch\n")
+    read = _config_reader([outcome])
+    assert read("config.json") == '{"num_gpus": 0}'
+    assert read("link.json") is None  # a link out of the repository
+    assert read("../outside.json") is None
+    assert read("big.json") is None  # larger than a configuration file
+    assert read("train.py") is None  # not a configuration file
+
+
+def test_a_changed_config_invalidates_the_cached_verdict(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from trncodemod.cli import main
+    from trncodemod.pipeline import verdicts
+
+    # Several GPUs wrap the model in torch FSDP, which does not train on XLA.
+    text = TRAIN.replace(
+        "optimizer = ",
+        "if h.num_gpus > 1:\n"
+        "    from torch.distributed.fsdp import FullyShardedDataParallel\n"
+        "    model = FullyShardedDataParallel(model)\n"
+        "optimizer = ",
+    )
+    (tmp_path / "train.py").write_text(text)
+    (tmp_path / "README.md").write_text("```\npython train.py --config config_v1.json\n```\n")
+    (tmp_path / "config_v1.json").write_text('{"num_gpus": 0}')
+    monkeypatch.chdir(tmp_path)
+    calls = []
+    evaluate = verdicts._evaluate
+    monkeypatch.setattr(verdicts, "_evaluate", lambda *a: calls.append(1) or evaluate(*a))
+    lines = []
+    for config in ('{"num_gpus": 0}', '{"num_gpus": 0}', '{"num_gpus": 4}'):
+        (tmp_path / "config_v1.json").write_text(config)
+        verdicts._MEMO.clear()
+        args = ["check", "--cache-dir", str(tmp_path / "c"), "train.py"]
+        lines.append(CliRunner().invoke(main, args).stdout.splitlines()[-1])
+    assert len(calls) == 2  # the second run read the cache; the third saw the new config
+    assert "1 runs on the accelerator" in lines[0] and lines[0] == lines[1]
+    assert "1 does not" in lines[2]
