@@ -158,3 +158,42 @@ def test_a_changed_config_invalidates_the_cached_verdict(tmp_path, monkeypatch):
     assert len(calls) == 2  # the second run read the cache; the third saw the new config
     assert "1 runs on the accelerator" in lines[0] and lines[0] == lines[1]
     assert "1 does not" in lines[2]
+
+
+LIGHTNING = (
+    "import argparse, yaml, torch\n"
+    "from pytorch_lightning import Trainer\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--config', '-c', dest='filename', default='configs/vae.yaml')\n"
+    "args = parser.parse_args()\n"
+    "with open(args.filename, 'r') as file:\n"
+    "    config = yaml.safe_load(file)\n"
+    "class Net(torch.nn.Module):\n"
+    "    def training_step(self, batch, i):\n"
+    "        return self(batch).sum()\n"
+    "runner = Trainer(logger=None, **config['trainer_params'])\n"
+    "runner.fit(Net())\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("trainer", "expected"),
+    [
+        ("trainer_params:\n  gpus: [1]\n  max_epochs: 10\n", DOES_NOT),
+        ("trainer_params:\n  accelerator: gpu\n", DOES_NOT),
+        ("trainer_params:\n  gpus: []\n", CANNOT_TELL),  # no GPU asked for: not known either way
+        ("trainer_params:\n  accelerator: cpu\n", CANNOT_TELL),
+    ],
+)
+def test_a_lightning_trainer_configured_for_cuda_by_its_config_does_not_run(trainer, expected):
+    lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
+    found, _, _ = run({"configs/vae.yaml": trainer}, lines, LIGHTNING)
+    assert found.value == expected
+    if expected == DOES_NOT:
+        assert "configs/vae.yaml:2:" in found.reason and "(TRN158)" in found.reason
+
+
+def test_a_lightning_config_the_launch_line_leaves_open_is_not_guessed():
+    lines = {"train.py": ["README.md: python train.py -c configs/<config-file-name.yaml>"]}
+    found, asked, _ = run({"configs/vae.yaml": "trainer_params:\n  gpus: [1]\n"}, lines, LIGHTNING)
+    assert found.value == CANNOT_TELL and asked == []

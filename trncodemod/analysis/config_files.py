@@ -49,7 +49,9 @@ def parse(path: str, text: str, at: str, loader: str) -> Value:
     return _value(data, path, text, "", 0)
 
 
-def _value(data: object, path: str, text: str, key: str, depth: int) -> Value:
+def _value(
+    data: object, path: str, text: str, key: str, depth: int, within: list | None = None
+) -> Value:
     if depth > 16:
         return Unknown(reason=f"`{path}` nests too deep")
     if isinstance(data, dict):
@@ -61,9 +63,10 @@ def _value(data: object, path: str, text: str, key: str, depth: int) -> Value:
             )
         )
     if isinstance(data, list):
-        return Seq(items=tuple(_value(v, path, text, key, depth + 1) for v in data))
+        items = tuple(_value(v, path, text, key, depth + 1, data) for v in data)
+        return Seq(items=items)
     if data is None or isinstance(data, (bool, int, float, str)):
-        shown = json.dumps(data)
+        shown = json.dumps(data if within is None else within)  # `gpus` is [1]
         why = Why(path, _line_of(text, key), f"`{key or 'the value'}` is {shown} in {path}")
         return Const(value=data, why=(why,))
     return Unknown(reason=f"`{key}` in `{path}`")

@@ -835,7 +835,13 @@ class Evaluator(LibraryCalls):
                     args.append(Unknown(at=f"{frame.path}:{node.lineno}", reason="*args"))
             else:
                 args.append(value)
-        kwargs = {k.arg: self._expr(k.value, frame) for k in node.keywords if k.arg}
+        kwargs: dict[str, Value] = {}
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, frame)
+            if keyword.arg:
+                kwargs[keyword.arg] = value
+            elif isinstance(value, Dict):  # `Trainer(**config["trainer_params"])`
+                kwargs.update((k, v) for k, v in value.items if isinstance(k, str))
         at = f"{frame.path}:{node.lineno}"
         if (
             isinstance(node.func, ast.Attribute)

@@ -64,8 +64,11 @@ _ENGINES = ("ignite.engine.Engine", "ignite.engine.engine.Engine")
 
 
 # Loaders of a configuration file's data (a safe YAML loader only: never one that builds objects).
+# `yaml.load(f, Loader=...)` and `yaml.full_load` are read by the safe loader too: a file it
+# cannot read (a `!!python/...` tag) stays undecided.
 _CONFIG_LOADERS = frozenset(
-    {"json.load", "json.loads", "yaml.safe_load", "omegaconf.OmegaConf.load"}
+    {"json.load", "json.loads", "yaml.safe_load", "yaml.load", "yaml.full_load"}
+    | {"omegaconf.OmegaConf.load"}
 )
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
 
@@ -89,6 +92,28 @@ _FACTORIES = frozenset(
     {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "tensor", "arange"}
     | {"as_tensor", "from_numpy", "linspace", "eye", "randperm", "normal"}
 )
+
+
+def _lightning_cuda(name: str, kwargs: dict[str, Value]) -> str:
+    """What in a Lightning `Trainer`'s decided arguments asks for CUDA, as said; "" if none."""
+    if not name.startswith(("pytorch_lightning.", "lightning.")):
+        return ""
+    accelerator, gpus = kwargs.get("accelerator"), kwargs.get("gpus")
+    for key, value in (("accelerator", accelerator), ("gpus", gpus)):
+        if (
+            isinstance(value, Seq)
+            and value.items
+            and all(isinstance(v, Const) for v in value.items)
+        ):
+            value = value.items[0]  # `gpus: [1]`
+        elif isinstance(value, Seq):
+            continue
+        if not isinstance(value, Const) or value.value in (None, 0, "", False, "0", "cpu"):
+            continue
+        if key == "accelerator" and value.value not in ("gpu", "cuda"):
+            continue
+        return str(value.why[-1]) if value.why else f"`{key}={value.value!r}`"
+    return ""
 
 
 def _builds_model(name: str) -> bool:
@@ -708,6 +733,13 @@ class LibraryCalls:
                     # The framework is told to train on the CPU.
                     spelled = f"!{name}: its arguments set `{flag}=True` ({at})"
                     return self._new(Obj("framework", built=at, spelled=spelled))
+            cuda = _lightning_cuda(name, kwargs)
+            if cuda:
+                # Lightning is told to train on CUDA (TRN158's `accelerator="gpu"`, or `gpus`
+                # from a config file): no such device on the target.
+                spelled = f"!{name}: its arguments ask for CUDA ({cuda}), which the target does "
+                spelled += "not have: select the XLA accelerator (TRN158)"
+                return self._new(Obj("framework", built=at, spelled=f"{spelled}|{at}"))
             obj = Obj("framework", built=at, spelled=name if owns else "?" + name)
             return self._new(obj)
         if name.startswith(_TENSOR_FACTORIES_PREFIX) and name.rsplit(".", 1)[-1] in _FACTORIES:
