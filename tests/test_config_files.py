@@ -119,6 +119,7 @@ def test_the_reader_keeps_to_the_repository(tmp_path):
     (repo / "big.json").write_text('{"x": "' + "a" * 70_000 + '"}')
     (tmp_path / "outside.json").write_text('{"num_gpus": 0}')
     os.symlink(tmp_path / "outside.json", repo / "link.json")
+    os.mkfifo(repo / "fifo.json")
     outcome = FileOutcome(path=repo / "train.py", display="train.py", old=b"import torch\n")
     read = _config_reader([outcome])
     assert read("config.json") == '{"num_gpus": 0}'
@@ -126,6 +127,7 @@ def test_the_reader_keeps_to_the_repository(tmp_path):
     assert read("../outside.json") is None
     assert read("big.json") is None  # larger than a configuration file
     assert read("train.py") is None  # not a configuration file
+    assert read("fifo.json") is None  # not a regular file: refused without blocking
 
 
 def test_a_changed_config_invalidates_the_cached_verdict(tmp_path, monkeypatch):

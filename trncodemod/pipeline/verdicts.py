@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from trncodemod.analysis.verdict import (
 from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
+from trncodemod.pipeline.files import open_regular, read_open
 from trncodemod.pipeline.notebook_program import line_map, notebook_program
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.pipeline.suppressions import find_suppressions
@@ -346,13 +348,19 @@ def _config_reader(outcomes: Sequence[FileOutcome]) -> Callable[[str], str | Non
             return None
         try:
             real = (root / path).resolve()
-            if not real.is_relative_to(root.resolve()) or not real.is_file():
+            if not real.is_relative_to(root.resolve()):
                 return None
-            if real.stat().st_size > config_files.MAX_BYTES:
-                return None
-            return real.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
+            fd = open_regular(real)  # never blocks; a FIFO or device is refused
+        except (OSError, ValueError):
             return None
+        try:
+            if os.fstat(fd).st_size > config_files.MAX_BYTES:
+                return None
+            return read_open(fd).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        finally:
+            os.close(fd)
 
     return read
 
