@@ -199,3 +199,26 @@ def test_a_lightning_config_the_launch_line_leaves_open_is_not_guessed():
     lines = {"train.py": ["README.md: python train.py -c configs/<config-file-name.yaml>"]}
     found, asked, _ = run({"configs/vae.yaml": "trainer_params:\n  gpus: [1]\n"}, lines, LIGHTNING)
     assert found.value == CANNOT_TELL and asked == []
+
+
+@pytest.mark.parametrize(
+    ("load", "read"),
+    [
+        ("from omegaconf import OmegaConf\ncfg = OmegaConf.load(args.filename)", "cfg.trainer"),
+        (
+            "from easydict import EasyDict\n"
+            "with open(args.filename) as f:\n"
+            "    cfg = EasyDict(yaml.safe_load(f))",
+            "cfg.trainer",
+        ),
+        ("with open(args.filename) as f:\n    cfg = yaml.load(f, Loader=yaml.FullLoader)", ""),
+    ],
+)
+def test_attribute_configs_and_other_loaders_reach_the_trainer(load, read):
+    text = LIGHTNING.replace(
+        "with open(args.filename, 'r') as file:\n    config = yaml.safe_load(file)\n", load + "\n"
+    )
+    text = text.replace("**config['trainer_params']", f"**{read or 'cfg[' + repr('trainer') + ']'}")
+    lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
+    found, _, _ = run({"configs/vae.yaml": "trainer:\n  gpus: 1\n"}, lines, text)
+    assert found.value == DOES_NOT, text

@@ -842,6 +842,8 @@ class Evaluator(LibraryCalls):
                 kwargs[keyword.arg] = value
             elif isinstance(value, Dict):  # `Trainer(**config["trainer_params"])`
                 kwargs.update((k, v) for k, v in value.items if isinstance(k, str))
+            elif isinstance(value, Ref) and self.heap.get(value.id, _NOTHING).kind == "mapping":
+                kwargs.update(self.heap[value.id].attrs)  # `Trainer(**cfg.trainer)`
         at = f"{frame.path}:{node.lineno}"
         if (
             isinstance(node.func, ast.Attribute)
@@ -1078,6 +1080,7 @@ _BUILTINS = frozenset(
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open", "dict"}
 )
 _UNDECIDED = "is undecided"
+_NOTHING = Obj("")
 # Libraries the facts speak for: never followed into a given module of the same name.
 _LIBRARIES = frozenset(
     {"torch", "torch_xla", "torchvision", "transformers", "accelerate", "ignite", "lightning"}

@@ -70,6 +70,8 @@ _CONFIG_LOADERS = frozenset(
     {"json.load", "json.loads", "yaml.safe_load", "yaml.load", "yaml.full_load"}
     | {"omegaconf.OmegaConf.load"}
 )
+# Dicts whose keys are also their attributes, at every level.
+_ATTRIBUTE_DICTS = frozenset({"easydict.EasyDict", "omegaconf.OmegaConf.create"})
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
 
 
@@ -758,6 +760,8 @@ class LibraryCalls:
             return args[0]
         if name == "open":
             return self._opened(args, kwargs, at)
+        if name in _ATTRIBUTE_DICTS and len(args) == 1 and isinstance(args[0], Dict):
+            return self._mapping(args[0], at)
         if name in _CONFIG_LOADERS and args:
             return self._config_data(name, args[0], at)
         return Unknown(at=at, reason=f"{spelled} is outside the program")
@@ -814,7 +818,14 @@ class LibraryCalls:
         if not isinstance(text, Const) or not isinstance(text.value, str) or not read:
             return Unknown(at=at, reason=_reason(given))
         data = parse(read[-1], text.value, at, "json" if name.startswith("json.") else "yaml")
-        if name.startswith("omegaconf.") and isinstance(data, Dict):
-            # A DictConfig: its keys are also its attributes (`cfg.num_gpus`).
-            return self._new(Obj("mapping", attrs=dict(data.items), built=at))
+        if name.startswith("omegaconf."):
+            return self._mapping(data, at)  # a DictConfig: its keys are also its attributes
+        return data
+
+    def _mapping(self, data: Value, at: str) -> Value:
+        """A dict whose keys are also its attributes, at every level (`cfg.trainer.gpus`): an
+        OmegaConf `DictConfig`, an `EasyDict`."""
+        if isinstance(data, Dict):
+            items = {k: self._mapping(v, at) for k, v in data.items if isinstance(k, str)}
+            return self._new(Obj("mapping", attrs=items, built=at))
         return data
