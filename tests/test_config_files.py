@@ -152,9 +152,9 @@ def test_a_changed_config_invalidates_the_cached_verdict(tmp_path, monkeypatch):
     evaluate = verdicts._evaluate
     monkeypatch.setattr(verdicts, "_evaluate", lambda *a: calls.append(1) or evaluate(*a))
     lines = []
+    verdicts._MEMO.clear()  # the run's memo is checked against the files too: kept between runs
     for config in ('{"num_gpus": 0}', '{"num_gpus": 0}', '{"num_gpus": 4}'):
         (tmp_path / "config_v1.json").write_text(config)
-        verdicts._MEMO.clear()
         args = ["check", "--cache-dir", str(tmp_path / "c"), "train.py"]
         lines.append(CliRunner().invoke(main, args).stdout.splitlines()[-1])
     assert len(calls) == 2  # the second run read the cache; the third saw the new config

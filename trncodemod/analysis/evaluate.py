@@ -1077,7 +1077,7 @@ class Evaluator(LibraryCalls):
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
     | {"map"}
-    | {"isinstance", "hasattr", "callable", "print", "range", "super", "open", "dict"}
+    | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
 _NOTHING = Obj("")

@@ -291,8 +291,9 @@ def _evaluated(
         ),
     )
     found = _MEMO.get(key)
-    if found is not None:
+    if found is not None and not _configs_changed(found, outcomes):
         return found
+    found = None
     stored = None
     if cache is not None:
         digest = hashlib.sha256(target.encode())
@@ -307,11 +308,8 @@ def _evaluated(
         if data is not None:
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 found = _Evaluated.from_json(data)
-        if found is not None:
-            # A configuration file the runs read has changed since: judge again.
-            read = _config_reader(outcomes)
-            if any(_digest(read(path)) != digest for path, digest in found.configs):
-                found = None
+        if found is not None and _configs_changed(found, outcomes):
+            found = None  # a configuration file the runs read has changed since: judge again
     if found is None:
         found = _evaluate(outcomes, target)
         if cache is not None and stored is not None:
@@ -319,6 +317,13 @@ def _evaluated(
     _MEMO.clear()
     _MEMO[key] = found
     return found
+
+
+def _configs_changed(found: _Evaluated, outcomes: Sequence[FileOutcome]) -> bool:
+    if not found.configs:
+        return False
+    read = _config_reader(outcomes)
+    return any(_digest(read(path)) != digest for path, digest in found.configs)
 
 
 def _digest(text: str | None) -> str:
