@@ -222,3 +222,21 @@ def test_attribute_configs_and_other_loaders_reach_the_trainer(load, read):
     lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
     found, _, _ = run({"configs/vae.yaml": "trainer:\n  gpus: 1\n"}, lines, text)
     assert found.value == DOES_NOT, text
+
+
+@pytest.mark.parametrize(
+    "load",
+    [
+        "config = yaml.safe_load(Path(args.filename).read_text())",
+        "with Path(args.filename).open() as f:\n    config = yaml.safe_load(f)",
+        "config = yaml.safe_load(open(args.filename))",
+    ],
+)
+def test_a_config_read_through_pathlib_or_an_unnamed_file(load):
+    text = LIGHTNING.replace(
+        "with open(args.filename, 'r') as file:\n    config = yaml.safe_load(file)\n",
+        "from pathlib import Path\n" + load + "\n",
+    )
+    lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
+    found, _, _ = run({"configs/vae.yaml": "trainer_params:\n  gpus: 1\n"}, lines, text)
+    assert found.value == DOES_NOT, text

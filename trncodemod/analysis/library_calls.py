@@ -320,6 +320,13 @@ class LibraryCalls:
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
         if obj.kind == "file":
             return obj.attrs["__text__"] if name == "read" and not args else Unknown(at=at)
+        if obj.kind == "path":  # `Path(args.config).read_text()`, `.open()`
+            if name == "read_text":
+                found = self._config_text(obj.attrs["__path__"], at)
+                return found if isinstance(found, Unknown) else found[1]
+            if name == "open":
+                return self._opened([obj.attrs["__path__"], *args], kwargs, at)
+            return Unknown(at=at)
         if obj.kind == "model":
             if name in ("to", "cuda", "cpu", "type"):
                 if name == "cuda":
@@ -760,6 +767,9 @@ class LibraryCalls:
             return args[0]
         if name == "open":
             return self._opened(args, kwargs, at)
+        if name in ("pathlib.Path", "pathlib.PurePath") and len(args) == 1:
+            if isinstance(args[0], Const) and isinstance(args[0].value, str):
+                return self._new(Obj("path", attrs={"__path__": args[0]}, built=at))
         if name in _ATTRIBUTE_DICTS and len(args) == 1 and isinstance(args[0], Dict):
             return self._mapping(args[0], at)
         if name in _CONFIG_LOADERS and args:
