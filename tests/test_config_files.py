@@ -76,7 +76,12 @@ def test_a_config_that_asks_for_several_gpus_keeps_its_branch():
                 "README.md: python train.py --config config_v2.json",
             ]
         },
-        {"train.py": ["docs/run.sh: python ../train.py --config config_v1.json"]},  # elsewhere
+        {  # launched from two folders: read from two places
+            "train.py": [
+                "README.md: python train.py --config config_v1.json",
+                "docs/run.sh: python ../train.py --config config_v1.json",
+            ]
+        },
     ],
 )
 def test_an_undecided_config_path_is_never_guessed(lines):
@@ -240,3 +245,17 @@ def test_a_config_read_through_pathlib_or_an_unnamed_file(load):
     lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
     found, _, _ = run({"configs/vae.yaml": "trainer_params:\n  gpus: 1\n"}, lines, text)
     assert found.value == DOES_NOT, text
+
+
+def test_a_path_is_read_from_the_folder_the_launch_line_runs_in():
+    text = TRAIN
+    lines = {"src/train.py": ["README.md: python src/train.py --config configs/a.json"]}
+    asked: list[str] = []
+
+    def read(path: str) -> str | None:
+        asked.append(path)
+        return '{"num_gpus": 0}' if path == "configs/a.json" else None
+
+    evaluator = Evaluator({"src/train.py": text}, XLA, lines, read)
+    assert judge("src/train.py", evaluator.run("src/train.py"), XLA).value == RUNS
+    assert asked == ["configs/a.json"]

@@ -23,12 +23,12 @@ SUFFIXES = (".json", ".yaml", ".yml")
 READ_FROM = "read from "
 
 
-def config_path(entry: str, spelled: str) -> str | None:
-    """The repository path of ``spelled`` opened by the entry point ``entry`` launched from its
-    own folder; None where it names no configuration file inside the repository."""
+def config_path(folder: str, spelled: str) -> str | None:
+    """The repository path of ``spelled`` opened by a script launched in ``folder``; None where
+    it names no configuration file inside the repository."""
     if not spelled.endswith(SUFFIXES) or spelled.startswith(("/", "~")) or "\\" in spelled:
         return None
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(entry), spelled))
+    joined = posixpath.normpath(posixpath.join(folder, spelled))
     if joined.startswith("../") or joined == ".." or posixpath.isabs(joined):
         return None
     return joined

@@ -781,19 +781,19 @@ class LibraryCalls:
         """The configuration file a decided path names, read (`open(a.config)`)."""
         if not isinstance(given, Const) or not isinstance(given.value, str):
             return Unknown(at=at, reason=_reason(given) if given is not None else "")
-        path = config_path(self.entry, given.value)
+        # A relative path is read from the folder the script is launched in: that of its launch
+        # lines, or its own where none launches it.
+        folders = {
+            posixpath.dirname(line.split(": ", 1)[0])
+            for line in self.launch_lines.get(self.entry, ())
+        } or {posixpath.dirname(self.entry)}
+        if len(folders) > 1:
+            return Unknown(at=at, reason=f"`{given.value}` is read from where it is launched")
+        path = config_path(folders.pop(), given.value)
         if path is None or self.read_config is None:
             return Unknown(
                 at=at, reason=f"`{given.value}` is not a configuration file of the repository"
             )
-        here = posixpath.dirname(self.entry)
-        if any(
-            posixpath.dirname(line.split(": ", 1)[0]) != here
-            for line in self.launch_lines.get(self.entry, ())
-        ):
-            # A relative path is read from where the script is launched: a launch line in
-            # another folder runs it from there.
-            return Unknown(at=at, reason=f"`{given.value}` is relative to where it is launched")
         if path not in self.configs_read:
             self.configs_read[path] = self.read_config(path)
         text = self.configs_read[path]
