@@ -197,7 +197,7 @@ def test_a_lightning_trainer_configured_for_cuda_by_its_config_does_not_run(trai
     found, _, _ = run({"configs/vae.yaml": trainer}, lines, LIGHTNING)
     assert found.value == expected
     if expected == DOES_NOT:
-        assert "configs/vae.yaml:2:" in found.reason and "(TRN158)" in found.reason
+        assert "configs/vae.yaml:2:" in found.reason and "TRN158)" in found.reason
 
 
 def test_a_lightning_config_the_launch_line_leaves_open_is_not_guessed():
@@ -259,3 +259,17 @@ def test_a_path_is_read_from_the_folder_the_launch_line_runs_in():
     evaluator = Evaluator({"src/train.py": text}, XLA, lines, read)
     assert judge("src/train.py", evaluator.run("src/train.py"), XLA).value == RUNS
     assert asked == ["configs/a.json"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ("accelerator='gpu'", CANNOT_TELL),  # TRN158's blocker says it, with the fix
+        ("gpus=1", DOES_NOT),  # Lightning 1.x: one CUDA device; no rule speaks for it
+        ("gpus=0", CANNOT_TELL),
+    ],
+)
+def test_a_spelled_trainer_argument(arguments, expected):
+    text = LIGHTNING.replace("logger=None, **config['trainer_params']", arguments)
+    lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
+    assert run({"configs/vae.yaml": "{}"}, lines, text)[0].value == expected

@@ -97,7 +97,8 @@ _FACTORIES = frozenset(
 
 
 def _lightning_cuda(name: str, kwargs: dict[str, Value]) -> str:
-    """What in a Lightning `Trainer`'s decided arguments asks for CUDA, as said; "" if none."""
+    """What in a Lightning `Trainer`'s arguments asks for CUDA, as said; "" if none, and for an
+    `accelerator="gpu"` spelled in the call, which TRN158 reports with its fix."""
     if not name.startswith(("pytorch_lightning.", "lightning.")):
         return ""
     accelerator, gpus = kwargs.get("accelerator"), kwargs.get("gpus")
@@ -114,7 +115,10 @@ def _lightning_cuda(name: str, kwargs: dict[str, Value]) -> str:
             continue
         if key == "accelerator" and value.value not in ("gpu", "cuda"):
             continue
-        return str(value.why[-1]) if value.why else f"`{key}={value.value!r}`"
+        if value.why:  # decided away from the call (a config file)
+            return str(value.why[-1])
+        if key == "gpus":  # spelled `gpus=1` (Lightning 1.x); a spelled accelerator is TRN158's
+            return f"`gpus={value.value!r}`"
     return ""
 
 
@@ -747,7 +751,8 @@ class LibraryCalls:
                 # Lightning is told to train on CUDA (TRN158's `accelerator="gpu"`, or `gpus`
                 # from a config file): no such device on the target.
                 spelled = f"!{name}: its arguments ask for CUDA ({cuda}), which the target does "
-                spelled += "not have: select the XLA accelerator (TRN158)"
+                spelled += "not have: train with neuronx-distributed's Lightning integration "
+                spelled += "(`strategy=NeuronXLAStrategy()`; TRN158)"
                 return self._new(Obj("framework", built=at, spelled=f"{spelled}|{at}"))
             obj = Obj("framework", built=at, spelled=name if owns else "?" + name)
             return self._new(obj)
