@@ -56,8 +56,10 @@ else:  # pragma: no cover
 
 README = HERE / "README.md"
 SERIES_END = "<!-- series:end -->"
-# The files a user's checkout has beside its code that name entry points (launch lines).
+# The files a user's checkout has beside its code that name entry points (launch lines), and
+# the configuration files a launch line names (the evaluator reads them).
 SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".md", ".rst", ".txt", "Makefile")
+SUFFIXES += (".json", ".yaml", ".yml")
 TRUTHS = ("runs", "does-not", "cannot-tell", "no-step")
 # The claims an entry point gets: the tool's verdict (issue 34) where its output carries one,
 # else "runs" (the summary's "will run") or "blocked" (a blocker left in reach), or "not judged".

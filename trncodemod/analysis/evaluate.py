@@ -123,10 +123,15 @@ class Evaluator(LibraryCalls):
         texts: Mapping[str, str],
         facts: Facts,
         launch_lines: Mapping[str, Iterable[str]] | None = None,
+        read_config: Callable[[str], str | None] | None = None,
     ) -> None:
         self.modules = Modules(texts)
         self.facts = facts
         self.launch_lines = {k: tuple(v) for k, v in (launch_lines or {}).items()}
+        # A configuration file of the repository by its path there (`configs/vae.yaml`): its
+        # text, or None where it is missing, too large or outside the repository.
+        self.read_config = read_config
+        self.configs_read: dict[str, str | None] = {}  # what the run read: part of its result
         self._ids = itertools.count(1)
         self.left = RUN_BUDGET
         self._iter_cuts = False
@@ -744,6 +749,10 @@ class Evaluator(LibraryCalls):
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}`")
         if isinstance(owner, Tensor):
             return owner
+        if isinstance(owner, Ref) and isinstance(key, Const) and isinstance(key.value, str):
+            obj = self.heap.get(owner.id)
+            if obj is not None and obj.kind == "mapping" and key.value in obj.attrs:
+                return obj.attrs[key.value]  # `h["num_gpus"]` of an `AttrDict(config)`
         if isinstance(owner, External) and owner.name == "os.environ":
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}` is set outside the program")
         return Unknown(at=at, reason=_reason(owner))
@@ -826,7 +835,15 @@ class Evaluator(LibraryCalls):
                     args.append(Unknown(at=f"{frame.path}:{node.lineno}", reason="*args"))
             else:
                 args.append(value)
-        kwargs = {k.arg: self._expr(k.value, frame) for k in node.keywords if k.arg}
+        kwargs: dict[str, Value] = {}
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, frame)
+            if keyword.arg:
+                kwargs[keyword.arg] = value
+            elif isinstance(value, Dict):  # `Trainer(**config["trainer_params"])`
+                kwargs.update((k, v) for k, v in value.items if isinstance(k, str))
+            elif isinstance(value, Ref) and self.heap.get(value.id, _NOTHING).kind == "mapping":
+                kwargs.update(self.heap[value.id].attrs)  # `Trainer(**cfg.trainer)`
         at = f"{frame.path}:{node.lineno}"
         if (
             isinstance(node.func, ast.Attribute)
@@ -964,6 +981,11 @@ class Evaluator(LibraryCalls):
         return Ref(id=key)
 
     def _instantiate(self, cls, args, kwargs, at, node, frame) -> Value:
+        if _is_dict_class(cls) and len(args) == 1 and isinstance(args[0], Dict) and not kwargs:
+            # `AttrDict(config)`, a `dict` whose keys are also its attributes (`h.num_gpus`):
+            # the items it is built from, read either way.
+            items = {k: v for k, v in args[0].items if isinstance(k, str)}
+            return self._new(Obj("mapping", attrs=items, cls=cls, built=at))
         model = self._is_module_class(cls)
         place = Device(kind="cpu", why=(Why(*_split(at), f"`{_code(node, frame, self)}`"),))
         ref = self._new(
@@ -1055,9 +1077,10 @@ class Evaluator(LibraryCalls):
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
     | {"map"}
-    | {"isinstance", "hasattr", "callable", "print", "range", "super"}
+    | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
+_NOTHING = Obj("")
 # Libraries the facts speak for: never followed into a given module of the same name.
 _LIBRARIES = frozenset(
     {"torch", "torch_xla", "torchvision", "transformers", "accelerate", "ignite", "lightning"}
@@ -1073,6 +1096,38 @@ _COMPOUND = (
     ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
     ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
 )  # fmt: skip
+
+
+def _is_dict_class(cls: ClassRef) -> bool:
+    """A class of the program derived from ``dict`` whose keys are also its attributes: its
+    ``__init__`` only hands its arguments to ``dict`` and makes its ``__dict__`` itself (the
+    ``AttrDict`` of hifi-gan's ``env.py``), or its ``__getattr__`` is ``dict.__getitem__`` or
+    ``dict.get``."""
+    node = cls.node
+    if node is None or not any(dotted(b) == "dict" for b in node.bases):
+        return False
+    attributes = False
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and ast.unparse(statement) in _DICT_GETATTR:
+            attributes = True
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if statement.name != "__init__":
+                return False  # a method of its own may read or change what it holds
+            for inner in statement.body:
+                spelled = ast.unparse(inner)
+                if spelled == "self.__dict__ = self":
+                    attributes = True
+                elif not (
+                    isinstance(inner, ast.Expr)
+                    and isinstance(inner.value, ast.Call)
+                    and spelled.startswith(("super(", "super().", "dict.__init__("))
+                    and ".__init__(" in spelled
+                ):
+                    return False
+    return attributes
+
+
+_DICT_GETATTR = frozenset({"__getattr__ = dict.__getitem__", "__getattr__ = dict.get"})
 
 
 def _is_dataclass(node: ast.ClassDef) -> bool:

@@ -9,6 +9,7 @@ A mix-in of ``analysis.evaluate.Evaluator``."""
 from __future__ import annotations
 
 import ast
+import posixpath
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -40,6 +41,7 @@ from trncodemod.analysis.abstract_values import (
     device_of_string,
     truth,
 )
+from trncodemod.analysis.config_files import READ_FROM, config_path, parse
 
 # Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
 _LAUNCHES = frozenset(
@@ -61,6 +63,15 @@ _WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel", "XlaFullyShard
 _ENGINES = ("ignite.engine.Engine", "ignite.engine.engine.Engine")
 
 
+# Loaders of a configuration file's data (a safe YAML loader only: never one that builds objects).
+# `yaml.load(f, Loader=...)` and `yaml.full_load` are read by the safe loader too: a file it
+# cannot read (a `!!python/...` tag) stays undecided.
+_CONFIG_LOADERS = frozenset(
+    {"json.load", "json.loads", "yaml.safe_load", "yaml.load", "yaml.full_load"}
+    | {"omegaconf.OmegaConf.load"}
+)
+# Dicts whose keys are also their attributes, at every level.
+_ATTRIBUTE_DICTS = frozenset({"easydict.EasyDict", "omegaconf.OmegaConf.create"})
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
 
 
@@ -83,6 +94,32 @@ _FACTORIES = frozenset(
     {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "tensor", "arange"}
     | {"as_tensor", "from_numpy", "linspace", "eye", "randperm", "normal"}
 )
+
+
+def _lightning_cuda(name: str, kwargs: dict[str, Value]) -> str:
+    """What in a Lightning `Trainer`'s arguments asks for CUDA, as said; "" if none, and for an
+    `accelerator="gpu"` spelled in the call, which TRN158 reports with its fix."""
+    if not name.startswith(("pytorch_lightning.", "lightning.")):
+        return ""
+    accelerator, gpus = kwargs.get("accelerator"), kwargs.get("gpus")
+    for key, value in (("accelerator", accelerator), ("gpus", gpus)):
+        if (
+            isinstance(value, Seq)
+            and value.items
+            and all(isinstance(v, Const) for v in value.items)
+        ):
+            value = value.items[0]  # `gpus: [1]`
+        elif isinstance(value, Seq):
+            continue
+        if not isinstance(value, Const) or value.value in (None, 0, "", False, "0", "cpu"):
+            continue
+        if key == "accelerator" and value.value not in ("gpu", "cuda"):
+            continue
+        if value.why:  # decided away from the call (a config file)
+            return str(value.why[-1])
+        if key == "gpus":  # spelled `gpus=1` (Lightning 1.x); a spelled accelerator is TRN158's
+            return f"`gpus={value.value!r}`"
+    return ""
 
 
 def _builds_model(name: str) -> bool:
@@ -285,6 +322,15 @@ class LibraryCalls:
         return target
 
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
+        if obj.kind == "file":
+            return obj.attrs["__text__"] if name == "read" and not args else Unknown(at=at)
+        if obj.kind == "path":  # `Path(args.config).read_text()`, `.open()`
+            if name == "read_text":
+                found = self._config_text(obj.attrs["__path__"], at)
+                return found if isinstance(found, Unknown) else found[1]
+            if name == "open":
+                return self._opened([obj.attrs["__path__"], *args], kwargs, at)
+            return Unknown(at=at)
         if obj.kind == "model":
             if name in ("to", "cuda", "cpu", "type"):
                 if name == "cuda":
@@ -700,6 +746,14 @@ class LibraryCalls:
                     # The framework is told to train on the CPU.
                     spelled = f"!{name}: its arguments set `{flag}=True` ({at})"
                     return self._new(Obj("framework", built=at, spelled=spelled))
+            cuda = _lightning_cuda(name, kwargs)
+            if cuda:
+                # Lightning is told to train on CUDA (TRN158's `accelerator="gpu"`, or `gpus`
+                # from a config file): no such device on the target.
+                spelled = f"!{name}: its arguments ask for CUDA ({cuda}), which the target does "
+                spelled += "not have: train with neuronx-distributed's Lightning integration "
+                spelled += "(`strategy=NeuronXLAStrategy()`; TRN158)"
+                return self._new(Obj("framework", built=at, spelled=f"{spelled}|{at}"))
             obj = Obj("framework", built=at, spelled=name if owns else "?" + name)
             return self._new(obj)
         if name.startswith(_TENSOR_FACTORIES_PREFIX) and name.rsplit(".", 1)[-1] in _FACTORIES:
@@ -716,4 +770,77 @@ class LibraryCalls:
             return self._new(obj)
         if name.startswith("torch.") and args and isinstance(args[0], Tensor):
             return args[0]
+        if name == "open":
+            return self._opened(args, kwargs, at)
+        if name in ("pathlib.Path", "pathlib.PurePath") and len(args) == 1:
+            if isinstance(args[0], Const) and isinstance(args[0].value, str):
+                return self._new(Obj("path", attrs={"__path__": args[0]}, built=at))
+        if name in _ATTRIBUTE_DICTS and len(args) == 1 and isinstance(args[0], Dict):
+            return self._mapping(args[0], at)
+        if name in _CONFIG_LOADERS and args:
+            return self._config_data(name, args[0], at)
         return Unknown(at=at, reason=f"{spelled} is outside the program")
+
+    # -- configuration files of the repository -------------------------------------------------
+    def _config_text(self, given: Value | None, at: str) -> tuple[str, Const] | Unknown:
+        """The configuration file a decided path names, read (`open(a.config)`)."""
+        if not isinstance(given, Const) or not isinstance(given.value, str):
+            return Unknown(at=at, reason=_reason(given) if given is not None else "")
+        # A relative path is read from the folder the script is launched in: that of its launch
+        # lines, or its own where none launches it.
+        folders = {
+            posixpath.dirname(line.split(": ", 1)[0])
+            for line in self.launch_lines.get(self.entry, ())
+        } or {posixpath.dirname(self.entry)}
+        if len(folders) > 1:
+            return Unknown(at=at, reason=f"`{given.value}` is read from where it is launched")
+        path = config_path(folders.pop(), given.value)
+        if path is None or self.read_config is None:
+            return Unknown(
+                at=at, reason=f"`{given.value}` is not a configuration file of the repository"
+            )
+        if path not in self.configs_read:
+            self.configs_read[path] = self.read_config(path)
+        text = self.configs_read[path]
+        if text is None:
+            return Unknown(at=at, reason=f"`{path}` is not in the repository")
+        why = (*given.why, Why(path, 1, READ_FROM + path))
+        return path, Const(value=text, why=why)
+
+    def _opened(self, args: list[Value], kwargs: dict[str, Value], at: str) -> Value:
+        given = args[0] if args else kwargs.get("file")
+        mode = args[1] if len(args) > 1 else kwargs.get("mode", Const(value="r"))
+        if not isinstance(mode, Const) or mode.value not in ("r", "rt"):
+            return Unknown(at=at)
+        found = self._config_text(given, at)
+        if isinstance(found, Unknown):
+            return found
+        return self._new(Obj("file", attrs={"__text__": found[1]}, built=at))
+
+    def _config_data(self, name: str, given: Value, at: str) -> Value:
+        """What `json.load(f)`, `json.loads(text)`, `yaml.safe_load(f)` or
+        `OmegaConf.load(path)` returns for a configuration file read on the launch path."""
+        if name.startswith("omegaconf."):
+            found = self._config_text(given, at)
+            if isinstance(found, Unknown):
+                return found
+            text = found[1]
+        else:
+            if isinstance(given, Ref) and self.heap.get(given.id, Obj("")).kind == "file":
+                given = self.heap[given.id].attrs["__text__"]
+            text = given
+        read = [w.path for w in text.why if w.text.startswith(READ_FROM)]
+        if not isinstance(text, Const) or not isinstance(text.value, str) or not read:
+            return Unknown(at=at, reason=_reason(given))
+        data = parse(read[-1], text.value, at, "json" if name.startswith("json.") else "yaml")
+        if name.startswith("omegaconf."):
+            return self._mapping(data, at)  # a DictConfig: its keys are also its attributes
+        return data
+
+    def _mapping(self, data: Value, at: str) -> Value:
+        """A dict whose keys are also its attributes, at every level (`cfg.trainer.gpus`): an
+        OmegaConf `DictConfig`, an `EasyDict`."""
+        if isinstance(data, Dict):
+            items = {k: self._mapping(v, at) for k, v in data.items if isinstance(k, str)}
+            return self._new(Obj("mapping", attrs=items, built=at))
+        return data

@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
+from trncodemod.analysis import config_files
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
 from trncodemod.analysis.evaluate import Evaluator
@@ -30,6 +32,7 @@ from trncodemod.analysis.verdict import (
 from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
+from trncodemod.pipeline.files import open_regular, read_open
 from trncodemod.pipeline.notebook_program import line_map, notebook_program
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.pipeline.suppressions import find_suppressions
@@ -65,6 +68,9 @@ class _Evaluated:
     # a decided condition never takes, not reached another way), as (first, last, why) runs of
     # lines; None where the run stopped early and so cannot show a line is never reached.
     off_path: tuple[dict[str, list[tuple[int, int, str]]] | None, ...] = ()
+    # The repository's configuration files the runs read, each with the digest of its text
+    # ("" where it was missing): the verdicts hold only while they are the same.
+    configs: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -72,6 +78,7 @@ class _Evaluated:
             "nothing": self.nothing,
             "failed": list(self.failed),
             "off_path": list(self.off_path),
+            "configs": [list(c) for c in self.configs],
         }
 
     @classmethod
@@ -88,7 +95,8 @@ class _Evaluated:
             }
             for off in data["off_path"]
         )
-        return cls(runs, data["nothing"], tuple(data["failed"]), off_path)
+        configs = tuple((str(p), str(d)) for p, d in data["configs"])
+        return cls(runs, data["nothing"], tuple(data["failed"]), off_path, configs)
 
 
 _MEMO: dict[tuple, _Evaluated] = {}
@@ -283,8 +291,9 @@ def _evaluated(
         ),
     )
     found = _MEMO.get(key)
-    if found is not None:
+    if found is not None and not _configs_changed(found, outcomes):
         return found
+    found = None
     stored = None
     if cache is not None:
         digest = hashlib.sha256(target.encode())
@@ -299,6 +308,8 @@ def _evaluated(
         if data is not None:
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 found = _Evaluated.from_json(data)
+        if found is not None and _configs_changed(found, outcomes):
+            found = None  # a configuration file the runs read has changed since: judge again
     if found is None:
         found = _evaluate(outcomes, target)
         if cache is not None and stored is not None:
@@ -306,6 +317,57 @@ def _evaluated(
     _MEMO.clear()
     _MEMO[key] = found
     return found
+
+
+def _configs_changed(found: _Evaluated, outcomes: Sequence[FileOutcome]) -> bool:
+    if not found.configs:
+        return False
+    read = _config_reader(outcomes)
+    return any(_digest(read(path)) != digest for path, digest in found.configs)
+
+
+def _digest(text: str | None) -> str:
+    return "" if text is None else hashlib.sha256(text.encode()).hexdigest()
+
+
+def _config_reader(outcomes: Sequence[FileOutcome]) -> Callable[[str], str | None]:
+    """A reader of the repository's configuration files by their path in it (the paths the
+    findings use): the text of a small `.json`/`.yaml`/`.yml` file inside the one folder the
+    given files are under, never one a link or `..` leads out of it; None otherwise."""
+    roots = set()
+    for outcome in outcomes:
+        parts = PurePosixPath(outcome.display).parts
+        real = outcome.path.absolute()
+        if (
+            outcome.error is None
+            and parts
+            and ".." not in parts
+            and len(real.parents) >= len(parts)
+        ):
+            if real.parts[-len(parts) :] == parts:  # the display is the path under the root
+                roots.add(real.parents[len(parts) - 1])
+    root = next(iter(roots)) if len(roots) == 1 else None
+
+    def read(path: str) -> str | None:
+        if root is None or not path.endswith(config_files.SUFFIXES) or ".." in path.split("/"):
+            return None
+        try:
+            real = (root / path).resolve()
+            if not real.is_relative_to(root.resolve()):
+                return None
+            fd = open_regular(real)  # never blocks; a FIFO or device is refused
+        except (OSError, ValueError):
+            return None
+        try:
+            if os.fstat(fd).st_size > config_files.MAX_BYTES:
+                return None
+            return read_open(fd).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        finally:
+            os.close(fd)
+
+    return read
 
 
 def _launch_lines(outcomes: Sequence[FileOutcome]) -> list[tuple[str, str]]:
@@ -369,7 +431,7 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
         lines.setdefault(path, []).append(line)
     backend = "neuron" if target == "neuron" else "xla"
     facts = facts_for(backend)
-    evaluator = Evaluator(texts, facts, lines)
+    evaluator = Evaluator(texts, facts, lines, _config_reader(outcomes))
     entries = []
     off_path = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)
@@ -387,7 +449,8 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
         return _Evaluated(
             nothing="no entry point (no `__main__` guard, launch line or script)", failed=failed
         )
-    return _Evaluated(tuple(entries), failed=failed, off_path=tuple(off_path))
+    configs = tuple((p, _digest(t)) for p, t in sorted(evaluator.configs_read.items()))
+    return _Evaluated(tuple(entries), failed=failed, off_path=tuple(off_path), configs=configs)
 
 
 def _in_original(
