@@ -834,19 +834,13 @@ class DevicePlacement(Pass):
         param = self._parameter_for(original, call)
         if param is None:
             return updated
-        roles = self._reference_roles(param.name, bound=param)
-        if not roles or not all(role == "device" for role in roles):
-            return updated
-        if self.report(
+        literal = self._device_literal(
             original.value,
-            CudaDeviceString,
-            f'"cuda" → "{self.target.device_string}" (the parameter `{param.name.value}` of '
-            f"`{_code(call.func)}` is read only as a device)",
-            True,
-        ):
-            assert isinstance(updated.value, cst.SimpleString)
-            return updated.with_changes(value=self._device_string(updated.value))
-        return updated
+            updated.value,
+            self._reference_roles(param.name, bound=param),
+            f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device",
+        )
+        return updated if literal is None else updated.with_changes(value=literal)
 
     def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
         """``def get_device(): return "cuda"``: a helper of this module whose every call is read
@@ -860,19 +854,31 @@ class DevicePlacement(Pass):
             function = self.get_metadata(ParentNodeProvider, function, None)
         if not isinstance(function, cst.FunctionDef) or self._in_dead(original_node):
             return updated_node
-        roles = self._call_roles(function)
-        if not roles or not all(role == "device" for role in roles):
-            return updated_node
-        if self.report(
+        literal = self._device_literal(
             value,
-            CudaDeviceString,
-            f'"cuda" → "{self.target.device_string}" (every call of `{function.name.value}()` '
-            "is read only as a device)",
-            True,
-        ):
-            assert isinstance(updated_node.value, cst.SimpleString)
-            return updated_node.with_changes(value=self._device_string(updated_node.value))
-        return updated_node
+            updated_node.value,
+            self._call_roles(function),
+            f"every call of `{function.name.value}()` is read only as a device",
+        )
+        return updated_node if literal is None else updated_node.with_changes(value=literal)
+
+    def _device_literal(
+        self,
+        original: cst.SimpleString,
+        updated: cst.BaseExpression | None,
+        roles: list[str | None],
+        why: str,
+        prefix: str = "",
+    ) -> cst.SimpleString | None:
+        """The target's device string for a "cuda" literal every use of which (``roles``) is
+        read only as a device (TRN002), or None where one is not, or the fix is suppressed."""
+        if not roles or not all(role == "device" for role in roles):
+            return None
+        message = f'{prefix}"cuda" → "{self.target.device_string}" ({why})'
+        if not self.report(original, CudaDeviceString, message, True):
+            return None
+        assert isinstance(updated, cst.SimpleString)
+        return self._device_string(updated)
 
     def _call_roles(self, function: cst.FunctionDef) -> list[str | None]:
         """What each use of a module's function does with what it returns; None for a use
@@ -2057,19 +2063,15 @@ class DevicePlacement(Pass):
             return updated_node
         if self._in_dead(original_node):
             return updated_node
-        roles = self._reference_roles(original_node.name, bound=original_node)
-        if not roles or not all(role == "device" for role in roles):
-            return updated_node  # read as text, or never: a person's call (or nothing to do)
-        if self.report(
+        # Read as text, or never: a person's call (or nothing to do).
+        literal = self._device_literal(
             default,
-            CudaDeviceString,
-            f'default "cuda" → "{self.target.device_string}" (the parameter is read only as '
-            "a device)",
-            True,
-        ):
-            assert isinstance(updated_node.default, cst.SimpleString)
-            return updated_node.with_changes(default=self._device_string(updated_node.default))
-        return updated_node
+            updated_node.default,
+            self._reference_roles(original_node.name, bound=original_node),
+            "the parameter is read only as a device",
+            prefix="default ",
+        )
+        return updated_node if literal is None else updated_node.with_changes(default=literal)
 
 
 def _passes_flag(line: str, flag: str) -> bool:

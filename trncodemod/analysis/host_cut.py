@@ -95,14 +95,7 @@ def _host_tensor_writes(loop: Loop, scope: cst.CSTNode, made: set[str]) -> list[
 def _starts_as_cpu_tensor(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
     """Every assignment of ``name`` outside ``loop`` in ``scope`` makes a tensor on the CPU:
     `torch.zeros(n)`, with no `device=` and not moved (`torch.zeros(2).to(rank)` is not)."""
-    loop_nodes = {id(n) for n in walk(loop)}
-    values = [
-        node.value
-        for node in walk(scope)
-        if isinstance(node, cst.Assign)
-        and id(node) not in loop_nodes
-        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
-    ]
+    values = _assigned_outside(name, loop, scope)
     return bool(values) and all(
         isinstance(v, cst.Call)
         and dotted(v.func) in {f"torch.{f}" for f in _CPU_TENSOR_FACTORIES}
@@ -397,15 +390,20 @@ def _tensor_call(value: cst.BaseExpression) -> bool:
 
 
 def _starts_on_host(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
+    values = _assigned_outside(name, loop, scope)
+    return bool(values) and all(_host_value(v) for v in values)
+
+
+def _assigned_outside(name: str, loop: Loop, scope: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The values ``scope`` assigns to ``name`` outside ``loop`` (`name = ...`)."""
     loop_nodes = {id(n) for n in walk(loop)}
-    values = [
+    return [
         node.value
         for node in walk(scope)
         if isinstance(node, cst.Assign)
         and id(node) not in loop_nodes
         and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
     ]
-    return bool(values) and all(_host_value(v) for v in values)
 
 
 def _host_value(value: cst.BaseExpression) -> bool:
