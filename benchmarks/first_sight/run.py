@@ -6,7 +6,8 @@ project has seen, reviewed hunk by hunk, blocker by blocker and entry point by e
         [--readme]
 
 A batch file names the tool's commit, the date and the repositories (``[[repo]]``: name, github,
-commit, paths, category, as in ``benchmarks/repos.toml``). For each repository this runs
+commit, paths, category, as in ``benchmarks/repos.toml``), and optionally the ``label`` of its row
+in the series table (the batch's name by default; a re-run after fixes says so there). For each repository this runs
 ``benchmarks/repos.py``'s ``measure`` (``check`` and ``apply --dry-run`` with ``--no-cache``,
 ``git apply`` of the patch, every changed file parsed, a second run that must change nothing,
 internal errors counted) under the git-ignored ``benchmarks/.cache/first_sight/<batch>/``, with
@@ -297,7 +298,8 @@ def report(batch: dict, per: dict[str, Counter]) -> tuple[str, str]:
         f"{total['truth ' + k]} {k.replace('-', ' ')}" for k in TRUTHS if total["truth " + k]
     )
     series = (
-        f"| {batch.get('name', '')} | {batch.get('date', '')} | {batch.get('tool_commit', '')[:7]}"
+        f"| {batch.get('label', batch.get('name', ''))} | {batch.get('date', '')} "
+        f"| {batch.get('tool_commit', '')[:7]}"
         f" | {len(per)} | {reviewed} of {total['hunks']}: {pct(total['correct'], reviewed)} / "
         f"{pct(total['unneeded'], reviewed)} / {pct(total['wrong'], reviewed)} "
         f"| {total['blocker true']} / {total['blocker false']} | {total['entries']}: claimed "
