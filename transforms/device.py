@@ -184,6 +184,8 @@ class DevicePlacement(Pass):
             or (target.device_string in facts.strings and "cpu" in facts.strings)
             # A device index as the device (rank_devices / rank_values, TRN024).
             or (moves and may_place_on_rank(facts))
+            # torch.load(map_location=<the device rewritten by an earlier run>) (TRN005).
+            or ("load" in calls and "map_location" in facts.identifiers)
         )
 
     def __init__(self, *args, **kwargs) -> None:
