@@ -651,7 +651,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
                     continue
                 for inner in _walk(callee.body):
                     if _is_division(inner) and _code(inner.right) == param:
-                        return inner, f"`{key}`, passed to {callee.name.value}() as `{param}`"
+                        return inner, f"`{key}`, passed to {callee.name.value}() as `{param}`,"
         return None
 
     def _divides_by(self, call: cst.Call) -> cst.BinaryOperation | None:
