@@ -226,7 +226,12 @@ class CudaQuery(Rule):
     rather than allocator statistics). A division by the device count (`rank %
     torch.cuda.device_count()`, the CUDA idiom for a process's GPU) is a blocker on the XLA
     targets where it runs whenever its function does: the count is 0 there, so it raises
-    ZeroDivisionError. Under a branch (a SLURM launch's) it is reported at the division.
+    ZeroDivisionError. So is the count bound to a name or attribute (`args.nprocs =
+    torch.cuda.device_count()`) and divided by later in the same function, or in the function
+    it is passed to (`main_worker(rank, args.nprocs, args)` then `args.batch_size / nprocs`).
+    Under a branch (a SLURM launch's) it is reported at the division. `current_device()` and
+    `get_device_name()` raise without CUDA ([measured-cuda-raises]): a blocker where left. A
+    blocker on a line the program evaluator shows off the launch path is a warning.
 
     ## Why
     On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
@@ -251,7 +256,7 @@ class CudaQuery(Rule):
     summary = "`torch.cuda` device and memory queries → `torch.accelerator` (neuron) or reported"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("measured-cuda-calls", "torchneuron-overview")
+    sources = ("measured-cuda-calls", "measured-cuda-raises", "torchneuron-overview")
 
 
 class OtherCudaCall(Rule):
@@ -259,11 +264,17 @@ class OtherCudaCall(Rule):
     Reports any other call under `torch.cuda` (`torch.cuda.Event`, `torch.cuda.Stream`,
     `torch.cuda.nvtx.range_push`, `torch.cuda.get_device_properties`, ...). Nothing is changed.
     `torch.cuda.is_available()` (device pass), `torch.cuda.amp.*` (amp pass) and
-    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes.
+    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes. A call measured to raise
+    without CUDA (`memory_summary()`, `get_device_properties()`, `get_device_capability()`,
+    `mem_get_info()`, `Stream()`; the table in `data/cuda_calls.toml`) is a blocker: the script
+    stops there wherever it runs. Under `if torch.cuda.is_available():` it is not reported; on a
+    line the program evaluator shows off the launch path (a flag no launch sets) it is a warning.
 
     ## Why
     These are CUDA runtime APIs: on a Trainium host they raise or return CUDA's answer for a host
-    without a GPU ([measured-cuda-calls]). There is no general equivalent; each needs a person.
+    without a GPU ([measured-cuda-calls]): `memory_summary()` raises `KeyError:
+    'allocated_bytes.all.current'` where `memory_stats()` returns `{}` ([measured-cuda-raises]).
+    There is no general equivalent; each needs a person.
 
     ## Example
     ```python
@@ -278,11 +289,11 @@ class OtherCudaCall(Rule):
 
     code = "TRN316"
     name = "other-cuda-call"
-    summary = "other `torch.cuda.*` calls (report only)"
+    summary = "other `torch.cuda.*` calls (report only; a blocker where measured to raise)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("measured-cuda-calls",)
+    sources = ("measured-cuda-calls", "measured-cuda-raises")
 
 
 class CudaRequiredCheck(Rule):
