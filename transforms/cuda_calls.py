@@ -264,11 +264,12 @@ class OtherCudaCall(Rule):
     Reports any other call under `torch.cuda` (`torch.cuda.Event`, `torch.cuda.Stream`,
     `torch.cuda.nvtx.range_push`, `torch.cuda.get_device_properties`, ...). Nothing is changed.
     `torch.cuda.is_available()` (device pass), `torch.cuda.amp.*` (amp pass) and
-    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes. A call measured to raise
-    without CUDA (`memory_summary()`, `get_device_properties()`, `get_device_capability()`,
-    `mem_get_info()`, `Stream()`; the table in `data/cuda_calls.toml`) is a blocker: the script
-    stops there wherever it runs. Under `if torch.cuda.is_available():` it is not reported; on a
-    line the program evaluator shows off the launch path (a flag no launch sets) it is a warning.
+    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes. A call that raises
+    without CUDA ([measured-cuda-raises]: `memory_summary()`, `get_device_properties()`,
+    `get_device_capability()`, `mem_get_info()`, `Stream()`; the table in
+    `data/cuda_calls.toml`) is a blocker: the script stops there wherever it runs. Under `if
+    torch.cuda.is_available():` it is not reported; on a line the program evaluator shows off
+    the launch path (a flag no launch sets) it is a warning.
 
     ## Why
     These are CUDA runtime APIs: on a Trainium host they raise or return CUDA's answer for a host
