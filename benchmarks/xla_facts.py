@@ -93,6 +93,42 @@ def cuda_calls() -> dict:
     }
 
 
+# The torch.cuda calls a training script makes beside its step (logging, profiling, setup),
+# measured without CUDA: the ones that raise stop the script where they run
+# (trncodemod/data/cuda_calls.toml, `raises`).
+_CUDA_RUNTIME_CALLS = {
+    "torch.cuda.memory_summary()": lambda: torch.cuda.memory_summary(),
+    "torch.cuda.memory_stats()": lambda: len(torch.cuda.memory_stats()),
+    "torch.cuda.memory_snapshot()": lambda: torch.cuda.memory_snapshot(),
+    "torch.cuda.memory_allocated()": lambda: torch.cuda.memory_allocated(),
+    "torch.cuda.max_memory_allocated()": lambda: torch.cuda.max_memory_allocated(),
+    "torch.cuda.memory_reserved()": lambda: torch.cuda.memory_reserved(),
+    "torch.cuda.max_memory_reserved()": lambda: torch.cuda.max_memory_reserved(),
+    "torch.cuda.reset_max_memory_allocated()": lambda: torch.cuda.reset_max_memory_allocated(),
+    "torch.cuda.reset_peak_memory_stats()": lambda: torch.cuda.reset_peak_memory_stats(),
+    "torch.cuda.mem_get_info()": lambda: torch.cuda.mem_get_info(),
+    "torch.cuda.get_device_name()": lambda: torch.cuda.get_device_name(),
+    "torch.cuda.get_device_properties(0)": lambda: torch.cuda.get_device_properties(0),
+    "torch.cuda.get_device_capability()": lambda: torch.cuda.get_device_capability(),
+    "torch.cuda.current_device()": lambda: torch.cuda.current_device(),
+    "torch.cuda.set_device(0)": lambda: torch.cuda.set_device(0),
+    "torch.cuda.synchronize()": lambda: torch.cuda.synchronize(),
+    "torch.cuda.empty_cache()": lambda: torch.cuda.empty_cache(),
+    "torch.cuda.manual_seed(0)": lambda: torch.cuda.manual_seed(0),
+    "torch.cuda.device_count()": lambda: torch.cuda.device_count(),
+    "torch.cuda.is_bf16_supported()": lambda: torch.cuda.is_bf16_supported(),
+    "torch.cuda.Stream()": lambda: torch.cuda.Stream() and None,
+    "torch.cuda.Event(enable_timing=True).record()": lambda: torch.cuda.Event(
+        enable_timing=True
+    ).record(),
+}
+
+
+def cuda_raises() -> dict:
+    """Which torch.cuda runtime calls raise without CUDA, and which return a value."""
+    return {name: _outcome(call) for name, call in _CUDA_RUNTIME_CALLS.items()}
+
+
 def _pinned_loader_warnings() -> list[str]:
     import warnings
 
@@ -691,6 +727,7 @@ FACTS = {
     for function in (
         device_checks,
         cuda_calls,
+        cuda_raises,
         fused_optimizer,
         syncfree_found_inf,
         autocast,

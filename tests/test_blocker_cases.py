@@ -27,6 +27,12 @@ BLOCKERS = {
     # DDP's device_ids kept: every torchrun rank but the first raises in DDP's _pre_forward.
     "data-parallel/ddp_kept": [(8, "TRN144")],
     "data-parallel/ddp_inputs_made_on_cpu": [],
+    # A torch.cuda call measured to raise without CUDA, left in the program (measured-cuda-raises).
+    "cuda-calls/raising_call": [(14, "TRN315"), (15, "TRN316"), (22, "TRN316"), (23, "TRN316")],
+    "cuda-calls/raising_call_twin": [],
+    # The CUDA device count carried through a name or attribute into a division.
+    "cuda-calls/divide_by_carried_device_count": [(17, "TRN315"), (27, "TRN315")],
+    "cuda-calls/divide_by_carried_device_count_twin": [],
 }
 
 

@@ -50,6 +50,7 @@ class CudaTable:
     flags: frozenset[str]
     owned_names: frozenset[str]
     owned_prefixes: tuple[str, ...]
+    raises: dict[str, str]  # a call that raises without CUDA -> its measured error
 
 
 @cache
@@ -61,6 +62,7 @@ def cuda_table() -> CudaTable:
         flags=frozenset(data["flags"]["names"]),
         owned_names=frozenset(data["owned_elsewhere"]["names"]),
         owned_prefixes=tuple(data["owned_elsewhere"]["prefixes"]),
+        raises=dict(data["raises"]),
     )
 
 
@@ -224,7 +226,12 @@ class CudaQuery(Rule):
     rather than allocator statistics). A division by the device count (`rank %
     torch.cuda.device_count()`, the CUDA idiom for a process's GPU) is a blocker on the XLA
     targets where it runs whenever its function does: the count is 0 there, so it raises
-    ZeroDivisionError. Under a branch (a SLURM launch's) it is reported at the division.
+    ZeroDivisionError. So is the count bound to a name or attribute (`args.nprocs =
+    torch.cuda.device_count()`) and divided by later in the same function, or in the function
+    it is passed to (`main_worker(rank, args.nprocs, args)` then `args.batch_size / nprocs`).
+    Under a branch (a SLURM launch's) it is reported at the division. `current_device()` and
+    `get_device_name()` raise without CUDA ([measured-cuda-raises]): a blocker where left. A
+    blocker on a line the program evaluator shows off the launch path is a warning.
 
     ## Why
     On Trainium these calls return CUDA's answer for a host without a GPU (0, `False`) or raise
@@ -249,7 +256,7 @@ class CudaQuery(Rule):
     summary = "`torch.cuda` device and memory queries → `torch.accelerator` (neuron) or reported"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("measured-cuda-calls", "torchneuron-overview")
+    sources = ("measured-cuda-calls", "measured-cuda-raises", "torchneuron-overview")
 
 
 class OtherCudaCall(Rule):
@@ -257,11 +264,18 @@ class OtherCudaCall(Rule):
     Reports any other call under `torch.cuda` (`torch.cuda.Event`, `torch.cuda.Stream`,
     `torch.cuda.nvtx.range_push`, `torch.cuda.get_device_properties`, ...). Nothing is changed.
     `torch.cuda.is_available()` (device pass), `torch.cuda.amp.*` (amp pass) and
-    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes.
+    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes. A call that raises
+    without CUDA ([measured-cuda-raises]: `memory_summary()`, `get_device_properties()`,
+    `get_device_capability()`, `mem_get_info()`, `Stream()`; the table in
+    `data/cuda_calls.toml`) is a blocker: the script stops there wherever it runs. Under `if
+    torch.cuda.is_available():` it is not reported; on a line the program evaluator shows off
+    the launch path (a flag no launch sets) it is a warning.
 
     ## Why
     These are CUDA runtime APIs: on a Trainium host they raise or return CUDA's answer for a host
-    without a GPU ([measured-cuda-calls]). There is no general equivalent; each needs a person.
+    without a GPU ([measured-cuda-calls]): `memory_summary()` raises `KeyError:
+    'allocated_bytes.all.current'` where `memory_stats()` returns `{}` ([measured-cuda-raises]).
+    There is no general equivalent; each needs a person.
 
     ## Example
     ```python
@@ -276,11 +290,11 @@ class OtherCudaCall(Rule):
 
     code = "TRN316"
     name = "other-cuda-call"
-    summary = "other `torch.cuda.*` calls (report only)"
+    summary = "other `torch.cuda.*` calls (report only; a blocker where measured to raise)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("measured-cuda-calls",)
+    sources = ("measured-cuda-calls", "measured-cuda-raises")
 
 
 class CudaRequiredCheck(Rule):
@@ -435,7 +449,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         short = name
         if entry is None:
             owned = name in self.table.owned_names or name.startswith(self.table.owned_prefixes)
-            if not owned:
+            if not owned and not self._raises(
+                name, original, OtherCudaCall, "replace or remove it"
+            ):
                 self.report(
                     original,
                     OtherCudaCall,
@@ -529,6 +545,10 @@ class CudaOnlyCalls(DropsStatements, Pass):
             return updated  # TRN025 names the launcher line to use instead
         fix = entry.neuron_fix if not self.target.is_xla and entry.neuron_fix else entry.fix
         divided = self._divides_by(original) if short.endswith("device_count") else None
+        carried = None
+        if divided is None and short.endswith("device_count"):
+            carried = self._carried_division(original)
+            divided = carried and carried[0]
         if divided is not None:
             # `rank % torch.cuda.device_count()`: 0 on the target, so the script stops there
             # with ZeroDivisionError, on every launch that reaches it.
@@ -542,13 +562,36 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 f"`{_code(divided)}` divides by zero on Trainium, where device_count() is 0: "
                 f"ZeroDivisionError; {instead}"
             )
+            if carried is not None:
+                line = self.get_metadata(PositionProvider, divided).start.line
+                message = (
+                    f"`{_code(divided)}` (line {line}) divides by zero on Trainium: {short}() is "
+                    f"0 there and {carried[1]} carries it; ZeroDivisionError; {instead}"
+                )
             if self.report(original, CudaQuery, message, False) and self._always_runs(divided):
                 # Where it runs whenever its function does; under a branch (a SLURM launch's
                 # `elif "SLURM_PROCID" in os.environ:`) it stops only the launches that take it.
                 self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated
-        self.report(original, CudaQuery, f"{short}() {entry.why}: {fix}", False)
+        if not self._raises(short, original, CudaQuery, fix):
+            self.report(original, CudaQuery, f"{short}() {entry.why}: {fix}", False)
         return updated
+
+    def _raises(self, name: str, call: cst.Call, rule: type[Rule], fix: str) -> bool:
+        """Report ``call`` as a blocker where it raises without CUDA (the table's `raises`,
+        measured): the script stops at it wherever it runs. `proven()` makes it a warning on a
+        line the evaluator shows off the launch path (a flag no launch sets); a call in a block
+        that runs only with CUDA never gets here (``never_runs``)."""
+        error = self.table.raises.get(name)
+        if error is None:
+            return False
+        message = (
+            f"{name}() raises `{error}` on Trainium, where there is no CUDA: the script stops "
+            f"here wherever it runs; {fix}"
+        )
+        if self.report(call, rule, message, False):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+        return True
 
     def _always_runs(self, node: cst.CSTNode) -> bool:
         """``node`` runs whenever the function (or module) around it does: no branch, loop,
@@ -572,6 +615,56 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 return False
             parent = self.get_metadata(ParentNodeProvider, parent, None)
         return True
+
+    def _carried_division(self, call: cst.Call) -> tuple[cst.BinaryOperation, str] | None:
+        """The division by the count ``call`` gives, carried through the name or attribute it is
+        bound to (`args.nprocs = torch.cuda.device_count()`): a later `x / args.nprocs` in the
+        same function, or `x / nprocs` in a module-level function that this one calls with the
+        count as the argument for its parameter `nprocs` (pytorch-distributed's
+        `main_worker(args.local_rank, args.nprocs, args)`). A plain binding only: the
+        count compared (`> 1`), multiplied or reassigned first is no division."""
+        assign = self.get_metadata(ParentNodeProvider, call, None)
+        if not (
+            isinstance(assign, cst.Assign)
+            and assign.value is call
+            and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name | cst.Attribute)
+        ):
+            return None
+        key = _code(assign.targets[0].target)
+        scope = self.get_metadata(ParentNodeProvider, assign, None)
+        while scope is not None and not isinstance(scope, cst.FunctionDef | cst.Module):
+            scope = self.get_metadata(ParentNodeProvider, scope, None)
+        if scope is None:
+            return None
+        after = self.get_metadata(PositionProvider, assign).end.line
+        module = self._wrapper.module
+        functions = {
+            s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)
+        }  # fmt: skip
+        bound = [
+            n
+            for n in _walk(scope)
+            if isinstance(n, cst.Assign | cst.AugAssign | cst.AnnAssign)
+            and n is not assign
+            and any(_code(t) == key for t in _assigned(n))
+        ]
+        if bound:
+            return None  # rebound: which value a division sees is not this call's alone
+        for node in _walk(scope):
+            if self.get_metadata(PositionProvider, node).start.line <= after:
+                continue
+            if _is_division(node) and _code(node.right) == key:
+                return node, f"`{key}`"
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+                callee = functions.get(node.func.value)
+                param = _parameter_for(callee, node, key) if callee is not None else None
+                if param is None:
+                    continue
+                for inner in _walk(callee.body):
+                    if _is_division(inner) and _code(inner.right) == param:
+                        return inner, f"`{key}`, passed to {callee.name.value}() as `{param}`,"
+        return None
 
     def _divides_by(self, call: cst.Call) -> cst.BinaryOperation | None:
         """The `x % call`, `x // call` or `x / call` that ``call`` is the divisor of."""
@@ -810,3 +903,48 @@ def _is_log(call: cst.Call) -> bool:
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _walk(node: cst.CSTNode):
+    """``node`` and every node under it, outside nested functions, classes and lambdas."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(
+            reversed(
+                [
+                    c
+                    for c in current.children
+                    if not isinstance(c, cst.FunctionDef | cst.ClassDef | cst.Lambda)
+                ]
+            )
+        )
+
+
+def _is_division(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.BinaryOperation) and isinstance(
+        node.operator, cst.Modulo | cst.FloorDivide | cst.Divide
+    )
+
+
+def _assigned(node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    return [node.target]
+
+
+def _parameter_for(function: cst.FunctionDef, call: cst.Call, key: str) -> str | None:
+    """The name of ``function``'s parameter that ``call`` passes the expression ``key`` to."""
+    params = function.params
+    positional = [*params.posonly_params, *params.params]
+    for index, arg in enumerate(call.args):
+        if _code(arg.value) != key or arg.star:
+            continue
+        if arg.keyword is not None:
+            names = {p.name.value for p in positional} | {
+                p.name.value for p in params.kwonly_params
+            }
+            return arg.keyword.value if arg.keyword.value in names else None
+        return positional[index].name.value if index < len(positional) else None
+    return None
