@@ -57,7 +57,7 @@ from trncodemod.analysis.dataset_sizes import (
 )
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loader_scan import LOADER_POSITIONS, may_need_drop_last
-from trncodemod.analysis.loops import dotted, find_step_loops
+from trncodemod.analysis.loops import dotted, find_step_loops, is_backward, is_optimizer_step
 from trncodemod.analysis.nodes import find
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
@@ -243,9 +243,30 @@ class PadToBuckets(Pass):
                     kind = "training" if loop.kind == "train" else "evaluation"
                     why = f"iterated by the {kind} loop at line {line}"
                     self._loader_roles[loader] = (loop.kind, why)
+        self._demo_loaders = self._main_demo_loaders(node)
         if not self._ignore_indices:
             self._ignore_indices.add(DEFAULT_IGNORE_INDEX)
         self._labels = LabelSources(self, node)
+
+    def _main_demo_loaders(self, module: cst.Module) -> set[cst.Call]:
+        """Loaders of a module that trains nothing (no optimizer step, no backward anywhere: a
+        dataset module), built in its ``if __name__ == "__main__":`` block and iterated only by
+        loops of that block that are no step loop: a demo that plots or prints a few batches on
+        the CPU. No compiled step sees their batches, so their last partial batch costs nothing."""
+        if any(is_optimizer_step(c) or is_backward(c) for c in find(module, cst.Call)):
+            return set()
+        guards = [s for s in module.body if isinstance(s, cst.If) and _is_main_test(s.test)]
+        steps = find_step_loops(module)
+        iterated: dict[cst.Call, bool] = {}  # loader -> every loop over it is a demo loop
+        for loop in find(module, cst.For):
+            demo = loop not in steps and any(_contains(guard, loop) for guard in guards)
+            for loader in self._loaders_of(loop.iter, depth=0):
+                iterated[loader] = iterated.get(loader, True) and demo
+        return {
+            loader
+            for loader, demo in iterated.items()
+            if demo and any(_contains(guard, loader) for guard in guards)
+        }
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line
@@ -711,6 +732,8 @@ class PadToBuckets(Pass):
         unreadable = _has_star(original, "**") or _has_star(original, "*")
         if not unreadable and (batch_size is None or _literal(batch_size.value) in (1, None)):
             return updated  # batches of one sample: the last batch has the same shape
+        if original in self._demo_loaders:
+            return updated  # a `__main__` demo of a dataset module: no step sees its batches
         role = self._loader_roles.get(original) or self._role_by_name(original)
         if role is None:
             return updated
@@ -893,3 +916,22 @@ def _is_preamble(statement: cst.BaseStatement, index: int) -> bool:
     if all(isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body):
         return True
     return index == 0 and m.matches(statement, m.SimpleStatementLine([m.Expr(m.SimpleString())]))
+
+
+def _is_main_test(test: cst.BaseExpression) -> bool:
+    """``__name__ == "__main__"``."""
+    return m.matches(
+        test,
+        m.Comparison(
+            left=m.Name("__name__"),
+            comparisons=[
+                m.ComparisonTarget(
+                    m.Equal(), m.SimpleString('"__main__"') | m.SimpleString("'__main__'")
+                )
+            ],
+        ),
+    )
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    return any(node is inner for node in find(outer, type(inner)))

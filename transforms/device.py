@@ -1535,9 +1535,49 @@ class DevicePlacement(Pass):
         finally:
             evaluator.recording = recording
 
+    def _is_cuda_test(self, node: cst.CSTNode) -> bool:
+        """``node`` (an ``if``'s test) holds only when something is on a CUDA device: ``x.is_cuda``,
+        a name bound only to such a read (``on_cuda = next(self.parameters()).is_cuda``), or an
+        ``and`` with one of them."""
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+            return self._is_cuda_test(node.left) or self._is_cuda_test(node.right)
+        if isinstance(node, cst.Attribute):
+            return node.attr.value == "is_cuda"
+        if isinstance(node, cst.Name):
+            values = self.bound_values(node)
+            return bool(values) and all(
+                isinstance(v, cst.Attribute) and v.attr.value == "is_cuda" for v in values
+            )
+        return False
+
+    def _is_cuda_guard(self, node: cst.CSTNode) -> cst.If | None:
+        """The ``if`` whose body holds ``node`` and whose test reads ``.is_cuda``: False on XLA
+        and TorchNeuron, so the body never runs there."""
+        child = node
+        for current in self._ancestors(node):
+            if isinstance(current, cst.If) and child is current.body:
+                if self._is_cuda_test(current.test):
+                    return current
+            child = current
+        return None
+
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
+        guard = self._is_cuda_guard(original)
+        if guard is not None and self._cuda_method_fix(original) is not None:
+            # A rewrite there is dead code: `is_cuda` is False on the target's device, so the
+            # value stays on the CPU beside the model; the test is what has to change.
+            self.report(
+                original,
+                CudaMethod,
+                f"`{_code(original)}` runs only when `if {_code(guard.test)}:` holds, and "
+                "`is_cuda` is False on the XLA or Neuron device: the value stays on the CPU "
+                'beside the model; test the device instead (`.device.type != "cpu"`), then '
+                "run trncodemod again to rewrite the `.cuda()`",
+                False,
+            )
+            return updated
         fix = self._cuda_method_fix(original)
         if fix in ("device", "passed"):
             assert isinstance(updated.func, cst.Attribute) and first is not None

@@ -395,6 +395,47 @@ def _loop_continues(
         yield from _loop_continues(child, in_finally)
 
 
+# What a loop body may do before a `continue` that skips the step, with nothing run on the
+# device: clear the gradients (`set_to_none` by default since torch 2.0), take the next batch,
+# and read its shape.
+_HOST_ONLY_CALLS = frozenset({"zero_grad", "next", "__next__", "size", "len", "dim", "numel"})
+
+
+def _host_only(node: cst.CSTNode) -> bool:
+    """Every call in ``node`` is one of ``_HOST_ONLY_CALLS`` (by its last name), and ``node``
+    holds no loop, ``with`` or function: it clears gradients, takes a batch or reads a shape."""
+    for child in walk(node):
+        if isinstance(child, cst.For | cst.While | cst.With | cst.FunctionDef | cst.Lambda):
+            return False
+        if isinstance(child, cst.Call):
+            name = dotted(child.func) or ""
+            if name.rsplit(".", 1)[-1] not in _HOST_ONLY_CALLS:
+                return False
+    return True
+
+
+def _only_exit(suite: cst.BaseSuite) -> bool:
+    """``suite`` is a lone ``continue`` or ``break`` (``if x:`` then ``continue``, or ``: continue``
+    on the line of the ``if``)."""
+    if isinstance(suite, cst.IndentedBlock):
+        if len(suite.body) != 1 or not isinstance(suite.body[0], cst.SimpleStatementLine):
+            return False
+        suite = suite.body[0]
+    return len(suite.body) == 1 and isinstance(suite.body[0], cst.Continue | cst.Break)
+
+
+def _skips_before_device_work(before: list[cst.BaseStatement], statement: cst.CSTNode) -> bool:
+    """``statement`` is ``if <test>: continue`` (or ``break``) whose test, like every statement
+    of the loop body before it, only clears gradients, takes a batch or reads its shape: the
+    author's skip of a short batch (``if images.size()[0] != batch_size: continue``). Nothing of
+    the iteration ran on the device, so the `continue` needs no cut of its own."""
+    if not (
+        isinstance(statement, cst.If) and statement.orelse is None and _only_exit(statement.body)
+    ):
+        return False
+    return _host_only(statement.test) and all(_host_only(s) for s in before)
+
+
 class StepMarker(Pass):
     name = "step-marker"
     rules = (TrainLoopStepMarker, EvalLoopStepMarker, ConditionalStepMarker, UnplaceableStepMarker)
@@ -732,7 +773,10 @@ class StepMarker(Pass):
             return
         last, anchor, where = self._placement(info)
         continues: list[cst.Continue] = []
-        for statement in list(loop.body.body)[: last + 1]:
+        body = list(loop.body.body)
+        for index, statement in enumerate(body[: last + 1]):
+            if _skips_before_device_work(body[:index], statement):
+                continue  # nothing of the iteration ran on the device: no graph to cut
             for node, in_finally in _loop_continues(statement):
                 if in_finally:
                     self.report(

@@ -147,8 +147,19 @@ def _moved_batches(loop: Loop) -> set[str]:
     return {
         name
         for name, assigned in values.items()
-        if all(_moves_batch(value, targets) for value in assigned)
+        if any(_moves_batch(value, targets) for value in assigned)
+        and all(_moves_batch(v, targets) or _copied_back(v, name) for v in assigned)
     }
+
+
+def _copied_back(value: cst.BaseExpression, name: str) -> bool:
+    """``value`` copies ``name`` itself back to the host (`label_ids = label_ids.to("cpu")
+    .numpy()`, `mask = mask.detach().cpu()`): the moved batch's data, no graph computed."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        if value.func.attr.value not in _HOST_READS | _MOVES | {"detach"}:
+            return False
+        value = value.func.value
+    return isinstance(value, cst.Name) and value.value == name
 
 
 def _moves_batch(value: cst.BaseExpression, targets: set[str]) -> bool:
