@@ -15,7 +15,7 @@ from libcst.metadata import ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, find_step_loops
-from trncodemod.analysis.nodes import visit
+from trncodemod.analysis.nodes import find, visit
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
@@ -279,17 +279,15 @@ def _code(node: cst.CSTNode) -> str:
 
 
 def _strings(module: cst.Module) -> list[str]:
+    """The text of every string of the module (a bytes literal counts as ""), from the module's
+    node lists that every pass shares (``find``), not a walk of its own."""
     found: list[str] = []
-
-    class _Collector(PlainVisitor):
-        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+    for node in find(module, cst.SimpleString, cst.FormattedStringText):
+        if isinstance(node, cst.FormattedStringText):
+            found.append(node.value)
+        else:
             value = node.evaluated_value
             found.append(value if isinstance(value, str) else "")
-
-        def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
-            found.append(node.value)
-
-    visit(module, _Collector())
     return found
 
 

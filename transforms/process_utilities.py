@@ -6,14 +6,13 @@ under torch_xla, so `xm.master_print` would be a change nobody needs (issue 23).
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.analysis.nodes import walk
+from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import append_keyword
@@ -252,8 +251,9 @@ class ProcessUtilities(Pass):
                 node.func, {"torch.utils.data.get_worker_info"}
             ):
                 return True
-        for arg in m.findall(self._wrapper.module, m.Arg(keyword=m.Name("worker_init_fn"))):
-            assert isinstance(arg, cst.Arg)
+        for arg in find(self._wrapper.module, cst.Arg):
+            if arg.keyword is None or arg.keyword.value != "worker_init_fn":
+                continue
             value = arg.value
             if isinstance(value, cst.Call) and value.args:  # partial(_worker_init, ...)
                 value = value.args[0].value
