@@ -297,6 +297,37 @@ def shape_compiles() -> dict:
     }
 
 
+def offset_slices() -> dict:
+    """Compiles for 6 training steps that slice a dataset at the step's Python-int offset
+    (`X[i:i + 8]`): the dataset moved to the device whole against kept on the host with each
+    slice moved (TRN056, TRN434)."""
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    host_x, host_y = torch.rand(48, 40), torch.rand(48, 1)
+
+    def run(on_device: bool) -> dict:
+        model = torch.nn.Linear(40, 1).to(device)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        x_all = host_x.to(device) if on_device else host_x
+        y_all = host_y.to(device) if on_device else host_y
+        _settle()
+        for i in range(0, 48, 8):
+            x, y = x_all[i : i + 8], y_all[i : i + 8]
+            if not on_device:
+                x, y = x.to(device), y.to(device)
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+            torch_xla.sync()
+        xm.wait_device_ops()
+        return _counts()
+
+    return {
+        "dataset on the device, sliced per step": run(True),
+        "dataset on the host, each slice moved": run(False),
+    }
+
+
 def python_scalars() -> dict:
     """Compiles when a Python float changes every step (a learning-rate schedule)."""
     device = torch_xla.device()
@@ -737,6 +768,7 @@ FACTS = {
         float64_on_cpu,
         host_reads,
         shape_compiles,
+        offset_slices,
         python_scalars,
         clip_nonfinite,
         dynamo_backends,

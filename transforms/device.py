@@ -26,6 +26,7 @@ from trncodemod.transforms.device_rules import (
     DeviceIdentityTest,
     GateEnablesCudaOnly,
     GeneratorOnDevice,
+    OffsetSlicedDatasetMove,
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
@@ -52,8 +53,9 @@ from trncodemod.analysis.enabled import (
     reads,
 )
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.analysis.loops import dotted
+from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.analysis.nodes import find, walk
+from trncodemod.analysis.offset_slices import SlicedMove, sliced_moves
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Severity
@@ -206,6 +208,11 @@ class DevicePlacement(Pass):
         # `"cuda" if "cuda" in device else "cpu"` -> why it is kept (None: both sides rewritten)
         self._choices: dict[cst.IfExp, str | None] = {}
         self._attributes: dict[str, list[cst.Attribute]] | None = None  # by dotted name
+        # TRN056: a whole tensor kept on the host, and each slice a step takes of it moved;
+        # by the id of its move's statement and of each slice.
+        self._host_moves: dict[int, SlicedMove] = {}
+        self._host_slices: dict[int, SlicedMove] = {}
+        self._dropped_calls: set[int] = set()
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -221,6 +228,8 @@ class DevicePlacement(Pass):
         profile = self.run.profile
         if not self._trains() or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves
+        if self.target.is_xla:
+            self._keep_sliced_on_host(node)
         for blame, why in self.facts.unresolved.items():
             if self.get_metadata(PositionProvider, blame, None) is None:
                 continue  # a node the analysis made up (the call mp.spawn makes)
@@ -245,6 +254,100 @@ class DevicePlacement(Pass):
                 f"flag) or move them to {self.target.device.expr} unconditionally",
                 False,
             )
+
+    # -- TRN056: a whole tensor moved, then sliced at each step's offset ----------------------
+    def _keep_sliced_on_host(self, module: cst.Module) -> None:
+        loops = find_step_loops(module)
+        if not loops:
+            return
+        found = sliced_moves(
+            module,
+            loops,
+            self.get_metadata(ScopeProvider, module.body[0]) if module.body else None,
+            lambda n: self.get_metadata(ParentNodeProvider, n, None),
+            lambda n: self.get_metadata(ScopeProvider, n, None),
+            lambda n: self.get_metadata(PositionProvider, n).start.line,
+            lambda d: d in self.facts.device_names or self._holds_device(d),
+        )
+        for move in found:
+            first = move.slices[0]
+            line = self.get_metadata(PositionProvider, first).start.line
+            where = f"`{_code(first)}`, line {line}" + (
+                f", and {len(move.slices) - 1} more" if len(move.slices) > 1 else ""
+            )
+            cost = (
+                f"`{move.name}` is moved to the device whole here, and a step slices it at an "
+                f"offset that changes every step ({where}): on XLA each offset is a constant of "
+                "the graph, so every step compiles a new one"
+            )
+            assign = move.statement.body[0]
+            if move.kept_because is not None:
+                self.report(
+                    assign,
+                    OffsetSlicedDatasetMove,
+                    f"{cost}; keep `{move.name}` on the CPU and move each slice to the device "
+                    f"(`{_code(first)}.to(device)`: one graph); left as it is, because "
+                    f"{move.kept_because}",
+                    False,
+                )
+                continue
+            if self.report(
+                assign,
+                OffsetSlicedDatasetMove,
+                f"{cost} → `{move.name}` stays on the CPU, and each slice is moved to the "
+                "device where it is taken (one graph)",
+                True,
+            ):
+                self._host_moves[id(move.statement)] = move
+                self._dropped_calls.add(id(move.move))
+                self._host_slices.update((id(s), move) for s in move.slices)
+
+    def _moved_slice(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        """``X[i:j].to(device)``, under the move's condition where it had one."""
+        move = self._host_slices[id(original)]
+        if move.move.func.attr.value == "cuda":  # type: ignore[attr-defined]
+            keywords = list(move.move.args)
+            device = cst.Arg(self._device_for(original))
+            if keywords:
+                device = device.with_changes(
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+            args = [device, *keywords]
+        else:
+            args = list(move.move.args)
+        moved: cst.BaseExpression = cst.Call(
+            func=cst.Attribute(value=updated, attr=cst.Name("to")), args=args
+        )
+        if move.guard is None:
+            return moved
+        parent = self.get_metadata(ParentNodeProvider, original, None)
+        bare = isinstance(parent, cst.Assign | cst.Return) and parent.value is original
+        parens = {} if bare else {"lpar": [cst.LeftParen()], "rpar": [cst.RightParen()]}
+        test = move.guard.test.deep_clone().with_changes(lpar=[], rpar=[])
+        return cst.IfExp(test=test, body=moved, orelse=updated, **parens)
+
+    def leave_Subscript(
+        self, original_node: cst.Subscript, updated_node: cst.Subscript
+    ) -> cst.BaseExpression:
+        if id(original_node) in self._host_slices:
+            return self._moved_slice(original_node, updated_node)
+        return updated_node
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ):
+        if id(original_node) in self._host_moves:
+            return cst.RemoveFromParent()
+        return updated_node
+
+    def _only_host_moves(self, node: cst.If) -> bool:
+        """An ``if`` whose body held only moves TRN056 drops: nothing is left for it to do."""
+        body = node.body
+        return (
+            node.orelse is None
+            and isinstance(body, cst.IndentedBlock)
+            and all(id(s) in self._host_moves for s in body.body)
+        )
 
     def _decided_here(self, blame: cst.CSTNode, program: ModuleView) -> bool:
         """Whether the device is decided by ``blame`` in this file: not by the caller of a
@@ -556,6 +659,8 @@ class DevicePlacement(Pass):
         return updated_node
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If):
+        if self._host_moves and self._only_host_moves(original_node):
+            return cst.RemoveFromParent()
         if not self._is_true(updated_node.test):
             return updated_node
         parent = self.get_metadata(ParentNodeProvider, original_node, None)
@@ -1251,7 +1356,7 @@ class DevicePlacement(Pass):
         return updated  # choices are rewritten in leave_IfExp
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        if self._in_dead(original_node):
+        if self._in_dead(original_node) or id(original_node) in self._dropped_calls:
             return updated_node
         self._report_imported_load(original_node)
         func = original_node.func

@@ -592,6 +592,62 @@ class GeneratorOnDevice(Rule):
     sources = ("measured-generator-device",)
 
 
+class OffsetSlicedDatasetMove(Rule):
+    """## What it does
+    Where a script moves a whole tensor to the device at its top level (`X_train =
+    X_train.cuda()`, `X = X.to(device)`) and a training or evaluation step then slices it at a
+    Python-int offset that changes every step (`X_train[i:i + batch_size]` in a `for i in
+    range(...)` loop, or through a name bound to the offset: `start = i`), the tensor stays on
+    the host and each slice is moved where it is taken (`X_train[i:i + batch_size].to(device)`;
+    `X[i:j].to(device) if args.cuda else X[i:j]` where the move ran under `if args.cuda:`).
+    The move is dropped, and an `if` left with nothing to do goes with it.
+
+    Reported, and left as the `cuda-method` rule makes it, where that is not certain to be the
+    same program: the tensor is also read whole (`model(X_test)`), bound again in a function,
+    or the slices could not repeat the move's condition or device. Tensors used whole may
+    stay on the device: they are one graph input of one shape.
+
+    ## Why
+    On XLA a slice's start is a constant of the graph: slicing a device tensor at a new offset
+    every step compiles a new graph every step ([measured-offset-slices]: 6 offsets of a
+    device tensor, 6 compiles; the same slices taken on the CPU and moved, 1 compile). A slice
+    moved to the device is a graph input of a fixed shape: one graph for the whole epoch
+    ([xla-recompile-sources]). The recompilation pass reports the slices themselves (TRN434).
+
+    ## Example
+    ```python
+    if args.cuda:
+        model.cuda()
+        X_train = X_train.cuda()
+
+    def train():
+        for i in range(0, X_train.size(0), batch_size):
+            x = X_train[i:i + batch_size]
+    ```
+
+    ## Use instead
+    ```python
+    if args.cuda:
+        model.to(torch_xla.device())
+
+    def train():
+        device = torch_xla.device()
+        for i in range(0, X_train.size(0), batch_size):
+            x = X_train[i:i + batch_size].to(device) if args.cuda else X_train[i:i + batch_size]
+    ```
+    """
+
+    code = "TRN056"
+    name = "offset-sliced-dataset-move"
+    summary = (
+        "a whole tensor moved to the device and sliced at each step's offset → kept on the "
+        "host, each slice moved"
+    )
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("measured-offset-slices", "xla-recompile-sources")
+
+
 RULES: tuple[type[Rule], ...] = (
     CudaMethod,
     CudaDeviceString,
@@ -609,4 +665,5 @@ RULES: tuple[type[Rule], ...] = (
     ConditionEnablesCudaOnly,
     GateEnablesCudaOnly,
     GeneratorOnDevice,
+    OffsetSlicedDatasetMove,
 )

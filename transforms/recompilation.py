@@ -23,7 +23,6 @@ from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.fallback_facts import Facts
 from trncodemod.analysis.fallback_scan import may_read_dynamic_size
 from trncodemod.analysis.loops import (
-    Loop,
     LoopInfo,
     assigned_names,
     dotted,
@@ -31,8 +30,9 @@ from trncodemod.analysis.loops import (
     own_statements,
 )
 from trncodemod.analysis.model_code import model_code, walk
-from trncodemod.analysis.nodes import children, find, visit
+from trncodemod.analysis.nodes import find, visit
 from trncodemod.analysis.nodes import walk as walk_nodes
+from trncodemod.analysis.offset_slices import moved_slices, offset_names, starts_at, step_code
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
@@ -154,17 +154,19 @@ class DataDependentSlice(Rule):
 class OffsetSlice(Rule):
     """## What it does
     Reports a slice that starts at the offset of a `for` over `range(...)` in a training or
-    evaluation step, `source[i:i + n]`, written in the step or in a function of the module the
+    evaluation step, `source[i:i + n]`, or at a name the step binds to it (`start = i`,
+    `start = i * bs`), written in the step or in a function of the module the
     step calls with the offset (`get_batch(train_data, i)` of pytorch/examples'
-    word_language_model). Not reported: a slice that is moved to the device right away
+    word_language_model). Where the script moves the whole source to the device at its top
+    level, the `device` pass keeps it on the host and moves each slice (TRN056). Not reported: a slice that is moved to the device right away
     (`source[i:i + n].to(device)`, or a name bound to it and moved): the source is then on the
     host; a source visibly on the host (`.cpu()`, `.numpy()`, NumPy).
 
     ## Why
     On XLA a slice's start and end are constants of the graph: slicing a device tensor at a new
     offset every step traces a new graph, compiled on first use, in every step of the epoch
-    ([measured-shape-compiles]: 10 shapes, 10 compiles; [measured-programs]: word_language_model
-    compiled once per step).
+    ([measured-offset-slices]: 6 steps, 6 compiles, against 1 with each slice taken on the
+    host and moved; [measured-programs]: word_language_model compiled once per step).
     A slice of a host tensor moved to the device is a device input of a fixed shape: one graph.
     A length that shrinks at the end of the source (`min(bptt, len(source) - 1 - i)`) adds one
     graph for the short last batch of every epoch.
@@ -195,7 +197,7 @@ class OffsetSlice(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-recompile-sources", "measured-shape-compiles", "measured-programs")
+    sources = ("xla-recompile-sources", "measured-offset-slices", "measured-programs")
 
 
 _SIZE_METHODS = ("size", "numel")
@@ -421,18 +423,6 @@ def _reads_sizes(module: cst.Module) -> bool:
     return visitor.found
 
 
-def _step_code(loop: Loop, loops: dict[Loop, LoopInfo]) -> Iterator[cst.CSTNode]:
-    """The step's own code and the loops nested in it; not functions defined there, and not a
-    nested step loop (it is a step of its own)."""
-    stack: list[cst.CSTNode] = [loop.body]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(
-            c for c in reversed(children(node)) if not isinstance(c, _SCOPES) and c not in loops
-        )
-
-
 def _leaves_iteration(body: cst.BaseSuite) -> bool:
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
     last = statements[-1] if statements else None
@@ -572,10 +562,10 @@ class RecompilationDiagnostics(Pass):
             f.name.value: f for f in node.body if isinstance(f, cst.FunctionDef)
         }  # what a step may call with its offset (TRN434)
         for info in loops.values():
-            nodes = list(_step_code(info.node, loops))
+            nodes = list(step_code(info.node, loops))
             bindings = self._bindings(nodes)
-            offsets = _range_offsets(info.node) if self.target.is_xla else set()
-            moved = _moved(nodes) if offsets else set()
+            offsets = offset_names(info.node, nodes) if self.target.is_xla else set()
+            moved = moved_slices(nodes) if offsets else set()
             for found in nodes:
                 if isinstance(found, cst.If | cst.While | cst.IfExp):
                     self._branch(found)
@@ -750,7 +740,7 @@ class RecompilationDiagnostics(Pass):
             return
         body = list(walk_nodes(function.body))
         bindings = self._bindings(body)
-        moved = _moved(body)
+        moved = moved_slices(body)
         for found in body:
             if isinstance(found, cst.Subscript) and id(found) not in moved:
                 source = found.value
@@ -766,7 +756,7 @@ class RecompilationDiagnostics(Pass):
         bindings: dict[str, list[cst.BaseExpression]],
         argument: cst.BaseExpression | None,
     ) -> bool:
-        part = _starts_at(node, offsets)
+        part = starts_at(node, offsets)
         if part is None:
             return False
         source = argument if argument is not None else node.value
@@ -915,24 +905,6 @@ class RecompilationDiagnostics(Pass):
 
 
 # -- TRN434 ----------------------------------------------------------------------------------------
-_MOVES = ("to", "cuda")
-
-
-def _range_offsets(loop: cst.For | cst.While) -> set[str]:
-    """The names a ``for`` binds to the elements of a ``range(...)``: ``i`` of ``for i in
-    range(...)`` and of ``for batch, i in enumerate(range(...))``."""
-    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call):
-        return set()
-    call, target = loop.iter, loop.target
-    if m.matches(call.func, m.Name("enumerate")) and call.args:
-        if not isinstance(target, cst.Tuple | cst.List) or len(target.elements) != 2:
-            return set()
-        call, target = call.args[0].value, target.elements[1].value  # type: ignore[assignment]
-    if isinstance(call, cst.Call) and m.matches(call.func, m.Name("range")):
-        return {target.value} if isinstance(target, cst.Name) else set()
-    return set()
-
-
 def _ast_range_offsets(loop: ast.AST) -> bool:
     """_range_offsets on the ast: a ``for`` over ``range(...)`` or ``enumerate(range(...))``."""
     if type(loop) is not ast.For or type(loop.iter) is not ast.Call:
@@ -941,40 +913,6 @@ def _ast_range_offsets(loop: ast.AST) -> bool:
     if type(call.func) is ast.Name and call.func.id == "enumerate" and call.args:
         call = call.args[0]
     return type(call) is ast.Call and type(call.func) is ast.Name and call.func.id == "range"
-
-
-def _moved(nodes: list[cst.CSTNode]) -> set[int]:
-    """The subscripts among ``nodes`` whose value goes to a device: ``x[a:b].to(...)``, or
-    ``y = x[a:b]`` and then ``y.to(...)``/``y.cuda()``."""
-    moved: set[int] = set()
-    named: dict[str, list[cst.Subscript]] = {}
-    receivers: set[str] = set()
-    for node in nodes:
-        if isinstance(node, cst.Call) and m.matches(
-            node.func, m.Attribute(attr=m.OneOf(*map(m.Name, _MOVES)))
-        ):
-            receiver = node.func.value  # type: ignore[attr-defined]
-            if isinstance(receiver, cst.Subscript):
-                moved.add(id(receiver))
-            elif isinstance(receiver, cst.Name):
-                receivers.add(receiver.value)
-        elif isinstance(node, cst.Assign) and isinstance(node.value, cst.Subscript):
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    named.setdefault(target.target.value, []).append(node.value)
-    for name in receivers & set(named):
-        moved.update(id(s) for s in named[name])
-    return moved
-
-
-def _starts_at(node: cst.Subscript, names: set[str]) -> cst.Slice | None:
-    """The slice of ``node`` whose start reads one of ``names`` (``x[i:i + n]``, ``x[:, i:]``)."""
-    for element in node.slice:
-        part = element.slice
-        if isinstance(part, cst.Slice) and part.lower is not None:
-            if any(n.value in names for n in m.findall(part.lower, m.Name())):  # type: ignore[union-attr]
-                return part
-    return None
 
 
 def _shrinking(part: cst.Slice, bindings: dict[str, list[cst.BaseExpression]]) -> bool:

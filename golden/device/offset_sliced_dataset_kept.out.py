@@ -1,0 +1,38 @@
+# A whole dataset sliced at the step's offset, but also read whole (evaluated in one call) or
+# moved under a condition the step's function cannot read: the move is ported as it is
+# (TRN001), and TRN056 says what to change.
+import argparse
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch_xla
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--cuda", action="store_false")
+args = parser.parse_args()
+
+X_train, Y_train = torch.rand(1000, 40), torch.rand(1000, 1)
+model = nn.Linear(40, 1).to(torch_xla.device())
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+X_train = X_train.to(torch_xla.device())
+if args.cuda:
+    Y_train = Y_train.to(torch_xla.device())
+
+
+def train(batch_size, args):
+    for i in range(0, X_train.size(0), batch_size):
+        x, y = X_train[i : i + batch_size], Y_train[i : i + batch_size]
+        optimizer.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        optimizer.step()
+
+
+def train_loss():
+    with torch.no_grad():
+        return model(X_train).mean().item()
+
+
+for epoch in range(3):
+    train(32, args)
+    print(train_loss())
