@@ -222,14 +222,16 @@ class DevicePlacement(Pass):
     def visit_Module(self, node: cst.Module) -> None:
         self.facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
         program = self.run.program
+        profile = self.run.profile
+        if self.target.is_xla and self._trains() and not set(profile.launchers) & _FRAMEWORKS:
+            # Where leave_Call ports a move, a test's own included: what a step slices at its
+            # offset is kept on the host.
+            self._keep_sliced_on_host(node)
         if program.is_test:
             return  # a test is not a training program: its CPU reference run is deliberate
         self._report_decisions(program)
-        profile = self.run.profile
         if not self._trains() or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves
-        if self.target.is_xla:
-            self._keep_sliced_on_host(node)
         for blame, why in self.facts.unresolved.items():
             if self.get_metadata(PositionProvider, blame, None) is None:
                 continue  # a node the analysis made up (the call mp.spawn makes)
