@@ -55,7 +55,12 @@ from trncodemod.analysis.enabled import (
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.analysis.nodes import find, walk
-from trncodemod.analysis.offset_slices import SlicedMove, sliced_moves
+from trncodemod.analysis.offset_slices import (
+    SlicedMove,
+    returned_moves,
+    sliced_moves,
+    stepped_slicers,
+)
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Severity
@@ -223,10 +228,10 @@ class DevicePlacement(Pass):
         self.facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
         program = self.run.program
         profile = self.run.profile
-        if self.target.is_xla and self._trains() and not set(profile.launchers) & _FRAMEWORKS:
+        if self.target.is_xla and not set(profile.launchers) & _FRAMEWORKS:
             # Where leave_Call ports a move, a test's own included: what a step slices at its
             # offset is kept on the host.
-            self._keep_sliced_on_host(node)
+            self._keep_sliced_on_host(node, self._trains())
         if program.is_test:
             return  # a test is not a training program: its CPU reference run is deliberate
         self._report_decisions(program)
@@ -258,8 +263,9 @@ class DevicePlacement(Pass):
             )
 
     # -- TRN056: a whole tensor moved, then sliced at each step's offset ----------------------
-    def _keep_sliced_on_host(self, module: cst.Module) -> None:
-        loops = find_step_loops(module)
+    def _keep_sliced_on_host(self, module: cst.Module, trains: bool) -> None:
+        loops = find_step_loops(module) if trains else {}
+        self._report_helper_moves(module, loops)  # for a library, a step elsewhere slices
         if not loops:
             return
         found = sliced_moves(
@@ -303,6 +309,39 @@ class DevicePlacement(Pass):
                 self._host_moves[id(move.statement)] = move
                 self._dropped_calls.add(id(move.move))
                 self._host_slices.update((id(s), move) for s in move.slices)
+
+    def _report_helper_moves(self, module: cst.Module, loops) -> None:
+        """A function that returns a tensor it moves to the device whole (``batchify``), in a
+        module whose function a step calls with its offset to slice what it is given
+        (``get_batch``; in another module's step: ``ModuleView.stepped_slicers``). Reported,
+        not rewritten: the slices are taken in another function."""
+        slicers = {
+            name: f"line {self.get_metadata(PositionProvider, call).start.line}"
+            for name, (_, call) in stepped_slicers(module, loops).items()
+        }
+        slicers.update(self.run.program.stepped_slicers)
+        if not slicers:
+            return
+        name, where = next(iter(sorted(slicers.items())))
+        for function in module.body:
+            if not isinstance(function, cst.FunctionDef) or function.name.value in slicers:
+                continue
+            moves = returned_moves(
+                function, lambda d: d in self.facts.device_names or self._holds_device(d)
+            )
+            for move in moves:
+                self.report(
+                    move,
+                    OffsetSlicedDatasetMove,
+                    f"`{function.name.value}` returns a tensor it moves to the device whole "
+                    f"here, and `{name}`, which a step calls with an offset that changes every "
+                    f"step ({where}), slices what it is given at that offset: where that is "
+                    f"what `{function.name.value}` returns, each offset is a constant of the "
+                    "graph on XLA and every step compiles a new one; keep the tensor on the CPU "
+                    f"here and move what `{name}` returns to the device (`.to(device)`: one "
+                    "graph); left as it is, because the slices are taken in another function",
+                    False,
+                )
 
     def _moved_slice(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         """``X[i:j].to(device)``, under the move's condition where it had one."""

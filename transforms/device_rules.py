@@ -605,7 +605,11 @@ class OffsetSlicedDatasetMove(Rule):
     Reported, and left as the `cuda-method` rule makes it, where that is not certain to be the
     same program: the tensor is also read whole (`model(X_test)`), bound again in a function,
     or the slices could not repeat the move's condition or device. Tensors used whole may
-    stay on the device: they are one graph input of one shape.
+    stay on the device: they are one graph input of one shape. Reported too, and ported as it
+    is: a function that returns a tensor it moves whole (`batchify`) in a module whose function
+    a step calls with its offset to slice what it is given (`get_batch(train_data, i)`, in this
+    module or, through the program model, in another); the recompilation pass reports that call
+    (TRN434).
 
     ## Why
     On XLA a slice's start is a constant of the graph: slicing a device tensor at a new offset

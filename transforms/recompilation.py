@@ -540,7 +540,9 @@ class RecompilationDiagnostics(Pass):
 
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
-        return bool(program.step_shapes)  # a step's collate function pads here
+        # A step's collate function pads here; a step calls another module's function that
+        # slices at its offset (TRN434).
+        return bool(program.step_shapes or program.imported_slicers)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._report_step_shapes(self.run.program)
@@ -731,6 +733,9 @@ class RecompilationDiagnostics(Pass):
         """A call of a module function with the loop's offset: its slices that start at the
         parameter the offset is passed as (``get_batch(train_data, i)``)."""
         function = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+        if function is None and isinstance(call.func, cst.Name):
+            self._imported_offset_call(call, offsets)
+            return
         if function is None or any(a.keyword or a.star for a in call.args):
             return
         params = [p.name.value for p in function.params.params]
@@ -747,6 +752,30 @@ class RecompilationDiagnostics(Pass):
                 argument = passed.get(source.value) if isinstance(source, cst.Name) else None
                 if self._offset_slice(found, call, names, bindings, argument):
                     return
+
+    def _imported_offset_call(self, call: cst.Call, offsets: set[str]) -> None:
+        """A call with the loop's offset of a function of another given module that slices a
+        parameter at it (``ModuleView.imported_slicers``: TCN's `get_batch(source, i, args)`
+        from its `utils.py`)."""
+        slicer = self.run.program.imported_slicers.get(call.func.value)  # type: ignore[attr-defined]
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if slicer is None or max(slicer[:2]) >= len(positional):
+            return
+        source, offset = positional[slicer[0]], positional[slicer[1]]
+        if not (isinstance(offset, cst.Name) and offset.value in offsets):
+            return
+        if self.facts.on_host(source):
+            return
+        self.report(
+            call,
+            OffsetSlice,
+            f"`{_code(call)}` slices `{_code(source)}` at the loop's offset `{offset.value}` "
+            f"({slicer[2]}): if `{_code(source)}` is on the device, each offset is a constant of "
+            f"the graph and every step compiles a new one; keep `{_code(source)}` on the CPU "
+            "and move each slice to the device where that function takes it (`.to(device)` on "
+            "what it returns: one graph)",
+            False,
+        )
 
     def _offset_slice(
         self,

@@ -315,3 +315,81 @@ def _local(name: str, scope: Scope, global_scope: GlobalScope) -> bool:
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
+
+
+def stepped_slicers(
+    module: cst.Module, loops: dict[Loop, LoopInfo]
+) -> dict[str, tuple[cst.FunctionDef, cst.Call]]:
+    """The module's functions that one of its steps calls with the loop's offset, and that
+    slice the parameter the offset is passed to (``get_batch(train_data, i)``): name -> (the
+    function, the call)."""
+    functions = {f.name.value: f for f in module.body if isinstance(f, cst.FunctionDef)}
+    found: dict[str, tuple[cst.FunctionDef, cst.Call]] = {}
+    for info in loops.values():
+        code = list(step_code(info.node, loops))
+        offsets = offset_names(info.node, code)
+        for call in code:
+            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name)):
+                continue
+            function = functions.get(call.func.value)
+            if function is None or call.func.value in found:
+                continue
+            params = [p.name.value for p in function.params.params]
+            passed = {
+                params[k]
+                for k, a in enumerate(call.args)
+                if k < len(params) and a.keyword is None and m.matches(a.value, m.Name())
+                if a.value.value in offsets  # type: ignore[attr-defined]
+            }
+            if passed and _slices_at(function, set(params), passed):
+                found[call.func.value] = (function, call)
+    return found
+
+
+def _slices_at(function: cst.FunctionDef, params: set[str], offsets: set[str]) -> bool:
+    body = list(_walk(function.body))
+    moved = moved_slices(body)
+    return any(
+        isinstance(node, cst.Subscript)
+        and m.matches(node.value, m.Name())
+        and node.value.value in params - offsets  # type: ignore[attr-defined]
+        and id(node) not in moved
+        and starts_at(node, offsets) is not None
+        for node in body
+    )
+
+
+def returned_moves(
+    function: cst.FunctionDef, is_device: Callable[[cst.BaseExpression], bool]
+) -> list[cst.Call]:
+    """The moves of a whole value ``function`` returns: ``return x.to(device)``, or ``x =
+    x.cuda()`` and ``return x`` (``batchify`` of a language model)."""
+    returned = set()
+    moves: list[cst.Call] = []
+    for node in _walk(function.body):
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, cst.Return) and node.value is not None:
+            if isinstance(node.value, cst.Name):
+                returned.add(node.value.value)
+            elif _moves_whole(node.value, is_device):
+                moves.append(node.value)  # type: ignore[arg-type]
+    for node in _walk(function.body):
+        if (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and m.matches(node.targets[0].target, m.Name())
+            and node.targets[0].target.value in returned  # type: ignore[attr-defined]
+            and _moves_whole(node.value, is_device)
+        ):
+            moves.append(node.value)  # type: ignore[arg-type]
+    return moves
+
+
+def _moves_whole(value: cst.BaseExpression, is_device: Callable[[cst.BaseExpression], bool]):
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in ("cuda", "to")
+        and _is_whole_move(value, is_device)
+    )

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
+from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.training import (
@@ -158,6 +159,12 @@ class ModuleSummary:
     # Top-level functions that load with `torch.load(..., map_location=<a parameter>)`:
     # name -> (the parameter's position, its name, the load's line) (``_parameter_loads``).
     loads: Mapping[str, tuple[int, str, int]] = field(default_factory=dict)
+    # Top-level functions that slice a parameter at another's offset (``get_batch(source,
+    # i)``): name -> (the source's position, the offset's position, the line)
+    # (``offset_slices.slicing_functions``); and the calls a `range` loop makes with its offset:
+    # (name, position, line) (``offset_slices.offset_calls``).
+    slicers: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+    offset_calls: tuple[tuple[str, int, int], ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -180,6 +187,8 @@ class ModuleSummary:
             "meters": {k: [list(m), list(a)] for k, (m, a) in self.meters.items()},
             "off_device": [list(u) for u in self.off_device],
             "loads": {k: list(v) for k, v in self.loads.items()},
+            "slicers": {k: list(v) for k, v in self.slicers.items()},
+            "offset_calls": [list(c) for c in self.offset_calls],
         }
 
     @classmethod
@@ -204,6 +213,8 @@ class ModuleSummary:
             meters={k: (tuple(m), tuple(a)) for k, (m, a) in data["meters"].items()},
             off_device=tuple(tuple(u) for u in data.get("off_device", ())),  # type: ignore[misc]
             loads={k: tuple(v) for k, v in data.get("loads", {}).items()},
+            slicers={k: tuple(v) for k, v in data.get("slicers", {}).items()},
+            offset_calls=tuple(tuple(c) for c in data.get("offset_calls", ())),
         )
 
 
@@ -262,6 +273,8 @@ def summarize(text: str) -> ModuleSummary | None:
         meters=module_meters(tree),
         off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
         loads=_parameter_loads(tree),
+        slicers=slicing_functions(tree),
+        offset_calls=offset_calls(tree),
     )
 
 
@@ -533,6 +546,13 @@ class ModuleView:
     # Imported functions of another given module that load with `map_location=<a parameter>`:
     # local name -> (the parameter's position, its name, "path:line" of the load).
     imported_loads: Mapping[str, tuple[int, str, str]] = field(default_factory=dict)
+    # Names this module calls in a `range` loop with the loop's offset that are functions of
+    # another given module slicing a parameter at it: local name -> (the source's position,
+    # the offset's position, "path:line" of the slice) (``ModuleSummary.slicers``).
+    imported_slicers: Mapping[str, tuple[int, int, str]] = field(default_factory=dict)
+    # This module's slicing functions that another given module's `range` loop calls with its
+    # offset: name -> "path:line" of the first such call.
+    stepped_slicers: Mapping[str, str] = field(default_factory=dict)
     # Names a `from m import *` of a given module binds to a library module or object that
     # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
     # module's own imports cannot say (``_Resolver.star_modules``).
@@ -583,6 +603,8 @@ class ModuleView:
                 self.off_device,
                 sorted(self.star_modules.items()),
                 sorted(self.imported_loads.items()),
+                sorted(self.imported_slicers.items()),
+                sorted(self.stepped_slicers.items()),
             )
         )
 
@@ -781,6 +803,7 @@ def build_program(
     stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver)
     reads, shapes, reached = _step_reads(summaries, resolver)
+    slicers, stepped = _offset_slicers(summaries, resolver)
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -829,8 +852,33 @@ def build_program(
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),
+            imported_slicers=slicers.get(path, {}),
+            stepped_slicers=stepped.get(path, {}),
         )
     return program
+
+
+def _offset_slicers(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> tuple[dict[str, dict[str, tuple[int, int, str]]], dict[str, dict[str, str]]]:
+    """Calls a `range` loop makes with its offset of a function of another given module that
+    slices a parameter at it: by the calling module, the callee's local name -> (source
+    position, offset position, "path:line" of the slice); by the callee's module, its name ->
+    "path:line" of the first call."""
+    calling: dict[str, dict[str, tuple[int, int, str]]] = {}
+    called: dict[str, dict[str, str]] = {}
+    for path, summary in sorted(summaries.items()):
+        for local, position, line in summary.offset_calls:
+            definition = resolver.name(path, local)
+            if definition is None or definition[0] == path:
+                continue
+            where, name = definition
+            slicer = summaries[where].slicers.get(name)
+            if slicer is None or slicer[1] != position:
+                continue
+            calling.setdefault(path, {})[local] = (slicer[0], slicer[1], f"{where}:{slicer[2]}")
+            called.setdefault(where, {}).setdefault(name, f"{path}:{line}")
+    return calling, called
 
 
 def _used_decisions(
