@@ -33,6 +33,7 @@ from trncodemod.analysis.model_code import model_code, walk
 from trncodemod.analysis.nodes import find, visit
 from trncodemod.analysis.nodes import walk as walk_nodes
 from trncodemod.analysis.offset_slices import moved_slices, offset_names, starts_at, step_code
+from trncodemod.analysis.offset_slices_scan import loop_offsets
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
@@ -518,7 +519,7 @@ class RecompilationDiagnostics(Pass):
         # TRN432, TRN433 and TRN434 are reported only in the code of a step loop.
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
-        offsets = bool(facts.slices) and "range" in facts.calls and target.is_xla
+        offsets = bool(facts.slices) and target.is_xla
         grows = target.is_xla and not facts.calls.isdisjoint(_CATS)
         if facts.loops and (
             any("Bucket" in name for name in facts.identifiers)
@@ -532,7 +533,7 @@ class RecompilationDiagnostics(Pass):
                 return True
             if slices and _ast_data_slice(loop.region):
                 return True
-            if offsets and _ast_range_offsets(loop.node):
+            if offsets and loop_offsets(loop.node):
                 return True
             if grows:
                 return True
@@ -934,16 +935,6 @@ class RecompilationDiagnostics(Pass):
 
 
 # -- TRN434 ----------------------------------------------------------------------------------------
-def _ast_range_offsets(loop: ast.AST) -> bool:
-    """_range_offsets on the ast: a ``for`` over ``range(...)`` or ``enumerate(range(...))``."""
-    if type(loop) is not ast.For or type(loop.iter) is not ast.Call:
-        return False
-    call = loop.iter
-    if type(call.func) is ast.Name and call.func.id == "enumerate" and call.args:
-        call = call.args[0]
-    return type(call) is ast.Call and type(call.func) is ast.Name and call.func.id == "range"
-
-
 def _shrinking(part: cst.Slice, bindings: dict[str, list[cst.BaseExpression]]) -> bool:
     """Whether the slice's end is a ``min(...)``, directly or through a name (a length that
     shrinks at the end of the source)."""

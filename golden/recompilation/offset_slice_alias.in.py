@@ -1,6 +1,7 @@
-# A slice at a name bound to the loop's offset (`start_ind = batch`, locuslab/TCN copy_memory):
-# the same graph per offset as `x[batch:...]` (TRN434). A length that shrinks at the end of the
-# source (`seq_len = min(...)`) is no offset: `x[:seq_len]` starts at 0.
+# A slice at a name bound to the loop's offset (`start_ind = batch`, locuslab/TCN copy_memory),
+# or at a name the loop adds to (`i += seq_len`, salesforce/awd-lstm-lm's `while`): the same
+# graph per offset as `x[batch:...]` (TRN434). A length that shrinks at the end of the source
+# (`seq_len = min(...)`) is no offset: `x[:seq_len]` starts at 0.
 import torch
 
 device = torch.device("xla")
@@ -17,3 +18,18 @@ def train(model, optimizer, n_train, batch_size):
         loss = model(x, head).sum()
         loss.backward()
         optimizer.step()
+
+
+def train_variable_bptt(model, optimizer, bptt):
+    i = 0
+    while i < train_data_size() - 1:
+        seq_len = max(5, bptt - i % 3)
+        x = train_x[i : i + seq_len]
+        loss = model(x).sum()
+        loss.backward()
+        optimizer.step()
+        i += seq_len
+
+
+def train_data_size():
+    return train_x.size(0)

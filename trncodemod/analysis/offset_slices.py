@@ -26,18 +26,35 @@ _SIZE_ATTRIBUTES = frozenset({"size", "shape", "dim", "ndim", "dtype", "numel"})
 
 
 def range_offsets(loop: Loop) -> set[str]:
-    """The names a ``for`` binds to the elements of a ``range(...)``: ``i`` of ``for i in
-    range(...)`` and of ``for batch, i in enumerate(range(...))``."""
+    """The names a loop steps: what a ``for`` binds to the elements of a ``range(...)`` (``i``
+    of ``for i in range(...)`` and of ``for batch, i in enumerate(range(...))``), and a name
+    the loop's own body adds to (``i += seq_len`` in ``while i < n:``, awd-lstm-lm's variable
+    BPTT)."""
+    found = _stepped(loop.body)
     if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call):
-        return set()
+        return found
     call, target = loop.iter, loop.target
     if m.matches(call.func, m.Name("enumerate")) and call.args:
         if not isinstance(target, cst.Tuple | cst.List) or len(target.elements) != 2:
-            return set()
+            return found
         call, target = call.args[0].value, target.elements[1].value  # type: ignore[assignment]
     if isinstance(call, cst.Call) and m.matches(call.func, m.Name("range")):
-        return {target.value} if isinstance(target, cst.Name) else set()
-    return set()
+        if isinstance(target, cst.Name):
+            found.add(target.value)
+    return found
+
+
+def _stepped(body: cst.BaseSuite) -> set[str]:
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    return {
+        small.target.value
+        for line in lines
+        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        for small in line.body
+        if isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and isinstance(small.target, cst.Name)
+    }
 
 
 def offset_names(loop: Loop, code: list[cst.CSTNode]) -> set[str]:

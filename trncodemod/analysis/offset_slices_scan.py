@@ -60,24 +60,35 @@ def offset_calls(tree: ast.Module) -> tuple[tuple[str, int, int], ...]:
     offset's position, the line)."""
     found = []
     for loop in ast.walk(tree):
-        offset = _ast_offset(loop)
-        if offset is None:
+        offsets = loop_offsets(loop)
+        if not offsets:
             continue
         for node in ast.walk(loop):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 for position, arg in enumerate(node.args):
-                    if isinstance(arg, ast.Name) and arg.id == offset:
+                    if isinstance(arg, ast.Name) and arg.id in offsets:
                         found.append((node.func.id, position, node.lineno))
     return tuple(sorted(set(found)))
 
 
-def _ast_offset(loop: ast.AST) -> str | None:
+def loop_offsets(loop: ast.AST) -> set[str]:
+    """``i`` of ``for i in range(...)`` and ``for b, i in enumerate(range(...))``, and the
+    names the loop's own body adds to (``i += seq_len``; ``offset_slices.range_offsets``)."""
+    if not isinstance(loop, ast.For | ast.While):
+        return set()
+    found = {
+        statement.target.id
+        for statement in loop.body
+        if isinstance(statement, ast.AugAssign)
+        and isinstance(statement.op, ast.Add)
+        and isinstance(statement.target, ast.Name)
+    }
     if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call):
-        return None
+        return found
     call, target = loop.iter, loop.target
     if isinstance(call.func, ast.Name) and call.func.id == "enumerate" and call.args:
         if not isinstance(target, ast.Tuple) or len(target.elts) != 2:
-            return None
+            return found
         call, target = call.args[0], target.elts[1]
     if (
         isinstance(call, ast.Call)
@@ -85,5 +96,5 @@ def _ast_offset(loop: ast.AST) -> str | None:
         and call.func.id == "range"
         and isinstance(target, ast.Name)
     ):
-        return target.id
-    return None
+        found.add(target.id)
+    return found
