@@ -1,6 +1,7 @@
-# A whole dataset sliced at the step's offset, but also read whole (evaluated in one call) or
-# moved under a condition the step's function cannot read: the move is ported as it is
-# (TRN001), and TRN056 says what to change.
+# A whole dataset sliced at the step's offset, but also read whole (evaluated in one call), or
+# moved under a condition the step's function cannot read, under two conditions, or under one
+# that changes before the step: the move is ported as it is (TRN001), and TRN056 says what to
+# change.
 import argparse
 
 import torch
@@ -10,21 +11,34 @@ import torch_xla
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--cuda", action="store_false")
+parser.add_argument("--pin", action="store_true")
 args = parser.parse_args()
 
 X_train, Y_train = torch.rand(1000, 40), torch.rand(1000, 1)
+W_train, V_train, Z_train = torch.rand(1000, 40), torch.rand(1000, 40), torch.rand(1000, 40)
 model = nn.Linear(40, 1).to(torch_xla.device())
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 X_train = X_train.to(torch_xla.device())
 if args.cuda:
     Y_train = Y_train.to(torch_xla.device())
+    if torch.cuda.device_count() > 1:
+        W_train = W_train.to(torch_xla.device())
+flag = True
+if flag:
+    V_train = V_train.to(torch_xla.device())
+flag = False
+if args.pin:
+    Z_train = Z_train.to(torch_xla.device())
+args.pin = False
 
 
 def train(batch_size, args):
     for i in range(0, X_train.size(0), batch_size):
         x, y = X_train[i : i + batch_size], Y_train[i : i + batch_size]
+        w, v = W_train[i : i + batch_size], V_train[i : i + batch_size]
+        w = w + Z_train[i : i + batch_size]
         optimizer.zero_grad()
-        F.mse_loss(model(x), y).backward()
+        F.mse_loss(model(x + w + v), y).backward()
         optimizer.step()
 
 

@@ -194,18 +194,21 @@ def sliced_moves(
                 candidates[node.value.value].slices.append(node)
     found = [c for c in candidates.values() if c.slices]
     for candidate in found:
-        candidate.kept_because = _kept_because(
-            candidate, global_scope, parent_of, scope_of, line_of
+        candidate.kept_because = candidate.kept_because or _kept_because(
+            candidate, module, global_scope, parent_of, scope_of, line_of
         )
     return found
 
 
 def _top_level_moves(
-    body: list, guard: cst.If | None, is_device: Callable[[cst.BaseExpression], bool]
+    body: list,
+    guard: cst.If | None,
+    is_device: Callable[[cst.BaseExpression], bool],
+    nested: bool = False,
 ) -> Iterator[SlicedMove]:
     """``X = X.cuda()`` / ``X = X.to(device)`` statements of the module's own code, in its
-    ``if`` blocks too (the innermost ``if`` is the guard; ``if __name__ == "__main__"`` guards
-    nothing)."""
+    ``if`` blocks too (the ``if`` is the guard; ``if __name__ == "__main__"`` guards nothing;
+    under two conditions, ``nested``, the slices would have to repeat both)."""
     for statement in body:
         if isinstance(statement, cst.If):
             main = m.matches(
@@ -214,7 +217,8 @@ def _top_level_moves(
             )
             inner = guard if main else statement
             if isinstance(statement.body, cst.IndentedBlock):
-                yield from _top_level_moves(list(statement.body.body), inner, is_device)
+                deeper = nested or (guard is not None and not main)
+                yield from _top_level_moves(list(statement.body.body), inner, is_device, deeper)
             continue
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             continue
@@ -231,7 +235,8 @@ def _top_level_moves(
         if not m.matches(call.func.value, m.Name(name)):  # type: ignore[attr-defined]
             continue  # `X = X.cuda()`: dropped whole, `X` is then what it was
         if _is_whole_move(call, is_device):
-            yield SlicedMove(statement, call, name, guard, [])
+            kept = "it runs under more than one condition" if nested else None
+            yield SlicedMove(statement, call, name, guard, [], kept)
 
 
 def _is_whole_move(call: cst.Call, is_device: Callable[[cst.BaseExpression], bool]) -> bool:
@@ -247,6 +252,7 @@ def _is_whole_move(call: cst.Call, is_device: Callable[[cst.BaseExpression], boo
 
 def _kept_because(
     move: SlicedMove,
+    module: cst.Module,
     global_scope: GlobalScope,
     parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
     scope_of: Callable[[cst.CSTNode], Scope | None],
@@ -265,19 +271,49 @@ def _kept_because(
         if not _reads_size(node, parent_of):
             return f"`{name}` is also used whole (line {line_of(node)})"
     # The slices repeat the move's condition and device: names the slice's scope reads as
-    # the module's own.
+    # the module's own, bound once, and attributes nothing assigns (`args.cuda = False` would
+    # change the condition between the move and the slice).
     for part in (move.guard.test if move.guard else None, *move.move.args):
         value = part.value if isinstance(part, cst.Arg) else part
         if value is None:
             continue
         if not _plain(value):
             return f"the slices cannot repeat `{_code(value)}`"
+        reads = _read_names(value)
+        for read in reads:
+            if len(global_scope.assignments[read]) > 1:
+                return f"`{read}` is bound more than once"
+        assigned = _assigned_attributes(module)
+        for attribute in m.findall(value, m.Attribute()):
+            if _code(attribute) in assigned:
+                return f"`{_code(attribute)}` is assigned"
         for slice_ in move.slices:
             scope = scope_of(slice_)
-            for read in m.findall(value, m.Name()):
-                if scope is None or _local(read.value, scope, global_scope):  # type: ignore[union-attr]
-                    return f"`{read.value}` is not the module's where `{name}` is sliced"  # type: ignore[union-attr]
+            for read in reads:
+                if scope is None or _local(read, scope, global_scope):
+                    return f"`{read}` is not the module's where `{name}` is sliced"
     return None
+
+
+def _read_names(value: cst.BaseExpression) -> set[str]:
+    """The names ``value`` reads: not the attribute names of ``a.b`` (``b``)."""
+    attributes = {id(a.attr) for a in m.findall(value, m.Attribute())}  # type: ignore[union-attr]
+    return {
+        n.value  # type: ignore[union-attr]
+        for n in m.findall(value, m.Name())
+        if id(n) not in attributes
+    }
+
+
+def _assigned_attributes(module: cst.Module) -> set[str]:
+    """``a.b`` of every ``a.b = ...``, ``a.b += ...`` in ``module``."""
+    found = set()
+    for node in _walk(module):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign):
+            target = node.target
+            if isinstance(target, cst.Attribute):
+                found.add(_code(target))
+    return found
 
 
 def _reads_size(node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
