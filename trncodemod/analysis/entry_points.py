@@ -18,14 +18,22 @@ def entry_points(
     """The entry points among the given modules: (path, function or "" for the module's top
     level): a ``__main__`` guard, a script named on a launch line, a console script's function,
     a module whose own top level trains (a script without a guard). Test modules are none."""
-    from trncodemod.analysis.program import _Index, is_test_module
+    from trncodemod.analysis.program import _Index, summarize, test_modules
+    from trncodemod.analysis.testcode import test_by_path
 
     found: dict[tuple[str, str], None] = {}
+    launched = set(launched)
+    # What a module named like a test holds and does decides whether it is one (TCN's
+    # `word_cnn_test.py` is a trainer); the others' paths decide.
+    tests = test_modules(
+        {p: summarize(t) if test_by_path(p) is None else None for p, t in texts.items()},
+        launched,
+    )
     # Modules that run a training step: a script whose top level calls into one trains.
-    trainers = {p for p, t in texts.items() if "backward(" in t and not is_test_module(p)}
+    trainers = {p for p, t in texts.items() if "backward(" in t and p not in tests}
     index = _Index(texts) if trainers else None
     for path in sorted(texts):
-        if is_test_module(path) or not path.endswith(".py"):
+        if path in tests or not path.endswith(".py"):
             continue
         text = texts[path]
         if path in launched or _MAIN_GUARD.search(text):
