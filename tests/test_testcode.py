@@ -103,3 +103,27 @@ def test_the_verdicts_entry_points_take_a_trainer_named_like_a_test():
         "model.py": "import torch\n",
     }
     assert entry_points(texts) == [("word_cnn_test.py", "")]
+
+
+def test_a_script_whose_top_level_calls_its_own_training_function_is_an_entry_point():
+    # TCN's `add_test.py`: no guard; the last lines run `train(ep)` per epoch.
+    script = textwrap.dedent(
+        """
+        import torch
+        model = torch.nn.Linear(2, 1).cuda()
+
+        def train(epoch):
+            for x in range(3):
+                model(x).sum().backward()
+
+        for ep in range(1, 3):
+            train(ep)
+        """
+    )
+    library = script.rsplit("for ep", 1)[0]  # the same function, not called at import
+    assert entry_points({"add_test.py": script, "lib_test.py": library}) == [("add_test.py", "")]
+    # The step one call further (`train` → `step`), in a script not named like a test.
+    deeper = script.replace("model(x).sum().backward()", "step(x)") + (
+        "\ndef step(x):\n    model(x).sum().backward()\n"
+    )
+    assert entry_points({"add.py": deeper, "lib.py": library}) == [("add.py", "")]
