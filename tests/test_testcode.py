@@ -70,6 +70,17 @@ def test_a_trainers_own_test_epoch_function_is_no_test():
     assert not _holds(TRAINER)
 
 
+def test_a_test_function_that_asserts_is_a_test_though_the_script_calls_it():
+    # accelerate's test scripts: `main()` calls `test_noop_sync(accelerator)`, which asserts,
+    # itself or in a helper of the module (`check_weights`).
+    called = "def main():\n    test_sync(1)\n\ndef test_sync(a):\n    {}\n"
+    assert _holds(called.format("assert a == 1"))
+    assert _holds(called.format("torch.testing.assert_close(a, 1)"))
+    helper = "def check(a):\n    assert a\n\n" + called.format("check(a)")
+    assert _holds(helper)
+    assert not _holds(called.format("return a + 1"))
+
+
 def test_pytest_and_unittest_imports_and_test_classes_make_tests():
     assert _holds("import pytest\n")
     assert _holds("from unittest import mock\n")

@@ -9,6 +9,7 @@ import ast
 import re
 from collections.abc import Iterable, Mapping
 
+from trncodemod.analysis.own_calls import calls, functions_that
 from trncodemod.analysis.training import dotted, import_specs
 
 
@@ -95,29 +96,20 @@ def _top_level_step(tree: ast.Module) -> bool:
     """The module's top level runs a training step: it calls ``backward()``, or a function of
     its own that does, itself or through others of its own (TCN's `add_test.py`, no guard:
     `for ep in range(1, epochs + 1): train(ep)`)."""
-    functions = {
-        s.name: s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-    steps = {name for name, function in functions.items() if _calls(function, set())}
-    while grown := {n for n, f in functions.items() if n not in steps and _calls(f, steps)}:
-        steps |= grown
+    steps = functions_that(tree, _is_backward)
     return any(
-        _calls(statement, steps)
+        calls(statement, steps) or any(_is_backward(node) for node in ast.walk(statement))
         for statement in tree.body
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     )
 
 
-def _calls(node: ast.AST, functions: set[str]) -> bool:
-    """``node`` calls ``backward()`` or one of ``functions`` by name."""
-    for child in ast.walk(node):
-        if isinstance(child, ast.Call):
-            func = child.func
-            if isinstance(func, ast.Attribute) and func.attr == "backward":
-                return True
-            if isinstance(func, ast.Name) and func.id in functions:
-                return True
-    return False
+def _is_backward(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "backward"
+    )
 
 
 def imports_torch(text: str) -> bool:

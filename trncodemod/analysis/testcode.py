@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TypeGuard
 
+from trncodemod.analysis.own_calls import calls, functions_that
 from trncodemod.analysis.training import dotted, is_main_guard
 
 _TEST_NAME = re.compile(r"(^test_.*|.*_test)\.py$")
@@ -43,10 +44,10 @@ def is_test_module(path: str, holds_tests: bool | None = None, runs: bool = Fals
 
 
 def holds_tests(tree: ast.Module, imports: Mapping[str, str]) -> bool:
-    """The module holds tests: it imports pytest or unittest, defines a `test_*` function it
-    never calls itself but to run it from its ``__main__`` block (pytest calls it; a trainer's
-    `test_epoch(model, loader)` is called by its own loop), or a test class (a `TestCase`
-    subclass, a `Test*` class with such methods)."""
+    """The module holds tests: it imports pytest or unittest, defines a `test_*` function that
+    asserts (itself or through a function of its own: accelerate's `check_weights`) or that it never calls itself but to run it from its ``__main__`` block (pytest
+    calls it; a trainer's `test_epoch(model, loader)` computes and is called by its own loop),
+    or a test class (a `TestCase` subclass, a `Test*` class with such methods)."""
     for binding in imports.values():
         if not binding.startswith(".") and binding.split(":")[0].split(".")[0] in _TEST_LIBRARIES:
             return True
@@ -62,6 +63,9 @@ def holds_tests(tree: ast.Module, imports: Mapping[str, str]) -> bool:
             candidates.append(statement)
     if not candidates:
         return False
+    asserting = functions_that(tree, _checks)
+    if any(function.name in asserting or _asserts(function, asserting) for function in candidates):
+        return True
     runs = {id(call.func) for call in _runs_of_tests(tree)}
     named = {
         _name(node)
@@ -69,6 +73,24 @@ def holds_tests(tree: ast.Module, imports: Mapping[str, str]) -> bool:
         if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in runs
     }
     return any(function.name not in named for function in candidates)
+
+
+def _asserts(function: ast.FunctionDef | ast.AsyncFunctionDef, asserting: set[str]) -> bool:
+    """``function`` checks (a method: the module's functions are in ``asserting``), itself or
+    through a function of the module's own."""
+    return calls(function, asserting) or any(_checks(node) for node in ast.walk(function))
+
+
+def _checks(node: ast.AST) -> bool:
+    """An `assert` statement or an `assert*` call (`torch.testing.assert_close`,
+    `self.assertEqual`): a test checks, an evaluation computes."""
+    if isinstance(node, ast.Assert):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, (ast.Name, ast.Attribute))
+        and _name(node.func).startswith("assert")
+    )
 
 
 def _runs_of_tests(tree: ast.Module) -> Iterable[ast.Call]:
