@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from trncodemod.analysis.own_calls import calls, functions_that
+from trncodemod.analysis.testcode import holds_tests, is_test_module, test_by_path
 from trncodemod.analysis.training import dotted, import_specs
 
 
@@ -19,17 +20,11 @@ def entry_points(
     """The entry points among the given modules: (path, function or "" for the module's top
     level): a ``__main__`` guard, a script named on a launch line, a console script's function,
     a module whose own top level trains (a script without a guard). Test modules are none."""
-    from trncodemod.analysis.program import _Index, summarize, test_modules
-    from trncodemod.analysis.testcode import test_by_path
+    from trncodemod.analysis.program import _Index
 
     found: dict[tuple[str, str], None] = {}
     launched = set(launched)
-    # What a module named like a test holds and does decides whether it is one (TCN's
-    # `word_cnn_test.py` is a trainer); the others' paths decide.
-    tests = test_modules(
-        {p: summarize(t) if test_by_path(p) is None else None for p, t in texts.items()},
-        launched,
-    )
+    tests = {p for p, t in texts.items() if _test_code(p, t, p in launched)}
     # Modules that run a training step: a script whose top level calls into one trains.
     trainers = {p for p, t in texts.items() if "backward(" in t and p not in tests}
     index = _Index(texts) if trainers else None
@@ -52,6 +47,24 @@ def entry_points(
             if name == module or name.endswith("." + module):
                 found[(path, function)] = None
     return list(found)
+
+
+def _test_code(path: str, text: str, launched: bool) -> bool:
+    """Whether the module is test code (``testcode.is_test_module``): its path decides, or, named
+    like a test, what it holds and does (TCN's `word_cnn_test.py` is a trainer)."""
+    from trncodemod.analysis.program import runs_training, summarize
+
+    by_path = test_by_path(path)
+    if by_path is not None:
+        return by_path
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True  # not known: the name decides
+    if holds_tests(tree, import_specs(tree)[0]):
+        return True
+    summary = None if launched else summarize(text)  # only where the tests leave it open
+    return is_test_module(path, False, launched or summary is not None and runs_training(summary))
 
 
 _MAIN_GUARD = re.compile(
