@@ -15,7 +15,8 @@ What the model holds:
 * entry points: modules with an ``if __name__ == "__main__":`` guard, console scripts named in
   a ``pyproject.toml``, and scripts named on launch lines (``python X.py``, ``torchrun ...
   X.py``, ``accelerate launch X.py``, ``deepspeed X.py``) in shell scripts, Makefiles and
-  READMEs; test modules are never entry points (tests are not training programs);
+  READMEs; test modules are never entry points (tests are not training programs; a module
+  named like a test that holds none and trains when run is a program: ``analysis/testcode.py``);
 * the import graph among the given files (absolute imports matched to the files by their
   dotted path, relative imports by folder; re-exports through ``__init__.py`` followed);
 * for each entry point, the top-level functions and classes it reaches (a name referenced is
@@ -45,6 +46,7 @@ from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
+from trncodemod.analysis.testcode import holds_tests, is_test_module
 from trncodemod.analysis.training import (
     ACCELERATE,
     HF_TRAINER,
@@ -66,17 +68,8 @@ _AVAILABILITY = ("cuda.is_available", "accelerator.is_available")
 _ACCELERATOR_STRING = re.compile(r"(cuda(:\d+)?|xla|neuron)")
 _ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
 _LOADS = frozenset({"torch.load", "torch.serialization.load"})
-_TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
-_TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 MODULE = ""  # the name of a module's own top level, as a node of the reach graph
 StepRead = tuple[int, int, str, str, tuple[str, ...], str]
-
-
-def is_test_module(path: str) -> bool:
-    """``tests/``, ``test_*.py``, ``*_test.py``, ``conftest.py``: test code, not a program that
-    trains (a test's CPU reference run is deliberate)."""
-    parts = path.split("/")
-    return bool(_TEST_NAME.match(parts[-1])) or not _TEST_FOLDERS.isdisjoint(parts[:-1])
 
 
 # -- one module, from its ast: plain data (JSON), cached by content ------------------------------
@@ -158,6 +151,9 @@ class ModuleSummary:
     # Top-level functions that load with `torch.load(..., map_location=<a parameter>)`:
     # name -> (the parameter's position, its name, the load's line) (``_parameter_loads``).
     loads: Mapping[str, tuple[int, str, int]] = field(default_factory=dict)
+    # The module holds tests (``testcode.holds_tests``: pytest test functions or classes, an
+    # import of pytest or unittest): named like a test, it is test code even where it trains.
+    tests: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -180,6 +176,7 @@ class ModuleSummary:
             "meters": {k: [list(m), list(a)] for k, (m, a) in self.meters.items()},
             "off_device": [list(u) for u in self.off_device],
             "loads": {k: list(v) for k, v in self.loads.items()},
+            "tests": self.tests,
         }
 
     @classmethod
@@ -204,6 +201,9 @@ class ModuleSummary:
             meters={k: (tuple(m), tuple(a)) for k, (m, a) in data["meters"].items()},
             off_device=tuple(tuple(u) for u in data.get("off_device", ())),  # type: ignore[misc]
             loads={k: tuple(v) for k, v in data.get("loads", {}).items()},
+            # No default: a summary from before is recomputed (a trainer named like a test
+            # would otherwise be read as holding none, or every test module as a program).
+            tests=data["tests"],
         )
 
 
@@ -262,6 +262,7 @@ def summarize(text: str) -> ModuleSummary | None:
         meters=module_meters(tree),
         off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
         loads=_parameter_loads(tree),
+        tests=holds_tests(tree, imports),
     )
 
 
@@ -597,6 +598,7 @@ class Program:
     imports: dict[str, set[str]] = field(default_factory=dict)  # path -> given modules it imports
     reached: dict[str, dict[tuple[str, str], tuple[str, str] | None]] = field(default_factory=dict)
     views: dict[str, ModuleView] = field(default_factory=dict)
+    tests: frozenset[str] = frozenset()  # the modules that are test code (``test_modules``)
     _steps: dict[str, list[tuple[str, str, int, list[str]]]] = field(default_factory=dict)
 
     def view(self, path: str) -> ModuleView:
@@ -705,7 +707,7 @@ def _stops(
         return {}
     entries: dict[str, Mapping] = {}
     for path, summary in summaries.items():
-        if is_test_module(path):
+        if path in program.tests:
             continue
         if path in program.entry_points:
             if summary.trains or program.steps_of(path):
@@ -737,6 +739,43 @@ def _full_name(reference: str, imports: Mapping[str, str]) -> str:
     return base + dot + rest
 
 
+def test_modules(
+    summaries: Mapping[str, ModuleSummary | None], launched: Iterable[str] = ()
+) -> frozenset[str]:
+    """The given modules that are test code (``testcode.is_test_module``): one named like a test
+    that holds no tests is a program where a launch line names it or its own run trains (a
+    summary None: not known, its name decides)."""
+    named = set(launched)
+    return frozenset(
+        path
+        for path, summary in summaries.items()
+        if is_test_module(
+            path,
+            None if summary is None else summary.tests,
+            path in named or summary is not None and runs_training(summary),
+        )
+    )
+
+
+def runs_training(summary: ModuleSummary) -> bool:
+    """Run as a script, the module trains: it trains, and has a ``__main__`` guard or a top
+    level that runs a training step (its own loop, or one of its own functions' it reaches:
+    TCN's `add_test.py` ends with `for ep in ...: train(ep)`)."""
+    if not summary.trains:
+        return False
+    if summary.main_guard or MODULE in summary.definitions:
+        return True
+    definitions = summary.definitions
+    reached: set[str] = set()
+    names = [name for name in summary.top_references if name in definitions]
+    while names:  # through the module's own functions that its top level calls
+        name = names.pop()
+        if name not in reached:
+            reached.add(name)
+            names += [n for n in definitions[name].references if n in definitions]
+    return any(definitions[name].steps for name in reached)
+
+
 def build_program(
     summaries: Mapping[str, ModuleSummary],
     launched: Iterable[str] = (),
@@ -749,25 +788,27 @@ def build_program(
     lines_of: dict[str, list[str]] = {}
     for path, line in launch_lines:
         lines_of.setdefault(path, []).append(line)
-    program = Program(summaries)
+    launched = list(launched)
+    tests = test_modules(summaries, launched)
+    program = Program(summaries, tests=tests)
     index = _Index(summaries)
     resolver = _Resolver(summaries, index)
     for path, summary in summaries.items():
         program.imports[path] = resolver.imported_modules(path)
-        if summary.main_guard and not is_test_module(path):
+        if summary.main_guard and path not in tests:
             program.entry_points.setdefault(path, (MODULE,))
     for path in launched:
-        if path in summaries and not is_test_module(path):
+        if path in summaries and path not in tests:
             program.entry_points.setdefault(path, (MODULE,))
     for module, function in console_scripts:
         path = index.module("", module)
-        if path is not None and not is_test_module(path):
+        if path is not None and path not in tests:
             names = program.entry_points.get(path, ())
             program.entry_points[path] = tuple(dict.fromkeys((*names, function)))
     kinds: dict[str, set[str]] = {}
     frameworks: dict[str, set[str]] = {}
     reaching: dict[str, list[str]] = {}
-    movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
+    movers = {p for p, s in summaries.items() if s.moves and p not in tests}
     own_run_moves: dict[str, bool] = {}
     for entry, names in sorted(program.entry_points.items()):
         parents = program.reached[entry] = resolver.reach([(entry, n) for n in names])
@@ -779,18 +820,12 @@ def build_program(
         for module in modules:
             reaching.setdefault(module, []).append(entry)
     stopping = _stops(summaries, program, resolver)
-    decisions = _used_decisions(summaries, resolver)
-    reads, shapes, reached = _step_reads(summaries, resolver)
+    decisions = _used_decisions(summaries, resolver, tests)
+    reads, shapes, reached = _step_reads(summaries, resolver, tests)
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
-        role = (
-            "test"
-            if is_test_module(path)
-            else "entry"
-            if path in program.entry_points
-            else "library"
-        )
+        role = "test" if path in tests else "entry" if path in program.entry_points else "library"
         parallelism = set(summary.parallelism)
         found = set(summary.frameworks)
         for entry in entries:
@@ -834,7 +869,7 @@ def build_program(
 
 
 def _used_decisions(
-    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver, tests: frozenset[str]
 ) -> dict[str, dict[str, tuple[int, int, str, tuple[str, ...]]]]:
     """Undecided devices that a module which trains (not a test) imports from another given
     module, by the module that decides them: reported there once, its uses as related places."""
@@ -852,7 +887,7 @@ def _used_decisions(
                     places.setdefault(line, column)  # where the device is built from it
             uses = tuple(f"{path}:{line}:{places[line]}" for line in sorted(places))
             current = found.setdefault(where, {}).get(decision.name)
-            trains = summary.trains and not is_test_module(path)
+            trains = summary.trains and path not in tests
             if current is None:
                 current = (decision.line, decision.column, decision.why, ())
                 if not trains:
@@ -869,7 +904,7 @@ def _used_decisions(
 
 
 def _step_reads(
-    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver, tests: frozenset[str]
 ) -> tuple[
     dict[str, dict[tuple[int, int], StepRead]],
     dict[str, dict[tuple[int, int], str]],
@@ -887,7 +922,7 @@ def _step_reads(
     bases = {path: summary.bases for path, summary in summaries.items()}
     flow = Flow(scopes, bases, resolver.name)
     for path, summary in sorted(summaries.items()):
-        if is_test_module(path):
+        if path in tests:
             continue
         for qualname, scope in sorted(summary.scopes.items()):
             for loop in scope.steps:
