@@ -107,6 +107,17 @@ def test_the_path_decides_in_a_tests_folder_and_where_nothing_is_known():
     assert not is_test_module("train.py", holds_tests=True)
 
 
+def test_a_folder_named_for_tests_holds_test_code_whatever_it_runs():
+    # accelerate's test_utils/scripts/test_performance.py trains under a __main__ guard and
+    # asserts with no test function: a script of a test suite, not a program to port.
+    path = "src/accelerate/test_utils/scripts/test_performance.py"
+    assert is_test_module(path, holds_tests=False, runs=True)
+    assert is_test_module("unit_tests/train_step.py", holds_tests=False, runs=True)
+    # Not a folder named for tests: the name of the module's own folder decides nothing.
+    assert not is_test_module("latest_models/train.py", holds_tests=False, runs=True)
+    assert not is_test_module("contest/train.py", holds_tests=False, runs=True)
+
+
 def test_the_verdicts_entry_points_take_a_trainer_named_like_a_test():
     texts = {
         "word_cnn_test.py": textwrap.dedent(TRAINER),

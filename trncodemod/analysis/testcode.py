@@ -20,15 +20,21 @@ from trncodemod.analysis.training import dotted, is_main_guard
 
 _TEST_NAME = re.compile(r"(^test_.*|.*_test)\.py$")
 _TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+# A folder named for tests (`test_utils/`, `unit_tests/`): what it holds serves a test suite,
+# such as accelerate's `test_utils/scripts/test_performance.py`, a training run that asserts.
+_TEST_FOLDER_NAME = re.compile(r"^test_|_tests?$")
 _TEST_LIBRARIES = frozenset({"pytest", "unittest"})
 
 
 def test_by_path(path: str) -> bool | None:
-    """True where the path alone makes a module test code (a tests folder, `conftest.py`);
+    """True where the path alone makes a module test code (a tests folder or one named for
+    tests, `conftest.py`);
     False where it is not named like a test; None where what the module holds decides
     (`test_*.py`, `*_test.py`)."""
     parts = path.split("/")
     if parts[-1] == "conftest.py" or not _TEST_FOLDERS.isdisjoint(parts[:-1]):
+        return True
+    if any(_TEST_FOLDER_NAME.search(folder) for folder in parts[:-1]):
         return True
     return None if _TEST_NAME.match(parts[-1]) else False
 
