@@ -15,7 +15,7 @@ without a CUDA toolkit it raises ``OSError`` (``CUDA_HOME environment variable i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
@@ -140,7 +140,7 @@ def cuda_kernels(
     if not builds and not ops:
         return CudaKernels()
     handles = {b.bound for b in builds if b.bound}
-    return CudaKernels(tuple(builds), tuple(ops), _dispatches(module, handles))
+    return CudaKernels(tuple(builds), tuple(ops), _dispatches(module, handles, parents))
 
 
 def tests_cudnn(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode], names: Names) -> str:
@@ -221,10 +221,13 @@ def _function(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> 
     return function.name.value if function is not None else ""
 
 
-def _dispatches(module: cst.Module, handles: set[str]) -> tuple[Dispatch, ...]:
-    """Each ``if <tensor>.device.type == "cpu":`` (or ``!= "cuda"``) in a module function whose
-    branch for an XLA tensor reaches a kernel (an autograd Function's ``.apply`` or the built
-    extension) and whose other branch does not."""
+def _dispatches(
+    module: cst.Module, handles: set[str], parents: Mapping[cst.CSTNode, cst.CSTNode]
+) -> tuple[Dispatch, ...]:
+    """Each test of a tensor's device type against "cpu" or "cuda" in a function of the module
+    whose branch for an XLA tensor reaches a kernel (an autograd Function's ``.apply`` or the
+    built extension) and whose other branch does not: the `else`, or what follows an `if` whose
+    block returns (`if input.device.type == "cpu": return native(...)`)."""
     functions = {f.name.value for f in module.body if isinstance(f, cst.FunctionDef)}
     found = []
     for function in find(module, cst.FunctionDef):
@@ -232,20 +235,39 @@ def _dispatches(module: cst.Module, handles: set[str]) -> tuple[Dispatch, ...]:
             xla_taken = _xla_takes(branch.test)
             if xla_taken is None:
                 continue
-            other = branch.orelse.body if isinstance(branch.orelse, cst.Else) else branch.orelse
-            kernel, native = (branch.body, other) if xla_taken else (other, branch.body)
-            if kernel is None or native is None or not _reaches_kernel(kernel, handles):
+            other = _other_branch(branch, parents)
+            kernel, native = ([branch.body], other) if xla_taken else (other, [branch.body])
+            if not kernel or not native or not _reaches_kernel(kernel, handles):
                 continue
             if _reaches_kernel(native, handles):
                 continue
             called = [
                 call.func.value
-                for call in find(native, cst.Call)
+                for block in native
+                for call in find(block, cst.Call)
                 if isinstance(call.func, cst.Name) and call.func.value in functions
             ]
             assert isinstance(branch.test, cst.Comparison)  # _xla_takes
             found.append(Dispatch(function.name.value, branch.test, called[0] if called else ""))
     return tuple(found)
+
+
+def _other_branch(branch: cst.If, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> list[cst.CSTNode]:
+    """What runs where ``branch``'s test is false: its `else`, or, where its block ends by
+    returning or raising, the statements after it."""
+    if isinstance(branch.orelse, cst.Else):
+        return [branch.orelse.body]
+    if branch.orelse is not None:
+        return [branch.orelse]
+    last = branch.body.body[-1] if isinstance(branch.body, cst.IndentedBlock) else None
+    leaves = isinstance(last, cst.SimpleStatementLine) and isinstance(
+        last.body[-1], cst.Return | cst.Raise
+    )
+    block = parents.get(branch)
+    body = getattr(block, "body", None)
+    if not leaves or not isinstance(body, tuple | list) or branch not in body:
+        return []
+    return list(body[body.index(branch) + 1 :])
 
 
 def _xla_takes(test: cst.BaseExpression) -> bool | None:
@@ -266,8 +288,8 @@ def _xla_takes(test: cst.BaseExpression) -> bool | None:
     return None
 
 
-def _reaches_kernel(block: cst.CSTNode, handles: set[str]) -> bool:
-    for node in walk(block):
+def _reaches_kernel(blocks: Iterable[cst.CSTNode], handles: set[str]) -> bool:
+    for node in (n for block in blocks for n in walk(block)):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             if node.func.attr.value == "apply":
                 return True
