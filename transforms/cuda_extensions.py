@@ -90,8 +90,12 @@ class CudaExtensions(Pass):
         for build in kernels.builds:
             if build.caught or never_runs(self, build.call):
                 continue
-            if self.report(build.call, CudaExtensionBuild, self._message(build, kernels), False):
-                if not build.function and self._on_launch_path():
+            on_import = not build.function or (
+                build.on_import is not None and not never_runs(self, build.on_import)
+            )
+            message = self._message(build, kernels, on_import)
+            if self.report(build.call, CudaExtensionBuild, message, False):
+                if on_import and self._on_launch_path():
                     self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
         return False
 
@@ -101,13 +105,16 @@ class CudaExtensions(Pass):
         program = self.run.program
         return program == LONE or program.role == "entry" or bool(program.entry_points)
 
-    def _message(self, build: ExtensionBuild, kernels: CudaKernels) -> str:
+    def _message(self, build: ExtensionBuild, kernels: CudaKernels, on_import: bool) -> str:
         name = f" `{build.bound}`" if build.bound else ""
-        if build.function:
+        if not on_import:
             when = f"when `{build.function}()` is called"
             stops = "a run that calls it on Trainium stops there"
         else:
             when = "when the module is imported"
+            if build.on_import is not None:
+                line = self.get_metadata(PositionProvider, build.on_import).start.line
+                when += f" (`{build.function}()` at line {self.run.to_original(line)})"
             entries = self.run.program.entry_points
             stops = "every run that imports the module stops here" + (
                 f" ({', '.join(entries[:3])})" if entries else ""

@@ -16,11 +16,11 @@ without a CUDA toolkit it raises ``OSError`` (``CUDA_HOME environment variable i
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from trncodemod.analysis.nodes import find, walk
+from trncodemod.analysis.nodes import children, find, walk
 
 Names = Callable[[cst.CSTNode], Collection[str]]
 
@@ -42,6 +42,9 @@ class ExtensionBuild:
     function: str  # the function that builds it when called ("": when the module is imported)
     caught: bool  # a `try` around it catches what a failed build raises
     uncaught: str  # the handler around it that does not catch that ("" where none)
+    # The call of ``function`` at the module's top level that builds it on import
+    # (`_C = _load_extension()`), where there is one.
+    on_import: cst.Call | None = None
 
 
 @dataclass(frozen=True)
@@ -139,8 +142,47 @@ def cuda_kernels(
         )
     if not builds and not ops:
         return CudaKernels()
+    builds = [_called_on_import(build, module, parents) for build in builds]
     handles = {b.bound for b in builds if b.bound}
     return CudaKernels(tuple(builds), tuple(ops), _dispatches(module, handles, parents))
+
+
+def _called_on_import(
+    build: ExtensionBuild, module: cst.Module, parents: Mapping[cst.CSTNode, cst.CSTNode]
+) -> ExtensionBuild:
+    """``build`` with the top-level call of its function that runs it when the module is
+    imported, if any; the name that call binds is the extension's, and a handler around the
+    call counts as one around the build."""
+    defined = {f.name.value for f in module.body if isinstance(f, cst.FunctionDef)}
+    if build.caught or build.function not in defined:
+        return build
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            continue
+        for call in _top_level_calls(statement):
+            if isinstance(call.func, cst.Name) and call.func.value == build.function:
+                uncaught = _handled(call, parents)
+                return replace(
+                    build,
+                    bound=build.bound or _bound(call, parents),
+                    caught=uncaught is None,
+                    uncaught=build.uncaught or uncaught or "",
+                    on_import=call,
+                )
+    return build
+
+
+def _top_level_calls(root: cst.CSTNode) -> list[cst.Call]:
+    """The calls ``root`` runs itself: not those in the functions, classes or lambdas it holds."""
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call):
+            found.append(node)
+        if node is root or not isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            stack.extend(reversed(children(node)))
+    return found
 
 
 def tests_cudnn(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode], names: Names) -> str:
