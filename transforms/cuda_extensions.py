@@ -23,9 +23,11 @@ class CudaExtensionBuild(Rule):
     """## What it does
     Reports a CUDA extension built by the program: `torch.utils.cpp_extension.load(...)` whose
     `sources` name a `.cu`/`.cuh` file (or `with_cuda=True`), and `load_inline(...)` with
-    `cuda_sources=`. Built when the module is imported (StyleGAN2's `op/fused_act.py`), it is a
-    blocker: every entry point that imports the module stops at the import, and its verdict
-    names this line; on a line the program evaluator shows off the launch path it is a warning.
+    `cuda_sources=`. Built when the module is imported (at its top level, as StyleGAN2's
+    `op/fused_act.py` does, or in a function its top level calls: `_C = _load_extension()`), it
+    is a blocker: every entry point that imports the module stops at the import, and its
+    verdict names this line; on a line the program evaluator shows off the launch path, or in a
+    module no entry point imports, it is a warning.
     Built in a function, it is a warning: the run stops where that function is called. The
     message names what to do, and where the module already has a PyTorch path that a device
     test gives only CPU tensors (`if input.device.type == "cpu": upfirdn2d_native(...) else:
