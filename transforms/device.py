@@ -2035,8 +2035,9 @@ class DevicePlacement(Pass):
     def _selects_cuda_kernel(self, test: cst.BaseExpression) -> str:
         """Why a device test selects a CUDA-only implementation, "" where it does not: its
         function also tests cuDNN (StyleGAN2's `could_use_op`), or the module builds a CUDA
-        extension or calls a cuDNN op by name (``analysis.cuda_kernels``). Made true for XLA
-        tensors, the test would send them to kernels they cannot run."""
+        extension, names a CUDA source for a build helper of its own, or calls a cuDNN op by
+        name (``analysis.cuda_kernels``). Made true for XLA tensors, the test would send them
+        to kernels they cannot run."""
         cudnn = tests_cudnn(test, self.parents(), self.module_names)
         if cudnn:
             return f"its function also tests `{cudnn}`"
@@ -2044,6 +2045,7 @@ class DevicePlacement(Pass):
         if facts is None or not (
             facts.reaches("torch.utils.cpp_extension", "torch.ops.aten")
             or facts.holds_string("aten::cudnn")
+            or any(s.endswith((".cu", ".cuh")) for s in facts.strings)
         ):
             return ""
         module = self._wrapper.module
@@ -2060,6 +2062,10 @@ class DevicePlacement(Pass):
             node, op = kernels.cudnn_ops[0]
             line = self.run.to_original(self.get_metadata(PositionProvider, node).start.line)
             return f"the module calls the cuDNN op `{op}` at line {line}"
+        if kernels.named_sources:
+            node, name = kernels.named_sources[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, node).start.line)
+            return f"the module names the CUDA source `{name}` at line {line}"
         return ""
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:

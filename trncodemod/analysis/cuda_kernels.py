@@ -61,9 +61,12 @@ class CudaKernels:
     builds: tuple[ExtensionBuild, ...] = ()
     cudnn_ops: tuple[tuple[cst.CSTNode, str], ...] = ()  # (the node, the op's name)
     dispatches: tuple[Dispatch, ...] = ()
+    # CUDA sources the module names (`sources=["bias_act.cpp", "bias_act.cu"]` handed to a
+    # project's own build helper): the module builds a CUDA extension through it.
+    named_sources: tuple[tuple[cst.SimpleString, str], ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.builds or self.cudnn_ops)
+        return bool(self.builds or self.cudnn_ops or self.named_sources)
 
 
 def is_cuda_build(
@@ -120,10 +123,15 @@ def cuda_kernels(
         for target in assign.targets:
             if isinstance(target.target, cst.Name):
                 bound.setdefault(target.target.value, []).append(assign.value)
+    named: list[tuple[cst.SimpleString, str]] = []
     for node in walk(module):
         op = cudnn_op(node, names)
         if op is not None:
             ops.append((node, op))
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            if isinstance(text, str) and text.endswith(_CUDA_SUFFIXES):
+                named.append((node, text.rsplit("/", 1)[-1]))
         if not isinstance(node, cst.Call):
             continue
         source = is_cuda_build(node, names, bound)
@@ -141,10 +149,11 @@ def cuda_kernels(
             )
         )
     if not builds and not ops:
-        return CudaKernels()
+        return CudaKernels(named_sources=tuple(named))
     builds = [_called_on_import(build, module, parents) for build in builds]
     handles = {b.bound for b in builds if b.bound}
-    return CudaKernels(tuple(builds), tuple(ops), _dispatches(module, handles, parents))
+    dispatches = _dispatches(module, handles, parents)
+    return CudaKernels(tuple(builds), tuple(ops), dispatches, tuple(named))
 
 
 def _called_on_import(
