@@ -32,16 +32,17 @@ class CudaExtensionBuild(Rule):
     message names what to do, and where the module already has a PyTorch path that a device
     test gives only CPU tensors (`if input.device.type == "cpu": upfirdn2d_native(...) else:
     UpFirDn2d.apply(...)`), which function that is. Not reported where only CUDA runs the build
-    (`if torch.cuda.is_available():`) or where a `try` around it catches what a failed build
-    raises (`except Exception:` with a fallback). Nothing is changed: the fallback is a choice
+    (`if torch.cuda.is_available():`) or where a `try` around it catches every exception
+    (`except Exception:` with a fallback). Nothing is changed: the fallback is a choice
     about what the model computes.
 
     ## Why
     `load` compiles the CUDA sources with nvcc, found through `CUDA_HOME`
     ([torch-cpp-extension]); a Trainium host has no CUDA toolkit, and torch 2.9 raises
     `OSError: CUDA_HOME environment variable is not set` at the build (or `RuntimeError` first,
-    where ninja is missing) ([torch-cpp-extension-source]). An `except ImportError:` around it
-    catches neither. The kernels would not run on XLA tensors either.
+    where ninja is missing) ([torch-cpp-extension-source]). Only a handler of `Exception`
+    guards it: `except ImportError:` catches neither, and which error comes depends on what the
+    host lacks. The kernels would not run on XLA tensors either.
 
     ## Example
     ```python
@@ -122,8 +123,9 @@ class CudaExtensions(Pass):
                 f" ({', '.join(entries[:3])})" if entries else ""
             )
         caught = (
-            f" (the `{build.uncaught}` around it does not catch it: a failed build raises "
-            "OSError, or RuntimeError without ninja)"
+            f" (the `{build.uncaught}` around it does not catch every error a failed build "
+            "raises, which depends on what the host lacks: OSError without CUDA_HOME, "
+            "RuntimeError without ninja; catch Exception)"
             if build.uncaught
             else ""
         )

@@ -1,6 +1,6 @@
-# Twin of build_except_import_error: the build inside a `try` whose handler catches what a failed
-# build raises (`except Exception:`, or both `OSError` and `RuntimeError`), with a PyTorch
-# fallback: the module imports on a Trainium host, nothing is reported.
+# Twin of build_except_import_error: the build inside a `try` whose handler catches every
+# exception (`except Exception:`, a bare `except:`), with a PyTorch fallback: the module imports
+# on a Trainium host, nothing is reported.
 import torch
 from torch.utils.cpp_extension import load
 
@@ -11,7 +11,7 @@ except Exception:
 
 try:
     upfirdn2d_op = load("upfirdn2d", sources=["upfirdn2d.cpp", "upfirdn2d_kernel.cu"])
-except (OSError, RuntimeError):
+except:  # noqa: E722
     upfirdn2d_op = None
 
 

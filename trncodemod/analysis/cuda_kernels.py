@@ -28,10 +28,10 @@ _BUILDS = frozenset({"torch.utils.cpp_extension.load", "torch.utils.cpp_extensio
 _CUDA_SUFFIXES = (".cu", ".cuh")
 _JIT_OPERATION = "torch._C._jit_get_operation"
 _CUDNN = "torch.backends.cudnn."
-# What a failed build raises: OSError without CUDA_HOME, RuntimeError without ninja. A handler
-# guards the build only where it catches both.
+# What a failed build raises depends on what the host lacks (OSError without CUDA_HOME,
+# RuntimeError without ninja, and whatever the CUDA tool chain raises where it is half there):
+# only a handler of every exception guards it.
 _CATCH_ALL = frozenset({"Exception", "BaseException"})
-_BUILD_ERRORS = (frozenset({"OSError", "EnvironmentError", "IOError"}), frozenset({"RuntimeError"}))
 
 
 @dataclass(frozen=True)
@@ -232,8 +232,9 @@ def _cuda_file(value: cst.BaseExpression) -> str | None:
 
 
 def _handled(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> str | None:
-    """None where a ``try`` around ``call`` catches what a failed build raises; else the
-    handler that does not ("" where there is no ``try``)."""
+    """None where a ``try`` around ``call`` catches every exception, which is what guards a
+    build; else the nearest handler that does not ("" where there is no ``try``)."""
+    nearest = ""
     child: cst.CSTNode = call
     parent = parents.get(call)
     while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
@@ -244,11 +245,13 @@ def _handled(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> str 
                     return None
                 caught |= {n.value for n in walk(handler.type) if isinstance(n, cst.Name)}
                 caught |= {n.attr.value for n in walk(handler.type) if isinstance(n, cst.Attribute)}
-            if caught & _CATCH_ALL or all(caught & kind for kind in _BUILD_ERRORS):
+            if caught & _CATCH_ALL:
                 return None
-            return "except " + ", ".join(sorted(caught)) if caught else ""
+            spelled = ", ".join(sorted(caught))
+            if caught and not nearest:
+                nearest = f"except ({spelled})" if len(caught) > 1 else f"except {spelled}"
         child, parent = parent, parents.get(parent)
-    return ""
+    return nearest
 
 
 def _bound(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> str:
