@@ -84,6 +84,7 @@ class CpuFallbackDiagnostics(Pass):
         "mv(",
         "dot(",
         "matmul",
+        "weight_norm",
     )
 
     @classmethod
@@ -207,6 +208,8 @@ class CpuFallbackDiagnostics(Pass):
             return
         if op.key == "sparse" and self.target.is_xla:
             return  # a blocker there: the off-device pass reports it (TRN029)
+        if op.training_only and self.run.program.untrained:
+            return
         message = f"`{spelling}` {op.cost(self.target)}"
         if op.dynamic_shape:
             message += ", and its size depends on the data " + (
@@ -283,5 +286,13 @@ class CpuFallbackDiagnostics(Pass):
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if isinstance(parent, cst.Attribute) and parent.attr is node:
             return  # the `complex64` of `torch.complex64`: the attribute is the reference
-        op, spelling = found
-        self.report(node, BY_CODE[op.code], f"`{spelling}` {op.cost(self.target)}: {op.fix}", False)
+        op, spelling, passed_on = found
+        if passed_on:
+            if isinstance(parent, cst.Call) and parent.func is node:
+                return  # a call: _call reports it, under the op's condition
+            if op.training_only and self.run.program.untrained:
+                return
+            spelling += "` (passed on here, called under another name)"
+        else:
+            spelling += "`"
+        self.report(node, BY_CODE[op.code], f"`{spelling} {op.cost(self.target)}: {op.fix}", False)
