@@ -412,13 +412,14 @@ class IntegerMatmul(Rule):
 class WeightNormFallback(Rule):
     """## What it does
     Reports `torch.nn.utils.weight_norm(m)`, `torch.nn.utils.parametrizations.weight_norm(m)`
-    and `torch._weight_norm(v, g)` in model and training code, once per call, and the function
-    passed on as a value to be called under another name (`norm_f = weight_norm if ... else
+    and `torch._weight_norm(v, g)` in model and training code, and anywhere in a file that
+    trains (a builder or `main()` that makes the model), once per call; and the function passed
+    on as a value to be called under another name (`norm_f = weight_norm if ... else
     spectral_norm`). Not reported: `dim=None`, a negative `dim`, or a `dim` that is visibly not
     the last dimension of the wrapped layer's weight (`weight_norm(nn.Conv1d(...), dim=1)`); a
     module that only scripts which do not train reach (an inference script), where the program
-    shows it; `spectral_norm`, `remove_weight_norm`, and names that are not torch's. Nothing is
-    rewritten.
+    of two files or more shows it; `spectral_norm`, `remove_weight_norm`, and names that are not
+    torch's. Nothing is rewritten.
 
     ## Why
     Both APIs compute the weight with `torch._weight_norm`, which for `dim=0` (the default) or
@@ -435,8 +436,10 @@ class WeightNormFallback(Rule):
     `weight_norm` trained on the CPU, and its state_dict has the keys of
     `parametrizations.weight_norm` (`parametrizations.weight.original0` for `g`, `original1` for
     `v`; it loads that function's state_dict as it is). A legacy `weight_norm` checkpoint has
-    `weight_g`/`weight_v`: rename them when loading it, and replace `remove_weight_norm(m)` with
-    `parametrize.remove_parametrizations(m, "weight")`. Neither change is certain from the code
+    `weight_g`/`weight_v`: rename them when loading it, read `m.parametrizations.weight.original0`
+    where the code reads `m.weight_g` (DINO's head sets `last_layer.weight_g.requires_grad =
+    False`), and replace `remove_weight_norm(m)` with
+    `parametrize.remove_parametrizations(m, "weight")`. None of this is certain from the code
     alone, so the tool reports.
 
     ## Example

@@ -127,6 +127,7 @@ class OpNames:
     prefixes: tuple[str, ...] = ()
     all_methods: frozenset[str] = frozenset()
     values: frozenset[str] = frozenset()  # op.values: a mention that is not called
+    training: tuple[str, ...] = ()  # op.training_only: its functions
 
 
 @cache
@@ -167,4 +168,5 @@ def op_names() -> OpNames:
         tuple(p for op in fallback_ops() for p in op.prefixes),
         frozenset(name for op in fallback_ops() for name in op.methods),
         frozenset(f for op in fallback_ops() if op.values for f in op.functions),
+        tuple(f for op in fallback_ops() if op.training_only for f in op.functions),
     )
