@@ -538,6 +538,9 @@ class ModuleView:
     # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
     # module's own imports cannot say (``_Resolver.star_modules``).
     star_modules: Mapping[str, str] = field(default_factory=dict)
+    # Entry points reach the module and none of them trains (inference or evaluation scripts),
+    # nor does any module that trains reach it (``_untrained``): its model is never trained.
+    untrained: bool = False
 
     @property
     def is_test(self) -> bool:
@@ -584,6 +587,7 @@ class ModuleView:
                 self.off_device,
                 sorted(self.star_modules.items()),
                 sorted(self.imported_loads.items()),
+                self.untrained,
             )
         )
 
@@ -822,6 +826,7 @@ def build_program(
     stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver, tests)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
+    untrained = _untrained(summaries, program, resolver, reaching, tests)
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -864,8 +869,40 @@ def build_program(
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),
+            untrained=path in untrained,
         )
     return program
+
+
+def _untrained(
+    summaries: Mapping[str, ModuleSummary],
+    program: Program,
+    resolver: _Resolver,
+    reaching: Mapping[str, list[str]],
+    tests: frozenset[str],
+) -> set[str]:
+    """The modules that only entry points which do not train reach (no training of their own,
+    no step they reach: `inference.py` building the generator), and that no module which
+    trains reaches either: a script without a `__main__` guard or a library's `train()` is no
+    entry point, but its reach counts (from its top level and every definition: a superset)."""
+    inference = {
+        entry
+        for entry in program.entry_points
+        if not summaries[entry].trains and not program.steps_of(entry)
+    }
+    found = {
+        path
+        for path, entries in reaching.items()
+        if entries and inference.issuperset(entries) and not summaries[path].trains
+    }
+    for path, summary in sorted(summaries.items()):
+        if not found:
+            break
+        if not summary.trains or path in program.entry_points or path in tests:
+            continue
+        starts = [(path, MODULE), *((path, name) for name in summary.definitions if name)]
+        found -= {module for module, _ in resolver.reach(starts)}
+    return found
 
 
 def _used_decisions(
