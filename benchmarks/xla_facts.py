@@ -666,6 +666,108 @@ def fallback_ops() -> dict:
     return found
 
 
+class _WeightNormInGraph(torch.nn.Module):
+    """Weight norm written out, as a parametrization: ``g * v / ||v||`` over every dimension
+    but ``dim``, with the parameters ``parametrizations.weight_norm`` registers."""
+
+    def __init__(self, dim: int = 0) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, weight_g, weight_v):
+        return weight_g * weight_v / torch.norm_except_dim(weight_v, 2, self.dim)
+
+    def right_inverse(self, weight):
+        return torch.norm_except_dim(weight, 2, self.dim), weight
+
+
+def weight_norm() -> dict:
+    """A weight-normed Conv1d trained 3 SGD steps on the XLA device in each spelling: the
+    `aten::` fallback counters, graph executions, the state_dict's keys, and how far its
+    weights end from torch's `weight_norm` trained on the CPU (no XLA). Then which `dim` of
+    `torch._weight_norm` falls back (one forward and backward on a 3-D weight), and whether the
+    written-out parametrization loads a `parametrizations.weight_norm` state_dict."""
+    from torch.nn.utils import parametrize
+    from torch.nn.utils import weight_norm as legacy
+    from torch.nn.utils.parametrizations import weight_norm as parametrized
+
+    device = torch_xla.device()
+
+    def in_graph(conv, dim=0):
+        parametrize.register_parametrization(conv, "weight", _WeightNormInGraph(dim), unsafe=True)
+        return conv
+
+    def in_forward(conv):  # g * v / v.norm(...) with the legacy parameters' names
+        weight = conv.weight.detach()
+        del conv.weight
+        conv.weight_g = torch.nn.Parameter(weight.norm(2, dim=(1, 2), keepdim=True))
+        conv.weight_v = torch.nn.Parameter(weight)
+
+        def before(module, _):
+            v = module.weight_v
+            module.weight = module.weight_g * v / v.norm(2, dim=(1, 2), keepdim=True)
+
+        conv.register_forward_pre_hook(before)
+        return conv
+
+    spellings = {
+        "no weight norm": lambda conv: conv,
+        "torch.nn.utils.weight_norm": legacy,
+        "torch.nn.utils.weight_norm(dim=None)": lambda conv: legacy(conv, dim=None),
+        "torch.nn.utils.parametrizations.weight_norm": parametrized,
+        "register_parametrization(g * v / norm_except_dim(v, 2, 0))": in_graph,
+        "forward pre-hook g * v / v.norm(2, dim=(1, 2), keepdim=True)": in_forward,
+    }
+
+    def trained(wrap, on):
+        torch.manual_seed(0)
+        conv = wrap(torch.nn.Conv1d(4, 6, 3)).to(on)
+        optimizer = torch.optim.SGD(conv.parameters(), lr=0.5)
+        x = torch.randn(2, 4, 10, generator=torch.Generator().manual_seed(1)).to(on)
+        if on != "cpu":
+            _settle()
+        for _ in range(3):
+            optimizer.zero_grad()
+            conv(x).pow(2).mean().backward()
+            optimizer.step()
+            if on != "cpu":
+                torch_xla.sync()
+        return conv
+
+    reference = trained(legacy, "cpu")
+    expected = reference(torch.ones(1, 4, 10)).detach()
+    found: dict = {}
+    for name, wrap in spellings.items():
+        conv = trained(wrap, device)
+        xm.wait_device_ops()
+        fallbacks = {n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::")}
+        counts = _counts()
+        out = conv(torch.ones(1, 4, 10, device=device)).detach().cpu()
+        found[name] = {
+            "fallbacks in 3 steps": fallbacks,
+            "executions in 3 steps": counts["executions"],
+            "state_dict": sorted(conv.state_dict()),
+        }
+        if name != "no weight norm" and "dim=None" not in name:  # another function of the weight
+            found[name]["largest difference from weight_norm trained on the CPU"] = float(
+                (out - expected).abs().max()
+            )
+    v = torch.randn(6, 4, 3, device=device, requires_grad=True)
+    by_dim = {}
+    for dim in (0, 1, 2, -1):
+        g = torch.norm_except_dim(v.detach(), 2, dim).requires_grad_()
+        _settle()
+        torch._weight_norm(v, g, dim).sum().backward()
+        torch_xla.sync()
+        by_dim[f"dim={dim}"] = sorted(n for n in met.counter_names() if n.startswith("aten::"))
+    found["torch._weight_norm of a 3-D weight, by dim"] = by_dim
+    saved = parametrized(torch.nn.Conv1d(4, 6, 3)).state_dict()
+    found["written-out parametrization loads parametrizations.weight_norm's state_dict"] = _outcome(
+        lambda: str(in_graph(torch.nn.Conv1d(4, 6, 3)).load_state_dict(saved))
+    )
+    return found
+
+
 _ISTFT = """
 import torch, torch_xla
 x = torch.randn(2, 1024)
@@ -780,6 +882,7 @@ FACTS = {
         gradient_accumulation,
         fallback_ops,
         fft_ops,
+        weight_norm,
         generator_device,
         reduce_average,
         packed_sequences,

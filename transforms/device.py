@@ -31,6 +31,7 @@ from trncodemod.transforms.device_rules import (
     UnresolvedTrainingDevice,
 )
 
+from trncodemod.analysis.cuda_kernels import cuda_kernels, tests_cudnn
 from trncodemod.analysis.device import (
     ACCELERATOR,
     RANK,
@@ -2131,6 +2132,16 @@ class DevicePlacement(Pass):
             lambda call: not self._resolves(call),
         ):
             return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
+        kernel = self._selects_cuda_kernel(original)
+        if kernel:
+            self.report(
+                original,
+                ConditionEnablesCudaOnly,
+                f'compares the device with "cuda", kept: it selects a CUDA-only implementation '
+                f"({kernel}); as it stands XLA tensors take the other, PyTorch path",
+                False,
+            )
+            return updated
         blocked = self._blocked(original, _true_for_cuda(original))
         if blocked is not None and self._said_before:
             return updated
@@ -2166,6 +2177,42 @@ class DevicePlacement(Pass):
         return updated.with_changes(
             comparisons=[target.with_changes(comparator=self._device_string(target.comparator))]
         )
+
+    def _selects_cuda_kernel(self, test: cst.BaseExpression) -> str:
+        """Why a device test selects a CUDA-only implementation, "" where it does not: its
+        function also tests cuDNN (StyleGAN2's `could_use_op`), or the module builds a CUDA
+        extension, names a CUDA source for a build helper of its own, or calls a cuDNN op by
+        name (``analysis.cuda_kernels``). Made true for XLA tensors, the test would send them
+        to kernels they cannot run."""
+        cudnn = tests_cudnn(test, self.parents(), self.module_names)
+        if cudnn:
+            return f"its function also tests `{cudnn}`"
+        facts = self.run.facts
+        if facts is None or not (
+            facts.reaches("torch.utils.cpp_extension", "torch.ops.aten")
+            or facts.holds_string("aten::cudnn")
+            or any(s.endswith((".cu", ".cuh")) for s in facts.strings)
+        ):
+            return ""
+        module = self._wrapper.module
+        kernels = per_tree(
+            module,
+            "cuda kernels",
+            lambda tree: cuda_kernels(tree, self.module_names, self.parents()),
+        )
+        if kernels.builds:
+            build = kernels.builds[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, build.call).start.line)
+            return f"the module builds a CUDA extension at line {line}"
+        if kernels.cudnn_ops:
+            node, op = kernels.cudnn_ops[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, node).start.line)
+            return f"the module calls the cuDNN op `{op}` at line {line}"
+        if kernels.named_sources:
+            node, name = kernels.named_sources[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, node).start.line)
+            return f"the module names the CUDA source `{name}` at line {line}"
+        return ""
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         if self._in_dead(original_node):

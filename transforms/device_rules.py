@@ -488,7 +488,14 @@ class ConditionEnablesCudaOnly(Rule):
     warning too, not TRN047's blocker. A device type chosen from the device (`"cuda" if "cuda"
     in device else "cpu"`) is rewritten whole (test and result) or kept whole, the latter where
     the type is compared with "cuda" in a form no rule rewrites (`device_type in {"cuda"}`).
-    One finding, at the test, names the line that blocks it.
+    One finding, at the test, names the line that blocks it. A test that selects a CUDA-only
+    implementation is kept too: in a function that also tests `torch.backends.cudnn`
+    (StyleGAN2's `could_use_op`: `if input.device.type != "cuda": return False`), or in a module
+    that builds a CUDA extension (TRN050), names a CUDA source for a build helper of its own
+    (StyleGAN2-ADA's `custom_ops.get_plugin(sources=[..., "bias_act.cu"])`) or calls a cuDNN op
+    by name (`torch._C._jit_get_operation("aten::cudnn_...")`, `torch.ops.aten.cudnn_*`); as
+    written it sends XLA tensors to the PyTorch path, which is what Trainium needs
+    ([torch-cpp-extension]).
 
     ## Why
     A rewrite of a condition owns what it enables: nanoGPT's `use_fused = fused_available
@@ -516,7 +523,7 @@ class ConditionEnablesCudaOnly(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("measured-cuda-calls", "measured-device-checks")
+    sources = ("measured-cuda-calls", "measured-device-checks", "torch-cpp-extension")
 
 
 class GateEnablesCudaOnly(Rule):

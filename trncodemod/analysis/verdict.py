@@ -34,6 +34,9 @@ CANNOT_TELL = "cannot tell"
 NO_STEP = "no step"
 # Blockers of work the XLA device cannot hold (the off-device pass).
 _STOPS = frozenset({"TRN028", "TRN029"})
+# Blockers that stop the run when a module is imported (a CUDA extension built there), before
+# any line the evaluator judged: the first cause whatever the evaluator found.
+_AT_IMPORT = frozenset({"TRN050"})
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,12 @@ def with_blockers(
     because of it, so where the evaluator finds the model is only its consequence. A blocker's
     line is a number, or its whole place where a line does not say it
     (``train.ipynb[cell 3]:7``)."""
+    if found.value in (RUNS, CANNOT_TELL, DOES_NOT):
+        for path in sorted(modules):
+            for line, code, message in blockers.get(path, ()):
+                if code in _AT_IMPORT:
+                    where = line if isinstance(line, str) else f"{path}:{line}"
+                    return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     if found.value == DOES_NOT:
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
