@@ -1,7 +1,8 @@
 # A whole dataset sliced at the step's offset, but also read whole (evaluated in one call), or
 # moved under a condition the step's function cannot read, under two conditions, or under one
 # that changes before the step: the move is ported as it is (TRN001), and TRN056 says what to
-# change.
+# change. A tensor the step writes into at the offset (`losses`) must stay where it is: ported,
+# nothing said.
 import argparse
 
 import torch
@@ -15,6 +16,8 @@ parser.add_argument("--pin", action="store_true")
 args = parser.parse_args()
 
 X_train, Y_train = torch.rand(1000, 40), torch.rand(1000, 1)
+losses = torch.zeros(1000)
+losses = losses.to(torch_xla.device())
 W_train, V_train, Z_train = torch.rand(1000, 40), torch.rand(1000, 40), torch.rand(1000, 40)
 model = nn.Linear(40, 1).to(torch_xla.device())
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -38,7 +41,9 @@ def train(batch_size, args):
         w, v = W_train[i : i + batch_size], V_train[i : i + batch_size]
         w = w + Z_train[i : i + batch_size]
         optimizer.zero_grad()
-        F.mse_loss(model(x + w + v), y).backward()
+        loss = F.mse_loss(model(x + w + v), y)
+        losses[i : i + batch_size] = loss.detach()
+        loss.backward()
         optimizer.step()
 
 

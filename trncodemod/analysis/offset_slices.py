@@ -17,7 +17,8 @@ import libcst.matchers as m
 from libcst.metadata import GlobalScope, Scope
 
 from trncodemod.analysis.loops import Loop, LoopInfo
-from trncodemod.analysis.nodes import children
+from trncodemod.analysis.nodes import children, find
+from trncodemod.analysis.nodes import walk as _walk
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 _OFFSET_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply)
@@ -190,6 +191,7 @@ def sliced_moves(
                 and node.value.value in candidates
                 and id(node) not in moved
                 and starts_at(node, offsets) is not None
+                and not _written(node, parent_of)  # `X[i:j] = y` writes into the tensor
             ):
                 candidates[node.value.value].slices.append(node)
     found = [c for c in candidates.values() if c.slices]
@@ -273,6 +275,7 @@ def _kept_because(
     # The slices repeat the move's condition and device: names the slice's scope reads as
     # the module's own, bound once, and attributes nothing assigns (`args.cuda = False` would
     # change the condition between the move and the slice).
+    assigned = _assigned_attributes(module)
     for part in (move.guard.test if move.guard else None, *move.move.args):
         value = part.value if isinstance(part, cst.Arg) else part
         if value is None:
@@ -283,7 +286,6 @@ def _kept_because(
         for read in reads:
             if len(global_scope.assignments[read]) > 1:
                 return f"`{read}` is bound more than once"
-        assigned = _assigned_attributes(module)
         for attribute in m.findall(value, m.Attribute()):
             if _code(attribute) in assigned:
                 return f"`{_code(attribute)}` is assigned"
@@ -293,6 +295,18 @@ def _kept_because(
                 if scope is None or _local(read, scope, global_scope):
                     return f"`{read}` is not the module's where `{name}` is sliced"
     return None
+
+
+def _written(node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    """``node`` is (in) the target of an assignment, a ``del`` or a ``for``."""
+    child, parent = node, parent_of(node)
+    while isinstance(parent, cst.Tuple | cst.List | cst.Element | cst.StarredElement):
+        child, parent = parent, parent_of(parent)
+    if isinstance(parent, cst.AssignTarget | cst.Del):
+        return True
+    if isinstance(parent, cst.AugAssign | cst.AnnAssign | cst.For):
+        return parent.target is child
+    return False
 
 
 def _read_names(value: cst.BaseExpression) -> set[str]:
@@ -307,13 +321,11 @@ def _read_names(value: cst.BaseExpression) -> set[str]:
 
 def _assigned_attributes(module: cst.Module) -> set[str]:
     """``a.b`` of every ``a.b = ...``, ``a.b += ...`` in ``module``."""
-    found = set()
-    for node in _walk(module):
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign):
-            target = node.target
-            if isinstance(target, cst.Attribute):
-                found.add(_code(target))
-    return found
+    return {
+        _code(node.target)
+        for node in find(module, cst.AssignTarget, cst.AugAssign, cst.AnnAssign)
+        if isinstance(node.target, cst.Attribute)
+    }
 
 
 def _reads_size(node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
@@ -346,12 +358,6 @@ def _plain(value: cst.BaseExpression) -> bool:
     return all(
         isinstance(n, allowed) or not isinstance(n, cst.BaseExpression) for n in _walk(value)
     )
-
-
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    yield node
-    for child in children(node):
-        yield from _walk(child)
 
 
 def _local(name: str, scope: Scope, global_scope: GlobalScope) -> bool:
@@ -419,15 +425,14 @@ def returned_moves(
     x.cuda()`` and ``return x`` (``batchify`` of a language model)."""
     returned = set()
     moves: list[cst.Call] = []
-    for node in _walk(function.body):
-        if isinstance(node, _SCOPES):
-            continue
+    own = list(_own_nodes(function.body))
+    for node in own:
         if isinstance(node, cst.Return) and node.value is not None:
             if isinstance(node.value, cst.Name):
                 returned.add(node.value.value)
             elif _moves_whole(node.value, is_device):
                 moves.append(node.value)  # type: ignore[arg-type]
-    for node in _walk(function.body):
+    for node in own:
         if (
             isinstance(node, cst.Assign)
             and len(node.targets) == 1
@@ -437,6 +442,15 @@ def returned_moves(
         ):
             moves.append(node.value)  # type: ignore[arg-type]
     return moves
+
+
+def _own_nodes(body: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of a function's body, not those of the functions and classes it defines."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in reversed(children(node)) if not isinstance(c, _SCOPES))
 
 
 def _moves_whole(value: cst.BaseExpression, is_device: Callable[[cst.BaseExpression], bool]):
