@@ -869,33 +869,29 @@ class DevicePlacement(Pass):
         return positional[index] if index < len(positional) else None
 
     def _cuda_literal_argument(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        """``train(model, loader, "cuda")``: a "cuda" handed to a function of this module whose
-        parameter is read only as a device is the training device, as `device = "cuda"` is
-        (leave_Assign): the target's device string. A parameter read otherwise (printed, logged,
-        compared as text) keeps it."""
+        """``train(model, loader, "cuda")``: a "cuda" handed to a function or class of the
+        program whose parameter is read only as a device (by it, and by every function it hands
+        it on to) is the training device, as `device = "cuda"` is (leave_Assign): the target's
+        device string. A parameter read otherwise (printed, logged, compared as text) keeps it."""
         call = self.get_metadata(ParentNodeProvider, original, None)
         if not isinstance(call, cst.Call) or self._in_dead(original):
             return updated
-        if self._binds_program_parameter(
+        param = self._parameter_for(original, call)
+        roles = self._reference_roles(param.name, bound=param) if param is not None else []
+        if param is not None and roles and all(role == "device" for role in roles):
+            why = f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device"
+        elif self._binds_program_parameter(
             original, call, device_tables(self.run.program, self._wrapper.module).device_parameters
         ):
-            literal = self._device_literal(
-                original.value,
-                updated.value,
-                ["device"],
+            # Imported, or a function of this module that hands it on deeper than it follows.
+            roles = ["device"]
+            why = (
                 f"`{_code(call.func)}` reads it only as a device, and so does every function "
-                "it hands it on to",
+                "it hands it on to"
             )
-            return updated if literal is None else updated.with_changes(value=literal)
-        param = self._parameter_for(original, call)
-        if param is None:
+        else:
             return updated
-        literal = self._device_literal(
-            original.value,
-            updated.value,
-            self._reference_roles(param.name, bound=param),
-            f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device",
-        )
+        literal = self._device_literal(original.value, updated.value, roles, why)
         return updated if literal is None else updated.with_changes(value=literal)
 
     def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
