@@ -605,7 +605,9 @@ class DataParallel(Pass):
         self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds) or any(
             isinstance(c.func, cst.Name) and c.func.value in wrappers for c in calls
         )
-        inputs = DdpInputs(self)
+        inputs = DdpInputs(
+            self, [c for c, names in zip(calls, kinds, strict=True) if not names.isdisjoint(_DDP)]
+        )
         for call, names in zip(calls, kinds, strict=True):
             if not names.isdisjoint(_DDP) and self._drops_device_ids(call):
                 plan = self.input_plans[call] = inputs.plan(call)

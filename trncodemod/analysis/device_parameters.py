@@ -38,7 +38,7 @@ Forward = tuple[str, int, str]
 Parameter = tuple[str, int, tuple[Forward, ...]]
 
 # torch functions that make a tensor on the CPU unless given `device=`.
-_FACTORIES = frozenset(
+TENSOR_FACTORIES = frozenset(
     f"torch.{name}"
     for name in (
         "randn",
@@ -268,7 +268,7 @@ class _Module:
         if not isinstance(value, ast.Call):
             return None
         given = _passes(value, name)
-        if self.is_any(value.func, _FACTORIES):
+        if self.is_any(value.func, TENSOR_FACTORIES):
             return [] if given == (-1, "device") else None
         spelled = self.callee(value)
         func = value.func
