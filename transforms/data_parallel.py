@@ -538,6 +538,17 @@ def _argument(call: cst.Call, keyword: str, position: int) -> cst.Arg | None:
     return None
 
 
+def _one_a_line(call: cst.Call) -> bool:
+    """Each argument of ``call`` on a line of its own, the parenthesis closed on its own line
+    (the layout of black and ruff for a call that does not fit)."""
+    args = call.args
+    return len(args) > 1 and all(
+        isinstance(a.comma, cst.Comma)
+        and isinstance(a.comma.whitespace_after, cst.ParenthesizedWhitespace)
+        for a in args
+    )
+
+
 def _last_without_comma(args: list[cst.Arg]) -> list[cst.Arg]:
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -979,11 +990,19 @@ class DataParallel(Pass):
             message += f"; DDP no longer moves the inputs to the device: {fed}"
         if not self.report(original, XlaDistributedDataParallel, message, True):
             return updated
+        trailing = updated.args[-1].comma
+        if not (_one_a_line(updated) and kept and isinstance(trailing, cst.Comma)):
+            trailing = cst.MaybeSentinel.DEFAULT
         kept = _last_without_comma(kept)
         if not has_view:
             if kept:
+                # One argument a line, closed on its own line: the new one goes on a line of its
+                # own too, with the trailing comma the call had.
+                between = (
+                    updated.args[0].comma if trailing is not cst.MaybeSentinel.DEFAULT else None
+                )
                 kept[-1] = kept[-1].with_changes(
-                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    comma=between or cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
                 )
             kept.append(
                 cst.Arg(
@@ -992,6 +1011,7 @@ class DataParallel(Pass):
                     equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
                 )
             )
+        kept[-1] = kept[-1].with_changes(comma=trailing)
         return updated.with_changes(args=kept)
 
     def _sampler(self, original: cst.Call, updated: cst.Call) -> cst.Call:
