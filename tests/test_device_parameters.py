@@ -154,3 +154,22 @@ def test_returns_made_on_the_given_device_through_helpers_and_lists() -> None:
         "make_noise": (("device", 2),),
         "mixing_noise": (("device", 1),),
     }
+
+
+def test_a_method_called_through_its_class_is_not_followed() -> None:
+    # `Noise.make(noise, device)` binds `device` to `batch`: the positions shift by the instance.
+    view = device_tables_alone(
+        textwrap.dedent(
+            """
+            import torch
+
+            class Noise:
+                def make(self, batch, device="cpu"):
+                    return torch.randn(batch, device=device)
+
+            def train(noise, device):
+                return Noise.make(noise, device)
+            """
+        )
+    )
+    assert "train" not in view.device_parameters

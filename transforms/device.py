@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import GlobalScope, ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.cuda_calls import cuda_table
 from trncodemod.transforms.device_fallback import cuda_device_left
 from trncodemod.transforms.device_rules import (
@@ -848,8 +848,12 @@ class DevicePlacement(Pass):
             head = head.value
         scope = self.get_metadata(ScopeProvider, head, None) if isinstance(head, cst.Name) else None
         found = scope[head.value] if scope is not None else ()  # type: ignore[union-attr]
-        if not found or not all(isinstance(getattr(a, "node", None), _DEFINITIONS) for a in found):
-            return False  # a name bound other than to the program's definition
+        if not found or not all(
+            isinstance(getattr(a, "node", None), _DEFINITIONS)
+            and isinstance(getattr(a, "scope", None), GlobalScope)
+            for a in found
+        ):
+            return False  # a name bound other than to the module's definition or import
         if arg.keyword is not None:
             return any(param == arg.keyword.value for param, _ in params)
         index = [a for a in call.args if a.keyword is None].index(arg)

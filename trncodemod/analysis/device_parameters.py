@@ -241,6 +241,8 @@ class _Module:
             callee = f"{owner}.{callee[5:]}"  # a method of the same class, by its key
         elif callee.split(".", 1)[0] == "self":
             return None
+        elif callee.split(".", 1)[0] in self.classes:
+            return None  # `Class.method(obj, ...)`: the instance is passed, positions shift
         return [(callee, index, keyword)]
 
     # -- a function's tensors made on a parameter's device -----------------------------------
