@@ -63,16 +63,6 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DEPTH = 6
 
 
-def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of ``function``'s body, not those of a function or class defined inside."""
-    stack = list(ast.iter_child_nodes(function))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, _SCOPES):
-            stack.extend(ast.iter_child_nodes(node))
-
-
 def _callables(
     tree: ast.Module,
 ) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, int]]:
@@ -114,11 +104,43 @@ class _Module:
 
     def __init__(self, tree: ast.Module, full_name: Callable[[str], str]) -> None:
         self.full_name = full_name
+        self.classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+        self._attributes: dict[str, dict[str, list[ast.Attribute]]] = {}
+        # One walk of the tree: each node's parent, and each scope's names and returns (a
+        # module of thousands of lines is asked about every parameter of every function).
         self.parents: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
+        self._names: dict[int, _Names] = {id(tree): _Names(tree)}
+        stack: list[tuple[ast.AST, tuple[_Names, ...]]] = [(tree, (self._names[id(tree)],))]
+        while stack:
+            node, chain = stack.pop()
             for child in ast.iter_child_nodes(node):
                 self.parents[id(child)] = node
-        self.classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+                inner = chain
+                if isinstance(child, _SCOPES):
+                    names = self._names[id(child)] = _Names(child)
+                    inner = (*chain, names)
+                else:
+                    chain[-1].add(child, chain)
+                stack.append((child, inner))
+
+    def names(self, scope: ast.AST) -> _Names:
+        """The names ``scope`` reads and binds itself, and those a scope inside it reads."""
+        return self._names[id(scope)]
+
+    def attribute_reads(self, owner: str, attribute: str) -> list[ast.Attribute]:
+        """The reads of ``self.<attribute>`` in the methods of class ``owner``."""
+        table = self._attributes.get(owner)
+        if table is None:
+            table = self._attributes[owner] = {}
+            for node in ast.walk(self.classes[owner]):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "self"
+                    and isinstance(node.ctx, ast.Load)
+                ):
+                    table.setdefault(node.attr, []).append(node)
+        return table.get(attribute, [])
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(id(node))
@@ -149,13 +171,9 @@ class _Module:
         if (id(scope), name) in seen or len(seen) > 64:
             return []  # a cycle (`a = b; b = a`) adds no use
         seen.add((id(scope), name))
-        reads = [
-            node
-            for node in ast.walk(scope)
-            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
-        ]
-        own = {id(node) for node in _own_nodes(scope)}
-        if not reads or any(id(read) not in own for read in reads):
+        names = self.names(scope)
+        reads = names.reads.get(name, [])
+        if not reads or name in names.inner_reads:
             return None  # never read, or read by a function defined inside (not followed)
         forwards: list[Forward] = []
         for read in reads:
@@ -170,15 +188,7 @@ class _Module:
         if (owner, attribute) in seen:
             return []
         seen.add((owner, attribute))
-        reads = [
-            node
-            for node in ast.walk(self.classes[owner])
-            if isinstance(node, ast.Attribute)
-            and node.attr == attribute
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "self"
-            and isinstance(node.ctx, ast.Load)
-        ]
+        reads = self.attribute_reads(owner, attribute)
         if not reads:
             return None
         forwards: list[Forward] = []
@@ -279,7 +289,7 @@ class _Module:
                 return [] if given in ((0, ""), (-1, "device")) else None
             if func.attr in _LEAVES_DEVICE:
                 return None
-            if spelled is None or spelled.split(".", 1)[0] in _local_names(function):
+            if spelled is None or spelled.split(".", 1)[0] in self.names(function).bound:
                 # A tensor's method (`torch.randn(...).unbind(0)`, `noise.view(...)`): on the
                 # tensor's device.
                 return self.made_on(func.value, function, name, depth + 1)
@@ -295,12 +305,11 @@ class _Module:
         if local in _parameter_names(function):
             return None
         values = []
-        for node in _own_nodes(function):
-            if isinstance(node, ast.Name) and node.id == local and isinstance(node.ctx, ast.Store):
-                parent = self.parent(node)
-                if not (isinstance(parent, ast.Assign) and node in parent.targets):
-                    return None
-                values.append(parent.value)
+        for node in self.names(function).stores.get(local, []):
+            parent = self.parent(node)
+            if not (isinstance(parent, ast.Assign) and node in parent.targets):
+                return None
+            values.append(parent.value)
         if not values:
             return None
         forwards: list[Forward] = []
@@ -333,13 +342,32 @@ def _parameter_names(function: ast.AST) -> set[str]:
     return {a.arg for a in every if a is not None}
 
 
-def _local_names(function: ast.AST) -> set[str]:
-    """Names ``function`` binds: a method call on one is a tensor's, not the repository's."""
-    found = _parameter_names(function)
-    for node in _own_nodes(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            found.add(node.id)
-    return found
+class _Names:
+    """What one scope holds itself (not a scope inside it): the names it reads and stores, by
+    name, what it binds (parameters included), its `return`s and whether it yields; and the
+    names a scope defined inside it reads."""
+
+    def __init__(self, scope: ast.AST) -> None:
+        self.reads: dict[str, list[ast.Name]] = {}
+        self.stores: dict[str, list[ast.Name]] = {}
+        self.bound = _parameter_names(scope)
+        self.returns: list[ast.Return] = []
+        self.generator = False
+        self.inner_reads: set[str] = set()
+
+    def add(self, node: ast.AST, chain: tuple[_Names, ...]) -> None:
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                self.reads.setdefault(node.id, []).append(node)
+                for outer in chain[:-1]:
+                    outer.inner_reads.add(node.id)
+            else:
+                self.stores.setdefault(node.id, []).append(node)
+                self.bound.add(node.id)
+        elif isinstance(node, ast.Return):
+            self.returns.append(node)
+        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+            self.generator = True
 
 
 def device_parameters(
@@ -366,11 +394,9 @@ def device_parameters(
 
 def _returns_on(module: _Module, function: ast.AST, skip: int) -> tuple[Parameter, ...]:
     """The parameters on whose device every tensor ``function`` returns may be made."""
-    nodes = list(_own_nodes(function))
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
-        return ()
-    values = [n.value for n in nodes if isinstance(n, ast.Return)]
-    if not values or any(v is None for v in values):
+    names = module.names(function)
+    values = [node.value for node in names.returns]
+    if names.generator or not values or any(v is None for v in values):
         return ()
     found = []
     for name, index in _parameters(function, skip):  # type: ignore[arg-type]
