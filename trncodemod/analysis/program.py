@@ -838,8 +838,12 @@ def build_program(
     stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver)
     reads, shapes, reached = _step_reads(summaries, resolver)
-    device_only = resolve({p: s.device_parameters for p, s in summaries.items()}, resolver.callee)
-    device_made = resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
+    device_only = _by_path(
+        resolve({p: s.device_parameters for p, s in summaries.items()}, resolver.callee)
+    )
+    device_made = _by_path(
+        resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
+    )
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -892,6 +896,13 @@ def build_program(
             device_returns=resolver.spelled(path, device_made),
         )
     return program
+
+
+def _by_path(table: Resolved) -> dict[str, dict[str, tuple[Parameter, ...]]]:
+    found: dict[str, dict[str, tuple[Parameter, ...]]] = {}
+    for (path, key), params in table.items():
+        found.setdefault(path, {})[key] = params
+    return found
 
 
 def _used_decisions(
@@ -1178,27 +1189,25 @@ class _Resolver:
         found = self.name(path, spelled)
         return found if found is not None and found[1] != MODULE else None
 
-    def spelled(self, path: str, table: Resolved) -> dict[str, tuple[tuple[str, int], ...]]:
-        """The entries of ``table`` that module ``path`` can call, by the names it calls them:
-        its own functions and classes, those it imports by name, and `module.f` of a module it
-        imports."""
-        found = {
-            key: params
-            for (where, key), params in table.items()
-            if where == path and "." not in key
-        }
+    def spelled(
+        self, path: str, table: Mapping[str, Mapping[str, tuple[Parameter, ...]]]
+    ) -> dict[str, tuple[tuple[str, int], ...]]:
+        """The entries of ``table`` (path -> key -> parameters) that module ``path`` can call,
+        by the names it calls them: its own functions and classes, those it imports by name,
+        and `module.f` of a module it imports."""
+        found = {key: params for key, params in table.get(path, {}).items() if "." not in key}
         for local in self.summaries[path].imports:
             definition = self.name(path, local)
             if definition is None or definition[0] == path:
                 continue
             module, name = definition
             if name != MODULE:
-                params = table.get(definition)
+                params = table.get(module, {}).get(name)
                 if params:
                     found[local] = params
                 continue
-            for (where, key), params in table.items():
-                if where == module and "." not in key:
+            for key, params in table.get(module, {}).items():
+                if "." not in key:
                     found[f"{local}.{key}"] = params
         return {
             name: tuple((parameter, index) for parameter, index, _ in params)
