@@ -64,6 +64,8 @@ _DEVICE_LOADERS = frozenset(
 )
 # Wrappers of an iterable that hand on its items (with a count for `enumerate`).
 _PASS_THROUGH = frozenset({"builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm"})
+# Containers built from a comprehension: their items are where the comprehension's are.
+_CONTAINERS = frozenset({"builtins.tuple", "builtins.list"})
 # Tensor methods whose result is on the host (or no tensor).
 _TO_HOST = frozenset({"cpu", "numpy", "tolist", "item"})
 _MAX_DEPTH = 8
@@ -325,6 +327,14 @@ class DdpInputs:
                 return CPU, value
             if self._device_loader(value, depth + 1):
                 return MOVED, value  # an item of its batches (what `for` hands on)
+            if (
+                owner.is_any(func, _CONTAINERS)
+                and len(value.args) == 1
+                and isinstance(value.args[0].value, cst.ListComp | cst.GeneratorExp)
+            ):
+                # `tuple(t.to(device) for t in batch)`: where each item is.
+                kind, where = self._kind(value.args[0].value, depth + 1)
+                return (MOVED, value) if kind == MOVED else (UNKNOWN, where)
             if id(value) in self._model_outputs():
                 return MOVED, value  # a DDP model's output: on the model's device
             if self._made_on_given_device(value):
@@ -339,7 +349,14 @@ class DdpInputs:
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):
             if self._moved_mapping(value.value, depth + 1):
                 return MOVED, value
+            if self._kind(value.value, depth + 1)[0] == MOVED:
+                return MOVED, value  # an item of moved tensors (`batch[0]`)
             return UNKNOWN, value
+        if isinstance(value, cst.ListComp | cst.GeneratorExp):
+            # `[t.to(device) for t in batch]`: on the device where each item is; a list of CPU
+            # tensors has no `.to()` to add.
+            kind, where = self._kind(value.elt, depth + 1)
+            return (MOVED, value) if kind == MOVED else (UNKNOWN, where)
         if isinstance(value, cst.Name):
             return self._kind_bound(value, self._binding_before(value), depth)
         return UNKNOWN, value
@@ -588,12 +605,12 @@ def _paired(target: cst.BaseExpression, value: cst.BaseExpression, name: str) ->
                 paired = _paired(element.value, source.value, name)
                 if paired is not _NOT_BOUND:
                     return paired
-        if isinstance(value, cst.Call) and all(
+        if isinstance(value, cst.Call | cst.Name) and all(
             isinstance(e.value, cst.Name) for e in target.elements
         ):
-            # `fake_img, _ = generator(noise)`: an item of what the call returns lives where
-            # the call's result does (a model's output, a tensor made on a device, or one to
-            # move at the call, as the call's own result would be).
+            # `fake_img, _ = generator(noise)`, `input_ids, mask = batch`: an item of what is
+            # unpacked lives where the whole does (a model's output, a tensor made on a device,
+            # a tuple of moved tensors, or one to move at the call, as the whole would be).
             return value
         return None
     return _NOT_BOUND
