@@ -996,13 +996,18 @@ class DataParallel(Pass):
         kept = _last_without_comma(kept)
         if not has_view:
             if kept:
-                # One argument a line, closed on its own line: the new one goes on a line of its
-                # own too, with the trailing comma the call had.
-                between = (
-                    updated.args[0].comma if trailing is not cst.MaybeSentinel.DEFAULT else None
-                )
+                # A call wrapped over lines (one argument a line, or a hanging indent): the new
+                # argument goes on a line of its own, indented as the call's last wrapped one.
+                wrapped = [
+                    a.comma
+                    for a in updated.args[:-1]
+                    if isinstance(a.comma, cst.Comma)
+                    and isinstance(a.comma.whitespace_after, cst.ParenthesizedWhitespace)
+                ]
                 kept[-1] = kept[-1].with_changes(
-                    comma=between or cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    comma=wrapped[-1]
+                    if wrapped
+                    else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
                 )
             kept.append(
                 cst.Arg(
