@@ -428,6 +428,11 @@ class DdpInputs:
             if arg is None:
                 continue  # the parameter's default: not known here
             value = arg.value
+            if isinstance(value, cst.Name) and value.value != "None":
+                bound = self._binding_before(value)  # `cpu = "cpu"` or `torch.device("cpu")`
+                value = bound if isinstance(bound, cst.BaseExpression) else value
+            if isinstance(value, cst.Call) and self.owner.is_any(value.func, {"torch.device"}):
+                value = value.args[0].value if value.args else value
             if isinstance(value, cst.SimpleString):
                 return value.evaluated_value not in ("cpu", b"cpu")
             return not (isinstance(value, cst.Name) and value.value == "None")

@@ -1,6 +1,7 @@
 # Twin of ddp_inputs_made_on_device_by_helper: the helper makes its noise on the CPU and only
 # checks the device it is handed, so the generator's input may be on the CPU: its `device_ids`
-# stays, reported; the discriminator, fed the generator's output, drops them.
+# stays, reported; the discriminator, fed the generator's output, drops them. A helper that
+# makes its noise on the device it is handed, handed the CPU (`probe`), keeps them too.
 import random
 
 import torch
@@ -19,7 +20,14 @@ def mixing_noise(batch, dim, prob, device):
     return [make_noise(batch, dim, 1, device)]
 
 
+def make_probe(batch, device):
+    return torch.randn(batch, 4, device=device)
+
+
 def train(rank, generator, discriminator, optimizer, augment, device):
+    host = torch.device("cpu")
+    probe = DDP(generator.to(device), device_ids=[rank])
+    probe(make_probe(8, host))
     generator = DDP(generator.to(device), device_ids=[rank], output_device=rank)
     discriminator = DDP(discriminator.to(device), device_ids=[rank], output_device=rank)
     for _ in range(10):
