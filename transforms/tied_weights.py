@@ -12,15 +12,19 @@ the device pass wrote (``is_xla_device``).
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.loader_values import Values, is_xla_device
+from trncodemod.transforms.tied_weights_condition import (
+    Asked,
+    after_in_scope,
+    ask_again,
+    in_loop,
+)
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.program import ModuleView
-from trncodemod.analysis.weight_ties import CONDITIONAL, PRETRAINED, class_ties
+from trncodemod.analysis.weight_ties import Ties, module_ties
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -34,8 +38,15 @@ class TiedWeightsRetie(Rule):
     ties weights in `__init__` (`self.lm_head.weight = self.wte.weight`) and the file moves an
     instance of it to the XLA device as a statement
     (`model = GPT(cfg).to(device)`, `model.to(device)`, `model = model.to(device)`), inserts the
-    same tie on the instance right after the move. XLA targets only: whether TorchNeuron's eager
-    device unties weights the same way is not known, so nothing is done for `neuron`.
+    same tie on the instance right after the move. A tie `__init__` makes under a test of its own
+    parameters (`if tied_weights:`) is made again under the same test asked of the arguments the
+    call that built the model passed (`TCN(..., tied_weights=tied)` gives `if tied:`), where
+    they are plain names or attributes bound nowhere after the model is built; constant
+    arguments decide it here. Ties made by a method or a module-level function `__init__` calls
+    with the instance (`self.tie_weights()`, `tie(self)`), and by a module class of the file
+    built into an attribute (`self.decoder = Decoder(...)`), count as made in `__init__`.
+    XLA targets only: whether TorchNeuron's eager device unties weights the same way is not
+    known, so nothing is done for `neuron`.
 
     ## Why
     Moving a module to the XLA device unties its tied weights: torch's `Module._apply` makes a new
@@ -58,6 +69,14 @@ class TiedWeightsRetie(Rule):
     # moving to the XLA device unties shared weights: tie them again
     model.lm_head.weight = model.wte.weight
     ```
+    and, for `if tied_weights: self.decoder.weight = self.encoder.weight` in `__init__`,
+    ```python
+    model = TCN(..., tied_weights=tied)
+    model.to(device)
+    # moving to the XLA device unties shared weights: tie them again
+    if tied:
+        model.decoder.weight = model.encoder.weight
+    ```
     """
 
     code = "TRN250"
@@ -75,8 +94,10 @@ class TiedWeightsUntied(Rule):
     statement the tie cannot follow (`models["lm"] = GPT(cfg).to(device)`, a one-line `if`), the
     value moved may also come from the class's own classmethod (`GPT.from_pretrained(...)`) or
     the name may also hold a wrapper of it (`model = torch.compile(model)`), the tie in
-    `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel` (which
-    ties in `tie_weights()`). Also a move to a device that still says CUDA after the migration
+    `__init__` depends on a condition other than a test of its parameters, or the class is a Hugging Face `PreTrainedModel` (which
+    ties in `tie_weights()`), or the test a tie in `__init__` depends on cannot be asked again
+    after the move with certainty (the call passes a call for the parameter, a name it reads is
+    bound again after the model is built). Also a move to a device that still says CUDA after the migration
     (nanoGPT's `device = 'cuda'`, left for a person to set, TRN006/TRN026): once it is the XLA
     device, the move unties the weights. XLA targets only (see TRN250).
 
@@ -108,17 +129,6 @@ class TiedWeightsUntied(Rule):
     sources = ("measured-tied-weights", "xla-troubleshoot")
 
 
-class _Ties:
-    """What a class ties in its `__init__` (``analysis/weight_ties.py``): ``certain`` ties at the
-    top of its body, whether one is made under a condition, whether it is a tying
-    `PreTrainedModel`."""
-
-    def __init__(self, ties: tuple[str, ...]) -> None:
-        self.certain = [tuple(t.split("=", 1)) for t in ties if t not in (CONDITIONAL, PRETRAINED)]
-        self.conditional = CONDITIONAL in ties
-        self.pretrained = PRETRAINED in ties
-
-
 class TiedWeights(Pass):
     name = "tied-weights"
     rules = (TiedWeightsRetie, TiedWeightsUntied)
@@ -146,25 +156,25 @@ class TiedWeights(Pass):
 
     def visit_Module(self, node: cst.Module) -> None:
         # The file's own classes, and those its imports bind from other modules of the program.
-        self._classes: dict[str, _Ties] = {}
+        self._classes: dict[str, Ties] = {}
         self._imported: set[str] = set()
         self._doubts: dict[int, list[str]] = {}  # id(move) -> why the retie is not certain
+        self._built: dict[int, list[cst.Call]] = {}  # id(move) -> the calls that built the model
         facts = self.run.facts
         if facts is None:
             return
-        for statement in facts.tree.body:
-            if isinstance(statement, ast.ClassDef):
-                ties = class_ties(statement)
-                if ties:
-                    self._classes[statement.name] = _Ties(ties)
+        for name, ties in module_ties(facts.tree).items():
+            self._classes[name] = Ties.read(ties)
         for name, ties in self.run.program.imported_ties.items():
-            if name in facts.imported and name not in facts.global_names:
-                self._classes.setdefault(name, _Ties(ties))
+            # By name, or by a `from m import *` the program model followed to one class.
+            bound = name in facts.imported or "*" in facts.imported
+            if bound and name not in facts.global_names:
+                self._classes.setdefault(name, Ties.read(ties))
                 self._imported.add(name)
 
     # -- the moves ---------------------------------------------------------------------------
 
-    def _moved_class(self, call: cst.Call) -> tuple[str, _Ties, bool] | None:
+    def _moved_class(self, call: cst.Call) -> tuple[str, Ties, bool] | None:
         """The class a `.to(xla)` call moves an instance of, where it is one with ties, and
         whether that is certain."""
         if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
@@ -189,7 +199,7 @@ class TiedWeights(Pass):
         values: list[cst.BaseExpression] | None = [receiver]
         if isinstance(receiver, cst.Name | cst.Attribute):
             # What a name, a parameter or a `self.` attribute holds, as far as it is certain.
-            values = Values(self).of(receiver)
+            values = self._held(receiver, call)
         if not values:
             return None
         # `model = model.to(device)` rebinds the instance itself: its other values say the class.
@@ -209,7 +219,10 @@ class TiedWeights(Pass):
         if len(found) == 1 and None not in found:
             name = found.pop()
             certain = on_xla and not wrapped
-            return (name, self._classes[name], certain) if name is not None else None
+            if name is None:
+                return None
+            self._built[id(call)] = [_constructor(v) for v in values]
+            return name, self._classes[name], certain
         # Some values are built by a tying class's own classmethod (nanoGPT's
         # `GPT.from_pretrained(...)`): most likely an instance, but not certainly.
         names = (found | made) - {None}
@@ -220,6 +233,23 @@ class TiedWeights(Pass):
             )
             return name, self._classes[name], False
         return None
+
+    def _held(self, receiver: cst.Name | cst.Attribute, call: cst.Call) -> list | None:
+        """What ``receiver`` may hold at ``call``: ``Values``, less the assignments of a name
+        that come after the move in its own scope with no loop around the move (TCN's
+        `model = torch.load(f)` after training reloads the best model; the move came first)."""
+        direct = self.bound_values(receiver) if isinstance(receiver, cst.Name) else None
+        if direct is None:
+            return Values(self).of(receiver)
+        if not in_loop(self, call):
+            direct = [v for v in direct if not after_in_scope(self, v, call)]
+        leaves: list[cst.BaseExpression] = []
+        for value in direct:
+            found = Values(self).of(value)
+            if found is None:
+                return None
+            leaves.extend(found)
+        return leaves
 
     def _left_to_a_person(self, device: cst.BaseExpression) -> bool:
         """A device that still says CUDA after the migration (`device = 'cuda'`, nanoGPT's
@@ -316,17 +346,27 @@ class TiedWeights(Pass):
         move = self._statement_move(line)  # type: ignore[arg-type]
         return move is not None and move[1] is call
 
-    def _report_untied(self, node: cst.CSTNode, name: str, ties: _Ties, why: str) -> None:
+    def _report_untied(
+        self, node: cst.CSTNode, name: str, ties: Ties, why: str, instance: str = "model"
+    ) -> None:
         if ties.pretrained:
             message = (
                 f"`{name}` (a PreTrainedModel) moved to the XLA device: the move unties its tied "
                 "weights; call model.tie_weights() after moving it to the XLA device"
             )
         else:
-            pairs = ", ".join(f"{a} = {b}" for a, b in ties.certain) or "its weights"
+            pairs = _pairs(ties) or "its weights"
+            again = "tie them again on the moved model"
+            if ties.carried and not ties.conditional:
+                tests = " / ".join(dict.fromkeys(f"`{t}`" for _, _, t in ties.carried))
+                again = (
+                    f"tie them again on the moved model when {tests} held for the arguments "
+                    f"that built it (`{instance}.{ties.carried[0][0]} = "
+                    f"{instance}.{ties.carried[0][1]}` under that condition)"
+                )
             message = (
                 f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties them "
-                f"({why}): tie them again on the moved model"
+                f"({why}): {again}"
             )
         self.report(node, TiedWeightsUntied, message, False)
 
@@ -367,36 +407,74 @@ class TiedWeights(Pass):
                     if ties.conditional
                     else self._why_uncertain(call)
                 )
-                self._report_untied(call, name, ties, why)
+                self._report_untied(call, name, ties, why, instance)
                 continue
-            wanted = [f"{instance}.{a} = {instance}.{b}" for a, b in ties.certain]
-            following = {
-                cst.Module([]).code_for_node(s.body[0]).strip()
-                for s in original[index + 1 : index + 1 + len(wanted)]
-                if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-            }
-            if all(w in following for w in wanted):
+            asked = (
+                ask_again(self, ties, self._built.get(id(call), []), call) if ties.carried else {}
+            )
+            if isinstance(asked, str):
+                self._report_untied(call, name, ties, asked, instance)
+                continue
+            wanted = _retie_statements(instance, ties, asked)
+            if not wanted:
+                continue  # tied only under a test its arguments never pass
+            following = [_code(s.with_changes(leading_lines=())) for s in original[index + 1 :]]
+            if [_code(w) for w in wanted] == following[: len(wanted)]:
                 continue  # already tied again (a second run)
-            pairs = ", ".join(f"{a} = {b}" for a, b in ties.certain)
             if not self.report(
                 call,
                 TiedWeightsRetie,
-                f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties "
-                "them: tied again after the move",
+                f"`{name}` ties {_pairs(ties)} in __init__ and moving it to the XLA device "
+                "unties them: tied again after the move"
+                + "".join(dict.fromkeys(f" when `{a.test}`" for a in asked.values() if a.test)),
                 True,
             ):
                 continue
-            lines = [cst.parse_statement(w) for w in wanted]
-            lines[0] = lines[0].with_changes(
+            wanted[0] = wanted[0].with_changes(
                 leading_lines=[cst.EmptyLine(comment=cst.Comment(_COMMENT))]
             )
-            body.extend(lines)
+            body.extend(wanted)
             changed = True
         return body if changed else None
 
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _pairs(ties: Ties) -> str:
+    """ "a = b, c = d if t": the ties, each with the test of `__init__`'s it depends on."""
+    pairs = [f"{a} = {b}" for a, b in ties.certain]
+    pairs += [f"{a} = {b} (when `{t}`)" for a, b, t in ties.carried]
+    return ", ".join(pairs)
+
+
+def _retie_statements(
+    instance: str, ties: Ties, asked: dict[str, Asked]
+) -> list[cst.BaseStatement]:
+    """The ties made again on ``instance``: the certain ones, then those whose test holds here
+    (always, or under an `if` that asks it in the caller's terms)."""
+    lines = [f"{instance}.{a} = {instance}.{b}\n" for a, b in ties.certain]
+    lines += [f"{instance}.{a} = {instance}.{b}\n" for a, b, t in ties.carried if asked[t].always]
+    guarded: dict[str, list[str]] = {}
+    for a, b, t in ties.carried:
+        if asked[t].test is not None:
+            guarded.setdefault(asked[t].test, []).append(f"    {instance}.{a} = {instance}.{b}\n")  # type: ignore[arg-type]
+    lines += [f"if {test}:\n" + "".join(body) for test, body in guarded.items()]
+    return [cst.parse_statement(line) for line in lines]
+
+
+def _constructor(value: cst.BaseExpression) -> cst.Call:
+    """The call of the class in ``value``: `Cls(...)` itself, or the one `Cls(...).to(...)` moves."""
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "to"
+        and isinstance(value.func.value, cst.Call)
+    ):
+        return value.func.value
+    assert isinstance(value, cst.Call)
+    return value
 
 
 def _wraps(value: cst.BaseExpression, receiver: cst.BaseExpression) -> bool:

@@ -1,0 +1,55 @@
+# golden: select=TRN001,TRN250,TRN251
+# Class: a tie made by what `__init__` calls: a method (`self.tie_weights()`, under a test of a
+# parameter), a module-level function given the instance (`tie(self)`), the `__init__` of a
+# module class built into an attribute (`self.decoder = Decoder(...)`). Each is made again on
+# the moved model.
+import torch
+from torch import nn
+
+
+def tie(module):
+    module.head.weight = module.embed.weight
+
+
+class Decoder(nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.out = nn.Linear(dim, vocab, bias=False)
+        self.out.weight = self.embed.weight
+
+
+class WithMethod(nn.Module):
+    def __init__(self, vocab, dim, tie_embeddings=True):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.head = nn.Linear(dim, vocab, bias=False)
+        if tie_embeddings:
+            self.tie_weights()
+
+    def tie_weights(self):
+        self.head.weight = self.embed.weight
+
+
+class WithFunction(nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.head = nn.Linear(dim, vocab, bias=False)
+        tie(self)
+
+
+class Seq2Seq(nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.decoder = Decoder(vocab, dim)
+
+
+def main(tie_embeddings):
+    a = WithMethod(32, 8, tie_embeddings=tie_embeddings)
+    a.cuda()
+    b = WithFunction(32, 8)
+    b.cuda()
+    c = Seq2Seq(32, 8)
+    c.cuda()
+    return a, b, c

@@ -1,0 +1,218 @@
+"""A tie `__init__` makes under a test of its own parameters (TCN's `if tied_weights:`), asked
+again after the move in the caller's terms: each parameter is replaced by what the call that
+built the model passed for it (`TCN(..., tied_weights=tied)` gives `if tied:`), or by its
+default. Done only where those arguments certainly hold the same values at the move: plain names
+and attributes (no call, no subscript), in the scope that builds the model, bound nowhere after
+it is built. A test whose arguments are all constants is decided here: always (the tie is made
+again unconditionally) or never (nothing to do).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider, PositionProvider
+
+from trncodemod.analysis.weight_ties import PLAIN, Ties
+from trncodemod.passes import Pass
+
+_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a test of `__init__`'s parameters is at the move: ``test`` in the caller's terms,
+    or ``always``/never (``test`` None) where the arguments are constants."""
+
+    test: str | None
+    always: bool = False
+
+
+def ask_again(
+    owner: Pass, ties: Ties, built: list[cst.Call], move: cst.CSTNode
+) -> dict[str, Asked] | str:
+    """Each test ``ties.carried`` depends on, asked at ``move`` of the model ``built`` made;
+    where one cannot be, why (a phrase for the finding)."""
+    if len(built) != 1 or ties.signature is None:
+        return "the model may be built by more than one call"
+    call = built[0]
+    bound = _bind(ties.signature, call)
+    if isinstance(bound, str):
+        return bound
+    asked: dict[str, Asked] = {}
+    chains: set[str] = set()
+    for test in {t for _, _, t in ties.carried}:
+        tree = ast.parse(test, mode="eval").body
+        try:
+            replaced = _Replace(bound, chains).visit(tree)
+        except _NotCarried as why:
+            return str(why)
+        if not any(isinstance(n, ast.Name) for n in ast.walk(replaced)):
+            try:
+                value = eval(
+                    compile(ast.Expression(replaced), "<test>", "eval"), {"__builtins__": {}}
+                )  # noqa: S307 (constants, `not`, `and`, comparisons only)
+            except Exception:  # noqa: BLE001 (a comparison of constants that raises)
+                return f"`{test}` cannot be decided from the arguments"
+            asked[test] = Asked(None, always=bool(value))
+        else:
+            asked[test] = Asked(ast.unparse(replaced))
+    if chains:
+        why = _changed_after(owner, call, move, chains)
+        if why:
+            return why
+    return asked
+
+
+class _NotCarried(Exception):
+    pass
+
+
+class _Replace(ast.NodeTransformer):
+    """A test with each parameter replaced by its argument (``chains``: the names and attribute
+    chains the arguments read)."""
+
+    def __init__(self, bound: dict[str, cst.BaseExpression | ast.expr], chains: set[str]) -> None:
+        self.bound = bound
+        self.chains = chains
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        value = self.bound.get(node.id)
+        if value is None:
+            raise _NotCarried(f"`{node.id}` has no argument or constant default here")
+        if isinstance(value, ast.expr):
+            if not isinstance(value, ast.Constant):
+                raise _NotCarried(f"the default of `{node.id}` is not a constant")
+            return value
+        code = cst.Module([]).code_for_node(value)
+        try:
+            expr = ast.parse(code.strip(), mode="eval").body
+        except SyntaxError as error:
+            raise _NotCarried(f"`{code}` cannot be read") from error
+        if not all(isinstance(n, PLAIN) for n in ast.walk(expr)):
+            raise _NotCarried(
+                f"the call passes `{node.id}` as `{code}`, which may not give the same value "
+                "when read again"
+            )
+        for part in ast.walk(expr):
+            if isinstance(part, ast.Attribute | ast.Name) and isinstance(part.ctx, ast.Load):
+                self.chains.add(ast.unparse(part))
+        return expr
+
+
+def _bind(
+    signature: ast.arguments, call: cst.Call
+) -> dict[str, cst.BaseExpression | ast.expr] | str:
+    """`__init__`'s parameters -> the argument ``call`` passes, or the default."""
+    if any(arg.star for arg in call.args):
+        return "the call that builds the model unpacks its arguments"
+    positional = [*signature.posonlyargs, *signature.args][1:]  # not `self`
+    bound: dict[str, cst.BaseExpression | ast.expr] = {}
+    defaults = signature.defaults
+    for param, default in zip(positional[len(positional) - len(defaults) :], defaults, strict=True):
+        bound[param.arg] = default
+    for param, default in zip(signature.kwonlyargs, signature.kw_defaults, strict=True):
+        if default is not None:
+            bound[param.arg] = default
+    passed = [a for a in call.args if a.keyword is None]
+    if len(passed) > len(positional) and signature.vararg is None:
+        return "the call passes more arguments than `__init__` takes"
+    for param, arg in zip(positional, passed, strict=False):
+        bound[param.arg] = arg.value
+    for arg in call.args:
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+    return bound
+
+
+def _changed_after(owner: Pass, call: cst.Call, move: cst.CSTNode, chains: set[str]) -> str | None:
+    """Why the names and attributes ``chains`` may not hold at ``move`` what they held at
+    ``call``; None where they certainly do (both in one scope, nothing binds them after it)."""
+    if _contains(move, call):
+        return None
+    scope = _scope(owner, call)
+    if scope is not _scope(owner, move):
+        return "the model is built in another scope than the one that moves it"
+    built_at = _start(owner, call)
+    if _start(owner, move) <= built_at:
+        return "the move comes before the call that builds the model"
+    roots = {c.split(".")[0] for c in chains}
+    attributes = {"." + c.split(".", 1)[1] for c in chains if "." in c}
+    module = owner._wrapper.module  # noqa: SLF001 (the tree the pass runs on)
+    for node in m.findall(module, m.Global() | m.Nonlocal()):
+        names = {n.name.value for n in node.names}  # type: ignore[attr-defined]
+        if names & roots:
+            return f"`{sorted(names & roots)[0]}` is declared global in a function"
+    for target in _targets(module):
+        if _start(owner, target) < built_at:
+            continue
+        code = cst.Module([]).code_for_node(target)
+        if isinstance(target, cst.Name) and code in roots and _scope(owner, target) is scope:
+            return f"`{code}` is bound again after the model is built"
+        if isinstance(target, cst.Attribute) and any(code.endswith(a) for a in attributes):
+            return f"`{code}` is assigned after the model is built"
+    return None
+
+
+def _targets(module: cst.Module) -> list[cst.BaseExpression]:
+    """Every name or attribute an assignment, a loop, a `with`, a walrus or `del` binds."""
+    found: list[cst.BaseExpression] = []
+    pattern = (
+        m.AssignTarget()
+        | m.AugAssign()
+        | m.AnnAssign()
+        | m.For()
+        | m.NamedExpr()
+        | m.AsName()
+        | m.Del()
+    )
+    for node in m.findall(module, pattern):
+        target = getattr(node, "target", None) or getattr(node, "name", None)
+        stack = [target]
+        while stack:
+            part = stack.pop()
+            if isinstance(part, cst.Name | cst.Attribute):
+                found.append(part)
+            elif isinstance(part, cst.Tuple | cst.List):
+                stack.extend(e.value for e in part.elements)
+            elif isinstance(part, cst.StarredElement):
+                stack.append(part.value)
+    return found
+
+
+def in_loop(owner: Pass, node: cst.CSTNode) -> bool:
+    """Whether a `for` or `while` of ``node``'s own scope holds it."""
+    current = owner.get_metadata(ParentNodeProvider, node, None)
+    while current is not None and not isinstance(current, _SCOPES):
+        if isinstance(current, cst.For | cst.While):
+            return True
+        current = owner.get_metadata(ParentNodeProvider, current, None)
+    return False
+
+
+def after_in_scope(owner: Pass, later: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Whether ``later`` starts after ``node`` ends, in the same scope."""
+    end = owner.get_metadata(PositionProvider, node).end
+    return _scope(owner, later) is _scope(owner, node) and _start(owner, later) > (
+        end.line,
+        end.column,
+    )
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    return any(node is inner for node in m.findall(outer, m.Call()))
+
+
+def _scope(owner: Pass, node: cst.CSTNode) -> cst.CSTNode | None:
+    current = owner.get_metadata(ParentNodeProvider, node, None)
+    while current is not None and not isinstance(current, _SCOPES):
+        current = owner.get_metadata(ParentNodeProvider, current, None)
+    return current
+
+
+def _start(owner: Pass, node: cst.CSTNode) -> tuple[int, int]:
+    start = owner.get_metadata(PositionProvider, node).start
+    return start.line, start.column
