@@ -17,9 +17,9 @@ from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.loader_values import Values, is_xla_device
 from trncodemod.transforms.tied_weights_condition import (
     Asked,
-    after_in_scope,
     ask_again,
-    in_loop,
+    assigned_value,
+    reaching,
 )
 
 from trncodemod.analysis.facts import FileFacts
@@ -97,7 +97,8 @@ class TiedWeightsUntied(Rule):
     `__init__` depends on a condition other than a test of its parameters, or the class is a Hugging Face `PreTrainedModel` (which
     ties in `tie_weights()`), or the test a tie in `__init__` depends on cannot be asked again
     after the move with certainty (the call passes a call for the parameter, a name it reads is
-    bound again after the model is built). Also a move to a device that still says CUDA after the migration
+    bound again after the model is built), or a function may rebind the moved name with
+    `global` (awd-lstm-lm's `model_load`). Also a move to a device that still says CUDA after the migration
     (nanoGPT's `device = 'cuda'`, left for a person to set, TRN006/TRN026): once it is the XLA
     device, the move unties the weights. XLA targets only (see TRN250).
 
@@ -160,6 +161,7 @@ class TiedWeights(Pass):
         self._imported: set[str] = set()
         self._doubts: dict[int, list[str]] = {}  # id(move) -> why the retie is not certain
         self._built: dict[int, list[cst.Call]] = {}  # id(move) -> the calls that built the model
+        self._module_doubt = ""  # why a `module.Class` read may not be the module's class
         facts = self.run.facts
         if facts is None:
             return
@@ -167,8 +169,11 @@ class TiedWeights(Pass):
             self._classes[name] = Ties.read(ties)
         for name, ties in self.run.program.imported_ties.items():
             # By name, or by a `from m import *` the program model followed to one class.
-            bound = name in facts.imported or "*" in facts.imported
-            if bound and name not in facts.global_names:
+            head = name.split(".", 1)[0]
+            bound = head in facts.imported or "*" in facts.imported
+            # `module.Class`: whether the module name still holds the module is asked where
+            # the class is called (``_module_holds``).
+            if bound and (head != name or name not in facts.global_names):
                 self._classes.setdefault(name, Ties.read(ties))
                 self._imported.add(name)
 
@@ -214,11 +219,14 @@ class TiedWeights(Pass):
             self._doubt(
                 call, f"`{_code(receiver)}` may also hold `{_code(wrapped[0])}`, a wrapper of it"
             )
+        self._module_doubt = ""
         found = {self._instance_of(v) for v in values}
+        if self._module_doubt:
+            self._doubt(call, self._module_doubt)
         made = {self._made_by(v) for v in values} - {None}
         if len(found) == 1 and None not in found:
             name = found.pop()
-            certain = on_xla and not wrapped
+            certain = on_xla and not wrapped and id(call) not in self._doubts
             if name is None:
                 return None
             self._built[id(call)] = [_constructor(v) for v in values]
@@ -235,20 +243,32 @@ class TiedWeights(Pass):
         return None
 
     def _held(self, receiver: cst.Name | cst.Attribute, call: cst.Call) -> list | None:
-        """What ``receiver`` may hold at ``call``: ``Values``, less the assignments of a name
-        that come after the move in its own scope with no loop around the move (TCN's
-        `model = torch.load(f)` after training reloads the best model; the move came first)."""
-        direct = self.bound_values(receiver) if isinstance(receiver, cst.Name) else None
-        if direct is None:
+        """What ``receiver`` may hold at ``call``: for a name, the values of the assignments
+        that reach the move (``reaching``: not those after it, TCN's `model = torch.load(f)`
+        after training), with those a function makes with `global`; ``Values`` otherwise."""
+        found = reaching(self, receiver) if isinstance(receiver, cst.Name) else None
+        if found is None:
             return Values(self).of(receiver)
-        if not in_loop(self, call):
-            direct = [v for v in direct if not after_in_scope(self, v, call)]
+        bindings, foreign = found
+        direct = [assigned_value(self, b) for b in bindings]
+        for binding in foreign:
+            value = assigned_value(self, binding)
+            if value is None:
+                self._doubt(
+                    call,
+                    f"`{_code(receiver)}` may also be what `{_function_of(self, binding)}` binds "
+                    "it to with `global`",
+                )
+            else:
+                direct.append(value)
+        if None in direct:
+            return None
         leaves: list[cst.BaseExpression] = []
         for value in direct:
-            found = Values(self).of(value)
-            if found is None:
+            values = Values(self).of(value)  # type: ignore[arg-type]
+            if values is None:
                 return None
-            leaves.extend(found)
+            leaves.extend(values)
         return leaves
 
     def _left_to_a_person(self, device: cst.BaseExpression) -> bool:
@@ -298,7 +318,32 @@ class TiedWeights(Pass):
             )
         ):
             return value.func.value
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and isinstance(value.func.value, cst.Name)
+            and (name := _code(value.func)) in self._classes
+            and self._module_holds(value.func.value)
+        ):
+            return name
         return None
+
+    def _module_holds(self, head: cst.Name) -> bool:
+        """Whether ``head`` (`model` of `model.RNNModel(...)`) holds the module its import
+        binds where it is read: no other binding of it reaches there (awd-lstm-lm rebinds
+        `model` to the instance after)."""
+        facts = self.run.facts
+        if facts is not None and head.value not in facts.global_names:
+            return True
+        found = reaching(self, head)
+        if found is None or not all(isinstance(b, cst.Import | cst.ImportFrom) for b in found[0]):
+            return False
+        if found[1]:
+            self._module_doubt = (
+                f"`{head.value}` may also be what `{_function_of(self, found[1][0])}` binds it "
+                "to with `global`"
+            )
+        return True
 
     def _statement_move(self, statement: cst.CSTNode) -> tuple[str, cst.Call] | None:
         """`(instance code, call)` where ``statement`` is `x = <call>` or `<call>` alone."""
@@ -358,12 +403,14 @@ class TiedWeights(Pass):
             pairs = _pairs(ties) or "its weights"
             again = "tie them again on the moved model"
             if ties.carried and not ties.conditional:
-                tests = " / ".join(dict.fromkeys(f"`{t}`" for _, _, t in ties.carried))
-                again = (
-                    f"tie them again on the moved model when {tests} held for the arguments "
-                    f"that built it (`{instance}.{ties.carried[0][0]} = "
-                    f"{instance}.{ties.carried[0][1]}` under that condition)"
-                )
+                asked = ask_again(self, ties, self._built.get(id(node), []), node)
+                if isinstance(asked, dict):
+                    # The caller's test, where only the instance was in doubt (awd-lstm-lm).
+                    code = "; ".join(_one_line(s) for s in _retie_statements(instance, ties, asked))
+                    again += f" (`{code}`)" if code else ""
+                else:
+                    tests = " / ".join(dict.fromkeys(f"`{t}`" for _, _, t in ties.carried))
+                    again += f" where {tests} held for the arguments that built it"
             message = (
                 f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties them "
                 f"({why}): {again}"
@@ -440,6 +487,19 @@ class TiedWeights(Pass):
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _function_of(owner: Pass, node: cst.CSTNode) -> str:
+    current = owner.get_metadata(ParentNodeProvider, node, None)
+    while current is not None and not isinstance(current, cst.FunctionDef):
+        current = owner.get_metadata(ParentNodeProvider, current, None)
+    return current.name.value if current is not None else "a function"
+
+
+def _one_line(statement: cst.BaseStatement) -> str:
+    """`if t: a = b` for a statement of ``_retie_statements``."""
+    lines = [line.strip() for line in _code(statement).strip().splitlines()]
+    return " ".join(lines) if len(lines) < 3 else lines[0] + " " + "; ".join(lines[1:])
 
 
 def _pairs(ties: Ties) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider, PositionProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from trncodemod.analysis.weight_ties import PLAIN, Ties
 from trncodemod.passes import Pass
@@ -183,6 +183,76 @@ def _targets(module: cst.Module) -> list[cst.BaseExpression]:
     return found
 
 
+def reaching(owner: Pass, name: cst.Name) -> tuple[list[cst.CSTNode], list[cst.CSTNode]] | None:
+    """The bindings of ``name`` that may reach its read, in its own scope (each an assignment's
+    target or an import), and those a function makes with `global` (any may reach): straight-line
+    order, where the read is in no loop of its scope. A binding in a block around the read ends
+    the earlier ones; one in the read's own statement or after it is left out (awd-lstm's
+    `import model` ... `model = model.RNNModel(...)` ... `model.cuda()` ... `model =
+    torch.load(f)`). None where its scope does not bind it or the read is in a loop."""
+    scope = owner.get_metadata(ScopeProvider, name, None)
+    if scope is None or in_loop(owner, name):
+        return None
+    own = _scope(owner, name)
+    read = _statement(owner, name)
+    if read is None:
+        return None
+    local: list[tuple[tuple[int, int], cst.CSTNode, cst.CSTNode]] = []
+    foreign: list[cst.CSTNode] = []
+    for assignment in scope[name.value]:
+        node = getattr(assignment, "node", None)
+        if node is None:
+            return None
+        if _scope(owner, node) is not own:
+            foreign.append(node)
+            continue
+        statement = _statement(owner, node)
+        if statement is None:
+            return None
+        local.append((_start(owner, statement), statement, node))
+    before = sorted((x for x in local if x[0] < _start(owner, read)), key=lambda x: x[0])
+    if not before:
+        return None
+    around = set(map(id, _blocks(owner, read)))
+    for index in range(len(before) - 1, -1, -1):
+        if id(owner.get_metadata(ParentNodeProvider, before[index][1], None)) in around:
+            before = before[index:]
+            break
+    return [node for _, _, node in before], foreign
+
+
+def assigned_value(owner: Pass, node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value ``node`` (a binding ``reaching`` gives) is assigned as a whole target."""
+    target = owner.get_metadata(ParentNodeProvider, node, None)
+    if isinstance(target, cst.AssignTarget) and target.target is node:
+        statement = owner.get_metadata(ParentNodeProvider, target, None)
+        return statement.value if isinstance(statement, cst.Assign) else None
+    if isinstance(target, cst.AnnAssign) and target.target is node:
+        return target.value
+    return None
+
+
+def _statement(owner: Pass, node: cst.CSTNode) -> cst.CSTNode | None:
+    """The statement line or compound statement that holds ``node``."""
+    current: cst.CSTNode | None = node
+    while current is not None and not isinstance(current, cst.BaseStatement):
+        current = owner.get_metadata(ParentNodeProvider, current, None)
+    return current
+
+
+def _blocks(owner: Pass, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The blocks around ``node`` up to its scope's body (the module itself at the top)."""
+    found = []
+    current = owner.get_metadata(ParentNodeProvider, node, None)
+    while current is not None:
+        if isinstance(current, cst.IndentedBlock | cst.Module):
+            found.append(current)
+        if isinstance(current, _SCOPES):
+            break
+        current = owner.get_metadata(ParentNodeProvider, current, None)
+    return found
+
+
 def in_loop(owner: Pass, node: cst.CSTNode) -> bool:
     """Whether a `for` or `while` of ``node``'s own scope holds it."""
     current = owner.get_metadata(ParentNodeProvider, node, None)
@@ -191,15 +261,6 @@ def in_loop(owner: Pass, node: cst.CSTNode) -> bool:
             return True
         current = owner.get_metadata(ParentNodeProvider, current, None)
     return False
-
-
-def after_in_scope(owner: Pass, later: cst.CSTNode, node: cst.CSTNode) -> bool:
-    """Whether ``later`` starts after ``node`` ends, in the same scope."""
-    end = owner.get_metadata(PositionProvider, node).end
-    return _scope(owner, later) is _scope(owner, node) and _start(owner, later) > (
-        end.line,
-        end.column,
-    )
 
 
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:

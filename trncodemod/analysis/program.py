@@ -1049,6 +1049,12 @@ class _Resolver:
     def imported_ties(self, path: str) -> dict[str, tuple[str, ...]]:
         found = self._imported_facts(path, lambda summary: summary.ties)
         found.update(self._star_ties(path))
+        # `import model` ... `model.RNNModel(...)` (awd-lstm-lm): "model.RNNModel".
+        for local, binding in self.summaries[path].imports.items():
+            module = None if ":" in binding else self.index.module(path, binding)
+            if module is not None and module != path:
+                for name, ties in self.summaries[module].ties.items():
+                    found[f"{local}.{name}"] = ties
         return found
 
     def _star_ties(self, path: str) -> dict[str, tuple[str, ...]]:
