@@ -242,10 +242,14 @@ class TiedWeights(Pass):
             return name, self._classes[name], False
         return None
 
-    def _held(self, receiver: cst.Name | cst.Attribute, call: cst.Call) -> list | None:
+    def _held(
+        self, receiver: cst.Name | cst.Attribute, call: cst.Call, depth: int = 0
+    ) -> list | None:
         """What ``receiver`` may hold at ``call``: for a name, the values of the assignments
         that reach the move (``reaching``: not those after it, TCN's `model = torch.load(f)`
-        after training), with those a function makes with `global`; ``Values`` otherwise."""
+        after training), with those a function makes with `global`; ``Values`` otherwise. A
+        value that moves or wraps the name itself (`model = model.to(d)`, `torch.compile(model)`)
+        is kept with what the name held before it."""
         found = reaching(self, receiver) if isinstance(receiver, cst.Name) else None
         if found is None:
             return Values(self).of(receiver)
@@ -265,9 +269,17 @@ class TiedWeights(Pass):
             return None
         leaves: list[cst.BaseExpression] = []
         for value in direct:
-            values = Values(self).of(value)  # type: ignore[arg-type]
+            inner = _itself(value, receiver)  # type: ignore[arg-type]
+            values = (
+                Values(self).of(value)  # type: ignore[arg-type]
+                if inner is None
+                else self._held(inner, call, depth + 1)
+                if depth < 4
+                else None
+            )
             if values is None:
                 return None
+            leaves.extend([value] if inner is not None else [])
             leaves.extend(values)
         return leaves
 
@@ -487,6 +499,15 @@ class TiedWeights(Pass):
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _itself(value: cst.BaseExpression, receiver: cst.Name) -> cst.Name | None:
+    """The read of ``receiver`` in a value that moves it (`x.to(...)`) or wraps it (`f(x)`)."""
+    if _moves_itself(value, receiver):
+        return value.func.value  # type: ignore[attr-defined,return-value]
+    if _wraps(value, receiver):
+        return value.args[0].value  # type: ignore[attr-defined,return-value]
+    return None
 
 
 def _function_of(owner: Pass, node: cst.CSTNode) -> str:
