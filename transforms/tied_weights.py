@@ -13,7 +13,7 @@ the device pass wrote (``is_xla_device``).
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ImportAssignment, ParentNodeProvider, ScopeProvider
 from trncodemod.transforms.loader_values import Values, is_xla_device
 from trncodemod.transforms.tied_weights_condition import (
     Asked,
@@ -344,9 +344,10 @@ class TiedWeights(Pass):
         """Whether ``head`` (`model` of `model.RNNModel(...)`) holds the module its import
         binds where it is read: no other binding of it reaches there (awd-lstm-lm rebinds
         `model` to the instance after)."""
-        facts = self.run.facts
-        if facts is not None and head.value not in facts.global_names:
-            return True
+        scope = self.get_metadata(ScopeProvider, head, None)
+        bindings = scope[head.value] if scope is not None else ()
+        if bindings and all(isinstance(b, ImportAssignment) for b in bindings):
+            return True  # bound by imports only, wherever it is read
         found = reaching(self, head)
         if found is None or not all(isinstance(b, cst.Import | cst.ImportFrom) for b in found[0]):
             return False

@@ -1,5 +1,6 @@
 # Twin of tied-weights-module: `model` no longer holds the module where `model.RNNModel` is
-# read (a registry bound before it), so the call is not known to build the tying class.
+# read (a registry bound before it; a parameter of `build`), so the call is not known to build
+# the tying class.
 import argparse
 
 import torch
@@ -14,3 +15,10 @@ args = parser.parse_args()
 model = load_registry("zoo")
 model = model.RNNModel(32, 8, 0.4, args.tied)
 model.to(torch_xla.device())
+
+
+def build(model, tied):
+    # `model` is a parameter here, not the module.
+    lm = model.RNNModel(32, 8, 0.4, tied)
+    lm.to(torch_xla.device())
+    return lm
