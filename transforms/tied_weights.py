@@ -191,7 +191,9 @@ class TiedWeights(Pass):
             device = call.args[0].value
         if device is None:
             return None
-        on_xla = is_xla_device(self, device)
+        # A device that is XLA on some launches only (`torch_xla.device() if args.accel else
+        # torch.device("cpu")`): tying again is harmless where the move kept the tie.
+        on_xla = is_xla_device(self, device) or self._may_be_xla(device)
         if not on_xla:
             if not self._left_to_a_person(device):
                 return None
@@ -282,6 +284,19 @@ class TiedWeights(Pass):
             leaves.extend([value] if inner is not None else [])
             leaves.extend(values)
         return leaves
+
+    def _may_be_xla(self, device: cst.BaseExpression) -> bool:
+        """Whether one value ``device`` may hold is the XLA device: a choice between it and
+        another (pytorch/examples' word_language_model, `torch.device('xla' if opt.cuda else
+        'cpu')` in attention-is-all-you-need once migrated)."""
+        values = Values(self).of(device) if isinstance(device, cst.Name | cst.Attribute) else None
+        for value in values or [device]:
+            if isinstance(value, cst.Call) and self.is_any(value.func, {"torch.device"}):
+                value = value.args[0].value if len(value.args) == 1 else value
+            choices = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+            if any(is_xla_device(self, c, follow=False) for c in choices):
+                return True
+        return False
 
     def _left_to_a_person(self, device: cst.BaseExpression) -> bool:
         """A device that still says CUDA after the migration (`device = 'cuda'`, nanoGPT's
@@ -485,8 +500,7 @@ class TiedWeights(Pass):
                 call,
                 TiedWeightsRetie,
                 f"`{name}` ties {_pairs(ties)} in __init__ and moving it to the XLA device "
-                "unties them: tied again after the move"
-                + "".join(dict.fromkeys(f" when `{a.test}`" for a in asked.values() if a.test)),
+                "unties them: tied again after the move" + _under(asked),
                 True,
             ):
                 continue
@@ -524,6 +538,12 @@ def _one_line(statement: cst.BaseStatement) -> str:
     return " ".join(lines) if len(lines) < 3 else lines[0] + " " + "; ".join(lines[1:])
 
 
+def _under(asked: dict[str, Asked]) -> str:
+    """ " under `if t:`" for each test asked in the caller's terms, in `__init__`'s order."""
+    tests = [f"`if {a.test}:`" for a in asked.values() if a.test]
+    return f" under {' and '.join(tests)}" if tests else ""
+
+
 def _pairs(ties: Ties) -> str:
     """ "a = b, c = d if t": the ties, each with the test of `__init__`'s it depends on."""
     pairs = [f"{a} = {b}" for a, b in ties.certain]
@@ -534,16 +554,25 @@ def _pairs(ties: Ties) -> str:
 def _retie_statements(
     instance: str, ties: Ties, asked: dict[str, Asked]
 ) -> list[cst.BaseStatement]:
-    """The ties made again on ``instance``: the certain ones, then those whose test holds here
-    (always, or under an `if` that asks it in the caller's terms)."""
-    lines = [f"{instance}.{a} = {instance}.{b}\n" for a, b in ties.certain]
-    lines += [f"{instance}.{a} = {instance}.{b}\n" for a, b, t in ties.carried if asked[t].always]
-    guarded: dict[str, list[str]] = {}
-    for a, b, t in ties.carried:
-        if asked[t].test is not None:
-            guarded.setdefault(asked[t].test, []).append(f"    {instance}.{a} = {instance}.{b}\n")  # type: ignore[arg-type]
-    lines += [f"if {test}:\n" + "".join(body) for test, body in guarded.items()]
-    return [cst.parse_statement(line) for line in lines]
+    """The ties made again on ``instance``, in `__init__`'s order: the certain ones, and those
+    whose test holds here (always, or under an `if` that asks it in the caller's terms; ties
+    one after another under one test share the `if`)."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for a, b, test in ties.ordered:
+        if test is not None and not asked[test].always and asked[test].test is None:
+            continue  # never made for these arguments
+        guard = asked[test].test if test is not None else None
+        line = f"{instance}.{a} = {instance}.{b}\n"
+        if groups and guard is not None and groups[-1][0] == guard:
+            groups[-1][1].append(line)
+        else:
+            groups.append((guard, [line]))
+    return [
+        cst.parse_statement(
+            "".join(body) if guard is None else f"if {guard}:\n" + "".join("    " + x for x in body)
+        )
+        for guard, body in groups
+    ]
 
 
 def _constructor(value: cst.BaseExpression) -> cst.Call:

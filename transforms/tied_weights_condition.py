@@ -44,7 +44,7 @@ def ask_again(
         return bound
     asked: dict[str, Asked] = {}
     chains: set[str] = set()
-    for test in {t for _, _, t in ties.carried}:
+    for test in dict.fromkeys(t for _, _, t in ties.carried):
         tree = ast.parse(test, mode="eval").body
         try:
             replaced = _Replace(bound, chains).visit(tree)

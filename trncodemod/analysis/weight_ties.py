@@ -320,18 +320,21 @@ class Ties:
     """A class's ties as the tied-weights pass reads them: ``certain`` ties, ``carried`` ties
     with the test on `__init__`'s parameters they depend on, ``signature`` (`__init__`'s
     parameters), whether one depends on a condition the caller cannot ask (``conditional``) and
-    whether it is a tying `PreTrainedModel`."""
+    whether it is a tying `PreTrainedModel`; ``ordered``: both, in the order `__init__` makes
+    them (test None for a certain one), the order they are made again in."""
 
     certain: tuple[tuple[str, str], ...]
     carried: tuple[tuple[str, str, str], ...]
     signature: ast.arguments | None
     conditional: bool
     pretrained: bool
+    ordered: tuple[tuple[str, str, str | None], ...] = ()
 
     @classmethod
     def read(cls, ties: tuple[str, ...]) -> Ties:
         certain: list[tuple[str, str]] = []
         carried: list[tuple[str, str, str]] = []
+        ordered: list[tuple[str, str, str | None]] = []
         signature = None
         for tie in ties:
             if tie in (CONDITIONAL, PRETRAINED):
@@ -343,13 +346,16 @@ class Ties:
                 pair, _, test = tie.partition(_IF)
                 a, b = pair.split("=", 1)
                 carried.append((a, b, test))
+                ordered.append((a, b, test))
             else:
                 a, b = tie.split("=", 1)
                 certain.append((a, b))
+                ordered.append((a, b, None))
         return cls(
             tuple(certain),
             tuple(carried),
             signature,
             CONDITIONAL in ties or (bool(carried) and signature is None),
             PRETRAINED in ties,
+            tuple(ordered),
         )
