@@ -48,6 +48,8 @@ CASES = [
     ("tie_helpers.out.py", "main(True)[0]", 1),
     ("tie_helpers.out.py", "main(True)[1]", 1),
     ("tie_helpers.out.py", "main(True)[2]", 1),
+    ("tie_helpers.out.py", "main(True)[3]", 3),  # the shared weight and a LayerNorm's two
+    ("tie_helpers.out.py", "main(True)[4]", 1),
     # The premise: without the re-tie the move leaves two parameters.
     ("constructor_move.in.py", "main()", 2),
     ("conditional_tie.in.py", "main(True)", 2),

@@ -1,8 +1,9 @@
 # golden: select=TRN001,TRN250,TRN251
 # Class: a tie made by what `__init__` calls: a method (`self.tie_weights()`, under a test of a
 # parameter), a module-level function given the instance (`tie(self)`), the `__init__` of a
-# module class built into an attribute (`self.decoder = Decoder(...)`). Each is made again on
-# the moved model.
+# module class built into an attribute (`self.decoder = Decoder(...)`), a base class's
+# `__init__` (`super().__init__(...)`, or the base's where the class has none). Each is made
+# again on the moved model.
 import torch
 from torch import nn
 
@@ -45,6 +46,16 @@ class Seq2Seq(nn.Module):
         self.decoder = Decoder(vocab, dim)
 
 
+class Child(Decoder):
+    def __init__(self, vocab, dim):
+        super().__init__(vocab, dim)
+        self.norm = nn.LayerNorm(dim)
+
+
+class Plain(Decoder):
+    pass
+
+
 def main(tie_embeddings):
     a = WithMethod(32, 8, tie_embeddings=tie_embeddings)
     a.cuda()
@@ -52,4 +63,8 @@ def main(tie_embeddings):
     b.cuda()
     c = Seq2Seq(32, 8)
     c.cuda()
-    return a, b, c
+    d = Child(32, 8)
+    d.cuda()
+    e = Plain(32, 8)
+    e.cuda()
+    return a, b, c, d, e

@@ -1,8 +1,9 @@
 # golden: select=TRN001,TRN250,TRN251
 # Class: a tie made by what `__init__` calls: a method (`self.tie_weights()`, under a test of a
 # parameter), a module-level function given the instance (`tie(self)`), the `__init__` of a
-# module class built into an attribute (`self.decoder = Decoder(...)`). Each is made again on
-# the moved model.
+# module class built into an attribute (`self.decoder = Decoder(...)`), a base class's
+# `__init__` (`super().__init__(...)`, or the base's where the class has none). Each is made
+# again on the moved model.
 import torch
 import torch_xla
 from torch import nn
@@ -46,6 +47,16 @@ class Seq2Seq(nn.Module):
         self.decoder = Decoder(vocab, dim)
 
 
+class Child(Decoder):
+    def __init__(self, vocab, dim):
+        super().__init__(vocab, dim)
+        self.norm = nn.LayerNorm(dim)
+
+
+class Plain(Decoder):
+    pass
+
+
 def main(tie_embeddings):
     a = WithMethod(32, 8, tie_embeddings=tie_embeddings)
     a.to(torch_xla.device())
@@ -60,4 +71,12 @@ def main(tie_embeddings):
     c.to(torch_xla.device())
     # moving to the XLA device unties shared weights: tie them again
     c.decoder.out.weight = c.decoder.embed.weight
-    return a, b, c
+    d = Child(32, 8)
+    d.to(torch_xla.device())
+    # moving to the XLA device unties shared weights: tie them again
+    d.out.weight = d.embed.weight
+    e = Plain(32, 8)
+    e.to(torch_xla.device())
+    # moving to the XLA device unties shared weights: tie them again
+    e.out.weight = e.embed.weight
+    return a, b, c, d, e

@@ -1,6 +1,7 @@
 # golden: select=TRN001,TRN250,TRN251
 # Twin of tie_helpers: the tying method and function exist but `__init__` never calls them
-# (only `forward` does, or nothing), and the tying class is built in a local, not an attribute.
+# (only `forward` does, or nothing), the tying class is built in a local, not an attribute, and
+# the class's first base is not the tying one (`super().__init__` goes to the mixin).
 import torch
 import torch_xla
 from torch import nn
@@ -34,7 +35,19 @@ class Untied(nn.Module):
         return self.head(self.embed(x))
 
 
+class Mixin:
+    def __init__(self, *args):
+        pass
+
+
+class Mixed(Mixin, Decoder):
+    def __init__(self, vocab, dim):
+        super().__init__(vocab, dim)
+
+
 def main():
     model = Untied(32, 8)
     model.to(torch_xla.device())
-    return model
+    mixed = Mixed(32, 8)
+    mixed.to(torch_xla.device())
+    return model, mixed

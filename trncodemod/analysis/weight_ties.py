@@ -119,6 +119,9 @@ class _Walk:
     classes: Mapping[str, tuple[str, ...]]
     assigned_once: frozenset[str]
     ties: list[str] = field(default_factory=list)
+    # id(an `__init__` of the class or a base) -> the next base's `__init__` (`super().__init__`)
+    bases: dict[int, ast.FunctionDef] = field(default_factory=dict)
+    chain: frozenset[str] = frozenset()  # the names of the class and its bases here
 
     def add(self, tie: str, path: list[ast.expr] | None) -> None:
         """A tie made where ``path`` (the tests that lead to it) holds; None: not carried."""
@@ -137,7 +140,14 @@ class _Walk:
             n.id in self.parameters for n in ast.walk(test) if isinstance(n, ast.Name)
         )
 
-    def body(self, statements: list[ast.stmt], root: str, path: list | None, depth: int) -> None:
+    def body(
+        self,
+        statements: list[ast.stmt],
+        root: str,
+        path: list | None,
+        depth: int,
+        function: ast.FunctionDef | None = None,
+    ) -> None:
         exited = False  # after an `if` that may return, what follows is not certain
         for statement in statements:
             here = None if exited else path
@@ -153,10 +163,12 @@ class _Walk:
                 carried = here is not None and depth == 0 and self.carried(statement.test)
                 inside = [*here, statement.test] if carried else None  # type: ignore[misc]
                 otherwise = [*here, ast.UnaryOp(op=ast.Not(), operand=statement.test)]  # type: ignore[misc]
-                self.body(statement.body, root, inside, depth)
-                self.body(statement.orelse, root, otherwise if carried else None, depth)
-            elif (helper := self._helper(statement, root)) is not None and depth < _HELPER_DEPTH:
-                self.body(helper[0].body, helper[1], here, depth + 1)
+                self.body(statement.body, root, inside, depth, function)
+                self.body(statement.orelse, root, otherwise if carried else None, depth, function)
+            elif (
+                helper := self._helper(statement, root, function)
+            ) is not None and depth < _HELPER_DEPTH:
+                self.body(helper[0].body, helper[1], here, depth + 1, helper[0])
             elif (nested := self._nested(statement, root)) is not None:
                 for tie in nested:
                     self.add(tie, here if _IF not in tie and tie != CONDITIONAL else None)
@@ -167,13 +179,29 @@ class _Walk:
             if any(isinstance(n, ast.Return) for n in _own_nodes([statement])):
                 exited = True
 
-    def _helper(self, statement: ast.stmt, root: str) -> tuple[ast.FunctionDef, str] | None:
-        """The method (`self.tie_weights()`) or module-level function (`tie(self)`) that
-        ``statement`` calls with the instance, with the name it has there."""
+    def _helper(
+        self, statement: ast.stmt, root: str, function: ast.FunctionDef | None
+    ) -> tuple[ast.FunctionDef, str] | None:
+        """The method (`self.tie_weights()`), module-level function (`tie(self)`) or base
+        class `__init__` (`super().__init__(...)`) that ``statement`` calls with the instance,
+        with the name it has there."""
         if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
             return None
         call = statement.value
         func = call.func
+        base = self.bases.get(id(function)) if function is not None else None
+        if base is not None and isinstance(func, ast.Attribute) and func.attr == "__init__":
+            owner = func.value
+            by_super = isinstance(owner, ast.Call) and _base_name(owner.func) == "super"
+            by_name = (
+                isinstance(owner, ast.Name)
+                and owner.id in self.chain
+                and bool(call.args)
+                and isinstance(call.args[0], ast.Name)
+                and call.args[0].id == root
+            )
+            if (by_super or by_name) and base.args.args:
+                return base, base.args.args[0].arg
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
@@ -230,13 +258,12 @@ class _Walk:
         return prefixed
 
 
-def _attributes_once(cls: ast.ClassDef, root_of: Mapping[str, str]) -> frozenset[str]:
-    """The `self.<name>` attributes the class's methods assign exactly once."""
+def _attributes_once(chain: list[ast.ClassDef]) -> frozenset[str]:
+    """The `self.<name>` attributes the methods of the class and its bases assign once."""
     counts: dict[str, int] = {}
-    for method in cls.body:
-        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        root = root_of.get(method.name)
+    methods = [m for c in chain for m in c.body if isinstance(m, ast.FunctionDef)]
+    for method in methods:
+        root = method.args.args[0].arg if method.args.args else None
         for node in _own_nodes(method.body):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
@@ -254,16 +281,39 @@ def _attributes_once(cls: ast.ClassDef, root_of: Mapping[str, str]) -> frozenset
     return frozenset(name for name, count in counts.items() if count == 1)
 
 
+def _lineage(cls: ast.ClassDef, definitions: Mapping[str, ast.ClassDef]) -> list[ast.ClassDef]:
+    """The class, then its first base while that is a class of the same module (the class
+    `super()` goes to where each has one base there)."""
+    chain = [cls]
+    while chain[-1].bases and isinstance(chain[-1].bases[0], ast.Name):
+        base = definitions.get(chain[-1].bases[0].id)
+        if base is None or base in chain:
+            break
+        chain.append(base)
+    return chain
+
+
+def _init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    return next(
+        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+
+
 def class_ties(
     cls: ast.ClassDef,
     functions: Mapping[str, ast.FunctionDef] | None = None,
     classes: Mapping[str, tuple[str, ...]] | None = None,
+    definitions: Mapping[str, ast.ClassDef] | None = None,
 ) -> tuple[str, ...]:
     """The ties of ``cls`` (see the module's docstring); () where it ties nothing.
     ``functions``: the module's top-level functions; ``classes``: the ties of the module's
-    other classes."""
+    other classes; ``definitions``: the module's classes (a base's `__init__` and methods are
+    the class's where it does not define its own)."""
     ties: list[str] = []
-    methods = {s.name: s for s in cls.body if isinstance(s, ast.FunctionDef)}
+    chain = _lineage(cls, definitions or {})
+    methods: dict[str, ast.FunctionDef] = {}
+    for owner in reversed(chain):
+        methods.update({s.name: s for s in owner.body if isinstance(s, ast.FunctionDef)})
     defined = {
         n
         for s in cls.body
@@ -275,24 +325,26 @@ def class_ties(
     }
     if any(_base_name(b).endswith("PreTrainedModel") for b in cls.bases) and defined & _HF_TYING:
         ties.append(PRETRAINED)
-    init = methods.get("__init__")
+    inits = [i for c in chain if (i := _init(c)) is not None]
+    init = inits[0] if inits else None
     if init is None or not init.args.args:
         return tuple(ties)
     root = init.args.args[0].arg
     arguments = init.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     parameters = frozenset(a.arg for a in every[1:]) - _rebound(init)
-    roots = {name: m.args.args[0].arg for name, m in methods.items() if m.args.args}
     walk = _Walk(
         root,
         parameters,
         methods,
         functions or {},
-        {k: v for k, v in (classes or {}).items() if k != cls.name},
-        _attributes_once(cls, roots),
+        {k: v for k, v in (classes or {}).items() if k not in {c.name for c in chain}},
+        _attributes_once(chain),
         ties,
+        {id(a): b for a, b in zip(inits, inits[1:], strict=False)},
+        frozenset(c.name for c in chain),
     )
-    walk.body(init.body, root, [], 0)
+    walk.body(init.body, root, [], 0, init)
     if any(_IF in t for t in ties):
         ties.append(SIGNATURE + ast.unparse(arguments))
     return tuple(ties)
@@ -303,11 +355,12 @@ def module_ties(tree: ast.Module) -> dict[str, tuple[str, ...]]:
     it builds into an attribute included."""
     functions = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
     classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
+    definitions = {c.name: c for c in classes}
     found: dict[str, tuple[str, ...]] = {}
     for _ in range(3):  # a class built by one built by another: followed three deep
         before = dict(found)
         for cls in classes:
-            ties = class_ties(cls, functions, before)
+            ties = class_ties(cls, functions, before, definitions)
             if ties:
                 found[cls.name] = ties
         if found == before:
