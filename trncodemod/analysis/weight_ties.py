@@ -161,10 +161,13 @@ class _Walk:
                 return
             if isinstance(statement, ast.If):
                 carried = here is not None and depth == 0 and self.carried(statement.test)
-                inside = [*here, statement.test] if carried else None  # type: ignore[misc]
-                otherwise = [*here, ast.UnaryOp(op=ast.Not(), operand=statement.test)]  # type: ignore[misc]
+                inside = otherwise = None
+                if carried:
+                    negated = ast.UnaryOp(op=ast.Not(), operand=statement.test)
+                    inside = [*here, statement.test]  # type: ignore[misc]
+                    otherwise = [*here, negated]  # type: ignore[misc]
                 self.body(statement.body, root, inside, depth, function)
-                self.body(statement.orelse, root, otherwise if carried else None, depth, function)
+                self.body(statement.orelse, root, otherwise, depth, function)
             elif (
                 helper := self._helper(statement, root, function)
             ) is not None and depth < _HELPER_DEPTH:
