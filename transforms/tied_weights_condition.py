@@ -1,10 +1,16 @@
-"""A tie `__init__` makes under a test of its own parameters (TCN's `if tied_weights:`), asked
-again after the move in the caller's terms: each parameter is replaced by what the call that
-built the model passed for it (`TCN(..., tied_weights=tied)` gives `if tied:`), or by its
-default. Done only where those arguments certainly hold the same values at the move: plain names
-and attributes (no call, no subscript), in the scope that builds the model, bound nowhere after
-it is built. A test whose arguments are all constants is decided here: always (the tie is made
-again unconditionally) or never (nothing to do).
+"""What holds at the move of a tying model, for the tied-weights pass (``tied_weights.py``).
+
+The test a tie depends on: a tie `__init__` makes under a test of its own parameters (TCN's
+`if tied_weights:`) is asked again after the move in the caller's terms: each parameter is
+replaced by what the call that built the model passed for it (`TCN(..., tied_weights=tied)` gives
+`if tied:`), or by its default. Done only where those arguments certainly hold the same values
+at the move: plain names and attributes (no call, no subscript), in the scope that builds the
+model, bound nowhere after it is built. A test whose arguments are all constants is decided
+here: always (the tie is made again unconditionally) or never (nothing to do).
+
+What a name holds: the bindings that reach a read in straight-line order (``reaching``), so that
+an assignment after the move (`model = torch.load(f)` after training) does not hide the model
+moved before it.
 """
 
 from __future__ import annotations
