@@ -58,7 +58,7 @@ from trncodemod.analysis.training import (
     profile_of,
 )
 from trncodemod.analysis.transformer_classes import transformer_classes
-from trncodemod.analysis.weight_ties import class_ties
+from trncodemod.analysis.weight_ties import module_ties
 
 # What a module's kind of training takes from the entry points that reach it: the parallelism,
 # and a framework that owns the loop. (Launchers such as torchrun stay per file: a library
@@ -129,8 +129,9 @@ class ModuleSummary:
     # Something in the module may place values on a device: `.to(...)`, `.cuda()`, a `device=`
     # argument, torch_xla, a framework that moves the model (`accelerator.prepare`).
     moves: bool = False
-    # Classes whose `__init__` ties weights -> the ties (`tied_weights`: "a.weight=b.weight",
-    # "?" for a tie under a condition, "hf" for a tying PreTrainedModel subclass).
+    # Classes whose `__init__` ties weights -> the ties (``weight_ties``: "a.weight=b.weight",
+    # "a.weight=b.weight if tied" with "def self, tied=False" for one under a test of its
+    # parameters, "?" under another condition, "hf" for a tying PreTrainedModel subclass).
     ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The module's own transformer models -> why (``transformer_classes``: an nn.Module named
     # BERT/GPT/Transformer/... whose classes reach attention).
@@ -254,7 +255,7 @@ def summarize(text: str) -> ModuleSummary | None:
         decisions=tuple(_decisions(tree)),
         device_uses={k: tuple(v) for k, v in uses.items()},
         moves=may_move(tree, imports),
-        ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
+        ties=module_ties(tree),
         transformers=transformer_classes(tree, imports),
         scopes=scopes_of(tree, imports),
         bases=class_bases(tree),
@@ -1118,7 +1119,34 @@ class _Resolver:
         return None
 
     def imported_ties(self, path: str) -> dict[str, tuple[str, ...]]:
-        return self._imported_facts(path, lambda summary: summary.ties)
+        found = self._imported_facts(path, lambda summary: summary.ties)
+        found.update(self._star_ties(path))
+        # `import model` ... `model.RNNModel(...)` (awd-lstm-lm): "model.RNNModel".
+        for local, binding in self.summaries[path].imports.items():
+            module = None if ":" in binding else self.index.module(path, binding)
+            if module is not None and module != path:
+                for name, ties in self.summaries[module].ties.items():
+                    found[f"{local}.{name}"] = ties
+        return found
+
+    def _star_ties(self, path: str) -> dict[str, tuple[str, ...]]:
+        """The tying classes a `from m import *` of a given module binds in ``path`` (TCN's
+        `from TCN.word_cnn.model import *`): each where exactly one of the module's star imports
+        binds its name, none of another library follows (it might bind it too), and the module
+        binds it no other way."""
+        summary = self.summaries[path]
+        stars = [self.index.module(path, star) for star in summary.star_imports]
+        given = [m for m in stars if m is not None and m != path]
+        found: dict[str, tuple[str, ...]] = {}
+        for position, module in enumerate(stars):
+            if module is None or module == path or None in stars[position + 1 :]:
+                continue
+            for name, ties in self.summaries[module].ties.items():
+                if name.startswith("_") or name in summary.definitions or name in summary.imports:
+                    continue
+                if sum(self.name(m, name) is not None for m in given) == 1:
+                    found[name] = ties
+        return found
 
     def imported_meters(self, path: str) -> dict[str, Meter]:
         return self._imported_facts(path, lambda summary: summary.meters)
