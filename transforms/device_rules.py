@@ -592,6 +592,51 @@ class GeneratorOnDevice(Rule):
     sources = ("measured-generator-device",)
 
 
+class DataAssignment(Rule):
+    """## What it does
+    Finds a move to the device assigned to a tensor's `.data` (`x.data = x.data.cuda()`,
+    `x.data = x.data.to(device)`) on the XLA targets. Where `x` is a plain name that nothing else
+    can hold yet (bound in the same function or script to a new tensor that needs no grad, read
+    before only through an attribute, outside a loop), the assignment becomes a rebinding,
+    `x = x.data.to(<target device>)`. Anywhere else (a parameter, `self.w.data`, a loop over
+    `model.parameters()`, a name another variable or a container may share) it is reported and
+    the line is left as it is.
+
+    ## Why
+    `x.data = t` replaces the tensor's storage in place (`variable.set_data(t)`), which
+    accepts a CUDA tensor for a CPU one but not an XLA tensor: on torch 2.9 + torch-xla 2.9 it
+    raises `RuntimeError: Attempted to call variable.set_data(tensor), but variable and tensor
+    have incompatible tensor type`, for a plain tensor, an `nn.Parameter` and a module's weight
+    alike, while rebinding the name works and `x.data.fill_(...)` afterwards too
+    ([measured-data-assignment]). A rebinding changes only the name: a module that owns the
+    parameter, or another name that holds the tensor, keeps the CPU one, so those are left to a
+    person: move the module that owns the parameters (`model.to(device)`).
+
+    ## Example
+    ```python
+    input = torch.rand(1, 1).mul(ntokens).long()
+    if args.cuda:
+        input.data = input.data.cuda()
+    ```
+
+    ## Use instead
+    ```python
+    input = torch.rand(1, 1).mul(ntokens).long()
+    if args.cuda:
+        input = input.data.to(torch_xla.device())
+    ```
+    """
+
+    code = "TRN058"
+    name = "device-move-into-data"
+    summary = (
+        "`x.data = x.data.cuda()` raises on XLA → `x = x.data.to(<device>)` where only `x` holds it"
+    )
+    safety = Safety.SAFE
+    severity = Severity.BLOCKER
+    sources = ("measured-data-assignment",)
+
+
 RULES: tuple[type[Rule], ...] = (
     CudaMethod,
     CudaDeviceString,
@@ -609,4 +654,5 @@ RULES: tuple[type[Rule], ...] = (
     ConditionEnablesCudaOnly,
     GateEnablesCudaOnly,
     GeneratorOnDevice,
+    DataAssignment,
 )
