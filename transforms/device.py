@@ -31,6 +31,7 @@ from trncodemod.transforms.device_rules import (
     CudaMapLocation,
     CudaMethod,
     DataAssignment,
+    DataAssignmentLeft,
     DeviceGate,
     DeviceIdentityTest,
     GateEnablesCudaOnly,
@@ -2058,7 +2059,7 @@ class DevicePlacement(Pass):
         if name is None:
             self.report(
                 assign,
-                DataAssignment,
+                DataAssignmentLeft,
                 f"`{_code(target)} = {_code(call)}` raises on the XLA device (a CPU tensor's "
                 "`.data` cannot take an XLA tensor: RuntimeError, incompatible tensor type): "
                 "move the module that owns the parameter (`model.to(device)`), or rebind the "
