@@ -109,9 +109,11 @@ class FusedOptimizers(Pass):
         for name in facts.qualified:
             if name.startswith("torch.optim."):
                 match = _TORCH_OPTIM.match(name)
-                if match is not None and (fused or match.group(2) in swapped):
+                if match is None:
+                    continue
+                if fused or match.group(2) in swapped:
                     return True
-                if f"torch.optim.{match.group(2) if match else ''}" in table.host_reads:
+                if f"torch.optim.{match.group(2)}" in table.host_reads:
                     return True  # capturable=True (TRN059)
         # `torch = ...` bound without an import: LibCST names `torch.optim.X` all the same.
         return "torch" in facts.global_names and "optim" in facts.identifiers
