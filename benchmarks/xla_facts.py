@@ -635,6 +635,108 @@ def fallback_ops() -> dict:
     return found
 
 
+class _WeightNormInGraph(torch.nn.Module):
+    """Weight norm written out, as a parametrization: ``g * v / ||v||`` over every dimension
+    but ``dim``, with the parameters ``parametrizations.weight_norm`` registers."""
+
+    def __init__(self, dim: int = 0) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, weight_g, weight_v):
+        return weight_g * weight_v / torch.norm_except_dim(weight_v, 2, self.dim)
+
+    def right_inverse(self, weight):
+        return torch.norm_except_dim(weight, 2, self.dim), weight
+
+
+def weight_norm() -> dict:
+    """A weight-normed Conv1d trained 3 SGD steps on the XLA device in each spelling: the
+    `aten::` fallback counters, graph executions, the state_dict's keys, and how far its
+    weights end from torch's `weight_norm` trained on the CPU (no XLA). Then which `dim` of
+    `torch._weight_norm` falls back (one forward and backward on a 3-D weight), and whether the
+    written-out parametrization loads a `parametrizations.weight_norm` state_dict."""
+    from torch.nn.utils import parametrize
+    from torch.nn.utils import weight_norm as legacy
+    from torch.nn.utils.parametrizations import weight_norm as parametrized
+
+    device = torch_xla.device()
+
+    def in_graph(conv, dim=0):
+        parametrize.register_parametrization(conv, "weight", _WeightNormInGraph(dim), unsafe=True)
+        return conv
+
+    def in_forward(conv):  # g * v / v.norm(...) with the legacy parameters' names
+        weight = conv.weight.detach()
+        del conv.weight
+        conv.weight_g = torch.nn.Parameter(weight.norm(2, dim=(1, 2), keepdim=True))
+        conv.weight_v = torch.nn.Parameter(weight)
+
+        def before(module, _):
+            v = module.weight_v
+            module.weight = module.weight_g * v / v.norm(2, dim=(1, 2), keepdim=True)
+
+        conv.register_forward_pre_hook(before)
+        return conv
+
+    spellings = {
+        "no weight norm": lambda conv: conv,
+        "torch.nn.utils.weight_norm": legacy,
+        "torch.nn.utils.weight_norm(dim=None)": lambda conv: legacy(conv, dim=None),
+        "torch.nn.utils.parametrizations.weight_norm": parametrized,
+        "register_parametrization(g * v / norm_except_dim(v, 2, 0))": in_graph,
+        "forward pre-hook g * v / v.norm(2, dim=(1, 2), keepdim=True)": in_forward,
+    }
+
+    def trained(wrap, on):
+        torch.manual_seed(0)
+        conv = wrap(torch.nn.Conv1d(4, 6, 3)).to(on)
+        optimizer = torch.optim.SGD(conv.parameters(), lr=0.5)
+        x = torch.randn(2, 4, 10, generator=torch.Generator().manual_seed(1)).to(on)
+        if on != "cpu":
+            _settle()
+        for _ in range(3):
+            optimizer.zero_grad()
+            conv(x).pow(2).mean().backward()
+            optimizer.step()
+            if on != "cpu":
+                torch_xla.sync()
+        return conv
+
+    reference = trained(legacy, "cpu")
+    expected = reference(torch.ones(1, 4, 10)).detach()
+    found: dict = {}
+    for name, wrap in spellings.items():
+        conv = trained(wrap, device)
+        xm.wait_device_ops()
+        fallbacks = {n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::")}
+        counts = _counts()
+        out = conv(torch.ones(1, 4, 10, device=device)).detach().cpu()
+        found[name] = {
+            "fallbacks in 3 steps": fallbacks,
+            "executions in 3 steps": counts["executions"],
+            "state_dict": sorted(conv.state_dict()),
+        }
+        if name != "no weight norm" and "dim=None" not in name:  # another function of the weight
+            found[name]["largest difference from weight_norm trained on the CPU"] = float(
+                (out - expected).abs().max()
+            )
+    v = torch.randn(6, 4, 3, device=device, requires_grad=True)
+    by_dim = {}
+    for dim in (0, 1, 2, -1):
+        g = torch.norm_except_dim(v.detach(), 2, dim).requires_grad_()
+        _settle()
+        torch._weight_norm(v, g, dim).sum().backward()
+        torch_xla.sync()
+        by_dim[f"dim={dim}"] = sorted(n for n in met.counter_names() if n.startswith("aten::"))
+    found["torch._weight_norm of a 3-D weight, by dim"] = by_dim
+    saved = parametrized(torch.nn.Conv1d(4, 6, 3)).state_dict()
+    found["written-out parametrization loads parametrizations.weight_norm's state_dict"] = _outcome(
+        lambda: str(in_graph(torch.nn.Conv1d(4, 6, 3)).load_state_dict(saved))
+    )
+    return found
+
+
 _ISTFT = """
 import torch, torch_xla
 x = torch.randn(2, 1024)
@@ -674,6 +776,8 @@ def fft_ops() -> dict:
         [sys.executable, "-c", _ISTFT], capture_output=True, text=True, timeout=300, check=False
     )
     last = (run.stderr.strip().splitlines() or [""])[-1]
+    # The abort's log line starts with its date and time: keep what the check says, not when.
+    last = re.sub(r"^\d{4}-\d\d-\d\d [\d:.]+: ", "", last)
     found["torch.istft"] = (
         run.stdout.strip() if run.returncode == 0 else f"exit {run.returncode}: {last[-160:]}"
     )
@@ -722,6 +826,96 @@ def reduce_average() -> dict:
         dist.destroy_process_group()
 
 
+def data_assignment() -> dict:
+    """A move to the XLA device assigned to `.data` (`x.data = x.data.to(xla)`), against
+    rebinding the name."""
+
+    def assign(make):
+        value = make()
+        value.data = value.data.to(torch_xla.device())
+        return str(value.device)
+
+    def rebind():
+        value = torch.rand(1, 1).mul(10).long()
+        value = value.data.to(torch_xla.device())
+        value.data.fill_(3)
+        return value.cpu().item()
+
+    return {
+        "tensor.data = tensor.data.to(xla)": _outcome(
+            lambda: assign(lambda: torch.rand(1, 1).mul(10).long())
+        ),
+        "parameter.data = parameter.data.to(xla)": _outcome(
+            lambda: assign(lambda: torch.nn.Parameter(torch.rand(3)))
+        ),
+        "module.weight.data = module.weight.data.to(xla)": _outcome(
+            lambda: assign(lambda: torch.nn.Linear(2, 2).weight)
+        ),
+        "tensor = tensor.data.to(xla); tensor.data.fill_(3)": _outcome(rebind),
+    }
+
+
+# The torch.optim classes that take `capturable=` on torch 2.9.
+_CAPTURABLE = ("ASGD", "Rprop", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adadelta")
+
+
+def capturable_optimizers() -> dict:
+    """Device-to-host copies and compiles of 6 steps of a small model on the XLA device, for
+    each torch.optim class that takes `capturable=`, without and with `capturable=True`."""
+
+    def steps(name, **options):
+        torch.manual_seed(0)
+        device = torch_xla.device()
+        model = torch.nn.Sequential(
+            torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 2)
+        ).to(device)
+        optimizer = getattr(torch.optim, name)(model.parameters(), lr=0.01, **options)
+        batch = torch.ones(3, 4, device=device)
+        _settle()
+        for _ in range(6):
+            optimizer.zero_grad()
+            model(batch).sum().backward()
+            optimizer.step()
+            torch_xla.sync()
+        counts = _counts()  # executions vary by one between runs; copies and compiles do not
+        return {key: counts[key] for key in ("device_to_host", "uncached_compiles")}
+
+    found = {}
+    for name in _CAPTURABLE:
+        found[name] = _outcome(lambda name=name: steps(name))
+        found[f"{name}(capturable=True)"] = _outcome(lambda name=name: steps(name, capturable=True))
+    found["ASGD(capturable=True, foreach=True)"] = _outcome(
+        lambda: steps("ASGD", capturable=True, foreach=True)
+    )
+    return found
+
+
+def removed_torch_names() -> dict:
+    """Private torch names that code written for torch 1.x imports, on this torch."""
+    import importlib
+
+    def lookup(module, name):
+        found = importlib.import_module(module)
+        return "present" if name is None or hasattr(found, name) else "absent"
+
+    names = (
+        ("torch._six", None),
+        ("torch._utils", "_accumulate"),
+        ("torch.utils.data.dataset", "_accumulate"),
+        ("torch.utils.ffi", None),
+        ("torch.utils.data.dataloader", "_DataLoaderIter"),
+        ("torch.utils.data.dataloader", "numpy_type_map"),
+        ("torch.utils.data.dataloader", "string_classes"),
+        ("torch.utils.data.dataloader", "int_classes"),
+        ("torch.utils.data.dataloader", "default_collate"),
+        ("torch.optim.lr_scheduler", "_LRScheduler"),
+    )
+    return {
+        f"{module}.{name}" if name else module: _outcome(lambda m=module, n=name: lookup(m, n))
+        for module, name in names
+    }
+
+
 FACTS = {
     function.__name__: function
     for function in (
@@ -748,10 +942,14 @@ FACTS = {
         gradient_accumulation,
         fallback_ops,
         fft_ops,
+        weight_norm,
         generator_device,
         reduce_average,
         packed_sequences,
         teacher_forcing,
+        data_assignment,
+        capturable_optimizers,
+        removed_torch_names,
     )
 }
 

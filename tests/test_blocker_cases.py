@@ -33,6 +33,13 @@ BLOCKERS = {
     # The CUDA device count carried through a name or attribute into a division.
     "cuda-calls/divide_by_carried_device_count": [(17, "TRN315"), (27, "TRN315")],
     "cuda-calls/divide_by_carried_device_count_twin": [],
+    # A CUDA extension built when the module is imported: the import raises without CUDA.
+    "cuda-extensions/build_at_import": [(13, "TRN050")],
+    "cuda-extensions/build_except_import_error": [(9, "TRN050"), (14, "TRN050")],
+    "cuda-extensions/build_guarded_by_cuda_check": [],
+    "cuda-extensions/build_caught_with_fallback": [],
+    "cuda-extensions/build_in_function": [],  # a warning: the call sites decide
+    "cuda-extensions/build_in_function_called_at_import": [(12, "TRN050")],
 }
 
 

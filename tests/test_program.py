@@ -458,3 +458,56 @@ def test_launch_lines_keep_their_arguments_continued_lines_joined(tmp_path) -> N
         ("main.py", "README.md: torchrun --nproc_per_node=2 main.py --cuda --epochs 2"),
         ("train.py", "README.md: python train.py --lr 1"),
     ]
+
+
+INFERENCE_TREE = {
+    "models.py": """
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x
+    """,
+    "infer.py": """
+        import torch
+        from models import Net
+
+        def main():
+            with torch.no_grad():
+                print(Net()(torch.ones(1)))
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+def test_a_model_only_an_inference_script_reaches_is_untrained():
+    program = _program(INFERENCE_TREE)
+    assert program.view("models.py").untrained
+    assert program.view("infer.py").untrained
+
+
+def test_a_training_script_without_a_main_guard_still_trains_the_model():
+    script = """
+        import torch
+        from models import Net
+
+        model = Net()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+        def train():
+            for x in range(3):
+                model(x).sum().backward()
+                optimizer.step()
+
+        for epoch in range(2):
+            train()
+    """
+    program = _program({**INFERENCE_TREE, "train_noguard.py": script})
+    assert not program.view("models.py").untrained
+    assert program.view("infer.py").untrained
+
+
+def test_a_module_no_entry_point_reaches_is_not_known_untrained():
+    assert not _program({"models.py": INFERENCE_TREE["models.py"]}).view("models.py").untrained

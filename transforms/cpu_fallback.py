@@ -84,6 +84,7 @@ class CpuFallbackDiagnostics(Pass):
         "mv(",
         "dot(",
         "matmul",
+        "weight_norm",
     )
 
     @classmethod
@@ -181,7 +182,9 @@ class CpuFallbackDiagnostics(Pass):
     def visit_Module(self, node: cst.Module) -> bool:
         self.facts = Facts(self)
         self._fill: dict[cst.Assign, cst.Expr] = {}
-        for found in walk(model_code(self, node)):
+        self._only_training = False
+        seen: set[int] = set()
+        for found in walk(model_code(self, node), seen):
             if isinstance(found, cst.Call):
                 self._call(found)
             elif isinstance(found, cst.Subscript):
@@ -196,6 +199,16 @@ class CpuFallbackDiagnostics(Pass):
                     )
             elif isinstance(found, cst.Name | cst.Attribute):
                 self._reference(found)
+        facts = self.run.facts
+        if self.run.profile.trains and (facts is None or facts.reaches(*op_names().training)):
+            # A script that trains trains what it builds outside its step too (`model =
+            # weight_norm(...)` in `main()` or at the top level): its construction-time ops.
+            self._only_training = True
+            for found in walk([node], seen):
+                if isinstance(found, cst.Call):
+                    self._call(found)
+                elif isinstance(found, cst.Name | cst.Attribute):
+                    self._reference(found)
         return bool(self._fill)  # visit the tree only to rewrite (leave_Assign)
 
     def _call(self, call: cst.Call) -> None:
@@ -203,10 +216,14 @@ class CpuFallbackDiagnostics(Pass):
         if found is None:
             return
         op, spelling, operand = found
+        if self._only_training and not op.training_only:
+            return
         if operand is not None and self.facts.on_host(operand):
             return
         if op.key == "sparse" and self.target.is_xla:
             return  # a blocker there: the off-device pass reports it (TRN029)
+        if op.training_only and self.run.program.untrained:
+            return
         message = f"`{spelling}` {op.cost(self.target)}"
         if op.dynamic_shape:
             message += ", and its size depends on the data " + (
@@ -283,5 +300,15 @@ class CpuFallbackDiagnostics(Pass):
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if isinstance(parent, cst.Attribute) and parent.attr is node:
             return  # the `complex64` of `torch.complex64`: the attribute is the reference
-        op, spelling = found
-        self.report(node, BY_CODE[op.code], f"`{spelling}` {op.cost(self.target)}: {op.fix}", False)
+        op, spelling, passed_on = found
+        if self._only_training and not op.training_only:
+            return
+        if passed_on:
+            if isinstance(parent, cst.Call) and parent.func is node:
+                return  # a call: _call reports it, under the op's condition
+            if op.training_only and self.run.program.untrained:
+                return
+            spelling += "` (passed on here, called under another name)"
+        else:
+            spelling += "`"
+        self.report(node, BY_CODE[op.code], f"`{spelling} {op.cost(self.target)}: {op.fix}", False)

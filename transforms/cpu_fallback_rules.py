@@ -409,6 +409,77 @@ class IntegerMatmul(Rule):
     sources = ("neuron-compiler-errors", "xla-troubleshoot", "neuron-debug")
 
 
+class WeightNormFallback(Rule):
+    """## What it does
+    Reports `torch.nn.utils.weight_norm(m)`, `torch.nn.utils.parametrizations.weight_norm(m)`
+    and `torch._weight_norm(v, g)` in model and training code, and anywhere in a file that
+    trains (a builder or `main()` that makes the model), once per call; and the function passed
+    on as a value to be called under another name (`norm_f = weight_norm if ... else
+    spectral_norm`). Not reported: `dim=None`, a negative `dim`, or a `dim` that is visibly not
+    the last dimension of the wrapped layer's weight (`weight_norm(nn.Conv1d(...), dim=1)`); a
+    module that only scripts which do not train reach (an inference script), where the program
+    of two files or more shows it; `spectral_norm`, `remove_weight_norm`, and names that are not
+    torch's. Nothing is rewritten.
+
+    ## Why
+    Both APIs compute the weight with `torch._weight_norm`, which for `dim=0` (the default) or
+    the last dimension runs the fused `aten::_weight_norm_interface`; torch-xla 2.9 has no
+    lowering for it or its backward, so every training step runs both on the CPU, cuts the
+    step's graph there and copies the weights to the host and back
+    ([measured-weight-norm, torch-weight-norm-source, xla-troubleshoot]; measured on XLA:CPU, a
+    weight-normed Conv1d trained 3 steps: 3 `aten::_weight_norm_interface` and 3
+    `aten::_weight_norm_interface_backward` fallbacks and 6 graph executions, against 3 without
+    weight norm). Any other `dim` (`dim=None` is -1) is written out in ops torch-xla lowers.
+
+    Written out, `g * v / torch.norm_except_dim(v, 2, dim)` stays in the graph: as a
+    parametrization it trained with 0 fallbacks and 3 executions, ended within 1.8e-7 of
+    `weight_norm` trained on the CPU, and its state_dict has the keys of
+    `parametrizations.weight_norm` (`parametrizations.weight.original0` for `g`, `original1` for
+    `v`; it loads that function's state_dict as it is). A legacy `weight_norm` checkpoint has
+    `weight_g`/`weight_v`: rename them when loading it, read `m.parametrizations.weight.original0`
+    where the code reads `m.weight_g` (DINO's head sets `last_layer.weight_g.requires_grad =
+    False`), and replace `remove_weight_norm(m)` with
+    `parametrize.remove_parametrizations(m, "weight")`. None of this is certain from the code
+    alone, so the tool reports.
+
+    ## Example
+    ```python
+    from torch.nn.utils import weight_norm
+
+    self.conv = weight_norm(nn.Conv1d(64, 64, 3, padding=1))
+    ```
+
+    ## Use instead
+    ```python
+    from torch.nn.utils import parametrize
+
+
+    class WeightNorm(nn.Module):  # g * v / ||v||, in ops torch-xla lowers
+        def __init__(self, dim=0):
+            super().__init__()
+            self.dim = dim
+
+        def forward(self, g, v):
+            return g * v / torch.norm_except_dim(v, 2, self.dim)
+
+        def right_inverse(self, weight):
+            return torch.norm_except_dim(weight, 2, self.dim), weight
+
+
+    self.conv = nn.Conv1d(64, 64, 3, padding=1)
+    parametrize.register_parametrization(self.conv, "weight", WeightNorm(), unsafe=True)
+    ```
+    """
+
+    code = "TRN055"
+    name = "weight-norm-fallback"
+    summary = "`weight_norm` runs `_weight_norm_interface` on the CPU in every training step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    sources = ("measured-weight-norm", "torch-weight-norm-source", "xla-troubleshoot")
+
+
 class MaskFillAssignment(Rule):
     """## What it does
     Rewrites `x[x < y] = c` (a mask that compares `x` itself, one comparison of `<`, `<=`, `>`,
@@ -459,5 +530,6 @@ RULES: tuple[type[Rule], ...] = (
     ComplexDtype,
     IntegerTopk,
     IntegerMatmul,
+    WeightNormFallback,
 )
 BY_CODE = {rule.code: rule for rule in RULES}

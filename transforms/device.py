@@ -10,6 +10,14 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import GlobalScope, ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.cuda_calls import cuda_table
+from trncodemod.transforms.device_data import (
+    data_target,
+    fresh_values,
+    move_receiver,
+    moved_argument,
+    same_tensor,
+    unshared_before,
+)
 from trncodemod.transforms.device_fallback import cuda_device_left
 from trncodemod.transforms.device_rules import (
     RULES,
@@ -22,6 +30,8 @@ from trncodemod.transforms.device_rules import (
     CudaDeviceString,
     CudaMapLocation,
     CudaMethod,
+    DataAssignment,
+    DataAssignmentLeft,
     DeviceGate,
     DeviceIdentityTest,
     GateEnablesCudaOnly,
@@ -30,6 +40,7 @@ from trncodemod.transforms.device_rules import (
     UnresolvedTrainingDevice,
 )
 
+from trncodemod.analysis.cuda_kernels import cuda_kernels, tests_cudnn
 from trncodemod.analysis.device import (
     ACCELERATOR,
     RANK,
@@ -216,6 +227,8 @@ class DevicePlacement(Pass):
         # `"cuda" if "cuda" in device else "cpu"` -> why it is kept (None: both sides rewritten)
         self._choices: dict[cst.IfExp, str | None] = {}
         self._attributes: dict[str, list[cst.Attribute]] | None = None  # by dotted name
+        # A move assigned to `.data` -> the name to rebind instead (None: reported, left alone).
+        self._data_moves: dict[cst.Call, str | None] = {}
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -1308,6 +1321,8 @@ class DevicePlacement(Pass):
         if self._in_dead(original_node):
             return updated_node
         self._report_imported_load(original_node)
+        if self._data_move(original_node) is None and original_node in self._data_moves:
+            return updated_node  # `x.data = <move>` that cannot be rebound: reported, kept
         func = original_node.func
         if self._resolves(original_node):
             resolved = self._gate(original_node, updated_node)
@@ -2039,6 +2054,16 @@ class DevicePlacement(Pass):
             lambda call: not self._resolves(call),
         ):
             return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
+        kernel = self._selects_cuda_kernel(original)
+        if kernel:
+            self.report(
+                original,
+                ConditionEnablesCudaOnly,
+                f'compares the device with "cuda", kept: it selects a CUDA-only implementation '
+                f"({kernel}); as it stands XLA tensors take the other, PyTorch path",
+                False,
+            )
+            return updated
         blocked = self._blocked(original, _true_for_cuda(original))
         if blocked is not None and self._said_before:
             return updated
@@ -2075,9 +2100,120 @@ class DevicePlacement(Pass):
             comparisons=[target.with_changes(comparator=self._device_string(target.comparator))]
         )
 
+    def _selects_cuda_kernel(self, test: cst.BaseExpression) -> str:
+        """Why a device test selects a CUDA-only implementation, "" where it does not: its
+        function also tests cuDNN (StyleGAN2's `could_use_op`), or the module builds a CUDA
+        extension, names a CUDA source for a build helper of its own, or calls a cuDNN op by
+        name (``analysis.cuda_kernels``). Made true for XLA tensors, the test would send them
+        to kernels they cannot run."""
+        cudnn = tests_cudnn(test, self.parents(), self.module_names)
+        if cudnn:
+            return f"its function also tests `{cudnn}`"
+        facts = self.run.facts
+        if facts is None or not (
+            facts.reaches("torch.utils.cpp_extension", "torch.ops.aten")
+            or facts.holds_string("aten::cudnn")
+            or any(s.endswith((".cu", ".cuh")) for s in facts.strings)
+        ):
+            return ""
+        module = self._wrapper.module
+        kernels = per_tree(
+            module,
+            "cuda kernels",
+            lambda tree: cuda_kernels(tree, self.module_names, self.parents()),
+        )
+        if kernels.builds:
+            build = kernels.builds[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, build.call).start.line)
+            return f"the module builds a CUDA extension at line {line}"
+        if kernels.cudnn_ops:
+            node, op = kernels.cudnn_ops[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, node).start.line)
+            return f"the module calls the cuDNN op `{op}` at line {line}"
+        if kernels.named_sources:
+            node, name = kernels.named_sources[0]
+            line = self.run.to_original(self.get_metadata(PositionProvider, node).start.line)
+            return f"the module names the CUDA source `{name}` at line {line}"
+        return ""
+
+    # -- a move assigned to `.data` (transforms/device_data.py) ---------------------------------
+    def _data_move(self, call: cst.Call) -> str | None:
+        """Where ``call`` (original) moves a value to the device and its assignment target is
+        a `.data` (XLA targets): the name to rebind instead, or None with ``call`` recorded in
+        ``_data_moves`` and reported where the line must stay. None, unrecorded, elsewhere."""
+        if call in self._data_moves:
+            return self._data_moves[call]
+        assign = self.get_metadata(ParentNodeProvider, call, None)
+        target = data_target(assign) if assign is not None else None
+        receiver = move_receiver(call)
+        if not self.target.is_xla or target is None or receiver is None:
+            return None
+        assert isinstance(assign, cst.Assign) and isinstance(call.func, cst.Attribute)
+        if assign.value is not call:
+            return None
+        if call.func.attr.value == "to":
+            device = moved_argument(call)
+            if device is None or not self._names_training_device(device):
+                return None  # a cast (`.to(torch.float16)`) or a move to the CPU
+        name = self._rebound_name(assign, target, receiver)
+        self._data_moves[call] = name
+        if name is None:
+            self.report(
+                assign,
+                DataAssignmentLeft,
+                f"`{_code(target)} = {_code(call)}` raises on the XLA device (a CPU tensor's "
+                "`.data` cannot take an XLA tensor: RuntimeError, incompatible tensor type): "
+                "move the module that owns the parameter (`model.to(device)`), or rebind the "
+                "name where nothing else holds the tensor (`x = x.to(device)`)",
+                False,
+            )
+        return name
+
+    def _names_training_device(self, device: cst.BaseExpression) -> bool:
+        if self._kind(device) == "cuda" or self._holds_device(device):
+            return True
+        return ACCELERATOR in self.facts.kinds(device)
+
+    def _rebound_name(
+        self, assign: cst.Assign, target: cst.Attribute, receiver: cst.BaseExpression
+    ) -> str | None:
+        """``x`` where `x.data = x[.data].<move>` may become `x = ...`: ``x`` is bound in its
+        function or script only to new tensors that need no grad, and nothing else can hold
+        the tensor when the move runs (read before only through an attribute, outside a loop)."""
+        name = target.value
+        if not isinstance(name, cst.Name) or not same_tensor(receiver, name.value):
+            return None
+        if self._outermost_loop(assign) is not None:
+            return None
+        values = self.bound_values(name)
+        if not values or not fresh_values(values, self._is_parameter_class):
+            return None
+        scope: cst.CSTNode = self._wrapper.module
+        for ancestor in self._ancestors(assign):
+            if isinstance(ancestor, cst.ClassDef | cst.Lambda):
+                return None
+        parent = self.get_metadata(ParentNodeProvider, assign, None)
+        while parent is not None and not isinstance(parent, cst.FunctionDef | cst.Module):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        if isinstance(parent, cst.FunctionDef):
+            scope = parent
+        if not unshared_before(name.value, scope, assign, self._line_of, self.parents(), walk):
+            return None
+        return name.value
+
+    def _is_parameter_class(self, func: cst.BaseExpression) -> bool:
+        return self.is_any(func, {"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+    def _line_of(self, node: cst.CSTNode) -> int | None:
+        position = self.get_metadata(PositionProvider, node, None)
+        return None if position is None else position.start.line
+
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         if self._in_dead(original_node):
             return updated_node
+        rebound = self._rebind_data_move(original_node, updated_node)
+        if rebound is not None:
+            return rebound
         value = original_node.value
         if value in self.facts.rank_values and isinstance(value, cst.Integer):
             device = self._rank_device(value, _code(value))
@@ -2149,6 +2285,26 @@ class DevicePlacement(Pass):
             False,
         )
         return updated_node
+
+    def _rebind_data_move(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign | None:
+        """`x.data = x.data.cuda()` → `x = x.data.to(<device>)` where ``_data_move`` found
+        nothing else holds ``x``; the move itself is leave_Call's."""
+        value = original.value
+        if not isinstance(value, cst.Call) or value not in self._data_moves:
+            return None
+        name = self._data_moves[value]
+        if name is None:
+            return updated
+        if not self.report(
+            original,
+            DataAssignment,
+            f"`{name}.data = ...` raises on the XLA device (a CPU tensor's `.data` cannot take "
+            f"an XLA tensor) → `{name} = ...`: nothing else holds `{name}` yet",
+            True,
+        ):
+            return updated
+        target = updated.targets[0].with_changes(target=cst.Name(name))
+        return updated.with_changes(targets=[target])
 
     def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
         """``def __init__(self, device="cuda")``: a default the function reads only as a device

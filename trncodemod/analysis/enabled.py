@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import libcst as cst
 from libcst.metadata import ParentNodeProvider
 
+from trncodemod.analysis.cuda_kernels import cudnn_op, is_cuda_build
 from trncodemod.analysis.device import identity_subject, is_cuda_string
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import children, walk
@@ -324,6 +325,8 @@ def _blocks(
         return _imports_cuda_only(node)
     if isinstance(node, cst.Attribute | cst.Name):
         names = qualified(node)
+        if cudnn_op(node, qualified):
+            return "a cuDNN op, which only CUDA tensors reach"
         if any(n.startswith("torch.float8_") or n.startswith(_FP8_ROOTS) for n in names):
             return "fp8 is a CUDA path (Trainium trains in bf16)"
         if any(n.split(".", 1)[0] in _CUDA_PACKAGES for n in names):
@@ -333,6 +336,10 @@ def _blocks(
         return None
     if qualified(node.func) & _PROCESS_GROUP:
         return _process_group(node, fixes)
+    if is_cuda_build(node, qualified) is not None:
+        return "builds a CUDA extension, which needs nvcc and a CUDA toolkit"
+    if cudnn_op(node, qualified):
+        return "a cuDNN op, which only CUDA tensors reach"
     why = fixes.device_call(node)
     if why is not None:
         return why

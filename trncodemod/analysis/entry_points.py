@@ -9,6 +9,8 @@ import ast
 import re
 from collections.abc import Iterable, Mapping
 
+from trncodemod.analysis.own_calls import calls, functions_that
+from trncodemod.analysis.testcode import holds_tests, is_test_module, test_by_path
 from trncodemod.analysis.training import dotted, import_specs
 
 
@@ -18,14 +20,16 @@ def entry_points(
     """The entry points among the given modules: (path, function or "" for the module's top
     level): a ``__main__`` guard, a script named on a launch line, a console script's function,
     a module whose own top level trains (a script without a guard). Test modules are none."""
-    from trncodemod.analysis.program import _Index, is_test_module
+    from trncodemod.analysis.program import _Index
 
     found: dict[tuple[str, str], None] = {}
+    launched = set(launched)
+    tests = {p for p, t in texts.items() if _test_code(p, t, p in launched)}
     # Modules that run a training step: a script whose top level calls into one trains.
-    trainers = {p for p, t in texts.items() if "backward(" in t and not is_test_module(p)}
+    trainers = {p for p, t in texts.items() if "backward(" in t and p not in tests}
     index = _Index(texts) if trainers else None
     for path in sorted(texts):
-        if is_test_module(path) or not path.endswith(".py"):
+        if path in tests or not path.endswith(".py"):
             continue
         text = texts[path]
         if path in launched or _MAIN_GUARD.search(text):
@@ -43,6 +47,24 @@ def entry_points(
             if name == module or name.endswith("." + module):
                 found[(path, function)] = None
     return list(found)
+
+
+def _test_code(path: str, text: str, launched: bool) -> bool:
+    """Whether the module is test code (``testcode.is_test_module``): its path decides, or, named
+    like a test, what it holds and does (TCN's `word_cnn_test.py` is a trainer)."""
+    from trncodemod.analysis.program import runs_training, summarize
+
+    by_path = test_by_path(path)
+    if by_path is not None:
+        return by_path
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True  # not known: the name decides
+    if holds_tests(tree, import_specs(tree)[0]):
+        return True
+    summary = None if launched else summarize(text)  # only where the tests leave it open
+    return is_test_module(path, False, launched or summary is not None and runs_training(summary))
 
 
 _MAIN_GUARD = re.compile(
@@ -84,14 +106,23 @@ def _drives_training(tree: ast.Module, path: str, trainers: set[str], index) -> 
 
 
 def _top_level_step(tree: ast.Module) -> bool:
-    for statement in tree.body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if node.func.attr == "backward":
-                    return True
-    return False
+    """The module's top level runs a training step: it calls ``backward()``, or a function of
+    its own that does, itself or through others of its own (TCN's `add_test.py`, no guard:
+    `for ep in range(1, epochs + 1): train(ep)`)."""
+    steps = functions_that(tree, _is_backward)
+    return any(
+        calls(statement, steps) or any(_is_backward(node) for node in ast.walk(statement))
+        for statement in tree.body
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    )
+
+
+def _is_backward(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "backward"
+    )
 
 
 def imports_torch(text: str) -> bool:

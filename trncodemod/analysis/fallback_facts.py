@@ -58,6 +58,21 @@ def _sampling_lowered(call: cst.Call, receiver: bool) -> bool:
     return one or replaced
 
 
+# The rank of the weight of each torch module class, for `weight_norm(Conv1d(...), dim=2)`.
+_WEIGHT_RANKS = {
+    **{f"torch.nn.{name}": 2 for name in ("Linear", "Embedding")},
+    **{f"torch.nn.{kind}{n}d": n + 2 for kind in ("Conv", "ConvTranspose") for n in (1, 2, 3)},
+}
+
+
+def _integer(node: cst.BaseExpression) -> int | None:
+    """The value of an integer literal, negated or not."""
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        sign, node = -1, node.expression
+    return sign * int(node.value, 0) if isinstance(node, cst.Integer) else None
+
+
 def method_name(call: cst.Call) -> str | None:
     return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
 
@@ -261,15 +276,49 @@ class Facts:
             return sparse is not None and m.matches(sparse.value, m.Name("True"))
         if op.when == "sampling-fallback":
             return not _sampling_lowered(call, receiver)
+        if op.when == "fused-weight-norm":
+            return self._fused_weight_norm(call)
         return True
 
-    def op_of_reference(self, node: cst.Name | cst.Attribute) -> tuple[Op, str] | None:
-        if not self.may_name(node, frozenset(op_names().references)):
+    def _fused_weight_norm(self, call: cst.Call) -> bool:
+        """Whether `dim` may be 0 or the weight's last dimension, where `torch._weight_norm`
+        runs the fused kernel torch-xla does not lower (measured): left out (0), not a literal,
+        or a literal the weight's rank allows, where the wrapped module is visibly a torch
+        layer whose `weight` is normed. `None` (-1) and other dims are written out in lowered
+        ops."""
+        args = _positional(call)
+        dim = _keyword(call, "dim") or (args[2] if len(args) > 2 else None)
+        if dim is None:
+            return True
+        if m.matches(dim.value, m.Name("None")):
+            return False
+        number = _integer(dim.value)
+        if number is None or number == 0:
+            return True  # 0, or a dim the pass cannot read
+        if number < 0:
+            return False
+        name = _keyword(call, "name") or (args[1] if len(args) > 1 else None)
+        wrapped = args[0].value if args else None
+        if not isinstance(wrapped, cst.Call) or (
+            name is not None
+            and not (
+                isinstance(name.value, cst.SimpleString) and name.value.evaluated_value == "weight"
+            )
+        ):
+            return True  # the weight's rank is not visible
+        ranks = {_WEIGHT_RANKS[n] for n in self.names(wrapped.func) if n in _WEIGHT_RANKS}
+        return not ranks or number + 1 in ranks
+
+    def op_of_reference(self, node: cst.Name | cst.Attribute) -> tuple[Op, str, bool] | None:
+        """The table's op that a mention of ``node`` counts for: one with ``references`` (any
+        mention), or one with ``values`` (then True: it counts where it is not called)."""
+        table = op_names()
+        if not self.may_name(node, frozenset(table.references) | table.values):
             return None
         names = self.names(node)
         for op in fallback_ops():
-            if op.references and names & op.functions:
-                return op, min(names & op.functions)
+            if (op.references or op.values) and names & op.functions:
+                return op, min(names & op.functions), not op.references
         return None
 
     def is_mask_index(self, node: cst.Subscript) -> bool:

@@ -33,6 +33,8 @@ class Op:
     dynamic_shape: bool
     references: bool
     neuron_counter: str = ""
+    values: bool = False  # a mention that is not called counts too (called under another name)
+    training_only: bool = False  # not reported where no training run reaches the module
 
     def cost(self, target: Target) -> str:
         """What the op costs on ``target``: measured on XLA; on TorchNeuron as documented."""
@@ -55,6 +57,8 @@ def fallback_ops() -> tuple[Op, ...]:
             dynamic_shape=row.get("dynamic_shape", False),
             references=row.get("references", False),
             neuron_counter=row.get("neuron_counter", ""),
+            values=row.get("values", False),
+            training_only=row.get("training_only", False),
         )
         for key, row in tomllib.loads(text)["ops"].items()
     )
@@ -122,6 +126,8 @@ class OpNames:
     all_functions: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
     all_methods: frozenset[str] = frozenset()
+    values: frozenset[str] = frozenset()  # op.values: a mention that is not called
+    training: tuple[str, ...] = ()  # op.training_only: its functions
 
 
 @cache
@@ -161,4 +167,6 @@ def op_names() -> OpNames:
         frozenset(f for op in fallback_ops() for f in op.functions),
         tuple(p for op in fallback_ops() for p in op.prefixes),
         frozenset(name for op in fallback_ops() for name in op.methods),
+        frozenset(f for op in fallback_ops() if op.values for f in op.functions),
+        tuple(f for op in fallback_ops() if op.training_only for f in op.functions),
     )

@@ -15,7 +15,8 @@ What the model holds:
 * entry points: modules with an ``if __name__ == "__main__":`` guard, console scripts named in
   a ``pyproject.toml``, and scripts named on launch lines (``python X.py``, ``torchrun ...
   X.py``, ``accelerate launch X.py``, ``deepspeed X.py``) in shell scripts, Makefiles and
-  READMEs; test modules are never entry points (tests are not training programs);
+  READMEs; test modules are never entry points (tests are not training programs; a module
+  named like a test that holds none and trains when run is a program: ``analysis/testcode.py``);
 * the import graph among the given files (absolute imports matched to the files by their
   dotted path, relative imports by folder; re-exports through ``__init__.py`` followed);
 * for each entry point, the top-level functions and classes it reaches (a name referenced is
@@ -46,6 +47,7 @@ from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
+from trncodemod.analysis.testcode import holds_tests, is_test_module
 from trncodemod.analysis.training import (
     ACCELERATE,
     HF_TRAINER,
@@ -57,7 +59,7 @@ from trncodemod.analysis.training import (
     profile_of,
 )
 from trncodemod.analysis.transformer_classes import transformer_classes
-from trncodemod.analysis.weight_ties import class_ties
+from trncodemod.analysis.weight_ties import module_ties
 
 # What a module's kind of training takes from the entry points that reach it: the parallelism,
 # and a framework that owns the loop. (Launchers such as torchrun stay per file: a library
@@ -67,17 +69,8 @@ _AVAILABILITY = ("cuda.is_available", "accelerator.is_available")
 _ACCELERATOR_STRING = re.compile(r"(cuda(:\d+)?|xla|neuron)")
 _ACCELERATOR_CALLS = ("xla_device", "torch_xla.device", "current_accelerator")
 _LOADS = frozenset({"torch.load", "torch.serialization.load"})
-_TEST_NAME = re.compile(r"(^test_.*|.*_test|^conftest)\.py$")
-_TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 MODULE = ""  # the name of a module's own top level, as a node of the reach graph
 StepRead = tuple[int, int, str, str, tuple[str, ...], str]
-
-
-def is_test_module(path: str) -> bool:
-    """``tests/``, ``test_*.py``, ``*_test.py``, ``conftest.py``: test code, not a program that
-    trains (a test's CPU reference run is deliberate)."""
-    parts = path.split("/")
-    return bool(_TEST_NAME.match(parts[-1])) or not _TEST_FOLDERS.isdisjoint(parts[:-1])
 
 
 # -- one module, from its ast: plain data (JSON), cached by content ------------------------------
@@ -137,8 +130,9 @@ class ModuleSummary:
     # Something in the module may place values on a device: `.to(...)`, `.cuda()`, a `device=`
     # argument, torch_xla, a framework that moves the model (`accelerator.prepare`).
     moves: bool = False
-    # Classes whose `__init__` ties weights -> the ties (`tied_weights`: "a.weight=b.weight",
-    # "?" for a tie under a condition, "hf" for a tying PreTrainedModel subclass).
+    # Classes whose `__init__` ties weights -> the ties (``weight_ties``: "a.weight=b.weight",
+    # "a.weight=b.weight if tied" with "def self, tied=False" for one under a test of its
+    # parameters, "?" under another condition, "hf" for a tying PreTrainedModel subclass).
     ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The module's own transformer models -> why (``transformer_classes``: an nn.Module named
     # BERT/GPT/Transformer/... whose classes reach attention).
@@ -164,6 +158,9 @@ class ModuleSummary:
     # of the program it relies on (``device_parameters``).
     device_parameters: Mapping[str, tuple[Parameter, ...]] = field(default_factory=dict)
     device_returns: Mapping[str, tuple[Parameter, ...]] = field(default_factory=dict)
+    # The module holds tests (``testcode.holds_tests``: pytest test functions or classes, an
+    # import of pytest or unittest): named like a test, it is test code even where it trains.
+    tests: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -188,6 +185,7 @@ class ModuleSummary:
             "loads": {k: list(v) for k, v in self.loads.items()},
             "device_parameters": dict(self.device_parameters),
             "device_returns": dict(self.device_returns),
+            "tests": self.tests,
         }
 
     @classmethod
@@ -214,6 +212,9 @@ class ModuleSummary:
             loads={k: tuple(v) for k, v in data.get("loads", {}).items()},
             device_parameters=_parameters_from_json(data["device_parameters"]),
             device_returns=_parameters_from_json(data["device_returns"]),
+            # No default: a summary from before is recomputed (a trainer named like a test
+            # would otherwise be read as holding none, or every test module as a program).
+            tests=data["tests"],
         )
 
 
@@ -274,7 +275,7 @@ def summarize(text: str) -> ModuleSummary | None:
         decisions=tuple(_decisions(tree)),
         device_uses={k: tuple(v) for k, v in uses.items()},
         moves=may_move(tree, imports),
-        ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
+        ties=module_ties(tree),
         transformers=transformer_classes(tree, imports),
         scopes=scopes_of(tree, imports),
         bases=class_bases(tree),
@@ -284,6 +285,7 @@ def summarize(text: str) -> ModuleSummary | None:
         loads=_parameter_loads(tree),
         device_parameters=parameters,
         device_returns=returns,
+        tests=holds_tests(tree, imports),
     )
 
 
@@ -592,6 +594,9 @@ class ModuleView:
     # ... and those on whose device every tensor they return is made (`mixing_noise(...,
     # device)`).
     device_returns: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    # Entry points reach the module and none of them trains (inference or evaluation scripts),
+    # nor does any module that trains reach it (``_untrained``): its model is never trained.
+    untrained: bool = False
 
     @property
     def is_test(self) -> bool:
@@ -640,6 +645,7 @@ class ModuleView:
                 sorted(self.imported_loads.items()),
                 sorted(self.device_parameters.items()),
                 sorted(self.device_returns.items()),
+                self.untrained,
             )
         )
 
@@ -654,6 +660,7 @@ class Program:
     imports: dict[str, set[str]] = field(default_factory=dict)  # path -> given modules it imports
     reached: dict[str, dict[tuple[str, str], tuple[str, str] | None]] = field(default_factory=dict)
     views: dict[str, ModuleView] = field(default_factory=dict)
+    tests: frozenset[str] = frozenset()  # the modules that are test code (``test_modules``)
     _steps: dict[str, list[tuple[str, str, int, list[str]]]] = field(default_factory=dict)
 
     def view(self, path: str) -> ModuleView:
@@ -762,7 +769,7 @@ def _stops(
         return {}
     entries: dict[str, Mapping] = {}
     for path, summary in summaries.items():
-        if is_test_module(path):
+        if path in program.tests:
             continue
         if path in program.entry_points:
             if summary.trains or program.steps_of(path):
@@ -794,6 +801,43 @@ def _full_name(reference: str, imports: Mapping[str, str]) -> str:
     return base + dot + rest
 
 
+def test_modules(
+    summaries: Mapping[str, ModuleSummary | None], launched: Iterable[str] = ()
+) -> frozenset[str]:
+    """The given modules that are test code (``testcode.is_test_module``): one named like a test
+    that holds no tests is a program where a launch line names it or its own run trains (a
+    summary None: not known, its name decides)."""
+    named = set(launched)
+    return frozenset(
+        path
+        for path, summary in summaries.items()
+        if is_test_module(
+            path,
+            None if summary is None else summary.tests,
+            path in named or summary is not None and runs_training(summary),
+        )
+    )
+
+
+def runs_training(summary: ModuleSummary) -> bool:
+    """Run as a script, the module trains: it trains, and has a ``__main__`` guard or a top
+    level that runs a training step (its own loop, or one of its own functions' it reaches:
+    TCN's `add_test.py` ends with `for ep in ...: train(ep)`)."""
+    if not summary.trains:
+        return False
+    if summary.main_guard or MODULE in summary.definitions:
+        return True
+    definitions = summary.definitions
+    reached: set[str] = set()
+    names = [name for name in summary.top_references if name in definitions]
+    while names:  # through the module's own functions that its top level calls
+        name = names.pop()
+        if name not in reached:
+            reached.add(name)
+            names += [n for n in definitions[name].references if n in definitions]
+    return any(definitions[name].steps for name in reached)
+
+
 def build_program(
     summaries: Mapping[str, ModuleSummary],
     launched: Iterable[str] = (),
@@ -806,25 +850,27 @@ def build_program(
     lines_of: dict[str, list[str]] = {}
     for path, line in launch_lines:
         lines_of.setdefault(path, []).append(line)
-    program = Program(summaries)
+    launched = list(launched)
+    tests = test_modules(summaries, launched)
+    program = Program(summaries, tests=tests)
     index = _Index(summaries)
     resolver = _Resolver(summaries, index)
     for path, summary in summaries.items():
         program.imports[path] = resolver.imported_modules(path)
-        if summary.main_guard and not is_test_module(path):
+        if summary.main_guard and path not in tests:
             program.entry_points.setdefault(path, (MODULE,))
     for path in launched:
-        if path in summaries and not is_test_module(path):
+        if path in summaries and path not in tests:
             program.entry_points.setdefault(path, (MODULE,))
     for module, function in console_scripts:
         path = index.module("", module)
-        if path is not None and not is_test_module(path):
+        if path is not None and path not in tests:
             names = program.entry_points.get(path, ())
             program.entry_points[path] = tuple(dict.fromkeys((*names, function)))
     kinds: dict[str, set[str]] = {}
     frameworks: dict[str, set[str]] = {}
     reaching: dict[str, list[str]] = {}
-    movers = {p for p, s in summaries.items() if s.moves and not is_test_module(p)}
+    movers = {p for p, s in summaries.items() if s.moves and p not in tests}
     own_run_moves: dict[str, bool] = {}
     for entry, names in sorted(program.entry_points.items()):
         parents = program.reached[entry] = resolver.reach([(entry, n) for n in names])
@@ -836,8 +882,9 @@ def build_program(
         for module in modules:
             reaching.setdefault(module, []).append(entry)
     stopping = _stops(summaries, program, resolver)
-    decisions = _used_decisions(summaries, resolver)
-    reads, shapes, reached = _step_reads(summaries, resolver)
+    decisions = _used_decisions(summaries, resolver, tests)
+    reads, shapes, reached = _step_reads(summaries, resolver, tests)
+    untrained = _untrained(summaries, program, resolver, reaching, tests)
     device_only = _by_path(
         resolve({p: s.device_parameters for p, s in summaries.items()}, resolver.callee)
     )
@@ -847,13 +894,7 @@ def build_program(
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
-        role = (
-            "test"
-            if is_test_module(path)
-            else "entry"
-            if path in program.entry_points
-            else "library"
-        )
+        role = "test" if path in tests else "entry" if path in program.entry_points else "library"
         parallelism = set(summary.parallelism)
         found = set(summary.frameworks)
         for entry in entries:
@@ -894,6 +935,7 @@ def build_program(
             imported_loads=resolver.imported_loads(path),
             device_parameters=resolver.spelled(path, device_only),
             device_returns=resolver.spelled(path, device_made),
+            untrained=path in untrained,
         )
     return program
 
@@ -905,8 +947,39 @@ def _by_path(table: Resolved) -> dict[str, dict[str, tuple[Parameter, ...]]]:
     return found
 
 
+def _untrained(
+    summaries: Mapping[str, ModuleSummary],
+    program: Program,
+    resolver: _Resolver,
+    reaching: Mapping[str, list[str]],
+    tests: frozenset[str],
+) -> set[str]:
+    """The modules that only entry points which do not train reach (no training of their own,
+    no step they reach: `inference.py` building the generator), and that no module which
+    trains reaches either: a script without a `__main__` guard or a library's `train()` is no
+    entry point, but its reach counts (from its top level and every definition: a superset)."""
+    inference = {
+        entry
+        for entry in program.entry_points
+        if not summaries[entry].trains and not program.steps_of(entry)
+    }
+    found = {
+        path
+        for path, entries in reaching.items()
+        if entries and inference.issuperset(entries) and not summaries[path].trains
+    }
+    for path, summary in sorted(summaries.items()):
+        if not found:
+            break
+        if not summary.trains or path in program.entry_points or path in tests:
+            continue
+        starts = [(path, MODULE), *((path, name) for name in summary.definitions if name)]
+        found -= {module for module, _ in resolver.reach(starts)}
+    return found
+
+
 def _used_decisions(
-    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver, tests: frozenset[str]
 ) -> dict[str, dict[str, tuple[int, int, str, tuple[str, ...]]]]:
     """Undecided devices that a module which trains (not a test) imports from another given
     module, by the module that decides them: reported there once, its uses as related places."""
@@ -924,7 +997,7 @@ def _used_decisions(
                     places.setdefault(line, column)  # where the device is built from it
             uses = tuple(f"{path}:{line}:{places[line]}" for line in sorted(places))
             current = found.setdefault(where, {}).get(decision.name)
-            trains = summary.trains and not is_test_module(path)
+            trains = summary.trains and path not in tests
             if current is None:
                 current = (decision.line, decision.column, decision.why, ())
                 if not trains:
@@ -941,7 +1014,7 @@ def _used_decisions(
 
 
 def _step_reads(
-    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver, tests: frozenset[str]
 ) -> tuple[
     dict[str, dict[tuple[int, int], StepRead]],
     dict[str, dict[tuple[int, int], str]],
@@ -959,7 +1032,7 @@ def _step_reads(
     bases = {path: summary.bases for path, summary in summaries.items()}
     flow = Flow(scopes, bases, resolver.name)
     for path, summary in sorted(summaries.items()):
-        if is_test_module(path):
+        if path in tests:
             continue
         for qualname, scope in sorted(summary.scopes.items()):
             for loop in scope.steps:
@@ -1118,7 +1191,34 @@ class _Resolver:
         return None
 
     def imported_ties(self, path: str) -> dict[str, tuple[str, ...]]:
-        return self._imported_facts(path, lambda summary: summary.ties)
+        found = self._imported_facts(path, lambda summary: summary.ties)
+        found.update(self._star_ties(path))
+        # `import model` ... `model.RNNModel(...)` (awd-lstm-lm): "model.RNNModel".
+        for local, binding in self.summaries[path].imports.items():
+            module = None if ":" in binding else self.index.module(path, binding)
+            if module is not None and module != path:
+                for name, ties in self.summaries[module].ties.items():
+                    found[f"{local}.{name}"] = ties
+        return found
+
+    def _star_ties(self, path: str) -> dict[str, tuple[str, ...]]:
+        """The tying classes a `from m import *` of a given module binds in ``path`` (TCN's
+        `from TCN.word_cnn.model import *`): each where exactly one of the module's star imports
+        binds its name, none of another library follows (it might bind it too), and the module
+        binds it no other way."""
+        summary = self.summaries[path]
+        stars = [self.index.module(path, star) for star in summary.star_imports]
+        given = [m for m in stars if m is not None and m != path]
+        found: dict[str, tuple[str, ...]] = {}
+        for position, module in enumerate(stars):
+            if module is None or module == path or None in stars[position + 1 :]:
+                continue
+            for name, ties in self.summaries[module].ties.items():
+                if name.startswith("_") or name in summary.definitions or name in summary.imports:
+                    continue
+                if sum(self.name(m, name) is not None for m in given) == 1:
+                    found[name] = ties
+        return found
 
     def imported_meters(self, path: str) -> dict[str, Meter]:
         return self._imported_facts(path, lambda summary: summary.meters)

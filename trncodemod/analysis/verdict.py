@@ -34,6 +34,9 @@ CANNOT_TELL = "cannot tell"
 NO_STEP = "no step"
 # Blockers of work the XLA device cannot hold (the off-device pass).
 _STOPS = frozenset({"TRN028", "TRN029"})
+# Blockers that stop the run when a module is imported (a CUDA extension built there), before
+# any line the evaluator judged: the first cause whatever the evaluator found.
+_AT_IMPORT = frozenset({"TRN050"})
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,12 @@ def with_blockers(
     because of it, so where the evaluator finds the model is only its consequence. A blocker's
     line is a number, or its whole place where a line does not say it
     (``train.ipynb[cell 3]:7``)."""
+    if found.value in (RUNS, CANNOT_TELL, DOES_NOT):
+        for path in sorted(modules):
+            for line, code, message in blockers.get(path, ()):
+                if code in _AT_IMPORT:
+                    where = line if isinstance(line, str) else f"{path}:{line}"
+                    return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     if found.value == DOES_NOT:
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
@@ -343,7 +352,9 @@ class EntryPointOffAccelerator(Rule):
     not train on the accelerator, where no other blocker already says so: the model or the
     step's inputs stay on the CPU (a flag that is False on the target, `cuda = True if
     torch.cuda.is_available() else False` and then `if cuda: model.cuda()`), the step is never
-    cut, or a framework that owns the loop keeps it on the CPU. The verdict per entry point
+    cut, or a framework that owns the loop keeps it on the CPU (a Lightning `Trainer` given
+    `accelerator="cpu"`, or a Lightning 1.x `Trainer` given no GPU: `gpus` left out, None, or
+    `torch.cuda.device_count()`, which is 0 on the target). The verdict per entry point
     names the same cause; this finding makes it count, as a blocker, in every output and in the
     exit code. Nothing is rewritten: the evaluator knows the program does not run there, not
     which edit the author wants.
@@ -352,7 +363,11 @@ class EntryPointOffAccelerator(Rule):
     `torch.cuda.is_available()` is False under torch-xla on a Trainium host
     ([measured-device-checks]), so a program whose placement hangs on it, or on any value that
     is not the XLA device on the launch path, trains on the CPU or stops; the device it must
-    use is `torch_xla.device()` ([xla-devices]).
+    use is `torch_xla.device()` ([xla-devices]). Lightning 1.x trains on the CPU unless its
+    `Trainer` is given GPUs or another accelerator ("default used by the Trainer (ie: train on
+    CPU)": `gpus=None`, and `gpus=0` is the same; [lightning-1x-trainer]); on Trainium it
+    trains through neuronx-distributed's Lightning integration
+    ([neuronx-distributed-lightning]).
 
     ## Example
     ```python
@@ -374,4 +389,9 @@ class EntryPointOffAccelerator(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    sources = ("xla-devices", "measured-device-checks")
+    sources = (
+        "xla-devices",
+        "measured-device-checks",
+        "lightning-1x-trainer",
+        "neuronx-distributed-lightning",
+    )

@@ -1,0 +1,16 @@
+import torch
+
+from models import TCN
+
+
+def main():
+    device = torch.device("cuda")
+    model = TCN(4, 2).to(device)
+    model.load_state_dict(torch.load("tcn.pt", map_location=device))
+    model.eval()
+    with torch.no_grad():
+        print(model(torch.randn(1, 4, 32).to(device)).argmax(-1))
+
+
+if __name__ == "__main__":
+    main()
