@@ -189,7 +189,8 @@ LIGHTNING = (
         ("trainer_params:\n  gpus: [1]\n  max_epochs: 10\n", DOES_NOT),
         ("trainer_params:\n  accelerator: gpu\n", DOES_NOT),
         ("trainer_params:\n  gpus: []\n", CANNOT_TELL),  # no GPU asked for: not known either way
-        ("trainer_params:\n  accelerator: cpu\n", CANNOT_TELL),
+        # Lightning trains on the CPU (the blocker says so, with the config's line).
+        ("trainer_params:\n  accelerator: cpu\n", DOES_NOT),
     ],
 )
 def test_a_lightning_trainer_configured_for_cuda_by_its_config_does_not_run(trainer, expected):
@@ -266,7 +267,9 @@ def test_a_path_is_read_from_the_folder_the_launch_line_runs_in():
     [
         ("accelerator='gpu'", CANNOT_TELL),  # TRN158's blocker says it, with the fix
         ("gpus=1", DOES_NOT),  # Lightning 1.x: one CUDA device; no rule speaks for it
-        ("gpus=0", CANNOT_TELL),
+        ("gpus=0", DOES_NOT),  # Lightning 1.x with no GPU: the CPU
+        ("gpus=0, strategy=strategy", CANNOT_TELL),  # a strategy may bring its accelerator
+        ("max_epochs=1", CANNOT_TELL),  # maybe 2.x, whose "auto" accelerator probes the machine
     ],
 )
 def test_a_spelled_trainer_argument(arguments, expected):

@@ -40,8 +40,19 @@ CASES = [
     ("two_ties.out.py", "Trainer().model", 1),
     ("from_cuda.out.py", "main()", 1),
     ("attribute_moves.out.py", "Trainer().model", 1),
+    # A tie under a test of `__init__`'s parameters, made again under the caller's test.
+    ("conditional_tie.out.py", "main(True)", 1),
+    ("conditional_tie.out.py", "main(False)", 2),
+    ("conditional_tie_constant.out.py", "always()", 1),
+    # Ties made by a method, a function and an inner module's `__init__`.
+    ("tie_helpers.out.py", "main(True)[0]", 1),
+    ("tie_helpers.out.py", "main(True)[1]", 1),
+    ("tie_helpers.out.py", "main(True)[2]", 1),
+    ("tie_helpers.out.py", "main(True)[3]", 3),  # the shared weight and a LayerNorm's two
+    ("tie_helpers.out.py", "main(True)[4]", 1),
     # The premise: without the re-tie the move leaves two parameters.
     ("constructor_move.in.py", "main()", 2),
+    ("conditional_tie.in.py", "main(True)", 2),
 ]
 
 

@@ -82,8 +82,10 @@ class TransformerModelType(Rule):
     `--model-type` already (so a second run adds nothing and a chosen model type is respected).
     Where it cannot append exactly — the script assigns `NEURON_CC_FLAGS` outright later, or `os`
     names something else — it reports the line for the launcher instead. Nothing for `neuron`,
-    and nothing in an inference script (it generates or predicts, and neither it nor what the
-    program reaches from it trains).
+    and nothing in an entry script with no training step on any path: an inference script (it
+    generates or predicts, and neither it nor what the program reaches from it trains), or a
+    model module's `__main__` quick test that no other module imports (it prints a summary;
+    the training script is elsewhere, and that is where the flag belongs).
 
     ## Why
     neuronx-cc optimises for `--model-type {generic,transformer,unet-inference}`; Neuron's BERT
@@ -443,10 +445,13 @@ class CompilerFlags(Pass):
             self._evidence.append((node, name, bound))
 
     def _never_trains(self) -> bool:
-        """An inference script: it generates or predicts (`model.generate`, a transformers
-        `pipeline`, `model.eval()`), and no training step is in it or reached from it: it runs
-        no backward pass or framework trainer, the program finds no step of its elsewhere, and
-        it calls nothing named for training (`train(model)`, `fit`, an optimizer step)."""
+        """An entry script with no training step on any path: no step is in it or reached from
+        it (it runs no backward pass or framework trainer, the program finds no step of its
+        elsewhere, and it calls nothing named for training: `train(model)`, `fit`, an
+        optimizer step), and it is an inference script (it generates or predicts:
+        `model.generate`, a transformers `pipeline`, `model.eval()`) or an entry point of the
+        program that no other module imports (a model module's `__main__` that prints a
+        summary: ViT-CIFAR's dw_vit.py, which the training script does not import)."""
         program = self.run.program
         if self.run.profile.trains or program.steps or program.steps_elsewhere:
             return False
@@ -456,6 +461,8 @@ class CompilerFlags(Pass):
         words = {w.lower() for name in facts.calls for w in _WORD.findall(name)}
         if any(w.startswith("train") or w in ("fit", "backward", "step") for w in words):
             return False
+        if program.role == "entry" and not program.imported:
+            return True  # the program model followed its run: it reaches no step
         return not facts.calls.isdisjoint(_INFERENCE_CALLS)
 
     def _trained_evidence(self) -> tuple[cst.CSTNode, str] | None:
@@ -687,8 +694,9 @@ class CompilerFlags(Pass):
             # would set it in every program that imports it.
             return None
         if self.run.profile.is_entry_script and self._never_trains():
-            # An inference script (llm-qlora's inference.py: load, generate): `--model-type`
-            # tunes the compilation of a training graph, and nothing here trains.
+            # An inference script (llm-qlora's inference.py: load, generate), or a model
+            # module's own quick test that nothing imports: `--model-type` tunes the
+            # compilation of a training graph, and no path from here reaches one.
             return None
         if not self.run.profile.is_entry_script:
             # Process-level: never written into a module that others import.

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import GlobalScope, ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.cuda_calls import cuda_table
+from trncodemod.transforms.device_data import (
+    data_target,
+    fresh_values,
+    move_receiver,
+    moved_argument,
+    same_tensor,
+    unshared_before,
+)
 from trncodemod.transforms.device_fallback import cuda_device_left
 from trncodemod.transforms.device_rules import (
     RULES,
@@ -22,6 +30,8 @@ from trncodemod.transforms.device_rules import (
     CudaDeviceString,
     CudaMapLocation,
     CudaMethod,
+    DataAssignment,
+    DataAssignmentLeft,
     DeviceGate,
     DeviceIdentityTest,
     GateEnablesCudaOnly,
@@ -62,7 +72,7 @@ from trncodemod.analysis.offset_slices import (
     sliced_moves,
     stepped_slicers,
 )
-from trncodemod.analysis.program import ModuleView
+from trncodemod.analysis.program import LONE, ModuleView, device_tables_alone
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Severity
 from trncodemod.passes import Pass, RawFinding, per_tree
@@ -74,6 +84,8 @@ _CUDA_INDEXED = re.compile(r"cuda:\d+")
 _STRING_PREFIXES = ("", "u", "U")
 # A device read from a tensor's own attributes is where it already lives, not a decision.
 _DERIVED = frozenset({"dtype", "is_cuda", "is_cpu", "is_floating_point", "grad"})
+# What a name the program model resolves is bound by: a definition of the module, or an import.
+_DEFINITIONS = (cst.FunctionDef, cst.ClassDef, cst.Import, cst.ImportFrom)
 
 
 # -- the first stage ----------------------------------------------------------------------------
@@ -86,6 +98,14 @@ _CHECKS = (
     "torch.cuda.is_bf16_supported",
     "torch.accelerator.current_accelerator",
 )
+
+
+def device_tables(program: ModuleView, module: cst.Module) -> ModuleView:
+    """What holds the device tables (``ModuleView.device_parameters``/``device_returns``) for
+    ``module``: the program's view, or the module's own tables where it is read alone."""
+    if program != LONE:
+        return program
+    return per_tree(module, "device-tables", lambda tree: device_tables_alone(tree.code))
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -219,6 +239,8 @@ class DevicePlacement(Pass):
         self._host_moves: dict[int, SlicedMove] = {}
         self._host_slices: dict[int, SlicedMove] = {}
         self._dropped_calls: set[int] = set()
+        # A move assigned to `.data` -> the name to rebind instead (None: reported, left alone).
+        self._data_moves: dict[cst.Call, str | None] = {}
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -930,9 +952,20 @@ class DevicePlacement(Pass):
         role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
         if role == "map_location" and self._torch_load(parent):
             role = "torch.load"
+        if role is None and isinstance(parent, cst.Arg):
+            # Handed to a function or class of the program whose parameter every function
+            # receiving it reads only as a device, at any depth (`train(..., device)` →
+            # `mixing_noise(..., device)` → `torch.randn(..., device=device)`).
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            if isinstance(call, cst.Call) and self._binds_program_parameter(
+                parent,
+                call,
+                device_tables(self.run.program, self._wrapper.module).device_parameters,
+            ):
+                role = "device"
         if role is None and isinstance(parent, cst.Arg) and depth < 2:
             # Handed to a function of this module (`train(model, loader, device)`) whose
-            # parameter is read only as a device.
+            # parameter is read only as a device (a module read alone).
             call = self.get_metadata(ParentNodeProvider, parent, None)
             param = self._parameter_for(parent, call) if isinstance(call, cst.Call) else None
             if param is not None:
@@ -959,6 +992,32 @@ class DevicePlacement(Pass):
         }
         return next(iter(nodes.values())) if len(nodes) == 1 == len(found) else None
 
+    def _binds_program_parameter(
+        self, arg: cst.Arg, call: cst.Call, table: Mapping[str, tuple[tuple[str, int], ...]]
+    ) -> bool:
+        """Whether ``arg`` binds a parameter that ``table`` (``ModuleView.device_parameters``)
+        lists for the function or class of the program that ``call`` runs: called by a name
+        that the module binds only to it (a definition or an import)."""
+        name = dotted(call.func)
+        params = table.get(name) if name else None
+        if not params or any(a.star for a in call.args):
+            return False
+        head = call.func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        scope = self.get_metadata(ScopeProvider, head, None) if isinstance(head, cst.Name) else None
+        found = scope[head.value] if scope is not None else ()  # type: ignore[union-attr]
+        if not found or not all(
+            isinstance(getattr(a, "node", None), _DEFINITIONS)
+            and isinstance(getattr(a, "scope", None), GlobalScope)
+            for a in found
+        ):
+            return False  # a name bound other than to the module's definition or import
+        if arg.keyword is not None:
+            return any(param == arg.keyword.value for param, _ in params)
+        index = [a for a in call.args if a.keyword is None].index(arg)
+        return any(position == index for _, position in params)
+
     def _parameter_for(self, arg: cst.Arg, call: cst.Call) -> cst.Param | None:
         """The parameter of the called function of this module that ``arg`` binds."""
         function = self._function_called(call)
@@ -973,22 +1032,29 @@ class DevicePlacement(Pass):
         return positional[index] if index < len(positional) else None
 
     def _cuda_literal_argument(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        """``train(model, loader, "cuda")``: a "cuda" handed to a function of this module whose
-        parameter is read only as a device is the training device, as `device = "cuda"` is
-        (leave_Assign): the target's device string. A parameter read otherwise (printed, logged,
-        compared as text) keeps it."""
+        """``train(model, loader, "cuda")``: a "cuda" handed to a function or class of the
+        program whose parameter is read only as a device (by it, and by every function it hands
+        it on to) is the training device, as `device = "cuda"` is (leave_Assign): the target's
+        device string. A parameter read otherwise (printed, logged, compared as text) keeps it."""
         call = self.get_metadata(ParentNodeProvider, original, None)
         if not isinstance(call, cst.Call) or self._in_dead(original):
             return updated
         param = self._parameter_for(original, call)
-        if param is None:
+        roles = self._reference_roles(param.name, bound=param) if param is not None else []
+        if param is not None and roles and all(role == "device" for role in roles):
+            why = f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device"
+        elif self._binds_program_parameter(
+            original, call, device_tables(self.run.program, self._wrapper.module).device_parameters
+        ):
+            # Imported, or a function of this module that hands it on deeper than it follows.
+            roles = ["device"]
+            why = (
+                f"`{_code(call.func)}` reads it only as a device, and so does every function "
+                "it hands it on to"
+            )
+        else:
             return updated
-        literal = self._device_literal(
-            original.value,
-            updated.value,
-            self._reference_roles(param.name, bound=param),
-            f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device",
-        )
+        literal = self._device_literal(original.value, updated.value, roles, why)
         return updated if literal is None else updated.with_changes(value=literal)
 
     def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
@@ -1401,6 +1467,8 @@ class DevicePlacement(Pass):
         if self._in_dead(original_node) or id(original_node) in self._dropped_calls:
             return updated_node
         self._report_imported_load(original_node)
+        if self._data_move(original_node) is None and original_node in self._data_moves:
+            return updated_node  # `x.data = <move>` that cannot be rebound: reported, kept
         func = original_node.func
         if self._resolves(original_node):
             resolved = self._gate(original_node, updated_node)
@@ -2214,9 +2282,84 @@ class DevicePlacement(Pass):
             return f"the module names the CUDA source `{name}` at line {line}"
         return ""
 
+    # -- a move assigned to `.data` (transforms/device_data.py) ---------------------------------
+    def _data_move(self, call: cst.Call) -> str | None:
+        """Where ``call`` (original) moves a value to the device and its assignment target is
+        a `.data` (XLA targets): the name to rebind instead, or None with ``call`` recorded in
+        ``_data_moves`` and reported where the line must stay. None, unrecorded, elsewhere."""
+        if call in self._data_moves:
+            return self._data_moves[call]
+        assign = self.get_metadata(ParentNodeProvider, call, None)
+        target = data_target(assign) if assign is not None else None
+        receiver = move_receiver(call)
+        if not self.target.is_xla or target is None or receiver is None:
+            return None
+        assert isinstance(assign, cst.Assign) and isinstance(call.func, cst.Attribute)
+        if assign.value is not call:
+            return None
+        if call.func.attr.value == "to":
+            device = moved_argument(call)
+            if device is None or not self._names_training_device(device):
+                return None  # a cast (`.to(torch.float16)`) or a move to the CPU
+        name = self._rebound_name(assign, target, receiver)
+        self._data_moves[call] = name
+        if name is None:
+            self.report(
+                assign,
+                DataAssignmentLeft,
+                f"`{_code(target)} = {_code(call)}` raises on the XLA device (a CPU tensor's "
+                "`.data` cannot take an XLA tensor: RuntimeError, incompatible tensor type): "
+                "move the module that owns the parameter (`model.to(device)`), or rebind the "
+                "name where nothing else holds the tensor (`x = x.to(device)`)",
+                False,
+            )
+        return name
+
+    def _names_training_device(self, device: cst.BaseExpression) -> bool:
+        if self._kind(device) == "cuda" or self._holds_device(device):
+            return True
+        return ACCELERATOR in self.facts.kinds(device)
+
+    def _rebound_name(
+        self, assign: cst.Assign, target: cst.Attribute, receiver: cst.BaseExpression
+    ) -> str | None:
+        """``x`` where `x.data = x[.data].<move>` may become `x = ...`: ``x`` is bound in its
+        function or script only to new tensors that need no grad, and nothing else can hold
+        the tensor when the move runs (read before only through an attribute, outside a loop)."""
+        name = target.value
+        if not isinstance(name, cst.Name) or not same_tensor(receiver, name.value):
+            return None
+        if self._outermost_loop(assign) is not None:
+            return None
+        values = self.bound_values(name)
+        if not values or not fresh_values(values, self._is_parameter_class):
+            return None
+        scope: cst.CSTNode = self._wrapper.module
+        for ancestor in self._ancestors(assign):
+            if isinstance(ancestor, cst.ClassDef | cst.Lambda):
+                return None
+        parent = self.get_metadata(ParentNodeProvider, assign, None)
+        while parent is not None and not isinstance(parent, cst.FunctionDef | cst.Module):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        if isinstance(parent, cst.FunctionDef):
+            scope = parent
+        if not unshared_before(name.value, scope, assign, self._line_of, self.parents(), walk):
+            return None
+        return name.value
+
+    def _is_parameter_class(self, func: cst.BaseExpression) -> bool:
+        return self.is_any(func, {"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+    def _line_of(self, node: cst.CSTNode) -> int | None:
+        position = self.get_metadata(PositionProvider, node, None)
+        return None if position is None else position.start.line
+
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         if self._in_dead(original_node):
             return updated_node
+        rebound = self._rebind_data_move(original_node, updated_node)
+        if rebound is not None:
+            return rebound
         value = original_node.value
         if value in self.facts.rank_values and isinstance(value, cst.Integer):
             device = self._rank_device(value, _code(value))
@@ -2288,6 +2431,26 @@ class DevicePlacement(Pass):
             False,
         )
         return updated_node
+
+    def _rebind_data_move(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign | None:
+        """`x.data = x.data.cuda()` → `x = x.data.to(<device>)` where ``_data_move`` found
+        nothing else holds ``x``; the move itself is leave_Call's."""
+        value = original.value
+        if not isinstance(value, cst.Call) or value not in self._data_moves:
+            return None
+        name = self._data_moves[value]
+        if name is None:
+            return updated
+        if not self.report(
+            original,
+            DataAssignment,
+            f"`{name}.data = ...` raises on the XLA device (a CPU tensor's `.data` cannot take "
+            f"an XLA tensor) → `{name} = ...`: nothing else holds `{name}` yet",
+            True,
+        ):
+            return updated
+        target = updated.targets[0].with_changes(target=cst.Name(name))
+        return updated.with_changes(targets=[target])
 
     def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
         """``def __init__(self, device="cuda")``: a default the function reads only as a device

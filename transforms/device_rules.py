@@ -599,6 +599,83 @@ class GeneratorOnDevice(Rule):
     sources = ("measured-generator-device",)
 
 
+class DataAssignment(Rule):
+    """## What it does
+    Rewrites a move to the device assigned to a tensor's `.data` (`x.data = x.data.cuda()`,
+    `x.data = x.data.to(device)`) on the XLA targets into a rebinding,
+    `x = x.data.to(<target device>)`, where `x` is a plain name that nothing else can hold yet:
+    bound in the same function or script only to new tensors that need no grad, read before only
+    through an attribute, outside a loop. Anywhere else it is TRN174's.
+
+    ## Why
+    `x.data = t` replaces the tensor's storage in place (`variable.set_data(t)`), which
+    accepts a CUDA tensor for a CPU one but not an XLA tensor: on torch 2.9 + torch-xla 2.9 it
+    raises `RuntimeError: Attempted to call variable.set_data(tensor), but variable and tensor
+    have incompatible tensor type`, while rebinding the name works and `x.data.fill_(...)`
+    afterwards too ([measured-data-assignment]). Where only the name holds the tensor, the
+    rebinding is all the assignment did.
+
+    ## Example
+    ```python
+    input = torch.rand(1, 1).mul(ntokens).long()
+    if args.cuda:
+        input.data = input.data.cuda()
+    ```
+
+    ## Use instead
+    ```python
+    input = torch.rand(1, 1).mul(ntokens).long()
+    if args.cuda:
+        input = input.data.to(torch_xla.device())
+    ```
+    """
+
+    code = "TRN058"
+    name = "device-move-into-data"
+    summary = (
+        "`x.data = x.data.cuda()` raises on XLA → `x = x.data.to(<device>)` where only `x` holds it"
+    )
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = ("measured-data-assignment",)
+
+
+class DataAssignmentLeft(Rule):
+    """## What it does
+    Reports a move to the device assigned to `.data` that cannot become a rebinding of a name:
+    a parameter (`for p in model.parameters(): p.data = p.data.cuda()`, `self.w.data = ...`,
+    `model.weight.data = ...`), a function's parameter, a name read before the move (another
+    name or a container may hold the tensor), a tensor made with `requires_grad=True`, or a move
+    in a loop. The line is left as it is.
+
+    ## Why
+    On torch 2.9 + torch-xla 2.9 the assignment raises `RuntimeError: ... incompatible tensor
+    type` for a plain tensor, an `nn.Parameter` and a module's weight alike
+    ([measured-data-assignment]), so the program stops there (a blocker). Rebinding only the
+    name would leave the module, or whatever else holds the tensor, with the CPU one: move the
+    module that owns the parameters instead (`model.to(device)` replaces them).
+
+    ## Example
+    ```python
+    for p in model.parameters():
+        p.data = p.data.cuda()
+    ```
+
+    ## Use instead
+    ```python
+    model.to(torch_xla.device())
+    ```
+    """
+
+    code = "TRN174"
+    name = "device-move-into-data-left"
+    summary = "a device move assigned to `.data` raises on XLA (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("measured-data-assignment",)
+
+
 class OffsetSlicedDatasetMove(Rule):
     """## What it does
     Where a script moves a whole tensor to the device at its top level (`X_train =
@@ -676,5 +753,7 @@ RULES: tuple[type[Rule], ...] = (
     ConditionEnablesCudaOnly,
     GateEnablesCudaOnly,
     GeneratorOnDevice,
+    DataAssignment,
+    DataAssignmentLeft,
     OffsetSlicedDatasetMove,
 )

@@ -12,10 +12,12 @@ import re
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.optimizer_arguments import Conversion, convert_arguments, literal
+from trncodemod.transforms.optimizer_capturable import moved_before
 from trncodemod.transforms.optimizer_rules import (
     RULES,
+    CapturableOptimizer,
     CudaOnlyOptimizer,
     Fp32StateOptimizer,
     FusedFlag,
@@ -33,10 +35,11 @@ from trncodemod.transforms.optimizer_table import (
     swapped_classes,
 )
 
+from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find
-from trncodemod.passes import Pass
+from trncodemod.passes import Pass, per_tree
 from trncodemod.targets import Api, Target
 
 _GRAD_SCALERS = frozenset(
@@ -106,8 +109,12 @@ class FusedOptimizers(Pass):
         for name in facts.qualified:
             if name.startswith("torch.optim."):
                 match = _TORCH_OPTIM.match(name)
-                if match is not None and (fused or match.group(2) in swapped):
+                if match is None:
+                    continue
+                if fused or match.group(2) in swapped:
                     return True
+                if f"torch.optim.{match.group(2)}" in table.host_reads:
+                    return True  # capturable=True (TRN059)
         # `torch = ...` bound without an import: LibCST names `torch.optim.X` all the same.
         return "torch" in facts.global_names and "optim" in facts.identifiers
 
@@ -275,6 +282,8 @@ class FusedOptimizers(Pass):
         if torch_class is None:
             return updated_node
         updated_node = self._strip_fused(original_node, updated_node)
+        if torch_class in self.table.host_reads:
+            return self._make_capturable(original_node, updated_node, torch_class)
         if torch_class in self.table.syncfree and self.settings.optimizer == "syncfree":
             return self._to_syncfree(original_node, updated_node, torch_class)
         if torch_class == "torch.optim.AdamW" and self.settings.optimizer == "fp32-states":
@@ -390,6 +399,73 @@ class FusedOptimizers(Pass):
         ):
             return updated
         return updated.with_changes(func=self._emit(self.table.syncfree[torch_class]))
+
+    def _make_capturable(self, original: cst.Call, updated: cst.Call, torch_class: str) -> cst.Call:
+        """`capturable=True` for an optimizer that reads its state on the host every step
+        (optimizer_capturable.py says where its parameters are)."""
+        if not self.target.is_xla:
+            return updated
+        short = torch_class.rsplit(".", 1)[-1]
+        keywords = {arg.keyword.value: arg for arg in original.args if arg.keyword is not None}
+        why = f"{short} without `capturable=True` copies its state to the host and compiles a new graph every step on XLA"
+        problem = None
+        if "capturable" in keywords:
+            known, value = literal(keywords["capturable"].value)
+            if known and value is True:
+                return updated
+            problem = f"`capturable={_code(keywords['capturable'].value)}` is passed"
+        elif any(arg.star == "**" for arg in original.args):
+            problem = "`**` arguments may set `capturable`"
+        elif "foreach" in keywords and literal(keywords["foreach"].value) not in (
+            (True, False),
+            (True, None),
+        ):
+            problem = "`capturable=True` raises on XLA with `foreach=True`: drop `foreach`"
+        elif not any(self.target.torch.startswith(v) for v in self.table.capturable_torch):
+            problem = (
+                f"`capturable=True` was measured on XLA with torch "
+                f"{', '.join(self.table.capturable_torch)}, not torch {self.target.torch}: "
+                "check it steps there"
+            )
+        else:
+            owner = self._params_owner(original)
+            if owner is None or not self._on_device(owner, original):
+                what = f"`{owner}`" if owner else "its parameters"
+                problem = (
+                    f"the tool cannot tell that {what} is on the device when it is built "
+                    "(`capturable=True` raises for CPU parameters)"
+                )
+        if problem is not None:
+            self.report(
+                original,
+                CapturableOptimizer,
+                f"{why}: pass `capturable=True` once its parameters are on the device; {problem}",
+                False,
+            )
+            return updated
+        if not self.report(original, CapturableOptimizer, f"{why} → `capturable=True` added", True):
+            return updated
+        keyword = cst.Arg(
+            keyword=cst.Name("capturable"),
+            value=cst.Name("True"),
+            equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=cst.SimpleWhitespace(""),
+            ),
+        )
+        return _with_args(updated, [*updated.args, keyword])
+
+    def _on_device(self, owner: str, call: cst.Call) -> bool:
+        module = self._wrapper.module
+        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+
+        def line_of(node: cst.CSTNode) -> int | None:
+            position = self.get_metadata(PositionProvider, node, None)
+            return None if position is None else position.start.line
+
+        return moved_before(
+            owner, call, module, self.parents(), line_of, facts, self.target.device_string
+        )
 
     def _params_owner(self, call: cst.Call) -> str | None:
         first = next(

@@ -272,6 +272,49 @@ class Fp32StateOptimizer(Rule):
     sources = ("xla-syncfree", "neuron-guide", "neuron-bf16", "xla-amp")
 
 
+class CapturableOptimizer(Rule):
+    """## What it does
+    Adds `capturable=True` to `torch.optim.ASGD(...)` and `torch.optim.Rprop(...)` on the XLA
+    targets where the parameters it takes (`model.parameters()`) are on the device when it is
+    built: `model` is moved there earlier in the same function or script, on every run (not in a
+    loop, not under a condition the tool cannot decide), and not rebound in between. Elsewhere,
+    and where `capturable=False`, `foreach=True` or `**kwargs` is passed, it is reported. On the
+    xla-2.1 and xla-2.5 targets it is reported too: `capturable=True` stepped on XLA with torch
+    2.9 [measured-capturable-optimizers], while earlier single-tensor ASGD (the path XLA takes)
+    raises `Capturable not supported with single tensor ASGD` (pytorch/pytorch
+    `torch/optim/asgd.py` at commit 00b13f1cc1ca).
+
+    ## Why
+    Without `capturable=True`, ASGD and Rprop compute each parameter's step size from its state
+    on the host, so every step copies the state from the device and compiles a new graph: 6 steps
+    of a small model copied 72 values (ASGD) and 96 (Rprop) to the host and compiled 6 and 48
+    graphs; with `capturable=True`, 0 and 2. Adam, AdamW, Adamax, NAdam, RAdam, RMSprop and
+    Adadelta read nothing on the host either way ([measured-capturable-optimizers], torch 2.9.0
+    + torch-xla 2.9.0). `capturable=True` raises where the parameters are on the CPU, and on
+    XLA together with `foreach=True`, so it is added only where both are ruled out. The step is
+    the same computation done on the device in the parameters' dtype, hence a review.
+
+    ## Example
+    ```python
+    model = model.to(device)
+    optimizer = torch.optim.ASGD(model.parameters(), lr=args.lr, t0=0, lambd=0.0)
+    ```
+
+    ## Use instead
+    ```python
+    model = model.to(device)
+    optimizer = torch.optim.ASGD(model.parameters(), lr=args.lr, t0=0, lambd=0.0, capturable=True)
+    ```
+    """
+
+    code = "TRN059"
+    name = "capturable-optimizer"
+    summary = "ASGD/Rprop read their state on the host every step on XLA → `capturable=True`"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("measured-capturable-optimizers",)
+
+
 RULES: tuple[type[Rule], ...] = (
     FusedFlag,
     CudaOnlyOptimizer,
@@ -280,4 +323,5 @@ RULES: tuple[type[Rule], ...] = (
     TrainerOptimName,
     SyncfreeOptimizer,
     Fp32StateOptimizer,
+    CapturableOptimizer,
 )

@@ -92,6 +92,10 @@ class Table:
     trainer: dict
     syncfree: dict[str, Emit]
     fp32_states: Source
+    # torch.optim classes that read their state on the host every step without capturable=True,
+    # and the torch versions where capturable=True was measured to step on XLA.
+    host_reads: frozenset[str]
+    capturable_torch: tuple[str, ...]
 
 
 @cache
@@ -117,6 +121,8 @@ def load_table() -> Table:
         trainer=data["trainer"],
         syncfree={name: Emit(**row) for name, row in data["syncfree"].items()},
         fp32_states=_source(data["fp32_states"]),
+        host_reads=frozenset(data["capturable"]["host_reads"]),
+        capturable_torch=tuple(data["capturable"]["verified_torch"]),
     )
 
 

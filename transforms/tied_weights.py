@@ -12,15 +12,19 @@ the device pass wrote (``is_xla_device``).
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ImportAssignment, ParentNodeProvider, ScopeProvider
 from trncodemod.transforms.loader_values import Values, is_xla_device
+from trncodemod.transforms.tied_weights_condition import (
+    Asked,
+    ask_again,
+    assigned_value,
+    reaching,
+)
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.program import ModuleView
-from trncodemod.analysis.weight_ties import CONDITIONAL, PRETRAINED, class_ties
+from trncodemod.analysis.weight_ties import Ties, module_ties
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -34,8 +38,15 @@ class TiedWeightsRetie(Rule):
     ties weights in `__init__` (`self.lm_head.weight = self.wte.weight`) and the file moves an
     instance of it to the XLA device as a statement
     (`model = GPT(cfg).to(device)`, `model.to(device)`, `model = model.to(device)`), inserts the
-    same tie on the instance right after the move. XLA targets only: whether TorchNeuron's eager
-    device unties weights the same way is not known, so nothing is done for `neuron`.
+    same tie on the instance right after the move. A tie `__init__` makes under a test of its own
+    parameters (`if tied_weights:`) is made again under the same test asked of the arguments the
+    call that built the model passed (`TCN(..., tied_weights=tied)` gives `if tied:`), where
+    they are plain names or attributes bound nowhere after the model is built; constant
+    arguments decide it here. Ties made by a method or a module-level function `__init__` calls
+    with the instance (`self.tie_weights()`, `tie(self)`), and by a module class of the file
+    built into an attribute (`self.decoder = Decoder(...)`), count as made in `__init__`.
+    XLA targets only: whether TorchNeuron's eager device unties weights the same way is not
+    known, so nothing is done for `neuron`.
 
     ## Why
     Moving a module to the XLA device unties its tied weights: torch's `Module._apply` makes a new
@@ -58,6 +69,14 @@ class TiedWeightsRetie(Rule):
     # moving to the XLA device unties shared weights: tie them again
     model.lm_head.weight = model.wte.weight
     ```
+    and, for `if tied_weights: self.decoder.weight = self.encoder.weight` in `__init__`,
+    ```python
+    model = TCN(..., tied_weights=tied)
+    model.to(device)
+    # moving to the XLA device unties shared weights: tie them again
+    if tied:
+        model.decoder.weight = model.encoder.weight
+    ```
     """
 
     code = "TRN250"
@@ -75,8 +94,11 @@ class TiedWeightsUntied(Rule):
     statement the tie cannot follow (`models["lm"] = GPT(cfg).to(device)`, a one-line `if`), the
     value moved may also come from the class's own classmethod (`GPT.from_pretrained(...)`) or
     the name may also hold a wrapper of it (`model = torch.compile(model)`), the tie in
-    `__init__` depends on a condition, or the class is a Hugging Face `PreTrainedModel` (which
-    ties in `tie_weights()`). Also a move to a device that still says CUDA after the migration
+    `__init__` depends on a condition other than a test of its parameters, or the class is a Hugging Face `PreTrainedModel` (which
+    ties in `tie_weights()`), or the test a tie in `__init__` depends on cannot be asked again
+    after the move with certainty (the call passes a call for the parameter, a name it reads is
+    bound again after the model is built), or a function may rebind the moved name with
+    `global` (awd-lstm-lm's `model_load`). Also a move to a device that still says CUDA after the migration
     (nanoGPT's `device = 'cuda'`, left for a person to set, TRN006/TRN026): once it is the XLA
     device, the move unties the weights. XLA targets only (see TRN250).
 
@@ -108,17 +130,6 @@ class TiedWeightsUntied(Rule):
     sources = ("measured-tied-weights", "xla-troubleshoot")
 
 
-class _Ties:
-    """What a class ties in its `__init__` (``analysis/weight_ties.py``): ``certain`` ties at the
-    top of its body, whether one is made under a condition, whether it is a tying
-    `PreTrainedModel`."""
-
-    def __init__(self, ties: tuple[str, ...]) -> None:
-        self.certain = [tuple(t.split("=", 1)) for t in ties if t not in (CONDITIONAL, PRETRAINED)]
-        self.conditional = CONDITIONAL in ties
-        self.pretrained = PRETRAINED in ties
-
-
 class TiedWeights(Pass):
     name = "tied-weights"
     rules = (TiedWeightsRetie, TiedWeightsUntied)
@@ -146,25 +157,29 @@ class TiedWeights(Pass):
 
     def visit_Module(self, node: cst.Module) -> None:
         # The file's own classes, and those its imports bind from other modules of the program.
-        self._classes: dict[str, _Ties] = {}
+        self._classes: dict[str, Ties] = {}
         self._imported: set[str] = set()
         self._doubts: dict[int, list[str]] = {}  # id(move) -> why the retie is not certain
+        self._built: dict[int, list[cst.Call]] = {}  # id(move) -> the calls that built the model
+        self._module_doubt = ""  # why a `module.Class` read may not be the module's class
         facts = self.run.facts
         if facts is None:
             return
-        for statement in facts.tree.body:
-            if isinstance(statement, ast.ClassDef):
-                ties = class_ties(statement)
-                if ties:
-                    self._classes[statement.name] = _Ties(ties)
+        for name, ties in module_ties(facts.tree).items():
+            self._classes[name] = Ties.read(ties)
         for name, ties in self.run.program.imported_ties.items():
-            if name in facts.imported and name not in facts.global_names:
-                self._classes.setdefault(name, _Ties(ties))
+            # By name, or by a `from m import *` the program model followed to one class.
+            head = name.split(".", 1)[0]
+            bound = head in facts.imported or "*" in facts.imported
+            # `module.Class`: whether the module name still holds the module is asked where
+            # the class is called (``_module_holds``).
+            if bound and (head != name or name not in facts.global_names):
+                self._classes.setdefault(name, Ties.read(ties))
                 self._imported.add(name)
 
     # -- the moves ---------------------------------------------------------------------------
 
-    def _moved_class(self, call: cst.Call) -> tuple[str, _Ties, bool] | None:
+    def _moved_class(self, call: cst.Call) -> tuple[str, Ties, bool] | None:
         """The class a `.to(xla)` call moves an instance of, where it is one with ties, and
         whether that is certain."""
         if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
@@ -176,7 +191,9 @@ class TiedWeights(Pass):
             device = call.args[0].value
         if device is None:
             return None
-        on_xla = is_xla_device(self, device)
+        # A device that is XLA on some launches only (`torch_xla.device() if args.accel else
+        # torch.device("cpu")`): tying again is harmless where the move kept the tie.
+        on_xla = is_xla_device(self, device) or self._may_be_xla(device)
         if not on_xla:
             if not self._left_to_a_person(device):
                 return None
@@ -189,7 +206,7 @@ class TiedWeights(Pass):
         values: list[cst.BaseExpression] | None = [receiver]
         if isinstance(receiver, cst.Name | cst.Attribute):
             # What a name, a parameter or a `self.` attribute holds, as far as it is certain.
-            values = Values(self).of(receiver)
+            values = self._held(receiver, call)
         if not values:
             return None
         # `model = model.to(device)` rebinds the instance itself: its other values say the class.
@@ -204,12 +221,18 @@ class TiedWeights(Pass):
             self._doubt(
                 call, f"`{_code(receiver)}` may also hold `{_code(wrapped[0])}`, a wrapper of it"
             )
+        self._module_doubt = ""
         found = {self._instance_of(v) for v in values}
+        if self._module_doubt:
+            self._doubt(call, self._module_doubt)
         made = {self._made_by(v) for v in values} - {None}
         if len(found) == 1 and None not in found:
             name = found.pop()
-            certain = on_xla and not wrapped
-            return (name, self._classes[name], certain) if name is not None else None
+            certain = on_xla and not wrapped and id(call) not in self._doubts
+            if name is None:
+                return None
+            self._built[id(call)] = [_constructor(v) for v in values]
+            return name, self._classes[name], certain
         # Some values are built by a tying class's own classmethod (nanoGPT's
         # `GPT.from_pretrained(...)`): most likely an instance, but not certainly.
         names = (found | made) - {None}
@@ -220,6 +243,60 @@ class TiedWeights(Pass):
             )
             return name, self._classes[name], False
         return None
+
+    def _held(
+        self, receiver: cst.Name | cst.Attribute, call: cst.Call, depth: int = 0
+    ) -> list | None:
+        """What ``receiver`` may hold at ``call``: for a name, the values of the assignments
+        that reach the move (``reaching``: not those after it, TCN's `model = torch.load(f)`
+        after training), with those a function makes with `global`; ``Values`` otherwise. A
+        value that moves or wraps the name itself (`model = model.to(d)`, `torch.compile(model)`)
+        is kept with what the name held before it."""
+        found = reaching(self, receiver) if isinstance(receiver, cst.Name) else None
+        if found is None:
+            return Values(self).of(receiver)
+        bindings, foreign = found
+        direct = [assigned_value(self, b) for b in bindings]
+        for binding in foreign:
+            value = assigned_value(self, binding)
+            if value is None:
+                self._doubt(
+                    call,
+                    f"`{_code(receiver)}` may also be what `{_function_of(self, binding)}` binds "
+                    "it to with `global`",
+                )
+            else:
+                direct.append(value)
+        if None in direct:
+            return None
+        leaves: list[cst.BaseExpression] = []
+        for value in direct:
+            inner = _itself(value, receiver)  # type: ignore[arg-type]
+            values = (
+                Values(self).of(value)  # type: ignore[arg-type]
+                if inner is None
+                else self._held(inner, call, depth + 1)
+                if depth < 4
+                else None
+            )
+            if values is None:
+                return None
+            leaves.extend([value] if inner is not None else [])
+            leaves.extend(values)
+        return leaves
+
+    def _may_be_xla(self, device: cst.BaseExpression) -> bool:
+        """Whether one value ``device`` may hold is the XLA device: a choice between it and
+        another (pytorch/examples' word_language_model, `torch.device('xla' if opt.cuda else
+        'cpu')` in attention-is-all-you-need once migrated)."""
+        values = Values(self).of(device) if isinstance(device, cst.Name | cst.Attribute) else None
+        for value in values or [device]:
+            if isinstance(value, cst.Call) and self.is_any(value.func, {"torch.device"}):
+                value = value.args[0].value if len(value.args) == 1 else value
+            choices = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+            if any(is_xla_device(self, c, follow=False) for c in choices):
+                return True
+        return False
 
     def _left_to_a_person(self, device: cst.BaseExpression) -> bool:
         """A device that still says CUDA after the migration (`device = 'cuda'`, nanoGPT's
@@ -268,7 +345,33 @@ class TiedWeights(Pass):
             )
         ):
             return value.func.value
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and isinstance(value.func.value, cst.Name)
+            and (name := _code(value.func)) in self._classes
+            and self._module_holds(value.func.value)
+        ):
+            return name
         return None
+
+    def _module_holds(self, head: cst.Name) -> bool:
+        """Whether ``head`` (`model` of `model.RNNModel(...)`) holds the module its import
+        binds where it is read: no other binding of it reaches there (awd-lstm-lm rebinds
+        `model` to the instance after)."""
+        scope = self.get_metadata(ScopeProvider, head, None)
+        bindings = scope[head.value] if scope is not None else ()
+        if bindings and all(isinstance(b, ImportAssignment) for b in bindings):
+            return True  # bound by imports only, wherever it is read
+        found = reaching(self, head)
+        if found is None or not all(isinstance(b, cst.Import | cst.ImportFrom) for b in found[0]):
+            return False
+        if found[1]:
+            self._module_doubt = (
+                f"`{head.value}` may also be what `{_function_of(self, found[1][0])}` binds it "
+                "to with `global`"
+            )
+        return True
 
     def _statement_move(self, statement: cst.CSTNode) -> tuple[str, cst.Call] | None:
         """`(instance code, call)` where ``statement`` is `x = <call>` or `<call>` alone."""
@@ -316,17 +419,29 @@ class TiedWeights(Pass):
         move = self._statement_move(line)  # type: ignore[arg-type]
         return move is not None and move[1] is call
 
-    def _report_untied(self, node: cst.CSTNode, name: str, ties: _Ties, why: str) -> None:
+    def _report_untied(
+        self, node: cst.CSTNode, name: str, ties: Ties, why: str, instance: str = "model"
+    ) -> None:
         if ties.pretrained:
             message = (
                 f"`{name}` (a PreTrainedModel) moved to the XLA device: the move unties its tied "
                 "weights; call model.tie_weights() after moving it to the XLA device"
             )
         else:
-            pairs = ", ".join(f"{a} = {b}" for a, b in ties.certain) or "its weights"
+            pairs = _pairs(ties) or "its weights"
+            again = "tie them again on the moved model"
+            if ties.carried and not ties.conditional:
+                asked = ask_again(self, ties, self._built.get(id(node), []), node)
+                if isinstance(asked, dict):
+                    # The caller's test, where only the instance was in doubt (awd-lstm-lm).
+                    code = "; ".join(_one_line(s) for s in _retie_statements(instance, ties, asked))
+                    again += f" (`{code}`)" if code else ""
+                else:
+                    tests = " / ".join(dict.fromkeys(f"`{t}`" for _, _, t in ties.carried))
+                    again += f" where {tests} held for the arguments that built it"
             message = (
                 f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties them "
-                f"({why}): tie them again on the moved model"
+                f"({why}): {again}"
             )
         self.report(node, TiedWeightsUntied, message, False)
 
@@ -367,36 +482,110 @@ class TiedWeights(Pass):
                     if ties.conditional
                     else self._why_uncertain(call)
                 )
-                self._report_untied(call, name, ties, why)
+                self._report_untied(call, name, ties, why, instance)
                 continue
-            wanted = [f"{instance}.{a} = {instance}.{b}" for a, b in ties.certain]
-            following = {
-                cst.Module([]).code_for_node(s.body[0]).strip()
-                for s in original[index + 1 : index + 1 + len(wanted)]
-                if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-            }
-            if all(w in following for w in wanted):
+            asked = (
+                ask_again(self, ties, self._built.get(id(call), []), call) if ties.carried else {}
+            )
+            if isinstance(asked, str):
+                self._report_untied(call, name, ties, asked, instance)
+                continue
+            wanted = _retie_statements(instance, ties, asked)
+            if not wanted:
+                continue  # tied only under a test its arguments never pass
+            following = [_code(s.with_changes(leading_lines=())) for s in original[index + 1 :]]
+            if [_code(w) for w in wanted] == following[: len(wanted)]:
                 continue  # already tied again (a second run)
-            pairs = ", ".join(f"{a} = {b}" for a, b in ties.certain)
             if not self.report(
                 call,
                 TiedWeightsRetie,
-                f"`{name}` ties {pairs} in __init__ and moving it to the XLA device unties "
-                "them: tied again after the move",
+                f"`{name}` ties {_pairs(ties)} in __init__ and moving it to the XLA device "
+                "unties them: tied again after the move" + _under(asked),
                 True,
             ):
                 continue
-            lines = [cst.parse_statement(w) for w in wanted]
-            lines[0] = lines[0].with_changes(
+            wanted[0] = wanted[0].with_changes(
                 leading_lines=[cst.EmptyLine(comment=cst.Comment(_COMMENT))]
             )
-            body.extend(lines)
+            body.extend(wanted)
             changed = True
         return body if changed else None
 
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _itself(value: cst.BaseExpression, receiver: cst.Name) -> cst.Name | None:
+    """The read of ``receiver`` in a value that moves it (`x.to(...)`) or wraps it (`f(x)`)."""
+    if _moves_itself(value, receiver):
+        return value.func.value  # type: ignore[attr-defined,return-value]
+    if _wraps(value, receiver):
+        return value.args[0].value  # type: ignore[attr-defined,return-value]
+    return None
+
+
+def _function_of(owner: Pass, node: cst.CSTNode) -> str:
+    current = owner.get_metadata(ParentNodeProvider, node, None)
+    while current is not None and not isinstance(current, cst.FunctionDef):
+        current = owner.get_metadata(ParentNodeProvider, current, None)
+    return current.name.value if current is not None else "a function"
+
+
+def _one_line(statement: cst.BaseStatement) -> str:
+    """`if t: a = b` for a statement of ``_retie_statements``."""
+    lines = [line.strip() for line in _code(statement).strip().splitlines()]
+    return " ".join(lines) if len(lines) < 3 else lines[0] + " " + "; ".join(lines[1:])
+
+
+def _under(asked: dict[str, Asked]) -> str:
+    """ " under `if t:`" for each test asked in the caller's terms, in `__init__`'s order."""
+    tests = [f"`if {a.test}:`" for a in asked.values() if a.test]
+    return f" under {' and '.join(tests)}" if tests else ""
+
+
+def _pairs(ties: Ties) -> str:
+    """ "a = b, c = d if t": the ties, each with the test of `__init__`'s it depends on."""
+    pairs = [f"{a} = {b}" for a, b in ties.certain]
+    pairs += [f"{a} = {b} (when `{t}`)" for a, b, t in ties.carried]
+    return ", ".join(pairs)
+
+
+def _retie_statements(
+    instance: str, ties: Ties, asked: dict[str, Asked]
+) -> list[cst.BaseStatement]:
+    """The ties made again on ``instance``, in `__init__`'s order: the certain ones, and those
+    whose test holds here (always, or under an `if` that asks it in the caller's terms; ties
+    one after another under one test share the `if`)."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for a, b, test in ties.ordered:
+        if test is not None and not asked[test].always and asked[test].test is None:
+            continue  # never made for these arguments
+        guard = asked[test].test if test is not None else None
+        line = f"{instance}.{a} = {instance}.{b}\n"
+        if groups and guard is not None and groups[-1][0] == guard:
+            groups[-1][1].append(line)
+        else:
+            groups.append((guard, [line]))
+    return [
+        cst.parse_statement(
+            "".join(body) if guard is None else f"if {guard}:\n" + "".join("    " + x for x in body)
+        )
+        for guard, body in groups
+    ]
+
+
+def _constructor(value: cst.BaseExpression) -> cst.Call:
+    """The call of the class in ``value``: `Cls(...)` itself, or the one `Cls(...).to(...)` moves."""
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "to"
+        and isinstance(value.func.value, cst.Call)
+    ):
+        return value.func.value
+    assert isinstance(value, cst.Call)
+    return value
 
 
 def _wraps(value: cst.BaseExpression, receiver: cst.BaseExpression) -> bool:

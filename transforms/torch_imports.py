@@ -1,14 +1,24 @@
 """Imports that cannot load on the target's torch: ``torch._six``, gone since torch 2.0, is
 replaced by what it held where that is exact, and reported where it is not (issue 23, item 5).
-Every target runs torch 2.x (``data/targets.toml``)."""
+Every target runs torch 2.x (``data/targets.toml``). Other private names a target's torch lacks
+(``torch._utils._accumulate``...) are data in ``data/removed_torch_names.toml``
+(``torch_removed.py``)."""
 
 from __future__ import annotations
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.torch_removed import (
+    RemovedName,
+    RemovedTorchName,
+    RemovedTorchNameLeft,
+    removed_names,
+    removed_on,
+)
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -104,13 +114,18 @@ def _statement(code: str) -> cst.BaseSmallStatement:
 
 class TorchImports(Pass):
     name = "torch-imports"
-    rules = (TorchSixImport, TorchSixLeft)
-    needles = ("_six",)
+    rules = (TorchSixImport, TorchSixLeft, RemovedTorchName, RemovedTorchNameLeft)
+    needles = ("_six", "_accumulate", "ffi", "_DataLoaderIter", "numpy_type_map", "_classes")
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
-        # Every rewrite and report is at a name under torch._six the file reaches.
-        return facts.reaches(_SIX)
+        # Every rewrite and report is at a name under torch._six, or a module of the removed
+        # names' table, the file reaches.
+        return facts.reaches(_SIX, *{entry.module for entry in removed_names()})
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._removed = removed_on(self.target.torch)
 
     def _has_fallback(self, node: cst.CSTNode) -> bool:
         current = self.get_metadata(ParentNodeProvider, node, None)
@@ -168,6 +183,8 @@ class TorchImports(Pass):
         if not isinstance(original, cst.ImportFrom) or original.relative:
             return None
         module = get_full_name_for_node(original.module) if original.module else None
+        if module != _SIX and module is not None and not self._has_fallback(original):
+            return self._replace_removed(original, updated, module)
         if module != _SIX or self._has_fallback(original):
             return None
         if isinstance(original.names, cst.ImportStar):
@@ -220,9 +237,87 @@ class TorchImports(Pass):
             statements.append(updated.with_changes(names=kept))  # type: ignore[union-attr]
         return statements
 
+    def _replace_removed(
+        self, original: cst.ImportFrom, updated: cst.ImportFrom, module: str
+    ) -> list[cst.BaseSmallStatement] | None:
+        """`from torch._utils import _accumulate` → `from itertools import accumulate as
+        _accumulate` where every call passes only what the replacement takes; reported where
+        not, or where nothing replaces the name."""
+        if isinstance(original.names, cst.ImportStar):
+            return None
+        replaced: list[cst.BaseSmallStatement] = []
+        kept: list[cst.ImportAlias] = []
+        for alias, new in zip(original.names, updated.names, strict=True):  # type: ignore[arg-type]
+            name = alias.name.value if isinstance(alias.name, cst.Name) else ""
+            entry = self._removed.get(f"{module}.{name}")
+            if entry is None:
+                kept.append(new.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+                continue
+            local = alias.asname.name.value if alias.asname is not None else name  # type: ignore[union-attr]
+            problem = self._replacement_problem(entry, local)
+            if problem is not None:
+                self.report(alias, RemovedTorchNameLeft, problem, False)
+                kept.append(new.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+                continue
+            source, _, target_name = entry.replacement.rpartition(".")
+            if not self.report(
+                alias,
+                RemovedTorchName,
+                f"`{entry.full}` is gone from torch {self.target.torch}: the import raises "
+                f"ImportError → `from {source} import {target_name} as {local}`",
+                True,
+            ):
+                kept.append(new.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+                continue
+            replaced.append(_statement(f"from {source} import {target_name} as {local}"))
+        if not replaced:
+            return None
+        if kept:
+            replaced.insert(0, updated.with_changes(names=kept))
+        return replaced
+
+    def _replacement_problem(self, entry: RemovedName, local: str) -> str | None:
+        """Why ``entry``, bound to ``local``, cannot be replaced here; None where it can."""
+        gone = (
+            f"`{entry.full}` is gone from torch {self.target.torch}: the import raises "
+            "ImportError and every program that imports this module stops there"
+        )
+        if not entry.replacement:
+            return f"{gone}; nothing in torch or the standard library is the same: drop its use"
+        for call in find(self._wrapper.module, cst.Call):
+            callee = call.func
+            named = isinstance(callee, cst.Name) and callee.value == local
+            if not named and not (
+                isinstance(callee, cst.Attribute) and self.is_any(callee, {entry.full})
+            ):
+                continue
+            unsafe = sorted(
+                arg.keyword.value
+                for arg in call.args
+                if arg.keyword is not None and arg.keyword.value in entry.unsafe_keywords
+            )
+            if unsafe or any(arg.star == "**" for arg in call.args):
+                passed = f"`{unsafe[0]}=`" if unsafe else "`**` keywords"
+                return (
+                    f"{gone}; a call passes {passed}, which `{entry.replacement}` does not take: "
+                    f"import `{entry.replacement}` and pass the function positionally"
+                )
+        return None
+
     def _replace_import(
         self, original: cst.Import, updated: cst.Import
     ) -> list[cst.BaseSmallStatement] | None:
+        for alias in original.names:
+            entry = self._removed.get(get_full_name_for_node(alias.name) or "")
+            if entry is not None and not entry.name and not self._has_fallback(original):
+                self.report(
+                    original,
+                    RemovedTorchNameLeft,
+                    f"`import {entry.full}`: it is gone from torch {self.target.torch}, so the "
+                    "import raises ImportError and every program that imports this module "
+                    "stops there",
+                    False,
+                )
         six = [a for a in original.names if get_full_name_for_node(a.name) == _SIX]
         if not six or self._has_fallback(original):
             return None
@@ -246,6 +341,9 @@ class TorchImports(Pass):
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
         name = original_node.attr.value
+        removed = self._removed_attribute(original_node)
+        if removed is not None:
+            return self._replace_removed_attribute(original_node, updated_node, removed)
         if name not in _EXPRESSIONS or not self.is_any(original_node, {f"{_SIX}.{name}"}):
             return updated_node
         if isinstance(self.get_metadata(ParentNodeProvider, original_node, None), cst.ImportAlias):
@@ -263,4 +361,41 @@ class TorchImports(Pass):
         expression = cst.parse_expression(replacement)
         if updated_node.lpar:
             expression = expression.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return expression
+
+    def _removed_attribute(self, node: cst.Attribute) -> RemovedName | None:
+        """The removed name ``node`` spells as an attribute (`torch._utils._accumulate`)."""
+        entry = next(
+            (
+                e
+                for full, e in self._removed.items()
+                if e.name == node.attr.value and self.is_any(node, {full})
+            ),
+            None,
+        )
+        if entry is None:
+            return None
+        if isinstance(self.get_metadata(ParentNodeProvider, node, None), cst.ImportAlias):
+            return None
+        return entry
+
+    def _replace_removed_attribute(
+        self, original: cst.Attribute, updated: cst.Attribute, entry: RemovedName
+    ) -> cst.BaseExpression:
+        problem = self._replacement_problem(entry, "")
+        if problem is not None:
+            self.report(original, RemovedTorchNameLeft, problem, False)
+            return updated
+        if not self.report(
+            original,
+            RemovedTorchName,
+            f"`{entry.full}` is gone from torch {self.target.torch} (AttributeError) → "
+            f"`{entry.replacement}`",
+            True,
+        ):
+            return updated
+        self.add_import(entry.replacement.rpartition(".")[0])
+        expression = cst.parse_expression(entry.replacement)
+        if updated.lpar:
+            expression = expression.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         return expression

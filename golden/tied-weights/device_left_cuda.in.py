@@ -1,6 +1,6 @@
 # golden: select=TRN002,TRN006,TRN250,TRN251
-# nanoGPT's train.py: the device still says cuda (a person sets it, TRN006/TRN026), and `model`
-# is later rebound to `torch.compile(model)`: the tie is reported, not redone here.
+# nanoGPT's train.py: the device still says cuda (a person sets it, TRN006/TRN026): the tie is
+# reported, not redone here. `model = torch.compile(model)` comes after the move: no doubt.
 import torch
 from torch import nn
 

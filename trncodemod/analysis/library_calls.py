@@ -122,6 +122,62 @@ def _lightning_cuda(name: str, kwargs: dict[str, Value]) -> str:
     return ""
 
 
+# Keywords of Lightning 1.x's `Trainer` that 2.0 removed (a 2.x `Trainer` refuses them): a call
+# that passes one is a 1.x Trainer, whose `accelerator` defaults to None, the CPU ("default used
+# by the Trainer (ie: train on CPU) `Trainer(gpus=None)`, equivalent `Trainer(gpus=0)`",
+# [lightning-1x-trainer]); 2.x defaults to `accelerator="auto"`, which probes the machine.
+_LIGHTNING_1X = frozenset(
+    {"gpus", "tpu_cores", "ipus", "hpus", "num_processes", "auto_select_gpus"}
+    | {"resume_from_checkpoint", "amp_backend", "amp_level", "move_metrics_to_cpu"}
+    | {"multiple_trainloader_mode", "track_grad_norm", "replace_sampler_ddp"}
+    | {"auto_lr_find", "auto_scale_batch_size", "weights_save_path", "checkpoint_callback"}
+    | {"flush_logs_every_n_steps", "progress_bar_refresh_rate", "weights_summary"}
+    | {"stochastic_weight_avg", "terminate_on_nan", "process_position"}
+    | {"prepare_data_per_node", "log_gpu_memory", "distributed_backend", "truncated_bptt_steps"}
+)
+# Arguments that may pick a device other than the CPU in 1.x: a strategy or plugin may carry its
+# own accelerator (neuronx-distributed's `NeuronXLAStrategy`), `devices` another device's count.
+_LIGHTNING_DEVICE_KEYS = ("strategy", "plugins", "devices", "tpu_cores", "ipus", "hpus")
+_NO_GPUS = (None, 0, "", "0", False)
+
+
+def _lightning_cpu(name: str, kwargs: dict[str, Value], node: ast.Call) -> str:
+    """Why a Lightning `Trainer`'s arguments keep its loop on the CPU, as said; "" where they do
+    not, or may not: `accelerator="cpu"`, or a Lightning 1.x Trainer (one of its own keywords is
+    passed) with no GPUs (`gpus` left out, None or 0, as `torch.cuda.device_count()` is on the
+    target) and nothing else that picks a device. A Trainer with no device argument at all may
+    be 2.x, whose `"auto"` accelerator is not known here."""
+    if not name.startswith(("pytorch_lightning.", "lightning.")):
+        return ""
+    accelerator = kwargs.get("accelerator", Const())
+    if accelerator != Const():  # given, and not None
+        if not isinstance(accelerator, Const) or accelerator.value != "cpu":
+            return ""
+        return (
+            f"`accelerator='cpu'`: {accelerator.why[-1]}"
+            if accelerator.why
+            else "`accelerator='cpu'`"
+        )
+    if any(k.arg is None for k in node.keywords):
+        return ""  # `**options`: what it holds may pick a device
+    if not _LIGHTNING_1X.intersection(kwargs):
+        return ""
+    if any(kwargs.get(key, Const()) != Const() for key in _LIGHTNING_DEVICE_KEYS):
+        return ""
+    gpus = kwargs.get("gpus")
+    if gpus is None:
+        return "no `gpus`, and Lightning 1.x's default accelerator is the CPU"
+    if isinstance(gpus, Seq) and not gpus.items:
+        return "`gpus=[]`"
+    if not isinstance(gpus, Const) or gpus.value not in _NO_GPUS:
+        return ""
+    return f"`gpus={gpus.value!r}`" + _said_where(gpus)
+
+
+def _said_where(value: Value) -> str:
+    return ": " + "; ".join(str(w) for w in value.why) if value.why else ""
+
+
 def _builds_model(name: str) -> bool:
     """A library's model: `torch.nn.Linear(...)`, `torchvision.models.resnet18()`,
     `AutoModel.from_pretrained(...)`, `timm.create_model(...)`."""
@@ -752,6 +808,13 @@ class LibraryCalls:
                 # from a config file): no such device on the target.
                 spelled = f"!{name}: its arguments ask for CUDA ({cuda}), which the target does "
                 spelled += "not have: train with neuronx-distributed's Lightning integration "
+                spelled += "(`strategy=NeuronXLAStrategy()`; TRN158)"
+                return self._new(Obj("framework", built=at, spelled=f"{spelled}|{at}"))
+            cpu = _lightning_cpu(name, kwargs, node)
+            if cpu:
+                # Lightning is told to train on the CPU, or left to its 1.x default, the CPU.
+                spelled = f"!{name}: its arguments keep it on the CPU ({cpu}): train on "
+                spelled += "Trainium with neuronx-distributed's Lightning integration "
                 spelled += "(`strategy=NeuronXLAStrategy()`; TRN158)"
                 return self._new(Obj("framework", built=at, spelled=f"{spelled}|{at}"))
             obj = Obj("framework", built=at, spelled=name if owns else "?" + name)

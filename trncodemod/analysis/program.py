@@ -42,6 +42,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
@@ -59,7 +60,7 @@ from trncodemod.analysis.training import (
     profile_of,
 )
 from trncodemod.analysis.transformer_classes import transformer_classes
-from trncodemod.analysis.weight_ties import class_ties
+from trncodemod.analysis.weight_ties import module_ties
 
 # What a module's kind of training takes from the entry points that reach it: the parallelism,
 # and a framework that owns the loop. (Launchers such as torchrun stay per file: a library
@@ -130,8 +131,9 @@ class ModuleSummary:
     # Something in the module may place values on a device: `.to(...)`, `.cuda()`, a `device=`
     # argument, torch_xla, a framework that moves the model (`accelerator.prepare`).
     moves: bool = False
-    # Classes whose `__init__` ties weights -> the ties (`tied_weights`: "a.weight=b.weight",
-    # "?" for a tie under a condition, "hf" for a tying PreTrainedModel subclass).
+    # Classes whose `__init__` ties weights -> the ties (``weight_ties``: "a.weight=b.weight",
+    # "a.weight=b.weight if tied" with "def self, tied=False" for one under a test of its
+    # parameters, "?" under another condition, "hf" for a tying PreTrainedModel subclass).
     ties: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The module's own transformer models -> why (``transformer_classes``: an nn.Module named
     # BERT/GPT/Transformer/... whose classes reach attention).
@@ -158,6 +160,11 @@ class ModuleSummary:
     # (name, position, line) (``offset_slices.offset_calls``).
     slicers: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     offset_calls: tuple[tuple[str, int, int], ...] = ()
+    # Functions, classes and methods (``Class.method``) -> their parameters read only as a
+    # device, and those on whose device every tensor they return is made, each with the calls
+    # of the program it relies on (``device_parameters``).
+    device_parameters: Mapping[str, tuple[Parameter, ...]] = field(default_factory=dict)
+    device_returns: Mapping[str, tuple[Parameter, ...]] = field(default_factory=dict)
     # The module holds tests (``testcode.holds_tests``: pytest test functions or classes, an
     # import of pytest or unittest): named like a test, it is test code even where it trains.
     tests: bool = False
@@ -185,6 +192,8 @@ class ModuleSummary:
             "loads": {k: list(v) for k, v in self.loads.items()},
             "slicers": {k: list(v) for k, v in self.slicers.items()},
             "offset_calls": [list(c) for c in self.offset_calls],
+            "device_parameters": dict(self.device_parameters),
+            "device_returns": dict(self.device_returns),
             "tests": self.tests,
         }
 
@@ -212,10 +221,21 @@ class ModuleSummary:
             loads={k: tuple(v) for k, v in data.get("loads", {}).items()},
             slicers={k: tuple(v) for k, v in data.get("slicers", {}).items()},
             offset_calls=tuple(tuple(c) for c in data.get("offset_calls", ())),
+            device_parameters=_parameters_from_json(data["device_parameters"]),
+            device_returns=_parameters_from_json(data["device_returns"]),
             # No default: a summary from before is recomputed (a trainer named like a test
             # would otherwise be read as holding none, or every test module as a program).
             tests=data["tests"],
         )
+
+
+def _parameters_from_json(data: dict) -> dict[str, tuple[Parameter, ...]]:
+    return {
+        key: tuple(
+            (name, index, tuple(tuple(f) for f in forwards)) for name, index, forwards in found
+        )
+        for key, found in data.items()
+    }
 
 
 def summarize(text: str) -> ModuleSummary | None:
@@ -247,6 +267,7 @@ def summarize(text: str) -> ModuleSummary | None:
             tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
         )
     device_imports = {name for name in imports if "device" in name.lower()}
+    parameters, returns = device_parameters(tree, lambda reference: _full_name(reference, imports))
     uses: dict[str, list[tuple[int, int]]] = {}
     if device_imports:
         for node in ast.walk(tree):
@@ -265,7 +286,7 @@ def summarize(text: str) -> ModuleSummary | None:
         decisions=tuple(_decisions(tree)),
         device_uses={k: tuple(v) for k, v in uses.items()},
         moves=may_move(tree, imports),
-        ties={c.name: t for c in tree.body if isinstance(c, ast.ClassDef) if (t := class_ties(c))},
+        ties=module_ties(tree),
         transformers=transformer_classes(tree, imports),
         scopes=scopes_of(tree, imports),
         bases=class_bases(tree),
@@ -275,8 +296,36 @@ def summarize(text: str) -> ModuleSummary | None:
         loads=_parameter_loads(tree),
         slicers=slicing_functions(tree),
         offset_calls=offset_calls(tree),
+        device_parameters=parameters,
+        device_returns=returns,
         tests=holds_tests(tree, imports),
     )
+
+
+def device_tables_alone(text: str) -> ModuleView:
+    """For a module read alone (no program: ``LONE``), the view's device tables of its own
+    functions and classes (``ModuleView.device_parameters``/``device_returns``), followed
+    within the module."""
+    summary = summarize(text)
+    if summary is None:
+        return LONE
+
+    def own(path: str, key: str, callee: str) -> tuple[str, str]:
+        return (path, callee)
+
+    tables = [
+        resolve({"": summary.device_parameters}, own),
+        resolve({"": summary.device_returns}, own),
+    ]
+    parameters, returns = (
+        {
+            key: tuple((name, index) for name, index, _ in found)
+            for (_, key), found in sorted(table.items())
+            if "." not in key
+        }
+        for table in tables
+    )
+    return ModuleView("library", device_parameters=parameters, device_returns=returns)
 
 
 def _parameter_loads(tree: ast.Module) -> dict[str, tuple[int, str, int]]:
@@ -558,6 +607,13 @@ class ModuleView:
     # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
     # module's own imports cannot say (``_Resolver.star_modules``).
     star_modules: Mapping[str, str] = field(default_factory=dict)
+    # Functions and classes of the program as spelled here (`train`, `AdaptiveAugment`,
+    # `ops.normal`) -> their parameters (name, position) that every function receiving the value
+    # reads only as a device, at any depth (``device_parameters``) ...
+    device_parameters: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    # ... and those on whose device every tensor they return is made (`mixing_noise(...,
+    # device)`).
+    device_returns: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     # Entry points reach the module and none of them trains (inference or evaluation scripts),
     # nor does any module that trains reach it (``_untrained``): its model is never trained.
     untrained: bool = False
@@ -609,6 +665,8 @@ class ModuleView:
                 sorted(self.imported_loads.items()),
                 sorted(self.imported_slicers.items()),
                 sorted(self.stepped_slicers.items()),
+                sorted(self.device_parameters.items()),
+                sorted(self.device_returns.items()),
                 self.untrained,
             )
         )
@@ -850,6 +908,12 @@ def build_program(
     decisions = _used_decisions(summaries, resolver, tests)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
+    device_only = _by_path(
+        resolve({p: s.device_parameters for p, s in summaries.items()}, resolver.callee)
+    )
+    device_made = _by_path(
+        resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
+    )
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -894,6 +958,8 @@ def build_program(
             imported_loads=resolver.imported_loads(path),
             imported_slicers=slicers.get(path, {}),
             stepped_slicers=stepped.get(path, {}),
+            device_parameters=resolver.spelled(path, device_only),
+            device_returns=resolver.spelled(path, device_made),
             untrained=path in untrained,
         )
     return program
@@ -920,6 +986,13 @@ def _offset_slicers(
             calling.setdefault(path, {})[local] = (slicer[0], slicer[1], f"{where}:{slicer[2]}")
             called.setdefault(where, {}).setdefault(name, f"{path}:{line}")
     return calling, called
+
+
+def _by_path(table: Resolved) -> dict[str, dict[str, tuple[Parameter, ...]]]:
+    found: dict[str, dict[str, tuple[Parameter, ...]]] = {}
+    for (path, key), params in table.items():
+        found.setdefault(path, {})[key] = params
+    return found
 
 
 def _untrained(
@@ -1166,7 +1239,34 @@ class _Resolver:
         return None
 
     def imported_ties(self, path: str) -> dict[str, tuple[str, ...]]:
-        return self._imported_facts(path, lambda summary: summary.ties)
+        found = self._imported_facts(path, lambda summary: summary.ties)
+        found.update(self._star_ties(path))
+        # `import model` ... `model.RNNModel(...)` (awd-lstm-lm): "model.RNNModel".
+        for local, binding in self.summaries[path].imports.items():
+            module = None if ":" in binding else self.index.module(path, binding)
+            if module is not None and module != path:
+                for name, ties in self.summaries[module].ties.items():
+                    found[f"{local}.{name}"] = ties
+        return found
+
+    def _star_ties(self, path: str) -> dict[str, tuple[str, ...]]:
+        """The tying classes a `from m import *` of a given module binds in ``path`` (TCN's
+        `from TCN.word_cnn.model import *`): each where exactly one of the module's star imports
+        binds its name, none of another library follows (it might bind it too), and the module
+        binds it no other way."""
+        summary = self.summaries[path]
+        stars = [self.index.module(path, star) for star in summary.star_imports]
+        given = [m for m in stars if m is not None and m != path]
+        found: dict[str, tuple[str, ...]] = {}
+        for position, module in enumerate(stars):
+            if module is None or module == path or None in stars[position + 1 :]:
+                continue
+            for name, ties in self.summaries[module].ties.items():
+                if name.startswith("_") or name in summary.definitions or name in summary.imports:
+                    continue
+                if sum(self.name(m, name) is not None for m in given) == 1:
+                    found[name] = ties
+        return found
 
     def imported_meters(self, path: str) -> dict[str, Meter]:
         return self._imported_facts(path, lambda summary: summary.meters)
@@ -1228,6 +1328,39 @@ class _Resolver:
                     continue  # a given module: its names are the program's own
                 found.setdefault(local, f"{spec}.{name}" if name else spec)
         return found
+
+    def callee(self, path: str, key: str, spelled: str) -> tuple[str, str] | None:
+        """The function, class or method (``Class.method``, a call of `self.method` in the
+        class) that ``spelled``, called in ``key`` of module ``path``, stands for."""
+        if spelled.split(".", 1)[0] in self.summaries[path].definitions:
+            return (path, spelled)
+        found = self.name(path, spelled)
+        return found if found is not None and found[1] != MODULE else None
+
+    def spelled(
+        self, path: str, table: Mapping[str, Mapping[str, tuple[Parameter, ...]]]
+    ) -> dict[str, tuple[tuple[str, int], ...]]:
+        """The entries of ``table`` (path -> key -> parameters) that module ``path`` can call,
+        by the names it calls them: its own functions and classes, those it imports by name,
+        and `module.f` of a module it imports."""
+        found = {key: params for key, params in table.get(path, {}).items() if "." not in key}
+        for local in self.summaries[path].imports:
+            definition = self.name(path, local)
+            if definition is None or definition[0] == path:
+                continue
+            module, name = definition
+            if name != MODULE:
+                params = table.get(module, {}).get(name)
+                if params:
+                    found[local] = params
+                continue
+            for key, params in table.get(module, {}).items():
+                if "." not in key:
+                    found[f"{local}.{key}"] = params
+        return {
+            name: tuple((parameter, index) for parameter, index, _ in params)
+            for name, params in sorted(found.items())
+        }
 
     def imported_ddp(self, path: str) -> tuple[str, ...]:
         found = []

@@ -352,7 +352,9 @@ class EntryPointOffAccelerator(Rule):
     not train on the accelerator, where no other blocker already says so: the model or the
     step's inputs stay on the CPU (a flag that is False on the target, `cuda = True if
     torch.cuda.is_available() else False` and then `if cuda: model.cuda()`), the step is never
-    cut, or a framework that owns the loop keeps it on the CPU. The verdict per entry point
+    cut, or a framework that owns the loop keeps it on the CPU (a Lightning `Trainer` given
+    `accelerator="cpu"`, or a Lightning 1.x `Trainer` given no GPU: `gpus` left out, None, or
+    `torch.cuda.device_count()`, which is 0 on the target). The verdict per entry point
     names the same cause; this finding makes it count, as a blocker, in every output and in the
     exit code. Nothing is rewritten: the evaluator knows the program does not run there, not
     which edit the author wants.
@@ -361,7 +363,11 @@ class EntryPointOffAccelerator(Rule):
     `torch.cuda.is_available()` is False under torch-xla on a Trainium host
     ([measured-device-checks]), so a program whose placement hangs on it, or on any value that
     is not the XLA device on the launch path, trains on the CPU or stops; the device it must
-    use is `torch_xla.device()` ([xla-devices]).
+    use is `torch_xla.device()` ([xla-devices]). Lightning 1.x trains on the CPU unless its
+    `Trainer` is given GPUs or another accelerator ("default used by the Trainer (ie: train on
+    CPU)": `gpus=None`, and `gpus=0` is the same; [lightning-1x-trainer]); on Trainium it
+    trains through neuronx-distributed's Lightning integration
+    ([neuronx-distributed-lightning]).
 
     ## Example
     ```python
@@ -383,4 +389,9 @@ class EntryPointOffAccelerator(Rule):
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
-    sources = ("xla-devices", "measured-device-checks")
+    sources = (
+        "xla-devices",
+        "measured-device-checks",
+        "lightning-1x-trainer",
+        "neuronx-distributed-lightning",
+    )

@@ -1,6 +1,7 @@
 # Twin of lightning-trainer-gpus-from-yaml-config: the same Trainer, but its YAML config asks
-# for no GPU (`accelerator: cpu`): no CUDA blocker is made up from the file; whether Lightning
-# trains on the target is still not known.
+# for no GPU (`accelerator: auto`): no CUDA blocker is made up from the file; whether Lightning
+# trains on the target is still not known (`accelerator: cpu` would keep it on the CPU:
+# lightning-trainer-decided-to-cpu).
 import argparse
 
 import torch

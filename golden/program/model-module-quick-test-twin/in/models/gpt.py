@@ -1,6 +1,6 @@
 # Twin of model-module-quick-test: nothing imports this model module, so its `__main__` block
-# makes it an entry script, and the flag goes in as for any entry script that builds a
-# transformer.
+# makes it an entry script; the block trains, so the flag goes in as for any entry script that
+# trains a transformer (model-module-no-step-on-any-path: one whose block only prints gets none).
 import torch
 from torch import nn
 
@@ -25,4 +25,9 @@ class GPT(nn.Module):
 
 
 if __name__ == "__main__":
-    print(GPT()(torch.randn(2, 4, 16)).shape)
+    model = GPT().cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(3):
+        model(torch.randn(2, 4, 16).cuda()).pow(2).mean().backward()
+        optimizer.step()
+        optimizer.zero_grad()

@@ -1,9 +1,10 @@
 # Twin of model-module-quick-test: nothing imports this model module, so its `__main__` block
-# makes it an entry script, and the flag goes in as for any entry script that builds a
-# transformer.
+# makes it an entry script; the block trains, so the flag goes in as for any entry script that
+# trains a transformer (model-module-no-step-on-any-path: one whose block only prints gets none).
 import os
 
 import torch
+import torch_xla
 from torch import nn
 
 os.environ["NEURON_CC_FLAGS"] = os.environ.get("NEURON_CC_FLAGS", "") + " --model-type=transformer"
@@ -29,4 +30,11 @@ class GPT(nn.Module):
 
 
 if __name__ == "__main__":
-    print(GPT()(torch.randn(2, 4, 16)).shape)
+    model = GPT().to(torch_xla.device())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    device = torch_xla.device()
+    for _ in range(3):
+        model(torch.randn(2, 4, 16).to(device)).pow(2).mean().backward()
+        optimizer.step()
+        torch_xla.sync()
+        optimizer.zero_grad()

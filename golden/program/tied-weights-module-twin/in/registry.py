@@ -1,0 +1,5 @@
+import importlib
+
+
+def load_registry(name):
+    return importlib.import_module(name)

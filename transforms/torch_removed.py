@@ -1,0 +1,125 @@
+"""Private torch names a target's torch no longer has (``data/removed_torch_names.toml``), for
+the ``torch-imports`` pass: `from torch._utils import _accumulate` stops every program that
+imports the module with ImportError on torch 2.3 and later ([torch-accumulate-removed,
+measured-removed-torch-names]). Their rules are here; the pass interprets the table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import tomllib
+
+from trncodemod.findings import Rule, Safety, Severity
+
+
+@dataclass(frozen=True)
+class RemovedName:
+    module: str
+    name: str  # "" for the module itself
+    absent_from: tuple[int, ...]
+    replacement: str  # `module.name`, "" where nothing does the same
+    unsafe_keywords: frozenset[str]
+    source: str
+
+    @property
+    def full(self) -> str:
+        return f"{self.module}.{self.name}" if self.name else self.module
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+@cache
+def removed_names() -> tuple[RemovedName, ...]:
+    text = resources.files("trncodemod").joinpath("data/removed_torch_names.toml").read_text()
+    return tuple(
+        RemovedName(
+            row["module"],
+            row["name"],
+            _version(row["absent_from"]),
+            row["replacement"],
+            frozenset(row["unsafe_keywords"]),
+            row["source"],
+        )
+        for row in tomllib.loads(text)["names"]
+    )
+
+
+def removed_on(torch_version: str) -> dict[str, RemovedName]:
+    """The table's names a torch of ``torch_version`` does not have, by full dotted name."""
+    version = _version(torch_version)
+    return {entry.full: entry for entry in removed_names() if version >= entry.absent_from}
+
+
+class RemovedTorchName(Rule):
+    """## What it does
+    Replaces an import of a private torch name that the target's torch no longer has with the
+    standard library's equivalent: `from torch._utils import _accumulate` →
+    `from itertools import accumulate as _accumulate` (also from `torch.utils.data.dataset`, and
+    `torch._utils._accumulate(...)` → `itertools.accumulate(...)`). Where a call passes `fn=`,
+    which `itertools.accumulate` spells `func=`, it is TRN173's instead. The names and the torch
+    version each is gone from are data (`data/removed_torch_names.toml`).
+
+    ## Why
+    `torch._utils._accumulate` was removed in torch 2.3 [torch-accumulate-removed]; torch 2.9
+    has no such name [measured-removed-torch-names], so `from torch._utils import _accumulate`
+    raises ImportError and every entry point that imports the module stops there (the xla-2.5,
+    xla-2.9 and neuron targets; xla-2.1's torch 2.1.2 still has it). `_accumulate(iterable,
+    fn=add)` was the pure-Python copy of `itertools.accumulate(iterable, func)`: the same running
+    totals, the same result for an empty input. `review`, because the module now imports from
+    another place.
+
+    ## Example
+    ```python
+    from torch._utils import _accumulate
+    ```
+
+    ## Use instead
+    ```python
+    from itertools import accumulate as _accumulate
+    ```
+    """
+
+    code = "TRN060"
+    name = "removed-torch-name"
+    summary = "private torch name gone from the target's torch → its standard-library equivalent"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    sources = ("torch-accumulate-removed", "measured-removed-torch-names")
+
+
+class RemovedTorchNameLeft(Rule):
+    """## What it does
+    Reports an import of a private torch name the target's torch no longer has and that has no
+    exact replacement: `torch.utils.ffi`, `torch.utils.data.dataloader`'s `_DataLoaderIter`,
+    `numpy_type_map`, `string_classes`, `int_classes`, and `_accumulate` where a call passes
+    `fn=`. An import inside a `try` that catches ImportError is left alone.
+
+    ## Why
+    torch 2.9 has none of them [measured-removed-torch-names]: the import raises ImportError
+    and every entry point that imports the module stops there, before training (a blocker).
+    `_accumulate` was removed in torch 2.3 [torch-accumulate-removed].
+
+    ## Example
+    ```python
+    from torch.utils.data.dataloader import numpy_type_map
+    ```
+
+    ## Use instead
+    ```python
+    # the collate function of torch.utils.data (`default_collate`) handles NumPy arrays
+    from torch.utils.data import default_collate
+    ```
+    """
+
+    code = "TRN173"
+    name = "removed-torch-name-left"
+    summary = "private torch name gone from the target's torch: the import fails (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("torch-accumulate-removed", "measured-removed-torch-names")
