@@ -947,7 +947,7 @@ def cuda_checkpoint_load() -> dict:
         'torch.load(path, map_location="cpu") → model.load_state_dict: weight device': str(
             resumed.weight.device
         ),
-        '→ Adam.load_state_dict: state devices': {k: str(v.device) for k, v in moments.items()},
+        "→ Adam.load_state_dict: state devices": {k: str(v.device) for k, v in moments.items()},
     }
 
 
