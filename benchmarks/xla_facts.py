@@ -947,6 +947,41 @@ def removed_torch_names() -> dict:
     }
 
 
+def cuda_checkpoint_load() -> dict:
+    """A checkpoint a GPU run wrote (its storages tagged "cuda:0"), loaded on a host without
+    CUDA: bare, and with `map_location="cpu"` into an XLA model and an Adam state."""
+    import torch.serialization as serialization
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 3)
+    optimizer = torch.optim.Adam(model.parameters())
+    model(torch.ones(2, 4)).sum().backward()
+    optimizer.step()
+    tag = serialization.location_tag
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "gpu.pt")
+        serialization.location_tag = lambda storage: "cuda:0"  # what torch.save wrote on a GPU
+        try:
+            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict()}, path)
+        finally:
+            serialization.location_tag = tag
+        bare = _outcome(lambda: sorted(torch.load(path)))
+        state = torch.load(path, map_location="cpu")
+    device = torch_xla.device()
+    resumed = torch.nn.Linear(4, 3).to(device)
+    resumed_optimizer = torch.optim.Adam(resumed.parameters())
+    resumed.load_state_dict(state["model"])
+    resumed_optimizer.load_state_dict(state["optimizer"])
+    moments = resumed_optimizer.state[resumed.weight]
+    return {
+        "torch.load(path)": bare,
+        'torch.load(path, map_location="cpu") → model.load_state_dict: weight device': str(
+            resumed.weight.device
+        ),
+        "→ Adam.load_state_dict: state devices": {k: str(v.device) for k, v in moments.items()},
+    }
+
+
 FACTS = {
     function.__name__: function
     for function in (
@@ -982,6 +1017,7 @@ FACTS = {
         data_assignment,
         capturable_optimizers,
         removed_torch_names,
+        cuda_checkpoint_load,
     )
 }
 

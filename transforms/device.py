@@ -76,6 +76,7 @@ from trncodemod.analysis.program import LONE, ModuleView, device_tables_alone
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Severity
 from trncodemod.passes import Pass, RawFinding, per_tree
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _CUDA = re.compile(r"cuda(:0)?")
@@ -212,8 +213,10 @@ class DevicePlacement(Pass):
             or (target.device_string in facts.strings and "cpu" in facts.strings)
             # A device index as the device (rank_devices / rank_values, TRN024).
             or (moves and may_place_on_rank(facts))
-            # torch.load(map_location=<the device rewritten by an earlier run>) (TRN005).
+            # torch.load(map_location=<the device rewritten by an earlier run>), or a bare
+            # torch.load whose result goes into load_state_dict (TRN005).
             or ("load" in calls and "map_location" in facts.identifiers)
+            or ("load" in calls and "load_state_dict" in calls)
         )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -973,6 +976,32 @@ class DevicePlacement(Pass):
                 role = "device" if roles and all(r == "device" for r in roles) else None
         return role
 
+    def _bare_load(self, call: cst.Call) -> bool:
+        """``torch.load(f)`` without a map_location, all it loads going into
+        ``load_state_dict`` (``model.load_state_dict(torch.load(f))``, through a name or an item
+        of one): it restores each tensor where it was saved, and a GPU run saved them on "cuda",
+        absent on Trainium (it raises, measured). Reported, and given ``map_location="cpu"``
+        (load_state_dict copies into the model's and the optimizer's device, measured); a
+        whole pickled model (`model = torch.load(f)`) would stay on the CPU, so it is left."""
+        if not self.is_any(call.func, {"torch.load", "torch.serialization.load"}):
+            return False
+        if (
+            any(
+                a.star or (a.keyword is not None and a.keyword.value == "map_location")
+                for a in call.args
+            )
+            or sum(a.keyword is None for a in call.args) != 1
+        ):
+            return False  # a location given (second positional), or maybe in **kwargs
+        return self._only_state_dicts(call) and self.report(
+            call,
+            CudaMapLocation,
+            'torch.load without map_location restores tensors where they were saved ("cuda" '
+            'for a GPU run\'s checkpoint: it raises on Trainium) → map_location="cpu"; '
+            "load_state_dict() copies to the device",
+            True,
+        )
+
     def _torch_load(self, arg: cst.CSTNode) -> bool:
         call = self.get_metadata(ParentNodeProvider, arg, None)
         return isinstance(call, cst.Call) and self.is_any(
@@ -1467,6 +1496,8 @@ class DevicePlacement(Pass):
         if self._in_dead(original_node) or id(original_node) in self._dropped_calls:
             return updated_node
         self._report_imported_load(original_node)
+        if self._bare_load(original_node):
+            return append_keyword(updated_node, "map_location", cst.SimpleString('"cpu"'))
         if self._data_move(original_node) is None and original_node in self._data_moves:
             return updated_node  # `x.data = <move>` that cannot be rebound: reported, kept
         func = original_node.func

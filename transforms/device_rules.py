@@ -183,6 +183,13 @@ class CudaMapLocation(Rule):
     Where the helper is in another given module (`from ckpt import load_checkpoint`), the call
     that passes it the XLA device is reported, a blocker where it runs on every launch.
 
+    A bare `torch.load(f)` (no map_location) whose result goes only into `load_state_dict`, as
+    above, gets `map_location="cpu"`: it restores each tensor where it was saved, and a GPU run
+    saved them on "cuda", so a checkpoint of the GPU code raises "Attempting to deserialize
+    object on a CUDA device" without CUDA [measured-cuda-checkpoint-load]. A bare load used
+    otherwise (`model = torch.load(f)`, a pickled model that loaded to "cpu" would stay there)
+    is left as it is. `weights_only` is not touched.
+
     ## Why
     Loading onto CUDA fails without a driver. Loading to the CPU and then calling
     `model.load_state_dict(...)` copies the values onto the model's device, which is how Neuron
@@ -206,7 +213,12 @@ class CudaMapLocation(Rule):
     summary = '`map_location="cuda"` → `"cpu"`'
     safety = Safety.REVIEW
     severity = Severity.ERROR
-    sources = ("xla-model", "neuron-mnist", "measured-host-conversions")
+    sources = (
+        "xla-model",
+        "neuron-mnist",
+        "measured-host-conversions",
+        "measured-cuda-checkpoint-load",
+    )
 
 
 class CudaDeviceIndex(Rule):

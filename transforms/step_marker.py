@@ -17,6 +17,7 @@ from trncodemod.analysis.host_cut import (
     fetches_prepared_batch,
     first_host_read,
     host_read_cuts,
+    reads_all_on_host,
 )
 from trncodemod.analysis.loops import (
     STEP_CONTEXTS,
@@ -223,6 +224,16 @@ class EvalLoopStepMarker(Rule):
     A name an earlier statement of the iteration assigns (`trg = batch["trg"].to(device)`, then
     `trg = trg[1:].view(-1)`) is not carried; a sum of a tensor computed in the loop
     (`total += loss`) is.
+
+    Nor where the marker could only go at the end of the body, after every read (reads in a
+    per-sample loop, a tensor formatted into a string such as `f"{score:0.4f}"`, values handed
+    to a decoder), and nothing the iteration computes leaves it but through those reads (printed,
+    written as text) or is carried to the next batch: that marker would only run again what is
+    still alive and dropped at the next iteration ([measured-eval-host-read]: three reads, 3.0
+    executions a batch against 4.0 with the cut after them; a label read and a confidence
+    formatted per sample, 9.0 against 10.0). A value handed to a call whose result is dropped
+    (`valid_loss_avg.add(cost)`, a meter summing on the device), changed in place or stored into
+    something made before the loop (`total.add_(...)`, `bank[i] = out`) keeps the marker.
 
     Fixed-count loops over tensors are not batch loops: a `for _ in range(n)` that only updates
     tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power
@@ -758,6 +769,12 @@ class StepMarker(Pass):
                 return
         elif info.kind != "train" and host_read_cuts(loop, self._scope_of(loop)):
             return  # its host read runs the iteration's graph, and nothing carries over
+        elif (
+            info.kind != "train"
+            and (read is None or read[0] == 0)
+            and reads_all_on_host(loop, self._scope_of(loop))
+        ):
+            return  # the cut would go after every read: it would only rerun dead values
         per_micro_batch = self.settings.accumulation_cut == "micro-batch"
         markers = self._markers(loop)
         if markers:

@@ -13,7 +13,11 @@ what the tool now writes for a loop over an MpDeviceLoader), ``three-reads`` and
 ``h`` is the first layer's output: several reads, nothing carried), ``argmax-and-labels`` and
 ``argmax-and-labels-cut-before`` (the iteration reads ``out.max(dim=1)[1].cpu().numpy()`` and
 ``y.cpu().numpy()`` instead of the loss: one read of a computed value, one of the batch just
-moved to the device, as a segmentation validation loop does). Printed per variant, each in its
+moved to the device, as a segmentation validation loop does), ``three-reads-cut-after`` (the
+three reads with the cut at the end of the body), ``format-per-sample`` and
+``format-per-sample-cut-after`` (an inference loop that reads the predicted labels with
+``.tolist()`` and formats each sample's confidence, ``f"{prob:0.4f}"``, a host read a sample, as
+a text recognizer's demo does; nothing carried). Printed per variant, each in its
 own process so that no compile is cached from another: graph executions per batch and compiles
 (``ExecuteTime``/``CompileTime`` samples of torch_xla.debug.metrics) over ``BATCHES`` batches
 (the last sync after the loop included), and the summed loss (for ``argmax-and-labels``, the
@@ -52,13 +56,22 @@ def run(variant: str) -> tuple[float, int, float]:
                 torch_xla.sync()
             if variant.startswith("three-reads"):
                 kept.append((out.cpu(), h.cpu()))
+            if variant.startswith("format-per-sample"):
+                labels = out.max(dim=1)[1].tolist()
+                probs = torch.softmax(out, dim=1).max(dim=1)[0]
+                for label, prob in zip(labels, probs, strict=True):
+                    kept.append(f"{label} {prob:0.4f}")
+                total += float(sum(labels))
+                if variant.endswith("-cut-after"):
+                    torch_xla.sync()
+                continue
             if variant.startswith("argmax-and-labels"):
                 preds = out.detach().max(dim=1)[1].cpu().numpy()
                 targets = y.cpu().numpy()
                 total += float((preds == targets).sum())
                 continue
             total += float(loss)
-            if variant == "cut-after-read":
+            if variant in ("cut-after-read", "three-reads-cut-after"):
                 torch_xla.sync()
     torch_xla.sync()
     executions = met.metric_data("ExecuteTime")[0] if met.metric_data("ExecuteTime") else 0
@@ -74,6 +87,9 @@ VARIANTS = (
     "device-loader-cut-before-read",
     "three-reads",
     "three-reads-cut-before",
+    "three-reads-cut-after",
+    "format-per-sample",
+    "format-per-sample-cut-after",
     "argmax-and-labels",
     "argmax-and-labels-cut-before",
 )

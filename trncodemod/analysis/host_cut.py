@@ -62,6 +62,143 @@ def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
     return not carries_device_value(loop, scope)
 
 
+def reads_all_on_host(loop: Loop, scope: cst.CSTNode) -> bool:
+    """A cut at the end of ``loop``'s body pays nothing: the iteration reads on the host what it
+    computed (`.item()`, `.cpu()`, a tensor formatted into a string: `f"{score:0.4f}"`, each of
+    which runs its graph then), nothing it computes leaves the iteration but through such reads,
+    and nothing is carried to the next one. A cut after the reads only runs again what is still
+    alive and dropped at the next iteration: one more execution a batch (three reads: 3.00
+    executions a batch, 4.00 with the cut after them; a label read and a confidence formatted
+    per sample: 9.00 against 10.00; benchmarks/step_shapes/eval_host_read.py). Leaving the
+    iteration: handed to a call whose result is dropped (`valid_loss_avg.add(cost)`, a meter
+    that sums on the device), changed in place or stored into something made before the loop
+    (`bank[i] = out`, `self.last = out`), or yielded. A call whose result the loop uses
+    (`converter.decode(preds_index, ...)`, the model) is taken to keep nothing, as for
+    ``host_read_cuts``."""
+    made = _made(loop)
+    if not any(
+        _reads_on_host(call, made) or _formats(call, made)
+        for call in every_iteration_calls(loop.body)
+    ):
+        return False
+    if any(_leaves(node, made) for node in walk(loop.body)):
+        return False
+    return not carries_device_value(loop, scope) and not _fed_forward(loop, scope, made)
+
+
+def _fed_forward(loop: Loop, scope: cst.CSTNode, made: set[str]) -> bool:
+    """A value the iteration computes is read by the next one: a name read before any
+    statement of the body assigns it (`out = model(x, prev)` ... `prev = out`), that did not
+    start as a host value before the loop. A `for` target is rebound each iteration."""
+    assigned = {
+        name
+        for node in walk(loop)
+        if isinstance(node, cst.For)
+        for name in target_names(node.target)
+    }
+    for part in _in_order(loop.body):
+        early = (_names_read_in(part) & made) - assigned
+        if any(not _starts_on_host(name, loop, scope) for name in early):
+            return True
+        assigned |= assigned_names(part)
+    return False
+
+
+def _in_order(suite: cst.BaseSuite) -> Iterator[cst.CSTNode]:
+    """The simple statements of ``suite`` and the tests and iterables of its compound ones, in
+    the order they run (an `if`'s blocks one after the other)."""
+    statements = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+    for statement in statements:
+        if not isinstance(statement, cst.BaseCompoundStatement):
+            yield statement
+            continue
+        for header in ("test", "iter"):
+            value = getattr(statement, header, None)
+            if value is not None:
+                yield value
+        for inner in _suites(statement):
+            yield from _in_order(inner)
+
+
+def _names_read_in(statement: cst.CSTNode) -> set[str]:
+    """The variables ``statement`` reads, not those it only assigns."""
+    stored = {
+        id(node)
+        for small in walk(statement)
+        if isinstance(small, cst.Assign | cst.AugAssign | cst.AnnAssign | cst.For)
+        for target in (
+            [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        )
+        for node in ([target] if isinstance(target, cst.Name) else _tuple_names(target))
+    }
+    stored |= {
+        id(name)
+        for node in walk(statement)
+        if isinstance(node, cst.CompFor)
+        for name in _tuple_names(node.target)
+    }
+    labels = {  # `x.attr` and `f(dim=2)`: names that are no variables
+        id(label)
+        for n in walk(statement)
+        for label in (
+            [n.attr]
+            if isinstance(n, cst.Attribute)
+            else [n.keyword]
+            if isinstance(n, cst.Arg)
+            else []
+        )
+        if label is not None
+    }
+    return {
+        n.value
+        for n in walk(statement)
+        if isinstance(n, cst.Name) and id(n) not in stored and id(n) not in labels
+    }
+
+
+def _tuple_names(target: cst.CSTNode) -> list[cst.Name]:
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in _tuple_names(e.value)]
+    return [target] if isinstance(target, cst.Name) else []
+
+
+def _formats(call: cst.Call, made: set[str]) -> bool:
+    """``call`` is handed a string that formats a value made in the iteration (`print(f"{p}")`,
+    `log.write(f"{score:0.4f}")`): formatting a tensor copies it to the host."""
+    return any(
+        isinstance(node, cst.FormattedStringExpression) and _names_read(node.expression) & made
+        for arg in call.args
+        for node in walk(arg.value)
+    )
+
+
+def _leaves(node: cst.CSTNode, made: set[str]) -> bool:
+    """``node`` takes a value made in the iteration (not read on the host first) out of it."""
+    if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+        call = node.value
+        func = call.func
+        if isinstance(func, cst.Name) and func.value == "print":
+            return False  # prints what it is given: a host read
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value.endswith("_")
+            and root_name(func.value) not in made
+        ):
+            return True  # `total.add_(loss)`: changes a value made before the loop
+        return any(_device_operand(arg.value, made) for arg in call.args)
+    if isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign):
+        targets = (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        )
+        return node.value is not None and any(
+            isinstance(t, cst.Attribute | cst.Subscript)
+            and root_name(t) not in made
+            and _device_operand(node.value, made)
+            for t in targets
+        )
+    return isinstance(node, cst.Yield) and node.value is not None
+
+
 def _host_tensor_writes(loop: Loop, scope: cst.CSTNode, made: set[str]) -> list[cst.Assign]:
     """Statements at the top of ``loop``'s body that write a value computed in the iteration,
     not read on the host already, into a tensor made on the CPU before the loop (`losses =
@@ -129,6 +266,26 @@ def _read_names(read: cst.Call) -> set[str]:
         else (read.args[0].value if read.args else read)
     )
     return _names_read(operand)
+
+
+def _device_operand(node: cst.CSTNode, made: set[str]) -> bool:
+    """``node`` reads a name made in the iteration other than through a host read (`.item()`,
+    `float(x)`, a size, an f-string)."""
+    if isinstance(node, cst.FormattedString | cst.SimpleString | cst.ConcatenatedString):
+        return False
+    if isinstance(node, cst.Call):
+        func = node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS | _SIZES) or (
+            isinstance(func, cst.Name) and func.value in _HOST_CONVERSIONS | _SIZES | {"str"}
+        ):
+            return False
+    if isinstance(node, cst.Name):
+        return node.value in made
+    if isinstance(node, cst.Attribute):
+        return _device_operand(node.value, made)  # `batch.src` reads `batch`, not `src`
+    if isinstance(node, cst.Arg):
+        return _device_operand(node.value, made)
+    return any(_device_operand(child, made) for child in children(node))
 
 
 def _moved_batches(loop: Loop) -> set[str]:
