@@ -59,7 +59,6 @@ PASSES = (
     MixedPrecision,
     CudaOnlyCalls,
     CudaExtensions,
-    CudaLibraries,
     Float64ToFloat32,
     FusedOptimizers,
     Checkpoints,
@@ -70,6 +69,8 @@ PASSES = (
     DeviceLoader,
     ScaleOutPass,
     DataParallel,
+    # After the passes that rewrite a library's uses and drop its import (FusedAdam, bnb).
+    CudaLibraries,
     PadToBuckets,
     ItemHoist,
     StepMarker,
