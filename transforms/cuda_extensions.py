@@ -93,8 +93,9 @@ class CudaOnlyLibraryImport(Rule):
     condition is a warning: the run stops only where that branch is taken, and the warning
     names the launch lines that take it (the evaluator runs each launch line alone:
     `--model QRNN` takes `if rnn_type == 'QRNN':`). Not reported where only CUDA runs it
-    (`if torch.cuda.is_available():`), under `if TYPE_CHECKING:`, or where a `try` around it
-    catches `ImportError` with a fallback. Nothing is changed: the replacement is a choice about
+    (`if torch.cuda.is_available():`), where only an installed library does
+    (`if is_flash_attn_2_available():`, `importlib.util.find_spec("cupy")`), under
+    `if TYPE_CHECKING:`, or where a `try` around it catches `ImportError` with a fallback. Nothing is changed: the replacement is a choice about
     what the model computes.
 
     ## Why
@@ -296,7 +297,9 @@ def _where(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> tup
             return where, True
         if isinstance(parent, cst.If):
             test = _code(parent.test)
-            if parent.body is child and test in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            if parent.body is child and (
+                test in ("TYPE_CHECKING", "typing.TYPE_CHECKING") or _checks_installed(parent.test)
+            ):
                 return where, True
             branch = f"`if {test}:`" if parent.body is child else f"the `else` of `if {test}:`"
             where = where or f"{branch} is taken"
@@ -307,6 +310,22 @@ def _where(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> tup
             return (f"{where} in `{name}()`" if where else f"`{name}()` is called"), False
         child, parent = parent, parents.get(parent)
     return where, False
+
+
+def _checks_installed(test: cst.BaseExpression) -> bool:
+    """A test that holds only where a library is installed: transformers' and diffusers'
+    `is_flash_attn_2_available()`, `is_xformers_available()`, or
+    `importlib.util.find_spec("cupy")`; False on a host without it, like a fallback."""
+    for node in walk(test):
+        if isinstance(node, cst.Call):
+            func = node.func
+            name = (
+                func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+            )
+            if name == "find_spec" or name.startswith("is_") and name.endswith("_available"):
+                if name != "is_available":  # torch.cuda.is_available(): never_runs'
+                    return True
+    return False
 
 
 def _falls_back(block: cst.Try) -> bool:
