@@ -39,6 +39,7 @@ BLOCKERS = {
     # or under a condition is a warning (the run stops only where it is taken).
     "cuda-libraries/import_at_top_level": [(4, "TRN051"), (8, "TRN051")],
     "cuda-libraries/import_reraised_in_except": [(6, "TRN051")],
+    "cuda-libraries/import_twice_at_top_level": [(5, "TRN051"), (7, "TRN051")],
     "cuda-libraries/import_under_condition": [],
     "cuda-libraries/import_in_function": [],
     "cuda-extensions/build_except_import_error": [(9, "TRN050"), (14, "TRN050")],

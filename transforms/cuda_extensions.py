@@ -87,8 +87,9 @@ class CudaOnlyLibraryImport(Rule):
     CuPy, pynvrtc, flash-attn, xformers, apex, bitsandbytes, Transformer Engine, mamba-ssm,
     causal-conv1d (the table is data: `trncodemod/data/cuda_libraries.toml`, each library with
     its own README or documentation saying it needs CUDA). An import the module runs when it is
-    imported (at its top level, under no condition) is a blocker: every entry point that
-    imports the module stops there; on a line the program evaluator shows off the launch path,
+    imported (at its top level, under no condition) is a blocker, once per library (the first
+    import raises, so a second never runs): every entry point that imports the module stops
+    there; on a line the program evaluator shows off the launch path,
     or in a module no entry point imports, it is a warning. An import in a function or under a
     condition is a warning: the run stops only where that branch is taken, and the warning
     names the launch lines that take it (the evaluator runs each launch line alone:
@@ -239,6 +240,12 @@ class CudaLibraries(Pass):
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         return facts.reaches(*cuda_libraries())
 
+    def visit_Module(self, node: cst.Module) -> bool:
+        # The libraries already reported as imported when the module is: a later import of
+        # the same one at import time never runs (the first raised).
+        self._stopped: set[str] = set()
+        return True
+
     def visit_Import(self, node: cst.Import) -> bool:
         self._check(node, [dotted(alias.name) or "" for alias in node.names])
         return False
@@ -256,8 +263,10 @@ class CudaLibraries(Pass):
         module, library = found
         parents = self.parents()
         where, guarded = _where(node, parents)
-        if guarded:
+        if guarded or (not where and library.module in self._stopped):
             return
+        if not where:
+            self._stopped.add(library.module)
         message = self._message(module, library, where)
         if self.report(node, CudaOnlyLibraryImport, message, False):
             if not where and self._on_launch_path():
