@@ -35,6 +35,13 @@ BLOCKERS = {
     "cuda-calls/divide_by_carried_device_count_twin": [],
     # A CUDA extension built when the module is imported: the import raises without CUDA.
     "cuda-extensions/build_at_import": [(13, "TRN050")],
+    # An import of a library that needs CUDA, run when the module is imported; one in a function
+    # or under a condition is a warning (the run stops only where it is taken).
+    "cuda-libraries/import_at_top_level": [(4, "TRN051"), (8, "TRN051")],
+    "cuda-libraries/import_reraised_in_except": [(6, "TRN051")],
+    "cuda-libraries/import_twice_at_top_level": [(5, "TRN051"), (7, "TRN051")],
+    "cuda-libraries/import_under_condition": [],
+    "cuda-libraries/import_in_function": [],
     "cuda-extensions/build_except_import_error": [(9, "TRN050"), (14, "TRN050")],
     "cuda-extensions/build_guarded_by_cuda_check": [],
     "cuda-extensions/build_caught_with_fallback": [],

@@ -123,3 +123,14 @@ def test_explain_prints_the_rule_sources() -> None:
         for key in rule.sources:
             assert f"[{key}] {sources[key].title}" in output
             assert sources[key].where in output
+
+
+def test_every_cuda_library_cites_a_source_of_its_rule() -> None:
+    """Each library of data/cuda_libraries.toml names a public source that TRN051 cites."""
+    from trncodemod.transforms.cuda_extensions import CudaOnlyLibraryImport
+
+    from trncodemod.analysis.cuda_libraries import cuda_libraries
+
+    for library in cuda_libraries().values():
+        assert library.source in all_sources(), library.module
+        assert library.source in CudaOnlyLibraryImport.sources, library.module

@@ -24,7 +24,7 @@ from trncodemod.transforms.checkpoints import Checkpoints
 from trncodemod.transforms.compiler_flags import CompilerFlags
 from trncodemod.transforms.cpu_fallback import CpuFallbackDiagnostics
 from trncodemod.transforms.cuda_calls import CudaOnlyCalls
-from trncodemod.transforms.cuda_extensions import CudaExtensions
+from trncodemod.transforms.cuda_extensions import CudaExtensions, CudaLibraries
 from trncodemod.transforms.data_parallel import DataParallel
 from trncodemod.transforms.device import DevicePlacement
 from trncodemod.transforms.device_loader import DeviceLoader
@@ -69,6 +69,8 @@ PASSES = (
     DeviceLoader,
     ScaleOutPass,
     DataParallel,
+    # After the passes that rewrite a library's uses and drop its import (FusedAdam, bnb).
+    CudaLibraries,
     PadToBuckets,
     ItemHoist,
     StepMarker,

@@ -27,6 +27,7 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.cuda_kernels import cudnn_op, is_cuda_build
+from trncodemod.analysis.cuda_libraries import cuda_library
 from trncodemod.analysis.device import identity_subject, is_cuda_string
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import children, walk
@@ -50,9 +51,6 @@ _FP8_ROOTS = ("transformer_engine", "torchao.float8")
 # A project's own fp8 module (nanochat's `nanochat.fp8`, `convert_to_float8_training`): the
 # name says what it is; its code runs torch._scaled_mm, a CUDA kernel.
 _FP8_NAME = re.compile(r"(^|[._])(fp8|float8)([._]|$)", re.IGNORECASE)
-# Packages whose kernels are CUDA-only: importing or calling them where a flipped condition
-# turns them on raises on a Trainium host.
-_CUDA_PACKAGES = ("flash_attn", "xformers", "apex", "bitsandbytes", "transformer_engine")
 _PROCESS_GROUP = frozenset(
     {
         "torch.distributed.init_process_group",
@@ -329,7 +327,9 @@ def _blocks(
             return "a cuDNN op, which only CUDA tensors reach"
         if any(n.startswith("torch.float8_") or n.startswith(_FP8_ROOTS) for n in names):
             return "fp8 is a CUDA path (Trainium trains in bf16)"
-        if any(n.split(".", 1)[0] in _CUDA_PACKAGES for n in names):
+        # A CUDA-only package (data/cuda_libraries.toml): importing or calling it where a
+        # flipped condition turns it on raises on a Trainium host.
+        if any(cuda_library(n) for n in names):
             return "a CUDA-only package (its kernels do not run on Trainium)"
         return _cuda_reference(node, names, parents)
     if not isinstance(node, cst.Call):
@@ -397,7 +397,7 @@ def _imports_cuda_only(node: cst.Import | cst.ImportFrom) -> str | None:
             names += [dotted(alias.name) or "" for alias in node.names]
     else:
         names = [dotted(alias.name) or "" for alias in node.names]
-    if any(name.split(".", 1)[0] in _CUDA_PACKAGES for name in names):
+    if any(cuda_library(name) for name in names):
         return "a CUDA-only package (its kernels do not run on Trainium)"
     if any(_FP8_NAME.search(name) for name in names):
         return "fp8 is a CUDA path (Trainium trains in bf16)"

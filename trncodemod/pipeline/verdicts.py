@@ -105,12 +105,12 @@ PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
 # Blockers that claim a line stops the run where it runs (a placement, a launcher sized by the
 # CUDA count, DDP's `device_ids`, an NCCL process group, `ReduceOp.AVG`, a CUDA-only call, a
 # generator on the device, torch FSDP, a torch.cuda call that raises without CUDA, a division
-# by the CUDA device count, a CUDA extension built at import, a device move assigned to `.data`
-# or an import of a torch name the target's torch lacks): none where the evaluator shows the
-# line is off the launch path.
+# by the CUDA device count, a CUDA extension built at import, a library that needs CUDA
+# imported at import, a device move assigned to `.data` or an import of a torch name the
+# target's torch lacks): none where the evaluator shows the line is off the launch path.
 LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
     "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316",
-    "TRN050", "TRN174", "TRN173",
+    "TRN050", "TRN051", "TRN174", "TRN173",
 }  # fmt: skip
 
 
@@ -155,6 +155,7 @@ def proven(
         return list(outcomes)
     # First the blockers off the launch path, so an entry point left with none gets TRN027.
     outcomes = _off_launch_path(outcomes, evaluated)
+    outcomes = _taking_launches(outcomes, evaluated, target)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
     found = []
@@ -223,6 +224,75 @@ def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
         )
         found.append(replace(outcome, findings=findings))
     return found
+
+
+# Warnings about a line that runs only where a branch is taken (an import of a library that needs
+# CUDA under `if rnn_type == 'QRNN':`): each names the launch lines that take it.
+BRANCH_WARNINGS = frozenset({"TRN051"})
+
+
+def _taking_launches(
+    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str
+) -> list[FileOutcome]:
+    """A warning in ``BRANCH_WARNINGS`` names the launch lines that reach its line. The program
+    evaluator, which gives a flag the launch lines disagree on its default where one of them
+    leaves it so (the documented run), runs each entry point that reaches the module once per
+    launch line of it, that line alone: a launch reaches the line where that run does."""
+    wanted = {
+        o.display: o.findings
+        for o in outcomes
+        if any(f.code in BRANCH_WARNINGS and not blocks(f) for f in o.findings)
+    }
+    entries = {
+        raw.entry
+        for raw, modules in evaluated.runs
+        if not wanted.keys().isdisjoint(modules) and ":" not in raw.entry
+    }
+    launches = [(p, line) for p, line in _launch_lines(outcomes) if p in entries]
+    if not launches:
+        return list(outcomes)
+    texts: dict[str, str] = {}
+    originals: dict[str, dict[int, int]] = {}
+    for outcome in outcomes:
+        raw_text = outcome.new if outcome.new is not None else outcome.old
+        if outcome.error is not None or raw_text is None or not outcome.display.endswith(".py"):
+            continue
+        try:
+            texts[outcome.display] = decode_source(raw_text).text
+        except SourceError:
+            continue
+        if outcome.new is not None and outcome.old is not None:
+            originals[outcome.display] = _line_map(outcome.old, outcome.new)
+    facts = facts_for("neuron" if target == "neuron" else "xla")
+    reached: dict[str, dict[int, list[str]]] = {}  # module -> line as given -> launch lines
+    for path, line in launches:
+        trace = Evaluator(texts, facts, {path: [line]}, _config_reader(outcomes)).run(path)
+        if trace.stopped:
+            continue
+        off = trace.off_launch_path()
+        for module in wanted.keys() & trace.modules:
+            given = originals.get(module, {})
+            for ran in trace.ran.get(module, set()) - off.get(module, {}).keys():
+                reached.setdefault(module, {}).setdefault(given.get(ran, ran), []).append(line)
+    found = []
+    for outcome in outcomes:
+        lines = reached.get(outcome.display, {})
+        findings = tuple(
+            replace(f, message=f"{f.message} — {_taken_on(lines[f.line], launches)}")
+            if f.code in BRANCH_WARNINGS and not blocks(f) and lines.get(f.line)
+            else f
+            for f in outcome.findings
+        )
+        found.append(
+            replace(outcome, findings=findings) if findings != outcome.findings else outcome
+        )
+    return found
+
+
+def _taken_on(lines: list[str], launches: list[tuple[str, str]]) -> str:
+    lines = list(dict.fromkeys(lines))
+    shown = "; ".join(lines[:3]) + (f"; and {len(lines) - 3} more" if len(lines) > 3 else "")
+    return f"taken on {len(lines)} of {len(launches)} launch lines: {shown}"
 
 
 def _off_accelerator(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
