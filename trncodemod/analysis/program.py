@@ -46,6 +46,7 @@ from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
+from trncodemod.analysis.shape_params import module_shape_parameters
 from trncodemod.analysis.testcode import holds_tests, is_test_module
 from trncodemod.analysis.training import (
     ACCELERATE,
@@ -154,6 +155,10 @@ class ModuleSummary:
     # The module holds tests (``testcode.holds_tests``: pytest test functions or classes, an
     # import of pytest or unittest): named like a test, it is test code even where it trains.
     tests: bool = False
+    # Top-level functions whose parameters decide the length of a slice or a size argument
+    # (``shape_params``: `get_batch(source, i, args, seq_len=None)` slices to `seq_len`):
+    # name -> (the parameter's position, -1 for a keyword-only one, its name, the line).
+    shape_params: Mapping[str, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -177,6 +182,7 @@ class ModuleSummary:
             "off_device": [list(u) for u in self.off_device],
             "loads": {k: list(v) for k, v in self.loads.items()},
             "tests": self.tests,
+            "shape_params": {k: [list(p) for p in v] for k, v in self.shape_params.items()},
         }
 
     @classmethod
@@ -204,6 +210,11 @@ class ModuleSummary:
             # No default: a summary from before is recomputed (a trainer named like a test
             # would otherwise be read as holding none, or every test module as a program).
             tests=data["tests"],
+            # No default either: a summary from before would hide every helper's shapes.
+            shape_params={
+                k: tuple(tuple(p) for p in v)  # type: ignore[misc]
+                for k, v in data["shape_params"].items()
+            },
         )
 
 
@@ -263,6 +274,7 @@ def summarize(text: str) -> ModuleSummary | None:
         off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
         loads=_parameter_loads(tree),
         tests=holds_tests(tree, imports),
+        shape_params=module_shape_parameters(tree),
     )
 
 
@@ -538,6 +550,12 @@ class ModuleView:
     # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
     # module's own imports cannot say (``_Resolver.star_modules``).
     star_modules: Mapping[str, str] = field(default_factory=dict)
+    # Imported functions of another given module whose parameters decide a shape there: local
+    # name -> ((the parameter's position, its name, "path:line" of the shape), ...)
+    # (``ModuleSummary.shape_params``).
+    imported_shape_params: Mapping[str, tuple[tuple[int, str, str], ...]] = field(
+        default_factory=dict
+    )
 
     @property
     def is_test(self) -> bool:
@@ -584,6 +602,7 @@ class ModuleView:
                 self.off_device,
                 sorted(self.star_modules.items()),
                 sorted(self.imported_loads.items()),
+                sorted(self.imported_shape_params.items()),
             )
         )
 
@@ -864,6 +883,7 @@ def build_program(
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),
+            imported_shape_params=resolver.imported_shape_params(path),
         )
     return program
 
@@ -1108,6 +1128,16 @@ class _Resolver:
             load = self.summaries[where].loads.get(name)
             if load is not None:
                 found[local] = (load[0], load[1], f"{where}:{load[2]}")
+        return found
+
+    def imported_shape_params(self, path: str) -> dict[str, tuple[tuple[int, str, str], ...]]:
+        """Names ``path`` imports from another given module that are functions whose parameters
+        decide a shape (``ModuleSummary.shape_params``)."""
+        found: dict[str, tuple[tuple[int, str, str], ...]] = {}
+        for local, (where, name) in self._imported_definitions(path):
+            decided = self.summaries[where].shape_params.get(name)
+            if decided:
+                found[local] = tuple((k, p, f"{where}:{line}") for k, p, line in decided)
         return found
 
     def _imported_definitions(self, path: str) -> Iterable[tuple[str, tuple[str, str]]]:
