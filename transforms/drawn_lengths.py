@@ -216,7 +216,12 @@ def report_lengths(owner: Pass, module: cst.Module, loops: dict) -> None:
 def _is_draw(owner: Pass, call: cst.Call) -> bool:
     names = owner.qualified_names(call.func)  # type: ignore[attr-defined]
     if names & LENGTH_DRAWS:
-        return True
+        # `random.choice((64, 128, 256))`: a few fixed lengths, the fix itself.
+        choices = call.args[0].value if call.args else None
+        return not (
+            isinstance(choices, cst.List | cst.Tuple | cst.Set)
+            and all(isinstance(e.value, cst.Integer) for e in choices.elements)
+        )
     if m.matches(call.func, m.Attribute(attr=m.OneOf(*map(m.Name, _TO_HOST)))):
         return any(
             owner.qualified_names(c.func) & _TORCH_DRAWS  # type: ignore[attr-defined]
@@ -229,7 +234,7 @@ def _drawn_length(
     owner: Pass, info: LoopInfo, nodes: list[cst.CSTNode], functions: dict[str, cst.FunctionDef]
 ) -> None:
     # The names the step binds to a draw, each with its draw; a draw right in a slice bound.
-    seeds: dict[str, cst.Call] = {}
+    seeds: dict[str, tuple[cst.Call, cst.Assign]] = {}
     direct: list[tuple[cst.Call, cst.Subscript]] = []
     for call in nodes:
         if not isinstance(call, cst.Call) or not _is_draw(owner, call):
@@ -240,7 +245,7 @@ def _drawn_length(
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    seeds.setdefault(target.target.value, call)
+                    seeds.setdefault(target.target.value, (call, node))
         elif isinstance(node, cst.Slice):
             subscript = owner.get_metadata(ParentNodeProvider, node, None)
             subscript = owner.get_metadata(ParentNodeProvider, subscript, None)
@@ -260,25 +265,27 @@ def _drawn_length(
     if not seeds or direct:
         return
     try:
-        body = ast.parse(_code(info.node)).body
+        body = ast.parse(_code(info.node.with_changes(leading_lines=()))).body
     except SyntaxError:
         return
+    first = _start(owner, info.node)[0] - 1  # the loop's line in the module, less one
     reaching = []
-    for name in seeds:
-        where = _shape_of(owner, body, derived_names(body, {name}), functions)
+    for name, (_, assignment) in seeds.items():
+        line = _start(owner, assignment)[0] - first
+        where = _shape_of(owner, body, derived_names(body, set(), frozenset({line})), functions)
         if where is not None:
             reaching.append((name, where))
     if not reaching:
         return
     # Anchored at the last draw that reaches the shape (the length itself, `seq_len = ...`).
-    name, where = max(reaching, key=lambda r: _start(owner, seeds[r[0]]))
-    reaching.sort(key=lambda r: _start(owner, seeds[r[0]]))
+    name, where = max(reaching, key=lambda r: _start(owner, seeds[r[0]][0]))
+    reaching.sort(key=lambda r: _start(owner, seeds[r[0]][0]))
     drawn = " and ".join(f"`{n}`" for n, _ in reaching)
     verb = "are" if len(reaching) > 1 else "is"
     owner.report(
-        seeds[name],
+        seeds[name][0],
         HostDrawnLength,
-        f"{drawn} {verb} drawn on the host every step (`{_code(seeds[name])}`) and decide"
+        f"{drawn} {verb} drawn on the host every step (`{_code(seeds[name][0])}`) and decide"
         f"{'' if len(reaching) > 1 else 's'} {where}: {_cost(owner)}; {_FIX}",
         False,
     )

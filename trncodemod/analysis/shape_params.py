@@ -25,28 +25,70 @@ def _names(node: ast.AST | None) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def derived_names(body: Iterable[ast.AST], seeds: set[str]) -> set[str]:
-    """``seeds`` and every name ``body`` binds to a value that reads one of them, directly or
-    through another such name (`bptt = ... np.random.random() ...`; `seq_len = max(5,
-    int(np.random.normal(bptt, 5)))`)."""
-    assignments = [
-        node
-        for statement in body
-        for node in ast.walk(statement)
-        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and node.value is not None
-    ]
+def derived_names(
+    body: Iterable[ast.AST], seeds: set[str], drawn: frozenset[int] = frozenset()
+) -> set[str]:
+    """``seeds``, the targets of the assignments on the lines ``drawn``, and every name ``body``
+    binds to a value that reads one of them, directly or through another such name (`bptt =
+    ... np.random.random() ...`; `seq_len = max(5, int(np.random.normal(bptt, 5)))`), in the
+    order of the code, twice (a loop's next iteration reads what the last one bound: `i +=
+    seq_len`). A name rebound to a bucket of such a value (`seq_len = -(-seq_len // 8) * 8`)
+    leaves them: its value is one of a few lengths."""
+    assignments = sorted(
+        (
+            node
+            for statement in body
+            for node in ast.walk(statement)
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            and node.value is not None
+        ),
+        key=lambda node: (node.lineno, node.col_offset),
+    )
     found = set(seeds)
-    changed = True
-    while changed:
-        changed = False
+    for _ in range(2):
         for node in assignments:
-            if not _names(node.value) & found:
-                continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Name) and target.id not in found:
-                    found.add(target.id)
-                    changed = True
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            if node.lineno in drawn:
+                found |= names
+                continue
+            read = _names_outside_buckets(node.value)  # type: ignore[arg-type]
+            if isinstance(node, ast.AugAssign):
+                read |= names
+            if read & found:
+                found |= names
+            elif _names(node.value) & found:
+                found -= names  # rebound to a bucket of a drawn value
+    return found
+
+
+def _is_bucket(node: ast.AST) -> bool:
+    """`n // k * k`, `-(-n // k) * k`, `math.ceil(n / k) * k`, `bucket_of(n)`: one of a few
+    fixed lengths."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return "bucket" in name.lower()
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return False
+    for side in (node.left, node.right):
+        if isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.USub):
+            side = side.operand
+        if isinstance(side, ast.BinOp) and isinstance(side.op, ast.FloorDiv):
+            return True
+        if isinstance(side, ast.Call) and getattr(side.func, "attr", None) in ("ceil", "floor"):
+            return True
+    return False
+
+
+def _names_outside_buckets(node: ast.AST) -> set[str]:
+    if _is_bucket(node):
+        return set()
+    if isinstance(node, ast.Name):
+        return {node.id}
+    found: set[str] = set()
+    for child in ast.iter_child_nodes(node):
+        found |= _names_outside_buckets(child)
     return found
 
 
