@@ -49,11 +49,9 @@ _TORCH_DRAWS = frozenset(
 )
 _TO_HOST = ("item", "tolist")
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-# Tensors made from a list item: its items are token ids or values of one sequence.
-_FROM_LIST = frozenset(
-    {"torch.LongTensor", "torch.IntTensor", "torch.tensor", "torch.as_tensor", "torch.Tensor",
-     "torch.FloatTensor", "torch.from_numpy"}
-)  # fmt: skip
+# Tensors of token ids made from a list item: the item is a sequence of tokens.
+_ID_TENSORS = frozenset({"torch.LongTensor", "torch.IntTensor", "torch.cuda.LongTensor"})
+_ID_DTYPES = frozenset({"torch.long", "torch.int64", "torch.int", "torch.int32"})
 # What makes an array of equal rows: indexing one gives samples of one shape.
 _EQUAL_ROWS = ("torch.", "numpy.")
 
@@ -111,12 +109,12 @@ class VariableLengthSamples(Rule):
     """## What it does
     Reports a training or evaluation loop that takes one sequence a step from a list,
     `data_line = X_train[idx]` at the loop's index, and makes a batch of one from it, where the
-    items are sequences (the step shifts it by one, `data_line[:-1]` and `data_line[1:]`, or
-    makes a tensor of token ids of it, `torch.LongTensor(data_source[i]).view(1, -1)`) and the
-    list cannot be shown to hold items of one length (it is no tensor or array made in the
-    module). Not reported: an item padded in the step (a call named `*pad*`), and an item of
-    a dataset indexed one by one (an image and its label) that the step does not treat as a
-    sequence.
+    items are sequences (the step shifts it both ways, `data_line[:-1]` and `data_line[1:]`,
+    or makes a tensor of token ids of it, `torch.LongTensor(data_source[i])`) and the list
+    cannot be shown to hold items of one length (it is no tensor or array made in the module).
+    Not reported: an item padded in the step (a call named `*pad*`), a record split once
+    (`row[1:]`), and an item of a dataset indexed one by one (an image and its label) that the
+    step does not treat as a sequence.
 
     ## Why
     Each sequence's length is the batch's shape, and every new length traces and compiles
@@ -178,10 +176,12 @@ def _step_code(loop: cst.CSTNode, loops: dict) -> list[cst.CSTNode]:
 def may_report(facts: FileFacts) -> bool:
     """Whether TRN443 or TRN444 may fire in the file (``RecompilationDiagnostics.candidate``):
     a host draw it reaches, or a step loop that indexes something at its own index."""
-    if facts.reaches("random", "numpy.random") or (
+    if facts.reaches(*LENGTH_DRAWS) or (
         not facts.calls.isdisjoint(_TO_HOST) and facts.reaches(*_TORCH_DRAWS)
     ):
         return True
+    if not facts.subscripts:
+        return False
     for loop in step_scan(facts).step_loops:
         node = loop.node
         if type(node) is not ast.For:
@@ -473,35 +473,44 @@ def _padded(nodes: list[cst.CSTNode], item: cst.Subscript, named: set[str]) -> b
 def _sequence_use(
     owner: Pass, nodes: list[cst.CSTNode], item: cst.Subscript, named: set[str]
 ) -> str | None:
-    """How the step treats the item as a sequence: shifted by one along its first axis
-    (`line[:-1]`, `line[1:]`), or made a tensor of ids (`torch.LongTensor(x[i])`) or a row
-    of unknown length (`.view(1, -1)`)."""
+    """How the step treats the item as a sequence: shifted along its first axis both ways
+    (`line[:-1]` and `line[1:]`: inputs and next-step targets; one of them alone may split a
+    record, `row[1:]`), or made a tensor of token ids (`torch.LongTensor(x[i])`,
+    `torch.tensor(x[i], dtype=torch.long)`)."""
+    shifts: dict[str, cst.Subscript] = {}
     for node in nodes:
         if isinstance(node, cst.Subscript) and _is_sample(node.value, item, named):
             part = node.slice[0].slice if len(node.slice) == 1 else None
-            if isinstance(part, cst.Slice) and _constant_shift(part):
-                return f"shifted by one: `{_code(node)}`"
+            side = _constant_shift(part) if isinstance(part, cst.Slice) else None
+            if side is not None:
+                shifts.setdefault(side, node)
+                if len(shifts) == 2:
+                    head, tail = shifts["head"], shifts["tail"]
+                    return f"shifted by one: `{_code(head)}` and `{_code(tail)}`"
         if isinstance(node, cst.Call) and node.args and _is_sample(node.args[0].value, item, named):
             names = owner.qualified_names(node.func)  # type: ignore[attr-defined]
-            if not names & _FROM_LIST:
-                continue
-            parent = owner.get_metadata(ParentNodeProvider, node, None)
-            method = owner.get_metadata(ParentNodeProvider, parent, None) if parent else None
-            if "torch.LongTensor" in names or (
-                isinstance(method, cst.Call)
-                and m.matches(method.func, m.Attribute(attr=m.Name("view") | m.Name("reshape")))
-                and any(m.matches(a.value, m.UnaryOperation(m.Minus())) for a in method.args)
+            dtype = next(
+                (a.value for a in node.args if a.keyword and a.keyword.value == "dtype"), None
+            )
+            if names & _ID_TENSORS or (
+                names & {"torch.tensor", "torch.as_tensor"}
+                and dtype is not None
+                and owner.qualified_names(dtype) & _ID_DTYPES  # type: ignore[attr-defined]
             ):
-                return f"made a tensor of one row: `{_code(method if isinstance(method, cst.Call) else node)}`"
+                return f"made a tensor of token ids: `{_code(node)}`"
     return None
 
 
-def _constant_shift(part: cst.Slice) -> bool:
-    """`[:-1]`, `[1:]`, `[:-k]`, `[k:]` with an integer `k`: next-step targets of a sequence."""
-    bounds = [b for b in (part.lower, part.upper) if b is not None]
-    if len(bounds) != 1 or part.step is not None:
-        return False
-    bound = bounds[0]
-    if isinstance(bound, cst.UnaryOperation) and isinstance(bound.operator, cst.Minus):
-        bound = bound.expression
-    return isinstance(bound, cst.Integer) and bound.value != "0"
+def _constant_shift(part: cst.Slice) -> str | None:
+    """ "head" for `[:-k]`, "tail" for `[k:]`, with an integer `k`."""
+    if part.step is not None or (part.lower is None) == (part.upper is None):
+        return None
+    bound = part.lower if part.lower is not None else part.upper
+    negative = isinstance(bound, cst.UnaryOperation) and isinstance(bound.operator, cst.Minus)
+    if negative:
+        bound = bound.expression  # type: ignore[union-attr]
+    if not isinstance(bound, cst.Integer) or bound.value == "0":
+        return None
+    if part.upper is not None:
+        return "head" if negative else None
+    return None if negative else "tail"

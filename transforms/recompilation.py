@@ -533,7 +533,7 @@ class RecompilationDiagnostics(Pass):
             return True
         if facts.loops and facts.reaches(*HOST_DRAWS):
             return True  # TRN442
-        if facts.loops and facts.subscripts and may_report(facts):
+        if facts.loops and may_report(facts):
             return True  # TRN443, TRN444
         # TRN432, TRN433 and TRN434 are reported only in the code of a step loop.
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)

@@ -1,5 +1,6 @@
 # Samples taken one by one that have one shape (TRN444 twin): an image dataset indexed one by
-# one, the rows of a tensor made in the module, and sequences padded in the step.
+# one, the rows of a tensor made in the module, sequences padded in the step, and records
+# split into a label and features (`row[1:]`), flattened into one row.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -35,4 +36,13 @@ def train_padded(sequences, width):
         x, y = line[:-1].to(device), line[1:].to(device)
         optimizer.zero_grad()
         F.mse_loss(model(x.unsqueeze(0)).squeeze(0), y).backward()
+        optimizer.step()
+
+
+def train_records(rows):
+    for i in range(len(rows)):
+        row = rows[i]
+        label, features = row[0], torch.tensor(row[1:]).view(1, -1).to(device)
+        optimizer.zero_grad()
+        F.cross_entropy(model(features), torch.tensor([label]).to(device)).backward()
         optimizer.step()
