@@ -26,7 +26,10 @@ def _names(node: ast.AST | None) -> set[str]:
 
 
 def derived_names(
-    body: Iterable[ast.AST], seeds: set[str], drawn: frozenset[int] = frozenset()
+    body: Iterable[ast.AST],
+    seeds: set[str],
+    drawn: frozenset[int] = frozenset(),
+    assignments: list[ast.Assign | ast.AnnAssign | ast.AugAssign] | None = None,
 ) -> set[str]:
     """``seeds``, the targets of the assignments on the lines ``drawn``, and every name ``body``
     binds to a value that reads one of them, directly or through another such name (`bptt =
@@ -34,16 +37,8 @@ def derived_names(
     order of the code, twice (a loop's next iteration reads what the last one bound: `i +=
     seq_len`). A name rebound to a bucket of such a value (`seq_len = -(-seq_len // 8) * 8`)
     leaves them: its value is one of a few lengths."""
-    assignments = sorted(
-        (
-            node
-            for statement in body
-            for node in ast.walk(statement)
-            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
-            and node.value is not None
-        ),
-        key=lambda node: (node.lineno, node.col_offset),
-    )
+    if assignments is None:
+        assignments = _assignments(node for statement in body for node in ast.walk(statement))
     found = set(seeds)
     for _ in range(2):
         for node in assignments:
@@ -60,6 +55,19 @@ def derived_names(
             elif _names(node.value) & found:
                 found -= names  # rebound to a bucket of a drawn value
     return found
+
+
+def _assignments(nodes: Iterable[ast.AST]) -> list[ast.Assign | ast.AnnAssign | ast.AugAssign]:
+    """The assignments among ``nodes`` that bind a value, in the order of the code."""
+    return sorted(
+        (
+            node
+            for node in nodes
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            and node.value is not None
+        ),
+        key=lambda node: (node.lineno, node.col_offset),
+    )
 
 
 def _is_bucket(node: ast.AST) -> bool:
@@ -134,22 +142,41 @@ def _sizes_from(call: ast.Call, names: set[str]) -> bool:
 def shape_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
     """The parameters of ``function`` that decide the length of a slice or a size argument in
     its body -> the line of that slice or call."""
-    uses = [
-        node
-        for statement in function.body
-        for node in ast.walk(statement)
-        if isinstance(node, ast.Subscript | ast.Call)
-    ]
+    nodes = [node for statement in function.body for node in ast.walk(statement)]
+    uses = [node for node in nodes if isinstance(node, ast.Subscript | ast.Call)]
     bounds = _names_in_bounds(uses)
     if not bounds:
         return {}
+    assignments = _assignments(nodes)
+    # Where each name flows, order and buckets aside: a parameter that reaches no bound
+    # through it decides no shape, and is not followed in order (the costly part).
+    flows: dict[str, set[str]] = {}
+    for node in assignments:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names = {t.id for t in targets if isinstance(t, ast.Name)}
+        for read in _names(node.value):
+            flows.setdefault(read, set()).update(names)
     found: dict[str, int] = {}
     arguments = function.args
     for parameter in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
-        names = derived_names(function.body, {parameter.arg})
-        if not names & bounds:
+        reached, stack = {parameter.arg}, [parameter.arg]
+        while stack:
+            for name in flows.get(stack.pop(), ()):
+                if name not in reached:
+                    reached.add(name)
+                    stack.append(name)
+        if not reached & bounds:
             continue
-        use = shape_use(uses, names)
+        names = derived_names((), {parameter.arg}, assignments=assignments)
+        use = next(
+            (
+                node
+                for node in uses
+                if (isinstance(node, ast.Subscript) and _slices_to(node, names))
+                or (isinstance(node, ast.Call) and _sizes_from(node, names))
+            ),
+            None,
+        )
         if use is not None:
             found[parameter.arg] = use.lineno  # type: ignore[attr-defined]
     return found
@@ -167,7 +194,8 @@ def _names_in_bounds(nodes: list[ast.AST]) -> set[str]:
                     found |= _names(part.lower) | _names(part.upper) | _names(part.step)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in _FACTORIES or node.func.attr in _SIZED_METHODS:
-                found |= _names(node)
+                for argument in (*node.args, *(k.value for k in node.keywords)):
+                    found |= _names(argument)
     return found
 
 
