@@ -379,20 +379,27 @@ def _variable_samples(owner: Pass, info: LoopInfo, nodes: list[cst.CSTNode]) -> 
     index = _loop_index(info)
     if index is None:
         return
-    items = [
-        n
+    # (the item, the list, the names the step binds to the item)
+    items: list[tuple[cst.CSTNode, cst.BaseExpression, set[str]]] = [
+        (n, n.value, _names_bound_to(nodes, n))
         for n in nodes
         if isinstance(n, cst.Subscript)
         and len(n.slice) == 1
         and m.matches(n.slice[0].slice, m.Index(value=m.Name(index)))
         and isinstance(n.value, cst.Name | cst.Attribute)
     ]
+    loop = info.node
+    if (
+        isinstance(loop, cst.For)
+        and isinstance(loop.iter, cst.Name)
+        and _built_list(owner, loop.iter)
+    ):
+        items.append((loop.target, loop.iter, {index}))  # `for seq in sequences:`
     seen: set[str] = set()
-    for item in items:
-        source = _code(item.value)
-        if source in seen or _equal_rows(owner, item.value):
+    for item, listed, named in items:
+        source = _code(listed)
+        if source in seen or _equal_rows(owner, listed):
             continue
-        named = _names_bound_to(nodes, item)
         if _padded(nodes, item, named):
             continue
         how = _sequence_use(owner, nodes, item, named)
@@ -410,6 +417,13 @@ def _variable_samples(owner: Pass, info: LoopInfo, nodes: list[cst.CSTNode]) -> 
             "one bucket together)",
             False,
         )
+
+
+def _built_list(owner: Pass, name: cst.Name) -> bool:
+    """``name`` is only bound to lists built in the code (`[torch.LongTensor(ids) for ids in
+    lines]`): no loader, whose items are batches."""
+    values = owner.bound_values(name)  # type: ignore[attr-defined]
+    return bool(values) and all(isinstance(v, cst.List | cst.ListComp) for v in values)
 
 
 def _sample_cost(owner: Pass) -> str:

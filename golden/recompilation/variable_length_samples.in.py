@@ -1,6 +1,7 @@
 # One sequence a step from a list of sequences of different lengths (TRN444): TCN's poly_music
 # (a list of piano rolls loaded from a .mat file, each shifted by one for next-step targets)
-# and its LAMBADA evaluation (a list of token-id lists, one passage a step).
+# and its LAMBADA evaluation (a list of token-id lists, one passage a step); a list of token
+# tensors built from the lines of a file, iterated directly.
 import numpy as np
 import torch
 import torch.nn as nn
@@ -35,3 +36,13 @@ def evaluate(data_source, n_words):
             output = model(data)
             total_loss += nn.functional.cross_entropy(output[:, -1].view(-1, n_words), targets)
     return total_loss.item() / len(data_source)
+
+
+def train_lines(path):
+    sequences = [torch.LongTensor([int(t) for t in line.split()]) for line in open(path)]
+    embed = nn.Embedding(1000, 88).to(device)
+    for seq in sequences:
+        x, y = seq[:-1].to(device), seq[1:].to(device)
+        optimizer.zero_grad()
+        nn.functional.cross_entropy(model(embed(x)), y).backward()
+        optimizer.step()

@@ -1,6 +1,7 @@
 # Samples taken one by one that have one shape (TRN444 twin): an image dataset indexed one by
 # one, the rows of a tensor made in the module, sequences padded in the step, and records
-# split into a label and features (`row[1:]`), flattened into one row.
+# split into a label and features (`row[1:]`), flattened into one row; a loader's batches
+# shifted by one (they are no list of sequences).
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -45,4 +46,13 @@ def train_records(rows):
         label, features = row[0], torch.tensor(row[1:]).view(1, -1).to(device)
         optimizer.zero_grad()
         F.cross_entropy(model(features), torch.tensor([label]).to(device)).backward()
+        optimizer.step()
+
+
+def train_loader(dataset):
+    loader = torch.utils.data.DataLoader(dataset, batch_size=32)
+    for batch in loader:  # batches of one shape, time-major
+        x, y = batch[:-1].to(device), batch[1:].to(device)
+        optimizer.zero_grad()
+        F.mse_loss(model(x), y).backward()
         optimizer.step()
