@@ -108,7 +108,8 @@ class HostDrawnLength(Rule):
 class VariableLengthSamples(Rule):
     """## What it does
     Reports a training or evaluation loop that takes one sequence a step from a list,
-    `data_line = X_train[idx]` at the loop's index, and makes a batch of one from it, where the
+    `data_line = X_train[idx]` at the loop's index (or `for seq in sequences:` over a list built
+    in the code), and makes a batch of one from it, where the
     items are sequences (the step shifts it both ways, `data_line[:-1]` and `data_line[1:]`,
     or makes a tensor of token ids of it, `torch.LongTensor(data_source[i])`) and the list
     cannot be shown to hold items of one length (it is no tensor or array made in the module).
