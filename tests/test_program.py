@@ -168,6 +168,30 @@ def test_the_summary_travels_through_json_unchanged():
     assert ModuleSummary.from_json(summary.to_json()) == summary
 
 
+def test_a_helper_whose_parameter_is_a_slice_length_is_seen_from_the_module_importing_it():
+    files = {
+        "utils.py": """
+            def get_batch(source, i, args, seq_len=None):
+                seq_len = min(seq_len if seq_len else args.bptt, len(source) - 1 - i)
+                return source[i:i + seq_len], source[i + 1:i + 1 + seq_len].view(-1)
+
+            def shifted(source, i, n):
+                return source[i:i + n], source[i + 1:i + 1 + n]
+
+            def log_batch(seq_len):
+                print(seq_len)
+        """,
+        "main.py": "from utils import get_batch, log_batch, shifted\n",
+    }
+    summary = summarize(textwrap.dedent(files["utils.py"]))
+    assert ModuleSummary.from_json(summary.to_json()) == summary
+    found = _program(files).view("main.py").imported_shape_params
+    assert sorted(found) == ["get_batch", "shifted"]  # not log_batch: it slices nothing
+    assert (3, "seq_len", "utils.py:4") in found["get_batch"]
+    # `i` moves both bounds of `source[i:i + n]`: an offset, not a length.
+    assert [p for _, p, _ in found["shifted"]] == ["n"]
+
+
 def test_a_host_read_the_step_reaches_in_another_module_comes_with_its_call_chain():
     files = {
         "train.py": """

@@ -17,6 +17,12 @@ from collections.abc import Iterator
 import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import PositionProvider
+from trncodemod.transforms.drawn_lengths import (
+    HostDrawnLength,
+    VariableLengthSamples,
+    may_report,
+    report_lengths,
+)
 from trncodemod.transforms.host_draws import HOST_DRAWS, HostDrawPerTimeStep, report_host_draws
 
 from trncodemod.analysis.facts import FileFacts
@@ -500,6 +506,8 @@ class RecompilationDiagnostics(Pass):
         GrowingConcatenation,
         BucketingIterator,
         HostDrawPerTimeStep,
+        HostDrawnLength,
+        VariableLengthSamples,
     )
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
@@ -516,6 +524,8 @@ class RecompilationDiagnostics(Pass):
             return True
         if facts.loops and facts.reaches(*HOST_DRAWS):
             return True  # TRN442
+        if facts.loops and may_report(facts):
+            return True  # TRN443, TRN444
         # TRN432, TRN433 and TRN434 are reported only in the code of a step loop.
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
@@ -553,6 +563,7 @@ class RecompilationDiagnostics(Pass):
         if loops:
             self._report_bucketing(node)
             self._report_own_collates(node, loops.values())
+            report_lengths(self, node, loops)
         if not loops and not _reads_sizes(node):
             # Nothing for TRN432/433 (step code only) nor TRN431 (a size read): model code
             # without either is settled without scopes or qualified names.

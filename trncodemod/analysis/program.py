@@ -48,6 +48,7 @@ from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
 from trncodemod.analysis.reach import Flow, chain_of
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
+from trncodemod.analysis.shape_params import module_shape_parameters
 from trncodemod.analysis.testcode import holds_tests, is_test_module
 from trncodemod.analysis.training import (
     ACCELERATE,
@@ -168,6 +169,10 @@ class ModuleSummary:
     # The module holds tests (``testcode.holds_tests``: pytest test functions or classes, an
     # import of pytest or unittest): named like a test, it is test code even where it trains.
     tests: bool = False
+    # Top-level functions whose parameters decide the length of a slice or a size argument
+    # (``shape_params``: `get_batch(source, i, args, seq_len=None)` slices to `seq_len`):
+    # name -> (the parameter's position, -1 for a keyword-only one, its name, the line).
+    shape_params: Mapping[str, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -195,6 +200,7 @@ class ModuleSummary:
             "device_parameters": dict(self.device_parameters),
             "device_returns": dict(self.device_returns),
             "tests": self.tests,
+            "shape_params": {k: [list(p) for p in v] for k, v in self.shape_params.items()},
         }
 
     @classmethod
@@ -226,6 +232,11 @@ class ModuleSummary:
             # No default: a summary from before is recomputed (a trainer named like a test
             # would otherwise be read as holding none, or every test module as a program).
             tests=data["tests"],
+            # No default either: a summary from before would hide every helper's shapes.
+            shape_params={
+                k: tuple(tuple(p) for p in v)  # type: ignore[misc]
+                for k, v in data["shape_params"].items()
+            },
         )
 
 
@@ -299,6 +310,7 @@ def summarize(text: str) -> ModuleSummary | None:
         device_parameters=parameters,
         device_returns=returns,
         tests=holds_tests(tree, imports),
+        shape_params=module_shape_parameters(tree),
     )
 
 
@@ -617,6 +629,12 @@ class ModuleView:
     # Entry points reach the module and none of them trains (inference or evaluation scripts),
     # nor does any module that trains reach it (``_untrained``): its model is never trained.
     untrained: bool = False
+    # Imported functions of another given module whose parameters decide a shape there: local
+    # name -> ((the parameter's position, its name, "path:line" of the shape), ...)
+    # (``ModuleSummary.shape_params``).
+    imported_shape_params: Mapping[str, tuple[tuple[int, str, str], ...]] = field(
+        default_factory=dict
+    )
 
     @property
     def is_test(self) -> bool:
@@ -668,6 +686,7 @@ class ModuleView:
                 sorted(self.device_parameters.items()),
                 sorted(self.device_returns.items()),
                 self.untrained,
+                sorted(self.imported_shape_params.items()),
             )
         )
 
@@ -961,6 +980,7 @@ def build_program(
             device_parameters=resolver.spelled(path, device_only),
             device_returns=resolver.spelled(path, device_made),
             untrained=path in untrained,
+            imported_shape_params=resolver.imported_shape_params(path),
         )
     return program
 
@@ -1293,6 +1313,16 @@ class _Resolver:
             load = self.summaries[where].loads.get(name)
             if load is not None:
                 found[local] = (load[0], load[1], f"{where}:{load[2]}")
+        return found
+
+    def imported_shape_params(self, path: str) -> dict[str, tuple[tuple[int, str, str], ...]]:
+        """Names ``path`` imports from another given module that are functions whose parameters
+        decide a shape (``ModuleSummary.shape_params``)."""
+        found: dict[str, tuple[tuple[int, str, str], ...]] = {}
+        for local, (where, name) in self._imported_definitions(path):
+            decided = self.summaries[where].shape_params.get(name)
+            if decided:
+                found[local] = tuple((k, p, f"{where}:{line}") for k, p, line in decided)
         return found
 
     def _imported_definitions(self, path: str) -> Iterable[tuple[str, tuple[str, str]]]:
