@@ -186,6 +186,10 @@ def proven(
     return found
 
 
+# Rewrites the target's torch needs wherever the program trains (`torch._six`, a private name
+# the target's torch removed): a module with one keeps every rewrite, since a module is left
+# as given whole or not at all.
+_NEEDED_ON_CPU = frozenset({"TRN048", "TRN060"})
 _ON_CPU = (
     " — not applied: every entry point that runs this module trains on the CPU, where the "
     "framework that owns its loop is kept ({}); no run of it touches the XLA device"
@@ -200,12 +204,18 @@ def _left_on_cpu(
     given no GPU, `accelerator="cpu"`), is left as given: its XLA rewrites serve no run, so each
     is reported as not applied (TRN027 at the framework says why), as a module every run stops
     in on the device is (the off-device pass). A module an entry point that runs on XLA, or one
-    the evaluator cannot tell about, also runs keeps its rewrites. The verdicts stay those of
+    the evaluator cannot tell about, also runs keeps its rewrites, as does one with a rewrite
+    the target's torch needs on the CPU too (``_NEEDED_ON_CPU``). The verdicts stay those of
     the run judged: the runs that reach the module are unchanged by leaving it as given."""
     left = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
-        if outcome.changed and reaching and all(raw.on_cpu for raw in reaching):
+        if (
+            outcome.changed
+            and reaching
+            and all(raw.on_cpu for raw in reaching)
+            and not any(f.fixed and f.code in _NEEDED_ON_CPU for f in outcome.findings)
+        ):
             left.append(outcome)
     if not left:
         return list(outcomes)
