@@ -366,7 +366,8 @@ class EntryPointOffAccelerator(Rule):
     `torch.cuda.device_count()`, which is 0 on the target). The verdict per entry point
     names the same cause; this finding makes it count, as a blocker, in every output and in the
     exit code. Nothing is rewritten: the evaluator knows the program does not run there, not
-    which edit the author wants.
+    which edit the author wants. Where the framework is kept on the CPU, a module that only
+    such runs reach is left as given: each XLA rewrite in it is reported as not applied.
 
     ## Why
     `torch.cuda.is_available()` is False under torch-xla on a Trainium host
