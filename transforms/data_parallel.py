@@ -538,6 +538,17 @@ def _argument(call: cst.Call, keyword: str, position: int) -> cst.Arg | None:
     return None
 
 
+def _one_a_line(call: cst.Call) -> bool:
+    """Each argument of ``call`` on a line of its own, the parenthesis closed on its own line
+    (the layout of black and ruff for a call that does not fit)."""
+    args = call.args
+    return len(args) > 1 and all(
+        isinstance(a.comma, cst.Comma)
+        and isinstance(a.comma.whitespace_after, cst.ParenthesizedWhitespace)
+        for a in args
+    )
+
+
 def _last_without_comma(args: list[cst.Arg]) -> list[cst.Arg]:
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -605,7 +616,9 @@ class DataParallel(Pass):
         self.uses_ddp = any(not names.isdisjoint(_DDP) for names in kinds) or any(
             isinstance(c.func, cst.Name) and c.func.value in wrappers for c in calls
         )
-        inputs = DdpInputs(self)
+        inputs = DdpInputs(
+            self, [c for c, names in zip(calls, kinds, strict=True) if not names.isdisjoint(_DDP)]
+        )
         for call, names in zip(calls, kinds, strict=True):
             if not names.isdisjoint(_DDP) and self._drops_device_ids(call):
                 plan = self.input_plans[call] = inputs.plan(call)
@@ -977,11 +990,24 @@ class DataParallel(Pass):
             message += f"; DDP no longer moves the inputs to the device: {fed}"
         if not self.report(original, XlaDistributedDataParallel, message, True):
             return updated
+        trailing = updated.args[-1].comma
+        if not (_one_a_line(updated) and kept and isinstance(trailing, cst.Comma)):
+            trailing = cst.MaybeSentinel.DEFAULT
         kept = _last_without_comma(kept)
         if not has_view:
             if kept:
+                # A call wrapped over lines (one argument a line, or a hanging indent): the new
+                # argument goes on a line of its own, indented as the call's last wrapped one.
+                wrapped = [
+                    a.comma
+                    for a in updated.args[:-1]
+                    if isinstance(a.comma, cst.Comma)
+                    and isinstance(a.comma.whitespace_after, cst.ParenthesizedWhitespace)
+                ]
                 kept[-1] = kept[-1].with_changes(
-                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    comma=wrapped[-1]
+                    if wrapped
+                    else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
                 )
             kept.append(
                 cst.Arg(
@@ -990,6 +1016,7 @@ class DataParallel(Pass):
                     equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
                 )
             )
+        kept[-1] = kept[-1].with_changes(comma=trailing)
         return updated.with_changes(args=kept)
 
     def _sampler(self, original: cst.Call, updated: cst.Call) -> cst.Call:

@@ -9,7 +9,11 @@ of the module it is passed to) and each argument back to where it is made (the s
 the call, a parameter's callers in the module): moved (`.to(...)`, `.cuda()`, `device=`), made
 on the CPU as a tensor (a torch factory: moved in the same change, as DDP did), or out of sight
 (a batch from a loader, a call, a parameter with no callers here), which keeps `device_ids` and
-reports.
+reports. Two calls are on the device too: a forward call of one of the module's DDP models (its
+output is on the model's device: StyleGAN2's discriminator fed `generator(noise)`), and a call
+of the program's function whose every returned tensor is made on the device a parameter gives
+(`mixing_noise(..., device)` → `torch.randn(..., device=device)`, ``ModuleView.device_returns``),
+given a device other than the CPU.
 """
 
 from __future__ import annotations
@@ -19,31 +23,17 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from trncodemod.transforms.device import device_tables
+
+from trncodemod.analysis.device_parameters import TENSOR_FACTORIES
+from trncodemod.analysis.loops import dotted
 
 if TYPE_CHECKING:
     from trncodemod.transforms.data_parallel import DataParallel
 
-# torch functions that make a tensor on the CPU unless given `device=`.
-_FACTORIES = frozenset(
-    f"torch.{name}"
-    for name in (
-        "randn",
-        "rand",
-        "randint",
-        "zeros",
-        "ones",
-        "empty",
-        "full",
-        "arange",
-        "linspace",
-        "eye",
-        "tensor",
-        "as_tensor",
-        "from_numpy",
-        "stack",
-        "cat",
-    )
-)
+# torch functions that make a tensor on the CPU unless given `device=`, and those that build one
+# on the CPU from host data or CPU tensors.
+_FACTORIES = TENSOR_FACTORIES | {"torch.from_numpy", "torch.stack", "torch.cat"}
 _DTYPES = frozenset(
     f"torch.{name}"
     for name in ("float32", "float", "float16", "half", "bfloat16", "float64", "double", "long")
@@ -74,6 +64,10 @@ _DEVICE_LOADERS = frozenset(
 )
 # Wrappers of an iterable that hand on its items (with a count for `enumerate`).
 _PASS_THROUGH = frozenset({"builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm"})
+# Containers built from a comprehension: their items are where the comprehension's are.
+_CONTAINERS = frozenset({"builtins.tuple", "builtins.list"})
+# Tensor methods whose result is on the host (or no tensor).
+_TO_HOST = frozenset({"cpu", "numpy", "tolist", "item"})
 _MAX_DEPTH = 8
 MOVED, CPU, UNKNOWN = "moved", "cpu", "unknown"
 
@@ -93,9 +87,11 @@ class InputPlan:
 
 
 class DdpInputs:
-    def __init__(self, owner: DataParallel) -> None:
+    def __init__(self, owner: DataParallel, models: list[cst.Call]) -> None:
         self.owner = owner
         self._wrapped: cst.Call | None = None  # the DDP construction being planned
+        self._models = models  # every DDP construction of the module
+        self._outputs: set[int] | None = None  # ids of their forward calls
 
     def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.owner.get_metadata(ParentNodeProvider, node, None)
@@ -331,33 +327,116 @@ class DdpInputs:
                 return CPU, value
             if self._device_loader(value, depth + 1):
                 return MOVED, value  # an item of its batches (what `for` hands on)
+            if (
+                owner.is_any(func, _CONTAINERS)
+                and len(value.args) == 1
+                and isinstance(value.args[0].value, cst.ListComp | cst.GeneratorExp)
+            ):
+                # `tuple(t.to(device) for t in batch)`: where each item is.
+                kind, where = self._kind(value.args[0].value, depth + 1)
+                return (MOVED, value) if kind == MOVED else (UNKNOWN, where)
+            if id(value) in self._model_outputs():
+                return MOVED, value  # a DDP model's output: on the model's device
+            if self._made_on_given_device(value):
+                return MOVED, value
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value not in _TO_HOST
+                and self._kind(func.value, depth + 1)[0] == MOVED
+            ):
+                return MOVED, value  # a method of a tensor on the device (`fake.flip(0)`)
             return UNKNOWN, value
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):
             if self._moved_mapping(value.value, depth + 1):
                 return MOVED, value
+            if self._kind(value.value, depth + 1)[0] == MOVED:
+                return MOVED, value  # an item of moved tensors (`batch[0]`)
             return UNKNOWN, value
+        if isinstance(value, cst.ListComp | cst.GeneratorExp):
+            # `[t.to(device) for t in batch]`: on the device where each item is; a list of CPU
+            # tensors has no `.to()` to add.
+            kind, where = self._kind(value.elt, depth + 1)
+            return (MOVED, value) if kind == MOVED else (UNKNOWN, where)
         if isinstance(value, cst.Name):
-            bound = self._binding_before(value)
-            if bound is None:
-                return UNKNOWN, value
-            if isinstance(bound, cst.Param):
-                function: cst.CSTNode | None = bound
-                while function is not None and not isinstance(function, cst.FunctionDef):
-                    function = self._parent(function)
-                args = (
-                    self._callers_args(function, bound)
-                    if isinstance(function, cst.FunctionDef)
-                    else None
-                )
-                if not args:
-                    return UNKNOWN, value
-                kinds = [self._kind(arg.value, depth + 1) for arg in args]
-                blocked = next((k for k in kinds if k[0] != MOVED), None)
-                return (UNKNOWN, blocked[1]) if blocked else (MOVED, value)
-            kind, where = self._kind(bound, depth + 1)
-            # A CPU tensor bound to a name is moved at the call, where DDP moved it.
-            return kind, where if kind == UNKNOWN else value
+            return self._kind_bound(value, self._binding_before(value), depth)
         return UNKNOWN, value
+
+    def _kind_bound(
+        self, value: cst.Name, bound: object, depth: int
+    ) -> tuple[str, cst.BaseExpression]:
+        """The kind of the name ``value`` read where it was last bound to ``bound``."""
+        if isinstance(bound, _Branches):
+            kinds = [self._kind_bound(value, each, depth + 1) for each in bound.values]
+            blocked = next((k for k in kinds if k[0] == UNKNOWN), None)
+            if blocked is not None:
+                return blocked
+            return (CPU if any(k[0] == CPU for k in kinds) else MOVED), value
+        if bound is None or depth > _MAX_DEPTH:
+            return UNKNOWN, value
+        if isinstance(bound, cst.Param):
+            function: cst.CSTNode | None = bound
+            while function is not None and not isinstance(function, cst.FunctionDef):
+                function = self._parent(function)
+            args = (
+                self._callers_args(function, bound)
+                if isinstance(function, cst.FunctionDef)
+                else None
+            )
+            if not args:
+                return UNKNOWN, value
+            kinds = [self._kind(arg.value, depth + 1) for arg in args]
+            blocked = next((k for k in kinds if k[0] != MOVED), None)
+            return (UNKNOWN, blocked[1]) if blocked else (MOVED, value)
+        kind, where = self._kind(bound, depth + 1)
+        # A CPU tensor bound to a name is moved at the call, where DDP moved it.
+        return kind, where if kind == UNKNOWN else value
+
+    def _model_outputs(self) -> set[int]:
+        """The forward calls of the module's DDP models (`fake_img, _ = generator(noise)`): what
+        they return is on the model's device, where DDP would have moved it."""
+        if self._outputs is None:
+            self._outputs = set()
+            wrapped = self._wrapped
+            for ddp in self._models:
+                statement = self._parent(ddp)
+                if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+                    self._wrapped = ddp
+                    holder = statement.targets[0].target
+                    self._outputs |= {id(c) for c in self._calls_of(holder, InputPlan(), 0)}
+            self._wrapped = wrapped
+        return self._outputs
+
+    def _made_on_given_device(self, call: cst.Call) -> bool:
+        """A call of the program's function whose every returned tensor is made on the device a
+        parameter gives (``ModuleView.device_returns``: `mixing_noise(..., device)` →
+        `torch.randn(..., device=device)`), given a device other than the CPU."""
+        name = dotted(call.func)
+        params = (
+            device_tables(self.owner.run.program, self.owner._wrapper.module).device_returns.get(
+                name
+            )
+            if name
+            else None
+        )
+        if not params or any(a.star for a in call.args):
+            return False
+        positional = [a for a in call.args if a.keyword is None]
+        for param, position in params:
+            arg = next((a for a in call.args if a.keyword and a.keyword.value == param), None)
+            if arg is None and 0 <= position < len(positional):
+                arg = positional[position]
+            if arg is None:
+                continue  # the parameter's default: not known here
+            value = arg.value
+            if isinstance(value, cst.Name) and value.value != "None":
+                bound = self._binding_before(value)  # `cpu = "cpu"` or `torch.device("cpu")`
+                value = bound if isinstance(bound, cst.BaseExpression) else value
+            if isinstance(value, cst.Call) and self.owner.is_any(value.func, {"torch.device"}):
+                value = value.args[0].value if value.args else value
+            if isinstance(value, cst.SimpleString):
+                return value.evaluated_value not in ("cpu", b"cpu")
+            return not (isinstance(value, cst.Name) and value.value == "None")
+        return False
 
     def _moves(self, call: cst.Call) -> bool:
         """`.to(...)` given a device, not only a dtype."""
@@ -402,11 +481,12 @@ class DdpInputs:
             and isinstance(value.value.func, cst.Attribute)
         )
 
-    def _binding_before(self, name: cst.Name) -> cst.BaseExpression | cst.Param | None:
-        """The value ``name`` was last bound to before it is read, in the statements that run
-        before the read in its function (or a parameter of that function); None where a binding
-        between them is out of reach (a loop target, a branch, unpacking of a call)."""
-        node: cst.CSTNode = name
+    def _binding_before(self, name: cst.Name, start: cst.CSTNode | None = None) -> object:
+        """The value ``name`` was last bound to before it is read (or before the statement
+        ``start``), in the statements that run before the read in its function (or a parameter
+        of that function, or the ``_Branches`` of an `if` that binds it); None where a binding
+        between them is out of reach (a loop target, a nested branch, unpacking of a call)."""
+        node: cst.CSTNode = start or name
         while True:
             parent = self._parent(node)
             if parent is None:
@@ -428,11 +508,35 @@ class DdpInputs:
                 index = next(i for i, s in enumerate(body) if s is node)
                 for statement in reversed(body[:index]):
                     bound = self._bound_in(statement, name.value)
+                    if bound is None and isinstance(statement, cst.If):
+                        return self._branches(statement, name)
                     if bound is not _NOT_BOUND:
-                        return bound  # type: ignore[return-value]
+                        return bound
             if isinstance(parent, (cst.ClassDef, cst.Lambda)):
                 return None
             node = parent
+
+    def _branches(self, statement: cst.If, name: cst.Name) -> _Branches | None:
+        """What each branch of ``statement`` leaves ``name`` bound to (`if args.augment:
+        fake_img, _ = augment(fake_img, p)`); None where one binds it out of reach."""
+        values: list[object] = []
+        branch: cst.CSTNode | None = statement
+        while isinstance(branch, cst.If | cst.Else):
+            last = _NOT_BOUND
+            for inner in reversed(list(branch.body.body)):
+                last = self._bound_in(inner, name.value)
+                if last is not _NOT_BOUND:
+                    break
+            if last is None:
+                return None
+            values.append(last)
+            branch = branch.orelse if isinstance(branch, cst.If) else None
+        if not _ends_in_else(statement):
+            values.append(_NOT_BOUND)  # no branch runs
+        if _NOT_BOUND in values:
+            before = self._binding_before(name, statement)
+            values = [before if v is _NOT_BOUND else v for v in values]
+        return _Branches(tuple(values))
 
     def _bound_in(self, statement: cst.CSTNode, name: str) -> object:
         """What ``statement`` binds ``name`` to: a value, None (bound out of reach), or
@@ -467,6 +571,22 @@ class DdpInputs:
 _NOT_BOUND = object()
 
 
+@dataclass(frozen=True)
+class _Branches:
+    """A name an `if` binds: the value each branch leaves it (the value before the `if` for a
+    branch that does not bind it), one of which holds at the read."""
+
+    values: tuple[object, ...]
+
+
+def _ends_in_else(statement: cst.If) -> bool:
+    """Whether one branch of the `if`/`elif` chain always runs."""
+    orelse = statement.orelse
+    while isinstance(orelse, cst.If):
+        orelse = orelse.orelse
+    return isinstance(orelse, cst.Else)
+
+
 def _binds(target: cst.CSTNode | None, name: str) -> bool:
     if isinstance(target, cst.AsName):
         target = target.name
@@ -490,5 +610,12 @@ def _paired(target: cst.BaseExpression, value: cst.BaseExpression, name: str) ->
                 paired = _paired(element.value, source.value, name)
                 if paired is not _NOT_BOUND:
                     return paired
+        if isinstance(value, cst.Call | cst.Name) and all(
+            isinstance(e.value, cst.Name) for e in target.elements
+        ):
+            # `fake_img, _ = generator(noise)`, `input_ids, mask = batch`: an item of what is
+            # unpacked lives where the whole does (a model's output, a tensor made on a device,
+            # a tuple of moved tensors, or one to move at the call, as the whole would be).
+            return value
         return None
     return _NOT_BOUND

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import GlobalScope, ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.cuda_calls import cuda_table
 from trncodemod.transforms.device_data import (
     data_target,
@@ -65,7 +65,7 @@ from trncodemod.analysis.enabled import (
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find, walk
-from trncodemod.analysis.program import ModuleView
+from trncodemod.analysis.program import LONE, ModuleView, device_tables_alone
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING
 from trncodemod.findings import Rule, Severity
 from trncodemod.passes import Pass, RawFinding, per_tree
@@ -77,6 +77,8 @@ _CUDA_INDEXED = re.compile(r"cuda:\d+")
 _STRING_PREFIXES = ("", "u", "U")
 # A device read from a tensor's own attributes is where it already lives, not a decision.
 _DERIVED = frozenset({"dtype", "is_cuda", "is_cpu", "is_floating_point", "grad"})
+# What a name the program model resolves is bound by: a definition of the module, or an import.
+_DEFINITIONS = (cst.FunctionDef, cst.ClassDef, cst.Import, cst.ImportFrom)
 
 
 # -- the first stage ----------------------------------------------------------------------------
@@ -89,6 +91,14 @@ _CHECKS = (
     "torch.cuda.is_bf16_supported",
     "torch.accelerator.current_accelerator",
 )
+
+
+def device_tables(program: ModuleView, module: cst.Module) -> ModuleView:
+    """What holds the device tables (``ModuleView.device_parameters``/``device_returns``) for
+    ``module``: the program's view, or the module's own tables where it is read alone."""
+    if program != LONE:
+        return program
+    return per_tree(module, "device-tables", lambda tree: device_tables_alone(tree.code))
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -796,9 +806,20 @@ class DevicePlacement(Pass):
         role = self._device_role(parent) if isinstance(parent, cst.Arg) else None
         if role == "map_location" and self._torch_load(parent):
             role = "torch.load"
+        if role is None and isinstance(parent, cst.Arg):
+            # Handed to a function or class of the program whose parameter every function
+            # receiving it reads only as a device, at any depth (`train(..., device)` →
+            # `mixing_noise(..., device)` → `torch.randn(..., device=device)`).
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            if isinstance(call, cst.Call) and self._binds_program_parameter(
+                parent,
+                call,
+                device_tables(self.run.program, self._wrapper.module).device_parameters,
+            ):
+                role = "device"
         if role is None and isinstance(parent, cst.Arg) and depth < 2:
             # Handed to a function of this module (`train(model, loader, device)`) whose
-            # parameter is read only as a device.
+            # parameter is read only as a device (a module read alone).
             call = self.get_metadata(ParentNodeProvider, parent, None)
             param = self._parameter_for(parent, call) if isinstance(call, cst.Call) else None
             if param is not None:
@@ -825,6 +846,32 @@ class DevicePlacement(Pass):
         }
         return next(iter(nodes.values())) if len(nodes) == 1 == len(found) else None
 
+    def _binds_program_parameter(
+        self, arg: cst.Arg, call: cst.Call, table: Mapping[str, tuple[tuple[str, int], ...]]
+    ) -> bool:
+        """Whether ``arg`` binds a parameter that ``table`` (``ModuleView.device_parameters``)
+        lists for the function or class of the program that ``call`` runs: called by a name
+        that the module binds only to it (a definition or an import)."""
+        name = dotted(call.func)
+        params = table.get(name) if name else None
+        if not params or any(a.star for a in call.args):
+            return False
+        head = call.func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        scope = self.get_metadata(ScopeProvider, head, None) if isinstance(head, cst.Name) else None
+        found = scope[head.value] if scope is not None else ()  # type: ignore[union-attr]
+        if not found or not all(
+            isinstance(getattr(a, "node", None), _DEFINITIONS)
+            and isinstance(getattr(a, "scope", None), GlobalScope)
+            for a in found
+        ):
+            return False  # a name bound other than to the module's definition or import
+        if arg.keyword is not None:
+            return any(param == arg.keyword.value for param, _ in params)
+        index = [a for a in call.args if a.keyword is None].index(arg)
+        return any(position == index for _, position in params)
+
     def _parameter_for(self, arg: cst.Arg, call: cst.Call) -> cst.Param | None:
         """The parameter of the called function of this module that ``arg`` binds."""
         function = self._function_called(call)
@@ -839,22 +886,29 @@ class DevicePlacement(Pass):
         return positional[index] if index < len(positional) else None
 
     def _cuda_literal_argument(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        """``train(model, loader, "cuda")``: a "cuda" handed to a function of this module whose
-        parameter is read only as a device is the training device, as `device = "cuda"` is
-        (leave_Assign): the target's device string. A parameter read otherwise (printed, logged,
-        compared as text) keeps it."""
+        """``train(model, loader, "cuda")``: a "cuda" handed to a function or class of the
+        program whose parameter is read only as a device (by it, and by every function it hands
+        it on to) is the training device, as `device = "cuda"` is (leave_Assign): the target's
+        device string. A parameter read otherwise (printed, logged, compared as text) keeps it."""
         call = self.get_metadata(ParentNodeProvider, original, None)
         if not isinstance(call, cst.Call) or self._in_dead(original):
             return updated
         param = self._parameter_for(original, call)
-        if param is None:
+        roles = self._reference_roles(param.name, bound=param) if param is not None else []
+        if param is not None and roles and all(role == "device" for role in roles):
+            why = f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device"
+        elif self._binds_program_parameter(
+            original, call, device_tables(self.run.program, self._wrapper.module).device_parameters
+        ):
+            # Imported, or a function of this module that hands it on deeper than it follows.
+            roles = ["device"]
+            why = (
+                f"`{_code(call.func)}` reads it only as a device, and so does every function "
+                "it hands it on to"
+            )
+        else:
             return updated
-        literal = self._device_literal(
-            original.value,
-            updated.value,
-            self._reference_roles(param.name, bound=param),
-            f"the parameter `{param.name.value}` of `{_code(call.func)}` is read only as a device",
-        )
+        literal = self._device_literal(original.value, updated.value, roles, why)
         return updated if literal is None else updated.with_changes(value=literal)
 
     def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:

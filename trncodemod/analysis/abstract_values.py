@@ -158,6 +158,12 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
         return a
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         return Tensor(place=_join(a.place, b.place, at, why))
+    # Lists of different lengths whose items are all alike (`[noise]` or `[noise, noise]`): a
+    # list of that item, however long.
+    items = [*_items(a), *_items(b)]  # compared, not hashed: a Const may hold a list
+    if isinstance(a, Seq | Each) and isinstance(b, Seq | Each) and items:
+        if all(item == items[0] for item in items):
+            return Each(item=items[0])
     # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
     # followed where it is used.
     if isinstance(a, (*_OBJECTS, OneOf)) and isinstance(b, (*_OBJECTS, OneOf)):
@@ -165,6 +171,12 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
         if len(choices) <= MAX_CHOICES:
             return OneOf(choices=choices, at=at, reason=why)
     return Unknown(at=at, reason=why)
+
+
+def _items(value: Value) -> tuple[Value, ...]:
+    if isinstance(value, Seq):
+        return value.items
+    return (value.item,) if isinstance(value, Each) else ()
 
 
 def _choices(value: Value) -> tuple[Value, ...]:

@@ -42,6 +42,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.reach import Flow, chain_of
@@ -152,6 +153,11 @@ class ModuleSummary:
     # Top-level functions that load with `torch.load(..., map_location=<a parameter>)`:
     # name -> (the parameter's position, its name, the load's line) (``_parameter_loads``).
     loads: Mapping[str, tuple[int, str, int]] = field(default_factory=dict)
+    # Functions, classes and methods (``Class.method``) -> their parameters read only as a
+    # device, and those on whose device every tensor they return is made, each with the calls
+    # of the program it relies on (``device_parameters``).
+    device_parameters: Mapping[str, tuple[Parameter, ...]] = field(default_factory=dict)
+    device_returns: Mapping[str, tuple[Parameter, ...]] = field(default_factory=dict)
     # The module holds tests (``testcode.holds_tests``: pytest test functions or classes, an
     # import of pytest or unittest): named like a test, it is test code even where it trains.
     tests: bool = False
@@ -177,6 +183,8 @@ class ModuleSummary:
             "meters": {k: [list(m), list(a)] for k, (m, a) in self.meters.items()},
             "off_device": [list(u) for u in self.off_device],
             "loads": {k: list(v) for k, v in self.loads.items()},
+            "device_parameters": dict(self.device_parameters),
+            "device_returns": dict(self.device_returns),
             "tests": self.tests,
         }
 
@@ -202,10 +210,21 @@ class ModuleSummary:
             meters={k: (tuple(m), tuple(a)) for k, (m, a) in data["meters"].items()},
             off_device=tuple(tuple(u) for u in data.get("off_device", ())),  # type: ignore[misc]
             loads={k: tuple(v) for k, v in data.get("loads", {}).items()},
+            device_parameters=_parameters_from_json(data["device_parameters"]),
+            device_returns=_parameters_from_json(data["device_returns"]),
             # No default: a summary from before is recomputed (a trainer named like a test
             # would otherwise be read as holding none, or every test module as a program).
             tests=data["tests"],
         )
+
+
+def _parameters_from_json(data: dict) -> dict[str, tuple[Parameter, ...]]:
+    return {
+        key: tuple(
+            (name, index, tuple(tuple(f) for f in forwards)) for name, index, forwards in found
+        )
+        for key, found in data.items()
+    }
 
 
 def summarize(text: str) -> ModuleSummary | None:
@@ -237,6 +256,7 @@ def summarize(text: str) -> ModuleSummary | None:
             tuple(sorted({r for loop in loops for r in _references(loop, imports)})),
         )
     device_imports = {name for name in imports if "device" in name.lower()}
+    parameters, returns = device_parameters(tree, lambda reference: _full_name(reference, imports))
     uses: dict[str, list[tuple[int, int]]] = {}
     if device_imports:
         for node in ast.walk(tree):
@@ -263,8 +283,36 @@ def summarize(text: str) -> ModuleSummary | None:
         meters=module_meters(tree),
         off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
         loads=_parameter_loads(tree),
+        device_parameters=parameters,
+        device_returns=returns,
         tests=holds_tests(tree, imports),
     )
+
+
+def device_tables_alone(text: str) -> ModuleView:
+    """For a module read alone (no program: ``LONE``), the view's device tables of its own
+    functions and classes (``ModuleView.device_parameters``/``device_returns``), followed
+    within the module."""
+    summary = summarize(text)
+    if summary is None:
+        return LONE
+
+    def own(path: str, key: str, callee: str) -> tuple[str, str]:
+        return (path, callee)
+
+    tables = [
+        resolve({"": summary.device_parameters}, own),
+        resolve({"": summary.device_returns}, own),
+    ]
+    parameters, returns = (
+        {
+            key: tuple((name, index) for name, index, _ in found)
+            for (_, key), found in sorted(table.items())
+            if "." not in key
+        }
+        for table in tables
+    )
+    return ModuleView("library", device_parameters=parameters, device_returns=returns)
 
 
 def _parameter_loads(tree: ast.Module) -> dict[str, tuple[int, str, int]]:
@@ -539,6 +587,13 @@ class ModuleView:
     # module imports (`torch` -> "torch" from a `utils.py` that does `import torch`): what the
     # module's own imports cannot say (``_Resolver.star_modules``).
     star_modules: Mapping[str, str] = field(default_factory=dict)
+    # Functions and classes of the program as spelled here (`train`, `AdaptiveAugment`,
+    # `ops.normal`) -> their parameters (name, position) that every function receiving the value
+    # reads only as a device, at any depth (``device_parameters``) ...
+    device_parameters: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    # ... and those on whose device every tensor they return is made (`mixing_noise(...,
+    # device)`).
+    device_returns: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     # Entry points reach the module and none of them trains (inference or evaluation scripts),
     # nor does any module that trains reach it (``_untrained``): its model is never trained.
     untrained: bool = False
@@ -588,6 +643,8 @@ class ModuleView:
                 self.off_device,
                 sorted(self.star_modules.items()),
                 sorted(self.imported_loads.items()),
+                sorted(self.device_parameters.items()),
+                sorted(self.device_returns.items()),
                 self.untrained,
             )
         )
@@ -828,6 +885,12 @@ def build_program(
     decisions = _used_decisions(summaries, resolver, tests)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
+    device_only = _by_path(
+        resolve({p: s.device_parameters for p, s in summaries.items()}, resolver.callee)
+    )
+    device_made = _by_path(
+        resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
+    )
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -870,9 +933,18 @@ def build_program(
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),
+            device_parameters=resolver.spelled(path, device_only),
+            device_returns=resolver.spelled(path, device_made),
             untrained=path in untrained,
         )
     return program
+
+
+def _by_path(table: Resolved) -> dict[str, dict[str, tuple[Parameter, ...]]]:
+    found: dict[str, dict[str, tuple[Parameter, ...]]] = {}
+    for (path, key), params in table.items():
+        found.setdefault(path, {})[key] = params
+    return found
 
 
 def _untrained(
@@ -1208,6 +1280,39 @@ class _Resolver:
                     continue  # a given module: its names are the program's own
                 found.setdefault(local, f"{spec}.{name}" if name else spec)
         return found
+
+    def callee(self, path: str, key: str, spelled: str) -> tuple[str, str] | None:
+        """The function, class or method (``Class.method``, a call of `self.method` in the
+        class) that ``spelled``, called in ``key`` of module ``path``, stands for."""
+        if spelled.split(".", 1)[0] in self.summaries[path].definitions:
+            return (path, spelled)
+        found = self.name(path, spelled)
+        return found if found is not None and found[1] != MODULE else None
+
+    def spelled(
+        self, path: str, table: Mapping[str, Mapping[str, tuple[Parameter, ...]]]
+    ) -> dict[str, tuple[tuple[str, int], ...]]:
+        """The entries of ``table`` (path -> key -> parameters) that module ``path`` can call,
+        by the names it calls them: its own functions and classes, those it imports by name,
+        and `module.f` of a module it imports."""
+        found = {key: params for key, params in table.get(path, {}).items() if "." not in key}
+        for local in self.summaries[path].imports:
+            definition = self.name(path, local)
+            if definition is None or definition[0] == path:
+                continue
+            module, name = definition
+            if name != MODULE:
+                params = table.get(module, {}).get(name)
+                if params:
+                    found[local] = params
+                continue
+            for key, params in table.get(module, {}).items():
+                if "." not in key:
+                    found[f"{local}.{key}"] = params
+        return {
+            name: tuple((parameter, index) for parameter, index, _ in params)
+            for name, params in sorted(found.items())
+        }
 
     def imported_ddp(self, path: str) -> tuple[str, ...]:
         found = []

@@ -1,3 +1,6 @@
+# The step also prints the device it is handed, a use other than as a device: the "cuda" that
+# train.py hands it stays (a decided device, CUDA: the verdict says so), while the one handed to
+# `uniform`, read only as a device, becomes the target's.
 import torch
 
 
@@ -5,3 +8,4 @@ def train_step(model, optimizer, batch, device):
     loss = model(batch.to(device)).sum()
     loss.backward()
     optimizer.step()
+    print(f"step on {device}")

@@ -1,0 +1,13 @@
+import random
+
+import torch
+
+
+def make_noise(batch, dim, device):
+    return torch.randn(batch, dim, device=device)
+
+
+def mixing_noise(batch, dim, prob, device):
+    if random.random() < prob:
+        return [make_noise(batch, dim, device), make_noise(batch, dim, device)]
+    return [make_noise(batch, dim, device)]

@@ -1,0 +1,13 @@
+import torch
+
+
+class Sampler:
+    def __init__(self, dim, device):
+        self.dim = dim
+        self.device = device
+
+    def sample(self, n):
+        return torch.randn(n, self.dim, device=self.device)
+
+    def __repr__(self):
+        return f"Sampler(dim={self.dim}, device={self.device})"
