@@ -383,8 +383,19 @@ def test_a_framework_told_to_train_on_the_cpu_does_not_run():
         "Trainer(model=model, args=args).train()\n"
     )
     found = verdict({"train.py": text})
-    assert found.value == DOES_NOT and "use_cpu=True" in found.reason, found
+    assert found.value == DOES_NOT and "use_cpu=True" in found.reason and found.on_cpu, found
     assert verdict({"train.py": text.replace("use_cpu=True", "bf16=True")}).value == RUNS
+
+
+def test_a_framework_kept_on_the_cpu_marks_its_verdict_as_a_run_on_the_cpu():
+    """The structured marker that leaves such a program's modules as given (``proven``)."""
+    model = "import pytorch_lightning as pl\nmodel = pl.LightningModule()\n"
+    cpu = verdict({"train.py": model + "pl.Trainer(gpus=0, max_epochs=1).fit(model)\n"})
+    assert cpu.value == DOES_NOT and cpu.on_cpu, cpu
+    cuda = verdict({"train.py": model + "pl.Trainer(gpus=1, max_epochs=1).fit(model)\n"})
+    assert cuda.value == DOES_NOT and not cuda.on_cpu, cuda
+    unknown = verdict({"train.py": model + "pl.Trainer(max_epochs=1).fit(model)\n"})
+    assert unknown.value == CANNOT_TELL and not unknown.on_cpu, unknown
 
 
 def test_a_framework_handed_a_model_that_cannot_live_on_the_target_does_not_run():

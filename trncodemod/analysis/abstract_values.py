@@ -141,6 +141,7 @@ class Obj:
     built: str = ""  # where it was made ("path:line")
     wrapped: str = ""  # an unsupported wrapper it is in
     spelled: str = ""  # how it was built (`Net()`)
+    on_cpu: bool = False  # a framework its arguments keep on the CPU (`Trainer(gpus=0)`)
 
     def copy(self) -> Obj:
         return replace(self, attrs=dict(self.attrs))
@@ -228,6 +229,7 @@ class Event:
     where: str
     loops: tuple[int, ...]
     detail: str = ""
+    on_cpu: bool = False  # a framework's loop its arguments keep on the CPU
 
 
 @dataclass(frozen=True)

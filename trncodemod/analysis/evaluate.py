@@ -1029,9 +1029,11 @@ class Evaluator(LibraryCalls):
                         obj.attrs[name] = self._class_expr(cls, value)
                 index += 1
 
-    def _event(self, kind: str, frame: Frame, node: ast.AST, detail: str = "") -> None:
+    def _event(
+        self, kind: str, frame: Frame, node: ast.AST, detail: str = "", on_cpu: bool = False
+    ) -> None:
         where = f"{frame.path}:{getattr(node, 'lineno', 0)}"
-        self.trace.events.append(Event(kind, where, self._current_loops, detail))
+        self.trace.events.append(Event(kind, where, self._current_loops, detail, on_cpu))
 
     def _method(self, target, name, args, kwargs, at, node, frame) -> Value:
         if name == "backward":

@@ -436,7 +436,7 @@ class LibraryCalls:
                 self._apply(callback, items, {}, at, node, frame)
             return Const()
         if obj.kind == "framework" and name in ("train", "fit"):
-            self._event("framework", frame, node, obj.spelled)
+            self._event("framework", frame, node, obj.spelled, obj.on_cpu)
             return Unknown(at=at)
         if obj.kind == "accelerator" and name == "prepare":
             return self._prepared(args, at)
@@ -801,7 +801,7 @@ class LibraryCalls:
                 if value is not None and truth(value):
                     # The framework is told to train on the CPU.
                     spelled = f"!{name}: its arguments set `{flag}=True` ({at})"
-                    return self._new(Obj("framework", built=at, spelled=spelled))
+                    return self._new(Obj("framework", built=at, spelled=spelled, on_cpu=True))
             cuda = _lightning_cuda(name, kwargs)
             if cuda:
                 # Lightning is told to train on CUDA (TRN158's `accelerator="gpu"`, or `gpus`
@@ -816,7 +816,8 @@ class LibraryCalls:
                 spelled = f"!{name}: its arguments keep it on the CPU ({cpu}): train on "
                 spelled += "Trainium with neuronx-distributed's Lightning integration "
                 spelled += "(`strategy=NeuronXLAStrategy()`; TRN158)"
-                return self._new(Obj("framework", built=at, spelled=f"{spelled}|{at}"))
+                obj = Obj("framework", built=at, spelled=f"{spelled}|{at}", on_cpu=True)
+                return self._new(obj)
             obj = Obj("framework", built=at, spelled=name if owns else "?" + name)
             return self._new(obj)
         if name.startswith(_TENSOR_FACTORIES_PREFIX) and name.rsplit(".", 1)[-1] in _FACTORIES:

@@ -9,6 +9,7 @@ places the model, an entry point that runs it).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 
 from trncodemod.analysis.facts import FileFacts
@@ -18,13 +19,19 @@ from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING, Trai
 FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 # The spellings of a device in a file: any of them means the file decides one.
 _DEVICE_WORDS = ("device", "cuda", "xla", "neuron")
+# `torch.cuda` calls that ask about CUDA or seed it, and place nothing: a self-test that seeds
+# CUDA where it is there (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`) still
+# builds every tensor on the CPU.
+_CUDA_QUERIES = frozenset({"is_available", "manual_seed", "manual_seed_all"})
 
 
-def places_nothing(facts: FileFacts) -> bool:
-    """The module trains, and nothing in its text names or moves to a device."""
+def places_nothing(facts: FileFacts, cuda_queries: bool = False) -> bool:
+    """The module trains, and nothing in its text names or moves to a device; with
+    ``cuda_queries``, but for `torch.cuda` queries and seeds (``_CUDA_QUERIES``)."""
     if not facts.profile.trains:
         return False
-    if any(word in text for text in facts.identifiers for word in _DEVICE_WORDS):
+    identifiers = _without_cuda_queries(facts) if cuda_queries else facts.identifiers
+    if any(word in text for text in identifiers for word in _DEVICE_WORDS):
         return False
     if any(word in text for text in facts.strings for word in _DEVICE_WORDS):
         return False
@@ -55,12 +62,40 @@ def trains_without_device(
     return found is not None and places_nothing(found)
 
 
+def _without_cuda_queries(facts: FileFacts) -> frozenset[str]:
+    """The module's identifiers, less a `cuda` spelled only in `torch.cuda.<query>(...)` calls."""
+    if "cuda" not in facts.identifiers:
+        return facts.identifiers
+    queries = set()
+    for node in ast.walk(facts.tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _CUDA_QUERIES
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "cuda"
+            and isinstance(node.func.value.value, ast.Name)
+            and "torch" in facts.bindings.get(node.func.value.value.id, ())
+        ):
+            queries.add(id(node.func.value))
+    spelled = sum(
+        1
+        for node in ast.walk(facts.tree)
+        if (isinstance(node, ast.Attribute) and node.attr == "cuda")
+        or (isinstance(node, ast.Name) and node.id == "cuda")
+    )
+    if not queries or spelled > len(queries):
+        return facts.identifiers
+    return facts.identifiers - {"cuda"}
+
+
 def own_run_without_device(
     program: ModuleView, profile: TrainingProfile, facts: Callable[[], FileFacts | None]
 ) -> bool:
     """Run as a script (`python module.py`: its `if __name__ == "__main__":` block), the module
     places nothing on a device and nothing its own run reaches does, whatever other entry points
-    that import it do (a CPU smoke test at the bottom of a library module)."""
+    that import it do (a CPU smoke test at the bottom of a library module; one that seeds CUDA
+    where it is there still places nothing)."""
     if (
         program.is_test
         or program.role != "entry"
@@ -71,4 +106,4 @@ def own_run_without_device(
     ):
         return False
     found = facts()
-    return found is not None and places_nothing(found)
+    return found is not None and places_nothing(found, cuda_queries=True)

@@ -46,6 +46,9 @@ class EntryVerdict:
     value: str  # RUNS, DOES_NOT, CANNOT_TELL or NO_STEP
     where: str  # "path:line": the cause, the line not decided, or the step
     reason: str
+    # "Does not" because a framework that owns the loop is decided to train on the CPU (its
+    # arguments keep it there): the run trains, on the CPU, and touches no XLA device.
+    on_cpu: bool = False
 
     def to_json(self) -> dict:
         return {"entry": self.entry, "verdict": self.value, "where": self.where, "why": self.reason}
@@ -131,9 +134,15 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         why, _, cause = why.partition("|")  # the model it is handed: where it was decided
         if step.detail.startswith("!"):
             if cause:
-                return EntryVerdict(entry, DOES_NOT, cause, f"`{name}` owns the loop, but {why}")
+                return EntryVerdict(
+                    entry, DOES_NOT, cause, f"`{name}` owns the loop, but {why}", step.on_cpu
+                )
             return EntryVerdict(
-                entry, DOES_NOT, step.where, f"`{name}` owns the loop, and {why}: the CPU"
+                entry,
+                DOES_NOT,
+                step.where,
+                f"`{name}` owns the loop, and {why}: the CPU",
+                step.on_cpu,
             )
         if step.detail in facts.owning_frameworks:
             return EntryVerdict(
@@ -358,7 +367,8 @@ class EntryPointOffAccelerator(Rule):
     `torch.cuda.device_count()`, which is 0 on the target). The verdict per entry point
     names the same cause; this finding makes it count, as a blocker, in every output and in the
     exit code. Nothing is rewritten: the evaluator knows the program does not run there, not
-    which edit the author wants.
+    which edit the author wants. Where the framework is kept on the CPU, a module that only
+    such runs reach is left as given: each XLA rewrite in it is reported as not applied.
 
     ## Why
     `torch.cuda.is_available()` is False under torch-xla on a Trainium host

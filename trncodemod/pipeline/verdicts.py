@@ -74,7 +74,7 @@ class _Evaluated:
 
     def to_json(self) -> dict:
         return {
-            "runs": [[e.to_json(), sorted(m)] for e, m in self.runs],
+            "runs": [[{**e.to_json(), "on_cpu": e.on_cpu}, sorted(m)] for e, m in self.runs],
             "nothing": self.nothing,
             "failed": list(self.failed),
             "off_path": list(self.off_path),
@@ -84,7 +84,10 @@ class _Evaluated:
     @classmethod
     def from_json(cls, data: dict) -> _Evaluated:
         runs = tuple(
-            (EntryVerdict(e["entry"], e["verdict"], e["where"], e["why"]), frozenset(m))
+            (
+                EntryVerdict(e["entry"], e["verdict"], e["where"], e["why"], bool(e["on_cpu"])),
+                frozenset(m),
+            )
             for e, m in data["runs"]
         )
         off_path = tuple(
@@ -158,6 +161,7 @@ def proven(
     outcomes = _taking_launches(outcomes, evaluated, target)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
+    outcomes = _left_on_cpu(outcomes, evaluated, target)
     found = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
@@ -180,6 +184,60 @@ def proven(
             for f in outcome.findings
         )
         found.append(replace(outcome, findings=findings))
+    return found
+
+
+# Rewrites the target's torch needs wherever the program trains (`torch._six`, a private name
+# the target's torch removed): a module with one keeps every rewrite, since a module is left
+# as given whole or not at all.
+_NEEDED_ON_CPU = frozenset({"TRN048", "TRN060"})
+_ON_CPU = (
+    " — not applied: every entry point that runs this module trains on the CPU, where the "
+    "framework that owns its loop is kept ({}); no run of it touches the XLA device"
+)
+
+
+def _left_on_cpu(
+    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str
+) -> list[FileOutcome]:
+    """A module every entry point that runs it trains on the CPU, because the framework that
+    owns its loop is decided to train there (``EntryVerdict.on_cpu``: a Lightning 1.x `Trainer`
+    given no GPU, `accelerator="cpu"`), is left as given: its XLA rewrites serve no run, so each
+    is reported as not applied (TRN027 at the framework says why), as a module every run stops
+    in on the device is (the off-device pass). A module an entry point that runs on XLA, or one
+    the evaluator cannot tell about, also runs keeps its rewrites, as does one with a rewrite
+    the target's torch needs on the CPU too (``_NEEDED_ON_CPU``). The verdicts stay those of
+    the run judged: the runs that reach the module are unchanged by leaving it as given."""
+    left = []
+    for outcome in outcomes:
+        reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
+        if (
+            outcome.changed
+            and reaching
+            and all(raw.on_cpu for raw in reaching)
+            and not any(f.fixed and f.code in _NEEDED_ON_CPU for f in outcome.findings)
+        ):
+            left.append(outcome)
+    if not left:
+        return list(outcomes)
+    by_path = {o.display: o for o in left}
+    found = []
+    for outcome in outcomes:
+        if outcome.display not in by_path:
+            found.append(outcome)
+            continue
+        reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
+        note = _ON_CPU.format(
+            ", ".join(dict.fromkeys(raw.where for raw in reaching[:3]))
+            + (f" and {len(reaching) - 3} more" if len(reaching) > 3 else "")
+        )
+        findings = tuple(
+            replace(f, message=f.message + note, fixed=False) if f.fixed else f
+            for f in outcome.findings
+        )
+        found.append(replace(outcome, new=None, diff=b"", findings=findings))
+    # The outputs judge the outcomes handed over: the same runs, whose verdicts were given.
+    _MEMO[_memo_key(found, target)] = evaluated
     return found
 
 
@@ -355,14 +413,7 @@ def _evaluated(
     """The evaluator's verdicts, once per run (memoised), and across runs by content in the
     result cache: the texts, the files' places, the launch lines beside them and the target."""
     texts = [o.new if o.new is not None else o.old for o in outcomes]
-    key = (
-        target,
-        # The files beside them (launch lines) are read once per run: the absolute paths too.
-        tuple(
-            (str(o.path.absolute()), o.display, o.error, hash(text))
-            for o, text in zip(outcomes, texts, strict=True)
-        ),
-    )
+    key = _memo_key(outcomes, target)
     found = _MEMO.get(key)
     if found is not None and not _configs_changed(found, outcomes):
         return found
@@ -390,6 +441,14 @@ def _evaluated(
     _MEMO.clear()
     _MEMO[key] = found
     return found
+
+
+def _memo_key(outcomes: Sequence[FileOutcome], target: str) -> tuple:
+    # The files beside them (launch lines) are read once per run: the absolute paths too.
+    return target, tuple(
+        (str(o.path.absolute()), o.display, o.error, hash(o.new if o.new is not None else o.old))
+        for o in outcomes
+    )
 
 
 def _configs_changed(found: _Evaluated, outcomes: Sequence[FileOutcome]) -> bool:
