@@ -321,7 +321,10 @@ class _Evaluator:
         # out once: without this a diffusers pipeline that hands `device` through its methods
         # took minutes (paths multiply with each call level). Values cut short by a cycle, the
         # depth limit or the step budget are not kept: another path may see further.
-        self.known: dict[tuple[int, bool], _Value] = {}
+        # Values by node, keyed by its id: the node is kept beside its value, so an id a
+        # collected node (a `cst.Name` built to ask about a name) leaves free is never
+        # answered with another node's value.
+        self.known: dict[tuple[int, bool], tuple[cst.BaseExpression, _Value]] = {}
         self.cuts = 0
         self.steps = 0
         self.callers: dict[int, list[cst.Call]] = {}
@@ -341,8 +344,8 @@ class _Evaluator:
     def value(self, node: cst.BaseExpression, depth: int = 0) -> _Value:
         key = (id(node), self.recording)
         known = self.known.get(key)
-        if known is not None:
-            return known
+        if known is not None and known[0] is node:
+            return known[1]
         if id(node) in self.active:
             self.cuts += 1
             return _Value(frozenset())  # a cycle (`f(device)` inside `f`) adds nothing
@@ -357,7 +360,7 @@ class _Evaluator:
         finally:
             self.active.discard(id(node))
         if self.cuts == cuts:
-            self.known[key] = result
+            self.known[key] = (node, result)
         return result
 
     def _value(self, node: cst.BaseExpression, depth: int) -> _Value:

@@ -12,11 +12,10 @@ def main(args, loader):
     model = torch.nn.Linear(8, 2).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     bank = []
-    xla_device = torch_xla.device()
     for x, y in loader:
-        x = x.to(xla_device)
+        x = x.to(device)
         out = model(x)
-        loss = torch.nn.functional.cross_entropy(out, y.to(xla_device))
+        loss = torch.nn.functional.cross_entropy(out, y.to(device))
         loss.backward()
         optimizer.step()
         torch_xla.sync()
