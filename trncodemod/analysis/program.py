@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
-from trncodemod.analysis.reach import Flow, chain_of
+from trncodemod.analysis.reach import Flow, chain_of, spelled
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.testcode import holds_tests, is_test_module
 from trncodemod.analysis.training import (
@@ -542,6 +542,13 @@ class ModuleView:
     # Entry points reach the module and none of them trains (inference or evaluation scripts),
     # nor does any module that trains reach it (``_untrained``): its model is never trained.
     untrained: bool = False
+    # Calls in this module of functions that read a parameter element by element on the host
+    # (``Scope.element_reads``), by how the call spells the callee ("converter.decode") ->
+    # (the argument's position in the call, the parameter, "path:line" of the read, the
+    # function's qualname, the read as written), ``_element_calls``.
+    element_calls: Mapping[str, tuple[tuple[int, str, str, str, str], ...]] = field(
+        default_factory=dict
+    )
 
     @property
     def is_test(self) -> bool:
@@ -589,6 +596,7 @@ class ModuleView:
                 sorted(self.star_modules.items()),
                 sorted(self.imported_loads.items()),
                 self.untrained,
+                sorted(self.element_calls.items()),
             )
         )
 
@@ -827,6 +835,7 @@ def build_program(
     stopping = _stops(summaries, program, resolver)
     decisions = _used_decisions(summaries, resolver, tests)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
+    element_calls = _element_calls(summaries, resolver)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
     for path, summary in summaries.items():
@@ -871,6 +880,7 @@ def build_program(
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),
             untrained=path in untrained,
+            element_calls=element_calls.get(path, {}),
         )
     return program
 
@@ -985,6 +995,39 @@ def _step_reads(
                         chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
                         shapes.setdefault(where, {}).setdefault((line, column), chain)
     return reads, shapes, functions
+
+
+def _element_calls(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, dict[str, tuple[tuple[int, str, str, str, str], ...]]]:
+    """The calls that run a function which reads a parameter element by element on the host
+    (through parameters, attributes and instances: ``Flow.callers``), by the calling module and
+    how the call spells the callee; the host-sync pass reports those that pass a device tensor."""
+    readers = [
+        (path, qualname, scope.element_reads)
+        for path, summary in sorted(summaries.items())
+        for qualname, scope in sorted(summary.scopes.items())
+        if scope.element_reads
+    ]
+    if not readers:
+        return {}
+    scopes = {path: summary.scopes for path, summary in summaries.items()}
+    bases = {path: summary.bases for path, summary in summaries.items()}
+    flow = Flow(scopes, bases, resolver.name)
+    found: dict[str, dict[str, list[tuple[int, str, str, str, str]]]] = {}
+    for path, qualname, element_reads in readers:
+        for caller, call, bound in flow.callers((path, qualname)):
+            spelling = spelled(call[1])
+            for index, param, line, _column, read in element_reads:
+                position = index - 1 if bound else index
+                entry = (position, param, f"{path}:{line}", qualname, read)
+                entries = found.setdefault(caller[0], {}).setdefault(spelling, [])
+                if entry not in entries:
+                    entries.append(entry)
+    return {
+        where: {spelling: tuple(entries) for spelling, entries in calls.items()}
+        for where, calls in found.items()
+    }
 
 
 def _imported_name(binding: str) -> str:
