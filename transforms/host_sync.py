@@ -73,6 +73,7 @@ _CLIP = frozenset(
     for name in ("clip_grad_norm_", "clip_grad_norm")
 )
 _NON_VALUE_COMPARISONS = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+_ELEMENT_LOOPS = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
 # Tensor methods that return a tuple of tensors on the receiver's device.
 _UNPACKED_METHODS = ("max", "min")
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
@@ -80,6 +81,13 @@ _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
+
+
+def _element_of(node: cst.BaseExpression, elements: set[str]) -> bool:
+    """``node`` is a loop's element or a part of one (`row`, `row[i]`), not a call on it."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in elements
 
 
 def _cpu_string(value: str) -> bool:
@@ -171,6 +179,7 @@ class HostSyncDiagnostics(Pass):
                 )
             elif isinstance(node, cst.Assert):
                 self._truth(node.test, "is asserted")
+        self._indexes(nodes)
 
     def _device_values(self, info: LoopInfo, nodes: list[cst.CSTNode]) -> set[str]:
         """Names that visibly hold a device tensor in this step (see the module docstring)."""
@@ -434,6 +443,42 @@ class HostSyncDiagnostics(Pass):
             f"the host once before the call, `{tensor}.cpu()`",
             False,
         )
+
+    def _indexes(self, nodes: list[cst.CSTNode]) -> None:
+        """An element of a device tensor used as a Python index in a loop inside the step
+        (`vocab[preds[i]]`, `for x in preds[k]: chars.append(vocab[x])`): reported once per
+        loop. Truth values of elements are TRN406's."""
+        seen: set[int] = set()
+        for loop in nodes:
+            if not isinstance(loop, _ELEMENT_LOOPS) or id(loop) in seen:
+                continue
+            elements: set[str] = set()  # loop targets that are rows or elements of one
+            for f in find(loop, cst.For, cst.CompFor):
+                if isinstance(f.target, cst.Name) and (
+                    self._on_device(f.iter) or _element_of(f.iter, elements)
+                ):
+                    elements.add(f.target.value)
+            for node in find(loop, *_ELEMENT_LOOPS):
+                seen.add(id(node))
+            for node in find(loop, cst.Subscript):
+                if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+                    continue
+                index = node.slice[0].slice.value
+                element = (
+                    isinstance(index, cst.Subscript)
+                    and (self._on_device(index.value) or _element_of(index.value, elements))
+                ) or (isinstance(index, cst.Name) and index.value in elements)
+                if not element or self._on_device(node.value):
+                    continue
+                self.report(
+                    node,
+                    ElementReadsOfDeviceTensor,
+                    f"`{_code(node)}` uses an element of a device tensor as a Python index in a "
+                    "loop: a graph execution and a copy to the host for each element, every step; "
+                    "copy the tensor to the host once before the loop (`.cpu()`)",
+                    False,
+                )
+                break
 
     def _on_device(self, node: cst.BaseExpression) -> bool:
         """Visibly a device tensor, more strictly than ``_is_device_value``: a torch function

@@ -298,7 +298,10 @@ class ElementReadsOfDeviceTensor(Rule):
     (a method of an instance passed as a parameter, in another module); the tensor must be
     visibly on the device in the step (a model's output, a value computed from one, a batch
     moved with `.to(device)`). Where the tensor is already copied (`.cpu()`) before the call, or
-    the function copies it before its loop, nothing is reported. Nothing is rewritten.
+    the function copies it before its loop, nothing is reported. The same read written in the
+    step itself, an element of a device tensor as a Python index in a loop inside the step
+    (`vocab[preds[k, i]]`, `for i in row: vocab[i]` over a row of one), is reported once per
+    loop; an element taken as a truth value there is TRN406's. Nothing is rewritten.
 
     ## Why
     Each element read executes the pending graph and copies one value to the host
@@ -323,7 +326,7 @@ class ElementReadsOfDeviceTensor(Rule):
 
     code = "TRN447"
     name = "element-reads-of-device-tensor"
-    summary = "a device tensor passed to a function that reads it element by element (report only)"
+    summary = "a device tensor read element by element in a host loop (report only)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
