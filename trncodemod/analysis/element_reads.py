@@ -41,13 +41,21 @@ _NON_VALUE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 
 
 def element_reads(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...], method: bool
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    params: tuple[str, ...],
+    method: bool,
+    nodes: list[ast.AST] | None = None,
 ) -> tuple[ElementRead, ...]:
-    """The first host read of an element of each parameter, inside a loop of ``function``."""
+    """The first host read of an element of each parameter, inside a loop of ``function``;
+    ``nodes``: its own nodes (``own_nodes``), where the caller has them."""
     candidates = params[1:] if method else params
     if not candidates:
         return ()
-    nodes = list(own_nodes(function))
+    if nodes is None:
+        nodes = list(own_nodes(function))
+    loops = [n for n in nodes if isinstance(n, _LOOPS)]
+    if not loops:
+        return ()
     assigned: dict[str, list[ast.expr]] = {}
     for node in nodes:
         if isinstance(node, ast.Assign):
@@ -70,7 +78,7 @@ def element_reads(
     if not holds:
         return ()
     found: dict[str, ElementRead] = {}
-    for loop in (n for n in nodes if isinstance(n, _LOOPS)):
+    for loop in loops:
         elements = _loop_elements(loop, holds)
         for node in _inside(loop):
             for param, read in _reads(node, holds, elements):

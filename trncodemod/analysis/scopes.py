@@ -157,8 +157,9 @@ def _function_scope(
     decorated = {dotted(d) for d in function.decorator_list}
     if method and decorated & {"staticmethod"}:
         method = False
-    scope = _scope(function, params, imports, method=method)
-    reads = element_reads(function, params, method)
+    nodes = list(own_nodes(function))  # walked once for both
+    scope = _scope(function, params, imports, method=method, nodes=nodes)
+    reads = element_reads(function, params, method, nodes)
     return replace(scope, element_reads=reads) if reads else scope
 
 
@@ -167,6 +168,7 @@ def _scope(
     params: tuple[str, ...],
     imports: Mapping[str, str],
     method: bool = False,
+    nodes: list[ast.AST] | None = None,
 ) -> Scope:
     bindings: dict[str, list[Value]] = {}
     attributes: dict[str, list[Value]] = {}
@@ -175,7 +177,7 @@ def _scope(
     generator = False
     loops: list[ast.AST] = []
     self_name = params[0] if method and params else None
-    for node in own_nodes(root):
+    for node in own_nodes(root) if nodes is None else nodes:
         kind = type(node)
         if kind is ast.Assign:
             for target in node.targets:
