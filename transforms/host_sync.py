@@ -390,6 +390,8 @@ class HostSyncDiagnostics(Pass):
         receiver = call.func.value  # type: ignore[attr-defined]
         if self._host_chain(receiver) or root_name(receiver) in self.host_batch:
             return
+        if self._feeds_element_reads(call):
+            return  # one copy where the function would read each element: TRN447's fix
         self.report(
             call,
             CopyToHostInStep,
@@ -479,6 +481,16 @@ class HostSyncDiagnostics(Pass):
                     False,
                 )
                 break
+
+    def _feeds_element_reads(self, node: cst.CSTNode) -> bool:
+        """``node`` is an argument of a call of a function that reads a parameter element by
+        element (``ModuleView.element_calls``)."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if not isinstance(parent, cst.Arg):
+            return False
+        call = self.get_metadata(ParentNodeProvider, parent, None)
+        spelling = dotted(call.func) if isinstance(call, cst.Call) else None
+        return bool(spelling) and spelling in self.run.program.element_calls
 
     def _on_device(self, node: cst.BaseExpression) -> bool:
         """Visibly a device tensor, more strictly than ``_is_device_value``: a torch function

@@ -90,7 +90,8 @@ class CopyToHostInStep(Rule):
     Reports `.cpu()`, `.to("cpu")`, `.to(device="cpu")` and `.to(torch.device("cpu"))` inside a
     training or evaluation step (one finding per chain: `x.detach().cpu().numpy()` is reported at
     `.cpu()`). A loop target that the step never moves to the device is a host batch and is not
-    reported.
+    reported, nor is a copy passed straight to a function that would read the tensor element
+    by element (TRN447's fix: one copy instead of one per element).
 
     ## Why
     An explicit device-to-host copy: it executes the pending graph and waits for the transfer, every

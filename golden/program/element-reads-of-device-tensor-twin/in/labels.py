@@ -1,8 +1,8 @@
 # Must not fire: the decoders of element-reads-of-device-tensor where nothing reads a device
 # tensor element by element: the evaluation step copies the indices with `.cpu()` before
 # `decode`, `first` copies its parameter to the host (`.tolist()`) before its loop, and
-# `torch.IntTensor([...])` is made on the host. The case that fires is
-# element-reads-of-device-tensor.
+# `torch.IntTensor([...])` is made on the host. The `.cpu()` at the call is not TRN403 either:
+# it is TRN447's fix. The case that fires is element-reads-of-device-tensor.
 import torch
 
 
