@@ -768,6 +768,138 @@ def weight_norm() -> dict:
     return found
 
 
+def ctc_loss() -> dict:
+    """A CTC model (Linear over 24 frames, 10 classes) trained 3 SGD steps on the XLA device
+    with `nn.CTCLoss` and with `F.ctc_loss`, the lengths as CPU tensors (as
+    deep-text-recognition-benchmark passes them) and on the device: the `aten::` fallback
+    counters, graph executions and device-to-host copies. Then one forward without a backward
+    (an evaluation), and how far the loss is from the same steps on the CPU."""
+    import torch.nn.functional as F
+
+    device = torch_xla.device()
+
+    def trained(loss_of, on, lengths_on):
+        torch.manual_seed(0)
+        model = torch.nn.Linear(16, 10).to(on)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        x = torch.randn(4, 24, 16, generator=torch.Generator().manual_seed(1)).to(on)
+        targets = torch.randint(1, 10, (4, 6), generator=torch.Generator().manual_seed(2))
+        frames, lengths = torch.IntTensor([24] * 4), torch.IntTensor([6, 5, 4, 6])
+        targets = targets.to(on)
+        if lengths_on != "cpu":
+            frames, lengths = frames.to(lengths_on), lengths.to(lengths_on)
+        if on != "cpu":
+            _settle()
+        for _ in range(3):
+            optimizer.zero_grad()
+            log_probs = model(x).log_softmax(2).permute(1, 0, 2)
+            loss = loss_of(log_probs, targets, frames, lengths)
+            loss.backward()
+            optimizer.step()
+            if on != "cpu":
+                torch_xla.sync()
+        return float(loss.detach().cpu())
+
+    spellings = {
+        "no CTC (the mean of the log-probabilities)": lambda log_probs, *_: -log_probs.mean(),
+        "nn.CTCLoss()": torch.nn.CTCLoss(zero_infinity=True),
+        "F.ctc_loss": lambda *a: F.ctc_loss(*a, zero_infinity=True),
+    }
+    found: dict = {}
+    for name, loss_of in spellings.items():
+        expected = trained(loss_of, "cpu", "cpu")
+        for lengths_on in ("cpu", device):
+            where = "CPU" if lengths_on == "cpu" else "XLA"
+            loss = trained(loss_of, device, lengths_on)
+            xm.wait_device_ops()
+            counts = _counts()
+            found[f"{name}, lengths on the {where}"] = {
+                "fallbacks in 3 steps": {
+                    n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::")
+                },
+                "executions in 3 steps": counts["executions"],
+                "device_to_host in 3 steps": counts["device_to_host"],
+                "difference from the CPU's loss": abs(loss - expected),
+            }
+    log_probs = torch.randn(24, 4, 10, device=device).log_softmax(2)
+    targets = torch.randint(1, 10, (4, 6), device=device)
+    _settle()
+    with torch.no_grad():
+        torch.nn.CTCLoss()(log_probs, targets, torch.IntTensor([24] * 4), torch.IntTensor([6] * 4))
+    torch_xla.sync()
+    found["nn.CTCLoss() forward only, under no_grad"] = sorted(
+        n for n in met.counter_names() if n.startswith("aten::")
+    )
+    return found
+
+
+def _ctc_decode(characters, text_index, length) -> list[str]:
+    """clovaai/deep-text-recognition-benchmark's `CTCLabelConverter.decode` (utils.py), as
+    written there."""
+    texts = []
+    for index, size in enumerate(length):
+        t = text_index[index, :]
+        char_list = []
+        for i in range(size):
+            if t[i] != 0 and (not (i > 0 and t[i - 1] == t[i])):
+                char_list.append(characters[t[i]])
+        texts.append("".join(char_list))
+    return texts
+
+
+def element_reads() -> dict:
+    """A host loop over a tensor's elements (a greedy CTC decode of 8 rows of 24 indices, an
+    attention decode of the same rows by `for i in t[row, :]`) on a device tensor, against the
+    same loop after one `.cpu()` of the tensor: graph executions and
+    device-to-host copies, and whether the decoded text is the same. Then what each element
+    use costs alone: iterating the rows, comparing, `bool()`, and using one as a list index."""
+    device = torch_xla.device()
+    characters = ["[blank]", *"0123456789abcdefghijklmnopqrstuvwxyz"]
+    indices = torch.randint(0, len(characters), (8, 24), generator=torch.Generator().manual_seed(0))
+    sizes = torch.IntTensor([24] * 8)
+
+    def measured(decode, on_cpu) -> dict:
+        on_device = (indices * 1).to(device)  # a pending graph, as the step's argmax is
+        _settle()
+        on_device = on_device * 1
+        texts = decode(on_device)
+        counts = _counts()
+        return {
+            "executions": counts["executions"],
+            "device_to_host": counts["device_to_host"],
+            "same text as on the CPU": texts == on_cpu(indices),
+        }
+
+    def ctc(t):
+        return _ctc_decode(characters, t, sizes)
+
+    def attention(t):  # AttnLabelConverter.decode: `for i in text_index[index, :]`
+        return ["".join(characters[i] for i in t[row, :]) for row in range(len(t))]
+
+    found = {
+        "CTC decode of the device tensor": measured(ctc, ctc),
+        "CTC decode after t = t.cpu()": measured(lambda t: ctc(t.cpu()), ctc),
+        "attention decode of the device tensor": measured(attention, attention),
+        "attention decode after t = t.cpu()": measured(lambda t: attention(t.cpu()), attention),
+    }
+    uses = {
+        "for row in t (rows not read)": lambda t: [row for row in t],
+        "t[0, 0] != 0 (not read)": lambda t: t[0, 0] != 0,
+        "bool(t[0, 0] != 0)": lambda t: bool(t[0, 0] != 0),
+        "characters[t[0, 0]]": lambda t: characters[t[0, 0]],
+        "range(t[0, 0])": lambda t: range(t[0, 0]),
+    }
+    each = {}
+    for name, use in uses.items():
+        t = (indices * 1).to(device)
+        _settle()
+        use(t * 1)
+        counts = _counts()
+        each[name] = {key: counts[key] for key in ("executions", "device_to_host")}
+    found["one use of an element"] = each
+    return found
+
+
 _ISTFT = """
 import torch, torch_xla
 x = torch.randn(2, 1024)
@@ -1010,6 +1142,8 @@ FACTS = {
         fallback_ops,
         fft_ops,
         weight_norm,
+        ctc_loss,
+        element_reads,
         generator_device,
         reduce_average,
         packed_sequences,

@@ -85,6 +85,8 @@ class CpuFallbackDiagnostics(Pass):
         "dot(",
         "matmul",
         "weight_norm",
+        "CTCLoss",
+        "ctc_loss",
     )
 
     @classmethod
@@ -222,7 +224,7 @@ class CpuFallbackDiagnostics(Pass):
             return
         if op.key == "sparse" and self.target.is_xla:
             return  # a blocker there: the off-device pass reports it (TRN029)
-        if op.training_only and self.run.program.untrained:
+        if op.training_only and self._untrained():
             return
         message = f"`{spelling}` {op.cost(self.target)}"
         if op.dynamic_shape:
@@ -233,6 +235,15 @@ class CpuFallbackDiagnostics(Pass):
                 '`torch.compile(backend="neuron")` region needs static shapes)'
             )
         self.report(call, BY_CODE[op.code], f"{message}: {op.fix}", False)
+
+    def _untrained(self) -> bool:
+        """No training run reaches the module: the program says so (two files or more), or it is
+        a script that trains nothing (an evaluation script's CTC loss in its loop) and no given
+        module imports it."""
+        program, profile = self.run.program, self.run.profile
+        return program.untrained or (
+            profile.is_entry_script and not profile.trains and not program.imported
+        )
 
     def _subscript(self, node: cst.Subscript) -> None:
         if not self.facts.is_mask_index(node) or self.facts.on_host(node.value):
@@ -306,7 +317,7 @@ class CpuFallbackDiagnostics(Pass):
         if passed_on:
             if isinstance(parent, cst.Call) and parent.func is node:
                 return  # a call: _call reports it, under the op's condition
-            if op.training_only and self.run.program.untrained:
+            if op.training_only and self._untrained():
                 return
             spelling += "` (passed on here, called under another name)"
         else:

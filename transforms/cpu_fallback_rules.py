@@ -480,6 +480,51 @@ class WeightNormFallback(Rule):
     sources = ("measured-weight-norm", "torch-weight-norm-source", "xla-troubleshoot")
 
 
+class CtcLossFallback(Rule):
+    """## What it does
+    Reports `torch.nn.CTCLoss(...)`, `torch.nn.functional.ctc_loss(...)` and `torch.ctc_loss(...)`
+    in model and training code, and anywhere in a file that trains (the criterion is usually
+    built in `main()` or `train()` and called in the step under another name), once per call.
+    Not reported: a module that only scripts which do not train reach (an evaluation or
+    inference script), where the program of two files or more shows it, and a call whose
+    log-probabilities are visibly on the host (`.cpu()`). Nothing is rewritten.
+
+    ## Why
+    torch-xla 2.9 has no lowering for `aten::_ctc_loss` or `aten::_ctc_loss_backward`: both run
+    on the CPU in every training step, cutting the step's graph and copying the
+    log-probabilities to the host and the gradient back, whether the lengths are host or device
+    tensors ([measured-ctc-loss, xla-troubleshoot]; measured on XLA:CPU, a Linear CTC model
+    trained 3 SGD steps: 3 `aten::_ctc_loss.Tensor` and 3 `aten::_ctc_loss_backward.Tensor`
+    fallbacks, 9 graph executions and 7 device-to-host copies, against 3 and 1 with a lowered
+    loss; the loss equals the CPU's within 5e-7). The result is right, only slower.
+
+    ## Example
+    ```python
+    criterion = torch.nn.CTCLoss(zero_infinity=True)
+    ...
+    cost = criterion(preds.log_softmax(2).permute(1, 0, 2), text, preds_size, length)
+    ```
+
+    ## Use instead
+    Keep it where the step's time allows. Otherwise compute the CTC forward recursion in tensor
+    ops, which stay in the graph (the frame count is fixed, so the loop over frames unrolls into
+    one graph): over the labels with a blank between each two and at both ends, `alpha` starts
+    from the first frame; each frame adds its log-probabilities to the `torch.logsumexp` of
+    `alpha`, `alpha` shifted by one, and `alpha` shifted by two where the label differs from the
+    one two places before; each sample's input and target lengths mask the result, the loss is
+    minus the `logsumexp` of the last two entries, and autograd gives the backward. This
+    spelling has not been run on torch-xla by this tool's checks.
+    """
+
+    code = "TRN446"
+    name = "ctc-loss-fallback"
+    summary = "CTC loss runs `_ctc_loss` on the CPU in every training step (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("measured-ctc-loss", "xla-troubleshoot")
+
+
 class MaskFillAssignment(Rule):
     """## What it does
     Rewrites `x[x < y] = c` (a mask that compares `x` itself, one comparison of `<`, `<=`, `>`,
@@ -531,5 +576,6 @@ RULES: tuple[type[Rule], ...] = (
     IntegerTopk,
     IntegerMatmul,
     WeightNormFallback,
+    CtcLossFallback,
 )
 BY_CODE = {rule.code: rule for rule in RULES}

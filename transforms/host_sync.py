@@ -30,6 +30,7 @@ from trncodemod.transforms.host_sync_rules import (
     RULES,
     ClipGradNonfinite,
     CopyToHostInStep,
+    ElementReadsOfDeviceTensor,
     HostReadReachedFromStep,
     ItemInInnerLoop,
     NumpyOnDevice,
@@ -72,11 +73,25 @@ _CLIP = frozenset(
     for name in ("clip_grad_norm_", "clip_grad_norm")
 )
 _NON_VALUE_COMPARISONS = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+_ELEMENT_LOOPS = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
+# Tensor methods that return a tuple of tensors on the receiver's device.
+_UNPACKED_METHODS = ("max", "min")
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
+
+
+def _element_of(node: cst.BaseExpression, elements: set[str]) -> bool:
+    """``node`` is a loop's element or a part of one (`row`, `row[i]`), not a call on it."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in elements
+
+
+def _cpu_string(value: str) -> bool:
+    return value.strip("'\"").startswith("cpu")
 
 
 def _method(node: cst.CSTNode, *names: str) -> bool:
@@ -94,7 +109,9 @@ class HostSyncDiagnostics(Pass):
 
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
-        return bool(program.step_reads)  # a step in another function reaches code here
+        # a step in another function reaches code here, or code here calls a function that
+        # reads a parameter element by element
+        return bool(program.step_reads or program.element_calls)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._report_step_reads(self.run.program)
@@ -139,6 +156,7 @@ class HostSyncDiagnostics(Pass):
     def _check(self, info: LoopInfo, loops: dict[Loop, LoopInfo]) -> None:
         nodes = list(self._region(info.node, loops))
         self.known = self._device_values(info, nodes)
+        self.strict = self._strict_values(nodes)
         self.host_batch = set()
         if isinstance(info.node, cst.For) and not info.iterates_device_loader:
             assigned = {
@@ -161,6 +179,7 @@ class HostSyncDiagnostics(Pass):
                 )
             elif isinstance(node, cst.Assert):
                 self._truth(node.test, "is asserted")
+        self._indexes(nodes)
 
     def _device_values(self, info: LoopInfo, nodes: list[cst.CSTNode]) -> set[str]:
         """Names that visibly hold a device tensor in this step (see the module docstring)."""
@@ -195,6 +214,29 @@ class HostSyncDiagnostics(Pass):
                     known.add(name)
         return known
 
+    def _strict_values(self, nodes: list[cst.CSTNode]) -> set[str]:
+        """Names bound in the step only to values ``_on_device`` accepts (its fixed point)."""
+        bindings: dict[str, list[cst.BaseExpression | None]] = {}
+        for node in nodes:
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    self._bind(bindings, target.target, node.value)
+            elif isinstance(node, cst.For | cst.CompFor | cst.NamedExpr | cst.AsName):
+                target = node.name if isinstance(node, cst.AsName) else node.target
+                for name in find(target, cst.Name):
+                    bindings.setdefault(name.value, []).append(None)  # type: ignore[union-attr]
+        self.strict: set[str] = set()
+        for _ in range(3):
+            for name, values in bindings.items():
+                if name in self.strict or not values or None in values:
+                    continue
+                if not any(self._on_device(v) for v in values):  # type: ignore[arg-type]
+                    continue
+                self.strict.add(name)  # `preds = preds[:, :n]` keeps a device value on it
+                if not all(self._on_device(v) for v in values):  # type: ignore[arg-type]
+                    self.strict.discard(name)
+        return self.strict
+
     def _bind(self, bindings: dict, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name):
             bindings.setdefault(target.value, []).append(value)
@@ -203,7 +245,8 @@ class HostSyncDiagnostics(Pass):
             for index, element in enumerate(target.elements):
                 if values is not None and len(values) == len(target.elements):
                     self._bind(bindings, element.value, values[index].value)
-                elif self._is_model_call(value):  # `logits, aux = model(x)`
+                elif self._is_model_call(value) or _method(value, *_UNPACKED_METHODS):
+                    # `logits, aux = model(x)`; `_, index = preds.max(2)`: tensors of its device
                     self._bind(bindings, element.value, value)
                 else:
                     for name in find(element.value, cst.Name):
@@ -285,6 +328,9 @@ class HostSyncDiagnostics(Pass):
                 self._numpy(call)
         if _method(call, "to") and moves_to_cpu(call):
             self._to_host(call)
+        spelling = dotted(func)
+        if spelling and spelling in self.run.program.element_calls:
+            self._element_reads(call, self.run.program.element_calls[spelling])
         if self.is_any(func, {"builtins.print"}):
             for arg in call.args:
                 if arg.keyword is None and not arg.star and self._is_device_value(arg.value):
@@ -344,6 +390,8 @@ class HostSyncDiagnostics(Pass):
         receiver = call.func.value  # type: ignore[attr-defined]
         if self._host_chain(receiver) or root_name(receiver) in self.host_batch:
             return
+        if self._feeds_element_reads(call):
+            return  # one copy where the function would read each element: TRN447's fix
         self.report(
             call,
             CopyToHostInStep,
@@ -363,6 +411,117 @@ class HostSyncDiagnostics(Pass):
             f"tensor to numpy`: copy with `.cpu()` first, and only {self._later()}",
             False,
         )
+
+    def _element_reads(self, call: cst.Call, entries: tuple) -> None:
+        """A device tensor passed to a function that reads it element by element in a Python
+        loop on the host (``ModuleView.element_calls``): reported once per call, at its first
+        such argument, with every function the call may run that reads it."""
+        positional = []
+        for arg in call.args:
+            if arg.keyword is not None or arg.star:
+                break
+            positional.append(arg.value)
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        passed: dict[int, tuple[cst.BaseExpression, list[str]]] = {}
+        for position, param, where, function, read in sorted(entries):
+            value = keywords.get(param)
+            if value is None and position < len(positional):
+                value = positional[position]
+            if value is None or self._host_chain(value) or not self._on_device(value):
+                continue
+            passed.setdefault(position, (value, []))[1].append(f"`{function}` ({where}: `{read}`)")
+        if not passed:
+            return
+        value, functions = passed[min(passed)]
+        if len(functions) > 2:
+            functions[2:] = [f"{len(functions) - 2} more"]
+        tensor = _code(value)
+        self.report(
+            call,
+            ElementReadsOfDeviceTensor,
+            f"`{_code(call.func)}(...)` passes the device tensor `{tensor}` to "
+            f"{' or '.join(functions)}, which reads it element by element in a Python loop: a "
+            f"graph execution and a copy to the host for each element, every step; copy it to "
+            f"the host once before the call, `{tensor}.cpu()`",
+            False,
+        )
+
+    def _indexes(self, nodes: list[cst.CSTNode]) -> None:
+        """An element of a device tensor used as a Python index in a loop inside the step
+        (`vocab[preds[i]]`, `for x in preds[k]: chars.append(vocab[x])`): reported once per
+        loop. Truth values of elements are TRN406's."""
+        seen: set[int] = set()
+        for loop in nodes:
+            if not isinstance(loop, _ELEMENT_LOOPS) or id(loop) in seen:
+                continue
+            elements: set[str] = set()  # loop targets that are rows or elements of one
+            for f in find(loop, cst.For, cst.CompFor):
+                if isinstance(f.target, cst.Name) and (
+                    self._on_device(f.iter) or _element_of(f.iter, elements)
+                ):
+                    elements.add(f.target.value)
+            for node in find(loop, *_ELEMENT_LOOPS):
+                seen.add(id(node))
+            for node in find(loop, cst.Subscript):
+                if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+                    continue
+                index = node.slice[0].slice.value
+                element = (
+                    isinstance(index, cst.Subscript)
+                    and (self._on_device(index.value) or _element_of(index.value, elements))
+                ) or (isinstance(index, cst.Name) and index.value in elements)
+                if not element or self._on_device(node.value):
+                    continue
+                self.report(
+                    node,
+                    ElementReadsOfDeviceTensor,
+                    f"`{_code(node)}` uses an element of a device tensor as a Python index in a "
+                    "loop: a graph execution and a copy to the host for each element, every step; "
+                    "copy the tensor to the host once before the loop (`.cpu()`)",
+                    False,
+                )
+                break
+
+    def _feeds_element_reads(self, node: cst.CSTNode) -> bool:
+        """``node`` is an argument of a call of a function that reads a parameter element by
+        element (``ModuleView.element_calls``)."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if not isinstance(parent, cst.Arg):
+            return False
+        call = self.get_metadata(ParentNodeProvider, parent, None)
+        spelling = dotted(call.func) if isinstance(call, cst.Call) else None
+        return bool(spelling) and spelling in self.run.program.element_calls
+
+    def _on_device(self, node: cst.BaseExpression) -> bool:
+        """Visibly a device tensor, more strictly than ``_is_device_value``: a torch function
+        counts only with a device operand or a device given (`torch.IntTensor([...])` is on the
+        host)."""
+        if isinstance(node, cst.Name):
+            return node.value in self.strict
+        if isinstance(node, cst.Attribute):
+            return node.attr.value not in NOT_TENSOR_ATTRIBUTES and self._on_device(node.value)
+        if isinstance(node, cst.Subscript):
+            return self._on_device(node.value)
+        if isinstance(node, cst.BinaryOperation):
+            return self._on_device(node.left) or self._on_device(node.right)
+        if not isinstance(node, cst.Call):
+            return False
+        if self._is_model_call(node):
+            return True
+        func = node.func
+        if self._imported(func):
+            device = next(
+                (a.value for a in node.args if a.keyword and a.keyword.value == "device"), None
+            )
+            if device is not None:
+                return not m.matches(device, m.SimpleString(m.MatchIfTrue(_cpu_string)))
+            return any(not a.keyword and self._on_device(a.value) for a in node.args)
+        if isinstance(func, cst.Attribute):
+            if func.attr.value == "cuda" or (func.attr.value == "to" and not moves_to_cpu(node)):
+                return True
+            if func.attr.value in TENSOR_METHODS:
+                return self._on_device(func.value)
+        return False
 
     def _report_print(self, node: cst.BaseExpression, how: str) -> None:
         self.report(

@@ -90,7 +90,8 @@ class CopyToHostInStep(Rule):
     Reports `.cpu()`, `.to("cpu")`, `.to(device="cpu")` and `.to(torch.device("cpu"))` inside a
     training or evaluation step (one finding per chain: `x.detach().cpu().numpy()` is reported at
     `.cpu()`). A loop target that the step never moves to the device is a host batch and is not
-    reported.
+    reported, nor is a copy passed straight to a function that would read the tensor element
+    by element (TRN447's fix: one copy instead of one per element).
 
     ## Why
     An explicit device-to-host copy: it executes the pending graph and waits for the transfer, every
@@ -288,6 +289,51 @@ class HostReadReachedFromStep(Rule):
     sources = ("xla-troubleshoot", "neuron-debug")
 
 
+class ElementReadsOfDeviceTensor(Rule):
+    """## What it does
+    Reports a call in a training or evaluation step that passes a device tensor to a function
+    of the program which reads that parameter element by element in a Python loop on the host:
+    an element compared and taken as a truth value (`if t[i] != 0`), used as a Python index
+    (`self.character[t[i]]`, `for i in t[row]: chars[i]`, `range(length[k])`), or converted
+    with `int()`/`float()`/`.item()`. The function is found through the program's calls
+    (a method of an instance passed as a parameter, in another module); the tensor must be
+    visibly on the device in the step (a model's output, a value computed from one, a batch
+    moved with `.to(device)`). Where the tensor is already copied (`.cpu()`) before the call, or
+    the function copies it before its loop, nothing is reported. The same read written in the
+    step itself, an element of a device tensor as a Python index in a loop inside the step
+    (`vocab[preds[k, i]]`, `for i in row: vocab[i]` over a row of one), is reported once per
+    loop; an element taken as a truth value there is TRN406's. Nothing is rewritten.
+
+    ## Why
+    Each element read executes the pending graph and copies one value to the host
+    ([xla-troubleshoot, neuron-debug]); in a loop over the elements that is once per element,
+    every step. Measured on XLA:CPU ([measured-element-reads]): deep-text-recognition-benchmark's
+    greedy CTC decode of 8x24 indices made 550 graph executions and 550 host copies, its
+    attention decode 192; after one `.cpu()` of the indices, 1 each, with the same text.
+    Iterating the rows or comparing elements without reading the result costs nothing.
+
+    ## Example
+    ```python
+    _, preds_index = preds.max(2)
+    preds_str = converter.decode(preds_index, preds_size)   # for i in range(l): if t[i] != 0 ...
+    ```
+
+    ## Use instead
+    ```python
+    _, preds_index = preds.max(2)
+    preds_str = converter.decode(preds_index.cpu(), preds_size)   # one copy, then host reads
+    ```
+    """
+
+    code = "TRN447"
+    name = "element-reads-of-device-tensor"
+    summary = "a device tensor read element by element in a host loop (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("xla-troubleshoot", "neuron-debug", "measured-element-reads")
+
+
 RULES: tuple[type[Rule], ...] = (
     ItemInInnerLoop,
     TolistInStep,
@@ -297,4 +343,5 @@ RULES: tuple[type[Rule], ...] = (
     TensorTruthInStep,
     ClipGradNonfinite,
     HostReadReachedFromStep,
+    ElementReadsOfDeviceTensor,
 )

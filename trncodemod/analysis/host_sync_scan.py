@@ -116,6 +116,8 @@ class _AstStep:
                     self._bind(bindings, target, node.value)
             elif kind is ast.AnnAssign and node.value is not None:
                 self._bind(bindings, node.target, node.value)
+            elif kind is ast.For or kind is ast.comprehension:
+                self._bind(bindings, node.target, node.iter)  # an element of what it iterates
             elif kind is ast.Call and type(node.func) is ast.Attribute:
                 if node.func.attr == "backward":
                     for value in [node.func.value, *node.args, *(k.value for k in node.keywords)]:
@@ -193,8 +195,10 @@ class _AstStep:
         )
 
     def reports(self, node: ast.AST, builtins: bool) -> bool:
-        """Whether ``node``, in the step code, may be reported (_check, _call)."""
+        """Whether ``node``, in the step code, may be reported (_check, _call, _indexes)."""
         kind = type(node)
+        if kind is ast.Subscript and self.device(node.slice) and not self.device(node.value):
+            return True  # an element as a Python index (_indexes)
         if kind is ast.If or kind is ast.While or kind is ast.IfExp or kind is ast.Assert:
             return self.truth(node.test)
         if kind is ast.FormattedValue:

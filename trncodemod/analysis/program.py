@@ -46,7 +46,7 @@ from trncodemod.analysis.device_parameters import Parameter, Resolved, device_pa
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
-from trncodemod.analysis.reach import Flow, chain_of
+from trncodemod.analysis.reach import Flow, chain_of, spelled
 from trncodemod.analysis.scopes import Scope, class_bases, scopes_of
 from trncodemod.analysis.shape_params import module_shape_parameters
 from trncodemod.analysis.testcode import holds_tests, is_test_module
@@ -635,6 +635,13 @@ class ModuleView:
     imported_shape_params: Mapping[str, tuple[tuple[int, str, str], ...]] = field(
         default_factory=dict
     )
+    # Calls in this module of functions that read a parameter element by element on the host
+    # (``Scope.element_reads``), by how the call spells the callee ("converter.decode") ->
+    # (the argument's position in the call, the parameter, "path:line" of the read, the
+    # function's qualname, the read as written), ``_element_calls``.
+    element_calls: Mapping[str, tuple[tuple[int, str, str, str, str], ...]] = field(
+        default_factory=dict
+    )
 
     @property
     def is_test(self) -> bool:
@@ -687,6 +694,7 @@ class ModuleView:
                 sorted(self.device_returns.items()),
                 self.untrained,
                 sorted(self.imported_shape_params.items()),
+                sorted(self.element_calls.items()),
             )
         )
 
@@ -926,6 +934,7 @@ def build_program(
     slicers, stepped = _offset_slicers(summaries, resolver)
     decisions = _used_decisions(summaries, resolver, tests)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
+    element_calls = _element_calls(summaries, resolver)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
     device_only = _by_path(
         resolve({p: s.device_parameters for p, s in summaries.items()}, resolver.callee)
@@ -981,6 +990,7 @@ def build_program(
             device_returns=resolver.spelled(path, device_made),
             untrained=path in untrained,
             imported_shape_params=resolver.imported_shape_params(path),
+            element_calls=element_calls.get(path, {}),
         )
     return program
 
@@ -1125,6 +1135,39 @@ def _step_reads(
                         chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
                         shapes.setdefault(where, {}).setdefault((line, column), chain)
     return reads, shapes, functions
+
+
+def _element_calls(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, dict[str, tuple[tuple[int, str, str, str, str], ...]]]:
+    """The calls that run a function which reads a parameter element by element on the host
+    (through parameters, attributes and instances: ``Flow.callers``), by the calling module and
+    how the call spells the callee; the host-sync pass reports those that pass a device tensor."""
+    readers = [
+        (path, qualname, scope.element_reads)
+        for path, summary in sorted(summaries.items())
+        for qualname, scope in sorted(summary.scopes.items())
+        if scope.element_reads
+    ]
+    if not readers:
+        return {}
+    scopes = {path: summary.scopes for path, summary in summaries.items()}
+    bases = {path: summary.bases for path, summary in summaries.items()}
+    flow = Flow(scopes, bases, resolver.name)
+    found: dict[str, dict[str, list[tuple[int, str, str, str, str]]]] = {}
+    for path, qualname, element_reads in readers:
+        for caller, call, bound in flow.callers((path, qualname)):
+            spelling = spelled(call[1])
+            for index, param, line, _column, read in element_reads:
+                position = index - 1 if bound else index
+                entry = (position, param, f"{path}:{line}", qualname, read)
+                entries = found.setdefault(caller[0], {}).setdefault(spelling, [])
+                if entry not in entries:
+                    entries.append(entry)
+    return {
+        where: {spelling: tuple(entries) for spelling, entries in calls.items()}
+        for where, calls in found.items()
+    }
 
 
 def _imported_name(binding: str) -> str:

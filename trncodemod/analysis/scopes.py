@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from trncodemod.analysis.ast_nodes import own_nodes
+from trncodemod.analysis.element_reads import ElementRead, element_reads
 from trncodemod.analysis.training import dotted
 
 # A value expression, as nested tuples (lists in JSON):
@@ -76,6 +78,8 @@ class Scope:
     batch_maxima: tuple[tuple[int, int], ...] = ()  # a size taken as the max over shapes
     self_attributes: Mapping[str, tuple[Value, ...]] = field(default_factory=dict)
     generator: bool = False
+    # Parameters read element by element on the host in a loop (``analysis.element_reads``).
+    element_reads: tuple[ElementRead, ...] = ()
 
     def to_json(self) -> list:
         return [
@@ -89,6 +93,7 @@ class Scope:
             [list(r) for r in self.batch_maxima],
             {k: _json(v) for k, v in self.self_attributes.items()},
             self.generator,
+            [list(r) for r in self.element_reads],
         ]
 
     @classmethod
@@ -104,6 +109,7 @@ class Scope:
             tuple(tuple(r) for r in data[7]),
             {k: _tuples(v) for k, v in data[8].items()},
             data[9],
+            tuple(tuple(r) for r in data[10]),
         )
 
 
@@ -151,18 +157,10 @@ def _function_scope(
     decorated = {dotted(d) for d in function.decorator_list}
     if method and decorated & {"staticmethod"}:
         method = False
-    return _scope(function, params, imports, method=method)
-
-
-def _own_nodes(root: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of ``root``'s body that run in its own scope (no nested function or class)."""
-    stack = list(ast.iter_child_nodes(root)) if not isinstance(root, ast.Module) else [*root.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _SCOPES):
-            continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))
+    nodes = list(own_nodes(function))  # walked once for both
+    scope = _scope(function, params, imports, method=method, nodes=nodes)
+    reads = element_reads(function, params, method, nodes)
+    return replace(scope, element_reads=reads) if reads else scope
 
 
 def _scope(
@@ -170,6 +168,7 @@ def _scope(
     params: tuple[str, ...],
     imports: Mapping[str, str],
     method: bool = False,
+    nodes: list[ast.AST] | None = None,
 ) -> Scope:
     bindings: dict[str, list[Value]] = {}
     attributes: dict[str, list[Value]] = {}
@@ -178,7 +177,7 @@ def _scope(
     generator = False
     loops: list[ast.AST] = []
     self_name = params[0] if method and params else None
-    for node in _own_nodes(root):
+    for node in own_nodes(root) if nodes is None else nodes:
         kind = type(node)
         if kind is ast.Assign:
             for target in node.targets:
@@ -388,7 +387,7 @@ def _short(test: ast.expr) -> str:
 
 def _host_calls(root: ast.AST, imports: Mapping[str, str]) -> tuple[tuple[int, str], ...]:
     found = []
-    for node in _own_nodes(root):
+    for node in own_nodes(root):
         if isinstance(node, ast.Call):
             name = dotted(node.func)
             if name is None:
@@ -407,7 +406,7 @@ def _batch_maxima(root: ast.AST) -> tuple[tuple[int, int], ...]:
     """A size taken as the largest over the shapes of several tensors: `max(len(x) for ...)`,
     `_max_by_axis([list(img.shape) for img in batch])`, `max(t.size(0) for t in batch)`."""
     found = []
-    for node in _own_nodes(root):
+    for node in own_nodes(root):
         if not isinstance(node, ast.Call):
             continue
         name = (dotted(node.func) or "").rsplit(".", 1)[-1].lower()
