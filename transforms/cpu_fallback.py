@@ -246,8 +246,8 @@ class CpuFallbackDiagnostics(Pass):
         )
 
     def _subscript(self, node: cst.Subscript) -> None:
-        if not self.facts.is_mask_index(node) or self.facts.on_host(node.value):
-            return
+        if not self.facts.is_mask_index(node) or self.facts.on_host(node.value, every=False):
+            return  # a host array (or one the name may hold: its NumPy value) lowers nothing
         text = _code(node)
         what = f"`{text}`" if len(text) <= 40 else "boolean-mask indexing"
         parent = self.get_metadata(ParentNodeProvider, node, None)

@@ -101,6 +101,19 @@ class ScaleOutPass(ScaleOutShape):
             return
         anchor = loops[0].node
         instance, cores, _ = LAUNCH[self.target.backend]
+        if self._script().endswith(".ipynb"):
+            # torchrun starts a script's processes; a notebook's kernel is one process. Scaling
+            # out starts from the notebook exported as a script.
+            self.report(
+                anchor,
+                OneNeuronCore,
+                f"this notebook trains as one process, on one NeuronCore (of {cores} on a "
+                f"{instance}): to train data parallel, export it as a script (`jupyter nbconvert "
+                f"--to script {self._script()}`) and run trncodemod with `--scale-out` on that "
+                "script, which torchrun launches",
+                False,
+            )
+            return
         if not self.settings.scale_out:
             self.report(
                 anchor,

@@ -184,9 +184,11 @@ class Facts:
             return self.is_int(node) or self.is_bool(node)
         return self._through_names(node, self.is_tensor, depth)
 
-    def on_host(self, node: cst.BaseExpression, depth: int = _DEPTH) -> bool:
+    def on_host(self, node: cst.BaseExpression, depth: int = _DEPTH, every: bool = True) -> bool:
         """The value is visibly a host tensor or array: ``.cpu()``, ``.numpy()``, ``.to("cpu")``,
-        a NumPy call, somewhere along its receiver chain."""
+        a NumPy call, somewhere along its receiver chain. With ``every`` False, a name one of
+        whose values in its scope is (`g = np.exp(...)` before `g = torch.from_numpy(g)`): the
+        value read may be that one."""
         while True:
             if isinstance(node, cst.Call):
                 if any(n.split(".")[0] == "numpy" for n in self.names(node.func)):
@@ -203,8 +205,21 @@ class Facts:
                 and node.value not in fallback_scan(self.file).names_host()
             ):
                 return False  # no value of it may be (FallbackScan: a superset)
-            else:
+            elif every:
                 return self._through_names(node, self.on_host, depth)
+            elif not isinstance(node, cst.Name) or depth <= 0:
+                return False
+            else:
+                # Its assigned values in its scope (`g /= s` beside them binds no new one);
+                # where the scope is not settled, a name that may hold one anywhere does.
+                found = self.owner.visible_assignments(node)
+                if found is None:
+                    return True
+                return any(
+                    self.on_host(s.value, depth - 1, every=False)
+                    for s in found
+                    if s is not None and s.value is not None
+                )
 
     def is_any_name(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
         return self.may_name(node, frozenset(names)) and not self.names(node).isdisjoint(names)

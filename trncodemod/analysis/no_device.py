@@ -10,6 +10,7 @@ places the model, an entry point that runs it).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from trncodemod.analysis.facts import FileFacts
@@ -19,6 +20,7 @@ from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING, Trai
 FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 # The spellings of a device in a file: any of them means the file decides one.
 _DEVICE_WORDS = ("device", "cuda", "xla", "neuron")
+_PROSE = re.compile(r"\s")
 # `torch.cuda` calls that ask about CUDA or seed it, and place nothing: a self-test that seeds
 # CUDA where it is there (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`) still
 # builds every tensor on the CPU.
@@ -33,7 +35,11 @@ def places_nothing(facts: FileFacts, cuda_queries: bool = False) -> bool:
     identifiers = _without_cuda_queries(facts) if cuda_queries else facts.identifiers
     if any(word in text for text in identifiers for word in _DEVICE_WORDS):
         return False
-    if any(word in text for text in facts.strings for word in _DEVICE_WORDS):
+    # A string that may name a device (`"cuda:0"`, `"torch.cuda.FloatTensor"`, a `"device"`
+    # key), not prose that mentions one (a docstring, a message): those hold spaces.
+    if any(
+        word in text for text in facts.strings if not _PROSE.search(text) for word in _DEVICE_WORDS
+    ):
         return False
     return not ({"to", "cuda"} & set(facts.calls))
 

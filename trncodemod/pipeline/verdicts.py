@@ -197,24 +197,56 @@ _ON_CPU = (
 )
 
 
+# Notes about a run on NeuronCores: one NeuronCore of many (TRN162), the compile cache (TRN343).
+_ON_NEURONCORES = frozenset({"TRN162", "TRN343"})
+_PLACING_NOTHING = (
+    " — not applied: every entry point that runs this module trains on the CPU ({}), since "
+    "nothing in the program places the model or its batches on a device (TRN804); no run of it "
+    "touches the XLA device"
+)
+
+
+def _placing_nothing(outcomes: Sequence[FileOutcome]) -> frozenset[str]:
+    """The modules whose step is reported to train on the CPU because nothing in the program
+    places anything on a device (TRN804, not fixed: the tool could not move it)."""
+    return frozenset(
+        o.display
+        for o in outcomes
+        if any(f.code == "TRN804" and not f.fixed and blocks(f) for f in o.findings)
+    )
+
+
+def _path_of(where: str) -> str:
+    """The module of a verdict's place ("path:line", "notebook.ipynb[cell 2]:7")."""
+    return re.sub(r"(\[cell \d+\])?(:\d+)?$", "", where)
+
+
 def _left_on_cpu(
     outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str
 ) -> list[FileOutcome]:
-    """A module every entry point that runs it trains on the CPU, because the framework that
-    owns its loop is decided to train there (``EntryVerdict.on_cpu``: a Lightning 1.x `Trainer`
-    given no GPU, `accelerator="cpu"`), is left as given: its XLA rewrites serve no run, so each
+    """A module every entry point that runs it trains on the CPU is left as given: because the
+    framework that owns its loop is decided to train there (``EntryVerdict.on_cpu``: a
+    Lightning 1.x `Trainer` given no GPU, `accelerator="cpu"`), or because nothing in the
+    program places the model or its batches on any device and the tool could not move them
+    (a TRN804 blocker in the module of the entry point's cause: a compiler flag or a cast there
+    serves no run). Its XLA rewrites serve no run, so each
     is reported as not applied (TRN027 at the framework says why), as a module every run stops
     in on the device is (the off-device pass). A module an entry point that runs on XLA, or one
     the evaluator cannot tell about, also runs keeps its rewrites, as does one with a rewrite
     the target's torch needs on the CPU too (``_NEEDED_ON_CPU``). The verdicts stay those of
     the run judged: the runs that reach the module are unchanged by leaving it as given."""
+    placing_nothing = _placing_nothing(outcomes)
+
+    def on_cpu(raw: EntryVerdict) -> bool:
+        return raw.on_cpu or (raw.value == DOES_NOT and _path_of(raw.where) in placing_nothing)
+
     left = []
     for outcome in outcomes:
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
         if (
-            outcome.changed
+            (outcome.changed or any(f.code in _ON_NEURONCORES for f in outcome.findings))
             and reaching
-            and all(raw.on_cpu for raw in reaching)
+            and all(on_cpu(raw) for raw in reaching)
             and not any(f.fixed and f.code in _NEEDED_ON_CPU for f in outcome.findings)
         ):
             left.append(outcome)
@@ -227,13 +259,16 @@ def _left_on_cpu(
             found.append(outcome)
             continue
         reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
-        note = _ON_CPU.format(
-            ", ".join(dict.fromkeys(raw.where for raw in reaching[:3]))
-            + (f" and {len(reaching) - 3} more" if len(reaching) > 3 else "")
+        places = ", ".join(dict.fromkeys(raw.where for raw in reaching[:3])) + (
+            f" and {len(reaching) - 3} more" if len(reaching) > 3 else ""
         )
+        note = (_ON_CPU if any(raw.on_cpu for raw in reaching) else _PLACING_NOTHING).format(places)
         findings = tuple(
             replace(f, message=f.message + note, fixed=False) if f.fixed else f
             for f in outcome.findings
+            # Advice on running on NeuronCores (more of them, the compile cache) is for a run
+            # that reaches one: none does.
+            if f.code not in _ON_NEURONCORES
         )
         found.append(replace(outcome, new=None, diff=b"", findings=findings))
     # The outputs judge the outcomes handed over: the same runs, whose verdicts were given.
