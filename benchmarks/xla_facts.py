@@ -1079,6 +1079,23 @@ def removed_torch_names() -> dict:
     }
 
 
+def removed_linalg_calls() -> dict:
+    """Linear-algebra functions torch 1.x code calls that this torch has removed: the call
+    raises (the names are still there, so an import or `hasattr` does not show it)."""
+    a = torch.eye(3)
+    b = torch.ones(3, 1)
+    calls = {
+        "torch.symeig": lambda: torch.symeig(a, eigenvectors=True),
+        "torch.eig": lambda: torch.eig(a, eigenvectors=True),
+        "torch.lstsq": lambda: torch.lstsq(b, a),
+        "torch.solve": lambda: torch.solve(b, a),
+        "torch.matrix_rank": lambda: torch.matrix_rank(a),
+        "Tensor.symeig": lambda: a.symeig(eigenvectors=True),
+        "torch.linalg.eigh": lambda: tuple(t.shape for t in torch.linalg.eigh(a, UPLO="U")),
+    }
+    return {name: _outcome(call) for name, call in calls.items()}
+
+
 def cuda_checkpoint_load() -> dict:
     """A checkpoint a GPU run wrote (its storages tagged "cuda:0"), loaded on a host without
     CUDA: bare, and with `map_location="cpu"` into an XLA model and an Adam state."""
@@ -1151,6 +1168,7 @@ FACTS = {
         data_assignment,
         capturable_optimizers,
         removed_torch_names,
+        removed_linalg_calls,
         cuda_checkpoint_load,
     )
 }

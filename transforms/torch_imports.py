@@ -11,8 +11,11 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.torch_removed import (
     RemovedName,
+    RemovedTorchCall,
     RemovedTorchName,
     RemovedTorchNameLeft,
+    removed_calls,
+    removed_calls_on,
     removed_names,
     removed_on,
 )
@@ -114,18 +117,64 @@ def _statement(code: str) -> cst.BaseSmallStatement:
 
 class TorchImports(Pass):
     name = "torch-imports"
-    rules = (TorchSixImport, TorchSixLeft, RemovedTorchName, RemovedTorchNameLeft)
-    needles = ("_six", "_accumulate", "ffi", "_DataLoaderIter", "numpy_type_map", "_classes")
+    rules = (
+        TorchSixImport,
+        TorchSixLeft,
+        RemovedTorchName,
+        RemovedTorchNameLeft,
+        RemovedTorchCall,
+    )
+    needles = (
+        "_six",
+        "_accumulate",
+        "ffi",
+        "_DataLoaderIter",
+        "numpy_type_map",
+        "_classes",
+        *(entry.name.rsplit(".", 1)[-1] for entry in removed_calls()),
+    )
 
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         # Every rewrite and report is at a name under torch._six, or a module of the removed
-        # names' table, the file reaches.
-        return facts.reaches(_SIX, *{entry.module for entry in removed_names()})
+        # names' table, the file reaches, or a call of a removed function.
+        if facts.reaches(_SIX, *{entry.module for entry in removed_names()}):
+            return True
+        return any(
+            facts.reaches(entry.name)
+            or (entry.method and entry.name.rsplit(".", 1)[-1] in facts.calls)
+            for entry in removed_calls()
+        )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._removed = removed_on(self.target.torch)
+        self._removed_calls = removed_calls_on(self.target.torch)
+        self._methods = {
+            entry.name.rsplit(".", 1)[-1]: entry
+            for entry in self._removed_calls.values()
+            if entry.method
+        }
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """A call of a function the target's torch removed: it raises wherever it runs."""
+        if not self._removed_calls:
+            return
+        names = self.module_names(node.func)
+        entry = next((self._removed_calls[n] for n in names if n in self._removed_calls), None)
+        if entry is None and not names and isinstance(node.func, cst.Attribute):
+            entry = self._methods.get(node.func.attr.value)  # `x.symeig()`: a tensor's method
+        if entry is None:
+            return
+        spelled = cst.Module([]).code_for_node(node.func)
+        self.report(
+            node,
+            RemovedTorchCall,
+            f"`{spelled}(...)` was removed in torch 2.0 (deprecated since 1.9): on the target's "
+            f"torch {self.target.torch} the call raises RuntimeError, on any device; use "
+            f"{entry.instead}",
+            False,
+        )
 
     def _has_fallback(self, node: cst.CSTNode) -> bool:
         current = self.get_metadata(ParentNodeProvider, node, None)

@@ -49,6 +49,36 @@ def removed_names() -> tuple[RemovedName, ...]:
     )
 
 
+@dataclass(frozen=True)
+class RemovedCall:
+    name: str  # `torch.symeig`
+    method: bool  # the tensor method of the same name is removed too, and named nothing else
+    absent_from: tuple[int, ...]
+    instead: str
+    source: str
+
+
+@cache
+def removed_calls() -> tuple[RemovedCall, ...]:
+    text = resources.files("trncodemod").joinpath("data/removed_torch_names.toml").read_text()
+    return tuple(
+        RemovedCall(
+            row["name"],
+            bool(row["method"]),
+            _version(row["absent_from"]),
+            row["instead"],
+            row["source"],
+        )
+        for row in tomllib.loads(text)["calls"]
+    )
+
+
+def removed_calls_on(torch_version: str) -> dict[str, RemovedCall]:
+    """The table's functions a torch of ``torch_version`` has removed, by full dotted name."""
+    version = _version(torch_version)
+    return {entry.name: entry for entry in removed_calls() if version >= entry.absent_from}
+
+
 def removed_on(torch_version: str) -> dict[str, RemovedName]:
     """The table's names a torch of ``torch_version`` does not have, by full dotted name."""
     version = _version(torch_version)
@@ -123,3 +153,44 @@ class RemovedTorchNameLeft(Rule):
     safety = Safety.REVIEW
     severity = Severity.BLOCKER
     sources = ("torch-accumulate-removed", "measured-removed-torch-names")
+
+
+class RemovedTorchCall(Rule):
+    """## What it does
+    Reports a call of a linear-algebra function that torch 1.9 deprecated and torch 2.0 removed:
+    `torch.symeig` (and `x.symeig()`), `torch.eig`, `torch.lstsq`, `torch.solve`,
+    `torch.matrix_rank`, with what to call instead (`torch.linalg.eigh(A, UPLO="U")` for
+    `symeig`). The table is data (`data/removed_torch_names.toml`, `[[calls]]`).
+
+    ## Why
+    The names are still in torch, so the module imports, but the call raises `RuntimeError:
+    This function was deprecated since version 1.9 and is now removed` on every target's torch
+    [torch-symeig-removed, torch-eig-removed, torch-linalg-removals; measured on torch 2.9:
+    measured-removed-linalg-calls]. Where the call is on the launch path (a K-FAC
+    preconditioner's eigendecomposition in the optimizer step), the program stops there on any
+    device: a blocker. The replacements differ in argument order, return values or the triangle
+    read, so the call is reported, not rewritten.
+
+    ## Example
+    ```python
+    d_a, Q_a = torch.symeig(aa, eigenvectors=True)
+    ```
+
+    ## Use instead
+    ```python
+    d_a, Q_a = torch.linalg.eigh(aa, UPLO="U")
+    ```
+    """
+
+    code = "TRN057"
+    name = "removed-torch-call"
+    summary = "a linear-algebra function torch 2 removed (`torch.symeig`): the call raises (report)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = (
+        "torch-symeig-removed",
+        "torch-eig-removed",
+        "torch-linalg-removals",
+        "measured-removed-linalg-calls",
+    )
