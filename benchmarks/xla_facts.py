@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import warnings
 
 os.environ.setdefault("PJRT_DEVICE", "CPU")
 
@@ -1096,6 +1097,41 @@ def removed_linalg_calls() -> dict:
     return {name: _outcome(call) for name, call in calls.items()}
 
 
+def grad_scaler_on_xla() -> dict:
+    """A CUDA GradScaler beside a bf16 autocast on the XLA device, as a ported script keeps
+    it: whether it disables itself, the graph executions a step (5 steps after the first),
+    and the same with `enabled=False` (the weights must agree)."""
+
+    def run(enabled: bool | None) -> dict:
+        torch.manual_seed(0)
+        model = torch.nn.Linear(8, 4).to(torch_xla.device())
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scaler = torch.cuda.amp.GradScaler(**({} if enabled is None else {"enabled": enabled}))
+        x = torch.randn(16, 8).to(torch_xla.device())
+        for step in range(6):
+            if step == 1:
+                _settle()
+            with torch.autocast("xla", dtype=torch.bfloat16):
+                loss = model(x).float().pow(2).mean()
+            optimizer.zero_grad()
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+            torch_xla.sync()
+            scaler.update()
+        torch_xla.sync(wait=True)
+        executions = met.metric_data("ExecuteTime")
+        return {
+            "enabled": scaler.is_enabled(),
+            "executions_per_step": round(executions[0] / 5, 2) if executions else 0,
+            "weight_sum": round(float(model.weight.sum()), 5),
+            "state_dict": sorted(scaler.state_dict()),
+        }
+
+    return {"default": run(None), "disabled": run(False)}
+
+
 def cuda_checkpoint_load() -> dict:
     """A checkpoint a GPU run wrote (its storages tagged "cuda:0"), loaded on a host without
     CUDA: bare, and with `map_location="cpu"` into an XLA model and an Adam state."""
@@ -1169,6 +1205,7 @@ FACTS = {
         capturable_optimizers,
         removed_torch_names,
         removed_linalg_calls,
+        grad_scaler_on_xla,
         cuda_checkpoint_load,
     )
 }

@@ -75,6 +75,7 @@ class MixedPrecision(DropsStatements, Pass):
         self._backward: set[cst.Call] = set()  # scaler.scale(x).backward() → x.backward()
         self._step: set[cst.Call] = set()  # scaler.step(opt) → opt.step()
         self._scalers: set[cst.Call] = set()  # constructors of removed scalers
+        self._disable: set[cst.Call] = set()  # constructors of kept scalers, made disabled
         self._narrow: dict[cst.With, int] = {}  # autocast blocks → first statement to move out
         self._cleanup: set[cst.BaseExpression] = set()  # funcs whose imports may become unused
         self._imported: set[str] = set()  # names bound by an import (see may_name)
@@ -157,7 +158,7 @@ class MixedPrecision(DropsStatements, Pass):
             fp16 = self._float16_autocast(calls, node)
             for call in scalers:
                 if fp16 is not None and not self._disabled_on_target(call, node):
-                    self._keep_scaler(call, fp16)
+                    self._keep_scaler(call, fp16, disable=False)  # float16 may need it
                     continue
                 self._plan_scaler(call, unresolved)
         for with_node in found.withs:
@@ -221,7 +222,9 @@ class MixedPrecision(DropsStatements, Pass):
             else None
         )
         if unresolved:
-            self._keep_scaler(call, "an autocast in this file could not be rewritten")
+            self._keep_scaler(
+                call, "an autocast in this file could not be rewritten", disable=False
+            )
             return
         if not isinstance(name, cst.Name):
             self._keep_scaler(call, "it is not assigned to a plain variable")
@@ -266,13 +269,33 @@ class MixedPrecision(DropsStatements, Pass):
     def _line(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line
 
-    def _keep_scaler(self, call: cst.Call, why: str) -> None:
+    def _keep_scaler(self, call: cst.Call, why: str, disable: bool = True) -> None:
+        """A scaler whose uses the tool cannot drop. Where every autocast of the file is bf16
+        on the target (``disable``), it is kept disabled (`enabled=False`): with torch_xla
+        installed a CUDA GradScaler stays enabled and reads its inf check on the host every
+        step, while a disabled one passes each call through (`scale` returns the loss, `step`
+        steps, `state_dict()` is `{}`, `load_state_dict` ignores a saved state)."""
+        remove = (
+            "remove it by hand (scale(loss).backward() → loss.backward(), step(opt) → "
+            "opt.step(), drop update(), unscale_(), get_scale() and its state_dict save/load)"
+        )
+        enabled = next((a for a in call.args if a.keyword and a.keyword.value == "enabled"), None)
+        if enabled is not None and m.matches(enabled.value, m.Name("False")):
+            return  # disabled already: every call passes through
+        if disable and not any(a.star for a in call.args):
+            message = (
+                f"GradScaler kept because {why}, and disabled (`enabled=False`): bf16 needs no "
+                "loss scaling, and with torch_xla installed a CUDA GradScaler stays enabled and "
+                "reads its inf check on the host every step (2.2 graph executions a step "
+                f"against 1.0); its calls now pass through; {remove}"
+            )
+            if self.report(call, GradScalerKept, message, True):
+                self._disable.add(call)
+            return
         self.report(
             call,
             GradScalerKept,
-            f"GradScaler kept because {why}: bf16 needs no loss scaling, so remove it by hand "
-            "(scale(loss).backward() → loss.backward(), step(opt) → opt.step(), drop update(), "
-            "unscale_(), get_scale() and its state_dict save/load)",
+            f"GradScaler kept because {why}: bf16 needs no loss scaling, so {remove}",
             False,
         )
 
@@ -391,6 +414,25 @@ class MixedPrecision(DropsStatements, Pass):
         return False
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if original_node in self._disable:
+            args = [
+                a for a in updated_node.args if not (a.keyword and a.keyword.value == "enabled")
+            ]
+            if args:
+                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            enabled = cst.Arg(
+                value=cst.Name("False"),
+                keyword=cst.Name("enabled"),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""),
+                    whitespace_after=cst.SimpleWhitespace(""),
+                ),
+            )
+            if args:
+                args[-1] = args[-1].with_changes(
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+            return updated_node.with_changes(args=[*args, enabled])
         if original_node in self._backward:
             inner = updated_node.func.value  # type: ignore[attr-defined]
             loss = _atom(inner.args[0].value)

@@ -212,14 +212,22 @@ class GradScalerRemoved(Rule):
 
 class GradScalerKept(Rule):
     """## What it does
-    Reports a CUDA `GradScaler` that is used in any other way — saved or loaded with
+    Keeps a CUDA `GradScaler` that is used in ways the tool cannot drop — saved or loaded with
     `state_dict()`, read with `get_scale()`, passed to a function, stored on an attribute,
-    assigned twice — or in a file whose autocast could not be rewritten. Nothing is changed.
+    assigned twice — and disables it: `GradScaler()` → `GradScaler(enabled=False)` (an
+    `enabled=` already given is replaced). A disabled scaler passes every call through:
+    `scale(loss)` returns `loss`, `step(opt)` calls `opt.step()`, `update()` and `unscale_()` do
+    nothing, `get_scale()` is 1.0, `state_dict()` is `{}` and `load_state_dict()` ignores a saved
+    state. In a file whose autocast could not be rewritten, or may still run in float16, the
+    scaler is only reported.
 
     ## Why
-    bf16 needs no loss scaling ([neuron-bf16, xla-amp]), but removing the scaler changes every place
-    that uses it; a person must drop those uses (a checkpoint's `"scaler"` entry, logging of the
-    scale). On Trainium the CUDA scaler disables itself with a warning, so the code still runs.
+    bf16 needs no loss scaling ([neuron-bf16, xla-amp]). A CUDA scaler does not disable itself
+    on Trainium: with torch_xla installed, `amp_definitely_not_available()` is False, so it stays
+    enabled, scales on the XLA device and reads its inf check on the host in every `step()`:
+    2.2 graph executions a step against 1.0 disabled, with the same weights after 5 steps
+    [measured-grad-scaler-on-xla]. Removing the scaler's uses (a checkpoint's `"scaler"` entry,
+    logging of the scale) is left to a person.
 
     ## Example
     ```python
@@ -229,17 +237,17 @@ class GradScalerKept(Rule):
 
     ## Use instead
     ```python
-    checkpoint = {"model": model.state_dict()}
+    scaler = torch.cuda.amp.GradScaler(enabled=False)
+    checkpoint = {"model": model.state_dict(), "scaler": scaler.state_dict()}
     ```
     """
 
     code = "TRN306"
     name = "grad-scaler-kept"
-    summary = "CUDA `GradScaler` with uses the tool cannot drop (report only)"
-    fixable = False
+    summary = "CUDA `GradScaler` with uses the tool cannot drop → kept, `enabled=False`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("neuron-bf16", "xla-amp")
+    sources = ("neuron-bf16", "xla-amp", "measured-grad-scaler-on-xla")
 
 
 RULES: tuple[type[Rule], ...] = (
