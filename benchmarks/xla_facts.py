@@ -990,6 +990,38 @@ def reduce_average() -> dict:
         dist.destroy_process_group()
 
 
+def sync_batchnorm() -> dict:
+    """A model converted with `nn.SyncBatchNorm.convert_sync_batchnorm` on the XLA device, one
+    training forward in the `xla` process group (one process), against plain BatchNorm and the
+    converted model in eval mode."""
+    import torch.distributed as dist
+    import torch_xla.distributed.xla_backend  # noqa: F401  (registers the "xla" backend)
+
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+    os.environ.setdefault("MASTER_PORT", "29534")
+    dist.init_process_group("xla", init_method="xla://")
+    try:
+
+        def step(convert: bool, train: bool = True):
+            model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.BatchNorm1d(4))
+            if convert:
+                model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)
+            model = model.to(torch_xla.device()).train(train)
+            out = model(torch.randn(8, 4, device=torch_xla.device())).sum()
+            if train:
+                out.backward()
+            torch_xla.sync()
+            return "stepped" if train else "evaluated"
+
+        return {
+            "BatchNorm1d, training": _outcome(lambda: step(False)),
+            "convert_sync_batchnorm, training": _outcome(lambda: step(True)),
+            "convert_sync_batchnorm, eval": _outcome(lambda: step(True, train=False)),
+        }
+    finally:
+        dist.destroy_process_group()
+
+
 def data_assignment() -> dict:
     """A move to the XLA device assigned to `.data` (`x.data = x.data.to(xla)`), against
     rebinding the name."""
@@ -1199,6 +1231,7 @@ FACTS = {
         element_reads,
         generator_device,
         reduce_average,
+        sync_batchnorm,
         packed_sequences,
         teacher_forcing,
         data_assignment,

@@ -507,3 +507,59 @@ def test_the_lines_off_the_launch_path_survive_the_verdict_cache():
 
     found = _Evaluated(off_path=({"train.py": [(3, 4, "`n > 1` is False")]}, None))
     assert _Evaluated.from_json(json.loads(json.dumps(found.to_json()))) == found
+
+
+SPAWNED = (
+    "import argparse, torch, torch_xla\n"
+    "import torch_xla.runtime as xr\n"
+    "def main_worker(rank, args):\n"
+    "    device = torch_xla.device()\n"
+    "    model = torch.nn.Linear(2, 2).to(device)\n"
+    + "".join("    " + line + "\n" for line in STEP.strip().splitlines())
+    + "args = argparse.ArgumentParser().parse_args()\n"
+)
+
+
+@pytest.mark.parametrize("count", ["torch.cuda.device_count()", "torch.accelerator.device_count()"])
+@pytest.mark.parametrize(
+    "launch",
+    [
+        "torch.multiprocessing.spawn(main_worker, (args,), args.n)",
+        "torch.multiprocessing.spawn(main_worker, args=(args,), nprocs=args.n)",
+        "torch.multiprocessing.start_processes(main_worker, (args,), args.n)",
+    ],
+)
+def test_a_spawn_sized_by_the_cuda_count_starts_no_process(launch: str, count: str):
+    text = SPAWNED + f"args.n = {count}\nargs.world_size = args.n\n{launch}\n"
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT, found
+    assert found.where == "train.py:15"
+    assert "train.py:13:" in found.reason and "starts no process" in found.reason
+
+
+@pytest.mark.parametrize("count", ["xr.world_size()", "1", "torch.distributed.get_world_size()"])
+def test_a_spawn_sized_by_a_count_never_zero_on_the_target_runs(count: str):
+    text = (
+        SPAWNED + f"args.n = {count}\ntorch.multiprocessing.spawn(main_worker, (args,), args.n)\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == RUNS, found
+
+
+def test_a_spawn_whose_process_count_is_not_decided_cannot_tell():
+    text = SPAWNED + "import json\nn = json.load(open('c.json'))['gpus']\n"
+    text += "torch.multiprocessing.spawn(main_worker, (args,), n)\n"
+    found = verdict({"train.py": text})
+    assert found.value == CANNOT_TELL, found
+    assert found.where == "train.py:15"
+
+
+@pytest.mark.parametrize("wrap", ["", "model = torch.nn.parallel.DistributedDataParallel(model)\n"])
+def test_a_library_model_called_through_forward_is_a_model_call(wrap: str):
+    text = "import torch, torch_xla, torchvision\ndevice = torch_xla.device()\n"
+    text += "model = torchvision.models.resnet18().to(device)\n" + wrap
+    text += STEP.replace("model(x.to(device))", "model.forward(x.to(device))")
+    assert verdict({"train.py": text}).value == RUNS
+    cpu = text.replace("model.forward(x.to(device))", "model.forward(x)")
+    found = verdict({"train.py": cpu})
+    assert found.value == DOES_NOT and "stays on the CPU" in found.reason, found

@@ -396,6 +396,45 @@ class ReduceAverage(Rule):
     sources = ("measured-reduce-average",)
 
 
+class SyncBatchNormOnXla(Rule):
+    """## What it does
+    On the XLA targets, in a data-parallel file that trains, reports
+    `nn.SyncBatchNorm.convert_sync_batchnorm(model)` with what to do instead. Nothing is
+    rewritten: dropping the conversion changes the numerics (see below), a choice to review.
+
+    ## Why
+    torch 2.9's `SyncBatchNorm.forward` synchronises the batch statistics only for input on a
+    GPU, XPU, HPU or a PrivateUse1 device: on the XLA device, whenever a process group is
+    initialised and the module trains, it raises `ValueError: SyncBatchNorm expected input
+    tensor to be on GPU or XPU or privateuseone`, with the `xla` process group and any world
+    size; plain `BatchNorm` trains and the converted model runs in eval mode (measured
+    [measured-sync-batchnorm]). The run stops at the first training forward: a blocker.
+    Without the conversion each replica normalises with the statistics of its own batch
+    (per-replica BatchNorm), which changes the numerics where per-device batches are small.
+
+    ## Example
+    ```python
+    model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    model = DDP(model)
+    ```
+
+    ## Use instead
+    ```python
+    # per-replica BatchNorm statistics: review the numerics (or all-reduce mean and variance
+    # over the xla group in a BatchNorm of your own)
+    model = DDP(model)
+    ```
+    """
+
+    code = "TRN052"
+    name = "sync-batchnorm-xla"
+    summary = "`convert_sync_batchnorm` raises at the first training forward on XLA (report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("measured-sync-batchnorm",)
+
+
 # What reduces the gradients in each kind of training that is not plain data parallel, and what
 # the target needs ([xla-model, neuron-guide, xla-syncfree]).
 _ELSEWHERE = {
@@ -495,6 +534,11 @@ _REDUCES = frozenset(
 )
 _SPAWN = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn"})
 # What the pass acts on a call of (its candidate test).
+# `SyncBatchNorm.convert_sync_batchnorm` as torch.nn exports it and where it is defined (TRN052).
+_SYNC_BATCHNORM = frozenset(
+    f"{module}.SyncBatchNorm.convert_sync_batchnorm"
+    for module in ("torch.nn", "torch.nn.modules", "torch.nn.modules.batchnorm")
+)
 # `ReduceOp.AVG` as torch.distributed exports it and as distributed_c10d defines it (TRN148).
 _AVERAGE = frozenset(
     {"torch.distributed.ReduceOp.AVG", "torch.distributed.distributed_c10d.ReduceOp.AVG"}
@@ -568,6 +612,7 @@ class DataParallel(Pass):
         GradientsReducedElsewhere,
         ParallelismWithoutXla,
         ReduceAverage,
+        SyncBatchNormOnXla,
     )
     needles = (
         "init_process_group",
@@ -581,6 +626,7 @@ class DataParallel(Pass):
         "pipelining",
         "ZeroRedundancyOptimizer",
         "ReduceOp",
+        "convert_sync_batchnorm",
     )
 
     @classmethod
@@ -748,6 +794,25 @@ class DataParallel(Pass):
                 f"`{cst.Module([]).code_for_node(node)}`: the `xla` process group has no average "
                 "and raises `Invalid reduce op`; reduce with `ReduceOp.SUM` and divide by "
                 "`dist.get_world_size()`",
+                False,
+            )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # The error needs a process group and a training forward: a data-parallel file that
+        # trains (a conversion in a module that only evaluates or exports does not raise).
+        if (
+            self.data_parallel
+            and self.run.profile.trains
+            and self.is_any(node.func, _SYNC_BATCHNORM)
+        ):
+            self.report(
+                node,
+                SyncBatchNormOnXla,
+                "SyncBatchNorm raises at the first training forward on the XLA device (`ValueError: "
+                "SyncBatchNorm expected input tensor to be on GPU or XPU or privateuseone`): drop "
+                "the conversion, so each replica normalises with its own batch's statistics (a "
+                "numerics change to review), or all-reduce the mean and variance over the xla group "
+                "in a BatchNorm of your own",
                 False,
             )
 

@@ -155,6 +155,8 @@ class DdpInputs:
                 continue
             if isinstance(parent, cst.Call) and parent.func is read:
                 calls.append(parent)
+            elif self._forward_call(read, parent) is not None:
+                calls.append(self._forward_call(read, parent))  # type: ignore[arg-type]
             elif isinstance(parent, cst.Attribute) and parent.value is read:
                 continue  # `model.parameters()`, `model.module`, `model.train()`
             elif isinstance(parent, cst.Arg) and parent.value is read:
@@ -179,6 +181,18 @@ class DdpInputs:
                 )
                 return []
         return calls
+
+    def _forward_call(self, read: cst.CSTNode, parent: cst.CSTNode | None) -> cst.Call | None:
+        """`model.forward(x)`: DDP's own `forward` (it moves the inputs as `model(x)` does, torch
+        2.9 `DistributedDataParallel.forward` → `_pre_forward`), a call of the model."""
+        if not (
+            isinstance(parent, cst.Attribute)
+            and parent.value is read
+            and parent.attr.value == "forward"
+        ):
+            return None
+        call = self._parent(parent)
+        return call if isinstance(call, cst.Call) and call.func is parent else None
 
     def _reads_of(self, holder: cst.BaseExpression) -> list[cst.CSTNode] | None:
         owner = self.owner

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
@@ -189,10 +189,15 @@ class Launchers(Pass):
                     f"trn1.32xlarge> {script}`, calling {fn}(int(os.environ['LOCAL_RANK']), ...) "
                     "once per process, with the world size from os.environ['WORLD_SIZE']"
                 )
+            line = self.get_metadata(PositionProvider, count).start.line
+            if line != self.get_metadata(PositionProvider, spawn).start.line:
+                count_shown = f"`{_code(count)}` (line {line})"
+            else:
+                count_shown = f"`{_code(count)}`"
             self.report(
                 spawn,
                 DeviceCountLauncher,
-                f"this launcher is sized by `{_code(count)}`, which is 0 on Trainium, so no "
+                f"this launcher is sized by {count_shown}, which is 0 on Trainium, so no "
                 f"training process starts: launch with {use}",
                 False,
             )

@@ -38,6 +38,8 @@ class Unknown(Value):
 
     at: str = ""
     reason: str = ""
+    # A count the target decides at run time, never 0 (`torch_xla.runtime.world_size()`).
+    positive: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,7 @@ class ModelCall:
 
 @dataclass(frozen=True)
 class Event:
-    kind: str  # "backward", "optimizer", "cut", "framework"
+    kind: str  # "backward", "optimizer", "cut", "framework", "launch"
     where: str
     loops: tuple[int, ...]
     detail: str = ""

@@ -1228,8 +1228,12 @@ def _is_cpu(node: cst.BaseExpression | None) -> bool:
 
 
 def _launcher_count(call: cst.Call, collected: _Collector, qualified: Qualified) -> cst.Call | None:
-    """The device-count call that sizes ``mp.spawn(fn, nprocs=...)``, directly or through a name."""
+    """The device-count call that sizes ``mp.spawn(fn, args, nprocs)`` (``nprocs`` by keyword or
+    third), directly or through a name or attribute bound once (`args.ngpus_per_node`)."""
     nprocs = next((a.value for a in call.args if a.keyword and a.keyword.value == "nprocs"), None)
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if nprocs is None and len(positional) > 2:
+        nprocs = positional[2]  # spawn(fn, args=(), nprocs=1, ...), start_processes alike
     if nprocs is None:
         return None
     seen = 0

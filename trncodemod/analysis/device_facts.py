@@ -24,6 +24,7 @@ class Facts:
     false_calls: frozenset[str]
     true_calls: frozenset[str]
     zero_calls: frozenset[str]
+    count_calls: frozenset[str]  # counts of processes or devices, at least 1 on the target
     accelerator_calls: frozenset[str]
     accelerator_strings: frozenset[str]
     cut_calls: frozenset[str]

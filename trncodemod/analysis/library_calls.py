@@ -44,10 +44,9 @@ from trncodemod.analysis.abstract_values import (
 from trncodemod.analysis.config_files import READ_FROM, config_path, parse
 
 # Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
-_LAUNCHES = frozenset(
-    {"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"}
-    | {"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"}
-)
+_LAUNCHES = frozenset({"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"})
+# torch.multiprocessing's: `spawn(fn, args=(), nprocs=1, ...)` starts `nprocs` processes.
+_SPAWNS = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"})
 
 
 # tqdm's progress bars hand on what they wrap, whichever front end a script or notebook imports.
@@ -408,6 +407,10 @@ class LibraryCalls:
                 )
                 self._place_submodules(obj, {ref.id})
                 return ref
+            if name == "forward":
+                # `model.forward(x)` of a module whose `forward` is not the program's (a library
+                # model, under DDP or not): a call of the model, as `model(x)` is.
+                return self._model_call(ref, obj, args, kwargs, at, node, frame)
             if name in ("parameters", "named_parameters"):
                 return Seq(items=(ref,))  # the model's parameters, for an optimizer
             if name in _CHAINING:
@@ -567,6 +570,29 @@ class LibraryCalls:
             return _with_why(default, (Why(path, line_no, text),))
         return Unknown(at=at, reason=f"the launch lines give `{flag_text}` different values")
 
+    def _spawn(self, args, kwargs, at, node, frame, spelled) -> Value:
+        """`mp.spawn(fn, args=(), nprocs=1)` calls ``fn(rank, *args)`` in each of ``nprocs``
+        processes (each read by position or keyword). Where ``nprocs`` is decided 0 on the
+        target (`torch.cuda.device_count()`), no process starts and ``fn`` never runs: torch 2.9
+        `start_processes` starts none and returns. Where it is not decided, the run goes on
+        into ``fn``, and the launch is recorded as one the verdict cannot call running."""
+        fn = args[0] if args else kwargs.get("fn")
+        rest = args[1] if len(args) > 1 else kwargs.get("args", Seq())
+        nprocs = args[2] if len(args) > 2 else kwargs.get("nprocs", Const(value=1))
+        count = nprocs.value if isinstance(nprocs, Const) and type(nprocs.value) is int else None
+        if count == 0:
+            cause = f" ({nprocs.why[0]})" if nprocs.why else ""
+            detail = f"none|{spelled} is given `nprocs` 0 on the target{cause}"
+            self._event("launch", frame, node, detail)
+            return Const()
+        if count is None and not (isinstance(nprocs, Unknown) and nprocs.positive):
+            why = _reason(nprocs) or "a value the evaluator did not follow"
+            self._event("launch", frame, node, f"open|{spelled} is given `nprocs` {why}")
+        if fn is not None:
+            items = list(rest.items) if isinstance(rest, Seq) else []
+            self._apply(fn, [Unknown(at=at, reason="the rank"), *items], {}, at, node, frame)
+        return Const()
+
     def _field_iterators(self, name, args, kwargs, at, node, frame, spelled) -> Value:
         """A torchtext iterator, or the tuple of them `Iterator.splits(datasets, ...)` makes:
         loaders whose batches hold their fields on `device=`."""
@@ -655,6 +681,8 @@ class LibraryCalls:
             return Const(value=True, why=(Why(path, line, f"{spelled} is True on the target"),))
         if name in facts.zero_calls:
             return Const(value=0, why=(Why(path, line, f"{spelled} is 0 on the target"),))
+        if name in facts.count_calls:
+            return Unknown(at=at, reason=f"{spelled}, at least 1", positive=True)
         if name in facts.accelerator_calls:
             return Device(kind="accelerator", spelled=spelled)
         if name in facts.cut_calls:
@@ -765,18 +793,12 @@ class LibraryCalls:
             if isinstance(owner, ClassRef):
                 return Bound(target=frame.self_value, function=owner, name="__super__")
             return Unknown(at=at)
+        if name in _SPAWNS:
+            return self._spawn(args, kwargs, at, node, frame, spelled)
         if name in _LAUNCHES and args:
             rest = kwargs.get("args", Seq())
             items = list(rest.items) if isinstance(rest, Seq) else []
             self._apply(args[0], [Unknown(at=at, reason="the rank"), *items], {}, at, node, frame)
-            return Const()
-        if name in ("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"):
-            if args:
-                rest = kwargs.get("args", Seq())
-                items = list(rest.items) if isinstance(rest, Seq) else []
-                self._apply(
-                    args[0], [Unknown(at=at, reason="the rank"), *items], {}, at, node, frame
-                )
             return Const()
         if name == "accelerate.Accelerator":
             return self._new(Obj("accelerator", built=at))

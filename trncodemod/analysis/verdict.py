@@ -111,7 +111,34 @@ def evaluate_trace(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
 
 
 def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
+    found = _judge_run(entry, trace, facts)
+    if found.value != RUNS:
+        return found
+    # A launcher whose process count is not decided may start none: not shown to run.
+    for event in trace.events:
+        if event.kind == "launch" and event.detail.startswith("open|"):
+            return EntryVerdict(
+                entry,
+                CANNOT_TELL,
+                event.where,
+                f"{event.detail[5:]}: whether it starts a process is not known; "
+                "`trncodemod verify` runs it",
+            )
+    return found
+
+
+def _judge_run(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
     step = _step(trace.events)
+    launch = next(
+        (e for e in trace.events if e.kind == "launch" and e.detail.startswith("none|")), None
+    )
+    if step is None and launch is not None:
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            launch.where,
+            f"{launch.detail[5:]}: it starts no process, so the function it launches never runs",
+        )
     if trace.stopped and step is None:
         return EntryVerdict(
             entry, CANNOT_TELL, trace.stopped, "the evaluator's work for one entry point ran out"

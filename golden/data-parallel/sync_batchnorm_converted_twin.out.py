@@ -1,0 +1,13 @@
+# Twin of sync_batchnorm_converted: a data-parallel module that converts a model it only
+# evaluates (nothing here trains): SyncBatchNorm in eval mode runs on the XLA device, no TRN052.
+import torch
+import torch.distributed as dist
+import torch_xla.distributed.xla_backend
+from torch import nn
+
+
+def evaluate(model, batches):
+    dist.init_process_group("xla", init_method="xla://")
+    model = nn.SyncBatchNorm.convert_sync_batchnorm(model).eval()
+    with torch.no_grad():
+        return [model(x.cuda()) for x in batches]
