@@ -19,7 +19,7 @@ on XLA tensors).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -466,7 +466,10 @@ def in_cuda_only_block(
     `elif device == "cuda":`, timm's `if device.startswith('cuda:'):`), or requires a
     ``torch.cuda.is_available()`` the device pass left as it is (accelerate's
     `if torch.cuda.is_available(): torch.cuda.empty_cache()`); also the right operand of
-    `not torch.cuda.is_available() or ...`, which Trainium never evaluates.
+    `not torch.cuda.is_available() or ...`, which Trainium never evaluates; and a statement
+    after an early exit taken without CUDA in its block (`if not torch.cuda.is_available() or
+    not flash: return` before `torch.cuda.get_device_properties(...)`: lucidrains' attend.py,
+    nanochat's flash-attention probe).
 
     ``identity=False`` leaves out the device-string tests, for the device pass itself, which
     flips them in the same run; ``availability_stays`` says which availability calls stay False
@@ -479,6 +482,10 @@ def in_cuda_only_block(
     child = node
     parent = parent_of(node)
     while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
+        if isinstance(parent, cst.IndentedBlock | cst.Module) and _after_exit_without_cuda(
+            parent.body, child, requires
+        ):
+            return True
         if isinstance(parent, cst.If) and parent.body is child and requires(parent.test):
             return True
         if isinstance(parent, cst.IfExp) and parent.body is child and requires(parent.test):
@@ -495,6 +502,71 @@ def in_cuda_only_block(
             ):
                 return True
         child, parent = parent, parent_of(parent)
+    return False
+
+
+def _after_exit_without_cuda(
+    body: Sequence[cst.CSTNode],
+    child: cst.CSTNode,
+    requires: Callable[[cst.BaseExpression], bool],
+) -> bool:
+    """``child`` comes after a statement of ``body`` that always leaves the block on Trainium
+    once migrated: an ``if`` with no ``else`` whose test is True without CUDA (`not
+    torch.cuda.is_available()`, alone or as an operand of ``or``) and whose block ends in
+    ``return``, ``continue``, ``break`` or ``raise``. Not a bare `if not
+    torch.cuda.is_available():` that raises or exits: TRN803 removes that check, so the
+    migrated program runs on past it."""
+    for statement in body:
+        if statement is child:
+            return False
+        if (
+            isinstance(statement, cst.If)
+            and statement.orelse is None
+            and _true_without_cuda(statement.test, requires)
+            and _exits(statement.body)
+            and not (_negated_check(statement.test) and not _returns(statement.body))
+        ):
+            return True
+    return False
+
+
+def _negated_check(test: cst.BaseExpression) -> bool:
+    """`not <call>` alone: the shape of a whole check TRN803 removes where its block stops the
+    script (the call is the availability test ``_true_without_cuda`` accepted)."""
+    return isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+
+
+def _returns(block: cst.BaseSuite) -> bool:
+    """The block's last statement is a ``return``, ``continue`` or ``break``: it leaves the
+    function or the loop, not the script, and no pass removes the check above it."""
+    last = block.body[-1] if block.body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        last = last.body[-1]
+    return isinstance(last, cst.Return | cst.Continue | cst.Break)
+
+
+def _true_without_cuda(
+    test: cst.BaseExpression, requires: Callable[[cst.BaseExpression], bool]
+) -> bool:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return requires(test.expression)
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _true_without_cuda(test.left, requires) or _true_without_cuda(test.right, requires)
+    return False
+
+
+def _exits(block: cst.BaseSuite) -> bool:
+    """The block's last statement leaves it: ``return``, ``raise``, ``continue``, ``break``."""
+    body = block.body
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return bool(last.body) and isinstance(
+            last.body[-1], cst.Return | cst.Raise | cst.Continue | cst.Break
+        )
+    if isinstance(last, cst.BaseSmallStatement):
+        return isinstance(last, cst.Return | cst.Raise | cst.Continue | cst.Break)
     return False
 
 
