@@ -249,7 +249,8 @@ class TorchCompile(Pass):
             return
         parents = self.parents()
         models = TrainedModels(node, loops, parents)
-        for line in find(node, cst.SimpleStatementLine):
+        # A statement on its own line, or the one-line body of `if c: model = ...`.
+        for line in find(node, cst.SimpleStatementLine, cst.SimpleStatementSuite):
             if len(line.body) == 1 and isinstance(line.body[0], cst.Assign):
                 self._plan_assignment(node, line, line.body[0], models, parents)
         for function in find(node, cst.FunctionDef):
@@ -279,10 +280,10 @@ class TorchCompile(Pass):
                 targets=[cst.AssignTarget(cst.parse_expression(name))],
                 value=cst.parse_expression(model or name),
             )
-        elif len(getattr(parents.get(line), "body", ())) < 2:
+        elif isinstance(line, cst.SimpleStatementSuite) or len(parents.get(line).body) < 2:
             # The block's only statement: its `if` goes whole where the test only reads and
             # nothing else hangs on it, otherwise `pass` keeps the block.
-            block = parents.get(line)
+            block = line if isinstance(line, cst.SimpleStatementSuite) else parents.get(line)
             owner = parents.get(block) if block is not None else None
             outer = parents.get(owner) if owner is not None else None
             if (
@@ -395,6 +396,13 @@ class TorchCompile(Pass):
             body=[replacement],
             trailing_whitespace=cst.TrailingWhitespace(newline=cst.Newline()),
         )
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        # Planned only with a statement in its place (`pass`, `fast = net`): a suite is a body.
+        replacement = self._drops.get(original_node)
+        return updated_node.with_changes(body=[replacement]) if replacement else updated_node
 
     def leave_FunctionDef(
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef

@@ -52,11 +52,28 @@ def train_if_asked(model, loader, optimizer, compile_model):
         optimizer.step()
 
 
+def train_if_asked_on_one_line(model, loader, optimizer, compile_model):
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        optimizer.step()
+
+
 def train_compiled_or_scripted(model, loader, optimizer, compile_model):
     if compile_model:
         pass
     else:
         model = torch.jit.script(model)
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        optimizer.step()
+
+
+def train_compiled_on_one_line_or_not(model, loader, optimizer, compile_model):
+    if compile_model: pass  # noqa: E701
+    else: print("not compiled")  # noqa: E701
     for x, y in loader:
         optimizer.zero_grad()
         torch.nn.functional.cross_entropy(model(x), y).backward()
