@@ -69,3 +69,18 @@ def b(m):
 """
     )
     assert not models.trained(_function(module, "a"), "m")
+
+
+def test_a_model_handed_to_a_function_the_training_loop_calls_is_trained() -> None:
+    module, models = _models(
+        """
+def forward_loss(model, x, y):
+    return loss_fn(model(x), y)
+
+def fit(model, loader, optimizer):
+    for x, y in loader:
+        forward_loss(model, x, y).backward()
+        optimizer.step()
+"""
+    )
+    assert models.trained(_function(module, "fit"), "model")

@@ -104,8 +104,9 @@ class CompileTrainedOnXla(Rule):
     otherwise. "Trained" means the compiled model is called in a training loop of the file (a
     loop that calls `.backward()` or steps an optimizer), followed through the file's own
     functions: a helper that compiles and returns it (`g, ema, d = build_model(cfg)`) and a
-    function it is handed to (`train(g, ...)`). A model that is also evaluated loses the compile
-    too (the evaluation runs as well under the lazy tensor); one that is only evaluated or
+    function it is handed to (`train(g, ...)`, or `forward_loss(model, x, y)` called by the
+    loop each step). A model that is also evaluated loses the compile too (measured, its
+    evaluation runs in fewer graph executions without it); one that is only evaluated or
     averaged (an EMA copy) keeps it, with `backend="openxla"` (TRN154). Only where dropping is
     certain: `torch.compile` gets the model and nothing else, the file reads no `_orig_mod`
     (the compiled wrapper's attribute), and the switch that turns the compile on is read nowhere

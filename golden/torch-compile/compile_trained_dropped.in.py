@@ -3,7 +3,8 @@
 # compiles against 1.0 and 1 without it (benchmarks/step_shapes/compile_trained.py): the compile
 # is dropped where the compiled name is called in a training loop and nothing but the model is
 # passed, also where the same model is evaluated (an evaluation loop runs as well without the
-# compile). The compile alone in an `if` whose test only reads takes the `if` with it.
+# compile), or called by a function the training loop hands it to each step (`forward_loss`).
+# The compile alone in an `if` whose test only reads takes the `if` with it.
 # Twin: compile_trained_dropped_twin (reported or given `backend="openxla"`, not dropped).
 import torch
 
@@ -84,4 +85,16 @@ def train_compiled_on_one_line_or_not(model, loader, optimizer, compile_model):
     for x, y in loader:
         optimizer.zero_grad()
         torch.nn.functional.cross_entropy(model(x), y).backward()
+        optimizer.step()
+
+
+def forward_loss(model, x, y):
+    return torch.nn.functional.cross_entropy(model(x), y)
+
+
+def train_through_a_step_function(model, loader, optimizer):
+    model = torch.compile(model)
+    for x, y in loader:
+        optimizer.zero_grad()
+        forward_loss(model, x, y).backward()
         optimizer.step()

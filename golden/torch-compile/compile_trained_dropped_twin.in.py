@@ -2,7 +2,7 @@
 # TRN154 gives it `backend="openxla"` - options are passed, the switch that turns the compile on
 # is read again (checkpoint code that follows it would then read keys the model does not have);
 # compile_trained_orig_mod: the file reads a compiled model's `_orig_mod`. A compiled model that is only evaluated
-# keeps its compile and gets no TRN436.
+# keeps its compile and gets no TRN436, also when an evaluation loop hands it to a function.
 import torch
 
 
@@ -29,3 +29,14 @@ def evaluate(model, loader):
     with torch.no_grad():
         for x, y in loader:
             print(model(x.to("xla")).argmax(1).eq(y.to("xla")).sum())
+
+
+def predict(model, x):
+    return model(x.to("xla")).argmax(1)
+
+
+def evaluate_through_a_function(model, loader):
+    model = torch.compile(model)
+    with torch.no_grad():
+        for x, y in loader:
+            print(predict(model, x).eq(y.to("xla")).sum())

@@ -65,10 +65,18 @@ class TrainedModels:
             if isinstance(statement, cst.FunctionDef)
         }
         self._trained: dict[cst.CSTNode, set[str]] = {}
+        # Calls made by a training loop each step: a function they hand the model to runs it
+        # in the step (`loss = forward_loss(model, x, y)`).
+        self._step_calls: set[cst.Call] = set()
         for info in loops:
             if info.kind != "train":
                 continue
             names = _called_names(info.node)
+            self._step_calls.update(
+                node
+                for node in own_statements(info.node.body)  # type: ignore[attr-defined]
+                if isinstance(node, cst.Call)
+            )
             # A module-level name may be called in any loop of the file, a function's in its own.
             for where in {scope_of(info.node, parents), module}:
                 if where is not None:
@@ -84,14 +92,17 @@ class TrainedModels:
 
     def trained(self, scope: cst.CSTNode, name: str) -> bool:
         """Whether the model ``name`` holds in ``scope`` is called in a training loop."""
-        return self._follow(scope, name, 0, set())
+        return self._follow(scope, name, 0, set(), False)
 
-    def _follow(self, scope: cst.CSTNode, name: str, depth: int, seen: set) -> bool:
-        key = (id(scope), name)
+    def _follow(self, scope: cst.CSTNode, name: str, depth: int, seen: set, step: bool) -> bool:
+        """``step``: ``scope`` is a function a training loop calls each step with the model."""
+        key = (id(scope), name, step)
         if key in seen or depth > _DEPTH:
             return False
         seen.add(key)
         if name in self._trained.get(scope, set()):
+            return True
+        if step and any(dotted(call.func) == name for call in self._calls.get(scope, [])):
             return True
         # Handed to a function of the file: `train(model, loader)`, `train(model=model)`.
         for call in self._calls.get(scope, []):
@@ -105,13 +116,14 @@ class TrainedModels:
                     continue
                 keyword = arg.keyword.value if arg.keyword else None
                 parameter = _parameter(callee, None if keyword else index, keyword)
-                if parameter and self._follow(callee, parameter, depth + 1, seen):
+                in_step = step or call in self._step_calls
+                if parameter and self._follow(callee, parameter, depth + 1, seen, in_step):
                     return True
         # Returned to the callers: `return g, ema, d` bound by `g, ema, d = build_model(...)`.
         if isinstance(scope, cst.FunctionDef):
             for position in self._positions(scope, name):
                 for caller, target in self._bindings(scope.name.value, position):
-                    if self._follow(caller, target, depth + 1, seen):
+                    if self._follow(caller, target, depth + 1, seen, False):
                         return True
         return False
 
