@@ -105,8 +105,8 @@ class CompileTrainedOnXla(Rule):
     loop that calls `.backward()` or steps an optimizer), followed through the file's own
     functions: a helper that compiles and returns it (`g, ema, d = build_model(cfg)`) and a
     function it is handed to (`train(g, ...)`, or `forward_loss(model, x, y)` called by the
-    loop each step). A model that is also evaluated loses the compile too (measured, its
-    evaluation runs in fewer graph executions without it); one that is only evaluated or
+    loop each step). A model that is also evaluated loses the compile too (its evaluation
+    runs in fewer graph executions without it, [measured-compile-trained]); one that is only evaluated or
     averaged (an EMA copy) keeps it, with `backend="openxla"` (TRN154). Only where dropping is
     certain: `torch.compile` gets the model and nothing else, the file reads no `_orig_mod`
     (the compiled wrapper's attribute), and the switch that turns the compile on is read nowhere
