@@ -11,8 +11,9 @@ from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
-from trncodemod.analysis.loops import dotted, find_step_loops, own_statements
+from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.analysis.nodes import find
+from trncodemod.analysis.trained_models import TrainedModels, scope_of
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass, per_tree
 from trncodemod.rewriting.calls import append_keyword
@@ -97,22 +98,41 @@ class CompileTrainedOnXla(Rule):
     """## What it does
     On the XLA targets, drops `torch.compile` from a model that is trained: `model =
     torch.compile(model)` is removed (`fast = torch.compile(model)` becomes `fast = model`), and
-    a bare `@torch.compile` comes off a step function. "Trained" means the compiled name is
-    called in the body of a training loop of the file (a loop that calls `.backward()` or steps
-    an optimizer). Only where dropping is certain: the compiled name is called in no evaluation
-    or sampling loop, and `torch.compile` gets the model and nothing else. Where it is also used
-    for inference, or options are passed (`mode=`, `fullgraph=`, a backend), it is reported, and
-    TRN154 gives it `backend="openxla"` so that it runs. Nothing changes for `--target neuron`,
-    where `torch.compile(model, backend="neuron")` is the path (TRN155).
+    a bare `@torch.compile` comes off a step function. Where the compile is the only statement of
+    an `if` (`if cfg.compile: model = torch.compile(model)`), the `if` goes with it when its test
+    only reads names, attributes, subscripts and comparisons, and `pass` takes its place
+    otherwise. "Trained" means the compiled model is called in a training loop of the file (a
+    loop that calls `.backward()` or steps an optimizer), followed through the file's own
+    functions: a helper that compiles and returns it (`g, ema, d = build_model(cfg)`) and a
+    function it is handed to (`train(g, ...)`, or `forward_loss(model, x, y)` called by the
+    loop each step). A model that is also evaluated loses the compile too (its evaluation
+    runs in fewer graph executions without it, [measured-compile-trained]); one that is only evaluated or
+    averaged (an EMA copy) keeps it, with `backend="openxla"` (TRN154). Only where dropping is
+    certain: `torch.compile` gets the model and nothing else, the file reads no `_orig_mod`
+    (the compiled wrapper's attribute), and the switch that turns the compile on is read nowhere
+    else (a checkpoint loader told whether keys carry `_orig_mod.` would then look for keys the
+    model no longer has). Elsewhere it is reported, and TRN154 gives it `backend="openxla"` so
+    that it runs. Nothing changes for `--target neuron`, where `torch.compile(model,
+    backend="neuron")` is the path (TRN155).
+
+    Without the compile a model's `state_dict()` keys lose the `_orig_mod.` prefix: checkpoints
+    saved before the port by a compiled model load into the ported one only where the loader
+    strips the prefix (`strict=True` otherwise fails loudly on the key names).
 
     ## Why
     Under the lazy tensor, torch_xla traces the whole training step (forward, backward and
     optimizer) into one graph at each cut. Through Dynamo, AOT Autograd splits it into forward,
     backward and optimizer graphs; torch_xla's documentation says "PyTorch/XLA also supports
     Dynamo for training, but it is experimental" ([xla-dynamo]). Measured on XLA:CPU with torch
-    2.9.0 and torch-xla 2.9.0 ([measured-compile-trained]: a two-layer trainer, 6 steps): `torch.compile(model, backend="openxla")` gave 4.0 graph
-    executions a step and 6 compiles, the same loop without `torch.compile` 1.0 execution a step
-    and 1 compile, with the same loss.
+    2.9.0 and torch-xla 2.9.0 ([measured-compile-trained]: a two-layer trainer, 6 steps, then 6
+    evaluation batches that read the loss): `torch.compile(model, backend="openxla")` gave 4.0
+    graph executions a step and 6 compiles, the same loop without `torch.compile` 1.0 and 1,
+    with the same loss; its evaluation 2.0 executions a batch against 1.0. An EMA copy compiled
+    with `backend="openxla"` costs the training step nothing (1.17 executions a step either way:
+    its forward does not run there). A switch read again is measured on srgan's own loader
+    ([measured-compile-switch]): with the compile dropped and the switch left on, a checkpoint
+    saved by the compiled model loads 0 of 4 tensors with no error, and one saved by the port
+    raises; with the switch off, 4 of 4.
 
     ## Example
     ```python
@@ -137,7 +157,7 @@ class CompileTrainedOnXla(Rule):
     )
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-dynamo", "measured-compile-trained")
+    sources = ("xla-dynamo", "measured-compile-trained", "measured-compile-switch")
 
 
 def _string(node: cst.BaseExpression) -> str | None:
@@ -167,21 +187,47 @@ def _replace(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
     )
 
 
-def _called_names(loop: cst.CSTNode) -> set[str]:
-    """Dotted names called in ``loop``'s own body: ``model(x)``, ``self.net(x)``."""
-    return {
-        name
-        for node in own_statements(loop.body)  # type: ignore[attr-defined]
-        if isinstance(node, cst.Call) and (name := dotted(node.func)) is not None
-    }
+def _pure(node: cst.BaseExpression) -> bool:
+    """Whether evaluating ``node`` only reads: names, attributes, subscripts by constants,
+    comparisons, `and`/`or`/`not` and constants (an `if` with such a test may go whole)."""
+    if isinstance(node, cst.Name | cst.SimpleString | cst.Integer | cst.Float):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _pure(node.value)
+    if isinstance(node, cst.Subscript):
+        return _pure(node.value) and all(
+            isinstance(e.slice, cst.Index) and _pure(e.slice.value) for e in node.slice
+        )
+    if isinstance(node, cst.Comparison):
+        return _pure(node.left) and all(_pure(c.comparator) for c in node.comparisons)
+    if isinstance(node, cst.BooleanOperation):
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, cst.UnaryOperation):
+        return _pure(node.expression)
+    return False
 
 
-def _scope(node: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> cst.CSTNode | None:
-    """The function or module whose names ``node`` reads."""
-    current = parents.get(node)
-    while current is not None and not isinstance(current, cst.FunctionDef | cst.Module):
-        current = parents.get(current)
-    return current
+def _switches(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The flags an `if` test reads as truth values: `args.compile`, `cfg["G"]["COMPILED"]`,
+    each operand of `and`/`or`/`not` (not the operands of a comparison: `m is not None`)."""
+    if isinstance(test, cst.BooleanOperation):
+        return [*_switches(test.left), *_switches(test.right)]
+    if isinstance(test, cst.UnaryOperation):
+        return _switches(test.expression)
+    return [test] if isinstance(test, cst.Name | cst.Attribute | cst.Subscript) else []
+
+
+def _is_read(node: cst.CSTNode, parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
+    """Whether ``node`` is an expression read where it stands: not bound by an assignment, not
+    the attribute part of `torch.compile`, not a keyword or parameter name."""
+    parent = parents.get(node)
+    if isinstance(parent, cst.AssignTarget | cst.AnnAssign | cst.AugAssign):
+        return getattr(parent, "target", None) is not node
+    if isinstance(parent, cst.Attribute) and parent.attr is node:
+        return False
+    if isinstance(parent, cst.Arg) and parent.keyword is node:
+        return False
+    return not isinstance(parent, cst.Param | cst.ImportAlias | cst.FunctionDef | cst.ClassDef)
 
 
 class TorchCompile(Pass):
@@ -203,61 +249,108 @@ class TorchCompile(Pass):
         if not any(info.kind == "train" for info in loops):
             return
         parents = self.parents()
-
-        def uses(scope: cst.CSTNode) -> tuple[set[str], set[str]]:
-            """Names called in the training loops, and in the other step loops, that see the
-            names of ``scope``: its own loops (a module's: every loop of the file)."""
-            own = [i for i in loops if scope is node or _scope(i.node, parents) is scope]
-            trained = set().union(*(_called_names(i.node) for i in own if i.kind == "train"))
-            inferred = set().union(*(_called_names(i.node) for i in own if i.kind != "train"))
-            return trained, inferred
-
-        for line in find(node, cst.SimpleStatementLine):
+        models = TrainedModels(node, loops, parents)
+        # A statement on its own line, or the one-line body of `if c: model = ...`.
+        for line in find(node, cst.SimpleStatementLine, cst.SimpleStatementSuite):
             if len(line.body) == 1 and isinstance(line.body[0], cst.Assign):
-                trained, inferred = uses(_scope(line, parents))
-                self._plan_assignment(line, line.body[0], trained, inferred, parents)
-        trained, inferred = uses(node)
+                self._plan_assignment(node, line, line.body[0], models, parents)
         for function in find(node, cst.FunctionDef):
-            self._plan_decorator(function, trained, inferred)
+            self._plan_decorator(function, models.trained(node, function.name.value))
 
-    def _plan_assignment(self, line, assign, trained, inferred, parents) -> None:
+    def _plan_assignment(self, module, line, assign, models: TrainedModels, parents) -> None:
         call = assign.value
         if not isinstance(call, cst.Call) or not self.is_any(call.func, _COMPILE):
             return
         if len(assign.targets) != 1:
             return
         name = dotted(assign.targets[0].target)
-        if name is None or name not in trained:
+        scope = scope_of(line, parents)
+        if name is None or scope is None or not models.trained(scope, name):
             return
         reason = None
-        if name in inferred:
-            reason = f"`{name}` is also called in an evaluation or sampling loop"
-        elif len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
             reason = "options are passed to it"
         model = dotted(call.args[0].value) if call.args else None
-        block = parents.get(line)
         if reason is None and model is None:
             reason = "what it compiles is not a name"
-        if reason is None and model == name and len(getattr(block, "body", ())) < 2:
-            reason = "it is the only statement of its block"
-        self._decide(call, name, reason, line, None if model == name else model)
+        reason = reason or self._kept_by(module, line, name, parents)
+        holder: cst.CSTNode = line
+        replacement: cst.BaseSmallStatement | None = None
+        if model != name:
+            replacement = cst.Assign(
+                targets=[cst.AssignTarget(cst.parse_expression(name))],
+                value=cst.parse_expression(model or name),
+            )
+        elif isinstance(line, cst.SimpleStatementSuite) or len(parents.get(line).body) < 2:
+            # The block's only statement: its `if` goes whole where the test only reads and
+            # nothing else hangs on it, otherwise `pass` keeps the block.
+            block = line if isinstance(line, cst.SimpleStatementSuite) else parents.get(line)
+            owner = parents.get(block) if block is not None else None
+            outer = parents.get(owner) if owner is not None else None
+            if (
+                isinstance(owner, cst.If)
+                and owner.body is block
+                and owner.orelse is None
+                and _pure(owner.test)
+                and isinstance(outer, cst.IndentedBlock | cst.Module)
+                and len(outer.body) > 1
+            ):
+                holder = owner
+            else:
+                replacement = cst.Pass()
+        self._decide(call, name, reason, holder, replacement)
 
-    def _plan_decorator(self, function: cst.FunctionDef, trained, inferred) -> None:
+    def _kept_by(self, module, line, name: str, parents) -> str | None:
+        """Why dropping the compile of ``name`` would change what else the file does, if so:
+        the file reads a compiled model's `_orig_mod` (gone without the compile), or the switch
+        that turns the compile on is read elsewhere too (srgan's `COMPILED` also chooses how
+        checkpoint keys are read: a compiled model's start with `_orig_mod.`)."""
+        for attribute in find(module, cst.Attribute):
+            if attribute.attr.value == "_orig_mod":
+                return f"`_orig_mod` of a compiled model is read at line {self._line(attribute)}"
+        scope = scope_of(line, parents)
+        child, parent = line, parents.get(line)
+        while parent is not None and parent is not scope:
+            if isinstance(parent, cst.If) and child is parent.body:
+                inside = set(find(parent.test, cst.CSTNode))
+                for switch in _switches(parent.test):
+                    text = module.code_for_node(switch)
+                    for other in find(module, type(switch)):
+                        if (
+                            other not in inside
+                            and _is_read(other, parents)
+                            # A bare name is the scope's own; `args.compile`, `cfg["COMPILED"]`
+                            # name the same setting wherever the file reads them.
+                            and (
+                                not isinstance(switch, cst.Name)
+                                or scope_of(other, parents) is scope
+                            )
+                            and module.code_for_node(other) == text
+                        ):
+                            return (
+                                f"the switch that turns it on, `{text}`, is also read at line "
+                                f"{self._line(other)}: turn the switch off instead (checkpoint "
+                                "code may follow it: a compiled model's `state_dict()` keys "
+                                "start with `_orig_mod.`)"
+                            )
+            child, parent = parent, parents.get(parent)
+        return None
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return int(self.place(node).rsplit(":", 2)[1])
+
+    def _plan_decorator(self, function: cst.FunctionDef, trained: bool) -> None:
         name = function.name.value
         for decorator in function.decorators:
             expression = decorator.decorator
             bare = isinstance(expression, cst.Name | cst.Attribute)
             target = expression if bare else getattr(expression, "func", None)
-            if target is None or not self.is_any(target, _COMPILE) or name not in trained:
+            if target is None or not self.is_any(target, _COMPILE) or not trained:
                 continue
-            reason = None
-            if name in inferred:
-                reason = f"`{name}` is also called in an evaluation or sampling loop"
-            elif not bare:
-                reason = "options are passed to it"
+            reason = None if bare else "options are passed to it"
             self._decide(expression, name, reason, decorator, None)
 
-    def _decide(self, node, name: str, reason: str | None, holder, kept: str | None) -> None:
+    def _decide(self, node, name: str, reason: str | None, holder, replacement) -> None:
         measured = (
             "Dynamo training is experimental in torch-xla 2.9, and on a small trainer it ran "
             "4.0 graphs a step and 6 compiles against 1.0 and 1 without the compile"
@@ -271,7 +364,14 @@ class TorchCompile(Pass):
                 False,
             )
             return
-        what = f"`{name} = {kept}`" if kept else "removed"
+        if isinstance(holder, cst.If):
+            what = "its `if` removed"
+        elif isinstance(replacement, cst.Assign):
+            what = f"`{cst.Module([]).code_for_node(replacement)}`"
+        elif isinstance(replacement, cst.Pass):
+            what = "`pass`"
+        else:
+            what = "removed"
         if self.report(
             node,
             CompileTrainedOnXla,
@@ -280,13 +380,10 @@ class TorchCompile(Pass):
             True,
         ):
             self._dropped.add(node)
-            replacement = None
-            if kept:
-                replacement = cst.Assign(
-                    targets=[cst.AssignTarget(cst.parse_expression(name))],
-                    value=cst.parse_expression(kept),
-                )
             self._drops[holder] = replacement
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.If | cst.RemovalSentinel:
+        return cst.RemovalSentinel.REMOVE if original_node in self._drops else updated_node
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -300,6 +397,13 @@ class TorchCompile(Pass):
             body=[replacement],
             trailing_whitespace=cst.TrailingWhitespace(newline=cst.Newline()),
         )
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        # Planned only with a statement in its place (`pass`, `fast = net`): a suite is a body.
+        replacement = self._drops.get(original_node)
+        return updated_node.with_changes(body=[replacement]) if replacement else updated_node
 
     def leave_FunctionDef(
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef

@@ -1,19 +1,9 @@
 # Twin of compile_trained_dropped: where dropping is not certain the compile is reported and
-# TRN154 gives it `backend="openxla"` - the compiled model is also used for inference, options
-# are passed, or the compile is the only statement of its block; a compiled model that is only
-# evaluated keeps its compile and gets no TRN436.
+# TRN154 gives it `backend="openxla"` - options are passed, the switch that turns the compile on
+# is read again (checkpoint code that follows it would then read keys the model does not have);
+# compile_trained_orig_mod: the file reads a compiled model's `_orig_mod`. A compiled model that is only evaluated
+# keeps its compile and gets no TRN436, also when an evaluation loop hands it to a function.
 import torch
-
-
-def train_and_evaluate(model, loader, val_loader, optimizer):
-    model = torch.compile(model)
-    for x, y in loader:
-        optimizer.zero_grad()
-        torch.nn.functional.cross_entropy(model(x), y).backward()
-        optimizer.step()
-    with torch.no_grad():
-        for x, y in val_loader:
-            print(model(x.to("xla")).argmax(1).eq(y.to("xla")).sum())
 
 
 def train_with_options(model, loader, optimizer):
@@ -24,9 +14,10 @@ def train_with_options(model, loader, optimizer):
         optimizer.step()
 
 
-def train_if_asked(model, loader, optimizer, compile_model):
-    if compile_model:
+def train_resumed(model, loader, optimizer, args):
+    if args.compile:
         model = torch.compile(model)
+    model.load_state_dict(load_checkpoint(args.resume, compiled=args.compile))
     for x, y in loader:
         optimizer.zero_grad()
         torch.nn.functional.cross_entropy(model(x), y).backward()
@@ -38,3 +29,14 @@ def evaluate(model, loader):
     with torch.no_grad():
         for x, y in loader:
             print(model(x.to("xla")).argmax(1).eq(y.to("xla")).sum())
+
+
+def predict(model, x):
+    return model(x.to("xla")).argmax(1)
+
+
+def evaluate_through_a_function(model, loader):
+    model = torch.compile(model)
+    with torch.no_grad():
+        for x, y in loader:
+            print(predict(model, x).eq(y.to("xla")).sum())
