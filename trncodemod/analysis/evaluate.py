@@ -851,7 +851,24 @@ class Evaluator(LibraryCalls):
             and not isinstance(func, Bound)
         ):
             self._event("backward", frame, node)  # `loss.backward()` on a value not followed
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "fit"
+            and self._unfollowed(func)
+        ):
+            self._fits_lightning_module(func, args, kwargs, at, node, frame)
         return self._apply(func, args, kwargs, at, node, frame)
+
+    def _unfollowed(self, method: Value) -> bool:
+        """A method of an object the evaluator did not follow: of an unknown value, or of an
+        instance whose class has no such method of the program's own (derived from a library's
+        class)."""
+        if isinstance(method, Unknown):
+            return True
+        if not (isinstance(method, Bound) and method.function is None):
+            return False
+        target = self.heap.get(method.target.id) if isinstance(method.target, Ref) else None
+        return target is not None and target.kind == "instance"
 
     def _apply(
         self,
@@ -1009,7 +1026,13 @@ class Evaluator(LibraryCalls):
     def _dataclass_fields(self, cls: ClassRef, ref: Ref, args, kwargs) -> None:
         obj = self.heap[ref.id]
         index = 0
-        for statement in cls.node.body if cls.node is not None else ():
+        # A dataclass's fields are its bases' and then its own, in order (`dataclasses` docs).
+        statements = [
+            (owner, statement)
+            for owner in reversed(self._lineage(cls))
+            for statement in (owner.node.body if owner.node is not None else ())
+        ]
+        for owner, statement in statements:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 name = statement.target.id
                 if index < len(args):
@@ -1023,10 +1046,10 @@ class Evaluator(LibraryCalls):
                             (k.value for k in value.keywords if k.arg == "default"), None
                         )
                         obj.attrs[name] = (
-                            self._class_expr(cls, default) if default is not None else Unknown()
+                            self._class_expr(owner, default) if default is not None else Unknown()
                         )
                     else:
-                        obj.attrs[name] = self._class_expr(cls, value)
+                        obj.attrs[name] = self._class_expr(owner, value)
                 index += 1
 
     def _event(
