@@ -975,7 +975,10 @@ class Evaluator(LibraryCalls):
             elif default is not None:
                 value = self._expr(default, defining)
             else:
-                value = Unknown(at=f"{function.path}:{node.lineno}", reason=f"`{param.arg}`")
+                reason = f"`{param.arg}`"
+                if index == 0 and self._composed_by_hydra(node, defining):
+                    reason += _HYDRA_COMPOSES
+                value = Unknown(at=f"{function.path}:{node.lineno}", reason=reason)
             frame.env[param.arg] = value
         for param, default in zip(params.kwonlyargs, params.kw_defaults, strict=True):
             if param.arg in kwargs:
@@ -991,6 +994,14 @@ class Evaluator(LibraryCalls):
             frame.env[params.kwarg.arg] = Dict(
                 items=tuple((k, v) for k, v in kwargs.items() if k not in known)
             )
+
+    def _composed_by_hydra(self, node: ast.AST, frame: Frame) -> bool:
+        """A function under ``@hydra.main(...)``: Hydra hands it the configuration it composes."""
+        for decorator in getattr(node, "decorator_list", ()):
+            func = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if self._name_of(func, frame) == "hydra.main":
+                return True
+        return False
 
     def _new(self, obj: Obj) -> Ref:
         key = next(self._ids)
@@ -1105,6 +1116,12 @@ _BUILTINS = frozenset(
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
+# Hydra composes a `@hydra.main` function's configuration from its config store, YAML files and
+# the launch line's overrides (`+configs=an4 trainer.gpus=4`): not followed here.
+_HYDRA_COMPOSES = (
+    ", the configuration Hydra composes from its config store, its YAML files and each launch "
+    "line's overrides, which the evaluator does not compose"
+)
 _NOTHING = Obj("")
 # Libraries the facts speak for: never followed into a given module of the same name.
 _LIBRARIES = frozenset(
