@@ -80,6 +80,11 @@ _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
 # (hydra/_internal/instantiate/_instantiate2.py at v1.3.2, `instantiate` and `_call_target`).
 # Keys Hydra reads itself (`_recursive_`, `_convert_`, `_args_`) are not handed on; with
 # `_partial_` it returns a partial, not the object.
+_LIGHTNING_TRAINERS = (
+    "pytorch_lightning.Trainer",
+    "lightning.Trainer",
+    "lightning.pytorch.Trainer",
+)
 _FACTORIES_OF_TARGETS = frozenset(
     {"hydra.utils.instantiate", "hydra._internal.instantiate._instantiate2.instantiate"}
 )
@@ -939,11 +944,20 @@ class LibraryCalls:
         What it trains on is not decided: "cannot tell" at the line that made the object."""
         model = args[0] if args else kwargs.get("model")
         obj = self.heap.get(model.id) if isinstance(model, Ref) else None
-        if obj is None or obj.kind != "model" or obj.cls is None:
-            return
-        if not isinstance(self._class_attr(obj.cls, "training_step"), Function):
-            return
         owner = node.func.value
+        given = (
+            node.args[0]
+            if node.args
+            else next((k.value for k in node.keywords if k.arg == "model"), None)
+        )
+        if obj is not None and obj.kind == "model" and obj.cls is not None:
+            if not isinstance(self._class_attr(obj.cls, "training_step"), Function):
+                return
+        elif not (
+            self._annotated(given, frame).endswith(".LightningModule")
+            or self._annotated(owner, frame).startswith(_LIGHTNING_TRAINERS)
+        ):
+            return  # the object and what it fits are not known to be Lightning's
         made = func.at if isinstance(func, Unknown) and func.at else at
         if isinstance(func, Bound) and isinstance(func.target, Ref):
             made = self.heap[func.target.id].built or at
@@ -951,6 +965,21 @@ class LibraryCalls:
         why = f"what it is is not decided: {reason}"
         detail = f"?{_code(owner, frame, self)}: {why}|{made}"
         self._event("framework", frame, node, detail)
+
+    def _annotated(self, node: ast.expr | None, frame) -> str:
+        """The library class a name is annotated with where the running function (or module)
+        binds it (`model: LightningModule = hydra.utils.instantiate(cfg.model)`), or ""."""
+        if not isinstance(node, ast.Name):
+            return ""
+        scope = frame.function.node if frame.function is not None else self.modules.tree(frame.path)
+        for statement in ast.walk(scope) if scope is not None else ():
+            if (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and statement.target.id == node.id
+            ):
+                return self._name_of(statement.annotation, frame)
+        return ""
 
     # -- configuration files of the repository -------------------------------------------------
     def _config_text(self, given: Value | None, at: str) -> tuple[str, Const] | Unknown:
