@@ -44,6 +44,7 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.cuda_kernels import cuda_kernels, tests_cudnn
 from trncodemod.analysis.device import (
     ACCELERATOR,
+    OPTIONS_NAME,
     RANK,
     UNKNOWN,
     DeviceFacts,
@@ -731,10 +732,15 @@ class DevicePlacement(Pass):
             return cst.RemoveFromParent()
         if id(original_node) in self._is_cuda_moves:
             # `if x.is_cuda: y = y.cuda()` → `y = y.to(x.device)`: the move, unconditional.
-            assert isinstance(updated_node.body, cst.IndentedBlock)
-            line = updated_node.body.body[0]
-            return line.with_changes(
-                leading_lines=[*updated_node.leading_lines, *line.leading_lines]
+            body = updated_node.body
+            if isinstance(body, cst.IndentedBlock):
+                line = body.body[0]
+                assert isinstance(line, cst.SimpleStatementLine)
+                leading = [*updated_node.leading_lines, *line.leading_lines]
+                return line.with_changes(leading_lines=leading)
+            return cst.SimpleStatementLine(
+                body=[body.body[0].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)],
+                leading_lines=updated_node.leading_lines,
             )
         if not self._is_true(updated_node.test):
             return updated_node
@@ -1816,25 +1822,31 @@ class DevicePlacement(Pass):
         return None
 
     def _is_cuda_move(self, guard: cst.If, call: cst.Call) -> cst.Attribute | None:
-        """``x.device`` where ``guard`` is ``if x.is_cuda:`` (``x`` a name or an attribute of
-        one), with no ``else``, and its whole body is ``call`` moving a name onto itself:
+        """``x.device`` where ``guard`` is ``if x.is_cuda:`` (``x`` a tensor's name: not
+        ``self``, nor a namespace of options such as ``args``, whose ``is_cuda`` may be a flag),
+        with no ``else``, and its whole body is ``call`` moving a name onto itself:
         ``y = y.cuda()``. Made unconditional, ``y = y.to(x.device)`` is the same move on CUDA,
-        none on the CPU, and the one the XLA device needs (MaskConv in deepspeech.pytorch's
-        model.py: `torch.BoolTensor(x.size())` moved only `if x.is_cuda:`)."""
+        none on the CPU, and the one the XLA device needs (a scratch mask made on the CPU,
+        `torch.BoolTensor(x.size())`, then moved only `if x.is_cuda:`)."""
         test = guard.test
         if not (
             isinstance(test, cst.Attribute)
             and test.attr.value == "is_cuda"
-            and dotted(test.value) is not None
+            and isinstance(test.value, cst.Name)
+            and test.value.value not in ("self", "cls")
+            and not OPTIONS_NAME.match(test.value.value)
             and guard.orelse is None
-            and isinstance(guard.body, cst.IndentedBlock)
-            and len(guard.body.body) == 1
         ):
             return None
-        line = guard.body.body[0]
-        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        body = guard.body
+        lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+        if len(lines) != 1 or not isinstance(
+            lines[0], cst.SimpleStatementLine | cst.SimpleStatementSuite
+        ):
             return None
-        assign = line.body[0]
+        if len(lines[0].body) != 1:
+            return None
+        assign = lines[0].body[0]
         if not (
             isinstance(assign, cst.Assign)
             and len(assign.targets) == 1

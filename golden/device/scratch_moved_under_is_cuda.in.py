@@ -27,8 +27,14 @@ class MaskConv(torch.nn.Module):
         return x, lengths
 
 
-def warp(self, input, grid):
+def warp(input, grid):
     # the grid follows the image it samples
-    if self.image.is_cuda:
+    if input.is_cuda:
         grid = grid.cuda()
     return F.grid_sample(input, grid)
+
+
+def set_weights(raw_w, dropout):
+    mask = torch.ones(raw_w.size(0), 1)
+    if raw_w.is_cuda: mask = mask.cuda()
+    return F.dropout(mask, p=dropout, training=True).expand_as(raw_w) * raw_w

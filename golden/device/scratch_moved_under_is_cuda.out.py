@@ -26,7 +26,13 @@ class MaskConv(torch.nn.Module):
         return x, lengths
 
 
-def warp(self, input, grid):
+def warp(input, grid):
     # the grid follows the image it samples
-    grid = grid.to(self.image.device)
+    grid = grid.to(input.device)
     return F.grid_sample(input, grid)
+
+
+def set_weights(raw_w, dropout):
+    mask = torch.ones(raw_w.size(0), 1)
+    mask = mask.to(raw_w.device)
+    return F.dropout(mask, p=dropout, training=True).expand_as(raw_w) * raw_w
