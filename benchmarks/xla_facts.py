@@ -965,6 +965,29 @@ def generator_device() -> dict:
     }
 
 
+def is_cuda_moves() -> dict:
+    """A scratch mask made on the CPU and moved only `if x.is_cuda:`, used with an XLA tensor,
+    against the mask moved with `.to(x.device)`."""
+    x = torch.randn(2, 3, 4).to(torch_xla.device())
+
+    def guarded():
+        mask = torch.BoolTensor(x.size()).fill_(0)
+        if x.is_cuda:
+            mask = mask.cuda()
+        return torch.equal(x.masked_fill(mask, 0).cpu(), x.cpu())
+
+    def moved():
+        mask = torch.BoolTensor(x.size()).fill_(0)
+        mask = mask.to(x.device)
+        return torch.equal(x.masked_fill(mask, 0).cpu(), x.cpu())
+
+    return {
+        "x.is_cuda on the XLA device": _outcome(lambda: x.is_cuda),
+        "mask moved only if x.is_cuda, then x.masked_fill(mask, 0)": _outcome(guarded),
+        "mask.to(x.device), then x.masked_fill(mask, 0)": _outcome(moved),
+    }
+
+
 def reduce_average() -> dict:
     """`all_reduce` with each reduce op in the `xla` process group (one process)."""
     import torch.distributed as dist
@@ -1230,6 +1253,7 @@ FACTS = {
         ctc_loss,
         element_reads,
         generator_device,
+        is_cuda_moves,
         reduce_average,
         sync_batchnorm,
         packed_sequences,

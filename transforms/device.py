@@ -44,6 +44,7 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.cuda_kernels import cuda_kernels, tests_cudnn
 from trncodemod.analysis.device import (
     ACCELERATOR,
+    OPTIONS_NAME,
     RANK,
     UNKNOWN,
     DeviceFacts,
@@ -228,6 +229,7 @@ class DevicePlacement(Pass):
         # target, so nothing in it is rewritten (a hunk there would change nothing that runs).
         self._dead: set[int] = set()
         self._hoist: dict[cst.CSTNode, str] = {}  # loop -> the device variable bound before it
+        self._is_cuda_moves: set[int] = set()  # ids of `if x.is_cuda: y = y.cuda()` made moves
         # Lines where a CUDA device with an index is kept and reported (TRN006, `"cuda:1"`):
         # a variable bound there is never reused as the target's device.
         self._kept_index_lines: set[int] = set()
@@ -728,6 +730,18 @@ class DevicePlacement(Pass):
     def leave_If(self, original_node: cst.If, updated_node: cst.If):
         if self._host_moves and self._only_host_moves(original_node):
             return cst.RemoveFromParent()
+        if id(original_node) in self._is_cuda_moves:
+            # `if x.is_cuda: y = y.cuda()` → `y = y.to(x.device)`: the move, unconditional.
+            body = updated_node.body
+            if isinstance(body, cst.IndentedBlock):
+                line = body.body[0]
+                assert isinstance(line, cst.SimpleStatementLine)
+                leading = [*updated_node.leading_lines, *line.leading_lines]
+                return line.with_changes(leading_lines=leading)
+            return cst.SimpleStatementLine(
+                body=[body.body[0].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)],
+                leading_lines=updated_node.leading_lines,
+            )
         if not self._is_true(updated_node.test):
             return updated_node
         parent = self.get_metadata(ParentNodeProvider, original_node, None)
@@ -1807,10 +1821,64 @@ class DevicePlacement(Pass):
             child = current
         return None
 
+    def _is_cuda_move(self, guard: cst.If, call: cst.Call) -> cst.Attribute | None:
+        """``x.device`` where ``guard`` is ``if x.is_cuda:`` (``x`` a tensor's name: not
+        ``self``, nor a namespace of options such as ``args``, whose ``is_cuda`` may be a flag),
+        with no ``else``, and its whole body is ``call`` moving a name onto itself:
+        ``y = y.cuda()``. Made unconditional, ``y = y.to(x.device)`` is the same move on CUDA,
+        none on the CPU, and the one the XLA device needs (a scratch mask made on the CPU,
+        `torch.BoolTensor(x.size())`, then moved only `if x.is_cuda:`)."""
+        test = guard.test
+        if not (
+            isinstance(test, cst.Attribute)
+            and test.attr.value == "is_cuda"
+            and isinstance(test.value, cst.Name)
+            and test.value.value not in ("self", "cls")
+            and not OPTIONS_NAME.match(test.value.value)
+            and guard.orelse is None
+        ):
+            return None
+        body = guard.body
+        lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+        if len(lines) != 1 or not isinstance(
+            lines[0], cst.SimpleStatementLine | cst.SimpleStatementSuite
+        ):
+            return None
+        if len(lines[0].body) != 1:
+            return None
+        assign = lines[0].body[0]
+        if not (
+            isinstance(assign, cst.Assign)
+            and len(assign.targets) == 1
+            and assign.value is call
+            and not call.args
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "cuda"
+            and isinstance(assign.targets[0].target, cst.Name)
+            and call.func.value.deep_equals(assign.targets[0].target)
+        ):
+            return None
+        return cst.Attribute(value=test.value, attr=cst.Name("device"))
+
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
         guard = self._is_cuda_guard(original)
+        moved = self._is_cuda_move(guard, original) if guard is not None else None
+        if moved is not None and self.report(
+            original,
+            CudaMethod,
+            f"`{_code(original)}` under `if {_code(guard.test)}:` → `.to({_code(moved)})`, and the "
+            f"`if` dropped: `is_cuda` is False on the XLA or Neuron device, so the move was "
+            f"skipped there and the value stayed on the CPU; `.to({_code(moved)})` puts it "
+            "wherever that tensor is (on CUDA its own device; on the CPU no move)",
+            True,
+        ):
+            self._is_cuda_moves.add(id(guard))
+            assert isinstance(updated.func, cst.Attribute)
+            return updated.with_changes(
+                func=updated.func.with_changes(attr=cst.Name("to")), args=[cst.Arg(moved)]
+            )
         if guard is not None and self._cuda_method_fix(original) is not None:
             # A rewrite there is dead code: `is_cuda` is False on the target's device, so the
             # value stays on the CPU beside the model; the test is what has to change.

@@ -15,7 +15,9 @@ class CudaMethod(Rule):
     `x.to(<target device>)`, keeping `non_blocking` and `memory_format`. `x.cuda(d)` where `d`
     is a device value (the training device, an input's `.device`, or a parameter of the function
     whose callers in the file pass no index: `def sample(self, n, current_device)`) becomes
-    `x.to(d)`; `.cuda()` with an index is TRN024's or TRN006's.
+    `x.to(d)`; `.cuda()` with an index is TRN024's or TRN006's. A `y = y.cuda()` that is the
+    whole body of an `if x.is_cuda:` with no `else` (`x` a tensor's name) becomes the
+    unconditional `y = y.to(x.device)`; under any other test of `is_cuda` it is reported.
 
     ## Why
     `.cuda(d)` rejects a device that is not CUDA (`Invalid device, must be cuda device`, torch
@@ -24,6 +26,9 @@ class CudaMethod(Rule):
     `RuntimeError: Found no NVIDIA driver` ([measured-cuda-calls]). The target's device is
     `torch_xla.device()` on torch-xla 2.3 and later, `xm.xla_device()` on 2.1, and
     `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron-overview]).
+    `x.is_cuda` is False for an XLA tensor, so a move under `if x.is_cuda:` is skipped there and
+    the next op mixing the two raises `Expected XLA tensor. Got: CPUBoolType`; `.to(x.device)`
+    runs, and moves nothing on the CPU ([measured-is-cuda-moves]).
 
     ## Example
     ```python
@@ -48,6 +53,7 @@ class CudaMethod(Rule):
         "xla-devices",
         "neuron-guide",
         "measured-cuda-calls",
+        "measured-is-cuda-moves",
         "xla-model",
         "xla-api",
         "torchneuron-overview",

@@ -185,7 +185,10 @@ class OffDevice(Pass):
             value = assign.value  # type: ignore[attr-defined]
             if not isinstance(value, cst.Call):
                 continue
-            if not self.qualified_names(value.func) & self.known.recurrent_modules:
+            if not (
+                self.qualified_names(value.func) & self.known.recurrent_modules
+                or self._recurrent_parameter(assign, value.func)
+            ):
                 continue
             for target in assign.targets:  # type: ignore[attr-defined]
                 if isinstance(target.target, cst.Name):
@@ -193,6 +196,25 @@ class OffDevice(Pass):
                 elif isinstance(target.target, cst.Attribute):
                     bound.add(target.target.attr.value)
         return bound
+
+    def _recurrent_parameter(self, assign: cst.CSTNode, func: cst.BaseExpression) -> bool:
+        """``func`` is a parameter of the function around ``assign`` whose default is a
+        recurrent module's class: `def __init__(self, ..., rnn_type=nn.LSTM)` then
+        `self.rnn = rnn_type(...)` (nn.LSTM, nn.GRU and nn.RNN all raise on a PackedSequence)."""
+        if not isinstance(func, cst.Name):
+            return False
+        node: cst.CSTNode | None = assign
+        while node is not None and not isinstance(node, cst.FunctionDef):
+            node = self.get_metadata(cst.metadata.ParentNodeProvider, node, None)
+        if node is None:
+            return False
+        params = [*node.params.params, *node.params.kwonly_params]
+        return any(
+            p.name.value == func.value
+            and p.default is not None
+            and bool(self.qualified_names(p.default) & self.known.recurrent_modules)
+            for p in params
+        )
 
     def _is_packing(self, node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Call) and bool(

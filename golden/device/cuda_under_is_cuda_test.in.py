@@ -1,6 +1,8 @@
 # `.cuda()` under a test of `.is_cuda` (directly, or through a name bound to it): `is_cuda` is
 # False on the XLA or Neuron device, so a rewritten line would never run and the value would stay
-# on the CPU. No rewrite; a finding says to test the device instead.
+# on the CPU. Where the test is a tensor's own `is_cuda` and its body only moves a name onto
+# itself (`warp`), the `if` becomes `grid = grid.to(input.device)` (scratch_moved_under_is_cuda);
+# through a name bound to the test, no rewrite: a finding says to test the device instead.
 import torch
 import torch.nn.functional as F
 

@@ -64,6 +64,7 @@ _CONFIG_ROOT = re.compile(r"^(cfg|config|conf|configs|opt|opts|hparams|settings|
 # Devices of a copy kept elsewhere on purpose (an EMA or reference model on the host, offload).
 _DELIBERATE = re.compile(r"(^|_)(ema|cpu|host|offload|ref|reference|save|saving)(_|$)", re.I)
 _ARGS_NAME = re.compile(r"^(args|arguments|opt|opts|options|flags|hparams|hps|FLAGS|cfg|config)$")
+OPTIONS_NAME = _ARGS_NAME  # a name that holds a namespace of options (`args.device`)
 _DEVICE_WORD = re.compile(r"cuda(:\d+)?|cpu|xla|neuron|mps")
 _ID_LIST = re.compile(r"^(device|gpu)_?ids$|^gpus$", re.I)
 _DEPTH = 12

@@ -851,7 +851,24 @@ class Evaluator(LibraryCalls):
             and not isinstance(func, Bound)
         ):
             self._event("backward", frame, node)  # `loss.backward()` on a value not followed
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "fit"
+            and self._unfollowed(func)
+        ):
+            self._fits_lightning_module(func, args, kwargs, at, node, frame)
         return self._apply(func, args, kwargs, at, node, frame)
+
+    def _unfollowed(self, method: Value) -> bool:
+        """A method of an object the evaluator did not follow: of an unknown value, or of an
+        instance whose class has no such method of the program's own (derived from a library's
+        class)."""
+        if isinstance(method, Unknown):
+            return True
+        if not (isinstance(method, Bound) and method.function is None):
+            return False
+        target = self.heap.get(method.target.id) if isinstance(method.target, Ref) else None
+        return target is not None and target.kind == "instance"
 
     def _apply(
         self,
@@ -958,7 +975,10 @@ class Evaluator(LibraryCalls):
             elif default is not None:
                 value = self._expr(default, defining)
             else:
-                value = Unknown(at=f"{function.path}:{node.lineno}", reason=f"`{param.arg}`")
+                reason = f"`{param.arg}`"
+                if index == 0 and self._composed_by_hydra(node, defining):
+                    reason += _HYDRA_COMPOSES
+                value = Unknown(at=f"{function.path}:{node.lineno}", reason=reason)
             frame.env[param.arg] = value
         for param, default in zip(params.kwonlyargs, params.kw_defaults, strict=True):
             if param.arg in kwargs:
@@ -974,6 +994,14 @@ class Evaluator(LibraryCalls):
             frame.env[params.kwarg.arg] = Dict(
                 items=tuple((k, v) for k, v in kwargs.items() if k not in known)
             )
+
+    def _composed_by_hydra(self, node: ast.AST, frame: Frame) -> bool:
+        """A function under ``@hydra.main(...)``: Hydra hands it the configuration it composes."""
+        for decorator in getattr(node, "decorator_list", ()):
+            func = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if self._name_of(func, frame) == "hydra.main":
+                return True
+        return False
 
     def _new(self, obj: Obj) -> Ref:
         key = next(self._ids)
@@ -1009,7 +1037,13 @@ class Evaluator(LibraryCalls):
     def _dataclass_fields(self, cls: ClassRef, ref: Ref, args, kwargs) -> None:
         obj = self.heap[ref.id]
         index = 0
-        for statement in cls.node.body if cls.node is not None else ():
+        # A dataclass's fields are its bases' and then its own, in order (`dataclasses` docs).
+        statements = [
+            (owner, statement)
+            for owner in reversed(self._lineage(cls))
+            for statement in (owner.node.body if owner.node is not None else ())
+        ]
+        for owner, statement in statements:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 name = statement.target.id
                 if index < len(args):
@@ -1023,10 +1057,10 @@ class Evaluator(LibraryCalls):
                             (k.value for k in value.keywords if k.arg == "default"), None
                         )
                         obj.attrs[name] = (
-                            self._class_expr(cls, default) if default is not None else Unknown()
+                            self._class_expr(owner, default) if default is not None else Unknown()
                         )
                     else:
-                        obj.attrs[name] = self._class_expr(cls, value)
+                        obj.attrs[name] = self._class_expr(owner, value)
                 index += 1
 
     def _event(
@@ -1082,6 +1116,12 @@ _BUILTINS = frozenset(
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
+# Hydra composes a `@hydra.main` function's configuration from its config store, YAML files and
+# the launch line's overrides (`+configs=an4 trainer.gpus=4`): not followed here.
+_HYDRA_COMPOSES = (
+    ", the configuration Hydra composes from its config store, its YAML files and each launch "
+    "line's overrides, which the evaluator does not compose"
+)
 _NOTHING = Obj("")
 # Libraries the facts speak for: never followed into a given module of the same name.
 _LIBRARIES = frozenset(

@@ -22,6 +22,7 @@ from trncodemod.analysis.abstract_values import (
     Dict,
     Each,
     External,
+    Function,
     ModelCall,
     Obj,
     OneOf,
@@ -42,6 +43,7 @@ from trncodemod.analysis.abstract_values import (
     truth,
 )
 from trncodemod.analysis.config_files import READ_FROM, config_path, parse
+from trncodemod.analysis.training import dotted
 
 # Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
 _LAUNCHES = frozenset({"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"})
@@ -72,6 +74,19 @@ _CONFIG_LOADERS = frozenset(
 # Dicts whose keys are also their attributes, at every level.
 _ATTRIBUTE_DICTS = frozenset({"easydict.EasyDict", "omegaconf.OmegaConf.create"})
 _FRAMEWORK_CLASSES = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer"})
+# Hydra's factory: `instantiate(config, **kwargs)` imports the config's `_target_` and calls it
+# with the config's other fields and the keyword arguments given, which win
+# (hydra/_internal/instantiate/_instantiate2.py at v1.3.2, `instantiate` and `_call_target`).
+# Keys Hydra reads itself (`_recursive_`, `_convert_`, `_args_`) are not handed on; with
+# `_partial_` it returns a partial, not the object.
+_LIGHTNING_TRAINERS = (
+    "pytorch_lightning.Trainer",
+    "lightning.Trainer",
+    "lightning.pytorch.Trainer",
+)
+_FACTORIES_OF_TARGETS = frozenset(
+    {"hydra.utils.instantiate", "hydra._internal.instantiate._instantiate2.instantiate"}
+)
 
 
 # torchtext's own iterators (`torchtext.data` before 0.9, `torchtext.legacy.data` to 0.11) make
@@ -810,6 +825,8 @@ class LibraryCalls:
             return self._new(Obj("namespace", attrs=dict(kwargs), built=at, spelled=name))
         if name in facts.model_preparers and args:
             return args[0]  # the same model, prepared or under an adapter
+        if name in _FACTORIES_OF_TARGETS:
+            return self._instantiated(args, kwargs, at, node, frame)
         if name.rsplit(".", 1)[-1] in _FRAMEWORK_CLASSES:
             owns = name in facts.owning_frameworks
             given = kwargs.get("model", args[0] if args else None)
@@ -866,6 +883,125 @@ class LibraryCalls:
         if name in _CONFIG_LOADERS and args:
             return self._config_data(name, args[0], at)
         return Unknown(at=at, reason=f"{spelled} is outside the program")
+
+    # -- Hydra's factory of objects from configurations ---------------------------------------
+    def _instantiated(self, args, kwargs, at, node, frame) -> Value:
+        """``hydra.utils.instantiate(config, **kwargs)``: a call of the config's ``_target_``
+        with its fields, where the config and its target are decided."""
+        config = args[0] if args else kwargs.get("config", Unknown(at=at))
+        fields = self._config_fields(config)
+        given_node = next((k.value for k in node.keywords if k.arg == "config"), None)
+        spelled = _code(node.args[0] if node.args else given_node or node, frame, self)
+        if fields is None:
+            why = f"its configuration `{spelled}` is not decided"
+            reason = _reason(config)
+            return Unknown(at=at, reason=f"{why} ({reason})" if reason else why)
+        target = fields.get("_target_")
+        if not isinstance(target, Const) or not isinstance(target.value, str):
+            return Unknown(at=at, reason=f"the `_target_` of `{spelled}` is not decided")
+        given = {k: v for k, v in kwargs.items() if k != "config"}
+        if truth(given.get("_partial_", fields.get("_partial_", Const()))) is not False:
+            return Unknown(at=at, reason=f"`{spelled}` may be built as a partial")
+        merged = {
+            k: v
+            for k, v in {**fields, **given}.items()
+            if not (k.startswith("_") and k.endswith("_"))
+        }
+        module, _, last = target.value.rpartition(".")
+        found = self.modules.resolve(frame.path, module) if module else None
+        if found is not None:  # a class or function of the program itself
+            env = self._load(found) or {}
+            callee = env.get(last, Unknown(at=at, reason=f"`{target.value}` not found"))
+            return self._apply(callee, [], merged, at, node, frame)
+        return self._external(target.value, [], merged, at, node, frame)
+
+    def _config_fields(self, config: Value) -> dict[str, Value] | None:
+        """The fields of a decided configuration: a mapping (an OmegaConf config, a YAML file's
+        data) or an instance of a dataclass of the program, its bases' fields included."""
+        if isinstance(config, Dict):
+            return {k: v for k, v in config.items if isinstance(k, str)}
+        obj = self.heap.get(config.id) if isinstance(config, Ref) else None
+        if obj is None:
+            return None
+        if obj.kind == "mapping":
+            return dict(obj.attrs)
+        if obj.cls is None or obj.cls.node is None or not _declares_fields(obj.cls.node):
+            return None
+        fields: dict[str, Value] = {}
+        for cls in reversed(self._lineage(obj.cls)):
+            for statement in cls.node.body if cls.node is not None else ():
+                if not (
+                    isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+                ):
+                    continue
+                name = statement.target.id
+                given = obj.attrs.get(name, Unknown())
+                if statement.value is None or isinstance(statement.value, ast.Call):
+                    fields[name] = given  # required, or `field(...)`: as the instance holds it
+                    continue
+                default = self._class_expr(cls, statement.value)
+                if given != default:
+                    fields[name] = given
+                    continue
+                text = f"`{name}` defaults to {ast.unparse(statement.value)} in `{cls.name}`"
+                fields[name] = _with_why(default, (Why(cls.path, statement.lineno, text),))
+        return fields
+
+    def _lineage(self, cls: ClassRef) -> list[ClassRef]:
+        """The class and the program's classes it derives from, nearest first."""
+        found, todo = [], [cls]
+        while todo and len(found) < 16:
+            current = todo.pop(0)
+            if any(c.node is current.node for c in found):
+                continue
+            found.append(current)
+            todo.extend(self._bases(current))
+        return found
+
+    # -- a framework that fits a LightningModule ------------------------------------------------
+    def _fits_lightning_module(self, func: Value, args, kwargs, at, node, frame) -> None:
+        """``trainer.fit(model, ...)`` where ``trainer`` is an object the evaluator did not
+        follow (made by a call outside the program, or of a class derived from one) and
+        ``model`` a LightningModule with its own ``training_step``: a framework owns the step.
+        What it trains on is not decided: "cannot tell" at the line that made the object."""
+        model = args[0] if args else kwargs.get("model")
+        obj = self.heap.get(model.id) if isinstance(model, Ref) else None
+        owner = node.func.value
+        given = (
+            node.args[0]
+            if node.args
+            else next((k.value for k in node.keywords if k.arg == "model"), None)
+        )
+        if obj is not None and obj.kind == "model" and obj.cls is not None:
+            if not isinstance(self._class_attr(obj.cls, "training_step"), Function):
+                return
+        elif not (
+            self._annotated(given, frame).endswith(".LightningModule")
+            or self._annotated(owner, frame).startswith(_LIGHTNING_TRAINERS)
+        ):
+            return  # the object and what it fits are not known to be Lightning's
+        made = func.at if isinstance(func, Unknown) and func.at else at
+        if isinstance(func, Bound) and isinstance(func.target, Ref):
+            made = self.heap[func.target.id].built or at
+        reason = _reason(func) or "an object the evaluator did not follow"
+        why = f"what it is is not decided: {reason}"
+        detail = f"?{_code(owner, frame, self)}: {why}|{made}"
+        self._event("framework", frame, node, detail)
+
+    def _annotated(self, node: ast.expr | None, frame) -> str:
+        """The library class a name is annotated with where the running function (or module)
+        binds it (`model: LightningModule = hydra.utils.instantiate(cfg.model)`), or ""."""
+        if not isinstance(node, ast.Name):
+            return ""
+        scope = frame.function.node if frame.function is not None else self.modules.tree(frame.path)
+        for statement in ast.walk(scope) if scope is not None else ():
+            if (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and statement.target.id == node.id
+            ):
+                return self._name_of(statement.annotation, frame)
+        return ""
 
     # -- configuration files of the repository -------------------------------------------------
     def _config_text(self, given: Value | None, at: str) -> tuple[str, Const] | Unknown:
@@ -930,3 +1066,11 @@ class LibraryCalls:
             items = {k: self._mapping(v, at) for k, v in data.items if isinstance(k, str)}
             return self._new(Obj("mapping", attrs=items, built=at))
         return data
+
+
+def _declares_fields(node: ast.ClassDef) -> bool:
+    """A dataclass (Hydra's structured configs are dataclasses or attrs classes)."""
+    return any(
+        (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(("dataclass", "define"))
+        for d in node.decorator_list
+    )
