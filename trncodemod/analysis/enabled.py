@@ -477,7 +477,15 @@ def in_cuda_only_block(
     left, or of the device pass's own original tree with those two arguments."""
 
     def requires(test: cst.BaseExpression) -> bool:
-        return _requires_cuda(test, identity, availability_stays)
+        if _requires_cuda(test, identity, availability_stays):
+            return True
+        # `if self.is_cuda:` where every `self.is_cuda = ...` of the class requires CUDA
+        # (timm's PrefetchLoader: `self.is_cuda = device.type == 'cuda' and
+        # torch.cuda.is_available()`).
+        values = _attribute_values(test, node, parent_of)
+        return bool(values) and all(
+            _requires_cuda(value, identity, availability_stays) for value in values
+        )
 
     child = node
     parent = parent_of(node)
@@ -601,6 +609,52 @@ def conjoined_with_cuda_only(
             return True
         child, parent = parent, parent_of(parent)
     return False
+
+
+def _attribute_values(
+    test: cst.BaseExpression,
+    node: cst.CSTNode,
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+) -> list[cst.BaseExpression]:
+    """The values the class around ``node`` assigns to ``self.<name>`` where ``test`` is that
+    attribute, read in one of its methods; [] where ``test`` is anything else, or an assignment
+    of it is not ``self.<name> = value`` (an augmented one, a tuple target)."""
+    if not (
+        isinstance(test, cst.Attribute)
+        and isinstance(test.value, cst.Name)
+        and test.value.value == "self"
+    ):
+        return []
+    owner = parent_of(node)
+    while owner is not None and not isinstance(owner, cst.ClassDef):
+        owner = parent_of(owner)
+    if owner is None:
+        return []
+    name = test.attr.value
+    values: list[cst.BaseExpression] = []
+    for found in walk(owner):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(found, cst.Assign):
+            targets = [t.target for t in found.targets]
+        elif isinstance(found, cst.AugAssign | cst.AnnAssign):
+            targets = [found.target]
+        for target in targets:
+            if _self_attribute(target, name):
+                if not isinstance(found, cst.Assign) or len(targets) != 1:
+                    return []
+                values.append(found.value)
+            elif any(_self_attribute(t, name) for t in walk(target)):
+                return []  # `self.a, self.b = ...`: not read here
+    return values
+
+
+def _self_attribute(node: cst.CSTNode, name: str) -> bool:
+    return (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.value.value == "self"
+        and node.attr.value == name
+    )
 
 
 def _requires_cuda(

@@ -164,7 +164,76 @@ class Evaluator(LibraryCalls):
             "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
         )
         self.trace.other_device = self._other_device()
+        if not self.trace.stopped:
+            self._functions_off_path()
         return self.trace
+
+    def _functions_off_path(self) -> None:
+        """A module-level function of a module the run loaded, none of whose lines ran, whose
+        every mention in the modules the run loaded is the callee of a call on a line off the
+        launch path (or in another such function): its lines are off the launch path too
+        (yolov5's `check_train_batch_size`, called only under `if batch_size == -1:`, off by
+        default). A decorated function, one never mentioned, or one mentioned any other way
+        (handed on, imported under another name) is left alone: it may run another way."""
+        trees = {path: self.modules.tree(path) for path in sorted(self.trace.modules)}
+        defs: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        for path, tree in trees.items():
+            for node in tree.body if tree is not None else ():
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    if not node.decorator_list:
+                        defs[(path, node.name)] = node
+        if not defs:
+            return
+        names = {name for _, name in defs}
+        mentions: dict[str, list[tuple[str, int, bool]]] = {}  # name -> (path, line, a callee)
+        for path, tree in trees.items():
+            if tree is None:
+                continue
+            callees = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    callees.add(id(node.func))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Name) and node.id in names:
+                    mentions.setdefault(node.id, []).append(
+                        (path, node.lineno, id(node) in callees)
+                    )
+                elif isinstance(node, ast.Attribute) and node.attr in names:
+                    mentions.setdefault(node.attr, []).append(
+                        (path, node.lineno, id(node) in callees)
+                    )
+                elif isinstance(node, ast.alias) and node.asname and node.name in names:
+                    mentions.setdefault(node.name, []).append((path, 0, False))
+        off, ran = self.trace.off_path, self.trace.ran
+        changed = True
+        while changed:
+            changed = False
+            for (path, name), node in defs.items():
+                last = node.end_lineno or node.lineno
+                body = range(node.lineno, last + 1)
+                if node.lineno in off.get(path, {}) or ran.get(path, set()).intersection(body):
+                    continue
+                found = mentions.get(name, [])
+                whys = []
+                for where, line, callee in found:
+                    if where == path and line in body:
+                        continue  # a call of itself
+                    why = off.get(where, {}).get(line)
+                    if not callee or why is None or line in ran.get(where, set()):
+                        break
+                    whys.append(why)
+                else:
+                    if not whys:
+                        continue
+                    upstream = whys[0].replace(" is called only where ", ", called only where ", 1)
+                    if upstream != whys[0]:
+                        why = f"`{name}` is called only by {upstream}"
+                    else:
+                        why = f"`{name}` is called only where {whys[0]}"
+                    lines = off.setdefault(path, {})
+                    for line in body:
+                        lines.setdefault(line, why)
+                    changed = True
 
     def _other_device(self) -> tuple[str, str] | None:
         """The first import of a kernel module for another device in the modules run."""
