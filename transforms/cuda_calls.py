@@ -681,7 +681,11 @@ class CudaOnlyCalls(DropsStatements, Pass):
         if not (self.target.is_xla and self.enabled(DeviceCountLauncher)):
             return False
         module = self._wrapper.module
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+        facts = per_tree(
+            module,
+            "device",
+            lambda tree: analyse(tree, self.module_names, self.run.program.imported_flags),
+        )
         return call in facts.launchers.values()
 
     # -- pinned memory -----------------------------------------------------------------------

@@ -861,7 +861,11 @@ class DataParallel(Pass):
                     "the CPU, and DDP of a model on the XLA device raises with it"
                 )
             elif value is None and backend is not None:  # `backend=args.dist_backend`
-                facts = per_tree(self._module, "device", lambda t: analyse(t, self.module_names))
+                facts = per_tree(
+                    self._module,
+                    "device",
+                    lambda t: analyse(t, self.module_names, self.run.program.imported_flags),
+                )
                 held = facts.constant(backend.value)
                 if held is not None:
                     what += f', "{held}" on every launch the tool can see'

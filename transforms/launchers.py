@@ -176,7 +176,11 @@ class Launchers(Pass):
         self.counts: dict[cst.Call, str] = {}  # device_count() call → what it becomes
 
     def visit_Module(self, node: cst.Module) -> None:
-        facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
+        facts = per_tree(
+            node,
+            "device",
+            lambda module: analyse(module, self.module_names, self.run.program.imported_flags),
+        )
         self._plan_counts(node, set(facts.launchers.values()))
         script = self.context.filename or "train.py"
         for spawn, count in facts.launchers.items():

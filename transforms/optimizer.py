@@ -457,7 +457,11 @@ class FusedOptimizers(Pass):
 
     def _on_device(self, owner: str, call: cst.Call) -> bool:
         module = self._wrapper.module
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+        facts = per_tree(
+            module,
+            "device",
+            lambda tree: analyse(tree, self.module_names, self.run.program.imported_flags),
+        )
 
         def line_of(node: cst.CSTNode) -> int | None:
             position = self.get_metadata(PositionProvider, node, None)

@@ -196,7 +196,9 @@ class ProcessUtilities(Pass):
         if any(_imports_torch_xla(statement) for statement in module.body):
             return True
         return per_tree(
-            module, "device", lambda tree: analyse(tree, self.module_names)
+            module,
+            "device",
+            lambda tree: analyse(tree, self.module_names, self.run.program.imported_flags),
         ).places_on_device
 
     def _plan_seed(self, call: cst.Call) -> None:

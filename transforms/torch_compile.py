@@ -340,7 +340,11 @@ class TorchCompile(Pass):
         while parent is not None:
             if isinstance(parent, cst.If) and child is parent.body:
                 module = self._wrapper.module
-                facts = per_tree(module, "device", lambda m: analyse(m, self.module_names))
+                facts = per_tree(
+                    module,
+                    "device",
+                    lambda m: analyse(m, self.module_names, self.run.program.imported_flags),
+                )
                 if facts.truth(parent.test) is False:
                     return cst.Module([]).code_for_node(parent.test)
             child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)

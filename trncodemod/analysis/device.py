@@ -18,7 +18,7 @@ per scope: training scripts bind the device once and pass it around under the sa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -154,6 +154,9 @@ class DeviceFacts:
     launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
     # `if`-tests and conditions whose value on the target is known (True or False).
     known_tests: dict[cst.BaseExpression, bool] = field(default_factory=dict)
+    # Unresolved expressions that read a flag another module sets from an availability check
+    # and keeps (``ModuleView.imported_flags``): the device is decided there, and reported there.
+    decided_elsewhere: set[cst.CSTNode] = field(default_factory=set)
 
     evaluator: _Evaluator | None = None
 
@@ -312,8 +315,16 @@ def _code(node: cst.CSTNode) -> str:
 class _Evaluator:
     """Evaluates device values and conditions as they would be on the target."""
 
-    def __init__(self, collected: _Collector, facts: DeviceFacts) -> None:
+    def __init__(
+        self,
+        collected: _Collector,
+        facts: DeviceFacts,
+        flags: Mapping[str, tuple[bool, str]] | None = None,
+    ) -> None:
         self.c = collected
+        # Flags set in another module from an availability check: read -> (whether the check
+        # is dropped there, where it is) (``ModuleView.imported_flags``).
+        self.flags = flags or {}
         self.q = collected.qualified
         self.facts = facts
         self.active: set[int] = set()  # nodes being evaluated (cycles)
@@ -804,6 +815,8 @@ class _Evaluator:
                     return option.action == "store_false"
                 if option is not None and _string(option.default) is not None:
                     return self.truth(option.default, depth)  # a string option's default
+                if name in self.flags:
+                    return self._imported_flag(node, name)
                 return _unknown(node, f"`{name}` is set outside what the tool can see")
             results = set()
             for binding in bindings:
@@ -825,6 +838,19 @@ class _Evaluator:
                 return results.pop()
             return _unknown(node, f"`{name}` is set both ways")
         return _unknown(node, "the tool cannot read it")
+
+    def _imported_flag(self, node: cst.BaseExpression, name: str) -> bool | _Value:
+        """A flag another module sets from an availability check: true on the target where
+        the tool drops the check there; else undecided here, and reported there, once."""
+        dropped, where = self.flags[name]
+        if dropped:
+            return True
+        self.facts.decided_elsewhere.add(node)
+        return _unknown(
+            node,
+            f"`{name}` is set at {where} from an availability check that is False on "
+            "Trainium and stays there",
+        )
 
     def _comparison(self, node: cst.Comparison, depth: int) -> bool | _Value:
         """``device.type == "cuda"``, ``"cuda" in device``, ``device != "cpu"``: true on the
@@ -962,12 +988,17 @@ def _is_dtype(node: cst.BaseExpression, qualified: Qualified) -> bool:
     return bool(last) and not last.startswith("dev") and bool(qualified(node) & {f"torch.{last}"})
 
 
-def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
-    """The training device of ``module`` and what decides it."""
+def analyse(
+    module: cst.Module,
+    qualified: Qualified,
+    flags: Mapping[str, tuple[bool, str]] | None = None,
+) -> DeviceFacts:
+    """The training device of ``module`` and what decides it; ``flags``: the flags it reads
+    that another module sets from an availability check (``ModuleView.imported_flags``)."""
     collected = _Collector(qualified)
     visit(module, collected)
     facts = DeviceFacts()
-    evaluator = _Evaluator(collected, facts)
+    evaluator = _Evaluator(collected, facts, flags)
     outcome: set[str] = set()
     moves_run = False
     skipped: dict[cst.BaseExpression, str] = {}
