@@ -1008,7 +1008,8 @@ def analyse(
             if not (qualified(func) & {"torch.cuda"}):
                 facts.places_on_device = True
                 outcome.add(ACCELERATOR)
-                moves_run |= _guards_of_move(call, collected, evaluator, skipped)
+                if not _follows_operand(call, collected):
+                    moves_run |= _guards_of_move(call, collected, evaluator, skipped)
             continue
         device = _device_argument(call, qualified)
         if device is None or _is_dtype(device, qualified) or evaluator.dtype(device) is not None:
@@ -1028,7 +1029,8 @@ def analyse(
             if "device" not in _last(name).lower() and _last(name) not in collected.bindings:
                 continue  # `.to(other_tensor)`, `.to(memory_format)`: not a device
         facts.places_on_device = True
-        moves_run |= _guards_of_move(call, collected, evaluator, skipped)
+        if not _follows_operand(call, collected):
+            moves_run |= _guards_of_move(call, collected, evaluator, skipped)
         name = dotted(device)
         if name is not None:
             facts.device_names.add(name)
@@ -1097,6 +1099,39 @@ def _guards_of_move(
                 why = f"`{_code(test)}` is {truth} on the target unless it is set otherwise"
                 skipped.setdefault(test, why)
     return runs
+
+
+def _follows_operand(call: cst.Call, collected: _Collector) -> bool:
+    """A move under a test of where another tensor lives (`if values.is_cuda: noise =
+    noise.cuda()`, `is_cuda = a.is_cuda` ... `if is_cuda:`): a scratch tensor made beside an
+    operand follows it, it decides no device; whether the conditions around it let it run says
+    nothing about where the model and the step's inputs are (a CPU operand beside XLA tensors
+    is uploaded: `xla + cpu` is an XLA tensor and its backward runs, measured on torch-xla 2.9
+    XLA:CPU)."""
+    for test, _ in collected.call_guards.get(call, ()):
+        for node in walk(test):
+            if _where_it_lives(node, collected):
+                return True
+            name = dotted(node) if isinstance(node, cst.Name | cst.Attribute) else None
+            for binding in collected.bindings.get(name or "", ()):
+                if binding.value is not None and _where_it_lives(binding.value, collected):
+                    return True
+    return False
+
+
+def _where_it_lives(node: cst.CSTNode, collected: _Collector) -> bool:
+    """`x.is_cuda`, `x.device.type`: where a tensor already lives; not an attribute the file
+    assigns (`self.is_cuda = torch.cuda.is_available()` is a decision, not a tensor's place)."""
+    if not isinstance(node, cst.Attribute) or dotted(node) in collected.bindings:
+        return False
+    if node.attr.value == "is_cuda":
+        return True
+    inner = node.value
+    return (
+        node.attr.value == "type"
+        and isinstance(inner, cst.Attribute)
+        and inner.attr.value == "device"
+    )
 
 
 def _cpu_values(
