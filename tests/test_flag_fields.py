@@ -89,3 +89,16 @@ def test_a_flag_nobody_reads_is_left_to_the_file_rules():
             print(args.no_cuda)
     """)
     assert views["agent/arguments.py"].flag_checks == {}
+
+
+def test_a_flag_object_kept_in_an_attribute_keeps_its_check():
+    views = _views("""
+        import torch
+        from agent.arguments import get_args
+
+        class Runner:
+            def __init__(self):
+                self.args = get_args()
+                self.device = torch.device("cuda" if self.args.cuda else "cpu")
+    """)
+    assert "kept at line 7" in views["agent/arguments.py"].flag_checks[9][0]

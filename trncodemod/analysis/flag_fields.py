@@ -20,7 +20,7 @@ the reads of that name's fields and what each read turns on. The program model
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from trncodemod.analysis.training import dotted
 
@@ -30,6 +30,13 @@ _HARMLESS_CALLS = frozenset(
     {"print", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.manual_seed"}
 )
 _MOVES = frozenset({"cuda", "to"})
+# Libraries whose calls return no object a helper of the program set a flag on.
+_LIBRARIES = frozenset(
+    {"torch", "torchvision", "torchaudio", "numpy", "math", "os", "sys", "random", "time", "re"}
+    | {"json", "logging", "copy", "itertools", "functools", "collections", "pathlib", "PIL"}
+    | {"transformers", "datasets", "accelerate", "tqdm", "wandb", "yaml", "cv2", "einops"}
+    | {"torch_xla", "timm", "scipy", "pandas", "sklearn", "typing", "dataclasses", "argparse"}
+)
 
 # (field, line, column of the availability check, why the flag is not only a device choice
 # in the function itself: "" where it is).
@@ -46,6 +53,8 @@ def flag_fields(tree: ast.Module) -> dict[str, tuple[FlagField, ...]]:
     found: dict[str, tuple[FlagField, ...]] = {}
     for function in tree.body:
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not is_setter(function.name):
             continue
         returned = {
             r.value.id
@@ -67,36 +76,53 @@ def flag_fields(tree: ast.Module) -> dict[str, tuple[FlagField, ...]]:
             if check is None:
                 continue
             reads = _reads(function.body, {target.value.id})
-            why = next((w for f, _, _, w in reads if f in (target.attr, HANDED_ON) and w), "")
+            why = next((w for _, f, _, _, w in reads if f in (target.attr, HANDED_ON) and w), "")
             fields.append((target.attr, check.lineno, check.col_offset + 1, why))
         if fields:
             found[function.name] = tuple(fields)
     return found
 
 
-def flag_reads(tree: ast.Module, imported: Iterable[str]) -> dict[str, tuple[FlagRead, ...]]:
+def flag_reads(tree: ast.Module, imports: Mapping[str, str]) -> dict[str, tuple[FlagRead, ...]]:
     """Imported callees as this module spells them (`get_args`, `arguments.get_args`) -> the
     reads (`args.cuda`) of a name bound to their result in the same scope, each with what it
-    turns on. Method calls (`model.train()`) are not reads of a flag."""
-    imported = set(imported)
+    turns on. Method calls (`model.train()`) are not reads of a flag; what a library returns
+    (`x = torch.zeros(...)`, `x.shape`) and what a class builds (`model = Net()`: a flag setter
+    is a function, ``is_setter``) are not followed. The result kept other than in a plain name
+    (`self.args = get_args()`) is read whole where the tool does not follow it (``HANDED_ON``)."""
+    imported = {
+        local
+        for local, binding in imports.items()
+        if binding.startswith(".") or binding.partition(":")[0].split(".")[0] not in _LIBRARIES
+    }
     found: dict[str, list[FlagRead]] = {}
     for body in _scopes(tree):
         bound: dict[str, str] = {}
         for statement in _statements(body):
-            if (
-                isinstance(statement, ast.Assign)
-                and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)
-                and isinstance(statement.value, ast.Call)
-            ):
-                callee = dotted(statement.value.func)
-                if callee is not None and callee.split(".", 1)[0] in imported:
-                    bound[statement.targets[0].id] = callee
-        for name, callee in bound.items():
-            reads = _reads(body, {name})
-            if reads:
-                found.setdefault(callee, []).extend((f"{name}.{f}", *rest) for f, *rest in reads)
+            if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
+                continue
+            callee = dotted(statement.value.func) or ""
+            if callee.split(".", 1)[0] not in imported or not is_setter(callee.rsplit(".", 1)[-1]):
+                continue
+            targets = statement.targets
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                bound[targets[0].id] = callee
+            else:
+                why = (
+                    f"its result is kept at line {statement.lineno} "
+                    f"(`{_short(ast.unparse(statement))}`), where the tool does not follow it"
+                )
+                read = (f"?.{HANDED_ON}", statement.lineno, statement.col_offset + 1, why)
+                found.setdefault(callee, []).append(read)
+        for name, field, line, column, why in _reads(body, set(bound)) if bound else ():
+            found.setdefault(bound[name], []).append((f"{name}.{field}", line, column, why))
     return {callee: tuple(reads) for callee, reads in found.items()}
+
+
+def is_setter(name: str) -> bool:
+    """A function name, as opposed to a class's (`get_args`, not `Trainer`): only functions are
+    read as flag setters, on both sides."""
+    return not name[:1].isupper()
 
 
 def _availability_check(value: ast.expr) -> ast.Call | None:
@@ -116,10 +142,17 @@ def _availability_check(value: ast.expr) -> ast.Call | None:
 
 
 def _scopes(tree: ast.Module) -> Iterator[list[ast.stmt]]:
+    """The module's top level and each function's body, found through statements only."""
     yield tree.body
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield node.body
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        statement = stack.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield statement.body
+        for block in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(statement, block, ()))
+        for handler in getattr(statement, "handlers", ()):
+            stack.extend(handler.body)
 
 
 def _statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
@@ -134,37 +167,43 @@ def _statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _statements(handler.body)
 
 
-def _reads(body: list[ast.stmt], names: set[str]) -> list[FlagRead]:
-    """Reads of ``name.field`` in one scope, each with why it is not a device choice; the
+def _reads(body: list[ast.stmt], names: set[str]) -> list[tuple[str, str, int, int, str]]:
+    """Reads of ``name.field`` in one scope, as (name, field, line, column, why it is not a
+    device choice); the
     name handed on whole (`train(args)`, `self.args = args`) reads every field (``HANDED_ON``)
     where the tool does not follow it."""
-    parents: dict[ast.AST, ast.AST] = {}
-    reads: list[ast.Attribute] = []
-    handed: list[FlagRead] = []
+    reads: list[tuple[ast.Attribute, dict[ast.AST, ast.AST]]] = []
+    handed: list[tuple[str, str, int, int, str]] = []
     for statement in _statements(body):
-        for node in _own_nodes(statement):
-            for child in ast.iter_child_nodes(node):
-                parents[child] = node
-            if (
-                isinstance(node, ast.Attribute)
-                and not (isinstance(parents.get(node), ast.Call) and parents[node].func is node)
-                and isinstance(node.ctx, ast.Load)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in names
-            ):
-                reads.append(node)
-            elif (
-                isinstance(node, ast.Name)
-                and isinstance(node.ctx, ast.Load)
-                and node.id in names
-                and not isinstance(parents.get(node), ast.Attribute | ast.Return)
-            ):
+        named = [
+            n
+            for n in _own_nodes(statement)
+            if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
+        ]
+        if not named:
+            continue
+        parents = {
+            child: node for node in _own_nodes(statement) for child in ast.iter_child_nodes(node)
+        }
+        for node in named:
+            parent = parents.get(node)
+            if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load):
+                call = parents.get(parent)
+                if not (isinstance(call, ast.Call) and call.func is parent):
+                    reads.append((parent, parents))
+            elif not isinstance(parent, ast.Attribute | ast.Return):
                 code = _short(
                     ast.unparse(statement if isinstance(statement, ast.Expr | ast.Assign) else node)
                 )
-                why = f"`{node.id}` is handed on whole at line {node.lineno} (`{code}`), where the tool does not follow it"
-                handed.append((HANDED_ON, node.lineno, node.col_offset + 1, why))
-    found = [(r.attr, r.lineno, r.col_offset + 1, _why_not_a_choice(r, parents)) for r in reads]
+                why = (
+                    f"`{node.id}` is handed on whole at line {node.lineno} (`{code}`), where the "
+                    "tool does not follow it"
+                )
+                handed.append((node.id, HANDED_ON, node.lineno, node.col_offset + 1, why))
+    found = [
+        (r.value.id, r.attr, r.lineno, r.col_offset + 1, _why_not_a_choice(r, parents))  # type: ignore[attr-defined]
+        for r, parents in reads
+    ]
     return found + handed
 
 
@@ -205,8 +244,7 @@ def _why_not_a_choice(read: ast.Attribute, parents: dict[ast.AST, ast.AST]) -> s
             if why:
                 return why
         return ""
-    code = ast.unparse(parent if isinstance(parent, ast.stmt | ast.expr) else node)
-    return f"it is read at line {read.lineno} (`{_short(code)}`) in a way the tool does not follow"
+    return f"it is read at line {read.lineno} in a way the tool does not follow"
 
 
 def _device_value(node: ast.expr) -> bool:

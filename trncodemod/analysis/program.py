@@ -328,7 +328,7 @@ def summarize(text: str) -> ModuleSummary | None:
         device_returns=returns,
         tests=holds_tests(tree, imports),
         shape_params=module_shape_parameters(tree),
-        flag_fields=flag_fields(tree),
+        flag_fields=flag_fields(tree) if "is_available" in text else {},
         flag_reads=flag_reads(tree, imports),
     )
 
