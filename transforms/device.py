@@ -48,7 +48,6 @@ from trncodemod.analysis.device import (
     UNKNOWN,
     DeviceFacts,
     accelerator_index,
-    analyse,
     identity_subject,
     is_cuda_string,
     is_index_device,
@@ -251,11 +250,7 @@ class DevicePlacement(Pass):
         return bool(program.decisions)  # a device decided here, for modules that train
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.facts = per_tree(
-            node,
-            "device",
-            lambda module: analyse(module, self.module_names, self.run.program.imported_flags),
-        )
+        self.facts = self.device_facts(node)
         program = self.run.program
         profile = self.run.profile
         if self.target.is_xla and not set(profile.launchers) & _FRAMEWORKS:
