@@ -30,7 +30,6 @@ from trncodemod.transforms.amp_table import (
 )
 
 from trncodemod.analysis.amp_calls import calls_and_withs, may_name
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step, root_name
 from trncodemod.analysis.nodes import find
@@ -171,7 +170,7 @@ class MixedPrecision(DropsStatements, Pass):
         dtype is computed (`dtype=ptdtype`) and the device analysis cannot show it is bf16 there
         (nanoGPT's `ptdtype` is, once `torch.cuda.is_bf16_supported()` is resolved). A scaler
         must then stay (issue 11: no scaler removed while an fp16 path remains)."""
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+        facts = self.device_facts(module)
         for call in calls:
             if not self.is_any(call.func, AUTOCAST | CUDA_AUTOCAST):
                 continue
@@ -195,7 +194,7 @@ class MixedPrecision(DropsStatements, Pass):
         enabled = next((a for a in call.args if a.keyword and a.keyword.value == "enabled"), None)
         if enabled is None:
             return False
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+        facts = self.device_facts(module)
         return facts.truth(enabled.value) is False
 
     def _is_cuda_scaler(self, call: cst.Call) -> bool:

@@ -13,13 +13,12 @@ import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
 from trncodemod.analysis.training import XLA_DEVICE
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass
 from trncodemod.rewriting.statements import DropsStatements
 from trncodemod.targets import Target
 
@@ -681,7 +680,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
         if not (self.target.is_xla and self.enabled(DeviceCountLauncher)):
             return False
         module = self._wrapper.module
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+        facts = self.device_facts(module)
         return call in facts.launchers.values()
 
     # -- pinned memory -----------------------------------------------------------------------

@@ -11,14 +11,13 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
 
 from trncodemod.analysis import training
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
 
@@ -926,7 +925,7 @@ class DataParallel(Pass):
                     "the CPU, and DDP of a model on the XLA device raises with it"
                 )
             elif value is None and backend is not None:  # `backend=args.dist_backend`
-                facts = per_tree(self._module, "device", lambda t: analyse(t, self.module_names))
+                facts = self.device_facts(self._module)
                 held = facts.constant(backend.value)
                 if held is not None:
                     what += f', "{held}" on every launch the tool can see'

@@ -49,7 +49,6 @@ from trncodemod.analysis.device import (
     UNKNOWN,
     DeviceFacts,
     accelerator_index,
-    analyse,
     identity_subject,
     is_cuda_string,
     is_index_device,
@@ -253,7 +252,7 @@ class DevicePlacement(Pass):
         return bool(program.decisions)  # a device decided here, for modules that train
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
+        self.facts = self.device_facts(node)
         program = self.run.program
         profile = self.run.profile
         if self.target.is_xla and not set(profile.launchers) & _FRAMEWORKS:
@@ -263,6 +262,7 @@ class DevicePlacement(Pass):
         if program.is_test:
             return  # a test is not a training program: its CPU reference run is deliberate
         self._report_decisions(program)
+        self._report_flag_checks(node, program)
         if not self._trains() or set(profile.launchers) & _FRAMEWORKS:
             return  # accelerate, Lightning and the HF Trainer choose the device themselves
         for blame, why in self.facts.unresolved.items():
@@ -422,7 +422,7 @@ class DevicePlacement(Pass):
         """Whether the device is decided by ``blame`` in this file: not by the caller of a
         function whose parameter it is, not derived from where a tensor lives or its dtype, and
         not by a name imported from another given module (reported there, once)."""
-        if blame in self.facts.parameters:
+        if blame in self.facts.parameters or blame in self.facts.decided_elsewhere:
             return False
         for inner in walk(blame):
             if isinstance(inner, cst.Attribute) and inner.attr.value in _DERIVED:
@@ -446,6 +446,55 @@ class DevicePlacement(Pass):
             )
             self.findings.append(RawFinding(line, column, rule, message, False, tuple(uses)))
 
+    def _flag_check(self, call: cst.Call) -> tuple[str, tuple[str, ...]] | None:
+        """For an availability check that sets a flag other modules read (``flag_fields``):
+        why it stays ("" where every read only chooses a device), and the reads."""
+        checks = self.run.program.flag_checks
+        if not checks or not self._is_availability(call):
+            return None
+        line = self.get_metadata(PositionProvider, call).start.line
+        for given, found in checks.items():
+            if self.run.from_original(given) == line:
+                return found
+        return None
+
+    def _is_availability(self, call: cst.Call) -> bool:
+        return not call.args and bool(
+            self.module_names(call.func)
+            & {"torch.cuda.is_available", "torch.accelerator.is_available"}
+        )
+
+    def _report_flag_checks(self, module: cst.Module, program: ModuleView) -> None:
+        """A flag set here from an availability check that another module reads for more
+        than a device choice: the check stays, and the program trains on the CPU; one blocker
+        here, the reads as related places."""
+        if not program.flag_checks or not self.enabled(UnresolvedTrainingDevice):
+            return
+        for call in find(module, cst.Call):
+            found = self._flag_check(call)
+            if found is None or not found[0]:
+                continue
+            why, reads = found
+            parent = self.get_metadata(ParentNodeProvider, call, None)
+            while isinstance(parent, cst.BooleanOperation | cst.UnaryOperation):
+                parent = self.get_metadata(ParentNodeProvider, parent, None)
+            flag = _code(parent.targets[0].target) if isinstance(parent, cst.Assign) else "the flag"
+            where = ", ".join(reads[:3]) + (f" and {len(reads) - 3} more" if len(reads) > 3 else "")
+            self.findings.append(
+                RawFinding(
+                    self.get_metadata(PositionProvider, call).start.line,
+                    self.get_metadata(PositionProvider, call).start.column + 1,
+                    UnresolvedTrainingDevice,
+                    f"`{flag}` is set here from {_code(call)}, which is False on Trainium, and "
+                    f"chooses the training device where it is read ({where}); kept, because "
+                    f"{why}: the program trains on the CPU; on Trainium the device must be "
+                    f'{self.target.device.expr} ("{self.target.device_string}"): set a flag '
+                    "that only chooses the device true there, and keep this one for the CUDA code",
+                    False,
+                    tuple(reads),
+                )
+            )
+
     def _true_name(self) -> cst.Name:
         true = cst.Name("True")
         self._true.add(id(true))
@@ -458,7 +507,8 @@ class DevicePlacement(Pass):
     def _resolves(self, call: cst.Call) -> bool:
         """An availability check this pass makes true: it decides the device on the target."""
         if call not in self.facts.gates:
-            return False
+            found = self._flag_check(call)
+            return found is not None and not found[0]
         if self.is_any(call.func, {"torch.accelerator.is_available"}) and not self.target.is_xla:
             return False  # TorchNeuron registers as the accelerator: it is true as it is
         parent = self.get_metadata(ParentNodeProvider, call, None)

@@ -7,10 +7,9 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
 
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
 
@@ -176,7 +175,7 @@ class Launchers(Pass):
         self.counts: dict[cst.Call, str] = {}  # device_count() call → what it becomes
 
     def visit_Module(self, node: cst.Module) -> None:
-        facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
+        facts = self.device_facts(node)
         self._plan_counts(node, set(facts.launchers.values()))
         script = self.context.filename or "train.py"
         for spawn, count in facts.launchers.items():

@@ -35,11 +35,10 @@ from trncodemod.transforms.optimizer_table import (
     swapped_classes,
 )
 
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.loops import dotted
 from trncodemod.analysis.nodes import find
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass
 from trncodemod.targets import Api, Target
 
 _GRAD_SCALERS = frozenset(
@@ -457,7 +456,7 @@ class FusedOptimizers(Pass):
 
     def _on_device(self, owner: str, call: cst.Call) -> bool:
         module = self._wrapper.module
-        facts = per_tree(module, "device", lambda tree: analyse(tree, self.module_names))
+        facts = self.device_facts(module)
 
         def line_of(node: cst.CSTNode) -> int | None:
             position = self.get_metadata(PositionProvider, node, None)

@@ -10,11 +10,10 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
@@ -195,9 +194,7 @@ class ProcessUtilities(Pass):
         # would see it (nanochat: the seed came only on a second run, which was not a no-op).
         if any(_imports_torch_xla(statement) for statement in module.body):
             return True
-        return per_tree(
-            module, "device", lambda tree: analyse(tree, self.module_names)
-        ).places_on_device
+        return self.device_facts(module).places_on_device
 
     def _plan_seed(self, call: cst.Call) -> None:
         api = self.target.api("manual_seed")

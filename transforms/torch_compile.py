@@ -9,13 +9,12 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import ParentNodeProvider
 
-from trncodemod.analysis.device import analyse
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, find_step_loops
 from trncodemod.analysis.nodes import find
 from trncodemod.analysis.trained_models import TrainedModels, scope_of
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass, per_tree
+from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
@@ -444,7 +443,7 @@ class TorchCompile(Pass):
         while parent is not None:
             if isinstance(parent, cst.If) and child is parent.body:
                 module = self._wrapper.module
-                facts = per_tree(module, "device", lambda m: analyse(m, self.module_names))
+                facts = self.device_facts(module)
                 if facts.truth(parent.test) is False:
                     return cst.Module([]).code_for_node(parent.test)
             child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)

@@ -12,7 +12,7 @@ import builtins
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import libcst as cst
 from libcst._metadata_dependent import LazyValue  # not re-exported; what get_metadata unwraps
@@ -56,6 +56,9 @@ from trncodemod.rewriting.imports import (
 )
 from trncodemod.rewriting.unused_imports import UnusedByText
 from trncodemod.targets import Api, Target
+
+if TYPE_CHECKING:
+    from trncodemod.analysis.device import DeviceFacts
 
 _MISSING = object()
 T = TypeVar("T")
@@ -995,6 +998,15 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
 
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
+
+    def device_facts(self, module: cst.Module) -> DeviceFacts:
+        """The training device of ``module`` and what decides it (``analysis.device``), worked
+        out once a tree for every pass, with the flags it reads that another module sets
+        (``ModuleView.imported_flags``)."""
+        from trncodemod.analysis.device import analyse  # it walks with this module's visitors
+
+        flags = self.run.program.imported_flags
+        return per_tree(module, "device", lambda tree: analyse(tree, self.module_names, flags))
 
     def module_names(self, node: cst.CSTNode) -> frozenset[str]:
         """What ``qualified_names`` gives, less the names of a function's or a class's own

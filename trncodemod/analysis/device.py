@@ -18,7 +18,7 @@ per scope: training scripts bind the device once and pass it around under the sa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -155,6 +155,9 @@ class DeviceFacts:
     launchers: dict[cst.Call, cst.Call] = field(default_factory=dict)
     # `if`-tests and conditions whose value on the target is known (True or False).
     known_tests: dict[cst.BaseExpression, bool] = field(default_factory=dict)
+    # Unresolved expressions that read a flag another module sets from an availability check
+    # and keeps (``ModuleView.imported_flags``): the device is decided there, and reported there.
+    decided_elsewhere: set[cst.CSTNode] = field(default_factory=set)
 
     evaluator: _Evaluator | None = None
 
@@ -313,8 +316,16 @@ def _code(node: cst.CSTNode) -> str:
 class _Evaluator:
     """Evaluates device values and conditions as they would be on the target."""
 
-    def __init__(self, collected: _Collector, facts: DeviceFacts) -> None:
+    def __init__(
+        self,
+        collected: _Collector,
+        facts: DeviceFacts,
+        flags: Mapping[str, tuple[bool, str]] | None = None,
+    ) -> None:
         self.c = collected
+        # Flags set in another module from an availability check: read -> (whether the check
+        # is dropped there, where it is) (``ModuleView.imported_flags``).
+        self.flags = flags or {}
         self.q = collected.qualified
         self.facts = facts
         self.active: set[int] = set()  # nodes being evaluated (cycles)
@@ -805,6 +816,8 @@ class _Evaluator:
                     return option.action == "store_false"
                 if option is not None and _string(option.default) is not None:
                     return self.truth(option.default, depth)  # a string option's default
+                if name in self.flags:
+                    return self._imported_flag(node, name)
                 return _unknown(node, f"`{name}` is set outside what the tool can see")
             results = set()
             for binding in bindings:
@@ -826,6 +839,19 @@ class _Evaluator:
                 return results.pop()
             return _unknown(node, f"`{name}` is set both ways")
         return _unknown(node, "the tool cannot read it")
+
+    def _imported_flag(self, node: cst.BaseExpression, name: str) -> bool | _Value:
+        """A flag another module sets from an availability check: true on the target where
+        the tool drops the check there; else undecided here, and reported there, once."""
+        dropped, where = self.flags[name]
+        if dropped:
+            return True
+        self.facts.decided_elsewhere.add(node)
+        return _unknown(
+            node,
+            f"`{name}` is set at {where} from an availability check that is False on "
+            "Trainium and stays there",
+        )
 
     def _comparison(self, node: cst.Comparison, depth: int) -> bool | _Value:
         """``device.type == "cuda"``, ``"cuda" in device``, ``device != "cpu"``: true on the
@@ -963,12 +989,17 @@ def _is_dtype(node: cst.BaseExpression, qualified: Qualified) -> bool:
     return bool(last) and not last.startswith("dev") and bool(qualified(node) & {f"torch.{last}"})
 
 
-def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
-    """The training device of ``module`` and what decides it."""
+def analyse(
+    module: cst.Module,
+    qualified: Qualified,
+    flags: Mapping[str, tuple[bool, str]] | None = None,
+) -> DeviceFacts:
+    """The training device of ``module`` and what decides it; ``flags``: the flags it reads
+    that another module sets from an availability check (``ModuleView.imported_flags``)."""
     collected = _Collector(qualified)
     visit(module, collected)
     facts = DeviceFacts()
-    evaluator = _Evaluator(collected, facts)
+    evaluator = _Evaluator(collected, facts, flags)
     outcome: set[str] = set()
     moves_run = False
     skipped: dict[cst.BaseExpression, str] = {}
@@ -978,7 +1009,8 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
             if not (qualified(func) & {"torch.cuda"}):
                 facts.places_on_device = True
                 outcome.add(ACCELERATOR)
-                moves_run |= _guards_of_move(call, collected, evaluator, skipped)
+                if not _follows_operand(call, collected):
+                    moves_run |= _guards_of_move(call, collected, evaluator, skipped)
             continue
         device = _device_argument(call, qualified)
         if device is None or _is_dtype(device, qualified) or evaluator.dtype(device) is not None:
@@ -998,7 +1030,8 @@ def analyse(module: cst.Module, qualified: Qualified) -> DeviceFacts:
             if "device" not in _last(name).lower() and _last(name) not in collected.bindings:
                 continue  # `.to(other_tensor)`, `.to(memory_format)`: not a device
         facts.places_on_device = True
-        moves_run |= _guards_of_move(call, collected, evaluator, skipped)
+        if not _follows_operand(call, collected):
+            moves_run |= _guards_of_move(call, collected, evaluator, skipped)
         name = dotted(device)
         if name is not None:
             facts.device_names.add(name)
@@ -1067,6 +1100,39 @@ def _guards_of_move(
                 why = f"`{_code(test)}` is {truth} on the target unless it is set otherwise"
                 skipped.setdefault(test, why)
     return runs
+
+
+def _follows_operand(call: cst.Call, collected: _Collector) -> bool:
+    """A move under a test of where another tensor lives (`if values.is_cuda: noise =
+    noise.cuda()`, `is_cuda = a.is_cuda` ... `if is_cuda:`): a scratch tensor made beside an
+    operand follows it, it decides no device; whether the conditions around it let it run says
+    nothing about where the model and the step's inputs are (a CPU operand beside XLA tensors
+    is uploaded: `xla + cpu` is an XLA tensor and its backward runs, measured on torch-xla 2.9
+    XLA:CPU)."""
+    for test, _ in collected.call_guards.get(call, ()):
+        for node in walk(test):
+            if _where_it_lives(node, collected):
+                return True
+            name = dotted(node) if isinstance(node, cst.Name | cst.Attribute) else None
+            for binding in collected.bindings.get(name or "", ()):
+                if binding.value is not None and _where_it_lives(binding.value, collected):
+                    return True
+    return False
+
+
+def _where_it_lives(node: cst.CSTNode, collected: _Collector) -> bool:
+    """`x.is_cuda`, `x.device.type`: where a tensor already lives; not an attribute the file
+    assigns (`self.is_cuda = torch.cuda.is_available()` is a decision, not a tensor's place)."""
+    if not isinstance(node, cst.Attribute) or dotted(node) in collected.bindings:
+        return False
+    if node.attr.value == "is_cuda":
+        return True
+    inner = node.value
+    return (
+        node.attr.value == "type"
+        and isinstance(inner, cst.Attribute)
+        and inner.attr.value == "device"
+    )
 
 
 def _cpu_values(

@@ -472,9 +472,12 @@ class LibraryCalls:
         """``module.to(device)`` moves every module it holds (`self.encoder = nn.Sequential(...)`
         built in ``__init__``, a list of blocks): they take its place. With ``unmoved`` (the
         model just built): only those its ``__init__`` built and never moved, so a submodule
-        built on the CPU is where its model is built (`SimSiam()`), not a cause of its own."""
+        built on the CPU is where its model is built (`SimSiam()`), not a cause of its own. A
+        submodule whose class an undecided condition chose (`self.base = base(...)` with `base`
+        CNNBase or MLPBase) is held whichever it is: each choice takes the place."""
         for value in obj.attrs.values():
-            for item in value.items if isinstance(value, Seq) else (value,):
+            items = value.items if isinstance(value, Seq) else (value,)
+            for item in (c for i in items for c in (i.choices if isinstance(i, OneOf) else (i,))):
                 if not isinstance(item, Ref) or item.id in seen:
                     continue
                 seen.add(item.id)

@@ -43,6 +43,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
+from trncodemod.analysis.flag_fields import (
+    HANDED_ON,
+    FlagField,
+    FlagRead,
+    flag_fields,
+    flag_reads,
+)
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
@@ -173,6 +180,11 @@ class ModuleSummary:
     # (``shape_params``: `get_batch(source, i, args, seq_len=None)` slices to `seq_len`):
     # name -> (the parameter's position, -1 for a keyword-only one, its name, the line).
     shape_params: Mapping[str, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
+    # Top-level functions that set a flag from an availability check on the name they return
+    # (`args.cuda = ... torch.cuda.is_available()` in `get_args()`), and the reads of the fields
+    # of names bound to an imported call's result (``flag_fields``).
+    flag_fields: Mapping[str, tuple[FlagField, ...]] = field(default_factory=dict)
+    flag_reads: Mapping[str, tuple[FlagRead, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -201,6 +213,8 @@ class ModuleSummary:
             "device_returns": dict(self.device_returns),
             "tests": self.tests,
             "shape_params": {k: [list(p) for p in v] for k, v in self.shape_params.items()},
+            "flag_fields": {k: [list(f) for f in v] for k, v in self.flag_fields.items()},
+            "flag_reads": {k: [list(r) for r in v] for k, v in self.flag_reads.items()},
         }
 
     @classmethod
@@ -237,6 +251,9 @@ class ModuleSummary:
                 k: tuple(tuple(p) for p in v)  # type: ignore[misc]
                 for k, v in data["shape_params"].items()
             },
+            # No default: a summary from before would hide every helper's flags.
+            flag_fields={k: tuple(tuple(f) for f in v) for k, v in data["flag_fields"].items()},  # type: ignore[misc]
+            flag_reads={k: tuple(tuple(r) for r in v) for k, v in data["flag_reads"].items()},  # type: ignore[misc]
         )
 
 
@@ -311,6 +328,8 @@ def summarize(text: str) -> ModuleSummary | None:
         device_returns=returns,
         tests=holds_tests(tree, imports),
         shape_params=module_shape_parameters(tree),
+        flag_fields=flag_fields(tree) if "is_available" in text else {},
+        flag_reads=flag_reads(tree, imports),
     )
 
 
@@ -642,6 +661,14 @@ class ModuleView:
     element_calls: Mapping[str, tuple[tuple[int, str, str, str, str], ...]] = field(
         default_factory=dict
     )
+    # Availability checks of this module that set a flag on what a function returns, read in
+    # other modules (``flag_fields``): line -> (why the check stays as it is, "" where every
+    # read only chooses a device and it is dropped; the reads as "path:line").
+    flag_checks: Mapping[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # Flags this module reads that a function of another module sets from an availability
+    # check: the read as spelled ("args.cuda") -> (whether the check is dropped there, so the
+    # flag is true on the target; "path:line" of the check).
+    imported_flags: Mapping[str, tuple[bool, str]] = field(default_factory=dict)
 
     @property
     def is_test(self) -> bool:
@@ -695,6 +722,8 @@ class ModuleView:
                 self.untrained,
                 sorted(self.imported_shape_params.items()),
                 sorted(self.element_calls.items()),
+                sorted(self.flag_checks.items()),
+                sorted(self.imported_flags.items()),
             )
         )
 
@@ -933,6 +962,7 @@ def build_program(
     stopping = _stops(summaries, program, resolver)
     slicers, stepped = _offset_slicers(summaries, resolver)
     decisions = _used_decisions(summaries, resolver, tests)
+    flag_checks, imported_flags = _flags(summaries, resolver)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
     element_calls = _element_calls(summaries, resolver)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
@@ -991,8 +1021,63 @@ def build_program(
             untrained=path in untrained,
             imported_shape_params=resolver.imported_shape_params(path),
             element_calls=element_calls.get(path, {}),
+            flag_checks=flag_checks.get(path, {}),
+            imported_flags=imported_flags.get(path, {}),
         )
     return program
+
+
+def _flags(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> tuple[
+    dict[str, dict[int, tuple[str, tuple[str, ...]]]], dict[str, dict[str, tuple[bool, str]]]
+]:
+    """Flags a function sets from an availability check and other modules read
+    (``flag_fields``), matched: per defining module, each check with why it stays (the first
+    read that does more than choose a device) and its reads; per reading module, each read
+    with whether the check is dropped and where it is."""
+    checks: dict[str, dict[int, tuple[str, tuple[str, ...]]]] = {}
+    readers: dict[str, dict[str, tuple[str, int]]] = {}
+    for path, summary in sorted(summaries.items()):
+        for callee, reads in summary.flag_reads.items():
+            target = resolver.name(path, callee)
+            if target is None or target[1] == MODULE or target[0] == path:
+                continue
+            module, function = target
+            fields = {f[0]: f for f in summaries[module].flag_fields.get(function, ())}
+            for read, line, column, why in reads:
+                field = read.rpartition(".")[2]
+                for found in fields.values() if field == HANDED_ON else [fields.get(field)]:
+                    if found is not None:
+                        _add_flag_read(
+                            checks, readers, found, (module, path, read, f"{line}:{column}", why)
+                        )
+    flags = {
+        path: {
+            read: (not checks[module][check][0], f"{module}:{check}")
+            for read, (module, check) in reads.items()
+        }
+        for path, reads in readers.items()
+    }
+    return checks, flags
+
+
+def _add_flag_read(
+    checks: dict[str, dict[int, tuple[str, tuple[str, ...]]]],
+    readers: dict[str, dict[str, tuple[str, int]]],
+    found: FlagField,
+    read: tuple[str, str, str, str, str],
+) -> None:
+    """One read (module of the check, reading module, the read as spelled, "line:column", why
+    it is more than a device choice) of the flag ``found``."""
+    module, path, name, place, why = read
+    field, check, _column, own = found
+    stays, places = checks.setdefault(module, {}).get(check, (own, ()))
+    if why and not stays:
+        stays = f"in {path} {why}"
+    checks[module][check] = (stays, (*places, f"{path}:{place}"))
+    spelled = f"{name[: -len(HANDED_ON)]}{field}" if name.endswith(HANDED_ON) else name
+    readers.setdefault(path, {})[spelled] = (module, check)
 
 
 def _offset_slicers(
