@@ -513,6 +513,7 @@ class StepMarker(Pass):
         for info in loops.values():
             self._plan(info)
         self._plan_step_functions(node, loops)
+        self._plan_called_steps(node)
 
     # -- a step function called from a loop -----------------------------------------------------
     def _plan_step_functions(self, module: cst.Module, loops: Mapping) -> None:
@@ -572,6 +573,45 @@ class StepMarker(Pass):
             ):
                 continue
             self._after[function.body] = last
+
+    def _plan_called_steps(self, module: cst.Module) -> None:
+        """A function or method of this module that steps the optimizer outside any loop of its
+        own, and that the program finds called once per iteration of loops that cut no graph,
+        here or in other modules (``ModuleView.called_steps``: `agent.update(rollouts)` in the
+        entry script's `for j in range(num_updates):`, `agent` built by one of several
+        classes): the cut goes in the function, after the statement that holds its last
+        optimizer step, before what it reads or returns. A cut after the call instead would
+        come after the function's `.item()` reads, which run the forward pass once more, and
+        would cut a second time where another class's `update` cuts in its own loop."""
+        if not self.run.program.called_steps:
+            return
+        functions = dict(_definitions(module))
+        assert self._marker_api is not None
+        for qualname, loop in self.run.program.called_steps:
+            function = functions.get(qualname)
+            if function is None or function.body in self._after:
+                continue  # not found as summarised, or already cut by _plan_step_functions
+            steps = tuple(
+                node
+                for node in own_statements(function.body)
+                if isinstance(node, cst.Call) and is_optimizer_step(node)
+            )
+            if not steps or any(
+                isinstance(node, cst.Call) and self._is_marker(node) for node in walk(function.body)
+            ):
+                continue
+            if not self.report(
+                steps[-1],
+                TrainLoopStepMarker,
+                f"`{qualname}` steps the optimizer and is called once per iteration of the loop "
+                f"at {loop}, which cuts no graph: `{self._marker_api.expr}` inserted after the "
+                "optimizer step, before what the function reads or returns (otherwise the "
+                "graph grows by one step each iteration)",
+                True,
+            ):
+                continue
+            statements = list(function.body.body)  # type: ignore[union-attr]
+            self._after[function.body] = step_holder(statements, steps)
 
     def _marker_in_scope(self, module: cst.Module, api: Api) -> Api:
         """``api`` spelled with the alias the module already imports its module under (``import
@@ -1000,6 +1040,19 @@ def _main_guards(module: cst.Module) -> Iterator[cst.If]:
             ),
         ):
             yield statement
+
+
+def _definitions(module: cst.Module) -> Iterator[tuple[str, cst.FunctionDef]]:
+    """The module's top-level functions and methods with an indented body, by qualname
+    (``Class.method``), as ``analysis.scopes`` names them."""
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            if isinstance(statement.body, cst.IndentedBlock):
+                yield statement.name.value, statement
+        elif isinstance(statement, cst.ClassDef):
+            for item in statement.body.body:
+                if isinstance(item, cst.FunctionDef) and isinstance(item.body, cst.IndentedBlock):
+                    yield f"{statement.name.value}.{item.name.value}", item
 
 
 def _enclosing_functions(
