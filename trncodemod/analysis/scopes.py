@@ -192,6 +192,7 @@ def _scope(
     generator = False
     loops: list[ast.AST] = []
     call_nodes: list[ast.AST] = []  # beside ``calls``
+    steps = False  # an optimizer step anywhere in the scope
     self_name = params[0] if method and params else None
     for node in own_nodes(root) if nodes is None else nodes:
         kind = type(node)
@@ -209,24 +210,26 @@ def _scope(
         elif kind is ast.Call:
             calls.append(value_of(node))
             call_nodes.append(node)
+            steps = steps or _is_optimizer_step(node)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             generator = True
         elif kind in _LOOPS:
             loops.append(node)
     kept = [(node, value) for node, value in zip(call_nodes, calls, strict=True) if value]
-    looped, cut = _loop_calls(loops, [node for node, _ in kept], bindings, imports)
+    training = [loop for loop in loops if _trains(loop)]
+    looped, cut = _loop_calls(loops, training, [node for node, _ in kept], bindings, imports)
     return Scope(
         params=params,
         bindings={k: tuple(v) for k, v in bindings.items()},
         returns=tuple(returns),
         calls=tuple(value for _, value in kept),
-        steps=tuple(_step_loop(loop) for loop in sorted(loops, key=_line) if _trains(loop)),
+        steps=tuple(_step_loop(loop) for loop in sorted(training, key=_line)),
         host_reads=_host_reads(root),
         host_calls=_host_calls(root, imports),
         batch_maxima=_batch_maxima(root),
         self_attributes={k: tuple(v) for k, v in attributes.items()},
         generator=generator,
-        own_steps=() if isinstance(root, ast.Module) else _own_steps(root),
+        own_steps=_own_steps(root) if steps and not isinstance(root, ast.Module) else (),
         looped_calls=looped,
         cut_loops=cut,
     )
@@ -345,6 +348,7 @@ def _cuts(node: ast.AST, imports: Mapping[str, str]) -> bool:
 
 def _loop_calls(
     loops: list[ast.AST],
+    training: list[ast.AST],
     calls: list[ast.AST],
     bindings: Mapping[str, list[Value]],
     imports: Mapping[str, str],
@@ -366,7 +370,7 @@ def _loop_calls(
         )
         if (
             loader
-            or _trains(loop)
+            or loop in training
             or _cut_by_its_pass(loop, iteration)
             or any(_cuts(node, imports) for node in iteration)
         ):
