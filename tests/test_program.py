@@ -535,3 +535,86 @@ def test_a_training_script_without_a_main_guard_still_trains_the_model():
 
 def test_a_module_no_entry_point_reaches_is_not_known_untrained():
     assert not _program({"models.py": INFERENCE_TREE["models.py"]}).view("models.py").untrained
+
+
+AGENT = """
+    import torch
+
+    class Agent:
+        def __init__(self, model):
+            self.optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+        def update(self, loss):
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            return loss.item()
+"""
+
+
+def _called_steps(caller: str, **extra: str) -> tuple:
+    program = _program({"agent.py": AGENT, "train.py": caller, **extra})
+    return program.view("agent.py").called_steps
+
+
+def test_a_one_step_method_called_once_per_iteration_of_an_uncut_loop_is_that_loops_step():
+    caller = """
+        import agent as agents
+
+        def main(model, losses):
+            runner = agents.Agent(model)
+            for loss in losses:
+                runner.update(loss)
+    """
+    assert _called_steps(caller) == (("Agent.update", "train.py:6"),)
+
+
+def test_a_one_step_method_is_no_loops_step_where_the_loop_cuts_or_a_call_is_outside_loops():
+    cut = """
+        import torch_xla
+        from agent import Agent
+
+        def main(model, losses):
+            runner = Agent(model)
+            for loss in losses:
+                runner.update(loss)
+                torch_xla.sync()
+    """
+    once = """
+        from agent import Agent
+
+        def main(model, losses):
+            runner = Agent(model)
+            for loss in losses:
+                runner.update(loss)
+            runner.update(losses[0])
+    """
+    batches = """
+        from agent import Agent
+
+        def main(model, loader, device):
+            runner = Agent(model)
+            for x in loader:
+                runner.update(model(x.to(device)).sum())
+    """
+    assert _called_steps(cut) == _called_steps(once) == _called_steps(batches) == ()
+
+
+def test_a_test_modules_call_of_a_one_step_method_does_not_count():
+    caller = """
+        from agent import Agent
+
+        def main(model, losses):
+            runner = Agent(model)
+            for loss in losses:
+                runner.update(loss)
+    """
+    test = """
+        from agent import Agent
+
+        def test_update(model, loss):
+            Agent(model).update(loss)
+    """
+    assert _called_steps(caller, **{"tests/test_agent.py": test}) == (
+        ("Agent.update", "train.py:6"),
+    )

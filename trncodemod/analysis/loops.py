@@ -19,6 +19,7 @@ from typing import Literal
 import libcst as cst
 import libcst.matchers as m
 
+from trncodemod.analysis.model_names import is_model_name
 from trncodemod.analysis.nodes import children, find, visit, walk
 from trncodemod.passes import PlainVisitor, per_tree
 
@@ -370,20 +371,6 @@ def _reads_values(nodes: list[cst.CSTNode]) -> bool:
     return False
 
 
-# What a model is called, as the last name of what a loop calls: `model(x)`, `self.ema_model(x)`,
-# `netG(z)`, `self.unet(x, t)` (a model's own layers, `block(x)`, are not: the loop that calls
-# them is the model's forward, which never gets a cut).
-MODEL_NAME = re.compile(
-    r"(^|_)(model|net|unet|encoder|decoder|generator|discriminator|transformer|backbone)\d*$"
-    r"|^net[A-Z]\w{0,2}$",
-    re.IGNORECASE,
-)
-# ... unless the name says it does something else with it (`build_model`, `save_model`).
-_NOT_A_RUN = re.compile(
-    r"^(build|load|save|get|create|init|make|setup|prepare|freeze|unwrap|wrap|copy|export|"
-    r"print|log|count|update|set|reset|to|compile|summary|show|describe)_",
-    re.IGNORECASE,
-)
 # Iterating these walks the tensors or layers of one model, not its batches or steps: a cut per
 # parameter splits one update into hundreds of graphs (timm's ModelEma got one per tensor).
 _MODEL_PARTS = frozenset(
@@ -446,10 +433,6 @@ def is_model_call(call: cst.Call, methods: Callable[[str], bool] = lambda name: 
             return True
         return is_model_name(func.attr.value)
     return False
-
-
-def is_model_name(name: str) -> bool:
-    return bool(MODEL_NAME.search(name)) and not _NOT_A_RUN.search(name)
 
 
 def _is_generator(function: cst.FunctionDef) -> bool:

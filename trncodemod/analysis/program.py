@@ -596,6 +596,11 @@ class ModuleView:
     # This module's functions and methods that a training step in another function runs every
     # step ("mel_spectrogram", "Loss.forward"), each with the chain of calls from the step.
     step_functions: tuple[tuple[str, str], ...] = ()
+    # This module's functions and methods that step an optimizer once, outside any loop of
+    # their own, and that every call in the program runs once per iteration of a loop which
+    # cuts no graph (``_called_steps``: `agent.update(rollouts)` in `for j in range(n):`), each
+    # with "path:line" of such a loop: the loop's step, to cut after the optimizer step.
+    called_steps: tuple[tuple[str, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
     # Where the module is an entry point: another module that its own run (`python module.py`)
@@ -703,6 +708,7 @@ class ModuleView:
                 self.step_reads,
                 self.step_shapes,
                 self.step_functions,
+                self.called_steps,
                 self.moves_elsewhere,
                 self.own_run_moves,
                 self.steps_elsewhere,
@@ -964,6 +970,7 @@ def build_program(
     decisions = _used_decisions(summaries, resolver, tests)
     flag_checks, imported_flags = _flags(summaries, resolver)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
+    called = _called_steps(summaries, resolver, tests)
     element_calls = _element_calls(summaries, resolver)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
     device_only = _by_path(
@@ -1002,6 +1009,7 @@ def build_program(
                 for (line, column), chain in sorted(shapes.get(path, {}).items())
             ),
             step_functions=tuple(sorted(reached.get(path, {}).items())),
+            called_steps=tuple(sorted(called.get(path, {}).items())),
             moves_elsewhere=movers - {path} != set(),
             own_run_moves=own_run_moves.get(path, True),
             steps_elsewhere=role == "entry"
@@ -1220,6 +1228,51 @@ def _step_reads(
                         chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
                         shapes.setdefault(where, {}).setdefault((line, column), chain)
     return reads, shapes, functions
+
+
+def _called_steps(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver, tests: frozenset[str]
+) -> dict[str, dict[str, str]]:
+    """Functions and methods that step an optimizer outside any loop of their own (and hold no
+    training loop), found (``Flow.callers``: through instances, attributes, parameters, across
+    modules) called only once per iteration of loops that cut no graph: by module, qualname ->
+    "path:line" of the first such loop. `A2C_ACKTR.update` called as `agent.update(rollouts)`
+    in `for j in range(num_updates):` of another module, `agent` built by one of several
+    classes: the loop's step is the method's, and nothing cuts it. Not one called once outside
+    any loop, or in a loop that cuts every iteration (a marker, a step of its own, a device
+    loader): a second cut there would only cut an empty graph. Test modules' calls are left
+    out."""
+    candidates = [
+        (path, qualname)
+        for path, summary in sorted(summaries.items())
+        if path not in tests
+        for qualname, scope in sorted(summary.scopes.items())
+        if qualname and scope.own_steps and not scope.steps
+    ]
+    if not candidates:
+        return {}
+    scopes = {path: summary.scopes for path, summary in summaries.items()}
+    bases = {path: summary.bases for path, summary in summaries.items()}
+    flow = Flow(scopes, bases, resolver.name)
+    found: dict[str, dict[str, str]] = {}
+    for node in candidates:
+        loops: list[str] = []
+        for caller, call, _bound in flow.callers(node):
+            where, calling = caller[0], caller[1]
+            if where in tests:
+                continue
+            scope = summaries[where].scopes[calling]
+            places = [i for i, value in enumerate(scope.calls) if value == call]
+            looped = {i: line for i, line in scope.looped_calls if i in places}
+            if (where, calling) == node or len(looped) < len(places):
+                break  # recursive, or called outside any loop
+            if set(looped.values()) & set(scope.cut_loops):
+                break  # the loop cuts the graph already
+            loops.extend(f"{where}:{line}" for line in sorted(set(looped.values())))
+        else:
+            if loops:
+                found.setdefault(node[0], {})[node[1]] = loops[0]
+    return found
 
 
 def _element_calls(

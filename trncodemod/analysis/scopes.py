@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.ast_nodes import own_nodes
 from trncodemod.analysis.element_reads import ElementRead, element_reads
+from trncodemod.analysis.model_names import is_model_name
 from trncodemod.analysis.training import dotted
 
 # A value expression, as nested tuples (lists in JSON):
@@ -80,6 +81,14 @@ class Scope:
     generator: bool = False
     # Parameters read element by element on the host in a loop (``analysis.element_reads``).
     element_reads: tuple[ElementRead, ...] = ()
+    # The lines of its optimizer steps outside any loop of its own (`update()` that steps once).
+    own_steps: tuple[int, ...] = ()
+    # The calls (their index in ``calls``) that run once per iteration of one of its loops,
+    # each with that loop's line (the innermost loop: a nested loop is its own iteration).
+    looped_calls: tuple[tuple[int, int], ...] = ()
+    # The lines of its loops that cut the graph every iteration: a step marker in the iteration,
+    # a step of their own (the step-marker pass cuts it), or a device loader iterated.
+    cut_loops: tuple[int, ...] = ()
 
     def to_json(self) -> list:
         return [
@@ -94,6 +103,9 @@ class Scope:
             {k: _json(v) for k, v in self.self_attributes.items()},
             self.generator,
             [list(r) for r in self.element_reads],
+            list(self.own_steps),
+            [list(c) for c in self.looped_calls],
+            list(self.cut_loops),
         ]
 
     @classmethod
@@ -110,6 +122,9 @@ class Scope:
             {k: _tuples(v) for k, v in data[8].items()},
             data[9],
             tuple(tuple(r) for r in data[10]),
+            tuple(data[11]),
+            tuple(tuple(c) for c in data[12]),
+            tuple(data[13]),
         )
 
 
@@ -176,6 +191,8 @@ def _scope(
     calls: list[Value] = []
     generator = False
     loops: list[ast.AST] = []
+    call_nodes: list[ast.AST] = []  # beside ``calls``
+    steps = False  # an optimizer step anywhere in the scope
     self_name = params[0] if method and params else None
     for node in own_nodes(root) if nodes is None else nodes:
         kind = type(node)
@@ -192,21 +209,29 @@ def _scope(
                 returns.append((value_of(value),))
         elif kind is ast.Call:
             calls.append(value_of(node))
+            call_nodes.append(node)
+            steps = steps or _is_optimizer_step(node)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             generator = True
         elif kind in _LOOPS:
             loops.append(node)
+    kept = [(node, value) for node, value in zip(call_nodes, calls, strict=True) if value]
+    training = [loop for loop in loops if _trains(loop)]
+    looped, cut = _loop_calls(loops, training, [node for node, _ in kept], bindings, imports)
     return Scope(
         params=params,
         bindings={k: tuple(v) for k, v in bindings.items()},
         returns=tuple(returns),
-        calls=tuple(c for c in calls if c is not None),
-        steps=tuple(_step_loop(loop) for loop in sorted(loops, key=_line) if _trains(loop)),
+        calls=tuple(value for _, value in kept),
+        steps=tuple(_step_loop(loop) for loop in sorted(training, key=_line)),
         host_reads=_host_reads(root),
         host_calls=_host_calls(root, imports),
         batch_maxima=_batch_maxima(root),
         self_attributes={k: tuple(v) for k, v in attributes.items()},
         generator=generator,
+        own_steps=_own_steps(root) if steps and not isinstance(root, ast.Module) else (),
+        looped_calls=looped,
+        cut_loops=cut,
     )
 
 
@@ -274,6 +299,144 @@ def _either(*nodes: ast.AST) -> Value | None:
 
 
 # -- step loops -------------------------------------------------------------------------------
+def _is_optimizer_step(node: ast.AST) -> bool:
+    """``optimizer.step()``, ``opt_d.step()``, ``xm.optimizer_step(opt)`` (not a scheduler's)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    attr = node.func.attr
+    if attr == "optimizer_step":
+        return True
+    receiver = (dotted(node.func.value) or "").rsplit(".", 1)[-1].lower()
+    return attr == "step" and "optim" in receiver and "sched" not in receiver
+
+
+def _own_steps(function: ast.AST) -> tuple[int, ...]:
+    """The lines of the optimizer steps a function runs outside any loop of its own."""
+    found = []
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*_SCOPES, *_LOOPS)):
+            continue
+        if _is_optimizer_step(node):
+            found.append(node.lineno)  # type: ignore[attr-defined]
+        stack.extend(ast.iter_child_nodes(node))
+    return tuple(sorted(found))
+
+
+# What cuts the graph once per iteration where a loop calls it: the step marker in its
+# spellings, `xm.optimizer_step(..., barrier=True)`, `with torch_xla.step():`.
+_DEVICE_LOADERS = ("DeviceLoader", "ParallelLoader")
+
+
+def _cuts(node: ast.AST, imports: Mapping[str, str]) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    name = dotted(node.func) or ""
+    head, _, rest = name.partition(".")
+    full = imports.get(head, head).replace(":", ".") + (f".{rest}" if rest else "")
+    last = name.rsplit(".", 1)[-1]
+    if last in ("mark_step", "StepTrace") or (
+        full.startswith("torch_xla") and last in ("sync", "step")
+    ):
+        return True
+    return last == "optimizer_step" and any(
+        k.arg == "barrier" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in node.keywords
+    )
+
+
+def _loop_calls(
+    loops: list[ast.AST],
+    training: list[ast.AST],
+    calls: list[ast.AST],
+    bindings: Mapping[str, list[Value]],
+    imports: Mapping[str, str],
+) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """``Scope.looped_calls`` and ``Scope.cut_loops`` of a scope's loops and calls."""
+    if not loops:
+        return (), ()
+    index = {id(node): position for position, node in enumerate(calls)}
+    looped: list[tuple[int, int]] = []
+    cut: list[int] = []
+    for loop in sorted(loops, key=_line):
+        line = _line(loop)
+        iteration = list(_iteration(loop, nested_loops=False))
+        for node in iteration:
+            if id(node) in index:
+                looped.append((index[id(node)], line))
+        loader = isinstance(loop, (ast.For, ast.AsyncFor)) and _iterates_device_loader(
+            loop.iter, bindings
+        )
+        if (
+            loader
+            or loop in training
+            or _cut_by_its_pass(loop, iteration)
+            or any(_cuts(node, imports) for node in iteration)
+        ):
+            cut.append(line)
+    return tuple(sorted(looped)), tuple(cut)
+
+
+def _cut_by_its_pass(loop: ast.AST, iteration: list[ast.AST]) -> bool:
+    """A loop the step-marker pass cuts in its own module as an evaluation loop
+    (``loops.find_step_loops``): it calls the model (`model(x)`, `self.net(x)`, `self(x)`) or
+    moves what it iterates to a device (`x.cuda()`, `x.to(device)`). A cut in a step function
+    it calls would be a second one."""
+    targets = (
+        {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        if isinstance(loop, (ast.For, ast.AsyncFor))
+        else set()
+    )
+    for node in iteration:
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and (func.id == "self" or is_model_name(func.id)):
+            return True
+        if not isinstance(func, ast.Attribute):
+            continue
+        if is_model_name(func.attr):
+            return True
+        root = func.value
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if func.attr in ("cuda", "to") and isinstance(root, ast.Name) and root.id in targets:
+            return True
+    return False
+
+
+def _iterates_device_loader(iterated: ast.AST, bindings: Mapping[str, list[Value]]) -> bool:
+    """An MpDeviceLoader/ParallelLoader (or what `accelerator.prepare` returned), directly, in
+    `enumerate(...)`/`tqdm(...)`, or through a name the scope binds to one: it cuts each batch."""
+    spellings = []
+    for node in ast.walk(iterated):
+        if isinstance(node, ast.Name):
+            spellings.append(node.id)
+            spellings.extend(_spelled(value) for value in bindings.get(node.id, ()))
+        elif isinstance(node, ast.Attribute):
+            spellings.append(node.attr)
+    return any(
+        marker in spelling
+        for spelling in spellings
+        for marker in (*_DEVICE_LOADERS, "prepare", "device_loader")
+    )
+
+
+def _spelled(value: Value) -> str:
+    """The callee's name of a bound value (`pl.MpDeviceLoader(...)`, `accelerator.prepare(...)`),
+    the elements of an unpacked one."""
+    while value[0] in ("i", "c"):
+        value = value[2] if value[0] == "i" else value[1]
+    parts = []
+    while value[0] == "a":
+        parts.append(value[2])
+        value = value[1]
+    if value[0] == "n":
+        parts.append(value[1])
+    return ".".join(reversed(parts))
+
+
 def _trains(loop: ast.AST) -> bool:
     """Whether the loop calls ``backward()`` or an optimizer step in its own iteration (not
     only in a loop nested in it: the epoch loop around a step is not the step)."""
