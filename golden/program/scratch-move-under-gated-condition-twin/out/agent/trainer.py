@@ -23,4 +23,5 @@ class Trainer:
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
+        torch_xla.sync()
         self.steps += 1

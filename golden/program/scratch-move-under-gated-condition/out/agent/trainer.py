@@ -19,11 +19,11 @@ class Trainer:
         loss = (returns - values).pow(2).mean()
         if self.fisher and self.steps % 10 == 0:
             noise = torch.randn(values.size())
-            if values.is_cuda:
-                noise = noise.cuda()
+            noise = noise.to(values.device)
             fisher_loss = (values - (values + noise).detach()).pow(2).mean()
             fisher_loss.backward(retain_graph=True)
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
+        torch_xla.sync()
         self.steps += 1
