@@ -169,17 +169,18 @@ class Evaluator(LibraryCalls):
         return self.trace
 
     def _functions_off_path(self) -> None:
-        """A module-level function of a module the run loaded, none of whose lines ran, whose
-        every mention in the modules the run loaded is the callee of a call on a line off the
-        launch path (or in another such function): its lines are off the launch path too
+        """A module-level function or class of a module the run loaded, none of whose lines ran,
+        whose every mention in the modules the run loaded is the callee of a call on a line off
+        the launch path (or in another such function): its lines are off the launch path too
         (yolov5's `check_train_batch_size`, called only under `if batch_size == -1:`, off by
-        default). A decorated function, one never mentioned, or one mentioned any other way
-        (handed on, imported under another name) is left alone: it may run another way."""
+        default; a K-FAC optimizer built only under `if acktr:`). A decorated one, one never
+        mentioned, or one mentioned any other way (handed on, a base class, imported under
+        another name) is left alone: it may run another way."""
         trees = {path: self.modules.tree(path) for path in sorted(self.trace.modules)}
-        defs: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        defs: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = {}
         for path, tree in trees.items():
             for node in tree.body if tree is not None else ():
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                     if not node.decorator_list:
                         defs[(path, node.name)] = node
         if not defs:

@@ -158,7 +158,7 @@ def proven(
     if evaluated.nothing:
         return list(outcomes)
     # First the blockers off the launch path, so an entry point left with none gets TRN027.
-    outcomes = _off_launch_path(outcomes, evaluated)
+    outcomes = _off_launch_path(outcomes, evaluated, target)
     outcomes = _taking_launches(outcomes, evaluated, target)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
@@ -277,11 +277,20 @@ def _left_on_cpu(
     return found
 
 
-def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> list[FileOutcome]:
+def _off_launch_path(
+    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str = ""
+) -> list[FileOutcome]:
     """A blocker whose claim is about the program's run (where it trains, a wrapper or launcher
     that stops it) is true only where the line runs: on a line every entry point that runs its
     module reaches only in a branch a decided condition never takes, it is a warning that says
-    so. An undecided branch, or a run that stopped early, keeps the blocker."""
+    so. An undecided branch, or a run that stopped early, keeps the blocker; so does a line
+    that another of the repository's launch lines reaches (the documented run takes a flag's
+    default, `--algo acktr` takes the branch): the blocker names that launch."""
+    outcomes = list(outcomes)
+    candidates = _demoted(outcomes, evaluated)
+    if not candidates:
+        return outcomes
+    reached, launches = _reached_by_launches(outcomes, evaluated, target, set(candidates))
     found = []
     for outcome in outcomes:
         offs = [
@@ -299,6 +308,7 @@ def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
             ]
             return whys[0] if all(whys) else ""
 
+        taking = reached.get(outcome.display, {})
         settled = [
             (f, off_path(f)) if blocks(f) and f.code in LAUNCH_PATH_BLOCKERS else (f, "")
             for f in outcome.findings
@@ -307,16 +317,35 @@ def _off_launch_path(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> 
             found.append(outcome)
             continue
         findings = tuple(
-            replace(
-                f,
-                severity=Severity.WARNING,
-                message=f"{f.message} — not a blocker: off the launch path, {why}",
+            (
+                replace(f, message=f"{f.message} — {_taken_on(taking[f.line], launches)}")
+                if taking.get(f.line)
+                else replace(
+                    f,
+                    severity=Severity.WARNING,
+                    message=f"{f.message} — not a blocker: off the launch path, {why}",
+                )
             )
             if why
             else f
             for f, why in settled
         )
         found.append(replace(outcome, findings=findings))
+    return found
+
+
+def _demoted(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> set[str]:
+    """The modules holding a launch-path blocker on a line the documented runs leave off."""
+    found = set()
+    for outcome in outcomes:
+        lines = [f.line for f in outcome.findings if blocks(f) and f.code in LAUNCH_PATH_BLOCKERS]
+        if not lines:
+            continue
+        for (_raw, modules), off in zip(evaluated.runs, evaluated.off_path, strict=True):
+            if off and outcome.display in modules and outcome.display in off:
+                spans = off[outcome.display]
+                if any(a <= line <= b for line in lines for a, b, _why in spans):
+                    found.add(outcome.display)
     return found
 
 
@@ -328,23 +357,46 @@ BRANCH_WARNINGS = frozenset({"TRN051"})
 def _taking_launches(
     outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str
 ) -> list[FileOutcome]:
-    """A warning in ``BRANCH_WARNINGS`` names the launch lines that reach its line. The program
-    evaluator, which gives a flag the launch lines disagree on its default where one of them
-    leaves it so (the documented run), runs each entry point that reaches the module once per
-    launch line of it, that line alone: a launch reaches the line where that run does."""
+    """A warning in ``BRANCH_WARNINGS`` names the launch lines that reach its line."""
     wanted = {
-        o.display: o.findings
+        o.display
         for o in outcomes
         if any(f.code in BRANCH_WARNINGS and not blocks(f) for f in o.findings)
     }
+    reached, launches = _reached_by_launches(outcomes, evaluated, target, wanted)
+    if not launches:
+        return list(outcomes)
+    found = []
+    for outcome in outcomes:
+        lines = reached.get(outcome.display, {})
+        findings = tuple(
+            replace(f, message=f"{f.message} — {_taken_on(lines[f.line], launches)}")
+            if f.code in BRANCH_WARNINGS and not blocks(f) and lines.get(f.line)
+            else f
+            for f in outcome.findings
+        )
+        found.append(
+            replace(outcome, findings=findings) if findings != outcome.findings else outcome
+        )
+    return found
+
+
+def _reached_by_launches(
+    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str, wanted: set[str]
+) -> tuple[dict[str, dict[int, list[str]]], list[tuple[str, str]]]:
+    """Per module of ``wanted``, the lines (as given) each of the repository's launch lines
+    reaches, and those launch lines. The program evaluator, which gives a flag the launch lines
+    disagree on its default where one of them leaves it so (the documented run), runs each
+    entry point that reaches the module once per launch line of it, that line alone: a launch
+    reaches the line where that run does."""
     entries = {
         raw.entry
         for raw, modules in evaluated.runs
-        if not wanted.keys().isdisjoint(modules) and ":" not in raw.entry
+        if not wanted.isdisjoint(modules) and ":" not in raw.entry
     }
     launches = [(p, line) for p, line in _launch_lines(outcomes) if p in entries]
     if not launches:
-        return list(outcomes)
+        return {}, []
     texts: dict[str, str] = {}
     originals: dict[str, dict[int, int]] = {}
     for outcome in outcomes:
@@ -364,23 +416,11 @@ def _taking_launches(
         if trace.stopped:
             continue
         off = trace.off_launch_path()
-        for module in wanted.keys() & trace.modules:
+        for module in wanted & trace.modules:
             given = originals.get(module, {})
             for ran in trace.ran.get(module, set()) - off.get(module, {}).keys():
                 reached.setdefault(module, {}).setdefault(given.get(ran, ran), []).append(line)
-    found = []
-    for outcome in outcomes:
-        lines = reached.get(outcome.display, {})
-        findings = tuple(
-            replace(f, message=f"{f.message} — {_taken_on(lines[f.line], launches)}")
-            if f.code in BRANCH_WARNINGS and not blocks(f) and lines.get(f.line)
-            else f
-            for f in outcome.findings
-        )
-        found.append(
-            replace(outcome, findings=findings) if findings != outcome.findings else outcome
-        )
-    return found
+    return reached, launches
 
 
 def _taken_on(lines: list[str], launches: list[tuple[str, str]]) -> str:

@@ -1,5 +1,6 @@
-# Twin of helper-called-only-off-launch-path: run.sh launches with `--batch-size -1`, so the
-# helper runs and its CUDA query stops the script: a blocker.
+# Twin of helper-called-only-off-launch-path: run.sh launches the script twice, once with
+# `--batch-size -1`: that launch runs the helper, whose CUDA query stops the script: a blocker
+# that names the launch line taking it, though the documented run (the default) leaves it off.
 import argparse
 
 import torch
