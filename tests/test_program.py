@@ -535,3 +535,27 @@ def test_a_training_script_without_a_main_guard_still_trains_the_model():
 
 def test_a_module_no_entry_point_reaches_is_not_known_untrained():
     assert not _program({"models.py": INFERENCE_TREE["models.py"]}).view("models.py").untrained
+
+
+def test_the_names_another_module_calls_imports_or_hands_on_are_known_to_their_module():
+    files = {
+        "evaluate.py": """
+            def evaluate(model, device):
+                return model
+            def load(device):
+                return device
+            class Meter:
+                pass
+        """,
+        "train.py": """
+            import evaluate as ev
+            from evaluate import Meter
+            def main(device):
+                ev.evaluate(None, device)
+                return [Meter]
+        """,
+        "other.py": "import evaluate\n",
+    }
+    program = _program(files)
+    assert program.view("evaluate.py").named_elsewhere == ("Meter", "evaluate")
+    assert program.view("train.py").named_elsewhere == ()

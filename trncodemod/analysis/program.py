@@ -642,6 +642,9 @@ class ModuleView:
     element_calls: Mapping[str, tuple[tuple[int, str, str, str, str], ...]] = field(
         default_factory=dict
     )
+    # This module's top-level functions and classes that another given module names (calls,
+    # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
+    named_elsewhere: tuple[str, ...] = ()
 
     @property
     def is_test(self) -> bool:
@@ -695,6 +698,7 @@ class ModuleView:
                 self.untrained,
                 sorted(self.imported_shape_params.items()),
                 sorted(self.element_calls.items()),
+                self.named_elsewhere,
             )
         )
 
@@ -943,6 +947,7 @@ def build_program(
         resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
     )
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
+    named = _named_elsewhere(summaries, resolver)
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
         role = "test" if path in tests else "entry" if path in program.entry_points else "library"
@@ -991,8 +996,26 @@ def build_program(
             untrained=path in untrained,
             imported_shape_params=resolver.imported_shape_params(path),
             element_calls=element_calls.get(path, {}),
+            named_elsewhere=named.get(path, ()),
         )
     return program
+
+
+def _named_elsewhere(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, tuple[str, ...]]:
+    """By module: its top-level names that another given module references (`from test import
+    test`, `test.test(...)`, `from model import *` then `Net(...)`)."""
+    found: dict[str, set[str]] = {}
+    for path, summary in summaries.items():
+        references = {*summary.top_references}
+        for definition in summary.definitions.values():
+            references.update(definition.references)
+        for reference in references:
+            target = resolver.name(path, reference)
+            if target is not None and target[0] != path and target[1] != MODULE:
+                found.setdefault(target[0], set()).add(target[1])
+    return {path: tuple(sorted(names)) for path, names in found.items()}
 
 
 def _offset_slicers(

@@ -1,0 +1,18 @@
+import torch
+import torch_xla
+
+
+def load(device):
+    model = torch.nn.Linear(4, 4)
+    return model.to(device)
+
+
+@torch.no_grad()
+def evaluate(model, device):
+    x = torch.randn(8, 4).to(torch_xla.device())
+    return model(x).sum().item()
+
+
+if __name__ == "__main__":
+    device = torch_xla.device()
+    print(evaluate(load(device), device))
