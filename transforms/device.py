@@ -184,23 +184,6 @@ def _true_for_cuda(test: cst.BaseExpression) -> bool:
     return isinstance(test.comparisons[0].operator, cst.Equal | cst.In)
 
 
-def _rank_edits(
-    facts: DeviceFacts, program: ModuleView
-) -> tuple[set[cst.BaseExpression], set[cst.BaseExpression]]:
-    """The rank devices rewritten where they are used, and those rewritten where they are built.
-    A parameter that every call in the module fills with a device built from an index holds the
-    target's device once that is rewritten, unless another module calls its function: there it
-    may be given anything, so the use is rewritten as before."""
-    uses, built = set(facts.rank_devices), set(facts.rank_values)
-    elsewhere = set(program.named_elsewhere)
-    for use, passed in facts.passed_ranks.items():
-        if passed.callers & elsewhere:
-            uses.add(use)
-        else:
-            built |= passed.origins
-    return uses, built
-
-
 class DevicePlacement(Pass):
     name = "device"
     rules = RULES
@@ -273,7 +256,7 @@ class DevicePlacement(Pass):
     def visit_Module(self, node: cst.Module) -> None:
         self.facts = per_tree(node, "device", lambda module: analyse(module, self.module_names))
         program = self.run.program
-        self._rank_devices, self._rank_values = _rank_edits(self.facts, program)
+        self._rank_devices, self._rank_values = self._rank_edits(program)
         profile = self.run.profile
         if self.target.is_xla and not set(profile.launchers) & _FRAMEWORKS:
             # Where leave_Call ports a move, a test's own included: what a step slices at its
@@ -308,6 +291,37 @@ class DevicePlacement(Pass):
                 f"flag) or move them to {self.target.device.expr} unconditionally",
                 False,
             )
+
+    def _rank_edits(
+        self, program: ModuleView
+    ) -> tuple[set[cst.BaseExpression], set[cst.BaseExpression]]:
+        """The rank devices rewritten where they are used, and those rewritten where they are
+        built. A parameter that every call in the module fills with a device built from an
+        index holds the target's device once that is rewritten: its uses are left, unless
+        another module calls one of the functions it passes through (there it may be given
+        anything), or the index is a plain value (`device = 0`, `f"cuda:{rank}"`) whose name
+        is read other than as a device (`print(f"[GPU{gpu_id}]")`, `rank == 0`): made a device,
+        those reads would change."""
+        uses, built = set(self.facts.rank_devices), set(self.facts.rank_values)
+        elsewhere = set(program.named_elsewhere)
+        for use, passed in self.facts.passed_ranks.items():
+            if passed.callers & elsewhere or not all(map(self._device_object, passed.origins)):
+                uses.add(use)
+            else:
+                built |= passed.origins
+        return uses, built
+
+    def _device_object(self, origin: cst.BaseExpression) -> bool:
+        """``origin`` makes a device object (`torch.device("cuda", rank)`), or is a plain index
+        bound to a name read only as a device."""
+        if isinstance(origin, cst.Call):
+            return True
+        assign = self.get_metadata(ParentNodeProvider, origin, None)
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+            return False
+        target = assign.targets[0].target
+        roles = self._reference_roles(target) if isinstance(target, cst.Name) else []
+        return bool(roles) and all(role == "device" for role in roles)
 
     # -- TRN056: a whole tensor moved, then sliced at each step's offset ----------------------
     def _keep_sliced_on_host(self, module: cst.Module, trains: bool) -> None:
