@@ -299,13 +299,17 @@ class DevicePlacement(Pass):
         built. A parameter that every call in the module fills with a device built from an
         index holds the target's device once that is rewritten: its uses are left, unless
         another module calls one of the functions it passes through (there it may be given
-        anything), or the index is a plain value (`device = 0`, `f"cuda:{rank}"`) whose name
-        is read other than as a device (`print(f"[GPU{gpu_id}]")`, `rank == 0`): made a device,
-        those reads would change."""
+        anything; a method, wherever another module imports this one), or the index is a plain
+        value (`device = 0`, `f"cuda:{rank}"`) whose name is read other than as a device
+        (`print(f"[GPU{gpu_id}]")`, `rank == 0`): made a device, those reads would change."""
         uses, built = set(self.facts.rank_devices), set(self.facts.rank_values)
         elsewhere = set(program.named_elsewhere)
         for use, passed in self.facts.passed_ranks.items():
-            if passed.callers & elsewhere or not all(map(self._device_object, passed.origins)):
+            if (
+                passed.callers & elsewhere
+                or (passed.methods and program.imported)
+                or not all(map(self._device_object, passed.origins))
+            ):
                 uses.add(use)
             else:
                 built |= passed.origins

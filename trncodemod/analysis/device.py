@@ -1258,6 +1258,9 @@ class PassedDevice:
     # The top-level functions and classes (by name) whose callers in this file were taken to be
     # all their callers: another module that calls one may pass anything.
     callers: frozenset[str]
+    # A method (not `__init__`) among them: an instance made here may be handed to another
+    # module, which calls it there without naming its class.
+    methods: bool = False
 
 
 # Decorators that call the function as its callers do.
@@ -1283,16 +1286,17 @@ class _Origins:
         self._names: dict[str, list[cst.CSTNode]] = {}  # names and attributes, by spelling
         self._direct: dict[int, bool] = {}  # function -> only called, by its name
         self.plain = False  # the device last followed may hold the CPU or the target's own
+        self.methods = False  # ... and passes through a method
 
     def of(self, device: cst.BaseExpression, call: cst.Call) -> PassedDevice | None:
         callers: set[str] = set()
-        self.plain = False
+        self.plain = self.methods = False
         found = self._held(device, self.c.call_scopes.get(call, ()), callers, set(), 0)
         if found is None or not (found or self.plain):
             return None
         # (Nothing built, only the target's own device or the CPU: the use holds no index,
         # whatever another function's binding of the name, which the evaluator reads too, holds.)
-        return PassedDevice(frozenset(found), frozenset(callers))
+        return PassedDevice(frozenset(found), frozenset(callers), self.methods)
 
     def _held(
         self,
@@ -1390,6 +1394,8 @@ class _Origins:
                 return None
             built |= inner
         callers.add(self.c.tops[function])
+        if offset and function.name.value != "__init__":
+            self.methods = True
         return built
 
     def _only_called(self, function: cst.FunctionDef) -> bool:

@@ -1,8 +1,8 @@
 # Twin of device-passed-from-rewritten-origin: a smoke test calls `build_model(0)`, a literal
 # CUDA index, beside `fit`'s call with the device built in `main`: the parameter may hold the
 # index, so each use of it in `build_model` is rewritten where it is (TRN024), as are the uses in
-# `evaluate` of evaluate.py, which another module calls. The other functions are only called with
-# the device built in `main`: rewritten there once.
+# `evaluate` and `Scorer.score` of evaluate.py, which this module imports. The other functions
+# are only called with the device built in `main`: rewritten there once.
 import os
 
 import torch
@@ -15,6 +15,9 @@ class Weights:
     def __init__(self, values, device):
         self.values = torch.tensor(values).to(device)
 
+    def scale(self, loss, device):
+        return loss * torch.ones((), device=device)
+
 
 def build_model(device):
     model = torch.nn.Linear(4, 4)
@@ -25,7 +28,7 @@ def train(model, optimizer, weights, steps, device):
     for _ in range(steps):
         x = torch.randn(8, 4).to(device, non_blocking=True)
         y = torch.zeros(8, 4, device=device)
-        loss = (weights.values * (model(x) - y) ** 2).mean()
+        loss = weights.scale((weights.values * (model(x) - y) ** 2).mean(), device)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
