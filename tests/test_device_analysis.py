@@ -208,6 +208,10 @@ def test_a_parameter_whose_callers_the_file_may_not_show_is_rewritten_where_used
     }
     for why, source in cases.items():
         assert _at_use(source) == expected[why], why
+    # A name also bound where no binding is collected (a comprehension's target here) is not
+    # followed: which binding a read sees is not known.
+    shadowed = _PASSED + "def each(devices):\n    return [d.to(device) for device in devices]\n"
+    assert {_BUILD, _BATCH} <= _at_use(shadowed)
 
 
 def test_methods_and_spawned_functions_are_followed_to_their_callers():

@@ -230,6 +230,9 @@ class _Collector(cst.CSTVisitor):
         self.tops: dict[cst.FunctionDef, str] = {}
         self.top: list[str] = []
         self.declared: set[str] = set()
+        # Names also bound where no binding is collected (`with ... as d`, `for d in` of a
+        # comprehension, `except ... as d`, `(d := ...)`, an import): not followed to an origin.
+        self.opaque: set[str] = set()
 
     def _function(self) -> cst.FunctionDef | None:
         return next((s for s in reversed(self.scopes) if isinstance(s, cst.FunctionDef)), None)
@@ -277,6 +280,31 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
         self.declared.update(n.name.value for n in node.names)
+
+    def _opaque(self, target: cst.BaseExpression | None) -> None:
+        if isinstance(target, cst.Tuple | cst.List):
+            for element in target.elements:
+                self._opaque(element.value)
+        elif target is not None and (name := dotted(target)) is not None:
+            self.opaque.add(name)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        self._opaque(node.asname.name if node.asname is not None else None)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._opaque(node.target)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._opaque(node.name.name if node.name is not None else None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._opaque(node.target)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        bound = node.asname.name if node.asname is not None else node.name
+        while isinstance(bound, cst.Attribute):
+            bound = bound.value  # `import a.b` binds `a`
+        self._opaque(bound)  # type: ignore[arg-type]
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes[node.name.value] = node
@@ -1348,7 +1376,7 @@ class _Origins:
         """The bindings a read of ``name`` in ``scopes`` can see, and the function they are in
         (None: the module); None where one may be bound in a way the tool does not collect."""
         every = self.c.bindings.get(name)
-        if not every:
+        if not every or name in self.c.opaque:
             return None
         if "." in name or name in self.c.declared:
             return every, None  # an attribute, or a name a `global` rebinds: the whole file's
