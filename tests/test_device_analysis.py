@@ -8,6 +8,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
 from trncodemod.analysis.device import ACCELERATOR, CPU, UNKNOWN, DeviceFacts, analyse
+from trncodemod.analysis.nodes import find
 
 
 def _facts(source: str) -> tuple[DeviceFacts, cst.Module]:
@@ -137,6 +138,146 @@ def test_ranks_used_as_devices_are_found_at_the_use_or_where_the_device_is_built
     )
     assert _code(module, facts.rank_devices) == {"self.gpu_id"}
     assert _code(module, facts.rank_values) == {'torch.device(f"cuda:{rank}")'}
+
+
+_PASSED = """
+import os, torch
+def build(device):
+    return torch.nn.Linear(2, 2).to(device)
+def train(model, device):
+    for _ in range(3):
+        model(torch.randn(2, 2).to(device)).sum().backward()
+def fit(device):
+    train(build(device), device)
+def main():
+    device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))
+    fit(device)
+"""
+
+
+def _at_use(source: str) -> set[str]:
+    """The moves whose rank device is rewritten where it is used (TRN024 at the use)."""
+    facts, module = _facts(source)
+    return {
+        module.code_for_node(call)
+        for call in find(module, cst.Call)
+        if any(arg.value in facts.rank_devices for arg in call.args)
+    }
+
+
+_BUILD = "torch.nn.Linear(2, 2).to(device)"
+_BATCH = "torch.randn(2, 2).to(device)"
+
+
+def test_a_parameter_every_caller_fills_with_an_index_built_device_is_rewritten_where_built():
+    facts, module = _facts(_PASSED)
+    assert not facts.rank_devices
+    assert {module.code_for_node(use) for use in facts.passed_ranks} == {"device"}
+    (origins,) = {passed.origins for passed in facts.passed_ranks.values()}
+    assert _code(module, origins) == {'torch.device("cuda", int(os.environ["LOCAL_RANK"]))'}
+    callers = set().union(*(passed.callers for passed in facts.passed_ranks.values()))
+    assert callers == {"build", "train", "fit"}  # another module calling one changes the answer
+
+
+def test_a_parameter_one_caller_fills_with_a_literal_index_is_rewritten_where_used():
+    assert _at_use(_PASSED + "def smoke():\n    return build(0)\n") == {_BUILD}
+
+
+def test_a_parameter_whose_callers_the_file_may_not_show_is_rewritten_where_used():
+    cases = {
+        "handed on as a value": (_PASSED + "import threading\nthreading.Thread(target=train)\n"),
+        "decorated": _PASSED.replace("def train(", "@some.decorator\ndef train("),
+        "filled by its default": _PASSED.replace(
+            "def build(device)", "def build(device=0)"
+        ).replace("build(device)", "build()"),
+        "unpacked arguments": _PASSED.replace("fit(device)\n", "fit(*[device])\n"),
+        "a rank": _PASSED.replace("    fit(device)\n", "    fit(device)\n    fit(rank)\n").replace(
+            "def main():", 'rank = int(os.environ["RANK"])\ndef main():'
+        ),
+        "a keyword-only parameter": _PASSED.replace(
+            "def train(model, device)", "def train(model, *, device)"
+        ).replace("train(build(device), device)", "train(build(device), device=device)"),
+    }
+    expected = {
+        "handed on as a value": {_BATCH},
+        "decorated": {_BATCH},
+        "filled by its default": {_BUILD},
+        "unpacked arguments": {_BUILD, _BATCH},
+        "a rank": {_BUILD, _BATCH},
+        "a keyword-only parameter": {_BATCH},
+    }
+    for why, source in cases.items():
+        assert _at_use(source) == expected[why], why
+    # A name also bound where no binding is collected (a comprehension's target here) is not
+    # followed: which binding a read sees is not known.
+    shadowed = _PASSED + "def each(devices):\n    return [d.to(device) for device in devices]\n"
+    assert {_BUILD, _BATCH} <= _at_use(shadowed)
+
+
+def test_methods_and_spawned_functions_are_followed_to_their_callers():
+    facts, module = _facts(
+        """
+        import torch
+        import torch.multiprocessing as mp
+        class Trainer:
+            def __init__(self, model, device):
+                self.model = model.to(device)
+            def step(self, x, device):
+                return self.model(x.to(device))
+        def worker(rank, world):
+            device = torch.device(f"cuda:{rank}")
+            trainer = Trainer(torch.nn.Linear(2, 2), device)
+            trainer.step(torch.zeros(2), device)
+        mp.spawn(worker, args=(2,), nprocs=2)
+        """
+    )
+    assert not facts.rank_devices
+    callers = set().union(*(passed.callers for passed in facts.passed_ranks.values()))
+    assert callers == {"Trainer"}
+    # The index `mp.spawn` passes is no device built anywhere: rewritten where it is used.
+    spawned = """
+    import torch
+    import torch.multiprocessing as mp
+    def worker(rank, world):
+        torch.nn.Linear(2, 2).to(rank)
+    mp.spawn(worker, args=(2,), nprocs=2)
+    """
+    assert _at_use(textwrap.dedent(spawned)) == {"torch.nn.Linear(2, 2).to(rank)"}
+
+
+def test_forward_and_classes_built_by_cls_are_rewritten_where_used():
+    facts, module = _facts(
+        """
+        import torch
+        class Net(torch.nn.Module):
+            def forward(self, x, device):
+                return x.to(device)
+        class Holder:
+            def __init__(self, device):
+                self.x = torch.zeros(2).to(device)
+            @classmethod
+            def make(cls):
+                return cls(0)
+        device = torch.device("cuda", 0)
+        Net().forward(torch.zeros(2), device)
+        Holder(device)
+        """
+    )
+    assert _code(module, facts.rank_devices) == {"device"}
+    assert not facts.passed_ranks
+
+
+def test_a_name_read_where_a_lambda_rebinds_it_is_not_followed_outside():
+    facts, module = _facts(
+        """
+        import torch
+        def main():
+            device = torch.device("cuda", 0)
+            move = lambda x, device: x.to(device)
+            return move(torch.zeros(2), 1)
+        """
+    )
+    assert _code(module, facts.rank_devices) == {"device"}
 
 
 def test_a_literal_second_gpu_is_not_taken_for_a_process_device():

@@ -245,6 +245,9 @@ class DevicePlacement(Pass):
         self._dropped_calls: set[int] = set()
         # A move assigned to `.data` -> the name to rebind instead (None: reported, left alone).
         self._data_moves: dict[cst.Call, str | None] = {}
+        # Rank devices (TRN024) rewritten where they are used, and where they are built.
+        self._rank_devices: set[cst.BaseExpression] = set()
+        self._rank_values: set[cst.BaseExpression] = set()
 
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
@@ -254,6 +257,7 @@ class DevicePlacement(Pass):
     def visit_Module(self, node: cst.Module) -> None:
         self.facts = self.device_facts(node)
         program = self.run.program
+        self._rank_devices, self._rank_values = self._rank_edits(program)
         profile = self.run.profile
         if self.target.is_xla and not set(profile.launchers) & _FRAMEWORKS:
             # Where leave_Call ports a move, a test's own included: what a step slices at its
@@ -289,6 +293,41 @@ class DevicePlacement(Pass):
                 f"flag) or move them to {self.target.device.expr} unconditionally",
                 False,
             )
+
+    def _rank_edits(
+        self, program: ModuleView
+    ) -> tuple[set[cst.BaseExpression], set[cst.BaseExpression]]:
+        """The rank devices rewritten where they are used, and those rewritten where they are
+        built. A parameter that every call in the module fills with a device built from an
+        index holds the target's device once that is rewritten: its uses are left, unless
+        another module calls one of the functions it passes through (there it may be given
+        anything; a method, wherever another module imports this one), or the index is a plain
+        value (`device = 0`, `f"cuda:{rank}"`) whose name is read other than as a device
+        (`print(f"[GPU{gpu_id}]")`, `rank == 0`): made a device, those reads would change."""
+        uses, built = set(self.facts.rank_devices), set(self.facts.rank_values)
+        elsewhere = set(program.named_elsewhere)
+        for use, passed in self.facts.passed_ranks.items():
+            if (
+                passed.callers & elsewhere
+                or (passed.methods and program.imported)
+                or not all(map(self._device_object, passed.origins))
+            ):
+                uses.add(use)
+            else:
+                built |= passed.origins
+        return uses, built
+
+    def _device_object(self, origin: cst.BaseExpression) -> bool:
+        """``origin`` makes a device object (`torch.device("cuda", rank)`), or is a plain index
+        bound to a name read only as a device."""
+        if isinstance(origin, cst.Call):
+            return True
+        assign = self.get_metadata(ParentNodeProvider, origin, None)
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+            return False
+        target = assign.targets[0].target
+        roles = self._reference_roles(target) if isinstance(target, cst.Name) else []
+        return bool(roles) and all(role == "device" for role in roles)
 
     # -- TRN056: a whole tensor moved, then sliced at each step's offset ----------------------
     def _keep_sliced_on_host(self, module: cst.Module, trains: bool) -> None:
@@ -1569,7 +1608,7 @@ class DevicePlacement(Pass):
             resolved = self._gate(original_node, updated_node)
             if resolved is not None:
                 return resolved
-        if original_node in self.facts.rank_values:
+        if original_node in self._rank_values:
             return self._rank_device(original_node, _code(original_node)) or updated_node
         if original_node in self.facts.cpu_values and self._cpu_allowed():
             if self.report(
@@ -1651,7 +1690,7 @@ class DevicePlacement(Pass):
         new_args = []
         for original_arg, updated_arg in zip(original_node.args, updated_node.args, strict=False):
             value = original_arg.value
-            if value in self.facts.rank_devices or value in self.facts.rank_values:
+            if value in self._rank_devices or value in self._rank_values:
                 device = self._rank_device(value, _code(value))
                 if device is not None:
                     new_args.append(updated_arg.with_changes(value=device))
@@ -1683,7 +1722,7 @@ class DevicePlacement(Pass):
             if not self.enabled(AcceleratorDevice):
                 return "torch.accelerator is not the XLA device under torch-xla"
             return None
-        if self.is_any(func, {"torch.device"}) and call not in self.facts.rank_values:
+        if self.is_any(func, {"torch.device"}) and call not in self._rank_values:
             first = call.args[0].value if call.args else None
             evaluator = self.facts.evaluator
             if first is not None and evaluator is not None:
@@ -1754,7 +1793,7 @@ class DevicePlacement(Pass):
         holder = self.get_metadata(ParentNodeProvider, string, None)
         if isinstance(holder, cst.Arg) and self._device_role(holder) == "device":
             call = self.get_metadata(ParentNodeProvider, holder, None)
-            if call in self.facts.rank_values:
+            if call in self._rank_values:
                 return None  # replaced whole by the target's device (TRN024)
             return call if isinstance(call, cst.Call) else string
         return None
@@ -1786,7 +1825,7 @@ class DevicePlacement(Pass):
             arg.keyword is not None and arg.keyword.value in allowed for arg in original.args[1:]
         )
         positional = first is not None and first.keyword is None and not first.star
-        if positional and first.value in self.facts.rank_devices:  # type: ignore[union-attr]
+        if positional and first.value in self._rank_devices:  # type: ignore[union-attr]
             return "rank" if self.enabled(RankAsDevice) else None
         if not self.enabled(CudaMethod):
             return None
@@ -1960,7 +1999,7 @@ class DevicePlacement(Pass):
             ):
                 return updated
             return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("to")))
-        if first is not None and first.keyword is None and first.value in self.facts.rank_devices:
+        if first is not None and first.keyword is None and first.value in self._rank_devices:
             device = self._rank_device(original, _code(original))
             if device is None:
                 return updated
@@ -2510,12 +2549,12 @@ class DevicePlacement(Pass):
         if rebound is not None:
             return rebound
         value = original_node.value
-        if value in self.facts.rank_values and isinstance(value, cst.Integer):
+        if value in self._rank_values and isinstance(value, cst.Integer):
             device = self._rank_device(value, _code(value))
             if device is not None:
                 return updated_node.with_changes(value=device)
         if isinstance(value, cst.FormattedString | cst.BinaryOperation) and (
-            value in self.facts.rank_values or self._own_index_string(original_node)
+            value in self._rank_values or self._own_index_string(original_node)
         ):
             # A string stays a string: a device object where text is read (`"cuda" in device`)
             # would raise; where the name is read other than as a device, it is reported.

@@ -425,6 +425,15 @@ class RankAsDevice(Rule):
     `non_blocking=` and `memory_format=` are kept. A literal other index (`"cuda:1"`, model
     parallel over GPUs) stays reported as TRN006.
 
+    A device built from an index is rewritten where it is built, once. A name, or a parameter
+    of the module's own functions and methods (at any depth, `mp.spawn` included), that holds
+    only such devices then already holds the target's device: its uses (`model.to(device)`,
+    `torch.full(..., device=device)`) are left as written, and the script keeps its one switch.
+    A use is rewritten where it is used when a caller passes anything else (a literal index, a
+    rank), when the file may not show every call (the function is handed on as a value,
+    decorated, `forward`, filled by its default or by unpacked arguments), when another module
+    calls it, or when a plain index (`device = 0`) is also read other than as a device.
+
     ## Why
     On Trainium each worker process owns one NeuronCore and uses the default XLA device; an
     index from a GPU layout does not carry over, and a CUDA index raises `Found no NVIDIA

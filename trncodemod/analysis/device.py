@@ -109,6 +109,7 @@ class Binding:
     value: cst.BaseExpression | None
     guards: tuple[tuple[cst.BaseExpression, bool], ...]
     parameter: tuple[cst.FunctionDef, int, str] | None = None  # (function, position, name)
+    scope: cst.FunctionDef | None = None  # the function it binds in (None: the module)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,11 @@ class DeviceFacts:
     rank_devices: set[cst.BaseExpression] = field(default_factory=set)
     # Where such a device is built from an index: `device = torch.device(f"cuda:{rank}")`.
     rank_values: set[cst.BaseExpression] = field(default_factory=set)
+    # Rank device arguments that hold a function's parameter, which every call of it in the
+    # file (at any depth) fills with a device built from an index: rewritten where that is
+    # built, once, unless another module calls one of those functions (``PassedDevice.
+    # callers``, asked of the program by the device pass); then where it is used.
+    passed_ranks: dict[cst.BaseExpression, PassedDevice] = field(default_factory=dict)
     # Dotted names that hold the training device (or its type string).
     device_names: set[str] = field(default_factory=set)
     # `if` tests that keep a move to the device from running on the target by default
@@ -219,6 +225,21 @@ class _Collector(cst.CSTVisitor):
         self.call_guards: dict[cst.Call, tuple[tuple[cst.BaseExpression, bool], ...]] = {}
         self.comparisons: list[cst.Comparison] = []
         self.if_tests: list[cst.BaseExpression] = []
+        # Scopes, for following a device to where it is built (``_Origins``): the functions and
+        # lambdas around each call, innermost last; each function's top-level definition (the
+        # name another module would call it by); names a `global`/`nonlocal` rebinds.
+        self.scopes: tuple[cst.FunctionDef | cst.Lambda, ...] = ()
+        self.call_scopes: dict[cst.Call, tuple[cst.FunctionDef | cst.Lambda, ...]] = {}
+        self.function_scopes: dict[cst.FunctionDef, tuple[cst.FunctionDef | cst.Lambda, ...]] = {}
+        self.tops: dict[cst.FunctionDef, str] = {}
+        self.top: list[str] = []
+        self.declared: set[str] = set()
+        # Names also bound where no binding is collected (`with ... as d`, `for d in` of a
+        # comprehension, `except ... as d`, `(d := ...)`, an import): not followed to an origin.
+        self.opaque: set[str] = set()
+
+    def _function(self) -> cst.FunctionDef | None:
+        return next((s for s in reversed(self.scopes) if isinstance(s, cst.FunctionDef)), None)
 
     # -- guards ------------------------------------------------------------------------------
     def visit_If(self, node: cst.If) -> bool:
@@ -237,22 +258,71 @@ class _Collector(cst.CSTVisitor):
         self.functions.setdefault(node.name.value, []).append(node)
         self.saved_guards.append(self.guards)
         self.guards = []  # a function's body runs when it is called, not under the `if` around it
+        self.top.append(self.top[-1] if self.top else node.name.value)
+        self.tops[node] = self.top[-1]
+        self.scopes = (*self.scopes, node)
+        self.function_scopes[node] = self.scopes
         params = [*node.params.posonly_params, *node.params.params]
         for position, param in enumerate(params):
             name = param.name.value
-            self.bindings.setdefault(name, []).append(Binding(None, (), (node, position, name)))
+            binding = Binding(None, (), (node, position, name), node)
+            self.bindings.setdefault(name, []).append(binding)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.guards = self.saved_guards.pop()
+        self.top.pop()
+        self.scopes = self.scopes[:-1]
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.scopes = (*self.scopes, node)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.scopes = self.scopes[:-1]
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.declared.update(n.name.value for n in node.names)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.declared.update(n.name.value for n in node.names)
+
+    def _opaque(self, target: cst.BaseExpression | None) -> None:
+        if isinstance(target, cst.Tuple | cst.List):
+            for element in target.elements:
+                self._opaque(element.value)
+        elif target is not None and (name := dotted(target)) is not None:
+            self.opaque.add(name)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        self._opaque(node.asname.name if node.asname is not None else None)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._opaque(node.target)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._opaque(node.name.name if node.name is not None else None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._opaque(node.target)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        bound = node.asname.name if node.asname is not None else node.name
+        while isinstance(bound, cst.Attribute):
+            bound = bound.value  # `import a.b` binds `a`
+        self._opaque(bound)  # type: ignore[arg-type]
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes[node.name.value] = node
+        self.top.append(self.top[-1] if self.top else node.name.value)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.top.pop()
 
     # -- bindings ----------------------------------------------------------------------------
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         name = dotted(target)
         if name is not None:
-            self.bindings.setdefault(name, []).append(Binding(value, tuple(self.guards)))
+            binding = Binding(value, tuple(self.guards), None, self._function())
+            self.bindings.setdefault(name, []).append(binding)
         elif isinstance(target, cst.Tuple | cst.List):
             for element in target.elements:
                 self._bind(element.value, None)
@@ -272,6 +342,7 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+        self.call_scopes[node] = self.scopes
         if self.guards:
             self.call_guards[node] = tuple(self.guards)
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_argument":
@@ -340,6 +411,7 @@ class _Evaluator:
         self.cuts = 0
         self.steps = 0
         self.callers: dict[int, list[cst.Call]] = {}
+        self.spawns: dict[int, cst.Call] = {}  # the call `mp.spawn(fn, ...)` makes -> mp.spawn's
         # Availability checks met while this is set decide the training device: the pass
         # resolves them. Elsewhere (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`)
         # they are left to the rules about CUDA calls.
@@ -655,7 +727,9 @@ class _Evaluator:
             # mp.spawn(fn, args=(...)) calls fn(rank, *args)
             elif self._names(call.func) & _SPAWNS and call.args:
                 if isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name:
-                    found.append(_spawned(call))
+                    spawned = _spawned(call)
+                    self.spawns[id(spawned)] = call
+                    found.append(spawned)
         return found
 
     def _option(self, name: str) -> Option | None:
@@ -1000,6 +1074,7 @@ def analyse(
     visit(module, collected)
     facts = DeviceFacts()
     evaluator = _Evaluator(collected, facts, flags)
+    origins = _Origins(module, collected, evaluator)
     outcome: set[str] = set()
     moves_run = False
     skipped: dict[cst.BaseExpression, str] = {}
@@ -1036,11 +1111,13 @@ def analyse(
         if name is not None:
             facts.device_names.add(name)
         if value.kinds == {RANK}:
-            built = _index_devices(device, collected, qualified, evaluator)
-            if built:
-                facts.rank_values |= built  # rewrite where the device is built, once
-            else:
+            built = origins.of(device, call)
+            if built is None:
                 facts.rank_devices.add(device)
+            elif not built.callers:
+                facts.rank_values |= built.origins  # rewrite where the device is built, once
+            else:
+                facts.passed_ranks[device] = built
         kinds = {ACCELERATOR if k == RANK else k for k in value.kinds}
         outcome |= kinds
         if UNKNOWN in kinds and value.blame is not None:
@@ -1255,32 +1332,256 @@ def _other_gpu(index: cst.BaseExpression) -> bool:
     return isinstance(index, cst.Integer) and index.value != "0"
 
 
-def _index_devices(
-    device: cst.BaseExpression, collected: _Collector, qualified: Qualified, evaluator: _Evaluator
-) -> set[cst.BaseExpression]:
-    """The index-built devices a device argument holds, when that is all it holds."""
+def _is_index(node: cst.BaseExpression, evaluator: _Evaluator) -> bool:
+    """A CUDA device built from a process's index (``is_index_device``, ``torch.device(f"{acc}:
+    {rank}")``): where a rank device is rewritten, once."""
+    if is_index_device(node, evaluator.q):
+        return True
+    return (
+        isinstance(node, cst.Call)
+        and bool(evaluator.q(node.func) & {"torch.device"})
+        and _accelerator_device(node, evaluator)
+    )
 
-    def is_index(node: cst.BaseExpression) -> bool:
-        return is_index_device(node, qualified) or (
-            bool(qualified(node.func) & {"torch.device"}) and _accelerator_device(node, evaluator)
-            if isinstance(node, cst.Call)
-            else False
+
+@dataclass(frozen=True)
+class PassedDevice:
+    """What a rank device argument holds: the index-built devices (and ``device = 0``) it is
+    bound to, through names and the calls of the functions whose parameter it is."""
+
+    origins: frozenset[cst.BaseExpression]
+    # The top-level functions and classes (by name) whose callers in this file were taken to be
+    # all their callers: another module that calls one may pass anything.
+    callers: frozenset[str]
+    # A method (not `__init__`) among them: an instance made here may be handed to another
+    # module, which calls it there without naming its class.
+    methods: bool = False
+
+
+# Decorators that call the function as its callers do.
+_PLAIN_DECORATORS = frozenset(
+    {"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "builtins.staticmethod"}
+)
+
+
+class _Origins:
+    """Where a rank device argument is built, when every value it can hold is built from an
+    index and so is rewritten there (``rank_values``): then the argument already holds the
+    target's device, and rewriting it too would be a second, unneeded edit that takes away the
+    script's one switch. Followed through assignments, and through a parameter to every call of
+    its function (at any depth, `mp.spawn` included), in the scope the name is read in. A
+    function whose callers the file may not show (passed as a value, decorated, `forward`, a
+    class built by `cls(...)`) stops the search: the argument is rewritten where it is used."""
+
+    def __init__(self, module: cst.Module, collected: _Collector, evaluator: _Evaluator) -> None:
+        self.module = module
+        self.c = collected
+        self.e = evaluator
+        self._callees: set[int] | None = None  # ids of the names and attributes called
+        self._names: dict[str, list[cst.CSTNode]] = {}  # names and attributes, by spelling
+        self._direct: dict[int, bool] = {}  # function -> only called, by its name
+        self.plain = False  # the device last followed may hold the CPU or the target's own
+        self.methods = False  # ... and passes through a method
+
+    def of(self, device: cst.BaseExpression, call: cst.Call) -> PassedDevice | None:
+        callers: set[str] = set()
+        self.plain = self.methods = False
+        found = self._held(device, self.c.call_scopes.get(call, ()), callers, set(), 0)
+        if found is None or not (found or self.plain):
+            return None
+        # (Nothing built, only the target's own device or the CPU: the use holds no index,
+        # whatever another function's binding of the name, which the evaluator reads too, holds.)
+        return PassedDevice(frozenset(found), frozenset(callers), self.methods)
+
+    def _held(
+        self,
+        node: cst.BaseExpression,
+        scopes: tuple[cst.FunctionDef | cst.Lambda, ...],
+        callers: set[str],
+        seen: set[tuple[str, int]],
+        depth: int,
+    ) -> set[cst.BaseExpression] | None:
+        """The index-built devices ``node`` (read in ``scopes``) holds; None where it may hold
+        something else."""
+        if depth > _DEPTH:
+            return None
+        if _is_index(node, self.e):
+            return {node}
+        name = dotted(node)
+        found = self._bindings(name, scopes) if name is not None else None
+        if found is None:
+            return None
+        bindings, scope = found
+        if (name, id(scope)) in seen:
+            return set()  # a cycle (a function passing its parameter on to itself) adds nothing
+        seen.add((name, id(scope)))  # type: ignore[arg-type]
+        built: set[cst.BaseExpression] = set()
+        for binding in bindings:
+            value = binding.value
+            if binding.parameter is not None:
+                inner = self._passed(binding.parameter, callers, seen, depth)
+            elif value is None:
+                return None
+            elif _is_index(value, self.e) or isinstance(value, cst.Integer):
+                inner = {value}  # `device = 0  # cuda:0` is rewritten where it is bound too
+            elif _is_cpu(value) or _string(value) in ("xla", "neuron"):
+                # FSDP2's `else: device = torch.device("cpu")`, or the target's own device
+                # written by an earlier run: the name holds the target's device where it is read.
+                inner = set()
+                self.plain = True
+            else:
+                chain = self.c.function_scopes.get(binding.scope, ()) if binding.scope else ()
+                inner = self._held(value, chain, callers, seen, depth + 1)
+            if inner is None:
+                return None
+            built |= inner
+        return built
+
+    def _bindings(
+        self, name: str, scopes: tuple[cst.FunctionDef | cst.Lambda, ...]
+    ) -> tuple[list[Binding], cst.FunctionDef | None] | None:
+        """The bindings a read of ``name`` in ``scopes`` can see, and the function they are in
+        (None: the module); None where one may be bound in a way the tool does not collect."""
+        every = self.c.bindings.get(name)
+        if not every or name in self.c.opaque:
+            return None
+        if "." in name or name in self.c.declared:
+            return every, None  # an attribute, or a name a `global` rebinds: the whole file's
+        for scope in reversed(scopes):
+            if name in _parameter_names(scope.params):
+                own = [b for b in every if b.scope is scope]
+                if isinstance(scope, cst.Lambda) or not any(b.parameter for b in own):
+                    return None  # a lambda's, keyword-only or `*args` parameter
+                return own, scope  # type: ignore[return-value]
+            if isinstance(scope, cst.FunctionDef):
+                own = [b for b in every if b.scope is scope]
+                if own:
+                    return own, scope
+        module = [b for b in every if b.scope is None]
+        return (module, None) if module else None
+
+    def _passed(
+        self,
+        parameter: tuple[cst.FunctionDef, int, str],
+        callers: set[str],
+        seen: set[tuple[str, int]],
+        depth: int,
+    ) -> set[cst.BaseExpression] | None:
+        """What every call of ``parameter``'s function passes it, where those are all its
+        calls."""
+        function, position, name = parameter
+        if not self._only_called(function):
+            return None
+        calls = self.e._calls_of(function)
+        if not calls:
+            return None
+        offset = 1 if self.e._is_method(function) else 0
+        built: set[cst.BaseExpression] = set()
+        for call in calls:
+            if any(arg.star for arg in call.args):
+                return None  # `f(*args)`, `f(**config)`: which argument binds it is not known
+            arg = _argument(call, position - offset, name)
+            if arg is None:
+                return None  # its default, or a call the tool misreads
+            written = self.e.spawns.get(id(call), call)
+            inner = self._held(arg, self.c.call_scopes.get(written, ()), callers, seen, depth + 1)
+            if inner is None:
+                return None
+            built |= inner
+        callers.add(self.c.tops[function])
+        if offset and function.name.value != "__init__":
+            self.methods = True
+        return built
+
+    def _only_called(self, function: cst.FunctionDef) -> bool:
+        """Whether the file shows every call of ``function``: it is only called by its name
+        (`train(...)`, `obj.method(...)`, `Class(...)` for `__init__`, `mp.spawn(train, ...)`),
+        never handed on as a value, decorated, or called by PyTorch itself (`forward`)."""
+        known = self._direct.get(id(function))
+        if known is None:
+            known = self._direct[id(function)] = self._shows_calls(function)
+        return known
+
+    def _shows_calls(self, function: cst.FunctionDef) -> bool:
+        for decorator in function.decorators:
+            target = decorator.decorator
+            target = target.func if isinstance(target, cst.Call) else target
+            if not self.e.q(target) & _PLAIN_DECORATORS:
+                return False
+        name = function.name.value
+        owner = next((c for c in self.c.classes.values() if function in _methods(c)), None)
+        if owner is None:
+            return self._called_by_name(name)
+        if name == "__init__":
+            if any(_builds_own_class(call) for call in find(owner, cst.Call)):
+                return False  # `cls(...)`, `type(self)(...)`: built where the name is not
+            return self._called_by_name(owner.name.value)
+        if name.startswith("__") or name == "forward":
+            return False  # `model(x)` runs `forward`; `obj[i]`, `len(obj)` run dunders
+        classes = set(self.c.classes)
+        for node in self._spelled(name):
+            if isinstance(node, cst.Name):
+                return False  # `step = self.step`, `target=self.run`: handed on
+            if id(node) not in self._called() or dotted(node.value) in classes:
+                return False  # `Class.method(obj, ...)`: the positions shift
+        return True
+
+    def _called_by_name(self, name: str) -> bool:
+        spawned = {
+            id(call.args[0].value)
+            for call in self.c.calls
+            if self.e.q(call.func) & _SPAWNS and call.args
+        }
+        return all(
+            id(node) in self._called() or id(node) in spawned
+            for node in self._spelled(name)
+            if isinstance(node, cst.Name)
         )
 
-    if is_index(device):
-        return {device}
-    name = dotted(device)
-    bindings = collected.bindings.get(name or "", [])
-    values = [b.value for b in bindings]
-    # `device = 0  # cuda:0` is rewritten where it is bound, like `torch.device(f"cuda:{r}")`;
-    # so is one beside a CPU device (FSDP2's `else: device = torch.device("cpu")`) or the
-    # target's own ("xla", written by an earlier run): the name then holds the target's device
-    # wherever it is read.
-    built = [v for v in values if v is not None and (is_index(v) or isinstance(v, cst.Integer))]
-    others = [v for v in values if v not in built]
-    if not built or not all(_is_cpu(v) or _string(v) in ("xla", "neuron") for v in others):
-        return set()
-    return set(built)  # type: ignore[arg-type]
+    def _called(self) -> set[int]:
+        if self._callees is None:
+            self._callees = {id(call.func) for call in self.c.calls}
+            # Names that name no value: a definition's, an attribute's, a keyword's, a
+            # parameter's, and those of annotations (`device: torch.device`, `-> Model`).
+            words: set[int] = set()
+            for node in walk(self.module):
+                if isinstance(node, cst.FunctionDef | cst.ClassDef):
+                    words.add(id(node.name))
+                elif isinstance(node, cst.Attribute):
+                    words.add(id(node.attr))
+                    self._names.setdefault(node.attr.value, []).append(node)
+                elif isinstance(node, cst.Arg) and node.keyword is not None:
+                    words.add(id(node.keyword))
+                elif isinstance(node, cst.Param):
+                    words.add(id(node.name))
+                elif isinstance(node, cst.Annotation):
+                    words.update(id(n) for n in find(node, cst.Name))
+                elif isinstance(node, cst.Name) and id(node) not in words:
+                    self._names.setdefault(node.value, []).append(node)
+        return self._callees
+
+    def _spelled(self, name: str) -> list[cst.CSTNode]:
+        """The names and attributes spelled ``name`` in the file."""
+        self._called()
+        return self._names.get(name, [])
+
+
+def _builds_own_class(call: cst.Call) -> bool:
+    """``cls(...)``, ``type(self)(...)``, ``self.__class__(...)``."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value == "cls"
+    if isinstance(func, cst.Call):
+        return isinstance(func.func, cst.Name) and func.func.value == "type"
+    return isinstance(func, cst.Attribute) and func.attr.value == "__class__"
+
+
+def _parameter_names(params: cst.Parameters) -> set[str]:
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            every.append(star)
+    return {param.name.value for param in every}
 
 
 def _is_cpu(node: cst.BaseExpression | None) -> bool:

@@ -674,6 +674,9 @@ class ModuleView:
     # check: the read as spelled ("args.cuda") -> (whether the check is dropped there, so the
     # flag is true on the target; "path:line" of the check).
     imported_flags: Mapping[str, tuple[bool, str]] = field(default_factory=dict)
+    # This module's top-level functions and classes that another given module names (calls,
+    # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
+    named_elsewhere: tuple[str, ...] = ()
 
     @property
     def is_test(self) -> bool:
@@ -730,6 +733,7 @@ class ModuleView:
                 sorted(self.element_calls.items()),
                 sorted(self.flag_checks.items()),
                 sorted(self.imported_flags.items()),
+                self.named_elsewhere,
             )
         )
 
@@ -980,6 +984,7 @@ def build_program(
         resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
     )
     importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
+    named = _named_elsewhere(summaries, resolver)
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
         role = "test" if path in tests else "entry" if path in program.entry_points else "library"
@@ -1031,6 +1036,7 @@ def build_program(
             element_calls=element_calls.get(path, {}),
             flag_checks=flag_checks.get(path, {}),
             imported_flags=imported_flags.get(path, {}),
+            named_elsewhere=named.get(path, ()),
         )
     return program
 
@@ -1086,6 +1092,21 @@ def _add_flag_read(
     checks[module][check] = (stays, (*places, f"{path}:{place}"))
     spelled = f"{name[: -len(HANDED_ON)]}{field}" if name.endswith(HANDED_ON) else name
     readers.setdefault(path, {})[spelled] = (module, check)
+def _named_elsewhere(
+    summaries: Mapping[str, ModuleSummary], resolver: _Resolver
+) -> dict[str, tuple[str, ...]]:
+    """By module: its top-level names that another given module references (`from test import
+    test`, `test.test(...)`, `from model import *` then `Net(...)`)."""
+    found: dict[str, set[str]] = {}
+    for path, summary in summaries.items():
+        references = {*summary.top_references}
+        for definition in summary.definitions.values():
+            references.update(definition.references)
+        for reference in references:
+            target = resolver.name(path, reference)
+            if target is not None and target[0] != path and target[1] != MODULE:
+                found.setdefault(target[0], set()).add(target[1])
+    return {path: tuple(sorted(names)) for path, names in found.items()}
 
 
 def _offset_slicers(
