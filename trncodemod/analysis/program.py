@@ -1092,6 +1092,8 @@ def _add_flag_read(
     checks[module][check] = (stays, (*places, f"{path}:{place}"))
     spelled = f"{name[: -len(HANDED_ON)]}{field}" if name.endswith(HANDED_ON) else name
     readers.setdefault(path, {})[spelled] = (module, check)
+
+
 def _named_elsewhere(
     summaries: Mapping[str, ModuleSummary], resolver: _Resolver
 ) -> dict[str, tuple[str, ...]]:

@@ -89,12 +89,12 @@ class Flow:
         if kind == "n":
             yield from self._name(at, value[1], depth)
         elif kind == "a":
-            for owner in self.values(at, value[1], depth):
+            for owner in _ordered(self.values(at, value[1], depth)):
                 yield from self._attribute(owner, value[2], depth)
         elif kind == "c":
             yield from self._call_result(at, value, depth)
         elif kind == "i":
-            for whole in self.values(at, value[2], depth):
+            for whole in _ordered(self.values(at, value[2], depth)):
                 if whole[0] == "tup" and value[1] < len(whole[2]):
                     yield from self.values(whole[1], whole[2][value[1]], depth)
         elif kind == "o":
@@ -216,7 +216,7 @@ class Flow:
         found = []
         for (where, calling), call in self._callers.get(name, ()):
             caller = frame(where, calling)
-            for callee in self.values(caller, call[1]):
+            for callee in _ordered(self.values(caller, call[1])):
                 if callee == ("def", path, qualname):
                     found.append((caller, call, bool(cls) and call[1][0] == "a"))
                 elif method == "__init__" and callee[0] == "cls":
@@ -232,7 +232,7 @@ class Flow:
             yield frame(path, qualname, (at, call, bound)), _label(spelled(call[1]), qualname)
 
     def _runs(self, at: Frame, call: Value) -> Iterator[tuple[str, str, bool]]:
-        for callee in self.values(at, call[1]):
+        for callee in _ordered(self.values(at, call[1])):
             if callee[0] == "def":
                 yield callee[1], callee[2], "." in callee[2] and call[1][0] == "a"
             elif callee[0] == "cls":
@@ -272,7 +272,7 @@ class Flow:
             where, call = loader[1], loader[2]
             for keyword, argument in call[3]:
                 if keyword == _COLLATE:
-                    for found in self.values(where, argument):
+                    for found in _ordered(self.values(where, argument)):
                         if found[0] == "def":
                             label = _label(spelled(argument), found[2])
                             queue.append((frame(found[1], found[2]), None, label))
@@ -283,7 +283,7 @@ class Flow:
         (`enumerate(loader)`, `logger.log_every(loader, 10)`, a loader passed as a parameter)."""
         if value is None or depth > 3:
             return
-        for found in self.values(at, value):
+        for found in _ordered(self.values(at, value)):
             if found[0] == "ext":
                 yield found
         if value[0] == "c":
@@ -320,6 +320,12 @@ class Flow:
             for call in function.calls:
                 queue.extend((inner, node, name) for inner, name in self.runs(at, call))
         return parents
+
+
+def _ordered(found: frozenset[Object]) -> list[Object]:
+    """The values in one order on every run: a set's order follows string hashing, which
+    differs per process (`PYTHONHASHSEED`), and the first value reached names the chain."""
+    return sorted(found, key=repr)
 
 
 def spelled(value: Value) -> str:
