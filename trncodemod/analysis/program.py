@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
+from trncodemod.analysis.drawn_offsets import DrawnSlice, import_resolver, module_drawn_slices
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
@@ -173,6 +174,9 @@ class ModuleSummary:
     # (``shape_params``: `get_batch(source, i, args, seq_len=None)` slices to `seq_len`):
     # name -> (the parameter's position, -1 for a keyword-only one, its name, the line).
     shape_params: Mapping[str, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
+    # Top-level functions that slice a parameter at an offset drawn on the host, in the function
+    # or handed in (``drawn_offsets``: a random crop, `x[:, :, top:top + p]`).
+    drawn_slices: Mapping[str, tuple[DrawnSlice, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -201,6 +205,7 @@ class ModuleSummary:
             "device_returns": dict(self.device_returns),
             "tests": self.tests,
             "shape_params": {k: [list(p) for p in v] for k, v in self.shape_params.items()},
+            "drawn_slices": {k: [list(p) for p in v] for k, v in self.drawn_slices.items()},
         }
 
     @classmethod
@@ -236,6 +241,9 @@ class ModuleSummary:
             shape_params={
                 k: tuple(tuple(p) for p in v)  # type: ignore[misc]
                 for k, v in data["shape_params"].items()
+            },
+            drawn_slices={
+                k: tuple(DrawnSlice(*p) for p in v) for k, v in data["drawn_slices"].items()
             },
         )
 
@@ -311,6 +319,7 @@ def summarize(text: str) -> ModuleSummary | None:
         device_returns=returns,
         tests=holds_tests(tree, imports),
         shape_params=module_shape_parameters(tree),
+        drawn_slices=module_drawn_slices(tree, import_resolver(imports), text),
     )
 
 
@@ -642,6 +651,11 @@ class ModuleView:
     element_calls: Mapping[str, tuple[tuple[int, str, str, str, str], ...]] = field(
         default_factory=dict
     )
+    # Imported functions of another given module that slice a parameter at an offset drawn on
+    # the host: local name -> (the module's path, ``ModuleSummary.drawn_slices`` of it).
+    imported_drawn_slices: Mapping[str, tuple[str, tuple[DrawnSlice, ...]]] = field(
+        default_factory=dict
+    )
 
     @property
     def is_test(self) -> bool:
@@ -695,6 +709,7 @@ class ModuleView:
                 self.untrained,
                 sorted(self.imported_shape_params.items()),
                 sorted(self.element_calls.items()),
+                sorted(self.imported_drawn_slices.items()),
             )
         )
 
@@ -991,6 +1006,7 @@ def build_program(
             untrained=path in untrained,
             imported_shape_params=resolver.imported_shape_params(path),
             element_calls=element_calls.get(path, {}),
+            imported_drawn_slices=resolver.imported_drawn_slices(path),
         )
     return program
 
@@ -1366,6 +1382,16 @@ class _Resolver:
             decided = self.summaries[where].shape_params.get(name)
             if decided:
                 found[local] = tuple((k, p, f"{where}:{line}") for k, p, line in decided)
+        return found
+
+    def imported_drawn_slices(self, path: str) -> dict[str, tuple[str, tuple[DrawnSlice, ...]]]:
+        """Names ``path`` imports from another given module that are functions slicing a
+        parameter at a drawn offset (``ModuleSummary.drawn_slices``), each with that module."""
+        found: dict[str, tuple[str, tuple[DrawnSlice, ...]]] = {}
+        for local, (where, name) in self._imported_definitions(path):
+            slices = self.summaries[where].drawn_slices.get(name)
+            if slices:
+                found[local] = (where, slices)
         return found
 
     def _imported_definitions(self, path: str) -> Iterable[tuple[str, tuple[str, str]]]:
