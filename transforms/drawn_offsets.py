@@ -121,7 +121,7 @@ def report_offsets(owner: Pass, module: cst.Module, loops: dict[Loop, LoopInfo])
         and (node.lineno, node.col_offset) in starts
     }
     lines = module.code.splitlines()
-    seen: set[tuple[int, int]] = set()
+    seen: set[int] = set()  # one finding a line: `x[:, a:b] = y[:, a:b]` is one crop
     for loop, info in steps.items():
         for found in step_slices(
             loop,
@@ -131,11 +131,9 @@ def report_offsets(owner: Pass, module: cst.Module, loops: dict[Loop, LoopInfo])
             skip=lambda n, loop=loop: n in steps and n is not loop,
             device_batches=info.iterates_device_loader,
         ):
-            node = found.node
-            place = (node.lineno, node.col_offset)
-            if place in seen:
+            if found.node.lineno in seen:
                 continue
-            seen.add(place)
+            seen.add(found.node.lineno)
             _report(owner, found, lines)
 
 
@@ -160,8 +158,5 @@ def _report(owner: Pass, found: StepSlice, lines: list[str]) -> None:
         what = f"`{code}` slices {sources}, {moved}, in `{found.via}` ({found.slice_at})"
     else:
         what = f"`{ast.unparse(found.node)}` slices {sources}, {moved},"
-    message = (
-        f"{what} at an offset drawn on the host every step ({draw}) while its length stays the "
-        f"same: {_COST}; {_FIX}"
-    )
+    message = f"{what} at an offset drawn on the host every step ({draw}): {_COST}; {_FIX}"
     owner.findings.append(RawFinding(line, column + 1, DrawnOffsetSlice, message, False))

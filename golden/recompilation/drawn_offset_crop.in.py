@@ -1,7 +1,8 @@
 # A device tensor sliced in the step at an offset drawn on the host while the length stays the
 # same (TRN448, a random crop): in the step, in the module's own augmentation helper that draws
 # the offsets (through a list of images and a second helper), in a helper handed the step's
-# draws, with `.narrow`, and at a `torch.randint(...).item()` offset.
+# draws, with `.narrow`, at a `torch.randint(...).item()` offset, and a CutMix window written
+# into the device batch (its length is drawn too: the same graph per value).
 import random
 
 import numpy as np
@@ -72,4 +73,17 @@ def train_narrow(loader):
         start = torch.randint(0, 16, (1,)).item()
         optimizer.zero_grad()
         model(images.narrow(3, start, 32)).sum().backward()
+        optimizer.step()
+
+
+def train_cutmix(loader, size):
+    for images, labels in loader:
+        images, labels = images.to(device), labels.to(device)
+        lam = np.random.beta(1.0, 1.0)
+        cut = int(size * np.sqrt(1.0 - lam))
+        x1 = int(np.clip(np.random.uniform(0, size) - cut // 2, 0, size))
+        x2 = int(np.clip(x1 + cut, 0, size))
+        images[:, :, x1:x2, :] = images.flip(0)[:, :, x1:x2, :]
+        optimizer.zero_grad()
+        model(images).sum().backward()
         optimizer.step()
