@@ -30,9 +30,10 @@ class DrawnOffsetSlice(Rule):
     """## What it does
     Reports a training or evaluation step that slices a tensor it moved to the device (`x =
     batch.to(device)`, `.cuda()`, or a batch of a device loader) at an offset drawn on the host
-    every step (`random.randint`, `np.random.*`, `torch.randint(...).item()`) while the length
-    stays the same: a random crop, `x[:, :, top:top + p, left:left + p]` or `x.narrow(2, top,
-    p)`. It is found in the step itself, or in a function of the repository the step hands the
+    every step (`random.randint`, `np.random.*`, `torch.randint(...).item()`), both bounds
+    read from the draw: a random crop, `x[:, :, top:top + p, left:left + p]` or `x.narrow(2,
+    top, p)`, or a CutMix window `x[:, :, x1:x2] = ...` (its drawn length is TRN443's too).
+    It is found in the step itself, or in a function of the repository the step hands the
     device tensor to (in the module, or imported from another given module, through up to three
     calls of that module), which draws the offset itself or is handed the step's draw. Reported
     at the step's slice or call, with where the slice is. Not reported: a crop of the CPU batch
