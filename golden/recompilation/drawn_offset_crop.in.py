@@ -2,7 +2,8 @@
 # same (TRN448, a random crop): in the step, in the module's own augmentation helper that draws
 # the offsets (through a list of images and a second helper), in a helper handed the step's
 # draws, with `.narrow`, at a `torch.randint(...).item()` offset, and a CutMix window written
-# into the device batch (its length is drawn too: the same graph per value).
+# into the device batch (its length is drawn too: the same graph per value); a batch moved as a
+# dict, cropped at two offsets drawn at once.
 import random
 
 import numpy as np
@@ -86,4 +87,13 @@ def train_cutmix(loader, size):
         images[:, :, x1:x2, :] = images.flip(0)[:, :, x1:x2, :]
         optimizer.zero_grad()
         model(images).sum().backward()
+        optimizer.step()
+
+
+def train_dict_batch(loader):
+    for batch in loader:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        top, left = np.random.randint(0, 16, size=2)
+        optimizer.zero_grad()
+        model(batch["image"][:, :, top : top + 32, left : left + 32]).sum().backward()
         optimizer.step()

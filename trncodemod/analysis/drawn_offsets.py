@@ -456,6 +456,18 @@ def is_move(call: ast.AST) -> bool:
     return "dtype" not in spelled and any(w in spelled for w in _DEVICE_WORDS)
 
 
+def _moves(value: ast.AST) -> bool:
+    """``value`` is a move, or a container of moves: `{k: v.to(device) for k, v in
+    batch.items()}`, `[t.cuda() for t in batch]`."""
+    if isinstance(value, ast.DictComp):
+        return is_move(value.value)
+    if isinstance(value, ast.ListComp | ast.GeneratorExp | ast.SetComp):
+        return is_move(value.elt)
+    if isinstance(value, ast.Dict):
+        return any(is_move(v) for v in value.values)
+    return is_move(value)
+
+
 def step_slices(
     loop: ast.For | ast.While | ast.AsyncFor,
     resolve: Resolve,
@@ -480,7 +492,7 @@ def step_slices(
     bindings = _bindings(nodes)
     moved: dict[str, int] = {}
     for target, value in bindings:
-        if isinstance(value, ast.Call) and is_move(value):
+        if _moves(value):
             for name in _names(target):
                 moved.setdefault(name, value.lineno)
     if device_batches and isinstance(loop, ast.For | ast.AsyncFor):

@@ -42,10 +42,11 @@ def derived_names(
     found = set(seeds)
     for _ in range(2):
         for node in assignments:
+            if node.lineno in drawn:  # `top, left = np.random.randint(0, n, size=2)`
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+                continue
             for names, value in _pairs(node):
-                if node.lineno in drawn:
-                    found |= names
-                    continue
                 read = _names_outside_buckets(value)
                 if isinstance(node, ast.AugAssign):
                     read |= names
