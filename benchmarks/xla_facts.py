@@ -329,6 +329,57 @@ def offset_slices() -> dict:
     }
 
 
+def drawn_offsets() -> dict:
+    """Compiles and executions for 12 training steps of a super-resolution pair cropped at
+    offsets drawn on the host every step (`random.randint(0, h - p)`, a random crop): the crop
+    taken of the batch after it was moved to the device, against taken of the CPU batch before
+    the move, and against offsets drawn from a fixed set of two per side (TRN448). Each variant
+    has its own batch size, so none reuses another's compiled graphs."""
+    import random
+
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    scale, patch = 4, 24  # the high-resolution crop; the low-resolution one is patch // scale
+    gt_all, lr_all = torch.rand(8, 3, 96, 96), torch.rand(8, 3, 24, 24)
+
+    def run(batch: int, crop_on_device: bool, draw) -> dict:
+        random.seed(0)
+        model = torch.nn.Conv2d(3, 3 * scale * scale, 3, padding=1).to(device)
+        shuffle = torch.nn.PixelShuffle(scale)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        _settle()
+        offsets = set()
+        for _ in range(12):
+            gt, lr = gt_all[:batch], lr_all[:batch]
+            if crop_on_device:
+                gt, lr = gt.to(device), lr.to(device)
+            p = patch // scale
+            top, left = draw(lr.shape[-2] - p), draw(lr.shape[-1] - p)
+            offsets.add((top, left))
+            lr = lr[:, :, top : top + p, left : left + p]
+            gt = gt[:, :, top * scale : top * scale + patch, left * scale : left * scale + patch]
+            if not crop_on_device:
+                gt, lr = gt.to(device), lr.to(device)
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(shuffle(model(lr)), gt).backward()
+            optimizer.step()
+            torch_xla.sync()
+        xm.wait_device_ops()
+        return {**_counts(), "distinct offsets": len(offsets)}
+
+    return {
+        "random.randint offsets, cropped on the device": run(
+            2, True, lambda room: random.randint(0, room)
+        ),
+        "random.randint offsets, cropped on the CPU then moved": run(
+            3, False, lambda room: random.randint(0, room)
+        ),
+        "random.choice of 2 offsets a side, cropped on the device": run(
+            4, True, lambda room: random.choice((0, room))
+        ),
+    }
+
+
 def python_scalars() -> dict:
     """Compiles when a Python float changes every step (a learning-rate schedule)."""
     device = torch_xla.device()
@@ -1238,6 +1289,7 @@ FACTS = {
         host_reads,
         shape_compiles,
         offset_slices,
+        drawn_offsets,
         python_scalars,
         clip_nonfinite,
         dynamo_backends,

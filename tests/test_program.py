@@ -192,6 +192,47 @@ def test_a_helper_whose_parameter_is_a_slice_length_is_seen_from_the_module_impo
     assert [p for _, p, _ in found["shifted"]] == ["n"]
 
 
+def test_a_helper_that_crops_a_parameter_at_a_drawn_offset_is_seen_from_the_module_importing_it():
+    files = {
+        "imgproc.py": """
+            import random
+
+            def random_crop(image, size):
+                top = random.randint(0, image.shape[-2] - size)
+                return image[..., top:top + size, :]
+
+            def crop_at(image, top, size):
+                return image[..., top:top + size, :]
+
+            def augment(image, size):
+                return random_crop(image, size).flip(-1)
+
+            def center_crop(image, size):
+                top = (image.shape[-2] - size) // 2
+                return image[..., top:top + size, :]
+
+            def random_length(image):
+                return image[:, :random.randint(8, 16)]
+        """,
+        "main.py": "from imgproc import augment, center_crop, crop_at, random_crop\n",
+    }
+    summary = summarize(textwrap.dedent(files["imgproc.py"]))
+    assert ModuleSummary.from_json(summary.to_json()) == summary
+    found = _program(files).view("main.py").imported_drawn_slices
+    assert sorted(found) == ["augment", "center_crop", "crop_at", "random_crop"]
+    (crop,) = found["random_crop"][1]
+    assert (crop.parameter, crop.offset_name, crop.line) == ("image", "", 6)
+    assert crop.draw == "random.randint(0, image.shape[-2] - size)"
+    (handed,) = found["crop_at"][1]
+    assert (handed.parameter, handed.offset, handed.offset_name) == ("image", 1, "top")
+    (deeper,) = found["augment"][1]
+    assert (deeper.via, deeper.line, deeper.offset_name) == ("random_crop", 6, "")
+    # The centre's offset comes from `size`: a step reports it only if it draws `size`.
+    assert found["center_crop"][1][0].offset_name == "size"
+    # A drawn length is TRN443's, not an offset.
+    assert "random_length" not in summary.drawn_slices
+
+
 def test_a_host_read_the_step_reaches_in_another_module_comes_with_its_call_chain():
     files = {
         "train.py": """

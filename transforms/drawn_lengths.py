@@ -14,6 +14,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
 
+from trncodemod.analysis.drawn_offsets import HOST_NUMBER_DRAWS, TO_HOST, TORCH_DRAWS
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import LoopInfo, dotted
 from trncodemod.analysis.nodes import children, find
@@ -22,32 +23,8 @@ from trncodemod.analysis.step_scan import step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 
-# Host draws of a number (Python's `random`, NumPy's legacy `np.random`).
-LENGTH_DRAWS = frozenset(
-    {
-        *(
-            f"random.{name}"
-            for name in (
-                "random", "randint", "randrange", "choice", "uniform", "gauss",
-                "normalvariate", "triangular", "betavariate", "expovariate", "lognormvariate",
-                "gammavariate", "paretovariate", "weibullvariate",
-            )
-        ),
-        *(
-            f"numpy.random.{name}"
-            for name in (
-                "random", "rand", "randn", "randint", "random_integers", "random_sample",
-                "normal", "uniform", "choice", "poisson", "geometric", "binomial",
-                "exponential", "beta", "gamma", "lognormal", "laplace", "standard_normal",
-            )
-        ),
-    }
-)  # fmt: skip
-# Device-side draws that become a host number through `.item()`/`.tolist()`/`int(...)`.
-_TORCH_DRAWS = frozenset(
-    {"torch.randint", "torch.rand", "torch.randn", "torch.normal", "torch.poisson"}
-)
-_TO_HOST = ("item", "tolist")
+# Host draws of a number, and device draws read on the host (`torch.randint(...).item()`).
+LENGTH_DRAWS, _TORCH_DRAWS, _TO_HOST = HOST_NUMBER_DRAWS, TORCH_DRAWS, TO_HOST
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 # Tensors of token ids made from a list item: the item is a sequence of tokens.
 _ID_TENSORS = frozenset({"torch.LongTensor", "torch.IntTensor", "torch.cuda.LongTensor"})

@@ -23,6 +23,7 @@ from trncodemod.transforms.drawn_lengths import (
     may_report,
     report_lengths,
 )
+from trncodemod.transforms.drawn_offsets import DrawnOffsetSlice, report_offsets
 from trncodemod.transforms.host_draws import HOST_DRAWS, HostDrawPerTimeStep, report_host_draws
 
 from trncodemod.analysis.facts import FileFacts
@@ -508,6 +509,7 @@ class RecompilationDiagnostics(Pass):
         HostDrawPerTimeStep,
         HostDrawnLength,
         VariableLengthSamples,
+        DrawnOffsetSlice,
     )
     needles = (".shape", ".size(", ".numel(", "len(", ":")
 
@@ -525,7 +527,7 @@ class RecompilationDiagnostics(Pass):
         if facts.loops and facts.reaches(*HOST_DRAWS):
             return True  # TRN442
         if facts.loops and may_report(facts):
-            return True  # TRN443, TRN444
+            return True  # TRN443, TRN444; TRN448 of a draw in the module
         # TRN432, TRN433 and TRN434 are reported only in the code of a step loop.
         branches = "shape" in facts.identifiers or not facts.calls.isdisjoint(_SIZE_METHODS)
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
@@ -552,8 +554,10 @@ class RecompilationDiagnostics(Pass):
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
         # A step's collate function pads here; a step calls another module's function that
-        # slices at its offset (TRN434).
-        return bool(program.step_shapes or program.imported_slicers)
+        # slices at its offset (TRN434), or at one it draws (TRN448).
+        return bool(
+            program.step_shapes or program.imported_slicers or program.imported_drawn_slices
+        )
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._report_step_shapes(self.run.program)
@@ -564,6 +568,9 @@ class RecompilationDiagnostics(Pass):
             self._report_bucketing(node)
             self._report_own_collates(node, loops.values())
             report_lengths(self, node, loops)
+            facts = self.run.facts
+            if facts is None or may_report(facts) or self.run.program.imported_drawn_slices:
+                report_offsets(self, node, loops)
         if not loops and not _reads_sizes(node):
             # Nothing for TRN432/433 (step code only) nor TRN431 (a size read): model code
             # without either is settled without scopes or qualified names.

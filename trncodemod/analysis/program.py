@@ -50,6 +50,7 @@ from trncodemod.analysis.flag_fields import (
     flag_fields,
     flag_reads,
 )
+from trncodemod.analysis.drawn_offsets import DrawnSlice, import_resolver, module_drawn_slices
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
@@ -185,6 +186,9 @@ class ModuleSummary:
     # of names bound to an imported call's result (``flag_fields``).
     flag_fields: Mapping[str, tuple[FlagField, ...]] = field(default_factory=dict)
     flag_reads: Mapping[str, tuple[FlagRead, ...]] = field(default_factory=dict)
+    # Top-level functions that slice a parameter at an offset drawn on the host, in the function
+    # or handed in (``drawn_offsets``: a random crop, `x[:, :, top:top + p]`).
+    drawn_slices: Mapping[str, tuple[DrawnSlice, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -215,6 +219,7 @@ class ModuleSummary:
             "shape_params": {k: [list(p) for p in v] for k, v in self.shape_params.items()},
             "flag_fields": {k: [list(f) for f in v] for k, v in self.flag_fields.items()},
             "flag_reads": {k: [list(r) for r in v] for k, v in self.flag_reads.items()},
+            "drawn_slices": {k: [list(p) for p in v] for k, v in self.drawn_slices.items()},
         }
 
     @classmethod
@@ -254,6 +259,9 @@ class ModuleSummary:
             # No default: a summary from before would hide every helper's flags.
             flag_fields={k: tuple(tuple(f) for f in v) for k, v in data["flag_fields"].items()},  # type: ignore[misc]
             flag_reads={k: tuple(tuple(r) for r in v) for k, v in data["flag_reads"].items()},  # type: ignore[misc]
+            drawn_slices={
+                k: tuple(DrawnSlice(*p) for p in v) for k, v in data["drawn_slices"].items()
+            },
         )
 
 
@@ -330,6 +338,7 @@ def summarize(text: str) -> ModuleSummary | None:
         shape_params=module_shape_parameters(tree),
         flag_fields=flag_fields(tree) if "is_available" in text else {},
         flag_reads=flag_reads(tree, imports),
+        drawn_slices=module_drawn_slices(tree, import_resolver(imports), text),
     )
 
 
@@ -677,6 +686,11 @@ class ModuleView:
     # This module's top-level functions and classes that another given module names (calls,
     # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
     named_elsewhere: tuple[str, ...] = ()
+    # Imported functions of another given module that slice a parameter at an offset drawn on
+    # the host: local name -> (the module's path, ``ModuleSummary.drawn_slices`` of it).
+    imported_drawn_slices: Mapping[str, tuple[str, tuple[DrawnSlice, ...]]] = field(
+        default_factory=dict
+    )
 
     @property
     def is_test(self) -> bool:
@@ -734,6 +748,7 @@ class ModuleView:
                 sorted(self.flag_checks.items()),
                 sorted(self.imported_flags.items()),
                 self.named_elsewhere,
+                sorted(self.imported_drawn_slices.items()),
             )
         )
 
@@ -1037,6 +1052,7 @@ def build_program(
             flag_checks=flag_checks.get(path, {}),
             imported_flags=imported_flags.get(path, {}),
             named_elsewhere=named.get(path, ()),
+            imported_drawn_slices=resolver.imported_drawn_slices(path),
         )
     return program
 
@@ -1527,6 +1543,16 @@ class _Resolver:
             decided = self.summaries[where].shape_params.get(name)
             if decided:
                 found[local] = tuple((k, p, f"{where}:{line}") for k, p, line in decided)
+        return found
+
+    def imported_drawn_slices(self, path: str) -> dict[str, tuple[str, tuple[DrawnSlice, ...]]]:
+        """Names ``path`` imports from another given module that are functions slicing a
+        parameter at a drawn offset (``ModuleSummary.drawn_slices``), each with that module."""
+        found: dict[str, tuple[str, tuple[DrawnSlice, ...]]] = {}
+        for local, (where, name) in self._imported_definitions(path):
+            slices = self.summaries[where].drawn_slices.get(name)
+            if slices:
+                found[local] = (where, slices)
         return found
 
     def _imported_definitions(self, path: str) -> Iterable[tuple[str, tuple[str, str]]]:

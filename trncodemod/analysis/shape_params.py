@@ -42,18 +42,39 @@ def derived_names(
     found = set(seeds)
     for _ in range(2):
         for node in assignments:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = {t.id for t in targets if isinstance(t, ast.Name)}
-            if node.lineno in drawn:
-                found |= names
+            if node.lineno in drawn:  # `top, left = np.random.randint(0, n, size=2)`
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
                 continue
-            read = _names_outside_buckets(node.value)  # type: ignore[arg-type]
-            if isinstance(node, ast.AugAssign):
-                read |= names
-            if read & found:
-                found |= names
-            elif _names(node.value) & found:
-                found -= names  # rebound to a bucket of a drawn value
+            for names, value in _pairs(node):
+                read = _names_outside_buckets(value)
+                if isinstance(node, ast.AugAssign):
+                    read |= names
+                if read & found:
+                    found |= names
+                elif _names(value) & found:
+                    found -= names  # rebound to a bucket of a drawn value
+    return found
+
+
+def _pairs(node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> list[tuple[set[str], ast.AST]]:
+    """The names an assignment binds, each set with its value: a tuple assigned a tuple of its
+    length pair by pair (`top, left = int(y * s), int(x * s)`); other tuples bind nothing."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    found: list[tuple[set[str], ast.AST]] = []
+    for target in targets:
+        if isinstance(target, ast.Name):
+            found.append(({target.id}, node.value))  # type: ignore[arg-type]
+        elif (
+            isinstance(target, ast.Tuple | ast.List)
+            and isinstance(node.value, ast.Tuple | ast.List)
+            and len(target.elts) == len(node.value.elts)
+        ):
+            found.extend(
+                ({t.id}, v)
+                for t, v in zip(target.elts, node.value.elts, strict=True)
+                if isinstance(t, ast.Name)
+            )
     return found
 
 
