@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
+from trncodemod.analysis.drawn_offsets import DrawnSlice, import_resolver, module_drawn_slices
 from trncodemod.analysis.flag_fields import (
     HANDED_ON,
     FlagField,
@@ -50,7 +51,6 @@ from trncodemod.analysis.flag_fields import (
     flag_fields,
     flag_reads,
 )
-from trncodemod.analysis.drawn_offsets import DrawnSlice, import_resolver, module_drawn_slices
 from trncodemod.analysis.meters import Meter, module_meters
 from trncodemod.analysis.off_device_scan import off_device_uses
 from trncodemod.analysis.offset_slices_scan import offset_calls, slicing_functions
