@@ -659,6 +659,8 @@ def test_a_test_modules_call_of_a_one_step_method_does_not_count():
     assert _called_steps(caller, **{"tests/test_agent.py": test}) == (
         ("Agent.update", "train.py:6"),
     )
+
+
 def test_the_names_another_module_calls_imports_or_hands_on_are_known_to_their_module():
     files = {
         "evaluate.py": """
