@@ -75,6 +75,7 @@ class MixedPrecision(DropsStatements, Pass):
         self._step: set[cst.Call] = set()  # scaler.step(opt) → opt.step()
         self._scalers: set[cst.Call] = set()  # constructors of removed scalers
         self._disable: set[cst.Call] = set()  # constructors of kept scalers, made disabled
+        self._bf16_here = False  # this file's CUDA autocast is all rewritten to bf16
         self._narrow: dict[cst.With, int] = {}  # autocast blocks → first statement to move out
         self._cleanup: set[cst.BaseExpression] = set()  # funcs whose imports may become unused
         self._imported: set[str] = set()  # names bound by an import (see may_name)
@@ -151,9 +152,11 @@ class MixedPrecision(DropsStatements, Pass):
         calls = [c for c in found.calls if may_name(c.func, found.imported)]
         scalers = [c for c in calls if self._is_cuda_scaler(c)]
         if scalers:  # what follows is asked only for scalers (and reads the device analysis)
-            unresolved = any(
-                (kind := self._autocast_kind(c)) is not None and kind[0] == "report" for c in calls
-            )
+            kinds = [kind for c in calls if (kind := self._autocast_kind(c)) is not None]
+            unresolved = any(kind[0] == "report" for kind in kinds)
+            # Kept scalers are disabled only where this file's autocast is made bf16: a scaler
+            # beside no autocast serves a float16 model (`GradScaler() if dtype == float16`).
+            self._bf16_here = bool(kinds) and not unresolved
             fp16 = self._float16_autocast(calls, node)
             for call in scalers:
                 if fp16 is not None and not self._disabled_on_target(call, node):
@@ -269,8 +272,9 @@ class MixedPrecision(DropsStatements, Pass):
         return self.get_metadata(PositionProvider, node).start.line
 
     def _keep_scaler(self, call: cst.Call, why: str, disable: bool = True) -> None:
-        """A scaler whose uses the tool cannot drop. Where every autocast of the file is bf16
-        on the target (``disable``), it is kept disabled (`enabled=False`): with torch_xla
+        """A scaler whose uses the tool cannot drop. Where the file's CUDA autocast is rewritten
+        to bf16 and none may still run in float16 (``disable``), it is kept disabled
+        (`enabled=False`): with torch_xla
         installed a CUDA GradScaler stays enabled and reads its inf check on the host every
         step, while a disabled one passes each call through (`scale` returns the loss, `step`
         steps, `state_dict()` is `{}`, `load_state_dict` ignores a saved state)."""
@@ -281,7 +285,7 @@ class MixedPrecision(DropsStatements, Pass):
         enabled = next((a for a in call.args if a.keyword and a.keyword.value == "enabled"), None)
         if enabled is not None and m.matches(enabled.value, m.Name("False")):
             return  # disabled already: every call passes through
-        if disable and not any(a.star for a in call.args):
+        if disable and self._bf16_here and not any(a.star for a in call.args):
             message = (
                 f"GradScaler kept because {why}, and disabled (`enabled=False`): bf16 needs no "
                 "loss scaling, and with torch_xla installed a CUDA GradScaler stays enabled and "

@@ -218,8 +218,9 @@ class GradScalerKept(Rule):
     `enabled=` already given is replaced). A disabled scaler passes every call through:
     `scale(loss)` returns `loss`, `step(opt)` calls `opt.step()`, `update()` and `unscale_()` do
     nothing, `get_scale()` is 1.0, `state_dict()` is `{}` and `load_state_dict()` ignores a saved
-    state. In a file whose autocast could not be rewritten, or may still run in float16, the
-    scaler is only reported.
+    state. In a file with no CUDA autocast rewritten to bf16 (a scaler made for a model that
+    computes in float16 itself), or one whose autocast could not be rewritten or may still run
+    in float16, the scaler is only reported.
 
     ## Why
     bf16 needs no loss scaling ([neuron-bf16, xla-amp]). A CUDA scaler does not disable itself
