@@ -34,7 +34,7 @@ from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, is_optimizer_step, root_name
 from trncodemod.analysis.nodes import find
 from trncodemod.passes import Pass, per_tree
-from trncodemod.rewriting.calls import keyword
+from trncodemod.rewriting.calls import append_keyword, keyword
 from trncodemod.rewriting.statements import DropsStatements, is_dropped
 from trncodemod.targets import Target
 
@@ -418,24 +418,18 @@ class MixedPrecision(DropsStatements, Pass):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if original_node in self._disable:
-            args = [
+            kept = [
                 a for a in updated_node.args if not (a.keyword and a.keyword.value == "enabled")
             ]
-            if args:
-                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            enabled = cst.Arg(
-                value=cst.Name("False"),
-                keyword=cst.Name("enabled"),
-                equal=cst.AssignEqual(
-                    whitespace_before=cst.SimpleWhitespace(""),
-                    whitespace_after=cst.SimpleWhitespace(""),
-                ),
+            if (
+                kept
+                and len(kept) < len(updated_node.args)
+                and kept[-1] is not updated_node.args[-1]
+            ):
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return append_keyword(
+                updated_node.with_changes(args=kept), "enabled", cst.Name("False")
             )
-            if args:
-                args[-1] = args[-1].with_changes(
-                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-                )
-            return updated_node.with_changes(args=[*args, enabled])
         if original_node in self._backward:
             inner = updated_node.func.value  # type: ignore[attr-defined]
             loss = _atom(inner.args[0].value)
