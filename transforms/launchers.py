@@ -274,7 +274,7 @@ class Launchers(Pass):
         decides it (or does not)."""
         kinds: set[str] = set()
         reads = 0
-        for read in m.findall(module, m.Name(name)):
+        for read in (n for n in find(module, cst.Name) if n.value == name):
             assert isinstance(read, cst.Name)
             parent = self.get_metadata(ParentNodeProvider, read, None)
             if isinstance(parent, cst.AssignTarget) or (
