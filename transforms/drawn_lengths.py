@@ -182,9 +182,18 @@ def may_report(facts: FileFacts) -> bool:
 def report_lengths(owner: Pass, module: cst.Module, loops: dict) -> None:
     """TRN443 and TRN444 on ``module`` for the ``recompilation`` pass ``owner``."""
     functions = {f.name.value: f for f in module.body if isinstance(f, cst.FunctionDef)}
+    # TRN443 asks the scope analysis about every call of each step: not where the file's names
+    # reach no draw (what ``may_report`` asks of it first).
+    facts = owner.run.facts
+    draws = (
+        facts is None
+        or facts.reaches(*LENGTH_DRAWS)
+        or (not facts.calls.isdisjoint(_TO_HOST) and facts.reaches(*_TORCH_DRAWS))
+    )
     for info in loops.values():
         nodes = _step_code(info.node, loops)
-        _drawn_length(owner, info, nodes, functions)
+        if draws:
+            _drawn_length(owner, info, nodes, functions)
         _variable_samples(owner, info, nodes)
 
 

@@ -99,14 +99,17 @@ def report_offsets(owner: Pass, module: cst.Module, loops: dict[Loop, LoopInfo])
     runs eagerly, a slice's offset is no constant of a graph there)."""
     if not owner.target.is_xla or not owner.enabled(DrawnOffsetSlice):
         return
-    try:
-        tree = ast.parse(module.code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return
+    facts = owner.run.facts
+    if facts is not None:  # the ast of this very code, read once for every pass
+        code, tree = facts.text, facts.tree
+    else:
+        code = module.code
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return
     resolve = import_resolver(import_specs(tree)[0])
-    functions: dict[str, tuple[DrawnSlice, ...]] = dict(
-        module_drawn_slices(tree, resolve, module.code)
-    )
+    functions: dict[str, tuple[DrawnSlice, ...]] = dict(module_drawn_slices(tree, resolve, code))
     places = dict.fromkeys(functions, "")
     for local, (path, slices) in owner.run.program.imported_drawn_slices.items():
         if local not in functions:
@@ -121,7 +124,7 @@ def report_offsets(owner: Pass, module: cst.Module, loops: dict[Loop, LoopInfo])
         if isinstance(node, ast.For | ast.While | ast.AsyncFor)
         and (node.lineno, node.col_offset) in starts
     }
-    lines = module.code.splitlines()
+    lines = code.splitlines()
     seen: set[int] = set()  # one finding a line: `x[:, a:b] = y[:, a:b]` is one crop
     for loop, info in steps.items():
         for found in step_slices(

@@ -8,6 +8,7 @@ import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
 
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
@@ -206,8 +207,7 @@ class Launchers(Pass):
     def _report_spawns(self, module: cst.Module, sized: set[cst.Call], script: str) -> None:
         if not self.run.profile.trains:
             return  # workers for host work (data preparation) are not a training launcher
-        for call in m.findall(module, m.Call()):
-            assert isinstance(call, cst.Call)
+        for call in find(module, cst.Call):
             if call in sized or not self.is_any(call.func, _LAUNCHER_SPAWNS):
                 continue
             fn = _code(call.args[0].value) if call.args and not call.args[0].keyword else "fn"
@@ -230,9 +230,7 @@ class Launchers(Pass):
     # -- TRN166: what a device count is used for -------------------------------------------------
     def _plan_counts(self, module: cst.Module, launching: set[cst.Call]) -> None:
         calls = [
-            c
-            for c in m.findall(module, m.Call(args=[]))
-            if isinstance(c, cst.Call) and self.is_any(c.func, _DEVICE_COUNTS)
+            c for c in find(module, cst.Call) if not c.args and self.is_any(c.func, _DEVICE_COUNTS)
         ]
         for call in calls:
             if call in launching:
@@ -276,7 +274,7 @@ class Launchers(Pass):
         decides it (or does not)."""
         kinds: set[str] = set()
         reads = 0
-        for read in m.findall(module, m.Name(name)):
+        for read in (n for n in find(module, cst.Name) if n.value == name):
             assert isinstance(read, cst.Name)
             parent = self.get_metadata(ParentNodeProvider, read, None)
             if isinstance(parent, cst.AssignTarget) or (

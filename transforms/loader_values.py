@@ -15,6 +15,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider
 
+from trncodemod.analysis.nodes import find
 from trncodemod.passes import Pass
 
 # What makes the XLA device (the device pass writes the first).
@@ -93,11 +94,8 @@ class Values:
             if slot < 0:
                 return None
         module = self.owner._wrapper.module  # noqa: SLF001 (the tree the pass runs on)
-        uses = [
-            n
-            for n in m.findall(module, m.Name(callee.name.value))
-            if isinstance(n, cst.Name) and n is not callee.name
-        ]
+        spelled = callee.name.value
+        uses = [n for n in find(module, cst.Name) if n.value == spelled and n is not callee.name]
         values: list[cst.BaseExpression] = []
         for use in uses:
             call = self._parent(use)

@@ -20,6 +20,7 @@ from trncodemod.transforms.scale_out_shape import SOME, Plan, ScaleOutShape, Unc
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import find_step_loops
+from trncodemod.analysis.nodes import find
 from trncodemod.analysis.training import ACCELERATE, PYTHON, TORCHRUN
 from trncodemod.targets import Api, Target
 
@@ -263,8 +264,7 @@ class ScaleOutPass(ScaleOutShape):
     def _plan_downloads(self, module: cst.Module) -> None:
         parents = self.parents()
         runs: dict[cst.CSTNode, list[cst.SimpleStatementLine]] = {}  # by the block they are in
-        for call in m.findall(module, m.Call()):
-            assert isinstance(call, cst.Call)
+        for call in find(module, cst.Call):
             downloads = any(
                 a.keyword and a.keyword.value == "download" and m.matches(a.value, m.Name("True"))
                 for a in call.args

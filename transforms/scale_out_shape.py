@@ -142,8 +142,7 @@ class ScaleOutShape(Pass):
     def _optimizers(self, module: cst.Module) -> list[cst.Call]:
         """The `torch.optim` optimizers the module builds (not its schedulers)."""
         found = []
-        for call in m.findall(module, m.Call()):
-            assert isinstance(call, cst.Call)
+        for call in find(module, cst.Call):
             names = self.module_names(call.func)
             if any(n.startswith("torch.optim.") and n.count(".") == 2 for n in names) and not any(
                 n.split(".")[-1][:1].islower() for n in names

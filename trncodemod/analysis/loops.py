@@ -484,6 +484,8 @@ class _LoopCollector(PlainVisitor):
         self._frames: list[tuple[cst.CSTNode | None, list[Loop]]] = [(None, [])]
         self._classes: list[cst.ClassDef] = []
         self._generators: dict[cst.FunctionDef, bool] = {}
+        # Whether the tree holds a `yield` at all: where not, no function is a generator.
+        self.yields = True
         self._model_methods: dict[tuple[cst.ClassDef, str], bool] = {}
         self._forwards: dict[cst.ClassDef, set[str]] = {}
 
@@ -644,7 +646,7 @@ class _LoopCollector(PlainVisitor):
                     return False  # the model's forward, or a method it calls: the step's
             generator = self._generators.get(scope)
             if generator is None:
-                generator = self._generators[scope] = _is_generator(scope)
+                generator = self._generators[scope] = self.yields and _is_generator(scope)
             if generator:
                 return False
         if any(enclosing in self.loops for enclosing in self._frames[-1][1]) and not any(
@@ -780,6 +782,9 @@ class _LoopCollector(PlainVisitor):
 
 def _collect(module: cst.Module) -> dict[Loop, LoopInfo]:
     collector = _LoopCollector()
+    # The module's nodes are listed once for every pass (``find``): a module without a `yield`
+    # settles each function's generator question without a walk of its body.
+    collector.yields = bool(find(module, cst.Yield))
     visit(module, collector)
     return collector.loops
 

@@ -328,7 +328,7 @@ def summarize(text: str) -> ModuleSummary | None:
         bases=class_bases(tree),
         derived_devices=_derived_devices(tree, device_imports) if device_imports else {},
         meters=module_meters(tree),
-        off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports)),
+        off_device=off_device_uses(tree, lambda reference: _full_name(reference, imports), text),
         loads=_parameter_loads(tree),
         slicers=slicing_functions(tree),
         offset_calls=offset_calls(tree),
