@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import itertools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from trncodemod.analysis.abstract_values import (
     Bound,
@@ -85,6 +85,39 @@ MAX_DEPTH = 24  # calls deep
 
 
 # -- the program's modules -----------------------------------------------------------------------
+_Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+@dataclass(frozen=True)
+class _Definitions:
+    defined: tuple[_Definition, ...]  # undecorated, at the module's top level
+    # name -> (line, whether the callee of a call) of each mention; an import under another
+    # name (`from m import f as g`) is a mention at line 0 that is no call.
+    mentions: Mapping[str, tuple[tuple[int, bool], ...]]
+
+
+def _definitions(tree: ast.Module | None) -> _Definitions:
+    if tree is None:
+        return _Definitions((), {})
+    defined = tuple(
+        node
+        for node in tree.body
+        if isinstance(node, _Definition) and not node.decorator_list  # type: ignore[arg-type]
+    )
+    mentions: dict[str, list[tuple[int, bool]]] = {}
+    callees: set[int] = set()
+    for node in ast.walk(tree):  # breadth first: a call before its callee
+        if isinstance(node, ast.Call):
+            callees.add(id(node.func))
+        elif isinstance(node, ast.Name):
+            mentions.setdefault(node.id, []).append((node.lineno, id(node) in callees))
+        elif isinstance(node, ast.Attribute):
+            mentions.setdefault(node.attr, []).append((node.lineno, id(node) in callees))
+        elif isinstance(node, ast.alias) and node.asname:
+            mentions.setdefault(node.name, []).append((0, False))
+    return _Definitions(defined, {k: tuple(v) for k, v in mentions.items()})
+
+
 class Modules:
     """The given modules: parsed once, on first use, and resolved by dotted name."""
 
@@ -92,6 +125,7 @@ class Modules:
         self.texts = texts
         self._trees: dict[str, ast.Module | None] = {}
         self._specs: dict[str, tuple[dict[str, str], list[str]]] = {}
+        self._definitions: dict[str, _Definitions] = {}
         from trncodemod.analysis.program import _Index
 
         self.index = _Index(texts)
@@ -103,6 +137,13 @@ class Modules:
             except (SyntaxError, ValueError, RecursionError, MemoryError, KeyError):
                 self._trees[path] = None
         return self._trees[path]
+
+    def definitions(self, path: str) -> _Definitions:
+        """The module's undecorated top-level functions and classes, and every mention of a
+        name in it (each run's ``_functions_off_path`` reads them): one walk per module."""
+        if path not in self._definitions:
+            self._definitions[path] = _definitions(self.tree(path))
+        return self._definitions[path]
 
     def resolve(self, importer: str, spec: str) -> str | None:
         if spec.split(".", 1)[0] in _LIBRARIES:
@@ -176,35 +217,16 @@ class Evaluator(LibraryCalls):
         default; a K-FAC optimizer built only under `if acktr:`). A decorated one, one never
         mentioned, or one mentioned any other way (handed on, a base class, imported under
         another name) is left alone: it may run another way."""
-        trees = {path: self.modules.tree(path) for path in sorted(self.trace.modules)}
-        defs: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = {}
-        for path, tree in trees.items():
-            for node in tree.body if tree is not None else ():
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    if not node.decorator_list:
-                        defs[(path, node.name)] = node
+        loaded = {path: self.modules.definitions(path) for path in sorted(self.trace.modules)}
+        defs = {(path, node.name): node for path, found in loaded.items() for node in found.defined}
         if not defs:
             return
-        names = {name for _, name in defs}
         mentions: dict[str, list[tuple[str, int, bool]]] = {}  # name -> (path, line, a callee)
-        for path, tree in trees.items():
-            if tree is None:
-                continue
-            callees = set()
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call):
-                    callees.add(id(node.func))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Name) and node.id in names:
-                    mentions.setdefault(node.id, []).append(
-                        (path, node.lineno, id(node) in callees)
-                    )
-                elif isinstance(node, ast.Attribute) and node.attr in names:
-                    mentions.setdefault(node.attr, []).append(
-                        (path, node.lineno, id(node) in callees)
-                    )
-                elif isinstance(node, ast.alias) and node.asname and node.name in names:
-                    mentions.setdefault(node.name, []).append((path, 0, False))
+        for name in {name for _, name in defs}:
+            for path, found in loaded.items():
+                mentions.setdefault(name, []).extend(
+                    (path, line, callee) for line, callee in found.mentions.get(name, ())
+                )
         off, ran = self.trace.off_path, self.trace.ran
         changed = True
         while changed:

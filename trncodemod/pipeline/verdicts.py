@@ -158,8 +158,14 @@ def proven(
     if evaluated.nothing:
         return list(outcomes)
     # First the blockers off the launch path, so an entry point left with none gets TRN027.
-    outcomes = _off_launch_path(outcomes, evaluated, target)
-    outcomes = _taking_launches(outcomes, evaluated, target)
+    # The launch lines' runs, once for both: a blocker off the documented run's path that
+    # another launch reaches stays one; a branch warning names the launches taking it.
+    wanted = _demoted(outcomes, evaluated) | {
+        o.display for o in outcomes if any(f.code in BRANCH_WARNINGS for f in o.findings)
+    }
+    reach = _reached_by_launches(outcomes, evaluated, target, wanted) if wanted else ({}, [])
+    outcomes = _off_launch_path(outcomes, evaluated, reach)
+    outcomes = _taking_launches(outcomes, reach)
     if enabled is None or EntryPointOffAccelerator.code in enabled:
         outcomes = _off_accelerator(outcomes, evaluated)
     outcomes = _left_on_cpu(outcomes, evaluated, target)
@@ -277,8 +283,12 @@ def _left_on_cpu(
     return found
 
 
+# Per module, the lines (as given) each launch line reaches; and the launch lines.
+_Reach = tuple[dict[str, dict[int, list[str]]], list[tuple[str, str]]]
+
+
 def _off_launch_path(
-    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str = ""
+    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, reach: _Reach
 ) -> list[FileOutcome]:
     """A blocker whose claim is about the program's run (where it trains, a wrapper or launcher
     that stops it) is true only where the line runs: on a line every entry point that runs its
@@ -287,10 +297,9 @@ def _off_launch_path(
     that another of the repository's launch lines reaches (the documented run takes a flag's
     default, `--algo acktr` takes the branch): the blocker names that launch."""
     outcomes = list(outcomes)
-    candidates = _demoted(outcomes, evaluated)
-    if not candidates:
+    if not _demoted(outcomes, evaluated):
         return outcomes
-    reached, launches = _reached_by_launches(outcomes, evaluated, target, set(candidates))
+    reached, launches = reach
     found = []
     for outcome in outcomes:
         offs = [
@@ -354,16 +363,9 @@ def _demoted(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> set[str]
 BRANCH_WARNINGS = frozenset({"TRN051"})
 
 
-def _taking_launches(
-    outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str
-) -> list[FileOutcome]:
+def _taking_launches(outcomes: Sequence[FileOutcome], reach: _Reach) -> list[FileOutcome]:
     """A warning in ``BRANCH_WARNINGS`` names the launch lines that reach its line."""
-    wanted = {
-        o.display
-        for o in outcomes
-        if any(f.code in BRANCH_WARNINGS and not blocks(f) for f in o.findings)
-    }
-    reached, launches = _reached_by_launches(outcomes, evaluated, target, wanted)
+    reached, launches = reach
     if not launches:
         return list(outcomes)
     found = []
@@ -383,7 +385,7 @@ def _taking_launches(
 
 def _reached_by_launches(
     outcomes: Sequence[FileOutcome], evaluated: _Evaluated, target: str, wanted: set[str]
-) -> tuple[dict[str, dict[int, list[str]]], list[tuple[str, str]]]:
+) -> _Reach:
     """Per module of ``wanted``, the lines (as given) each of the repository's launch lines
     reaches, and those launch lines. The program evaluator, which gives a flag the launch lines
     disagree on its default where one of them leaves it so (the documented run), runs each
