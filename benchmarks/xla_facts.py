@@ -1039,6 +1039,60 @@ def is_cuda_moves() -> dict:
     }
 
 
+def cuda_type_moves() -> dict:
+    """A scratch tensor made on the CPU and moved only `if isinstance(x, torch.cuda.FloatTensor):`
+    (ResNet's type-A shortcut), concatenated with an XLA tensor, against `.to(x.device)`."""
+    x = torch.randn(2, 3, 4).to(torch_xla.device())
+
+    def guarded():
+        pads = torch.zeros(2, 1, 4)
+        if isinstance(x.data, torch.cuda.FloatTensor):
+            pads = pads.cuda()
+        return torch.cat([x.data, pads], dim=1).cpu().shape[1]
+
+    def moved():
+        pads = torch.zeros(2, 1, 4)
+        pads = pads.to(x.device)
+        return torch.cat([x.data, pads], dim=1).cpu().shape[1]
+
+    return {
+        "isinstance(x, torch.cuda.FloatTensor) on the XLA device": _outcome(
+            lambda: isinstance(x, torch.cuda.FloatTensor)
+        ),
+        "pads moved only under the isinstance test, then torch.cat": _outcome(guarded),
+        "pads.to(x.device), then torch.cat": _outcome(moved),
+    }
+
+
+def has_mps() -> dict:
+    """`torch.has_mps` and `torch.backends.mps.is_available()` on the Linux host."""
+    return {
+        "torch.has_mps": _outcome(lambda: torch.has_mps),
+        "torch.backends.mps.is_available()": _outcome(torch.backends.mps.is_available),
+    }
+
+
+def data_parallel_cpu_input() -> dict:
+    """`nn.DataParallel(model).to(xla)` fed a CPU batch (the loop left it to DataParallel to
+    scatter onto the GPUs), against the batch moved to the device."""
+    device = torch_xla.device()
+    model = torch.nn.DataParallel(
+        torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(), torch.nn.Linear(144, 5))
+    ).to(device)
+    batch = torch.ones(2, 3, 8, 8)
+
+    def forward(x):
+        out = model(x)
+        torch_xla.sync()
+        return str(out.device)
+
+    return {
+        "device_ids without CUDA": _outcome(lambda: model.device_ids),
+        "model(cpu batch)": _outcome(lambda: forward(batch)),
+        "model(batch.to(device))": _outcome(lambda: forward(batch.to(device))),
+    }
+
+
 def reduce_average() -> dict:
     """`all_reduce` with each reduce op in the `xla` process group (one process)."""
     import torch.distributed as dist
@@ -1306,6 +1360,9 @@ FACTS = {
         element_reads,
         generator_device,
         is_cuda_moves,
+        cuda_type_moves,
+        has_mps,
+        data_parallel_cpu_input,
         reduce_average,
         sync_batchnorm,
         packed_sequences,

@@ -44,6 +44,8 @@ from trncodemod.transforms.device_rules import (
 from trncodemod.analysis.cuda_kernels import cuda_kernels, tests_cudnn
 from trncodemod.analysis.device import (
     ACCELERATOR,
+    NOT_HERE_ATTRIBUTES,
+    NOT_HERE_CALLS,
     OPTIONS_NAME,
     RANK,
     UNKNOWN,
@@ -968,7 +970,36 @@ class DevicePlacement(Pass):
             body, orelse = _string_value(node.body), _string_value(node.orelse)
             if body is not None and _CUDA.fullmatch(body) and orelse == "cpu":
                 return "choice" if self._is_cuda_available(node.test) else "other-choice"
+            if (
+                body is not None
+                and _CUDA.fullmatch(body)
+                and self._is_cuda_available(node.test)
+                and self._cpu_on_host(node.orelse)
+            ):
+                return "choice"  # `"cuda" if ... else "mps" if has_mps else "cpu"`
+            if orelse is not None and _CUDA.fullmatch(orelse) and body == "cpu":
+                # `"cpu" if args.no_cuda else "cuda"`: the user's opt-out flag, inverted.
+                return "opt-out-choice"
         return None
+
+    def _cpu_on_host(self, node: cst.BaseExpression) -> bool:
+        """``node`` is "cpu" on the Trainium host: the string, or a chain of choices of a device
+        the host does not have (`"mps" if torch.backends.mps.is_available() else "cpu"`)."""
+        if _string_value(node) == "cpu":
+            return True
+        if not isinstance(node, cst.IfExp):
+            return False
+        tests = [node.test]
+        while tests and isinstance(tests[-1], cst.BooleanOperation):
+            last = tests.pop()
+            if not isinstance(last.operator, cst.Or):
+                return False
+            tests += [last.left, last.right]
+        for test in tests:
+            func = test.func if isinstance(test, cst.Call) and not test.args else test
+            if not (self.module_names(func) & (NOT_HERE_CALLS | NOT_HERE_ATTRIBUTES)):
+                return False
+        return self._cpu_on_host(node.orelse)
 
     def _device_role(self, arg: cst.Arg) -> str | None:
         """The role of ``arg`` (an original node) in its call: 'device', 'map_location' or None."""
@@ -1892,6 +1923,8 @@ class DevicePlacement(Pass):
             return self._is_cuda_test(node.left) or self._is_cuda_test(node.right)
         if isinstance(node, cst.Attribute):
             return node.attr.value == "is_cuda"
+        if isinstance(node, cst.Call):
+            return self._cuda_type_check(node) is not None
         if isinstance(node, cst.Name):
             values = self.bound_values(node)
             return bool(values) and all(
@@ -1918,12 +1951,20 @@ class DevicePlacement(Pass):
         none on the CPU, and the one the XLA device needs (a scratch mask made on the CPU,
         `torch.BoolTensor(x.size())`, then moved only `if x.is_cuda:`)."""
         test = guard.test
+        if isinstance(test, cst.Call):
+            tested = self._cuda_type_check(test)
+        elif isinstance(test, cst.Attribute) and test.attr.value == "is_cuda":
+            tested = test.value
+        else:
+            tested = None
+        # `x`, or its `.data` (`isinstance(out.data, torch.cuda.FloatTensor)`).
+        root = tested.value if isinstance(tested, cst.Attribute) else tested
+        if isinstance(tested, cst.Attribute) and tested.attr.value != "data":
+            root = None
         if not (
-            isinstance(test, cst.Attribute)
-            and test.attr.value == "is_cuda"
-            and isinstance(test.value, cst.Name)
-            and test.value.value not in ("self", "cls")
-            and not OPTIONS_NAME.match(test.value.value)
+            isinstance(root, cst.Name)
+            and root.value not in ("self", "cls")
+            and not OPTIONS_NAME.match(root.value)
             and guard.orelse is None
         ):
             return None
@@ -1947,7 +1988,20 @@ class DevicePlacement(Pass):
             and call.func.value.deep_equals(assign.targets[0].target)
         ):
             return None
-        return cst.Attribute(value=test.value, attr=cst.Name("device"))
+        return cst.Attribute(value=root, attr=cst.Name("device"))
+
+    def _cuda_type_check(self, test: cst.Call) -> cst.BaseExpression | None:
+        """``x`` where ``test`` is `isinstance(x, torch.cuda.FloatTensor)` (or a tuple of CUDA
+        tensor types): False for a tensor on the XLA or Neuron device, as `x.is_cuda` is."""
+        if not (self.is_any(test.func, {"builtins.isinstance"}) and len(test.args) == 2):
+            return None
+        kinds = test.args[1].value
+        types = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+        for kind in types:
+            name = next(iter(self.module_names(kind)), "")
+            if not (name.startswith("torch.cuda.") and name.endswith("Tensor")):
+                return None
+        return test.args[0].value
 
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         allowed = {"non_blocking", "memory_format"}
@@ -1958,7 +2012,7 @@ class DevicePlacement(Pass):
             original,
             CudaMethod,
             f"`{_code(original)}` under `if {_code(guard.test)}:` → `.to({_code(moved)})`, and the "
-            f"`if` dropped: `is_cuda` is False on the XLA or Neuron device, so the move was "
+            f"`if` dropped: the test is False on the XLA or Neuron device, so the move was "
             f"skipped there and the value stayed on the CPU; `.to({_code(moved)})` puts it "
             "wherever that tensor is (on CUDA its own device; on the CPU no move)",
             True,
@@ -1974,8 +2028,8 @@ class DevicePlacement(Pass):
             self.report(
                 original,
                 CudaMethod,
-                f"`{_code(original)}` runs only when `if {_code(guard.test)}:` holds, and "
-                "`is_cuda` is False on the XLA or Neuron device: the value stays on the CPU "
+                f"`{_code(original)}` runs only when `if {_code(guard.test)}:` holds, which is "
+                "False on the XLA or Neuron device: the value stays on the CPU "
                 'beside the model; test the device instead (`.device.type != "cpu"`), then '
                 "run trncodemod again to rewrite the `.cuda()`",
                 False,
@@ -2238,6 +2292,8 @@ class DevicePlacement(Pass):
                 and entries
             ):
                 self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+        if kind == "opt-out-choice":
+            return self._leave_opt_out_choice(original_node, updated_node)
         if kind == "other-choice":
             role = self._role_of_expression(original_node)
             if role == "device" or self._assigned_to_device_name(original_node):
@@ -2266,6 +2322,31 @@ class DevicePlacement(Pass):
             assert isinstance(updated_node.body, cst.SimpleString)
             return self._device_string(updated_node.body)
         return updated_node
+
+    def _leave_opt_out_choice(self, original: cst.IfExp, updated: cst.IfExp) -> cst.IfExp:
+        """`"cpu" if args.no_cuda else "cuda"` read as a device: its CUDA branch becomes the
+        target's device, and the flag keeps choosing the CPU. Where the flag is not decided
+        off on the target, the user is told which way it must go."""
+        if not (
+            self._role_of_expression(original) == "device"
+            or self._assigned_to_device_name(original)
+        ):
+            return updated
+        if self.facts.known_tests.get(original.test) is not False:
+            condition = cst.Module([]).code_for_node(original.test)
+            self.report(
+                original,
+                CudaAvailabilityChoice,
+                f"device choice depends on `{condition}`: make sure it is false on the Trainium "
+                "host, or the script trains on the CPU",
+                False,
+            )
+        assert isinstance(updated.orelse, cst.SimpleString)
+        if self.report(
+            original.orelse, CudaDeviceString, f'"cuda" → "{self.target.device_string}"', True
+        ):
+            return updated.with_changes(orelse=self._device_string(updated.orelse))
+        return updated
 
     def _launched_module_device(self, choice: cst.IfExp) -> tuple[str, ...]:
         """The entry points that reach this module, where ``choice`` is its module-level device

@@ -1005,8 +1005,12 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         (``ModuleView.imported_flags``)."""
         from trncodemod.analysis.device import analyse  # it walks with this module's visitors
 
-        flags = self.run.program.imported_flags
-        return per_tree(module, "device", lambda tree: analyse(tree, self.module_names, flags))
+        view = self.run.program
+        return per_tree(
+            module,
+            "device",
+            lambda tree: analyse(tree, self.module_names, view.imported_flags, view.launch_flags),
+        )
 
     def module_names(self, node: cst.CSTNode) -> frozenset[str]:
         """What ``qualified_names`` gives, less the names of a function's or a class's own

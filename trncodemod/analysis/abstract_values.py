@@ -28,6 +28,13 @@ class Why:
 
 
 @dataclass(frozen=True)
+class Launched(Why):
+    """A decision the launch makes: an argparse option's default or the value every launch
+    line gives it, an environment variable's default. What the device pass of a module may take
+    from the program's run (``Evaluator.observed``): it holds whatever the migration rewrites."""
+
+
+@dataclass(frozen=True)
 class Value:
     why: tuple[Why, ...] = field(default=(), compare=False)
 

@@ -37,7 +37,12 @@ UNKNOWN = "unknown"
 
 _AVAILABLE = frozenset({"torch.cuda.is_available", "torch.accelerator.is_available"})
 _BF16 = frozenset({"torch.cuda.is_bf16_supported"})
-_NOT_HERE = frozenset({"torch.backends.mps.is_available", "torch.mps.is_available"})
+NOT_HERE_CALLS = frozenset(
+    {"torch.backends.mps.is_available", "torch.mps.is_available", "torch.backends.mps.is_built"}
+)
+# Attributes False on a Trainium host (Linux): `torch.has_mps` is False in torch 2.9.0's Linux
+# wheel (measured, benchmarks/xla_facts.py `has_mps`).
+NOT_HERE_ATTRIBUTES = frozenset({"torch.has_mps"})
 _ACCELERATOR_CALLS = frozenset(
     {
         "torch.accelerator.current_accelerator",
@@ -392,11 +397,16 @@ class _Evaluator:
         collected: _Collector,
         facts: DeviceFacts,
         flags: Mapping[str, tuple[bool, str]] | None = None,
+        launch_flags: Mapping[str, bool | None] | None = None,
     ) -> None:
         self.c = collected
         # Flags set in another module from an availability check: read -> (whether the check
         # is dropped there, where it is) (``ModuleView.imported_flags``).
         self.flags = flags or {}
+        # Flags the launch decides, as the program's run reads them in this module: read ->
+        # value (``ModuleView.launch_flags``): an option of another module, or one with a
+        # `type=` function, that this module's own options cannot decide.
+        self.launch_flags = launch_flags or {}
         self.q = collected.qualified
         self.facts = facts
         self.active: set[int] = set()  # nodes being evaluated (cycles)
@@ -454,6 +464,10 @@ class _Evaluator:
                 return _known(ACCELERATOR)
             if text == "cpu":
                 return _known(CPU)
+            if not text:
+                # `ModelEma(model, device="cpu" if args.ema_cpu else "")`: as None, the empty
+                # string keeps the default (timm's ModelEma: the model's device).
+                return _Value(frozenset())
             return _unknown(node, f'"{text}" is not a device the target has')
         if isinstance(node, cst.Integer):
             return _known(RANK)
@@ -559,6 +573,8 @@ class _Evaluator:
     def _bound(self, node, name: str, bindings: list[Binding], depth: int) -> _Value:
         live: list[tuple[Binding, _Value, bool | _Value]] = []
         for binding in bindings:
+            if binding.value is not None and any(n is node for n in walk(binding.value)):
+                continue  # `device = torch.device(device)` reads the binding before it
             guard = self._guards(binding, depth)
             if guard is False:
                 continue
@@ -855,7 +871,7 @@ class _Evaluator:
                 if self.recording:
                     self.facts.gates.add(node)
                 return True
-            if names & _NOT_HERE:
+            if names & NOT_HERE_CALLS:
                 return False
             return _unknown(node, f"`{_code(node)}` is a call the tool cannot follow")
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
@@ -881,6 +897,8 @@ class _Evaluator:
             name = dotted(node)
             if name is None:
                 return _unknown(node, "the tool cannot read it")
+            if self._names(node) & NOT_HERE_ATTRIBUTES:
+                return False
             bindings = self.c.bindings.get(name)
             if not bindings:
                 option = self._option(name)
@@ -892,6 +910,8 @@ class _Evaluator:
                     return self.truth(option.default, depth)  # a string option's default
                 if name in self.flags:
                     return self._imported_flag(node, name)
+                if name in self.launch_flags:
+                    return bool(self.launch_flags[name])  # the program's run decided it
                 return _unknown(node, f"`{name}` is set outside what the tool can see")
             results = set()
             for binding in bindings:
@@ -1067,13 +1087,16 @@ def analyse(
     module: cst.Module,
     qualified: Qualified,
     flags: Mapping[str, tuple[bool, str]] | None = None,
+    launch_flags: Mapping[str, bool | None] | None = None,
 ) -> DeviceFacts:
     """The training device of ``module`` and what decides it; ``flags``: the flags it reads
-    that another module sets from an availability check (``ModuleView.imported_flags``)."""
+    that another module sets from an availability check (``ModuleView.imported_flags``);
+    ``launch_flags``: those the launch decides, as the program's run reads them
+    (``ModuleView.launch_flags``)."""
     collected = _Collector(qualified)
     visit(module, collected)
     facts = DeviceFacts()
-    evaluator = _Evaluator(collected, facts, flags)
+    evaluator = _Evaluator(collected, facts, flags, launch_flags)
     origins = _Origins(module, collected, evaluator)
     outcome: set[str] = set()
     moves_run = False

@@ -22,6 +22,7 @@ _FACTS = Path(__file__).resolve().parent.parent / "data" / "device_facts.toml"
 class Facts:
     backend: str
     false_calls: frozenset[str]
+    false_attributes: frozenset[str]  # `torch.has_mps`
     true_calls: frozenset[str]
     zero_calls: frozenset[str]
     count_calls: frozenset[str]  # counts of processes or devices, at least 1 on the target

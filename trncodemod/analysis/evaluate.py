@@ -43,6 +43,7 @@ from trncodemod.analysis.abstract_values import (
     External,
     Frame,
     Function,
+    Launched,
     ModuleRef,
     Obj,
     OneOf,
@@ -72,6 +73,7 @@ from trncodemod.analysis.training import dotted, is_main_guard
 
 __all__ = [
     "Evaluator",
+    "launch_decisions",
     "Facts",
     "Trace",
     "entry_points",
@@ -176,6 +178,9 @@ class Evaluator(LibraryCalls):
         self._ids = itertools.count(1)
         self.left = RUN_BUDGET
         self._iter_cuts = False
+        # Where set (``launch_decisions``): each attribute read, by module and spelling, and the
+        # values it held in every run: a flag the launch decides, or ``_OPEN``.
+        self.observed: dict[tuple[str, str], set[object]] | None = None
 
     # -- running an entry point ------------------------------------------------------------------
     def run(self, entry: str, function: str = "") -> Trace:
@@ -610,7 +615,10 @@ class Evaluator(LibraryCalls):
         if isinstance(node, ast.Name):
             return self._lookup(node.id, node, frame)
         if isinstance(node, ast.Attribute):
-            return self._attribute(self._expr(node.value, frame), node.attr, node, frame)
+            value = self._attribute(self._expr(node.value, frame), node.attr, node, frame)
+            if self.observed is not None:
+                self._observe(node, value, frame)
+            return value
         if isinstance(node, ast.Call):
             return self._call_node(node, frame)
         if isinstance(node, ast.IfExp):
@@ -686,6 +694,17 @@ class Evaluator(LibraryCalls):
             return self._expr(node.value, frame)
         return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
 
+    def _observe(self, node: ast.Attribute, value: Value, frame: Frame) -> None:
+        """Keeps what ``node`` held: a flag only the launch decided (an option's default or
+        launch-line value, an environment default), else ``_OPEN``."""
+        spelled = dotted(node)
+        if spelled is None:
+            return
+        seen = self.observed.setdefault((frame.path, spelled), set())  # type: ignore[union-attr]
+        launched = bool(value.why) and all(isinstance(w, Launched) for w in value.why)
+        flag = isinstance(value, Const) and (value.value is None or type(value.value) is bool)
+        seen.add(value.value if launched and flag else _OPEN)  # type: ignore[attr-defined]
+
     def _lookup(self, name: str, node: ast.AST, frame: Frame) -> Value:
         if name in frame.env:
             return frame.env[name]
@@ -720,6 +739,11 @@ class Evaluator(LibraryCalls):
                 return TensorType(kind="cuda", spelled=name)
             if name.startswith("torch.") and name.endswith("Tensor") and name.count(".") == 1:
                 return TensorType(kind="cpu", spelled=name)
+            if name in self.facts.false_attributes:
+                path, line = _split(at)
+                return Const(
+                    value=False, why=(Why(path, line, f"`{name}` is False on the target"),)
+                )
             return External(name=name)
         if isinstance(owner, ModuleRef):
             env = self.loaded.get(owner.path)
@@ -1208,6 +1232,7 @@ _BUILTINS = frozenset(
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
+_OPEN = object()  # an attribute read that held something other than a launch-decided flag
 # Hydra composes a `@hydra.main` function's configuration from its config store, YAML files and
 # the launch line's overrides (`+configs=an4 trainer.gpus=4`): not followed here.
 _HYDRA_COMPOSES = (
@@ -1269,3 +1294,32 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
         (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
         for d in node.decorator_list
     )
+
+
+def launch_decisions(
+    texts: Mapping[str, str],
+    facts: Facts,
+    launched: Iterable[tuple[str, str]],
+    scripts: Iterable[tuple[str, str]] = (),
+) -> dict[str, dict[str, bool | None]]:
+    """The flags the launch decides, as every entry point's run of the program as given reads
+    them: module -> attribute as spelled (`opt.no_cuda`) -> its value, where each read of it
+    in that module held the same option default, launch-line value or environment default
+    (issue 34: one evaluator answers the passes). A device pass reads its own module alone; an
+    option defined in another module (`opt = get_opt()` over `opts.parse_opts()`), or with a
+    `type=` function, is a question only the program's run answers."""
+    lines: dict[str, list[str]] = {}
+    for path, line in launched:
+        lines.setdefault(path, []).append(line)
+    evaluator = Evaluator(texts, facts, lines)
+    evaluator.observed = {}
+    starts = entry_points(texts, set(lines), scripts)
+    for path, function in starts:
+        evaluator.run(path, function)
+    found: dict[str, dict[str, bool | None]] = {}
+    for (path, spelled), seen in evaluator.observed.items():
+        if len(seen) == 1:
+            (value,) = seen
+            if value is not _OPEN:
+                found.setdefault(path, {})[spelled] = value  # type: ignore[assignment]
+    return found

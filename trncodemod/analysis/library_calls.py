@@ -23,6 +23,7 @@ from trncodemod.analysis.abstract_values import (
     Each,
     External,
     Function,
+    Launched,
     ModelCall,
     Obj,
     OneOf,
@@ -446,6 +447,11 @@ class LibraryCalls:
                 finally:
                     self._current_loops = loops
             return Unknown(at=at)
+        if obj.kind == "executor" and name == "submit" and args:
+            # submitit runs `fn(*args, **kwargs)` as the job (a SLURM task per process): the
+            # launch path goes on into it.
+            self._apply(args[0], list(args[1:]), kwargs, at, node, frame)
+            return Unknown(at=at)
         if obj.kind == "process" and name == "start":
             callback = obj.attrs.get("__target__")
             params = obj.attrs.get("__args__")
@@ -570,7 +576,7 @@ class LibraryCalls:
         if not values:
             text = f"`{flag_text}` defaults to {_show(default)}"
             text += " and no launch line sets it" if not lines else ""
-            return _with_why(default, (Why(path, line_no, text),))
+            return _with_why(default, (Launched(path, line_no, text),))
         first = values[0][1]
         if isinstance(first, Unknown) and not first.at:
             first = replace(first, at=at)
@@ -579,13 +585,13 @@ class LibraryCalls:
         ):
             shown = "; ".join(line for line, _ in values[:2])
             text = f"`{flag_text}` is {_show(first)} on every launch line ({shown})"
-            return _with_why(first, (Why(path, line_no, text),))
+            return _with_why(first, (Launched(path, line_no, text),))
         plain = [line for line, v in values if v == default and not isinstance(v, Unknown)]
         if plain and isinstance(default, Const):
             # `python main.py` and `python main.py --no-accel`: the documented run is the one
             # with the default; the others opt out on purpose.
             text = f"`{flag_text}` is {_show(default)} as {plain[0]} launches it"
-            return _with_why(default, (Why(path, line_no, text),))
+            return _with_why(default, (Launched(path, line_no, text),))
         return Unknown(at=at, reason=f"the launch lines give `{flag_text}` different values")
 
     def _spawn(self, args, kwargs, at, node, frame, spelled) -> Value:
@@ -726,9 +732,16 @@ class LibraryCalls:
             key = args[0].value if args and isinstance(args[0], Const) else "?"
             default = args[1] if len(args) > 1 else kwargs.get("default", Const())
             text = f"{spelled}: `{key}` is not set on the launch lines, so its default"
-            return _with_why(default, (Why(path, line, text),))
+            return _with_why(default, (Launched(path, line, text),))
         if name == "argparse.ArgumentParser":
-            return self._new(Obj("parser", built=at))
+            # `parents=[get_args_parser()]`: the parents' options are the parser's own.
+            attrs: dict[str, Value] = {}
+            parents = kwargs.get("parents")
+            for parent in parents.items if isinstance(parents, Seq) else ():
+                held = self.heap.get(parent.id) if isinstance(parent, Ref) else None
+                if held is not None and held.kind == "parser":
+                    attrs.update(held.attrs)
+            return self._new(Obj("parser", attrs=attrs, built=at))
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
             return self._new(Obj("namespace", attrs=dict(kwargs), built=at))
         if name == "itertools.islice" and args:
@@ -801,6 +814,8 @@ class LibraryCalls:
             if args:
                 obj.attrs["__process__"] = args[0]
             return self._new(obj)
+        if name in _JOB_EXECUTORS:
+            return self._new(Obj("executor", built=at))
         if name in ("torch.multiprocessing.Process", "multiprocessing.Process"):
             obj = Obj("process", built=at)
             obj.attrs["__target__"] = kwargs.get("target", Unknown(at=at))
@@ -1077,3 +1092,10 @@ def _declares_fields(node: ast.ClassDef) -> bool:
         (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(("dataclass", "define"))
         for d in node.decorator_list
     )
+
+
+# Executors that run a callable as a cluster job (submitit/auto/auto.py, slurm/slurm.py, local/
+# local.py at 1.5): `executor.submit(fn, *args)` calls `fn(*args)` in the job.
+_JOB_EXECUTORS = frozenset(
+    {"submitit.AutoExecutor", "submitit.SlurmExecutor", "submitit.LocalExecutor"}
+)

@@ -683,6 +683,9 @@ class ModuleView:
     # check: the read as spelled ("args.cuda") -> (whether the check is dropped there, so the
     # flag is true on the target; "path:line" of the check).
     imported_flags: Mapping[str, tuple[bool, str]] = field(default_factory=dict)
+    # Flags this module reads that the launch decides, as the program's run reads them: the
+    # read as spelled ("opt.no_cuda") -> its value (``evaluate.launch_decisions``).
+    launch_flags: Mapping[str, bool | None] = field(default_factory=dict)
     # This module's top-level functions and classes that another given module names (calls,
     # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
     named_elsewhere: tuple[str, ...] = ()
@@ -747,6 +750,7 @@ class ModuleView:
                 sorted(self.element_calls.items()),
                 sorted(self.flag_checks.items()),
                 sorted(self.imported_flags.items()),
+                sorted(self.launch_flags.items()),
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
             )

@@ -195,6 +195,9 @@ def _judge_run(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         for result in results:
             if result.value == value:
                 return result
+    fed = _fed_from_host(entry, trace)
+    if fed is not None:
+        return fed
     if trace.other_device is not None:
         where, name = trace.other_device
         return EntryVerdict(
@@ -283,6 +286,28 @@ def _placement(entry: str, call: ModelCall, trace: Trace) -> EntryVerdict | None
         problem = _where(entry, place, f"the step's input `{spelled}`", call, trace)
         if problem is not None:
             return problem
+    return None
+
+
+def _fed_from_host(entry: str, trace: Trace) -> EntryVerdict | None:
+    """A model on the accelerator that the launch path calls with a tensor left on the CPU, off
+    the step (an evaluation loop whose batch the training loop's loader moved, or that
+    `nn.DataParallel` scattered on CUDA and passes through on the target): its forward raises
+    there ("Input type (torch.FloatTensor) and weight type (XLAFloatType) should be the same",
+    benchmarks/xla_facts.py `data_parallel_cpu_input`), so the run stops at that call."""
+    for call in trace.calls:
+        if call.loss or not (isinstance(call.place, Device) and call.place.kind == "accelerator"):
+            continue
+        for spelled, place in call.inputs:
+            if isinstance(place, Device) and place.kind == "cpu":
+                return EntryVerdict(
+                    entry,
+                    DOES_NOT,
+                    call.where,
+                    f"the model `{call.model}` is on the accelerator, and `{spelled}` it is fed "
+                    f"here is on the CPU{_because(place.why)}: the forward raises on the target; "
+                    "move it to the device",
+                )
     return None
 
 

@@ -182,7 +182,7 @@ def _migrate_files(
     # The program is read once, here, before any file; each worker gets its module's view.
     from trncodemod.pipeline.program import program_views
 
-    views = program_views(paths, displays, cache)
+    views = program_views(paths, displays, cache, settings.target)
     items = [
         (path, display, settings, cache, views.get(display, LONE))
         for path, display in zip(paths, displays, strict=True)

@@ -9,6 +9,7 @@ import contextlib
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 if sys.version_info >= (3, 11):
@@ -16,6 +17,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from trncodemod.analysis.device_facts import facts_for
+from trncodemod.analysis.evaluate import launch_decisions
 from trncodemod.analysis.program import ModuleSummary, ModuleView, build_program, summarize
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.files import read_regular
@@ -32,10 +35,11 @@ _LAUNCH_SUFFIXES = (".sh", ".bash", ".md", ".rst", ".txt", ".mk")
 
 
 def program_views(
-    paths: Sequence[Path], displays: Sequence[str], cache: ResultCache | None
+    paths: Sequence[Path], displays: Sequence[str], cache: ResultCache | None, target: str = ""
 ) -> dict[str, ModuleView]:
     """Each given module's view of the program, by display path (only where there is a
-    program: two modules or more)."""
+    program: two modules or more), with the flags the launch decides as the program's run on
+    ``target`` reads them."""
     modules = [(p, d) for p, d in zip(paths, displays, strict=True) if p.suffix == ".py"]
     if len(modules) < 2:
         return {}
@@ -46,7 +50,21 @@ def program_views(
             summaries[display] = summary
     folders = {PurePosixPath(d).parent: p.parent for p, d in modules}
     launched, scripts = _launches(folders, set(summaries))
-    return build_program(summaries, [path for path, _ in launched], scripts, launched).views
+    views = build_program(summaries, [path for path, _ in launched], scripts, launched).views
+    texts = {d: t for p, d in modules if d in summaries and (t := _text(p)) is not None}
+    for path, flags in launch_decisions(
+        texts, facts_for("neuron" if target == "neuron" else "xla"), launched, scripts
+    ).items():
+        if path in views:
+            views[path] = replace(views[path], launch_flags=flags)
+    return views
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return decode_source(read_regular(path)).text
+    except (OSError, SourceError):
+        return None
 
 
 def _summary(path: Path, cache: ResultCache | None) -> ModuleSummary | None:
@@ -120,10 +138,13 @@ def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[tuple
         if len(candidates) == 1 or candidates and candidates[0] == beside:
             # (`python main.py` in a README above several `main.py`: which one is not said)
             rest = _LINE_END.split(text[match.start() :], maxsplit=1)[0]
+            if _HELP.intersection(rest.split()):
+                continue  # `python main.py -h` asks for the options: it runs no training
             found.append((candidates[0], f"{path.name}: {' '.join(rest.split())}"))
     return found
 
 
+_HELP = frozenset({"-h", "--help"})
 # Where a launch line's command ends: the line, or a pipe, `;` or `&`.
 _LINE_END = re.compile(r"[\n|;&]")
 

@@ -1,0 +1,35 @@
+# Twin of evaluation-fed-from-host: the evaluation moves its input to the model's device, so
+# the launch path runs on the accelerator.
+import torch
+import torch_xla
+from torch import nn
+
+
+def evaluate(model, samples):
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        device = torch_xla.device()
+        for sample in samples:
+            x = torch.tensor(sample).to(device)
+            total += model(x).sum()
+            torch_xla.sync()
+    return total
+
+
+def main():
+    model = nn.DataParallel(nn.Linear(4, 2)).to(torch_xla.device())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    device = torch_xla.device()
+    for _ in range(3):
+        inputs = torch.randn(8, 4).to(device)
+        loss = model(inputs).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        torch_xla.sync()
+    print(evaluate(model, [[0.0, 1.0, 2.0, 3.0]]))
+
+
+if __name__ == "__main__":
+    main()
