@@ -113,7 +113,7 @@ PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
 # target's torch lacks, a call of a function it removed or a SyncBatchNorm conversion): none
 # where the evaluator shows the line is off the launch path.
 LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
-    "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316",
+    "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316", "TRN317",
     "TRN050", "TRN051", "TRN174", "TRN173", "TRN057", "TRN052",
 }  # fmt: skip
 
