@@ -304,15 +304,19 @@ class CudaTensorConstructor(Rule):
     `torch.cuda.FloatTensor(n, c, h, w)`, and the same of `LongTensor`, `IntTensor`,
     `ShortTensor`, `CharTensor`, `ByteTensor`, `BoolTensor` and `BFloat16Tensor` — to
     `torch.empty(n, c, h, w, dtype=<the type's dtype>, device=<target device>)`. The types and
-    dtypes are a table (`data/cuda_calls.toml`). One finding per call: a method of the tensor it
-    makes (`.fill_(0)`) is not a CUDA call of its own.
+    dtypes are a table (`data/cuda_calls.toml`). A name every assignment binds to the type
+    (`LongT = torch.cuda.LongTensor`, then `LongT(n, 2)`) is the type; one bound to a CPU type
+    too is not. One finding per call: a method of the tensor it makes (`.fill_(0)`) is not a
+    CUDA call of its own.
 
     Every other call of a CUDA tensor type is reported as a blocker, at the call: one argument
     (data or a size: `torch.cuda.LongTensor(ids)`), none, a starred or keyword argument, a list
     given among the sizes, code that runs at import (a device is not taken there), and
     `torch.cuda.HalfTensor` (the half pass turns a file's float16 into bf16, TRN506, so the
     dtype to give is a person's choice). `torch.cuda.DoubleTensor` is the float64 pass's
-    (TRN204). `x.type(torch.cuda.FloatTensor)` and `isinstance(x, torch.cuda.FloatTensor)` call
+    (TRN204). Under `if x.is_cuda:` the call never runs on Trainium, where a tensor's `is_cuda`
+    is False ([measured-is-cuda-moves]): a warning there (dino's PCA, which takes the branch
+    after it). `x.type(torch.cuda.FloatTensor)` and `isinstance(x, torch.cuda.FloatTensor)` call
     no constructor and are left to the evaluator and the device pass.
 
     ## Why
@@ -345,7 +349,12 @@ class CudaTensorConstructor(Rule):
     )
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("measured-cuda-tensor-types", "xla-devices", "torchneuron-overview")
+    sources = (
+        "measured-cuda-tensor-types",
+        "measured-is-cuda-moves",
+        "xla-devices",
+        "torchneuron-overview",
+    )
 
 
 class CudaRequiredCheck(Rule):
@@ -447,6 +456,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         # `.pin_memory()` call.
         if facts.spells("pin_memory", "pin_memory_device"):
             return True
+        # A CUDA tensor type bound to a name and called by it (leave_Call).
+        if not frozenset(table.tensor_types).isdisjoint(names):
+            return True
         # Flags (visit_Assign): an assignment to one of the table's flags.
         if not table.flags.isdisjoint(names):
             return True
@@ -486,6 +498,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
         name = self._cuda_name(original_node.func)
         if name is not None and self._of_cuda_result(original_node):
             name = None  # `torch.cuda.FloatTensor(n).fill_(0)`: the inner call is the finding
+        if name is None and isinstance(original_node.func, cst.Name):
+            name = self._tensor_type_alias(original_node.func)
         if name is not None:
             return self._cuda_call(name, original_node, updated_node)
         if self.is_any(original_node.func, _DATA_LOADERS):
@@ -495,6 +509,19 @@ class CudaOnlyCalls(DropsStatements, Pass):
         ):
             return self._remove_pin(original_node, updated_node)
         return updated_node
+
+    def _tensor_type_alias(self, name: cst.Name) -> str | None:
+        """The CUDA tensor type ``name`` is bound to by every assignment of it
+        (`Tensor = torch.cuda.FloatTensor`), else None: a type chosen by a condition
+        (`torch.cuda.FloatTensor if cuda else torch.FloatTensor`) is the evaluator's."""
+        values = self.bound_values(name)
+        if not values:
+            return None
+        types = {frozenset(self.module_names(v) & self.table.tensor_types.keys()) for v in values}
+        if len(types) != 1:
+            return None
+        found = next(iter(types))
+        return next(iter(found)) if len(found) == 1 else None
 
     def _of_cuda_result(self, call: cst.Call) -> bool:
         """A method of the value a `torch.cuda` call returned (qualified names run through the
@@ -564,6 +591,21 @@ class CudaOnlyCalls(DropsStatements, Pass):
             why = "its arguments are not plain sizes"
         elif not self._runs_when_called(original):
             why = "it runs at import, where the device is not taken"
+        guard = self._is_cuda_guard(original) if why else None
+        if guard is not None:
+            # dino's PCA.apply: `if x.is_cuda: x -= torch.cuda.FloatTensor(self.mean)`. An XLA
+            # tensor's is_cuda is False ([measured-is-cuda-moves]): it never runs there.
+            if self.report(
+                original,
+                CudaTensorConstructor,
+                f"{name}(...) runs only where `{_code(guard)}` is true, which it never is for a "
+                f"tensor on Trainium (an XLA tensor's is_cuda is False): the branch after it "
+                f"runs there instead; if this one must, make it with torch.tensor(data, "
+                f"dtype=torch.{dtype or 'float16'}, device={device})",
+                False,
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.WARNING)
+            return updated
         if why:
             shown = f"dtype=torch.{dtype or 'float16'}, device={device}"
             message = (
@@ -602,6 +644,27 @@ class CudaOnlyCalls(DropsStatements, Pass):
         return updated.with_changes(
             func=cst.parse_expression(f"{torch}.empty"), args=[*args, *keywords]
         )
+
+    def _is_cuda_guard(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The test of the ``if`` around ``node`` (in its function) that reads a tensor's
+        ``.is_cuda`` (alone or in an ``and``), not ``self.is_cuda`` or ``args.is_cuda``, which
+        may be flags; else None."""
+        child, parent = node, self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
+            if isinstance(parent, cst.If) and parent.body is child:
+                tests = [parent.test]
+                while tests:
+                    test = tests.pop()
+                    if isinstance(test, cst.BooleanOperation) and isinstance(
+                        test.operator, cst.And
+                    ):
+                        tests += [test.left, test.right]
+                    elif m.matches(test, m.Attribute(attr=m.Name("is_cuda"))) and not m.matches(
+                        test.value, m.Name("self") | m.Name("cls") | m.Name("args")
+                    ):
+                        return test
+            child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        return None
 
     def _runs_when_called(self, node: cst.CSTNode) -> bool:
         """``node`` is in the body of a function or lambda (not a parameter's default): it runs

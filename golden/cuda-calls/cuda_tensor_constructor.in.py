@@ -2,7 +2,8 @@
 # (CutMix's PyramidNet pads its shortcut with `torch.cuda.FloatTensor(b, c, h, w).fill_(0)` in
 # each residual block's forward): it raises `Found no NVIDIA driver` on Trainium, and becomes
 # `torch.empty(sizes, dtype=<the type's dtype>, device=<target device>)`, one finding per call
-# (not a second one for `.fill_`). Twin: cuda_tensor_constructor_twin.
+# (not a second one for `.fill_`); also through a name bound only to the type (`LongT`).
+# Twin: cuda_tensor_constructor_twin.
 import torch
 import torch.nn as nn
 from torch.cuda import LongTensor
@@ -36,3 +37,10 @@ def make_masks(n, h, w):
         h,
     )
     return mask, pairs, flags, lambda k: torch.cuda.BFloat16Tensor(k, k)
+
+
+LongT = torch.cuda.LongTensor
+
+
+def make_index(n):
+    return LongT(n, 2).zero_()

@@ -3,7 +3,8 @@
 # (CutMix's PyramidNet pads its shortcut with `torch.cuda.FloatTensor(b, c, h, w).fill_(0)` in
 # each residual block's forward): it raises `Found no NVIDIA driver` on Trainium, and becomes
 # `torch.empty(sizes, dtype=<the type's dtype>, device=<target device>)`, one finding per call
-# (not a second one for `.fill_`). Twin: cuda_tensor_constructor_twin.
+# (not a second one for `.fill_`); also through a name bound only to the type (`LongT`).
+# Twin: cuda_tensor_constructor_twin.
 import torch
 import torch.nn as nn
 from torch.cuda import LongTensor
@@ -39,3 +40,10 @@ def make_masks(n, h, w):
         device=torch.device("neuron"),
     )
     return mask, pairs, flags, lambda k: torch.empty(k, k, dtype=torch.bfloat16, device=torch.device("neuron"))
+
+
+LongT = torch.cuda.LongTensor
+
+
+def make_index(n):
+    return torch.empty(n, 2, dtype=torch.int64, device=torch.device("neuron")).zero_()
