@@ -10,6 +10,7 @@ from importlib import resources
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
@@ -620,6 +621,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         message = f"{name}(...) → torch.empty(..., dtype=torch.{dtype}, device={device})"
         if not self.report(original, CudaTensorConstructor, message, True):
             return updated
+        if not isinstance(original.func, cst.Name) or self.module_names(original.func):
+            # `from torch.cuda import LongTensor` left unused (not a name bound by assignment)
+            RemoveImportsVisitor.remove_unused_import_by_node(self.context, original.func)
         torch = self.add_import("torch")
         keywords = [
             cst.Arg(value=cst.parse_expression(f"{torch}.{dtype}"), keyword=cst.Name("dtype")),

@@ -7,7 +7,6 @@
 import torch
 import torch.nn as nn
 import torch_xla
-from torch.cuda import LongTensor
 
 
 class BasicBlock(nn.Module):

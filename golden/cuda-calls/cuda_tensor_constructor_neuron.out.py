@@ -7,7 +7,6 @@
 # Twin: cuda_tensor_constructor_twin.
 import torch
 import torch.nn as nn
-from torch.cuda import LongTensor
 
 
 class BasicBlock(nn.Module):
