@@ -14,6 +14,7 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
+from trncodemod.analysis.device import OPTIONS_NAME
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
@@ -651,8 +652,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
 
     def _is_cuda_guard(self, node: cst.CSTNode) -> cst.BaseExpression | None:
         """The test of the ``if`` around ``node`` (in its function) that reads a tensor's
-        ``.is_cuda`` (alone or in an ``and``), not ``self.is_cuda`` or ``args.is_cuda``, which
-        may be flags; else None."""
+        ``.is_cuda`` (alone or in an ``and``), not ``self.is_cuda`` or ``args.is_cuda`` (a
+        namespace of options), which may be flags; else None."""
         child, parent = node, self.get_metadata(ParentNodeProvider, node, None)
         while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
             if isinstance(parent, cst.If) and parent.body is child:
@@ -663,8 +664,12 @@ class CudaOnlyCalls(DropsStatements, Pass):
                         test.operator, cst.And
                     ):
                         tests += [test.left, test.right]
-                    elif m.matches(test, m.Attribute(attr=m.Name("is_cuda"))) and not m.matches(
-                        test.value, m.Name("self") | m.Name("cls") | m.Name("args")
+                    elif m.matches(test, m.Attribute(attr=m.Name("is_cuda"))) and not (
+                        isinstance(test.value, cst.Name)
+                        and (
+                            test.value.value in ("self", "cls")
+                            or OPTIONS_NAME.match(test.value.value)
+                        )
                     ):
                         return test
             child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
