@@ -1093,6 +1093,54 @@ def data_parallel_cpu_input() -> dict:
     }
 
 
+def cuda_tensor_types() -> dict:
+    """The legacy CUDA tensor types called as constructors without CUDA (sizes, data), their
+    dtypes, and a PyramidNet block's zero padding made as `torch.empty(sizes, dtype=, device=)`
+    instead: forward and backward on the XLA device, against the same block on the CPU."""
+    names = ("Float", "Long", "Int", "Short", "Char", "Byte", "Bool", "BFloat16", "Half")
+    dtypes = {f"torch.cuda.{n}Tensor.dtype": str(getattr(torch.cuda, f"{n}Tensor").dtype)
+              for n in names}  # fmt: skip
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(4, 6, 3, padding=1)
+    x = torch.randn(2, 4, 5, 5)
+
+    def block(conv, x, device):
+        out = conv(x)
+        b, c, h, w = out.size(0), out.size(1) - x.size(1), out.size(2), out.size(3)
+        padding = torch.autograd.Variable(
+            torch.empty(b, c, h, w, dtype=torch.float32, device=device).fill_(0)
+        )
+        out = out + torch.cat((x, padding), 1)
+        out.sum().backward()
+        return out.detach(), conv.weight.grad
+
+    def rewritten():
+        device = torch_xla.device()
+        moved = torch.nn.Conv2d(4, 6, 3, padding=1).to(device)
+        moved.load_state_dict(conv.state_dict())
+        out, grad = block(moved, x.to(device), device)
+        torch_xla.sync()
+        want_out, want_grad = block(conv, x, "cpu")
+        return (
+            torch.allclose(out.cpu(), want_out, atol=1e-5),
+            torch.allclose(grad.cpu(), want_grad, atol=1e-5),
+        )
+
+    return {
+        "torch.cuda.FloatTensor(2, 3)": _outcome(lambda: torch.cuda.FloatTensor(2, 3)),
+        "torch.cuda.FloatTensor(2, 3).fill_(0)": _outcome(
+            lambda: torch.cuda.FloatTensor(2, 3).fill_(0)
+        ),
+        "torch.cuda.LongTensor([1, 2])": _outcome(lambda: torch.cuda.LongTensor([1, 2])),
+        "torch.cuda.HalfTensor(2, 3)": _outcome(lambda: torch.cuda.HalfTensor(2, 3)),
+        "torch.FloatTensor(2, 3).device": _outcome(lambda: str(torch.FloatTensor(2, 3).device)),
+        **dtypes,
+        "padding block with torch.empty(..., device=torch_xla.device()): output, grad match CPU": (
+            _outcome(rewritten)
+        ),
+    }
+
+
 def reduce_average() -> dict:
     """`all_reduce` with each reduce op in the `xla` process group (one process)."""
     import torch.distributed as dist
@@ -1363,6 +1411,7 @@ FACTS = {
         cuda_type_moves,
         has_mps,
         data_parallel_cpu_input,
+        cuda_tensor_types,
         reduce_average,
         sync_batchnorm,
         packed_sequences,

@@ -72,6 +72,41 @@ def test_tensor_types_chosen_by_the_flag_put_the_inputs_on_the_cpu():
     assert "`x.type(Tensor)`" in found.reason
 
 
+def test_a_cuda_tensor_type_called_makes_the_inputs_on_cuda():
+    text = (
+        "import torch, torch_xla\n"
+        "cuda = True\n"
+        "Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for step in range(3):\n"
+        "    loss = model(Tensor(8, 2).normal_()).sum()\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n"
+        "    torch_xla.sync()\n"
+    )
+    found = verdict({"train.py": text})
+    assert found.value == DOES_NOT
+    assert "torch.cuda.FloatTensor" in found.reason
+
+
+def test_a_cpu_tensor_type_called_then_moved_to_the_device_runs():
+    text = (
+        "import torch, torch_xla\n"
+        "Tensor = torch.FloatTensor\n"
+        "device = torch_xla.device()\n"
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for step in range(3):\n"
+        "    loss = model(Tensor(8, 2).normal_().to(device)).sum()\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n"
+        "    torch_xla.sync()\n"
+    )
+    assert verdict({"train.py": text}).value == RUNS
+
+
 def test_an_undecided_device_cannot_be_told_and_names_its_line():
     text = (
         "import os, torch, torch_xla\n"

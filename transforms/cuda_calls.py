@@ -10,9 +10,11 @@ from importlib import resources
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
+from trncodemod.analysis.device import OPTIONS_NAME
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
@@ -50,6 +52,7 @@ class CudaTable:
     owned_names: frozenset[str]
     owned_prefixes: tuple[str, ...]
     raises: dict[str, str]  # a call that raises without CUDA -> its measured error
+    tensor_types: dict[str, str]  # a legacy CUDA tensor type -> its dtype ("" = report only)
 
 
 @cache
@@ -62,6 +65,7 @@ def cuda_table() -> CudaTable:
         owned_names=frozenset(data["owned_elsewhere"]["names"]),
         owned_prefixes=tuple(data["owned_elsewhere"]["prefixes"]),
         raises=dict(data["raises"]),
+        tensor_types=dict(data["tensor_types"]),
     )
 
 
@@ -263,10 +267,10 @@ class OtherCudaCall(Rule):
     Reports any other call under `torch.cuda` (`torch.cuda.Event`, `torch.cuda.Stream`,
     `torch.cuda.nvtx.range_push`, `torch.cuda.get_device_properties`, ...). Nothing is changed.
     `torch.cuda.is_available()` (device pass), `torch.cuda.amp.*` (amp pass) and
-    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes. A call that raises
-    without CUDA ([measured-cuda-raises]: `memory_summary()`, `get_device_properties()`,
-    `get_device_capability()`, `mem_get_info()`, `Stream()`; the table in
-    `data/cuda_calls.toml`) is a blocker: the script stops there wherever it runs. Under `if
+    `torch.cuda.DoubleTensor` (float64 pass) are left to their passes, and the other tensor
+    types to TRN317. A call that raises without CUDA ([measured-cuda-raises]: `memory_summary()`,
+    `get_device_properties()`, `get_device_capability()`, `mem_get_info()`, `Stream()`; the
+    table in `data/cuda_calls.toml`) is a blocker: the script stops there wherever it runs. Under `if
     torch.cuda.is_available():` it is not reported; on a line the program evaluator shows off
     the launch path (a flag no launch sets) it is a warning.
 
@@ -294,6 +298,65 @@ class OtherCudaCall(Rule):
     safety = Safety.REVIEW
     severity = Severity.WARNING
     sources = ("measured-cuda-calls", "measured-cuda-raises")
+
+
+class CudaTensorConstructor(Rule):
+    """## What it does
+    Rewrites a call of a legacy CUDA tensor type with two or more sizes, inside a function —
+    `torch.cuda.FloatTensor(n, c, h, w)`, and the same of `LongTensor`, `IntTensor`,
+    `ShortTensor`, `CharTensor`, `ByteTensor`, `BoolTensor` and `BFloat16Tensor` — to
+    `torch.empty(n, c, h, w, dtype=<the type's dtype>, device=<target device>)`. The types and
+    dtypes are a table (`data/cuda_calls.toml`). A name every assignment binds to the type
+    (`LongT = torch.cuda.LongTensor`, then `LongT(n, 2)`) is the type; one bound to a CPU type
+    too is not. One finding per call: a method of the tensor it makes (`.fill_(0)`) is not a
+    CUDA call of its own.
+
+    Every other call of a CUDA tensor type is reported as a blocker, at the call: one argument
+    (data or a size: `torch.cuda.LongTensor(ids)`), none, a starred or keyword argument, a list
+    given among the sizes, code that runs at import (a device is not taken there), and
+    `torch.cuda.HalfTensor` (the half pass turns a file's float16 into bf16, TRN506, so the
+    dtype to give is a person's choice). `torch.cuda.DoubleTensor` is the float64 pass's
+    (TRN204). Under `if x.is_cuda:` the call never runs on Trainium, where a tensor's `is_cuda`
+    is False ([measured-is-cuda-moves]): a warning there (dino's PCA, which takes the branch
+    after it). `x.type(torch.cuda.FloatTensor)` and `isinstance(x, torch.cuda.FloatTensor)` call
+    no constructor and are left to the evaluator and the device pass.
+
+    ## Why
+    A legacy CUDA tensor type makes a CUDA tensor: without CUDA the call raises `RuntimeError:
+    Found no NVIDIA driver`, as a constructor of sizes or of data ([measured-cuda-tensor-types]),
+    so the script stops at the first call that runs (CutMix's PyramidNet pads its shortcut
+    with `torch.cuda.FloatTensor(...).fill_(0)` in each residual block's forward). With
+    sizes, the constructor allocates an uninitialized tensor of the type's dtype, which is what
+    `torch.empty` does; the device is the target's, as for `.cuda()` (TRN001,
+    [xla-devices, torchneuron-overview]). Such a block's zero padding made with `torch.empty(...,
+    dtype=torch.float32, device=torch_xla.device())` runs forward and backward on the XLA device
+    and matches the CPU ([measured-cuda-tensor-types]).
+
+    ## Example
+    ```python
+    padding = torch.cuda.FloatTensor(batch_size, channels, h, w).fill_(0)
+    ```
+
+    ## Use instead
+    ```python
+    import torch_xla
+    padding = torch.empty(batch_size, channels, h, w, dtype=torch.float32, device=torch_xla.device()).fill_(0)
+    ```
+    """
+
+    code = "TRN317"
+    name = "cuda-tensor-constructor"
+    summary = (
+        "`torch.cuda.FloatTensor(sizes)` → `torch.empty(sizes, dtype=, device=<target device>)`"
+    )
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = (
+        "measured-cuda-tensor-types",
+        "measured-is-cuda-moves",
+        "xla-devices",
+        "torchneuron-overview",
+    )
 
 
 class CudaRequiredCheck(Rule):
@@ -376,6 +439,7 @@ class CudaOnlyCalls(DropsStatements, Pass):
         PinnedMemory,
         CudaQuery,
         OtherCudaCall,
+        CudaTensorConstructor,
         CudaRequiredCheck,
         GuardedCudaRequiredCheck,
     )
@@ -393,6 +457,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         # Pinned memory (leave_Call): a `pin_memory=`/`pin_memory_device=` keyword or a
         # `.pin_memory()` call.
         if facts.spells("pin_memory", "pin_memory_device"):
+            return True
+        # A CUDA tensor type bound to a name and called by it (leave_Call).
+        if not frozenset(table.tensor_types).isdisjoint(names):
             return True
         # Flags (visit_Assign): an assignment to one of the table's flags.
         if not table.flags.isdisjoint(names):
@@ -431,6 +498,10 @@ class CudaOnlyCalls(DropsStatements, Pass):
     # -- calls -------------------------------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         name = self._cuda_name(original_node.func)
+        if name is not None and self._of_cuda_result(original_node):
+            name = None  # `torch.cuda.FloatTensor(n).fill_(0)`: the inner call is the finding
+        if name is None and isinstance(original_node.func, cst.Name):
+            name = self._tensor_type_alias(original_node.func)
         if name is not None:
             return self._cuda_call(name, original_node, updated_node)
         if self.is_any(original_node.func, _DATA_LOADERS):
@@ -441,9 +512,34 @@ class CudaOnlyCalls(DropsStatements, Pass):
             return self._remove_pin(original_node, updated_node)
         return updated_node
 
+    def _tensor_type_alias(self, name: cst.Name) -> str | None:
+        """The CUDA tensor type ``name`` is bound to by every assignment of it
+        (`Tensor = torch.cuda.FloatTensor`), else None: a type chosen by a condition
+        (`torch.cuda.FloatTensor if cuda else torch.FloatTensor`) is the evaluator's."""
+        values = self.bound_values(name)
+        if not values:
+            return None
+        types = {frozenset(self.module_names(v) & self.table.tensor_types.keys()) for v in values}
+        if len(types) != 1:
+            return None
+        found = next(iter(types))
+        return next(iter(found)) if len(found) == 1 else None
+
+    def _of_cuda_result(self, call: cst.Call) -> bool:
+        """A method of the value a `torch.cuda` call returned (qualified names run through the
+        call: `torch.cuda.FloatTensor(n).fill_` is `torch.cuda.FloatTensor.fill_`)."""
+        func = call.func
+        return (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Call)
+            and self._cuda_name(func.value.func) is not None
+        )
+
     def _cuda_call(self, name: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if never_runs(self, original):
             return updated
+        if name in self.table.tensor_types:
+            return self._tensor_constructor(name, original, updated)
         entry = self.table.calls.get(name)
         short = name
         if entry is None:
@@ -474,6 +570,120 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 self._drop.add(statement)
             return updated
         return self._query(short, entry, original, updated)
+
+    def _tensor_constructor(
+        self, name: str, original: cst.Call, updated: cst.Call
+    ) -> cst.BaseExpression:
+        """`torch.cuda.FloatTensor(d0, d1, ...)` → `torch.empty(d0, d1, ..., dtype=, device=)`
+        where the arguments are certainly sizes (two or more, positional, none a list or
+        starred) and the call runs after import; any other call of the type is a blocker."""
+        dtype = self.table.tensor_types[name]
+        device = self.target.device.expr
+        why = ""
+        if not dtype:
+            why = "float16 or bf16 (Trainium's) is a person's choice"
+        elif len(original.args) < 2:
+            why = "one argument may be data or a size"
+        elif any(
+            arg.keyword is not None
+            or arg.star
+            or isinstance(arg.value, cst.List | cst.Tuple | cst.ListComp | cst.GeneratorExp)
+            for arg in original.args
+        ):
+            why = "its arguments are not plain sizes"
+        elif not self._runs_when_called(original):
+            why = "it runs at import, where the device is not taken"
+        guard = self._is_cuda_guard(original) if why else None
+        if guard is not None:
+            # dino's PCA.apply: `if x.is_cuda: x -= torch.cuda.FloatTensor(self.mean)`. An XLA
+            # tensor's is_cuda is False ([measured-is-cuda-moves]): it never runs there.
+            if self.report(
+                original,
+                CudaTensorConstructor,
+                f"{name}(...) runs only where `{_code(guard)}` is true, which it never is for a "
+                f"tensor on Trainium (an XLA tensor's is_cuda is False): the branch after it "
+                f"runs there instead; if this one must, make it with torch.tensor(data, "
+                f"dtype=torch.{dtype or 'float16'}, device={device})",
+                False,
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.WARNING)
+            return updated
+        if why:
+            shown = f"dtype=torch.{dtype or 'float16'}, device={device}"
+            message = (
+                f"{name}(...) raises `Found no NVIDIA driver` on Trainium, where there is no "
+                f"CUDA: the script stops here wherever it runs; make it with "
+                f"torch.tensor(data, {shown}) or torch.empty(size, {shown}); not rewritten: "
+                f"{why}"
+            )
+            if self.report(original, CudaTensorConstructor, message, False):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+            return updated
+        message = f"{name}(...) → torch.empty(..., dtype=torch.{dtype}, device={device})"
+        if not self.report(original, CudaTensorConstructor, message, True):
+            return updated
+        if not isinstance(original.func, cst.Name) or self.module_names(original.func):
+            # `from torch.cuda import LongTensor` left unused (not a name bound by assignment)
+            RemoveImportsVisitor.remove_unused_import_by_node(self.context, original.func)
+        torch = self.add_import("torch")
+        keywords = [
+            cst.Arg(value=cst.parse_expression(f"{torch}.{dtype}"), keyword=cst.Name("dtype")),
+            cst.Arg(value=self.emit(self.target.device), keyword=cst.Name("device")),
+        ]
+        equal = cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+        )
+        args = list(updated.args)
+        last = args[-1].comma
+        if isinstance(last, cst.Comma):
+            # One size a line (`f(\n    n,\n    h,\n)`): the new arguments take the lines after
+            # the sizes, and the closing parenthesis keeps its own.
+            between = args[-2].comma
+            args[-1] = args[-1].with_changes(comma=between)
+            commas = [between, last]
+        else:
+            commas = [cst.MaybeSentinel.DEFAULT, cst.MaybeSentinel.DEFAULT]
+        keywords = [
+            k.with_changes(equal=equal, comma=c) for k, c in zip(keywords, commas, strict=True)
+        ]
+        return updated.with_changes(
+            func=cst.parse_expression(f"{torch}.empty"), args=[*args, *keywords]
+        )
+
+    def _is_cuda_guard(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The test of the ``if`` around ``node`` (in its function) that reads a tensor's
+        ``.is_cuda`` (alone or in an ``and``), not ``self.is_cuda`` or ``args.is_cuda`` (a
+        namespace of options), which may be flags; else None."""
+        child, parent = node, self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, cst.FunctionDef | cst.ClassDef):
+            if isinstance(parent, cst.If) and parent.body is child:
+                tests = [parent.test]
+                while tests:
+                    test = tests.pop()
+                    if isinstance(test, cst.BooleanOperation) and isinstance(
+                        test.operator, cst.And
+                    ):
+                        tests += [test.left, test.right]
+                    elif m.matches(test, m.Attribute(attr=m.Name("is_cuda"))) and not (
+                        isinstance(test.value, cst.Name)
+                        and (
+                            test.value.value in ("self", "cls")
+                            or OPTIONS_NAME.match(test.value.value)
+                        )
+                    ):
+                        return test
+            child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        return None
+
+    def _runs_when_called(self, node: cst.CSTNode) -> bool:
+        """``node`` is in the body of a function or lambda (not a parameter's default): it runs
+        when that is called, not when its module is imported."""
+        child, parent = node, self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None:
+            if isinstance(parent, cst.FunctionDef | cst.Lambda):
+                return child is parent.body
+            child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        return False
 
     def _wait(
         self, short: str, entry: CudaCall, original: cst.Call, updated: cst.Call

@@ -11,6 +11,7 @@ the CPU in so many words keeps its float64 with a note (TRN209): there it is del
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import libcst as cst
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
@@ -33,10 +34,11 @@ from trncodemod.transforms.float64_rules import (
 )
 
 from trncodemod.analysis import training
+from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts, may_resolve, reaches_module
 from trncodemod.analysis.float64_scan import has_site
 from trncodemod.analysis.nodes import find
-from trncodemod.findings import Rule
+from trncodemod.findings import Rule, Severity
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
@@ -770,13 +772,19 @@ class Float64ToFloat32(Pass):
                 )
             return updated_node
         if self._is(func, _CUDA_DOUBLE_TENSOR):
-            self.report(
+            if never_runs(self, original_node):
+                return updated_node
+            # It raises without CUDA, as every CUDA tensor type does ([measured-cuda-tensor-types],
+            # TRN317's): the script stops here wherever it runs, a launch-path blocker.
+            if self.report(
                 func,
                 DoubleTensorType,
-                "torch.cuda.DoubleTensor(...) makes a CUDA float64 tensor: use "
-                "torch.tensor(..., dtype=torch.float32, device=<device>) (Neuron has no float64)",
+                "torch.cuda.DoubleTensor(...) makes a CUDA float64 tensor and raises `Found no "
+                "NVIDIA driver` on Trainium: use torch.tensor(..., dtype=torch.float32, "
+                "device=<device>) (Neuron has no float64)",
                 False,
-            )
+            ):
+                self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
             return updated_node
         if self._is(func, _TENSOR_SINKS):
             return self._convert_array(original_node, updated_node)

@@ -110,7 +110,9 @@ class DoubleTensorType(Rule):
     or converts a tensor: the constructor `torch.DoubleTensor(...)` and `x.type(torch.DoubleTensor)`
     (also the string `"torch.DoubleTensor"`). Both spellings make a CPU tensor, so only the dtype
     changes. `torch.cuda.DoubleTensor` is reported, not rewritten: it is a CUDA type, and the
-    replacement depends on the device. `isinstance(x, torch.DoubleTensor)` is left alone.
+    replacement depends on the device; called, it raises without CUDA
+    ([measured-cuda-tensor-types]), so the call is a blocker where it runs, as TRN317's are.
+    `isinstance(x, torch.DoubleTensor)` is left alone.
 
     ## Why
     float64 tensors run in f32 on Neuron and in f64 on PJRT CPU ([neuron-data-types, xla-dtype]).
@@ -134,7 +136,7 @@ class DoubleTensorType(Rule):
     summary = "`torch.DoubleTensor` → `torch.FloatTensor`"
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("neuron-data-types", "xla-dtype")
+    sources = ("neuron-data-types", "xla-dtype", "measured-cuda-tensor-types")
 
 
 class NumpyFloat64ToTensor(Rule):

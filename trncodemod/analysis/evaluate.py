@@ -1024,6 +1024,11 @@ class Evaluator(LibraryCalls):
                 if isinstance(call, Function):
                     return self._call(call, [func, *args], kwargs, at)
             return Unknown(at=at, reason="")
+        if isinstance(func, TensorType):
+            # `Tensor(n, 2)` of a legacy type (`Tensor = torch.cuda.FloatTensor if cuda else
+            # ...`): a tensor on the type's device; a CUDA one raises without CUDA
+            # ([measured-cuda-tensor-types]), which the inputs' place on CUDA says.
+            return Tensor(place=Device(kind=func.kind, spelled=func.spelled, why=func.why))
         if isinstance(func, Tensor) and isinstance(func.place, Device):
             # A value the evaluator did not follow (`get_backbone(name)` by `eval`), moved by
             # `.to(device)` and called: a module, whose output is where it was moved.

@@ -107,14 +107,15 @@ _MEMO: dict[tuple, _Evaluated] = {}
 PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
 # Blockers that claim a line stops the run where it runs (a placement, a launcher sized by the
 # CUDA count, DDP's `device_ids`, an NCCL process group, `ReduceOp.AVG`, a CUDA-only call, a
-# generator on the device, torch FSDP, a torch.cuda call that raises without CUDA, a division
-# by the CUDA device count, a CUDA extension built at import, a library that needs CUDA
-# imported at import, a device move assigned to `.data`, an import of a torch name the
-# target's torch lacks, a call of a function it removed or a SyncBatchNorm conversion): none
-# where the evaluator shows the line is off the launch path.
+# generator on the device, torch FSDP, a torch.cuda call that raises without CUDA, a CUDA tensor
+# type called (TRN317; torch.cuda.DoubleTensor's TRN204), a division by the CUDA device count,
+# a CUDA extension built at import, a library that needs CUDA imported at import, a device move
+# assigned to `.data`, an import of a torch name the target's torch lacks, a call of a function
+# it removed or a SyncBatchNorm conversion): none where the evaluator shows the line is off the
+# launch path.
 LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
     "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316",
-    "TRN050", "TRN051", "TRN174", "TRN173", "TRN057", "TRN052",
+    "TRN317", "TRN204", "TRN050", "TRN051", "TRN174", "TRN173", "TRN057", "TRN052",
 }  # fmt: skip
 
 
