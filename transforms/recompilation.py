@@ -353,6 +353,11 @@ class GrowingConcatenation(Rule):
     reported: a piece or the tensor visibly on the host (`out.cpu()`), and a concatenation in a
     loop nested in the step (that loop is traced into the step's one graph).
 
+    Outside the step, a loop that grows a tensor it moves to the device and reads a value of
+    each iteration on the host (`.item()`, `.tolist()`) is reported too: a greedy decode run in
+    validation (`decoder_input = torch.cat([decoder_input, next.to(device)], dim=1)` beside
+    `next_word.item()`), where each read runs the iteration's graph at a new length.
+
     On XLA targets only: TorchNeuron runs eagerly.
 
     ## Why
@@ -388,7 +393,10 @@ class GrowingConcatenation(Rule):
 
     code = "TRN435"
     name = "growing-concatenation"
-    summary = "`x = torch.cat((x, y))` in every iteration of a step loop: a graph per iteration (report only)"
+    summary = (
+        "`x = torch.cat((x, y))` in every iteration of a step loop, or of a loop that reads the "
+        "host each iteration: a graph per iteration (report only)"
+    )
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
@@ -599,16 +607,18 @@ class RecompilationDiagnostics(Pass):
             for found in own_statements(info.node.body):
                 if isinstance(found, cst.Assign):
                     self._growing(found, info)
+        if self.target.is_xla:
+            for loop in find(node, cst.For | cst.While):
+                if loop not in loops:
+                    self._growing_read(loop)  # type: ignore[arg-type]
         return False  # report only: nothing to transform
 
     # -- TRN435 ----------------------------------------------------------------------------------
-    def _growing(self, node: cst.Assign, info: LoopInfo) -> None:
-        """`x = torch.cat((x, y), dim)` at the step's own level, no piece visibly on the host,
-        and `x` bound nowhere else in the iteration: the `x` it extends is the last iteration's
-        (diffusers' `noisy_model_input = torch.cat([noisy_model_input] * 2)`, made anew in each
-        iteration, does not grow)."""
-        if not self.target.is_xla:
-            return  # TorchNeuron runs eagerly: no graph per iteration
+    def _grown(self, node: cst.Assign, loop: cst.For | cst.While) -> cst.Name | None:
+        """`x` where ``node`` is `x = torch.cat((x, y), dim)` at ``loop``'s own level, no piece
+        visibly on the host, and `x` bound nowhere else in the iteration: the `x` it extends is
+        the last iteration's (diffusers' `noisy_model_input = torch.cat([noisy_model_input] *
+        2)`, made anew in each iteration, does not grow)."""
         target = node.targets[0].target if len(node.targets) == 1 else None
         call = node.value
         if not (
@@ -619,13 +629,61 @@ class RecompilationDiagnostics(Pass):
             and isinstance(call.args[0].value, cst.List | cst.Tuple)
             and self.facts.is_any_name(call.func, _CATS_QUALIFIED)
         ):
-            return
+            return None
         pieces = [e.value for e in call.args[0].value.elements]  # type: ignore[attr-defined]
         if not any(isinstance(p, cst.Name) and p.value == target.value for p in pieces):
-            return
+            return None
         if any(self.facts.on_host(p) for p in pieces):
+            return None
+        if target.value in assigned_names(loop, skip=node):
+            return None
+        return target
+
+    def _growing_read(self, loop: cst.For | cst.While) -> None:
+        """A loop outside the step that grows a tensor it moved to the device and reads a value
+        of the iteration on the host (`.item()`): each read runs the iteration's graph, at a new
+        length every time (a greedy decode: `decoder_input = torch.cat([decoder_input,
+        torch.empty(1, 1).fill_(next_word.item()).to(device)], dim=1)`). A loop that moves
+        nothing to the device, or reads nothing, is left to TRN435's step rule."""
+        reads = [
+            c
+            for c in own_statements(loop.body)
+            if isinstance(c, cst.Call)
+            and isinstance(c.func, cst.Attribute)
+            and c.func.attr.value in ("item", "tolist")
+        ]
+        if not reads:
             return
-        if target.value in assigned_names(info.node, skip=node):
+        for found in own_statements(loop.body):
+            if not isinstance(found, cst.Assign):
+                continue
+            target = self._grown(found, loop)
+            if target is None:
+                continue
+            moved = any(
+                isinstance(c, cst.Call)
+                and isinstance(c.func, cst.Attribute)
+                and c.func.attr.value in ("to", "cuda", "type_as")
+                for c in walk_nodes(found.value)
+            )
+            if not moved:
+                continue
+            message = (
+                f"`{_code(found)}` makes `{target.value}` longer in every iteration of this loop, "
+                f"and `{_code(reads[0])}` reads a value of the iteration on the host: each read "
+                "runs the iteration's graph at a new length, which compiles another graph (a "
+                "decode of N tokens compiles N); keep the shape fixed (a tensor of the final "
+                "length made before the loop, written at a position held in a device tensor, "
+                "with a mask), or run the loop on the CPU"
+            )
+            self.report(found, GrowingConcatenation, message, False)
+
+    def _growing(self, node: cst.Assign, info: LoopInfo) -> None:
+        """A growing concatenation (``_grown``) at a step loop's own level."""
+        if not self.target.is_xla:
+            return  # TorchNeuron runs eagerly: no graph per iteration
+        target = self._grown(node, info.node)
+        if target is None:
             return
         loop = (
             "sampling loop"
