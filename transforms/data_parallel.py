@@ -101,7 +101,11 @@ class XlaProcessGroup(Rule):
     call passes no `init_method`, `store`, `rank` or `world_size`, `init_method="xla://"` is
     added (the runtime then supplies rank and world size). A choice between NCCL and another
     backend by an availability test (`"nccl" if dist.is_nccl_available() else "gloo"`) is
-    rewritten as a whole, with one finding at the choice. Another backend, a backend held in a
+    rewritten as a whole, with one finding at the choice. A backend name bound in the function
+    only to the literal "nccl", above the call (`args.dist_backend = 'nccl'`, then
+    `init_process_group(backend=args.dist_backend, init_method=args.dist_url)`), has the
+    literal rewritten where it is written (the given `init_method` kept: an `env://` URL
+    initialises the xla backend under torchrun). Another backend, a backend held in a
     variable or chosen by a flag, a missing backend or `device_id=` is reported.
 
     ## Why
@@ -675,6 +679,12 @@ class DataParallel(Pass):
             not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
         )
         groups = [c for c, names in zip(calls, kinds, strict=True) if not names.isdisjoint(_INIT)]
+        # `args.dist_backend = 'nccl'` above `init_process_group(backend=args.dist_backend)`:
+        # the literal is the backend, rewritten where it is written (TRN143).
+        self.backend_literals: dict[cst.SimpleString, cst.Call] = {}
+        for call in groups:
+            for literal in self._literal_backend(call):
+                self.backend_literals[literal] = call
         self.group_is_xla = bool(groups) and all(self._made_xla(c) for c in groups)
         steps = [
             c
@@ -904,6 +914,8 @@ class DataParallel(Pass):
         value = _string(backend.value) if backend is not None else None
         if value == "xla":
             return updated
+        if original in self.backend_literals.values() and self._rewrites_group(original):
+            return updated  # its literal is rewritten where it is written
         choice = nccl_choice(backend.value) if backend is not None else None
         if choice is not None:
             value = "nccl"  # the choice is the accelerator's backend where there is one
@@ -1116,12 +1128,68 @@ class DataParallel(Pass):
             args[index] = args[index].with_changes(value=self.emit(api))
         return updated.with_changes(args=args)
 
+    def _literal_backend(self, call: cst.Call) -> list[cst.SimpleString]:
+        """The "nccl" literals `call`'s backend name is bound to, where every binding of it in
+        the function around the call (`args.dist_backend = 'nccl'`, the DeiT/MAE family's
+        `init_distributed_mode`) is that literal, one at least above the call: the backend on
+        every launch, rewritten where it is written. Else none."""
+        backend = _argument(call, "backend", 0)
+        if backend is None or not isinstance(backend.value, cst.Name | cst.Attribute):
+            return []
+        spelled = _code(backend.value)
+        scope: cst.CSTNode | None = call
+        while scope is not None and not isinstance(scope, cst.FunctionDef):
+            scope = self.get_metadata(ParentNodeProvider, scope, None)
+        if scope is None:
+            return []
+        literals = []
+        for node in walk(scope):
+            if not isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign):
+                continue
+            targets = node.targets if isinstance(node, cst.Assign) else [node]
+            if not any(_code(t.target) == spelled for t in targets):
+                continue
+            if not (isinstance(node, cst.Assign) and _string(node.value) == "nccl"):
+                return []
+            literals.append(node.value)
+        at = self.get_metadata(PositionProvider, call).start.line
+        if not any(self.get_metadata(PositionProvider, v).start.line < at for v in literals):
+            return []
+        return literals  # type: ignore[return-value]
+
+    def leave_SimpleString(
+        self, original_node: cst.SimpleString, updated_node: cst.SimpleString
+    ) -> cst.SimpleString:
+        call = self.backend_literals.get(original_node)
+        if call is None or not self._rewrites_group(call):
+            return updated_node
+        line = self.get_metadata(PositionProvider, call).start.line
+        if not self.report(
+            original_node,
+            XlaProcessGroup,
+            f'"nccl" → "xla": the backend `init_process_group` gets at line {line}',
+            True,
+        ):
+            return updated_node
+        self.add_import(self.target.api("xla_backend").module)
+        return updated_node.with_changes(value=f"{updated_node.quote}xla{updated_node.quote}")
+
+    def _rewrites_group(self, call: cst.Call) -> bool:
+        line = self.get_metadata(PositionProvider, call).start.line
+        return (
+            self.enabled(XlaProcessGroup)
+            and not self.run.suppressions.covers(line, XlaProcessGroup.code)
+            and not any(a.keyword and a.keyword.value == "device_id" for a in call.args)
+        )
+
     def _made_xla(self, call: cst.Call) -> bool:
         """The process group `call` makes is xla after the port: spelled "xla", or "nccl" (or a
-        choice of it) that TRN143 rewrites here."""
+        choice of it, or a literal its backend name is bound to) that TRN143 rewrites here."""
         backend = _argument(call, "backend", 0)
         if backend is None:
             return False
+        if call in self.backend_literals.values():
+            return self._rewrites_group(call)
         value = _string(backend.value)
         if value == "xla":
             return True
