@@ -175,11 +175,28 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
             return Each(item=items[0])
     # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
     # followed where it is used.
-    if isinstance(a, (*_OBJECTS, OneOf)) and isinstance(b, (*_OBJECTS, OneOf)):
+    # An attribute left None on one way (`self.unet = None` in `__init__`, set by an `if`/`elif`
+    # chain with no `else`) is one of the choices too: using it there raises, so the run that
+    # goes on is one of the objects (``live_choices``).
+    if _object_or_none(a) and _object_or_none(b) and not (_is_none(a) and _is_none(b)):
         choices = tuple(dict.fromkeys((*_choices(a), *_choices(b))))
         if len(choices) <= MAX_CHOICES:
             return OneOf(choices=choices, at=at, reason=why)
     return Unknown(at=at, reason=why)
+
+
+def _is_none(value: Value) -> bool:
+    return isinstance(value, Const) and value.value is None
+
+
+def _object_or_none(value: Value) -> bool:
+    return isinstance(value, (*_OBJECTS, OneOf)) or _is_none(value)
+
+
+def live_choices(value: OneOf) -> tuple[Value, ...]:
+    """The choices a call or an attribute of ``value`` can go on with: not None (using it
+    raises there), unless every choice is."""
+    return tuple(c for c in value.choices if not _is_none(c)) or value.choices
 
 
 def _items(value: Value) -> tuple[Value, ...]:

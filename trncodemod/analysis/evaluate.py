@@ -64,6 +64,7 @@ from trncodemod.analysis.abstract_values import (
     _reason,
     _split,
     _with_why,
+    live_choices,
     truth,
 )
 from trncodemod.analysis.device_facts import Facts, facts_for
@@ -719,7 +720,7 @@ class Evaluator(LibraryCalls):
     def _attribute(self, owner: Value, attr: str, node: ast.AST, frame: Frame) -> Value:
         at = f"{frame.path}:{getattr(node, 'lineno', 0)}"
         if isinstance(owner, OneOf):
-            found = [self._attribute(c, attr, node, frame) for c in owner.choices]
+            found = [self._attribute(c, attr, node, frame) for c in live_choices(owner)]
             result = found[0]
             for other in found[1:]:
                 result = _join(result, other, owner.at, owner.reason)
@@ -996,7 +997,8 @@ class Evaluator(LibraryCalls):
         frame: Frame,
     ) -> Value:
         if isinstance(func, OneOf):
-            results = [self._apply(c, args, kwargs, at, node, frame) for c in func.choices]
+            choices = live_choices(func)
+            results = [self._apply(c, args, kwargs, at, node, frame) for c in choices]
             result = results[0]
             for other in results[1:]:
                 result = _join(result, other, func.at, func.reason)

@@ -1,0 +1,1 @@
+python3 main.py --model_type=R2U_Net
