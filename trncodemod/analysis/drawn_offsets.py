@@ -603,7 +603,9 @@ def step_slices(
     batch = _names(loop.target) if isinstance(loop, ast.For | ast.AsyncFor) else set()
 
     def on_host(source: ast.AST | None, line: int) -> bool:
-        return isinstance(source, ast.Name) and source.id in batch and moved.get(source.id, 0) > line
+        return (
+            isinstance(source, ast.Name) and source.id in batch and moved.get(source.id, 0) > line
+        )
 
     for node in nodes:
         if drawn and _candidate(node) and offset_part(node, held, drawn):
