@@ -124,9 +124,10 @@ _BOX_FIX = (
     "torch.tensor([x1, x2, y1, y2]).to(x.device)`; `rows = torch.arange(x.shape[-2], "
     "device=x.device)[:, None]`; `cols = torch.arange(x.shape[-1], device=x.device)`; `box = "
     "(rows >= b[0]) & (rows < b[1]) & (cols >= b[2]) & (cols < b[3])`; `x = torch.where(box, "
-    "x[index], x)`: one graph for every box; bounds given as Python ints make 0 and 1 constants "
-    "of the graph, a few graphs more), or paste the box into the CPU batch before "
-    "`.to(device)`; the box is the author's augmentation, so nothing is rewritten"
+    "x[index], x)`, or `0` in place of `x[index]` for an erasing: one graph for every box; "
+    "bounds given as Python ints make 0 and 1 constants of the graph, a few graphs more), or "
+    "paste the box into the CPU batch before `.to(device)`; the box is the author's "
+    "augmentation, so nothing is rewritten"
 )
 
 
