@@ -38,8 +38,9 @@ class DrawnOffsetSlice(Rule):
     top, p)`, or a box pasted into it, `x[:, :, x1:x2, y1:y2] = x[index, :, x1:x2, y1:y2]`
     (CutMix) or `x[:, :, t:t + h, l:l + w] = 0` (random erasing). The bounds may come from a
     function of the repository that returns them (CutMix's `rand_bbox(input.size(), lam)`,
-    drawing `np.random.randint` centres clipped with `np.clip`, in the module or imported from
-    another given module), or from one handed the step's draw (`box_of(size, lam)`). The slice
+    drawing `np.random.randint` centres clipped with `np.clip`, in the module, imported from
+    another given module, or a method of the step's class called as `self.rand_bbox(...)`), or
+    from one handed the step's draw (`box_of(size, lam)`). The slice
     is found in the step itself, or in a function of the repository the step hands the device
     tensor to (in the module, or imported from another given module, through up to three calls
     of that module), which draws the offset itself or is handed the step's draw. Reported at the

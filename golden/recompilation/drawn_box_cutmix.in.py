@@ -3,7 +3,7 @@
 # (`rand_bbox`: `np.random.randint` centres clipped with `np.clip`) and pasted by slice
 # assignment, bounds from a helper handed the step's draw, a random erasing whose helper draws
 # with `random.randint`, a crop read at an offset a helper returns, and a CutMix helper that
-# pastes the box itself.
+# pastes the box itself; a trainer class whose step unpacks the bounds of its own method.
 import random
 
 import numpy as np
@@ -111,3 +111,25 @@ def train_cutmix_helper(loader):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+class Trainer:
+    def __init__(self, loader, beta):
+        self.loader, self.beta = loader, beta
+
+    def rand_bbox(self, size, lam):
+        cut = int(size[-1] * np.sqrt(1.0 - lam))
+        cx, cy = np.random.randint(size[-2]), np.random.randint(size[-1])
+        x1, x2 = np.clip(cx - cut // 2, 0, size[-2]), np.clip(cx + cut // 2, 0, size[-2])
+        y1, y2 = np.clip(cy - cut // 2, 0, size[-1]), np.clip(cy + cut // 2, 0, size[-1])
+        return x1, y1, x2, y2
+
+    def train_epoch(self):
+        for images, labels in self.loader:
+            images, labels = images.to(device), labels.to(device)
+            lam = np.random.beta(self.beta, self.beta)
+            x1, y1, x2, y2 = self.rand_bbox(images.size(), lam)
+            images[:, :, x1:x2, y1:y2] = images.flip(0)[:, :, x1:x2, y1:y2]
+            optimizer.zero_grad()
+            criterion(model(images).mean((2, 3)), labels).backward()
+            optimizer.step()

@@ -226,11 +226,20 @@ def _draws(
                 if is_draw(call, resolve):
                     found.setdefault(node.lineno, ast.unparse(call))
                     break
-                if drawing and isinstance(call.func, ast.Name) and call.func.id in drawing:
-                    draw = f"{ast.unparse(call)} → {drawing[call.func.id]}"
-                    found.setdefault(node.lineno, draw)
+                helper = _helper(call, drawing)
+                if helper:
+                    found.setdefault(node.lineno, f"{ast.unparse(call)} → {helper}")
                     break
     return found
+
+
+def _helper(call: ast.Call, drawing: Mapping[str, str] | None) -> str:
+    """The draw of the function of ``drawing`` that ``call`` calls (`rand_bbox(...)`, or
+    `self.rand_bbox(...)` for a method), "" for another call."""
+    if not drawing:
+        return ""
+    name = dotted(call.func)
+    return drawing.get(name, "") if name is not None else ""
 
 
 def drawn_names(body: list[ast.stmt], nodes: list[ast.AST], draws: dict[int, str]) -> set[str]:
@@ -245,7 +254,7 @@ def drawn_names(body: list[ast.stmt], nodes: list[ast.AST], draws: dict[int, str
         for n in nodes
         if isinstance(n, ast.Assign)
         and isinstance(n.value, ast.Call)
-        and isinstance(n.value.func, ast.Name)
+        and (isinstance(n.value.func, ast.Name) or _is_own_method(n.value.func))
         and any(isinstance(t, ast.Tuple | ast.List) for t in n.targets)
     }
     lines = set(draws)
@@ -257,17 +266,31 @@ def drawn_names(body: list[ast.stmt], nodes: list[ast.AST], draws: dict[int, str
         lines |= grown
 
 
+def _is_own_method(func: ast.expr) -> bool:
+    """`self.method`: a function of the program, not a tensor's method."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    )
+
+
 def drawing_functions(tree: ast.Module, resolve: Resolve) -> dict[str, str]:
     """Each top-level function of ``tree`` that returns a number drawn on the host in it, or
     one read from such a number (`rand_bbox` returns `np.clip(cx - w // 2, 0, W)` of `cx =
     np.random.randint(W)`), itself or through another such function it calls (three calls
-    deep): name -> the draw as written. For a step that unpacks the helper's bounds."""
-    functions = [f for f in tree.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+    deep): name -> the draw as written. A method of a class of ``tree`` is named as its
+    class's own methods call it ("self.rand_bbox"). For a step that unpacks the helper's
+    bounds."""
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef
+    functions = {f.name: f for f in tree.body if isinstance(f, kinds)}
+    for owner in (c for c in tree.body if isinstance(c, ast.ClassDef)):
+        functions.update({f"self.{f.name}": f for f in owner.body if isinstance(f, kinds)})
     found: dict[str, str] = {}
     for _ in range(3):
         grew = False
-        for function in functions:
-            if function.name in found:
+        for name, function in functions.items():
+            if name in found:
                 continue
             nodes = list(own_nodes(function.body))
             returned = [n.value for n in nodes if isinstance(n, ast.Return) and n.value]
@@ -275,7 +298,7 @@ def drawing_functions(tree: ast.Module, resolve: Resolve) -> dict[str, str]:
                 continue
             draw = _returned_draw(function, nodes, returned, resolve, found)
             if draw:
-                found[function.name] = draw
+                found[name] = draw
                 grew = True
         if not grew:
             break
@@ -297,8 +320,9 @@ def _returned_draw(
         for call in ast.walk(value):
             if isinstance(call, ast.Call) and is_draw(call, resolve):
                 return ast.unparse(call)
-            if isinstance(call, ast.Call) and getattr(call.func, "id", None) in drawing:
-                return f"{ast.unparse(call)} → {drawing[call.func.id]}"  # type: ignore[attr-defined]
+            helper = _helper(call, drawing) if isinstance(call, ast.Call) else ""
+            if helper:
+                return f"{ast.unparse(call)} → {helper}"
         if _names(value) & drawn:
             return _draw_of(draws, _names(value) & drawn, nodes)
     return ""
