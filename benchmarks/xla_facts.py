@@ -380,6 +380,99 @@ def drawn_offsets() -> dict:
     }
 
 
+def drawn_boxes() -> dict:
+    """Compiles and executions for 12 training steps of CutMix (clovaai/CutMix-PyTorch's
+    `train.py`: `rand_bbox` draws a box with `np.random.randint` centres clipped with
+    `np.clip`, then `x[:, :, x1:x2, y1:y2] = x[index, :, x1:x2, y1:y2]` on the device batch):
+    the box pasted by that slice assignment, against a mask of a fixed shape (`torch.where`
+    over `torch.arange` comparisons with the bounds, given as Python ints or moved as one
+    tensor), against the box pasted into the CPU batch before the move, and against no CutMix
+    (TRN448). Each variant has its own batch size, so none reuses another's compiled graphs."""
+    import numpy as np
+
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    size = 32
+    images, labels = torch.rand(8, 3, size, size), torch.randint(0, 10, (8,))
+
+    def rand_bbox(lam: float) -> tuple[int, int, int, int]:
+        cut = int(size * np.sqrt(1.0 - lam))
+        cx, cy = np.random.randint(size), np.random.randint(size)
+        x1, y1 = np.clip(cx - cut // 2, 0, size), np.clip(cy - cut // 2, 0, size)
+        x2, y2 = np.clip(cx + cut // 2, 0, size), np.clip(cy + cut // 2, 0, size)
+        return int(x1), int(y1), int(x2), int(y2)
+
+    def masked(x, index, bounds):
+        x1, y1, x2, y2 = bounds
+        rows = torch.arange(size, device=x.device).view(-1, 1)
+        cols = torch.arange(size, device=x.device).view(1, -1)
+        box = (rows >= x1) & (rows < x2) & (cols >= y1) & (cols < y2)
+        return torch.where(box, x[index], x)
+
+    def run(batch: int, paste) -> dict:
+        np.random.seed(0)
+        model = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.AdaptiveAvgPool2d(1),
+            torch.nn.Flatten(), torch.nn.Linear(8, 10),
+        ).to(device)  # fmt: skip
+        criterion = torch.nn.CrossEntropyLoss()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        _settle()
+        boxes = set()
+        for _ in range(12):
+            x, y = images[:batch], labels[:batch]
+            lam = np.random.beta(1.0, 1.0)
+            index = torch.randperm(batch)
+            x1, y1, x2, y2 = rand_bbox(lam)
+            boxes.add((x1, y1, x2, y2))
+            x, y, y_b = paste(x, y, index, (x1, y1, x2, y2))
+            lam = 1 - ((x2 - x1) * (y2 - y1) / (size * size))
+            optimizer.zero_grad()
+            output = model(x)
+            loss = criterion(output, y) * lam + criterion(output, y_b) * (1.0 - lam)
+            loss.backward()
+            optimizer.step()
+            torch_xla.sync()
+        xm.wait_device_ops()
+        return {**_counts(), "distinct boxes": len(boxes)}
+
+    def on_device_slice(x, y, index, bounds):
+        x1, y1, x2, y2 = bounds
+        x, y, index = x.to(device), y.to(device), index.to(device)
+        x[:, :, x1:x2, y1:y2] = x[index, :, x1:x2, y1:y2]
+        return x, y, y[index]
+
+    def on_device_mask(x, y, index, bounds):
+        x, y, index = x.to(device), y.to(device), index.to(device)
+        return masked(x, index, bounds), y, y[index]
+
+    def on_device_mask_tensor(x, y, index, bounds):
+        x, y, index = x.to(device), y.to(device), index.to(device)
+        return masked(x, index, torch.tensor(bounds).to(device)), y, y[index]
+
+    def on_cpu(x, y, index, bounds):
+        x1, y1, x2, y2 = bounds
+        x = x.clone()
+        x[:, :, x1:x2, y1:y2] = x[index, :, x1:x2, y1:y2]
+        return x.to(device), y.to(device), y[index].to(device)
+
+    def none(x, y, index, bounds):
+        x, y, index = x.to(device), y.to(device), index.to(device)
+        return x, y, y[index]
+
+    return {
+        "box pasted by slice assignment on the device": run(2, on_device_slice),
+        "box pasted by torch.where over an arange mask, bounds as Python ints": run(
+            3, on_device_mask
+        ),
+        "box pasted by torch.where over an arange mask, bounds moved as one tensor": run(
+            4, on_device_mask_tensor
+        ),
+        "box pasted into the CPU batch before the move": run(5, on_cpu),
+        "no CutMix": run(6, none),
+    }
+
+
 def python_scalars() -> dict:
     """Compiles when a Python float changes every step (a learning-rate schedule)."""
     device = torch_xla.device()
@@ -1392,6 +1485,7 @@ FACTS = {
         shape_compiles,
         offset_slices,
         drawn_offsets,
+        drawn_boxes,
         python_scalars,
         clip_nonfinite,
         dynamo_backends,

@@ -1,9 +1,11 @@
 """A device tensor sliced in the step at an offset drawn on the host (TRN448): a random crop of
 the batch after `.to(device)`, in the step or in the repository's own augmentation helper
 (`random_crop_torch(gt, lr, size, scale)`, which draws `top = random.randint(0, h - p)` and
-takes `x[:, :, top:top + p, left:left + p]`). Reported by the ``recompilation`` pass; nothing
-is rewritten (where to crop is the author's augmentation). The analysis is
-``trncodemod.analysis.drawn_offsets``.
+takes `x[:, :, top:top + p, left:left + p]`), and a box pasted into it at drawn bounds (CutMix:
+`bbx1, bby1, bbx2, bby2 = rand_bbox(input.size(), lam)`, then `input[:, :, bbx1:bbx2,
+bby1:bby2] = input[rand_index, :, bbx1:bbx2, bby1:bby2]`). Reported by the ``recompilation``
+pass; nothing is rewritten (where to crop or paste is the author's augmentation). The analysis
+is ``trncodemod.analysis.drawn_offsets``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from libcst.metadata import PositionProvider
 from trncodemod.analysis.drawn_offsets import (
     DrawnSlice,
     StepSlice,
+    drawing_functions,
     import_resolver,
     module_drawn_slices,
     step_slices,
@@ -32,14 +35,19 @@ class DrawnOffsetSlice(Rule):
     batch.to(device)`, `.cuda()`, or a batch of a device loader) at an offset drawn on the host
     every step (`random.randint`, `np.random.*`, `torch.randint(...).item()`), both bounds
     read from the draw: a random crop, `x[:, :, top:top + p, left:left + p]` or `x.narrow(2,
-    top, p)`, or a CutMix window `x[:, :, x1:x2] = ...` (its drawn length is TRN443's too).
-    It is found in the step itself, or in a function of the repository the step hands the
-    device tensor to (in the module, or imported from another given module, through up to three
-    calls of that module), which draws the offset itself or is handed the step's draw. Reported
-    at the step's slice or call, with where the slice is. Not reported: a crop of the CPU batch
-    before the move (the fix), an offset that is the same every step, or one drawn from a few
-    fixed values (`random.choice((0, 16))`). A drawn length is TRN443's, and a `range` loop's
-    offset TRN434's.
+    top, p)`, or a box pasted into it, `x[:, :, x1:x2, y1:y2] = x[index, :, x1:x2, y1:y2]`
+    (CutMix) or `x[:, :, t:t + h, l:l + w] = 0` (random erasing). The bounds may come from a
+    function of the repository that returns them (CutMix's `rand_bbox(input.size(), lam)`,
+    drawing `np.random.randint` centres clipped with `np.clip`, in the module, imported from
+    another given module, or a method of the step's class called as `self.rand_bbox(...)`), or
+    from one handed the step's draw (`box_of(size, lam)`). The slice
+    is found in the step itself, or in a function of the repository the step hands the device
+    tensor to (in the module, or imported from another given module, through up to three calls
+    of that module), which draws the offset itself or is handed the step's draw. Reported at the
+    step's slice or call, with where the slice is. Not reported: a crop or box of the CPU batch
+    before the move (the fix), bounds that are the same every step or derived from the shape
+    only, or bounds drawn from a few fixed values (`random.choice((0, 16))`). A drawn length
+    alone is TRN443's, and a `range` loop's offset TRN434's.
 
     ## Why
     On XLA a slice's start is a constant of the graph: each new offset traces and compiles
@@ -47,7 +55,11 @@ class DrawnOffsetSlice(Rule):
     ([measured-drawn-offsets]: 12 training steps of a super-resolution pair cropped at offsets
     from `random.randint`): 12 compiles, 1 when the same crops are taken of the CPU batch before
     the move, 4 with the offsets drawn from two values a side. An image of some 100 pixels a
-    side has thousands of offset pairs, each compiled by neuronx-cc in minutes.
+    side has thousands of offset pairs, each compiled by neuronx-cc in minutes. A pasted box is
+    the same ([measured-drawn-boxes]: 12 CutMix steps of clovaai/CutMix-PyTorch's `rand_bbox`
+    and slice assignment): 12 compiles; 1 when the box is pasted through a mask of a fixed
+    shape whose bounds are moved as one tensor, or pasted into the CPU batch before the move;
+    5 with the mask's bounds given as Python ints (0 and 1 are constants of the graph).
 
     ## Example
     ```python
@@ -65,20 +77,29 @@ class DrawnOffsetSlice(Rule):
         lr = lr.to(device, non_blocking=True)
     ```
     Or crop in the Dataset's `__getitem__`, or draw the offsets from a few fixed values
-    (`random.choice(range(0, h - p + 1, 16))`). Nothing is rewritten: the crop is the author's
-    augmentation.
+    (`random.choice(range(0, h - p + 1, 16))`). A box pasted into the batch keeps the batch's
+    shape through a mask:
+    ```python
+    bbx1, bby1, bbx2, bby2 = rand_bbox(input.size(), lam)
+    b = torch.tensor([bbx1, bbx2, bby1, bby2]).to(input.device)  # one tensor: one graph
+    rows = torch.arange(input.shape[-2], device=input.device)[:, None]
+    cols = torch.arange(input.shape[-1], device=input.device)
+    box = (rows >= b[0]) & (rows < b[1]) & (cols >= b[2]) & (cols < b[3])
+    input = torch.where(box, input[rand_index], input)
+    ```
+    Nothing is rewritten: the crop or box is the author's augmentation.
     """
 
     code = "TRN448"
     name = "drawn-offset-slice-of-device-tensor"
     summary = (
-        "a device tensor cropped in the step at an offset drawn on the host: a graph per offset "
-        "(report only)"
+        "a device tensor cropped in the step at an offset drawn on the host, or a box pasted "
+        "into it at drawn bounds (CutMix): a graph per offset (report only)"
     )
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
-    sources = ("xla-recompile-sources", "measured-drawn-offsets")
+    sources = ("xla-recompile-sources", "measured-drawn-offsets", "measured-drawn-boxes")
 
 
 _COST = (
@@ -90,6 +111,23 @@ _FIX = (
     "take the slice on the host, before the move (in the Dataset's `__getitem__`, or of the "
     "CPU batch before `.to(device)`: one input shape, one graph), or draw the offsets from a few "
     "fixed values (`random.choice(range(0, h - p + 1, 16))`); the crop is the author's "
+    "augmentation, so nothing is rewritten"
+)
+
+
+_BOX_COST = (
+    "on XLA the box's bounds are constants of the graph, so every new box compiles another "
+    "graph (measured: 12 compiles in 12 CutMix steps pasting the box by slice assignment; 1 with "
+    "a mask of a fixed shape whose bounds are moved as one tensor)"
+)
+_BOX_FIX = (
+    "paste through a mask of the tensor's own shape, with the bounds moved as one tensor (`b = "
+    "torch.tensor([x1, x2, y1, y2]).to(x.device)`; `rows = torch.arange(x.shape[-2], "
+    "device=x.device)[:, None]`; `cols = torch.arange(x.shape[-1], device=x.device)`; `box = "
+    "(rows >= b[0]) & (rows < b[1]) & (cols >= b[2]) & (cols < b[3])`; `x = torch.where(box, "
+    "x[index], x)`, or `0` in place of `x[index]` for an erasing: one graph for every box; "
+    "bounds given as Python ints make 0 and 1 constants of the graph, a few graphs more), or "
+    "paste the box into the CPU batch before `.to(device)`; the box is the author's "
     "augmentation, so nothing is rewritten"
 )
 
@@ -114,6 +152,7 @@ def report_offsets(owner: Pass, module: cst.Module, loops: dict[Loop, LoopInfo])
     for local, (path, slices) in owner.run.program.imported_drawn_slices.items():
         if local not in functions:
             functions[local], places[local] = slices, path
+    drawing = {**owner.run.program.imported_drawing, **drawing_functions(tree, resolve)}
     starts = {}
     for info in loops.values():
         start = owner.get_metadata(PositionProvider, info.node).start
@@ -134,6 +173,7 @@ def report_offsets(owner: Pass, module: cst.Module, loops: dict[Loop, LoopInfo])
             places,
             skip=lambda n, loop=loop: n in steps and n is not loop,
             device_batches=info.iterates_device_loader,
+            drawing=drawing,
         ):
             if found.node.lineno in seen:
                 continue
@@ -155,12 +195,17 @@ def _report(owner: Pass, found: StepSlice, lines: list[str]) -> None:
         else "which this step has on the device"
     )
     draw = f"`{found.draw}`" if found.draw else "a draw"
+    verb = "pastes a box into" if found.writes else "slices"
     if found.via:
         code = ast.unparse(found.node)
         if len(code) > 60:
             code = f"{found.via.split(' → ')[0]}(...)"
-        what = f"`{code}` slices {sources}, {moved}, in `{found.via}` ({found.slice_at})"
+        what = f"`{code}` {verb} {sources}, {moved}, in `{found.via}` ({found.slice_at})"
     else:
-        what = f"`{ast.unparse(found.node)}` slices {sources}, {moved},"
-    message = f"{what} at an offset drawn on the host every step ({draw}): {_COST}; {_FIX}"
+        written = " = ..." if found.writes else ""
+        what = f"`{ast.unparse(found.node)}{written}` {verb} {sources}, {moved},"
+    if found.writes:
+        message = f"{what} at bounds drawn on the host every step ({draw}): {_BOX_COST}; {_BOX_FIX}"
+    else:
+        message = f"{what} at an offset drawn on the host every step ({draw}): {_COST}; {_FIX}"
     owner.findings.append(RawFinding(line, column + 1, DrawnOffsetSlice, message, False))

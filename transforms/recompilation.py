@@ -562,9 +562,12 @@ class RecompilationDiagnostics(Pass):
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
         # A step's collate function pads here; a step calls another module's function that
-        # slices at its offset (TRN434), or at one it draws (TRN448).
+        # slices at its offset (TRN434), or at one it draws, or that returns a draw (TRN448).
         return bool(
-            program.step_shapes or program.imported_slicers or program.imported_drawn_slices
+            program.step_shapes
+            or program.imported_slicers
+            or program.imported_drawn_slices
+            or program.imported_drawing
         )
 
     def visit_Module(self, node: cst.Module) -> bool:
@@ -577,7 +580,13 @@ class RecompilationDiagnostics(Pass):
             self._report_own_collates(node, loops.values())
             report_lengths(self, node, loops)
             facts = self.run.facts
-            if facts is None or may_report(facts) or self.run.program.imported_drawn_slices:
+            program = self.run.program
+            if (
+                facts is None
+                or may_report(facts)
+                or program.imported_drawn_slices
+                or program.imported_drawing
+            ):
                 report_offsets(self, node, loops)
         if not loops and not _reads_sizes(node):
             # Nothing for TRN432/433 (step code only) nor TRN431 (a size read): model code

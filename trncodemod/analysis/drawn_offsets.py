@@ -100,7 +100,8 @@ class DrawnSlice(NamedTuple):
     keyword-only one) at an offset drawn in the function (``offset_name`` "", and ``draw`` as
     written) or given by its parameter ``offset_name`` (``offset``: its position), on ``line``;
     ``via``: the functions of the module the slice is made in, where it is not the function's
-    own (`"crop_pair → crop"`)."""
+    own (`"crop_pair → crop"`); ``writes``: the slice is assigned to (a box pasted into the
+    tensor, `x[:, :, x1:x2, y1:y2] = ...`)."""
 
     source: int
     parameter: str
@@ -109,6 +110,7 @@ class DrawnSlice(NamedTuple):
     line: int
     draw: str
     via: str
+    writes: bool = False
 
 
 class StepSlice(NamedTuple):
@@ -116,7 +118,8 @@ class StepSlice(NamedTuple):
     slice, or the call of the function that takes it; ``sources`` the device tensors sliced (as
     written at ``node``), ``moved`` the line the step moves the first one to the device on (0:
     an item of a device loader's batch), ``draw`` the draw as written, ``slice_at`` where the
-    slice is ("" for ``node`` itself) and ``via`` the functions it is reached through."""
+    slice is ("" for ``node`` itself), ``via`` the functions it is reached through and
+    ``writes`` whether the slice is assigned to (a box pasted into the tensor)."""
 
     node: ast.expr
     sources: tuple[str, ...]
@@ -124,6 +127,7 @@ class StepSlice(NamedTuple):
     draw: str
     slice_at: str
     via: str
+    writes: bool
 
 
 def own_nodes(statements: Iterable[ast.AST], skip: Callable[[ast.AST], bool] = lambda n: False):
@@ -207,16 +211,121 @@ def holders(bindings: list[tuple[ast.AST, ast.AST]], seeds: set[str]) -> set[str
     return held
 
 
-def _draws(nodes: Iterable[ast.AST], resolve: Resolve) -> dict[int, ast.Call]:
-    """The line of each assignment whose value draws on the host -> the draw."""
-    found: dict[int, ast.Call] = {}
+def _draws(
+    nodes: Iterable[ast.AST], resolve: Resolve, drawing: Mapping[str, str] | None = None
+) -> dict[int, str]:
+    """The line of each assignment whose value draws on the host -> the draw as written: a
+    draw itself, or a call of a function of ``drawing`` (``drawing_functions``: the module's
+    own helper that returns a draw, `rand_bbox(x.size(), lam) → np.random.randint(W)`)."""
+    found: dict[int, str] = {}
     for node in nodes:
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and node.value is not None:
             for call in ast.walk(node.value):
-                if isinstance(call, ast.Call) and is_draw(call, resolve):
-                    found.setdefault(node.lineno, call)
+                if not isinstance(call, ast.Call):
+                    continue
+                if is_draw(call, resolve):
+                    found.setdefault(node.lineno, ast.unparse(call))
+                    break
+                helper = _helper(call, drawing)
+                if helper:
+                    found.setdefault(node.lineno, f"{ast.unparse(call)} → {helper}")
                     break
     return found
+
+
+def _helper(call: ast.Call, drawing: Mapping[str, str] | None) -> str:
+    """The draw of the function of ``drawing`` that ``call`` calls (`rand_bbox(...)`, or
+    `self.rand_bbox(...)` for a method), "" for another call."""
+    if not drawing:
+        return ""
+    name = dotted(call.func)
+    return drawing.get(name, "") if name is not None else ""
+
+
+def drawn_names(body: list[ast.stmt], nodes: list[ast.AST], draws: dict[int, str]) -> set[str]:
+    """The names ``body`` (its own ``nodes``) binds to a host draw of ``draws`` or to a value
+    read from one (``derived_names``), and the names a tuple takes from a call of a function
+    handed such a value (`x1, y1, x2, y2 = box_of(size, lam)` with `lam` drawn): the function
+    returns what it was handed, reshaped."""
+    if not draws:
+        return set()
+    unpacked = {
+        n.lineno: set().union(*map(_names, (*n.value.args, *(k.value for k in n.value.keywords))))
+        for n in nodes
+        if isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Call)
+        and (isinstance(n.value.func, ast.Name) or _is_own_method(n.value.func))
+        and any(isinstance(t, ast.Tuple | ast.List) for t in n.targets)
+    }
+    lines = set(draws)
+    while True:
+        drawn = derived_names(body, set(), frozenset(lines))
+        grown = {line for line, reads in unpacked.items() if reads & drawn} - lines
+        if not grown:
+            return drawn
+        lines |= grown
+
+
+def _is_own_method(func: ast.expr) -> bool:
+    """`self.method`: a function of the program, not a tensor's method."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    )
+
+
+def drawing_functions(tree: ast.Module, resolve: Resolve) -> dict[str, str]:
+    """Each top-level function of ``tree`` that returns a number drawn on the host in it, or
+    one read from such a number (`rand_bbox` returns `np.clip(cx - w // 2, 0, W)` of `cx =
+    np.random.randint(W)`), itself or through another such function it calls (three calls
+    deep): name -> the draw as written. A method of a class of ``tree`` is named as its
+    class's own methods call it ("self.rand_bbox"). For a step that unpacks the helper's
+    bounds."""
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef
+    functions = {f.name: f for f in tree.body if isinstance(f, kinds)}
+    for owner in (c for c in tree.body if isinstance(c, ast.ClassDef)):
+        functions.update({f"self.{f.name}": f for f in owner.body if isinstance(f, kinds)})
+    found: dict[str, str] = {}
+    for _ in range(3):
+        grew = False
+        for name, function in functions.items():
+            if name in found:
+                continue
+            nodes = list(own_nodes(function.body))
+            returned = [n.value for n in nodes if isinstance(n, ast.Return) and n.value]
+            if not returned:
+                continue
+            draw = _returned_draw(function, nodes, returned, resolve, found)
+            if draw:
+                found[name] = draw
+                grew = True
+        if not grew:
+            break
+    return found
+
+
+def _returned_draw(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    nodes: list[ast.AST],
+    returned: list[ast.expr],
+    resolve: Resolve,
+    drawing: Mapping[str, str],
+) -> str:
+    """The draw (as written) one of the values ``returned`` by ``function`` is or reads; ""
+    where none is."""
+    draws = _draws(nodes, resolve, drawing)
+    drawn = drawn_names(function.body, nodes, draws)
+    for value in returned:
+        for call in ast.walk(value):
+            if isinstance(call, ast.Call) and is_draw(call, resolve):
+                return ast.unparse(call)
+            helper = _helper(call, drawing) if isinstance(call, ast.Call) else ""
+            if helper:
+                return f"{ast.unparse(call)} → {helper}"
+        if _names(value) & drawn:
+            return _draw_of(draws, _names(value) & drawn, nodes)
+    return ""
 
 
 def offset_part(node: ast.AST, held: set[str], offsets: set[str]) -> bool:
@@ -268,14 +377,14 @@ def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
     return None
 
 
-def _draw_of(draws: dict[int, ast.Call], names: set[str], nodes: list[ast.AST]) -> str:
+def _draw_of(draws: dict[int, str], names: set[str], nodes: list[ast.AST]) -> str:
     """The draw that binds one of ``names`` (the first draw where none does)."""
     for node in nodes:
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and node.lineno in draws:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(_names(t) & names for t in targets):
-                return ast.unparse(draws[node.lineno])
-    return ast.unparse(draws[min(draws)]) if draws else ""
+                return draws[node.lineno]
+    return draws[min(draws)] if draws else ""
 
 
 def _bound_names(node: ast.AST) -> set[str]:
@@ -290,9 +399,11 @@ def function_slices(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     resolve: Resolve,
     callees: Mapping[str, tuple[DrawnSlice, ...]],
+    drawing: Mapping[str, str] | None = None,
 ) -> tuple[DrawnSlice, ...]:
     """The parameters ``function`` slices at a drawn offset (``DrawnSlice``), itself or through
-    the functions of ``callees`` it hands them to."""
+    the functions of ``callees`` it hands them to; the offset may come from a function of
+    ``drawing`` (``drawing_functions``)."""
     nodes = list(own_nodes(function.body))
     arguments = function.args
     positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
@@ -300,8 +411,8 @@ def function_slices(
     if not parameters:
         return ()
     bindings = _bindings(nodes)
-    draws = _draws(nodes, resolve)
-    drawn = derived_names(function.body, set(), frozenset(draws)) if draws else set()
+    draws = _draws(nodes, resolve, drawing)
+    drawn = drawn_names(function.body, nodes, draws)
     slices = sorted((n for n in nodes if _candidate(n)), key=lambda n: (n.lineno, n.col_offset))
     calls = [
         n
@@ -334,6 +445,7 @@ def function_slices(
                     node.lineno,
                     draw,
                     "",
+                    _writes(node),
                 )  # fmt: skip
             )
             continue
@@ -352,6 +464,11 @@ def _offset_reads(node: ast.AST) -> list[ast.AST]:
     if isinstance(node, ast.Call):
         return [*node.args, *(k.value for k in node.keywords)]
     return []
+
+
+def _writes(node: ast.AST) -> bool:
+    """``node`` is a slice assigned to: a box pasted into the tensor (`x[:, a:b] = y`)."""
+    return isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
 
 
 def _position(positional: list[str], name: str) -> int:
@@ -373,13 +490,14 @@ def _first_handed(
     callees: Mapping[str, tuple[DrawnSlice, ...]],
     held: set[str],
     drawn: set[str],
-    draws: dict[int, ast.Call],
+    draws: dict[int, str],
     nodes: list[ast.AST],
     flows: Mapping[str, set[str]],
     parameter: str,
-) -> tuple[str, int, str, str] | None:
-    """(the offset's parameter or "", the slice's line, the draw, the chain) of the first call
-    that hands a tensor ``held`` names to a function slicing it at a drawn offset."""
+) -> tuple[str, int, str, str, bool] | None:
+    """(the offset's parameter or "", the slice's line, the draw, the chain, whether it is
+    assigned to) of the first call that hands a tensor ``held`` names to a function slicing it
+    at a drawn offset."""
     for call in calls:
         name = call.func.id  # type: ignore[attr-defined]
         for inner in callees[name]:
@@ -388,14 +506,14 @@ def _first_handed(
                 continue
             via = f"{name} → {inner.via}" if inner.via else name
             if not inner.offset_name:
-                return "", inner.line, inner.draw, via
+                return "", inner.line, inner.draw, via, inner.writes
             offset = _argument(call, inner.offset, inner.offset_name)
             reads = _names(offset)
             if reads & drawn:
-                return "", inner.line, _draw_of(draws, reads & drawn, nodes), via
+                return "", inner.line, _draw_of(draws, reads & drawn, nodes), via, inner.writes
             for q, names in flows.items():
                 if q != parameter and reads & names:
-                    return q, inner.line, "", via
+                    return q, inner.line, "", via, inner.writes
     return None
 
 
@@ -420,12 +538,13 @@ def module_drawn_slices(
                 called.add(node.func.id)
         calling[name] = called & functions.keys()
     table: dict[str, tuple[DrawnSlice, ...]] = {}
+    drawing = drawing_functions(tree, resolve)
     for _ in range(3):
         grew = False
         for name, function in functions.items():
             if name not in slicing and not calling[name] & table.keys():
                 continue
-            found = function_slices(function, resolve, table)
+            found = function_slices(function, resolve, table, drawing)
             if found and found != table.get(name):
                 table[name] = found
                 grew = True
@@ -475,13 +594,15 @@ def step_slices(
     places: Mapping[str, str],
     skip: Callable[[ast.AST], bool] = lambda n: False,
     device_batches: bool = False,
+    drawing: Mapping[str, str] | None = None,
 ) -> Iterator[StepSlice]:
     """The slices the step ``loop`` takes of a tensor it moved to the device (or of a device
     loader's batch, ``device_batches``) at an offset it draws, itself or in a function of
     ``functions`` it hands the tensor to (``places``: each function's module, "" for this one);
-    ``skip``: a nested loop that is a step of its own."""
+    ``skip``: a nested loop that is a step of its own; ``drawing``: the functions that return a
+    draw (``drawing_functions``)."""
     nodes = list(own_nodes(loop.body, skip))
-    draws = _draws(nodes, resolve)
+    draws = _draws(nodes, resolve, drawing)
     calls = [
         n
         for n in nodes
@@ -500,10 +621,21 @@ def step_slices(
     if not moved and not any(is_move(n) for c in calls for n in c.args):
         return
     held = holders(bindings, set(moved))
-    drawn = derived_names(loop.body, set(), frozenset(draws)) if draws else set()
+    drawn = drawn_names(loop.body, nodes, draws)
+    # The loop's own batch, sliced before the step moves it (`images[...] = ...`, then `images =
+    # images.to(device)`): a slice of the CPU batch, the fix.
+    batch = _names(loop.target) if isinstance(loop, ast.For | ast.AsyncFor) else set()
+
+    def on_host(source: ast.AST | None, line: int) -> bool:
+        return (
+            isinstance(source, ast.Name) and source.id in batch and moved.get(source.id, 0) > line
+        )
+
     for node in nodes:
         if drawn and _candidate(node) and offset_part(node, held, drawn):
             source = node.value if isinstance(node, ast.Subscript) else node.func.value  # type: ignore[attr-defined]
+            if on_host(source, node.lineno):
+                continue
             yield StepSlice(
                 node,  # type: ignore[arg-type]
                 (ast.unparse(source),),
@@ -511,13 +643,16 @@ def step_slices(
                 _draw_of(draws, _bound_names(node) & drawn, nodes),
                 "",
                 "",
+                _writes(node),
             )
     for call in calls:
         found = _handed_at_step(call, functions[call.func.id], held, drawn, draws, nodes)  # type: ignore[attr-defined]
         if found is None:
             continue
-        sources, line, draw, via = found
+        sources, line, draw, via, writes = found
         first = _argument(call, *sources[0])
+        if on_host(first, call.lineno):
+            continue
         name = call.func.id  # type: ignore[attr-defined]
         where = places.get(name, "")
         yield StepSlice(
@@ -527,6 +662,7 @@ def step_slices(
             draw,
             f"{where}:{line}" if where else f"line {line}",
             f"{name} → {via}" if via else name,
+            writes,
         )
 
 
@@ -535,13 +671,14 @@ def _handed_at_step(
     slices: tuple[DrawnSlice, ...],
     held: set[str],
     drawn: set[str],
-    draws: dict[int, ast.Call],
+    draws: dict[int, str],
     nodes: list[ast.AST],
-) -> tuple[list[tuple[int, str]], int, str, str] | None:
+) -> tuple[list[tuple[int, str]], int, str, str, bool] | None:
     """The device tensors the step hands ``call`` that it slices at a drawn offset: (their
-    (position, parameter)s, the first slice's line, the draw, the chain within the callee)."""
+    (position, parameter)s, the first slice's line, the draw, the chain within the callee,
+    whether the slice is assigned to)."""
     sources: list[tuple[int, str]] = []
-    first: tuple[int, str, str] | None = None
+    first: tuple[int, str, str, bool] | None = None
     for inner in slices:
         argument = _argument(call, inner.source, inner.parameter)
         if argument is None or not (_holds(argument, held) or is_move(argument)):
@@ -553,7 +690,7 @@ def _handed_at_step(
                 continue
             draw = _draw_of(draws, reads & drawn, nodes)
         sources.append((inner.source, inner.parameter))
-        first = first or (inner.line, draw, inner.via)
+        first = first or (inner.line, draw, inner.via, inner.writes)
     if first is None:
         return None
     return sources, *first

@@ -43,7 +43,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
-from trncodemod.analysis.drawn_offsets import DrawnSlice, import_resolver, module_drawn_slices
+from trncodemod.analysis.drawn_offsets import (
+    DrawnSlice,
+    drawing_functions,
+    import_resolver,
+    module_drawn_slices,
+)
 from trncodemod.analysis.flag_fields import (
     HANDED_ON,
     FlagField,
@@ -189,6 +194,9 @@ class ModuleSummary:
     # Top-level functions that slice a parameter at an offset drawn on the host, in the function
     # or handed in (``drawn_offsets``: a random crop, `x[:, :, top:top + p]`).
     drawn_slices: Mapping[str, tuple[DrawnSlice, ...]] = field(default_factory=dict)
+    # Top-level functions that return a number drawn on the host (``drawing_functions``: a
+    # CutMix `rand_bbox` returning `np.random.randint` bounds): name -> the draw as written.
+    drawing: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -220,6 +228,7 @@ class ModuleSummary:
             "flag_fields": {k: [list(f) for f in v] for k, v in self.flag_fields.items()},
             "flag_reads": {k: [list(r) for r in v] for k, v in self.flag_reads.items()},
             "drawn_slices": {k: [list(p) for p in v] for k, v in self.drawn_slices.items()},
+            "drawing": dict(self.drawing),
         }
 
     @classmethod
@@ -262,6 +271,8 @@ class ModuleSummary:
             drawn_slices={
                 k: tuple(DrawnSlice(*p) for p in v) for k, v in data["drawn_slices"].items()
             },
+            # No default: a summary from before would hide every helper's draws.
+            drawing=data["drawing"],
         )
 
 
@@ -339,6 +350,7 @@ def summarize(text: str) -> ModuleSummary | None:
         flag_fields=flag_fields(tree) if "is_available" in text else {},
         flag_reads=flag_reads(tree, imports),
         drawn_slices=module_drawn_slices(tree, import_resolver(imports), text),
+        drawing=drawing_functions(tree, import_resolver(imports)) if "rand" in text else {},
     )
 
 
@@ -694,6 +706,9 @@ class ModuleView:
     imported_drawn_slices: Mapping[str, tuple[str, tuple[DrawnSlice, ...]]] = field(
         default_factory=dict
     )
+    # Imported functions of another given module that return a number drawn on the host:
+    # local name -> the draw as written (``ModuleSummary.drawing``).
+    imported_drawing: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def is_test(self) -> bool:
@@ -753,6 +768,7 @@ class ModuleView:
                 sorted(self.launch_flags.items()),
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
+                sorted(self.imported_drawing.items()),
             )
         )
 
@@ -1057,6 +1073,7 @@ def build_program(
             imported_flags=imported_flags.get(path, {}),
             named_elsewhere=named.get(path, ()),
             imported_drawn_slices=resolver.imported_drawn_slices(path),
+            imported_drawing=resolver.imported_drawing(path),
         )
     return program
 
@@ -1558,6 +1575,15 @@ class _Resolver:
             if slices:
                 found[local] = (where, slices)
         return found
+
+    def imported_drawing(self, path: str) -> dict[str, str]:
+        """Names ``path`` imports from another given module that are functions returning a
+        number drawn on the host (``ModuleSummary.drawing``), each with the draw."""
+        return {
+            local: draw
+            for local, (where, name) in self._imported_definitions(path)
+            if (draw := self.summaries[where].drawing.get(name))
+        }
 
     def _imported_definitions(self, path: str) -> Iterable[tuple[str, tuple[str, str]]]:
         """Each name ``path`` imports by name (`from m import f`) with the definition in another
