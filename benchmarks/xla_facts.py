@@ -1273,6 +1273,26 @@ def cuda_checkpoint_load() -> dict:
     }
 
 
+def data_parallel_inputs() -> dict:
+    """`nn.DataParallel` without CUDA: the devices it keeps, and a batch fed to it as it comes
+    (on CUDA its forward scatters the batch onto the GPUs)."""
+    device = torch_xla.device()
+    conv = torch.nn.DataParallel(torch.nn.Conv2d(3, 4, 3), device_ids=None).to(device)
+    linear = torch.nn.DataParallel(torch.nn.Linear(4, 2)).to(device)
+    return {
+        "DataParallel(...).device_ids": str(conv.device_ids),
+        "DataParallel(Conv2d).to(xla)(cpu batch)": _outcome(
+            lambda: conv(torch.randn(2, 3, 8, 8)).shape
+        ),
+        "DataParallel(Linear).to(xla)(cpu batch)": _outcome(
+            lambda: linear(torch.randn(2, 4)).shape
+        ),
+        "DataParallel(Conv2d).to(xla)(batch.to(xla))": _outcome(
+            lambda: tuple(conv(torch.randn(2, 3, 8, 8).to(device)).shape)
+        ),
+    }
+
+
 FACTS = {
     function.__name__: function
     for function in (
@@ -1316,6 +1336,7 @@ FACTS = {
         removed_linalg_calls,
         grad_scaler_on_xla,
         cuda_checkpoint_load,
+        data_parallel_inputs,
     )
 }
 

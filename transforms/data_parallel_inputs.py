@@ -29,7 +29,7 @@ from trncodemod.analysis.device_parameters import TENSOR_FACTORIES
 from trncodemod.analysis.loops import dotted
 
 if TYPE_CHECKING:
-    from trncodemod.transforms.data_parallel import DataParallel
+    from trncodemod.passes import Pass
 
 # torch functions that make a tensor on the CPU unless given `device=`, and those that build one
 # on the CPU from host data or CPU tensors.
@@ -87,7 +87,7 @@ class InputPlan:
 
 
 class DdpInputs:
-    def __init__(self, owner: DataParallel, models: list[cst.Call]) -> None:
+    def __init__(self, owner: Pass, models: list[cst.Call]) -> None:
         self.owner = owner
         self._wrapped: cst.Call | None = None  # the DDP construction being planned
         self._models = models  # every DDP construction of the module
@@ -106,16 +106,7 @@ class DdpInputs:
     # -- the DDP model's calls -------------------------------------------------------------------
     def plan(self, ddp: cst.Call) -> InputPlan:
         plan = InputPlan()
-        statement = self._parent(ddp)
-        if not (
-            isinstance(statement, cst.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0].target, (cst.Name, cst.Attribute))
-        ):
-            plan.blocked = "the DDP model is not bound to a variable the tool can follow"
-            return plan
-        self._wrapped = ddp
-        calls = self._calls_of(statement.targets[0].target, plan, 0)
+        calls = self._forward_calls(ddp, plan)
         plan.calls = len(calls)
         for call in calls:
             for arg in call.args:
@@ -128,6 +119,34 @@ class DdpInputs:
                     continue
                 self._classify_input(arg.value, plan, 0)
         return plan
+
+    def forward_calls(self, construction: cst.Call) -> tuple[list[cst.Call], str | None]:
+        """The forward calls of the model ``construction`` builds (`nn.DataParallel(m).cuda()`
+        bound to a variable), and why the tool cannot see them all (None where it can)."""
+        plan = InputPlan()
+        calls = self._forward_calls(construction, plan)
+        return calls, plan.blocked
+
+    def kind(self, value: cst.BaseExpression) -> tuple[str, cst.BaseExpression]:
+        """MOVED, CPU (made on the CPU by a torch factory) or UNKNOWN, and the expression that
+        decided it."""
+        return self._kind(value, 0)
+
+    def rebinds(self, statement: cst.CSTNode, name: str) -> bool:
+        """Whether ``statement`` (a block, a loop's body) binds ``name`` anywhere in it."""
+        return self._bound_in(statement, name) is not _NOT_BOUND
+
+    def _forward_calls(self, construction: cst.Call, plan: InputPlan) -> list[cst.Call]:
+        statement = self._parent(construction)
+        if not (
+            isinstance(statement, cst.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0].target, (cst.Name, cst.Attribute))
+        ):
+            plan.blocked = "the DDP model is not bound to a variable the tool can follow"
+            return []
+        self._wrapped = construction
+        return self._calls_of(statement.targets[0].target, plan, 0)
 
     def _classify_input(self, value: cst.BaseExpression, plan: InputPlan, depth: int) -> None:
         kind, where = self._kind(value, depth)
