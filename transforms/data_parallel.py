@@ -9,11 +9,6 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import DdpInputs, InputPlan
-from trncodemod.transforms.data_parallel_scatter import (
-    DATA_PARALLEL,
-    DataParallelInputs,
-    plan_data_parallel,
-)
 
 from trncodemod.analysis import training
 from trncodemod.analysis.device_facts import facts_for
@@ -547,7 +542,7 @@ _SYNC_BATCHNORM = frozenset(
 _AVERAGE = frozenset(
     {"torch.distributed.ReduceOp.AVG", "torch.distributed.distributed_c10d.ReduceOp.AVG"}
 )
-_CALLED = _INIT | _DDP | _SAMPLER | _SPAWN | frozenset(_WITHOUT_XLA) | DATA_PARALLEL
+_CALLED = _INIT | _DDP | _SAMPLER | _SPAWN | frozenset(_WITHOUT_XLA)
 _UNITS = (cst.For, cst.While, cst.FunctionDef, cst.Module)
 
 
@@ -617,12 +612,11 @@ class DataParallel(Pass):
         ParallelismWithoutXla,
         ReduceAverage,
         SyncBatchNormOnXla,
-        DataParallelInputs,
     )
     needles = (
         "init_process_group",
         "DistributedSampler",
-        "DataParallel",
+        "DistributedDataParallel",
         "spawn",
         "fully_shard",
         "FullyShardedDataParallel",
@@ -657,8 +651,6 @@ class DataParallel(Pass):
         self.input_plans: dict[cst.Call, InputPlan] = {}  # DDP construction → its inputs
         self.moves: set[cst.BaseExpression] = set()  # CPU-made inputs DDP moved: moved here
         self.group_is_xla = False  # every process group the module makes is xla after the port
-        # Statements added after a batch move: the DataParallel inputs it scattered (TRN149).
-        self.scattered: dict[cst.SimpleStatementLine, list[cst.SimpleStatementLine]] = {}
 
     # -- the whole module ----------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -679,7 +671,6 @@ class DataParallel(Pass):
                 if plan.blocked is None and self.enabled(XlaDistributedDataParallel):
                     if not self.run.suppressions.covers(line, XlaDistributedDataParallel.code):
                         self.moves.update(plan.moves)
-        self._plan_data_parallel(calls)
         self.data_parallel = self.uses_ddp or any(
             not names.isdisjoint(_INIT | _SAMPLER) for names in kinds
         )
@@ -699,20 +690,6 @@ class DataParallel(Pass):
                 self._report_elsewhere(call, elsewhere)
             else:
                 self._plan_step(call)
-
-    def _plan_data_parallel(self, calls: list[cst.Call]) -> None:
-        """TRN149: the inputs `nn.DataParallel` scattered on CUDA, moved where it is certain."""
-        if not self.enabled(DataParallelInputs):
-            return
-        for each in plan_data_parallel(self, calls):
-            if not self.report(each.node, DataParallelInputs, each.message, each.fixed):
-                continue
-            if each.severity is not None:
-                self.findings[-1] = replace(self.findings[-1], severity=each.severity)
-            if each.fixed and each.at_call:
-                self.moves.add(each.node)  # type: ignore[arg-type]
-            if each.fixed and each.beside is not None and each.added is not None:
-                self.scattered.setdefault(each.beside, []).append(each.added)
 
     def _report_elsewhere(self, call: cst.Call, kinds: tuple[str, ...]) -> None:
         step = _code(call)
@@ -1228,9 +1205,6 @@ class DataParallel(Pass):
                 )
             ):
                 return cst.RemoveFromParent()
-        added = self.scattered.get(original_node)
-        if added:
-            return cst.FlattenSentinel([updated_node, *added])
         return self._with_reduce(original_node, updated_node)
 
     def _with_reduce(self, original: cst.BaseStatement, updated):  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ torch factory is moved at the call, and everything else is reported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider
@@ -21,9 +21,11 @@ from trncodemod.transforms.data_parallel_inputs import CPU, MOVED, DdpInputs
 from trncodemod.transforms.device_loader import is_shape_read
 from trncodemod.transforms.loader_values import is_xla_device
 
-from trncodemod.analysis.nodes import walk
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.targets import Target
 
 
 class DataParallelInputs(Rule):
@@ -108,6 +110,61 @@ class Report:
     at_call: bool = False
     beside: cst.SimpleStatementLine | None = None
     added: cst.SimpleStatementLine | None = None
+
+
+class DataParallelScatter(Pass):
+    """Runs after the device pass (the loop's moves are in their ported form) and before the
+    device loader, which may then turn a loop that now moves its whole batch into an
+    MpDeviceLoader loop."""
+
+    name = "data-parallel-inputs"
+    rules = (DataParallelInputs,)
+    needles = ("DataParallel",)
+
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        # TorchNeuron is a device type DataParallel may find: only XLA is known to scatter nothing.
+        return target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        return target.is_xla and facts.calls_one_of(*DATA_PARALLEL)
+
+    def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(context, run)
+        self.at_call: set[cst.BaseExpression] = set()  # CPU-made inputs: moved at the call
+        # Batch moves -> the statements added after them.
+        self.after: dict[cst.SimpleStatementLine, list[cst.SimpleStatementLine]] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        calls = [c for c in find(node, cst.Call) if isinstance(c, cst.Call)]
+        for each in plan_data_parallel(self, calls):
+            if not self.report(each.node, DataParallelInputs, each.message, each.fixed):
+                continue
+            if each.severity is not None:
+                self.findings[-1] = replace(self.findings[-1], severity=each.severity)
+            if each.fixed and each.at_call:
+                self.at_call.add(each.node)  # type: ignore[arg-type]
+            if each.fixed and each.beside is not None and each.added is not None:
+                self.after.setdefault(each.beside, []).append(each.added)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        if original_node.value not in self.at_call:
+            return updated_node
+        value = updated_node.value
+        if isinstance(value, cst.BinaryOperation | cst.UnaryOperation | cst.IfExp):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        moved = cst.Call(
+            func=cst.Attribute(value=value, attr=cst.Name("to")),
+            args=[cst.Arg(self.emit(self.target.device))],
+        )
+        return updated_node.with_changes(value=moved)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel:
+        added = self.after.get(original_node)
+        return cst.FlattenSentinel([updated_node, *added]) if added else updated_node
 
 
 def plan_data_parallel(owner: Pass, calls: list[cst.Call]) -> list[Report]:
