@@ -8,7 +8,8 @@ batch that the loop never moves (on CUDA DataParallel scattered it).
     PJRT_DEVICE=CPU python data_parallel_validate.py /tmp/cm
     # ported before TRN149: both raise `RuntimeError: Input type (torch.FloatTensor) and weight
     # type (XLAFloatType) should be the same`; with it (`input = input.to(device)` beside
-    # `target = target.to(device)`): both return (top-1 err, top-5 err, loss)
+    # `target = target.to(device)`, then the loop iterates `pl.MpDeviceLoader(val_loader,
+    # device)` as the training loop does): both return (top-1 err, top-5 err, loss)
 """
 
 import sys
