@@ -254,21 +254,25 @@ class DdpInputs:
         return reads
 
     def _before(self, read: cst.CSTNode, holder: cst.CSTNode) -> bool:
-        """``read`` runs before ``holder`` is bound, never after: it comes earlier in the file
-        and no loop holds both (nanoGPT's `model = torch.compile(model)` above `model =
-        DDP(model, ...)` reads the model before it is wrapped)."""
+        """``read`` runs before ``holder`` is bound, never after: it comes earlier in the file,
+        no loop holds both, and it is not in a function the binding is outside of (one defined
+        above runs when called: stylegan2's `fid.py` reads the global `g` in a function above
+        `g = nn.DataParallel(g)`). nanoGPT's `model = torch.compile(model)` above `model =
+        DDP(model, ...)` reads the model before it is wrapped."""
         if self._line(read) >= self._line(holder):
             return False
-        loops = []
+        around = []  # the loops and functions that hold the binding
         node = self._parent(holder)
         while node is not None:
-            if isinstance(node, cst.For | cst.While):
-                loops.append(node)
+            if isinstance(node, cst.For | cst.While | cst.FunctionDef):
+                around.append(node)
             node = self._parent(node)
         node = self._parent(read)
         while node is not None:
-            if any(node is loop for loop in loops):
-                return False
+            if any(node is outer for outer in around):
+                return isinstance(node, cst.FunctionDef)  # in order in one function, not a loop
+            if isinstance(node, cst.FunctionDef):
+                return False  # a function defined above runs when it is called, after the wrap
             node = self._parent(node)
         return True
 
@@ -385,6 +389,14 @@ class DdpInputs:
             if self._kind(value.value, depth + 1)[0] == MOVED:
                 return MOVED, value  # an item of moved tensors (`batch[0]`)
             return UNKNOWN, value
+        if isinstance(value, cst.List | cst.Tuple) and not any(
+            isinstance(e, cst.StarredElement) for e in value.elements
+        ):
+            # `g([latent])`: DDP and DataParallel move the tensors of a list or tuple, as the
+            # code does where each is on the device.
+            kinds = [self._kind(e.value, depth + 1) for e in value.elements]
+            unmoved = next((k for k in kinds if k[0] != MOVED), None)
+            return (MOVED, value) if unmoved is None else (UNKNOWN, unmoved[1])
         if isinstance(value, cst.ListComp | cst.GeneratorExp):
             # `[t.to(device) for t in batch]`: on the device where each item is; a list of CPU
             # tensors has no `.to()` to add.

@@ -21,6 +21,7 @@ from trncodemod.transforms.data_parallel_inputs import CPU, MOVED, DdpInputs
 from trncodemod.transforms.device_loader import is_shape_read
 from trncodemod.transforms.loader_values import is_xla_device
 
+from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find, walk
 from trncodemod.findings import Rule, Safety, Severity
@@ -174,20 +175,28 @@ def plan_data_parallel(owner: Pass, calls: list[cst.Call]) -> list[Report]:
     plan: list[Report] = []
     if not constructions:
         return plan
-    outers = [_on_device(owner, c) for c in constructions]
-    inputs = DdpInputs(owner, [o for o in outers if o is not None])
+    outers = [_whole(owner, c) for c in constructions]
+    # Every DataParallel model's output is on its device, moved or not (`g = nn.DataParallel(g)`
+    # of a generator moved before it feeds an Inception network on the device).
+    inputs = DdpInputs(owner, outers)
     planner = _Planner(owner, inputs, plan)
-    for outer in outers:
-        if outer is not None:
+    for construction, outer in zip(constructions, outers, strict=True):
+        if never_runs(owner, construction):
+            continue  # `if torch.cuda.device_count() > 1:`: no DataParallel on the target
+        first = construction.args[0].value if construction.args else None
+        if inputs.kind(outer)[0] == MOVED or (
+            first is not None
+            and not construction.args[0].keyword
+            and inputs.kind(first)[0] == MOVED
+        ):
             planner.plan(outer)
     return plan
 
 
-def _on_device(owner: Pass, construction: cst.Call) -> cst.Call | None:
-    """The whole expression that builds the model on the device (`nn.DataParallel(m).cuda()`,
-    `.to(torch_xla.device())`), or None where the construction does not move it."""
+def _whole(owner: Pass, construction: cst.Call) -> cst.Call:
+    """The whole expression that builds the model: `nn.DataParallel(m)` with the moves chained
+    on it (`.cuda()`, `.to(torch_xla.device())`)."""
     node: cst.Call = construction
-    moved = False
     while True:
         attribute = owner.get_metadata(ParentNodeProvider, node, None)
         call = owner.get_metadata(ParentNodeProvider, attribute, None) if attribute else None
@@ -198,10 +207,8 @@ def _on_device(owner: Pass, construction: cst.Call) -> cst.Call | None:
             and isinstance(call, cst.Call)
             and call.func is attribute
         ):
-            break
-        moved = moved or attribute.attr.value == "cuda" or bool(call.args)
+            return node
         node = call
-    return node if moved else None
 
 
 class _Planner:
@@ -233,34 +240,42 @@ class _Planner:
             )
         self._forwards = {id(c) for c in calls}
         for call in calls:
+            unsure = []
             for arg in call.args:
-                if not arg.star:
-                    self._input(call, arg.value)
+                where = None if arg.star else self._input(call, arg.value)
+                if where is not None:
+                    unsure.append(
+                        f"`{_code(arg.value)}` (`{_code(where)}`, line {self._line(where)})"
+                    )
+            if unsure:
+                self.out.append(
+                    Report(
+                        call,
+                        f"a DataParallel model is fed {', '.join(unsure)}, which may be on the "
+                        f"CPU: {_WHY}; move each tensor among them to the device (`.to(device)`) "
+                        "before the call",
+                        severity=Severity.WARNING,
+                    )
+                )
 
-    def _input(self, call: cst.Call, value: cst.BaseExpression) -> None:
+    def _input(self, call: cst.Call, value: cst.BaseExpression) -> cst.BaseExpression | None:
+        """Plans the input ``value`` of the forward call ``call``; returns what decided that it
+        may be on the CPU where the tool cannot follow it."""
         kind, where = self.inputs.kind(value)
         if kind == MOVED:
-            return
+            return None
         if kind == CPU:
             message = f"`{_code(value)}` is made on the CPU: {_WHY}; moved at the call"
             self.out.append(Report(value, message, fixed=True, at_call=True))
-            return
+            return None
         loop = self._batch_loop(value) if where is value else None
         if loop is None:
-            self.out.append(
-                Report(
-                    value,
-                    f"`{_code(value)}` fed to a DataParallel model may be on the CPU "
-                    f"(`{_code(where)}`, line {self._line(where)}): {_WHY}; move it to the "
-                    "device (`.to(device)`) before the call",
-                )
-            )
-            return
+            return where
         name = value.value  # type: ignore[attr-defined]
-        if (id(loop), name) in self._done:
-            return
-        self._done.add((id(loop), name))
-        self._batch_element(loop, call, value)  # type: ignore[arg-type]
+        if (id(loop), name) not in self._done:
+            self._done.add((id(loop), name))
+            self._batch_element(loop, call, value)  # type: ignore[arg-type]
+        return None
 
     def _batch_loop(self, value: cst.BaseExpression) -> cst.For | None:
         """The `for` whose target binds the name ``value`` where it is read, with no binding of
