@@ -223,6 +223,8 @@ class _Planner:
         return self.owner.get_metadata(ParentNodeProvider, node, None)
 
     def _line(self, node: cst.CSTNode) -> int:
+        # In the coordinates of the code the pass runs on: the engine maps each "(line N)" of a
+        # message to the text given.
         return self.owner.get_metadata(PositionProvider, node).start.line
 
     def plan(self, construction: cst.Call) -> None:
@@ -244,9 +246,8 @@ class _Planner:
             for arg in call.args:
                 where = None if arg.star else self._input(call, arg.value)
                 if where is not None:
-                    unsure.append(
-                        f"`{_code(arg.value)}` (`{_code(where)}`, line {self._line(where)})"
-                    )
+                    origin = "" if where is arg.value else f", from `{_code(where)}`"
+                    unsure.append(f"`{_code(arg.value)}`{origin} (line {self._line(where)})")
             if unsure:
                 self.out.append(
                     Report(
@@ -282,11 +283,13 @@ class _Planner:
         it in the loop's body: an element of each batch as the loop is handed it."""
         if not isinstance(value, cst.Name):
             return None
+        below: cst.CSTNode = value
         node = self._parent(value)
         while node is not None and not isinstance(node, cst.FunctionDef | cst.ClassDef):
             if isinstance(node, cst.For) and _binds(node.target, value.value):
-                return None if self.inputs.rebinds(node.body, value.value) else node
-            node = self._parent(node)
+                in_body = below is node.body and isinstance(node.body, cst.IndentedBlock)
+                return node if in_body and not self.inputs.rebinds(node.body, value.value) else None
+            below, node = node, self._parent(node)
         return None
 
     def _batch_element(self, loop: cst.For, call: cst.Call, value: cst.Name) -> None:
@@ -300,7 +303,7 @@ class _Planner:
         other = self._other_use(loop, value)
         if sibling is None or other is not None:
             why = (
-                f"the loop reads it at line {self._line(other)} where the device would change "
+                f"the loop reads it (line {self._line(other)}) where the device would change "
                 "what it does"
                 if other is not None
                 else "the loop moves no other element of the batch before the call"
