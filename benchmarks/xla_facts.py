@@ -1165,27 +1165,6 @@ def has_mps() -> dict:
     }
 
 
-def data_parallel_cpu_input() -> dict:
-    """`nn.DataParallel(model).to(xla)` fed a CPU batch (the loop left it to DataParallel to
-    scatter onto the GPUs), against the batch moved to the device."""
-    device = torch_xla.device()
-    model = torch.nn.DataParallel(
-        torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(), torch.nn.Linear(144, 5))
-    ).to(device)
-    batch = torch.ones(2, 3, 8, 8)
-
-    def forward(x):
-        out = model(x)
-        torch_xla.sync()
-        return str(out.device)
-
-    return {
-        "device_ids without CUDA": _outcome(lambda: model.device_ids),
-        "model(cpu batch)": _outcome(lambda: forward(batch)),
-        "model(batch.to(device))": _outcome(lambda: forward(batch.to(device))),
-    }
-
-
 def cuda_tensor_types() -> dict:
     """The legacy CUDA tensor types called as constructors without CUDA (sizes, data), their
     dtypes, and a PyramidNet block's zero padding made as `torch.empty(sizes, dtype=, device=)`
@@ -1468,6 +1447,26 @@ def cuda_checkpoint_load() -> dict:
     }
 
 
+def data_parallel_inputs() -> dict:
+    """`nn.DataParallel` without CUDA: the devices it keeps, and a batch fed to it as it comes
+    (on CUDA its forward scatters the batch onto the GPUs)."""
+    device = torch_xla.device()
+    conv = torch.nn.DataParallel(torch.nn.Conv2d(3, 4, 3), device_ids=None).to(device)
+    linear = torch.nn.DataParallel(torch.nn.Linear(4, 2)).to(device)
+    return {
+        "DataParallel(...).device_ids": str(conv.device_ids),
+        "DataParallel(Conv2d).to(xla)(cpu batch)": _outcome(
+            lambda: conv(torch.randn(2, 3, 8, 8)).shape
+        ),
+        "DataParallel(Linear).to(xla)(cpu batch)": _outcome(
+            lambda: linear(torch.randn(2, 4)).shape
+        ),
+        "DataParallel(Conv2d).to(xla)(batch.to(xla))": _outcome(
+            lambda: tuple(conv(torch.randn(2, 3, 8, 8).to(device)).shape)
+        ),
+    }
+
+
 FACTS = {
     function.__name__: function
     for function in (
@@ -1504,7 +1503,6 @@ FACTS = {
         is_cuda_moves,
         cuda_type_moves,
         has_mps,
-        data_parallel_cpu_input,
         cuda_tensor_types,
         reduce_average,
         sync_batchnorm,
@@ -1516,6 +1514,7 @@ FACTS = {
         removed_linalg_calls,
         grad_scaler_on_xla,
         cuda_checkpoint_load,
+        data_parallel_inputs,
     )
 }
 

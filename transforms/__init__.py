@@ -6,9 +6,10 @@ the repository, but no top-level ``transforms`` package is ever installed.
 Order matters where one pass's output is another's input: device placement first (later passes
 find ``.to(device)`` and training loops in their migrated form); API upgrades, mixed precision
 and CUDA-only calls next; dtype and optimizer swaps; checkpoints and process utilities; the
-device loader before the step marker, so that a loop over an MpDeviceLoader never also gets a
-marker; padding; then the ``.item()`` hoist, which may put logging into step closures; the step
-marker after every rewrite of the optimizer step; scale-out (``--scale-out``) before data
+inputs DataParallel scattered moved before the device loader, which may then iterate an
+MpDeviceLoader where a loop now moves its whole batch; the device loader before the step marker,
+so that a loop over an MpDeviceLoader never also gets a marker; padding; then the ``.item()``
+hoist, which may put logging into step closures; the step marker after every rewrite of the optimizer step; scale-out (``--scale-out``) before data
 parallel, whose optimizer-step all-reduce it relies on; report-only diagnostics last, so they see the
 migrated code. On the neuron target, torch-xla code is moved to TorchNeuron right after device
 placement, so that the later passes see plain PyTorch.
@@ -26,6 +27,7 @@ from trncodemod.transforms.cpu_fallback import CpuFallbackDiagnostics
 from trncodemod.transforms.cuda_calls import CudaOnlyCalls
 from trncodemod.transforms.cuda_extensions import CudaExtensions, CudaLibraries
 from trncodemod.transforms.data_parallel import DataParallel
+from trncodemod.transforms.data_parallel_scatter import DataParallelScatter
 from trncodemod.transforms.device import DevicePlacement
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.device_missing import DeviceMissing
@@ -66,6 +68,7 @@ PASSES = (
     CompilerFlags,
     TorchCompile,
     Frameworks,
+    DataParallelScatter,
     DeviceLoader,
     ScaleOutPass,
     DataParallel,

@@ -29,7 +29,7 @@ from trncodemod.analysis.device_parameters import TENSOR_FACTORIES
 from trncodemod.analysis.loops import dotted
 
 if TYPE_CHECKING:
-    from trncodemod.transforms.data_parallel import DataParallel
+    from trncodemod.passes import Pass
 
 # torch functions that make a tensor on the CPU unless given `device=`, and those that build one
 # on the CPU from host data or CPU tensors.
@@ -87,7 +87,7 @@ class InputPlan:
 
 
 class DdpInputs:
-    def __init__(self, owner: DataParallel, models: list[cst.Call]) -> None:
+    def __init__(self, owner: Pass, models: list[cst.Call]) -> None:
         self.owner = owner
         self._wrapped: cst.Call | None = None  # the DDP construction being planned
         self._models = models  # every DDP construction of the module
@@ -106,16 +106,7 @@ class DdpInputs:
     # -- the DDP model's calls -------------------------------------------------------------------
     def plan(self, ddp: cst.Call) -> InputPlan:
         plan = InputPlan()
-        statement = self._parent(ddp)
-        if not (
-            isinstance(statement, cst.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0].target, (cst.Name, cst.Attribute))
-        ):
-            plan.blocked = "the DDP model is not bound to a variable the tool can follow"
-            return plan
-        self._wrapped = ddp
-        calls = self._calls_of(statement.targets[0].target, plan, 0)
+        calls = self._forward_calls(ddp, plan)
         plan.calls = len(calls)
         for call in calls:
             for arg in call.args:
@@ -128,6 +119,34 @@ class DdpInputs:
                     continue
                 self._classify_input(arg.value, plan, 0)
         return plan
+
+    def forward_calls(self, construction: cst.Call) -> tuple[list[cst.Call], str | None]:
+        """The forward calls of the model ``construction`` builds (`nn.DataParallel(m).cuda()`
+        bound to a variable), and why the tool cannot see them all (None where it can)."""
+        plan = InputPlan()
+        calls = self._forward_calls(construction, plan)
+        return calls, plan.blocked
+
+    def kind(self, value: cst.BaseExpression) -> tuple[str, cst.BaseExpression]:
+        """MOVED, CPU (made on the CPU by a torch factory) or UNKNOWN, and the expression that
+        decided it."""
+        return self._kind(value, 0)
+
+    def rebinds(self, statement: cst.CSTNode, name: str) -> bool:
+        """Whether ``statement`` (a block, a loop's body) binds ``name`` anywhere in it."""
+        return self._bound_in(statement, name) is not _NOT_BOUND
+
+    def _forward_calls(self, construction: cst.Call, plan: InputPlan) -> list[cst.Call]:
+        statement = self._parent(construction)
+        if not (
+            isinstance(statement, cst.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0].target, (cst.Name, cst.Attribute))
+        ):
+            plan.blocked = "the DDP model is not bound to a variable the tool can follow"
+            return []
+        self._wrapped = construction
+        return self._calls_of(statement.targets[0].target, plan, 0)
 
     def _classify_input(self, value: cst.BaseExpression, plan: InputPlan, depth: int) -> None:
         kind, where = self._kind(value, depth)
@@ -235,21 +254,25 @@ class DdpInputs:
         return reads
 
     def _before(self, read: cst.CSTNode, holder: cst.CSTNode) -> bool:
-        """``read`` runs before ``holder`` is bound, never after: it comes earlier in the file
-        and no loop holds both (nanoGPT's `model = torch.compile(model)` above `model =
-        DDP(model, ...)` reads the model before it is wrapped)."""
+        """``read`` runs before ``holder`` is bound, never after: it comes earlier in the file,
+        no loop holds both, and it is not in a function the binding is outside of (one defined
+        above runs when called: stylegan2's `fid.py` reads the global `g` in a function above
+        `g = nn.DataParallel(g)`). nanoGPT's `model = torch.compile(model)` above `model =
+        DDP(model, ...)` reads the model before it is wrapped."""
         if self._line(read) >= self._line(holder):
             return False
-        loops = []
+        around = []  # the loops and functions that hold the binding
         node = self._parent(holder)
         while node is not None:
-            if isinstance(node, cst.For | cst.While):
-                loops.append(node)
+            if isinstance(node, cst.For | cst.While | cst.FunctionDef):
+                around.append(node)
             node = self._parent(node)
         node = self._parent(read)
         while node is not None:
-            if any(node is loop for loop in loops):
-                return False
+            if any(node is outer for outer in around):
+                return isinstance(node, cst.FunctionDef)  # in order in one function, not a loop
+            if isinstance(node, cst.FunctionDef):
+                return False  # a function defined above runs when it is called, after the wrap
             node = self._parent(node)
         return True
 
@@ -366,6 +389,14 @@ class DdpInputs:
             if self._kind(value.value, depth + 1)[0] == MOVED:
                 return MOVED, value  # an item of moved tensors (`batch[0]`)
             return UNKNOWN, value
+        if isinstance(value, cst.List | cst.Tuple) and not any(
+            isinstance(e, cst.StarredElement) for e in value.elements
+        ):
+            # `g([latent])`: DDP and DataParallel move the tensors of a list or tuple, as the
+            # code does where each is on the device.
+            kinds = [self._kind(e.value, depth + 1) for e in value.elements]
+            unmoved = next((k for k in kinds if k[0] != MOVED), None)
+            return (MOVED, value) if unmoved is None else (UNKNOWN, unmoved[1])
         if isinstance(value, cst.ListComp | cst.GeneratorExp):
             # `[t.to(device) for t in batch]`: on the device where each item is; a list of CPU
             # tensors has no `.to()` to add.

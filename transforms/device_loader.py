@@ -5,6 +5,7 @@ every step ([xla-devices, neuron-mnist, xla-loader, neuron-guide])."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -524,24 +525,7 @@ class DeviceLoader(Pass):
         )
 
     def _shape_use(self, node: cst.Name) -> bool:
-        parent = self.get_metadata(ParentNodeProvider, node, None)
-        if isinstance(parent, cst.Attribute) and parent.value is node:
-            if parent.attr.value in _SHAPE_ATTRIBUTES:
-                return True
-            call = self.get_metadata(ParentNodeProvider, parent, None)
-            return (
-                parent.attr.value in _SHAPE_METHODS
-                and isinstance(call, cst.Call)
-                and call.func is parent
-            )
-        if isinstance(parent, cst.Arg):
-            call = self.get_metadata(ParentNodeProvider, parent, None)
-            return (
-                isinstance(call, cst.Call)
-                and m.matches(call.func, m.Name("len"))
-                and len(call.args) == 1
-            )
-        return False
+        return is_shape_read(node, lambda n: self.get_metadata(ParentNodeProvider, n, None))
 
     def _statement_line(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
         while node is not None and not isinstance(node, cst.SimpleStatementLine):
@@ -584,3 +568,26 @@ def _is_cast(value: cst.BaseExpression) -> bool:
     name = dotted(value) or ""
     last = name.rsplit(".", 1)[-1]
     return last.lower().endswith("dtype") or (name.startswith("torch.") and last in _DTYPE_NAMES)
+
+
+def is_shape_read(node: cst.Name, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    """Whether ``node`` is read for its shape only (`x.shape`, `x.size(0)`, `len(x)`): the same
+    answer on the host and on the device."""
+    parent = parent_of(node)
+    if isinstance(parent, cst.Attribute) and parent.value is node:
+        if parent.attr.value in _SHAPE_ATTRIBUTES:
+            return True
+        call = parent_of(parent)
+        return (
+            parent.attr.value in _SHAPE_METHODS
+            and isinstance(call, cst.Call)
+            and call.func is parent
+        )
+    if isinstance(parent, cst.Arg):
+        call = parent_of(parent)
+        return (
+            isinstance(call, cst.Call)
+            and m.matches(call.func, m.Name("len"))
+            and len(call.args) == 1
+        )
+    return False

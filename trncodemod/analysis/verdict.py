@@ -294,7 +294,7 @@ def _fed_from_host(entry: str, trace: Trace) -> EntryVerdict | None:
     the step (an evaluation loop whose batch the training loop's loader moved, or that
     `nn.DataParallel` scattered on CUDA and passes through on the target): its forward raises
     there ("Input type (torch.FloatTensor) and weight type (XLAFloatType) should be the same",
-    benchmarks/xla_facts.py `data_parallel_cpu_input`), so the run stops at that call."""
+    benchmarks/xla_facts.py `data_parallel_inputs`), so the run stops at that call."""
     for call in trace.calls:
         if call.loss or not (isinstance(call.place, Device) and call.place.kind == "accelerator"):
             continue
