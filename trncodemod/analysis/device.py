@@ -1125,8 +1125,14 @@ def analyse(
         value = evaluator.value(device)
         if value.kinds == {UNKNOWN} and isinstance(device, cst.Name | cst.Attribute):
             name = dotted(device) or ""
-            if "device" not in _last(name).lower() and _last(name) not in collected.bindings:
-                continue  # `.to(other_tensor)`, `.to(memory_format)`: not a device
+            if "device" not in _last(name).lower() and (
+                _last(name) not in collected.bindings
+                or _unpacked_only(collected.bindings.get(name, ()))
+            ):
+                # `.to(other_tensor)`, `.to(memory_format)`, `.to(actions)` with `actions` one of
+                # the tensors a call returns (`idxs, states, actions = mem.sample(...)`): the
+                # dtype and device of a tensor at hand, not a decision of the training device.
+                continue
         facts.places_on_device = True
         if not _follows_operand(call, collected):
             moves_run |= _guards_of_move(call, collected, evaluator, skipped)
@@ -1233,6 +1239,12 @@ def _where_it_lives(node: cst.CSTNode, collected: _Collector) -> bool:
         and isinstance(inner, cst.Attribute)
         and inner.attr.value == "device"
     )
+
+
+def _unpacked_only(bindings: Iterable[Binding]) -> bool:
+    """Every binding of a name is a target of tuple unpacking (value unread, not a parameter)."""
+    found = list(bindings)
+    return bool(found) and all(b.value is None and b.parameter is None for b in found)
 
 
 def _cpu_values(

@@ -86,8 +86,11 @@ def with_blockers(
     if found.value == DOES_NOT:
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
-                if code in _STOPS:
-                    where = line if isinstance(line, str) else f"{path}:{line}"
+                where = line if isinstance(line, str) else f"{path}:{line}"
+                same = where == found.where and code != EntryPointOffAccelerator.code
+                if code in _STOPS or same:
+                    # A stop of its own, or the blocker at the very line the evaluator found:
+                    # its finding says what to do there.
                     return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     if found.value in (RUNS, CANNOT_TELL, NO_STEP):
         for path in sorted(modules):

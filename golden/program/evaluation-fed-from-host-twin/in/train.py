@@ -3,15 +3,7 @@
 import torch
 from torch import nn
 
-
-def evaluate(model, samples):
-    model.eval()
-    total = 0.0
-    with torch.no_grad():
-        for sample in samples:
-            x = torch.tensor(sample).cuda()
-            total += model(x).sum()
-    return total
+from evaluation import evaluate
 
 
 def main():

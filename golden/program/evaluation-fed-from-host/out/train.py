@@ -1,23 +1,15 @@
 # Class: a model on the accelerator that the launch path calls, off the training step, with a
-# tensor made on the host and never moved (an evaluation over raw samples, `torch.tensor(s)`,
-# that `nn.DataParallel` scattered onto the GPU and passes through on the target): the forward
-# raises there (measured on XLA:CPU: "Input type (torch.FloatTensor) and weight type
-# (XLAFloatType) should be the same"), so the entry point does not run, at that call.
+# tensor made on the host and never moved, in another module than the one that wraps it (an
+# evaluation over raw samples, `torch.tensor(s)`, that `nn.DataParallel` scattered onto the GPU
+# and passes through on the target): the forward raises there (measured on XLA:CPU: "Input type
+# (torch.FloatTensor) and weight type (XLAFloatType) should be the same"), so the entry point
+# does not run, at that call, though the module that feeds it cannot see the wrapper.
 # Twin: evaluation-fed-from-host-twin (the evaluation moves its input).
 import torch
 import torch_xla
 from torch import nn
 
-
-def evaluate(model, samples):
-    model.eval()
-    total = 0.0
-    with torch.no_grad():
-        for sample in samples:
-            x = torch.tensor(sample)
-            total += model(x).sum()
-            torch_xla.sync()
-    return total
+from evaluation import evaluate
 
 
 def main():
