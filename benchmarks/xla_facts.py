@@ -1157,6 +1157,39 @@ def cuda_type_moves() -> dict:
     }
 
 
+def optimizer_before_move() -> dict:
+    """An optimizer built over a module's parameters before `module.to(xla)`, against one built
+    after the move: whether the parameters are the same objects, and whether a step changes the
+    weights."""
+    device = torch_xla.device()
+
+    def trained(build_first: bool) -> dict:
+        torch.manual_seed(0)
+        model = torch.nn.Linear(4, 2)
+        if build_first:
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+            before = model.weight
+            model.to(device)
+        else:
+            model.to(device)
+            before = model.weight
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+        weights = model.weight.detach().cpu().clone()
+        model(torch.ones(2, 4, device=device)).sum().backward()
+        optimizer.step()
+        torch_xla.sync()
+        return {
+            "same parameter objects": before is model.weight,
+            "optimizer's parameter device": str(optimizer.param_groups[0]["params"][0].device),
+            "weights changed by a step": not torch.equal(weights, model.weight.detach().cpu()),
+        }
+
+    return {
+        "optimizer built, then model.to(xla)": _outcome(lambda: trained(True)),
+        "model.to(xla), then optimizer built": _outcome(lambda: trained(False)),
+    }
+
+
 def has_mps() -> dict:
     """`torch.has_mps` and `torch.backends.mps.is_available()` on the Linux host."""
     return {
@@ -1503,6 +1536,7 @@ FACTS = {
         is_cuda_moves,
         cuda_type_moves,
         has_mps,
+        optimizer_before_move,
         cuda_tensor_types,
         reduce_average,
         sync_batchnorm,

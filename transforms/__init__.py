@@ -38,6 +38,7 @@ from trncodemod.transforms.item_hoist import ItemHoist
 from trncodemod.transforms.launchers import Launchers
 from trncodemod.transforms.off_device import OffDevice
 from trncodemod.transforms.optimizer import FusedOptimizers
+from trncodemod.transforms.optimizer_order import OptimizerOrder
 from trncodemod.transforms.process_utilities import ProcessUtilities
 from trncodemod.transforms.recompilation import RecompilationDiagnostics
 from trncodemod.transforms.scale_out import ScaleOutPass
@@ -50,6 +51,7 @@ from trncodemod.transforms.xla_to_neuron import XlaToNeuron
 
 PASSES = (
     DevicePlacement,
+    OptimizerOrder,
     DeviceMissing,
     TiedWeights,
     TorchImports,

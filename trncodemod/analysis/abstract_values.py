@@ -173,6 +173,9 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
     if isinstance(a, Seq | Each) and isinstance(b, Seq | Each) and items:
         if all(item == items[0] for item in items):
             return Each(item=items[0])
+    # Sequences of one length, item by item (`self.unet.parameters()` of one of four U-Nets).
+    if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items):
+        return Seq(items=tuple(_join(x, y, at, why) for x, y in zip(a.items, b.items, strict=True)))
     # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
     # followed where it is used.
     # An attribute left None on one way (`self.unet = None` in `__init__`, set by an `if`/`elif`

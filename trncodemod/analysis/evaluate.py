@@ -192,6 +192,8 @@ class Evaluator(LibraryCalls):
         self.heap: dict[int, Obj] = {}
         self._current_loops: tuple[int, ...] = ()
         self.trained: set[int] = set()  # the models whose parameters an optimizer steps
+        # Per optimizer: the models it took the parameters of, and where each was then.
+        self.held_parameters: dict[int, list[tuple[int, Value | None]]] = {}
         self.loaded: dict[str, dict[str, Value]] = {}
         self.entry = entry
         try:

@@ -436,6 +436,7 @@ class LibraryCalls:
             return self._parser_method(ref, obj, name, args, kwargs, at, frame)
         if obj.kind == "optimizer" and name == "step":
             self._event("optimizer", frame, node)
+            self._stale_parameters(ref, obj, frame, node)
             return Const()
         if obj.kind == "engine" and name == "run" and args:
             callback = obj.attrs.get("__process__")
@@ -474,6 +475,25 @@ class LibraryCalls:
             return Const()
         return Unknown(at=at)
 
+    def _stale_parameters(self, ref: Ref, optimizer: Obj, frame, node) -> None:
+        """An optimizer that took a model's parameters on the CPU, stepped after the model was
+        moved to the accelerator: `module.to(xla)` gives the module new parameters (their types
+        are not compatible for a shallow copy, torch/nn/modules/module.py `_apply`), so the
+        optimizer steps the CPU tensors the model no longer uses and nothing trains (measured,
+        benchmarks/xla_facts.py `optimizer_before_move`). On CUDA `.cuda()` keeps them."""
+        for model_id, then in self.held_parameters.get(ref.id, ()):
+            model = self.heap.get(model_id)
+            now = model.place if model is not None else None
+            if (
+                isinstance(then, Device)
+                and then.kind == "cpu"
+                and isinstance(now, Device)
+                and now.kind == "accelerator"
+            ):
+                spelled = model.spelled or "the model"  # type: ignore[union-attr]
+                self._event("stale", frame, node, f"{optimizer.built}|{spelled}")
+                return
+
     def _place_submodules(self, obj: Obj, seen: set[int], unmoved: bool = False) -> None:
         """``module.to(device)`` moves every module it holds (`self.encoder = nn.Sequential(...)`
         built in ``__init__``, a list of blocks): they take its place. With ``unmoved`` (the
@@ -508,6 +528,16 @@ class LibraryCalls:
                     # (accelerate/data_loader.py, DistributedType.XLA): each batch cuts.
                     obj.attrs["__cuts__"] = Const(value=True)
             out.append(value)
+        # accelerate points a prepared optimizer at the new parameters of the models prepared
+        # with it (accelerator.py `_switch_parameters`: "putting the model on the XLA device will
+        # create new parameters"): not stale.
+        prepared = {v.id for v in args if isinstance(v, Ref)}
+        for value in args:
+            if isinstance(value, Ref) and value.id in self.held_parameters:
+                self.held_parameters[value.id] = [
+                    (m, device if m in prepared else then)
+                    for m, then in self.held_parameters[value.id]
+                ]
         return out[0] if len(out) == 1 else Seq(items=tuple(out))
 
     def _parser_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, frame) -> Value:
@@ -804,11 +834,15 @@ class LibraryCalls:
             return self._new(Obj("loader", place=Device(kind="cpu"), built=at, spelled=spelled))
         if name.startswith("torch.optim.") and name[12:13].isupper() or ".optim." in name:
             params = args[0] if args else kwargs.get("params", Seq())
-            models = [
-                v for v in (params.items if isinstance(params, Seq) else ()) if isinstance(v, Ref)
-            ]
+            models = _models_in(params)
             self.trained.update(v.id for v in models)
-            return self._new(Obj("optimizer", built=at))
+            optimizer = self._new(Obj("optimizer", built=at))
+            # Where each model's parameters were when the optimizer took them: on the XLA
+            # device `module.to()` makes new parameters, so one taken on the CPU and moved after
+            # leaves the optimizer stepping the old ones (``_stale_parameters``).
+            held = [(v.id, self.heap[v.id].place) for v in models if v.id in self.heap]
+            self.held_parameters[optimizer.id] = held  # type: ignore[union-attr]
+            return optimizer
         if name.startswith(_ENGINES):
             obj = Obj("engine", built=at)
             if args:
@@ -1099,3 +1133,18 @@ def _declares_fields(node: ast.ClassDef) -> bool:
 _JOB_EXECUTORS = frozenset(
     {"submitit.AutoExecutor", "submitit.SlurmExecutor", "submitit.LocalExecutor"}
 )
+
+
+def _models_in(params: Value) -> list[Ref]:
+    """The models whose parameters ``params`` holds: `model.parameters()`, a list of them, or
+    those of each model an undecided condition chose (`self.unet`, one of four U-Nets)."""
+    if isinstance(params, Ref):
+        return [params]
+    if isinstance(params, Seq):
+        return [r for item in params.items for r in _models_in(item)]
+    if isinstance(params, Each):
+        return _models_in(params.item)
+    if isinstance(params, OneOf):
+        found = [r for choice in params.choices for r in _models_in(choice)]
+        return list({r.id: r for r in found}.values())
+    return []

@@ -86,11 +86,8 @@ def with_blockers(
     if found.value == DOES_NOT:
         for path in sorted(modules):
             for line, code, message in blockers.get(path, ()):
-                where = line if isinstance(line, str) else f"{path}:{line}"
-                same = where == found.where and code != EntryPointOffAccelerator.code
-                if code in _STOPS or same:
-                    # A stop of its own, or the blocker at the very line the evaluator found:
-                    # its finding says what to do there.
+                if code in _STOPS:
+                    where = line if isinstance(line, str) else f"{path}:{line}"
                     return EntryVerdict(found.entry, DOES_NOT, where, f"{code}: {message}")
     if found.value in (RUNS, CANNOT_TELL, NO_STEP):
         for path in sorted(modules):
@@ -198,6 +195,19 @@ def _judge_run(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         for result in results:
             if result.value == value:
                 return result
+    stale = next((e for e in trace.events if e.kind == "stale"), None)
+    if stale is not None:
+        built, _, model = stale.detail.partition("|")
+        model = model.strip("`")
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            built,
+            f"the optimizer built here takes `{model}`'s parameters while they are on the CPU, "
+            f"and the model is moved to the accelerator after it: on the XLA device `.to()` "
+            f"makes new parameters, so the optimizer stepped at {stale.where} updates the old "
+            "ones and nothing trains; build the optimizer after the move",
+        )
     fed = _fed_from_host(entry, trace)
     if fed is not None:
         return fed

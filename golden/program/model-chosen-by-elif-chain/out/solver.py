@@ -35,8 +35,8 @@ class Solver:
             self.unet = UNet()
         elif self.model_type == "AttU_Net":
             self.unet = AttUNet()
-        self.optimizer = torch.optim.Adam(list(self.unet.parameters()), 1e-3)
         self.unet.to(self.device)
+        self.optimizer = torch.optim.Adam(list(self.unet.parameters()), 1e-3)
 
     def train(self):
         for _ in range(2):

@@ -1,0 +1,190 @@
+"""An optimizer built before its model is moved to the XLA device (TRN053).
+
+`module.to(device)` replaces each parameter's data in place where the tensor types allow it (CUDA
+from the CPU), but on the XLA device it makes new `Parameter` objects: the CPU and XLA tensor
+types are not compatible for a shallow copy (torch/nn/modules/module.py `_apply`). An optimizer
+built over `model.parameters()` before the move then holds the old CPU parameters, which get no
+gradient: it steps nothing, and the model never trains (measured). Where the move follows the
+optimizer in the same block, with nothing between them touching the model or the optimizer,
+the move is put first; elsewhere the verdict names the optimizer as the cause.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.nodes import walk
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+from trncodemod.targets import Target
+
+
+class OptimizerBeforeMove(Rule):
+    """## What it does
+    Where an optimizer is built over a model's parameters (`optimizer =
+    torch.optim.Adam(model.parameters(), ...)`) and the model is moved to the device by a later
+    statement of the same block (`model.to(device)`, `model = model.to(device)`, `.cuda()` in
+    its ported form), with nothing between them reading the model or the optimizer, the move is
+    put before the optimizer; so is an `if` with no `else` that holds such a move (`if
+    args.cuda: model.cuda(); features = features.cuda()`).
+
+    On XLA targets only.
+
+    ## Why
+    On the XLA device `module.to()` gives the module new parameters: the CPU and XLA tensor types
+    are not compatible for a shallow copy, so `nn.Module._apply` makes new `Parameter` objects
+    instead of replacing their data (PyTorch v2.9.0 `torch/nn/modules/module.py`). An optimizer
+    built before the move keeps the CPU parameters: they get no gradient, the optimizer steps
+    nothing and the model does not train ([measured-optimizer-before-move]: the weights after a
+    step equal those before). On CUDA `.cuda()` keeps the parameters, which is why the order
+    worked there. The entry point's verdict names such an optimizer where the tool does not move
+    the statement.
+
+    ## Example
+    ```python
+    self.optimizer = optim.Adam(list(self.unet.parameters()), self.lr)
+    self.unet.to(self.device)
+    ```
+
+    ## Use instead
+    ```python
+    self.unet.to(self.device)
+    self.optimizer = optim.Adam(list(self.unet.parameters()), self.lr)
+    ```
+    """
+
+    code = "TRN053"
+    name = "optimizer-before-move"
+    summary = "model moved to the device after its optimizer was built → moved first"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = ("measured-optimizer-before-move",)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class OptimizerOrder(Pass):
+    name = "optimizer-order"
+    rules = (OptimizerBeforeMove,)
+    needles = (".parameters(",)
+
+    @classmethod
+    def applies_to(cls, target: Target) -> bool:
+        return target.is_xla and super().applies_to(target)
+
+    @classmethod
+    def candidate(cls, facts: FileFacts, target: Target) -> bool:
+        return target.is_xla
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        body = self._reordered(original_node.body, updated_node.body)
+        return updated_node if body is None else updated_node.with_changes(body=body)
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        body = self._reordered(original_node.body, updated_node.body)
+        return updated_node if body is None else updated_node.with_changes(body=body)
+
+    def _reordered(self, original, updated):  # type: ignore[no-untyped-def]
+        """The block's statements with each move put before the optimizer built ahead of it."""
+        order = list(range(len(original)))
+        changed = False
+        for i, statement in enumerate(original):
+            built = self._optimizer(statement)
+            if built is None:
+                continue
+            target, model = built
+            for j in range(i + 1, len(original)):
+                if self._moves(original[j], model):
+                    between = " ".join(_code(s) for s in original[i + 1 : j])
+                    moved = _code(original[j])
+                    if model in between or target in between or target in moved:
+                        break
+                    line = self.get_metadata(PositionProvider, statement).start.line
+                    if self.report(
+                        original[j],
+                        OptimizerBeforeMove,
+                        f"`{moved.strip().splitlines()[0]}` moved above the optimizer built at "
+                        f"line {line}: on "
+                        "the XLA device `.to()` gives the model new parameters, so an optimizer "
+                        "built before the move steps the old CPU ones and nothing trains",
+                        True,
+                    ):
+                        position = order.index(i)
+                        order.remove(j)
+                        order.insert(position, j)
+                        changed = True
+                    break
+                if model in _code(original[j]):
+                    break
+        if not changed:
+            return None
+        statements = list(updated)
+        for position, k in enumerate(order):
+            if k != position and k > position and order[position + 1] < k:
+                # The move takes the blank lines and comments above the optimizer it precedes.
+                first, after = statements[k], statements[order[position + 1]]
+                statements[k] = first.with_changes(leading_lines=after.leading_lines)
+                statements[order[position + 1]] = after.with_changes(
+                    leading_lines=first.leading_lines
+                )
+        return [statements[k] for k in order]
+
+    def _optimizer(self, statement: cst.CSTNode) -> tuple[str, str] | None:
+        """(the optimizer's target, the model) of `target = torch.optim.X(model.parameters(),
+        ...)`, the parameters of one model only."""
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        assign = statement.body[0]
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+            return None
+        call = assign.value
+        if not isinstance(call, cst.Call):
+            return None
+        names = self.module_names(call.func)
+        if not any(
+            n.startswith("torch.optim.") and n.rsplit(".", 1)[-1][:1].isupper() for n in names
+        ):
+            return None
+        models = {
+            _code(c.func.value)
+            for c in walk(call)
+            if isinstance(c, cst.Call)
+            and isinstance(c.func, cst.Attribute)
+            and c.func.attr.value in ("parameters", "named_parameters")
+            and not c.args
+        }
+        if len(models) != 1:
+            return None
+        return _code(assign.targets[0].target), models.pop()
+
+    @classmethod
+    def _moves(cls, statement: cst.CSTNode, model: str) -> bool:
+        """``statement`` is `model.to(...)`, `model.cuda()` or `model = model.to(...)`, or an
+        `if` with no `else` whose body holds one (`if args.cuda: model.cuda(); features =
+        features.cuda()`)."""
+        if isinstance(statement, cst.If) and statement.orelse is None:
+            body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else []
+            return any(cls._moves(s, model) for s in body)
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return False
+        small = statement.body[0]
+        if isinstance(small, cst.Expr) or (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and _code(small.targets[0].target) == model
+        ):
+            call = small.value
+        else:
+            return False
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in ("to", "cuda")
+            and _code(call.func.value) == model
+        )
