@@ -27,8 +27,9 @@ class OptimizerBeforeMove(Rule):
     torch.optim.Adam(model.parameters(), ...)`) and the model is moved to the device by a later
     statement of the same block (`model.to(device)`, `model = model.to(device)`, `.cuda()` in
     its ported form), with nothing between them reading the model or the optimizer, the move is
-    put before the optimizer; so is an `if` with no `else` that holds such a move (`if
-    args.cuda: model.cuda(); features = features.cuda()`).
+    put before the optimizer; so is an `if` that holds such a move (`if args.cuda: model.cuda();
+    features = features.cuda()`), where nothing in it reads the optimizer. Two optimizers built
+    before one such move (a GAN's generator and discriminator) are both put after it.
 
     On XLA targets only.
 
@@ -94,22 +95,32 @@ class OptimizerOrder(Pass):
         """The block's statements with each move put before the optimizer built ahead of it."""
         order = list(range(len(original)))
         changed = False
+        moved: set[int] = set()
         for i, statement in enumerate(original):
             built = self._optimizer(statement)
             if built is None:
                 continue
-            target, model = built
+            target, models = built
+            builds: list[str] = []  # the optimizers built between (a GAN's second one)
             for j in range(i + 1, len(original)):
-                if self._moves(original[j], model):
+                if j in moved:
+                    break  # already put above an optimizer built before this one
+                also = self._optimizer(original[j])
+                if also is not None:
+                    builds.append(also[0])
+                    continue
+                if all(self._moves(original[j], model) for model in models):
                     between = " ".join(_code(s) for s in original[i + 1 : j])
-                    moved = _code(original[j])
-                    if model in between or target in between or target in moved:
+                    text = _code(original[j])
+                    if any(m in between for m in models) and not builds:
+                        break
+                    if any(t in text for t in (target, *builds)) or target in between:
                         break
                     line = self.get_metadata(PositionProvider, statement).start.line
                     if self.report(
                         original[j],
                         OptimizerBeforeMove,
-                        f"`{moved.strip().splitlines()[0]}` moved above the optimizer built at "
+                        f"`{text.strip().splitlines()[0]}` moved above the optimizer built at "
                         f"line {line}: on "
                         "the XLA device `.to()` gives the model new parameters, so an optimizer "
                         "built before the move steps the old CPU ones and nothing trains",
@@ -118,9 +129,10 @@ class OptimizerOrder(Pass):
                         position = order.index(i)
                         order.remove(j)
                         order.insert(position, j)
+                        moved.add(j)
                         changed = True
                     break
-                if model in _code(original[j]):
+                if any(model in _code(original[j]) for model in models):
                     break
         if not changed:
             return None
@@ -135,9 +147,9 @@ class OptimizerOrder(Pass):
                 )
         return [statements[k] for k in order]
 
-    def _optimizer(self, statement: cst.CSTNode) -> tuple[str, str] | None:
-        """(the optimizer's target, the model) of `target = torch.optim.X(model.parameters(),
-        ...)`, the parameters of one model only."""
+    def _optimizer(self, statement: cst.CSTNode) -> tuple[str, frozenset[str]] | None:
+        """(the optimizer's target, the models) of `target = torch.optim.X(model.parameters(),
+        ...)` (`itertools.chain(G.parameters(), D.parameters())`: both)."""
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             return None
         assign = statement.body[0]
@@ -159,16 +171,15 @@ class OptimizerOrder(Pass):
             and c.func.attr.value in ("parameters", "named_parameters")
             and not c.args
         }
-        if len(models) != 1:
+        if not models:
             return None
-        return _code(assign.targets[0].target), models.pop()
+        return _code(assign.targets[0].target), frozenset(models)
 
     @classmethod
     def _moves(cls, statement: cst.CSTNode, model: str) -> bool:
         """``statement`` is `model.to(...)`, `model.cuda()` or `model = model.to(...)`, or an
-        `if` with no `else` whose body holds one (`if args.cuda: model.cuda(); features =
-        features.cuda()`)."""
-        if isinstance(statement, cst.If) and statement.orelse is None:
+        `if` whose body holds one (`if args.cuda: model.cuda(); features = features.cuda()`)."""
+        if isinstance(statement, cst.If):
             body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else []
             return any(cls._moves(s, model) for s in body)
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:

@@ -15,3 +15,18 @@ def setup(args, model, features, adj):
         features = features.cuda()
         adj = adj.cuda()
     return optimizer, features, adj
+
+
+class GAN:
+    def build(self, args, generator, discriminator):
+        # Two optimizers, then one `if`/`else` that moves both networks: the `if` goes first.
+        self.G, self.D = generator, discriminator
+        self.G_optimizer = optim.Adam(self.G.parameters(), lr=args.lrG)
+        self.D_optimizer = optim.Adam(self.D.parameters(), lr=args.lrD)
+
+        if self.gpu_mode:
+            self.G.cuda()
+            self.D.cuda()
+            self.BCE_loss = torch.nn.BCELoss().cuda()
+        else:
+            self.BCE_loss = torch.nn.BCELoss()

@@ -15,3 +15,18 @@ def setup(args, model, features, adj):
 
     optimizer = optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     return optimizer, features, adj
+
+
+class GAN:
+    def build(self, args, generator, discriminator):
+        # Two optimizers, then one `if`/`else` that moves both networks: the `if` goes first.
+        self.G, self.D = generator, discriminator
+        if self.gpu_mode:
+            self.G.cuda()
+            self.D.cuda()
+            self.BCE_loss = torch.nn.BCELoss().cuda()
+        else:
+            self.BCE_loss = torch.nn.BCELoss()
+
+        self.G_optimizer = optim.Adam(self.G.parameters(), lr=args.lrG)
+        self.D_optimizer = optim.Adam(self.D.parameters(), lr=args.lrD)

@@ -1,5 +1,5 @@
-# Twin of optimizer_before_move_in_if: an `if` with an `else`, and an `if` that also uses the
-# optimizer, are not moved.
+# Twin of optimizer_before_move_in_if: an `if` whose `else` uses the optimizer, and an `if` that
+# uses it in its body, are not moved.
 import torch.optim as optim
 
 
@@ -8,7 +8,7 @@ def with_else(args, model):
     if args.cuda:
         model.cuda()
     else:
-        print("on the CPU")
+        print("on the CPU with", optimizer)
     return optimizer
 
 
