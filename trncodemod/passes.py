@@ -1009,7 +1009,13 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         return per_tree(
             module,
             "device",
-            lambda tree: analyse(tree, self.module_names, view.imported_flags, view.launch_flags),
+            lambda tree: analyse(
+                tree,
+                self.module_names,
+                view.imported_flags,
+                view.launch_flags,
+                view.deciding_checks,
+            ),
         )
 
     def module_names(self, node: cst.CSTNode) -> frozenset[str]:

@@ -230,6 +230,7 @@ class _Collector(cst.CSTVisitor):
         self.call_guards: dict[cst.Call, tuple[tuple[cst.BaseExpression, bool], ...]] = {}
         self.comparisons: list[cst.Comparison] = []
         self.if_tests: list[cst.BaseExpression] = []
+        self.if_bodies: dict[cst.BaseExpression, cst.BaseSuite] = {}  # test -> the `if`'s body
         # Scopes, for following a device to where it is built (``_Origins``): the functions and
         # lambdas around each call, innermost last; each function's top-level definition (the
         # name another module would call it by); names a `global`/`nonlocal` rebinds.
@@ -249,6 +250,7 @@ class _Collector(cst.CSTVisitor):
     # -- guards ------------------------------------------------------------------------------
     def visit_If(self, node: cst.If) -> bool:
         self.if_tests.append(node.test)
+        self.if_bodies[node.test] = node.body
         visit(node.test, self)
         self.guards.append((node.test, True))
         visit(node.body, self)
@@ -1088,11 +1090,14 @@ def analyse(
     qualified: Qualified,
     flags: Mapping[str, tuple[bool, str]] | None = None,
     launch_flags: Mapping[str, bool | None] | None = None,
+    deciding_checks: frozenset[str] = frozenset(),
 ) -> DeviceFacts:
     """The training device of ``module`` and what decides it; ``flags``: the flags it reads
     that another module sets from an availability check (``ModuleView.imported_flags``);
     ``launch_flags``: those the launch decides, as the program's run reads them
-    (``ModuleView.launch_flags``)."""
+    (``ModuleView.launch_flags``); ``deciding_checks``: the `if` tests whose availability check
+    the program's run shows keeps a model on the CPU (``ModuleView.deciding_checks``): they
+    decide the training device though this module moves nothing."""
     collected = _Collector(qualified)
     visit(module, collected)
     facts = DeviceFacts()
@@ -1161,6 +1166,12 @@ def analyse(
                 facts.rank_values.add(call)
         elif qualified(call.func) & {"torch.device"} and _accelerator_device(call, evaluator):
             facts.rank_values.add(call)
+    if deciding_checks:
+        for test in collected.if_tests:
+            if " ".join(_code(test).split()) in deciding_checks and _binds_device(
+                collected.if_bodies[test], qualified
+            ):
+                evaluator.truth(test)  # its availability checks decide the device elsewhere
     evaluator.recording = False
     for test in collected.if_tests:
         evaluator.truth(test)  # records the device-identity tests they contain
@@ -1239,6 +1250,16 @@ def _where_it_lives(node: cst.CSTNode, collected: _Collector) -> bool:
         and isinstance(inner, cst.Attribute)
         and inner.attr.value == "device"
     )
+
+
+def _binds_device(body: cst.BaseSuite, qualified: Qualified) -> bool:
+    """``body`` binds a name or an attribute to `torch.device(...)` (`args.device =
+    torch.device("cuda")`): a statement-form device choice, not a helper returning one."""
+    for node in walk(body):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+            if qualified(node.value.func) & {"torch.device"}:
+                return True
+    return False
 
 
 def _unpacked_only(bindings: Iterable[Binding]) -> bool:

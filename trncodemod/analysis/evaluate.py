@@ -213,7 +213,8 @@ class Evaluator(LibraryCalls):
             "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
         )
         self.trace.other_device = self._other_device()
-        if not self.trace.stopped:
+        if not self.trace.stopped and self.observed is None:
+            # (A run that only observes the launch's flags needs no functions off its path.)
             self._functions_off_path()
         return self.trace
 
@@ -1310,21 +1311,40 @@ def launch_decisions(
     facts: Facts,
     launched: Iterable[tuple[str, str]],
     scripts: Iterable[tuple[str, str]] = (),
+    deciding_checks: dict[str, frozenset[str]] | None = None,
 ) -> dict[str, dict[str, bool | None]]:
     """The flags the launch decides, as every entry point's run of the program as given reads
     them: module -> attribute as spelled (`opt.no_cuda`) -> its value, where each read of it
     in that module held the same option default, launch-line value or environment default
     (issue 34: one evaluator answers the passes). A device pass reads its own module alone; an
     option defined in another module (`opt = get_opt()` over `opts.parse_opts()`), or with a
-    `type=` function, is a question only the program's run answers."""
+    `type=` function, is a question only the program's run answers.
+
+    ``deciding_checks``, where given, receives per module the `if` tests (as written) whose
+    availability check, False on the target, is why a model the run calls stays on the CPU:
+    `if torch.cuda.is_available() and not args.disable_cuda: args.device = ...` in a script
+    whose model moves in another module (a device pass of that module alone sees no move)."""
+    if deciding_checks is None:
+        deciding_checks = {}
     lines: dict[str, list[str]] = {}
     for path, line in launched:
         lines.setdefault(path, []).append(line)
     evaluator = Evaluator(texts, facts, lines)
     evaluator.observed = {}
     starts = entry_points(texts, set(lines), scripts)
+    checks: dict[str, set[str]] = {}
     for path, function in starts:
-        evaluator.run(path, function)
+        trace = evaluator.run(path, function)
+        for call in trace.calls:
+            if call.loss or not isinstance(call.place, Device) or call.place.kind != "cpu":
+                continue
+            for why in call.place.why:
+                if why.text.endswith("is False on the target") and "is_available" in why.text:
+                    line = _test_text(texts.get(why.path, ""), why.line)
+                    if line:
+                        checks.setdefault(why.path, set()).add(line)
+    deciding_checks.clear()
+    deciding_checks.update({path: frozenset(found) for path, found in checks.items()})
     found: dict[str, dict[str, bool | None]] = {}
     for (path, spelled), seen in evaluator.observed.items():
         if len(seen) == 1:
@@ -1332,3 +1352,15 @@ def launch_decisions(
             if value is not _OPEN:
                 found.setdefault(path, {})[spelled] = value  # type: ignore[assignment]
     return found
+
+
+def _test_text(text: str, line: int) -> str:
+    """The test of the `if`/`elif` on ``line`` of ``text``, as written on one line, else ""."""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return ""
+    source = lines[line - 1].strip()
+    for keyword in ("if ", "elif ", "if(", "elif("):
+        if source.startswith(keyword) and source.endswith(":"):
+            return " ".join(source[len(keyword.rstrip("(")) : -1].split())
+    return ""

@@ -698,6 +698,9 @@ class ModuleView:
     # Flags this module reads that the launch decides, as the program's run reads them: the
     # read as spelled ("opt.no_cuda") -> its value (``evaluate.launch_decisions``).
     launch_flags: Mapping[str, bool | None] = field(default_factory=dict)
+    # The `if` tests of this module (as written) whose availability check is why a model the
+    # program's run calls stays on the CPU (``evaluate.launch_decisions``).
+    deciding_checks: frozenset[str] = frozenset()
     # This module's top-level functions and classes that another given module names (calls,
     # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
     named_elsewhere: tuple[str, ...] = ()
@@ -766,6 +769,7 @@ class ModuleView:
                 sorted(self.flag_checks.items()),
                 sorted(self.imported_flags.items()),
                 sorted(self.launch_flags.items()),
+                sorted(self.deciding_checks),
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
                 sorted(self.imported_drawing.items()),

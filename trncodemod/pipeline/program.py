@@ -52,11 +52,14 @@ def program_views(
     launched, scripts = _launches(folders, set(summaries))
     views = build_program(summaries, [path for path, _ in launched], scripts, launched).views
     texts = {d: t for p, d in modules if d in summaries and (t := _text(p)) is not None}
-    for path, flags in launch_decisions(
-        texts, facts_for("neuron" if target == "neuron" else "xla"), launched, scripts
-    ).items():
+    checks: dict[str, frozenset[str]] = {}
+    facts = facts_for("neuron" if target == "neuron" else "xla")
+    for path, flags in launch_decisions(texts, facts, launched, scripts, checks).items():
         if path in views:
             views[path] = replace(views[path], launch_flags=flags)
+    for path, tests in checks.items():
+        if path in views:
+            views[path] = replace(views[path], deciding_checks=tests)
     return views
 
 

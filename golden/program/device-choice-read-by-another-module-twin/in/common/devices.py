@@ -1,0 +1,7 @@
+import torch
+
+
+def pick_device():
+    if torch.cuda.is_available():
+        return "cuda"
+    return "cpu"
