@@ -11,6 +11,8 @@ the move is put first; elsewhere the verdict names the optimizer as the cause.
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.metadata import PositionProvider
 
@@ -68,6 +70,24 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def _bound(statements: list[cst.CSTNode]) -> set[str]:
+    """The names and attributes the statements bind, as written (`device`, `self.device`)."""
+    found: set[str] = set()
+    for statement in statements:
+        for node in walk(statement):
+            if isinstance(node, cst.AssignTarget):
+                found |= {
+                    _code(n) for n in walk(node.target) if isinstance(n, cst.Name | cst.Attribute)
+                }
+            elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For | cst.WithItem):
+                target = getattr(node, "target", None) or getattr(node, "asname", None)
+                if target is not None:
+                    found |= {
+                        _code(n) for n in walk(target) if isinstance(n, cst.Name | cst.Attribute)
+                    }
+    return found
+
+
 class OptimizerOrder(Pass):
     name = "optimizer-order"
     rules = (OptimizerBeforeMove,)
@@ -110,12 +130,15 @@ class OptimizerOrder(Pass):
                     builds.append(also[0])
                     continue
                 if all(self._moves(original[j], model) for model in models):
+                    others = [s for s in original[i + 1 : j] if self._optimizer(s) is None]
                     between = " ".join(_code(s) for s in original[i + 1 : j])
                     text = _code(original[j])
-                    if any(m in between for m in models) and not builds:
-                        break
+                    if any(m in _code(s) for s in others for m in models):
+                        break  # the model read between: where it is there would change
                     if any(t in text for t in (target, *builds)) or target in between:
                         break
+                    if any(re.search(rf"\b{re.escape(n)}\b", text) for n in _bound(others)):
+                        break  # the move reads a name bound between (`device = ...`)
                     line = self.get_metadata(PositionProvider, statement).start.line
                     if self.report(
                         original[j],

@@ -1,5 +1,6 @@
 # Twin of optimizer_before_move: the move already first, a statement between that reads the model
-# (its state loaded into the optimizer's model before the move), an optimizer over two models, and
+# (its state loaded into the optimizer's model before the move), an optimizer over two models, a
+# move that reads a device bound between (`device = torch.device("cuda")`), and
 # a move of another model are left as they are.
 import torch
 
@@ -31,3 +32,10 @@ def other_model(device, teacher):
     optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
     teacher.to(device)
     return student, optimizer
+
+
+def device_bound_between(model):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    device = torch.device("cuda")
+    model.to(device)
+    return optimizer
