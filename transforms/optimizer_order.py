@@ -114,6 +114,7 @@ class OptimizerOrder(Pass):
     def _reordered(self, original, updated):  # type: ignore[no-untyped-def]
         """The block's statements with each move put before the optimizer built ahead of it."""
         order = list(range(len(original)))
+        codes = [_code(statement) for statement in original]
         changed = False
         moved: set[int] = set()
         for i, statement in enumerate(original):
@@ -130,14 +131,15 @@ class OptimizerOrder(Pass):
                     builds.append(also[0])
                     continue
                 if all(self._moves(original[j], model) for model in models):
-                    others = [s for s in original[i + 1 : j] if self._optimizer(s) is None]
-                    between = " ".join(_code(s) for s in original[i + 1 : j])
-                    text = _code(original[j])
-                    if any(m in _code(s) for s in others for m in models):
+                    others = [k for k in range(i + 1, j) if self._optimizer(original[k]) is None]
+                    between = " ".join(codes[i + 1 : j])
+                    text = codes[j]
+                    if any(m in codes[k] for k in others for m in models):
                         break  # the model read between: where it is there would change
                     if any(t in text for t in (target, *builds)) or target in between:
                         break
-                    if any(re.search(rf"\b{re.escape(n)}\b", text) for n in _bound(others)):
+                    bound = _bound([original[k] for k in others])
+                    if any(re.search(rf"\b{re.escape(n)}\b", text) for n in bound):
                         break  # the move reads a name bound between (`device = ...`)
                     line = self.get_metadata(PositionProvider, statement).start.line
                     if self.report(
@@ -155,7 +157,7 @@ class OptimizerOrder(Pass):
                         moved.add(j)
                         changed = True
                     break
-                if any(model in _code(original[j]) for model in models):
+                if any(model in codes[j] for model in models):
                     break
         if not changed:
             return None

@@ -85,7 +85,7 @@ def entry_points(source: Path, check: dict) -> list[dict]:
 
     summaries = {}
     for path in sorted(p for p in source.rglob("*.py") if p.is_file()):
-        summary = _summary(path, None)
+        summary = _summary(path.read_bytes(), None)
         if summary is not None:
             summaries[path.relative_to(source).as_posix()] = summary
     folders = {PurePosixPath(d).parent: source / PurePosixPath(d).parent for d in summaries}

@@ -74,6 +74,7 @@ from trncodemod.analysis.training import dotted, is_main_guard
 
 __all__ = [
     "Evaluator",
+    "LaunchFacts",
     "launch_decisions",
     "Facts",
     "Trace",
@@ -1306,13 +1307,22 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class LaunchFacts:
+    """What the program's run before the passes tells each module (``launch_decisions``)."""
+
+    # module -> attribute as spelled (`opt.no_cuda`) -> the value the launch gives it
+    flags: dict[str, dict[str, bool | None]]
+    # module -> the `if` tests (as written) whose availability check keeps a model on the CPU
+    checks: dict[str, frozenset[str]]
+
+
 def launch_decisions(
     texts: Mapping[str, str],
     facts: Facts,
     launched: Iterable[tuple[str, str]],
     scripts: Iterable[tuple[str, str]] = (),
-    deciding_checks: dict[str, frozenset[str]] | None = None,
-) -> dict[str, dict[str, bool | None]]:
+) -> LaunchFacts:
     """The flags the launch decides, as every entry point's run of the program as given reads
     them: module -> attribute as spelled (`opt.no_cuda`) -> its value, where each read of it
     in that module held the same option default, launch-line value or environment default
@@ -1320,12 +1330,10 @@ def launch_decisions(
     option defined in another module (`opt = get_opt()` over `opts.parse_opts()`), or with a
     `type=` function, is a question only the program's run answers.
 
-    ``deciding_checks``, where given, receives per module the `if` tests (as written) whose
-    availability check, False on the target, is why a model the run calls stays on the CPU:
+    With them, per module, the `if` tests (as written) whose availability check, False on the
+    target, is why a model the run calls stays on the CPU:
     `if torch.cuda.is_available() and not args.disable_cuda: args.device = ...` in a script
     whose model moves in another module (a device pass of that module alone sees no move)."""
-    if deciding_checks is None:
-        deciding_checks = {}
     lines: dict[str, list[str]] = {}
     for path, line in launched:
         lines.setdefault(path, []).append(line)
@@ -1343,15 +1351,13 @@ def launch_decisions(
                     line = _test_text(texts.get(why.path, ""), why.line)
                     if line:
                         checks.setdefault(why.path, set()).add(line)
-    deciding_checks.clear()
-    deciding_checks.update({path: frozenset(found) for path, found in checks.items()})
     found: dict[str, dict[str, bool | None]] = {}
     for (path, spelled), seen in evaluator.observed.items():
         if len(seen) == 1:
             (value,) = seen
             if value is not _OPEN:
                 found.setdefault(path, {})[spelled] = value  # type: ignore[assignment]
-    return found
+    return LaunchFacts(found, {path: frozenset(tests) for path, tests in checks.items()})
 
 
 def _test_text(text: str, line: int) -> str:

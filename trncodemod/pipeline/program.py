@@ -44,37 +44,30 @@ def program_views(
     if len(modules) < 2:
         return {}
     summaries: dict[str, ModuleSummary] = {}
+    texts: dict[str, str] = {}  # what the program's run reads: each module read once
     for path, display in modules:
-        summary = _summary(path, cache)
+        try:
+            raw = read_regular(path)
+        except OSError:
+            continue  # the file's own migration reports it
+        summary = _summary(raw, cache)
         if summary is not None:
             summaries[display] = summary
+            with contextlib.suppress(SourceError):
+                texts[display] = decode_source(raw).text
     folders = {PurePosixPath(d).parent: p.parent for p, d in modules}
     launched, scripts = _launches(folders, set(summaries))
     views = build_program(summaries, [path for path, _ in launched], scripts, launched).views
-    texts = {d: t for p, d in modules if d in summaries and (t := _text(p)) is not None}
-    checks: dict[str, frozenset[str]] = {}
     facts = facts_for("neuron" if target == "neuron" else "xla")
-    for path, flags in launch_decisions(texts, facts, launched, scripts, checks).items():
-        if path in views:
-            views[path] = replace(views[path], launch_flags=flags)
-    for path, tests in checks.items():
-        if path in views:
-            views[path] = replace(views[path], deciding_checks=tests)
+    found = launch_decisions(texts, facts, launched, scripts)
+    for path, view in views.items():
+        flags, checks = found.flags.get(path, {}), found.checks.get(path, frozenset())
+        if flags or checks:
+            views[path] = replace(view, launch_flags=flags, deciding_checks=checks)
     return views
 
 
-def _text(path: Path) -> str | None:
-    try:
-        return decode_source(read_regular(path)).text
-    except (OSError, SourceError):
-        return None
-
-
-def _summary(path: Path, cache: ResultCache | None) -> ModuleSummary | None:
-    try:
-        raw = read_regular(path)
-    except OSError:
-        return None  # the file's own migration reports it
+def _summary(raw: bytes, cache: ResultCache | None) -> ModuleSummary | None:
     if cache is not None:
         data = cache.get_summary(raw)
         if data is not None:
