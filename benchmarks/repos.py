@@ -112,7 +112,11 @@ def materialise(
         capture_output=True,
         check=False,
     )
-    files = [p for p in listing.stdout.decode().split("\0") if p.endswith(suffixes)]
+    files = [
+        p
+        for p in listing.stdout.decode().split("\0")
+        if p.endswith(suffixes) or p.lower().endswith(suffixes)
+    ]
     if listing.returncode != 0 or not files:
         sys.exit(f"{repo.name}: no Python files at {repo.commit} under {repo.paths}")
     archive = subprocess.run(

@@ -47,6 +47,9 @@ class Unknown(Value):
     reason: str = ""
     # A count the target decides at run time, never 0 (`torch_xla.runtime.world_size()`).
     positive: bool = field(default=False, compare=False)
+    # A number or shape read from a tensor on the host (`x.shape`, `x.size(0)`, `x.item()`): not
+    # a tensor, so never a step's input whose place matters.
+    host: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

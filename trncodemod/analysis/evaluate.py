@@ -100,6 +100,10 @@ class _Definitions:
     mentions: Mapping[str, tuple[tuple[int, bool], ...]]
 
 
+# A tensor's attributes that are host values: its shape and kind, not its data.
+_HOST_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "is_cuda", "requires_grad", "layout"})
+
+
 def _definitions(tree: ast.Module | None) -> _Definitions:
     if tree is None:
         return _Definitions((), {})
@@ -574,7 +578,9 @@ class Evaluator(LibraryCalls):
             return [value] * count  # a batch: its parts are where it is
         if isinstance(value, Ref) and self.heap.get(value.id, Obj("")).kind == "namespace":
             return [value] + [Unknown()] * (count - 1)
-        return [Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}", reason="")] * count
+        host = isinstance(value, Unknown) and value.host  # `_, _, H, W = x.shape`
+        at = f"{frame.path}:{getattr(node, 'lineno', 0)}"
+        return [Unknown(at=at, reason="", host=host)] * count
 
     def _cuts(self, value: Value) -> bool:
         """A loader whose batches cut the step (`MpDeviceLoader`)."""
@@ -771,6 +777,8 @@ class Evaluator(LibraryCalls):
                 return owner.place
             if attr in ("data", "T", "mT"):
                 return owner
+            if attr in _HOST_ATTRIBUTES:
+                return Unknown(at=at, host=True)
             return Bound(target=owner, name=attr)
         if isinstance(owner, Ref):
             obj = self.heap.get(owner.id)
@@ -870,6 +878,8 @@ class Evaluator(LibraryCalls):
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}`")
         if isinstance(owner, Tensor):
             return owner
+        if isinstance(owner, Unknown) and owner.host:
+            return owner  # `x.shape[2:]`
         if isinstance(owner, Ref) and isinstance(key, Const) and isinstance(key.value, str):
             obj = self.heap.get(owner.id)
             if obj is not None and obj.kind == "mapping" and key.value in obj.attrs:
@@ -937,7 +947,10 @@ class Evaluator(LibraryCalls):
                     return Const(value=a % b)
             except Exception:  # noqa: BLE001 - the program's own error
                 pass
-        return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
+        # Arithmetic on a number read on the host (`img.shape[3] / size[1]`) is a host number:
+        # neither operand is a tensor the evaluator knows of.
+        host = any(isinstance(v, Unknown) and v.host for v in (left, right))
+        return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}", host=host)
 
     def _name_of(self, node: ast.expr, frame: Frame) -> str:
         value = self._expr(node, frame)

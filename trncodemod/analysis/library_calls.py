@@ -22,6 +22,7 @@ from trncodemod.analysis.abstract_values import (
     Dict,
     Each,
     External,
+    Frame,
     Function,
     Launched,
     ModelCall,
@@ -224,12 +225,32 @@ def _is_loss(obj: Obj) -> bool:
 _HOST_LENGTHS = frozenset({"pack_padded_sequence"})
 
 
-def _forward_params(cls: ClassRef | None) -> tuple[list[str], frozenset[str]]:
-    """The positional parameters of the class's own ``forward`` (after ``self``), and those of
-    them it uses only as the ``lengths`` of a packing call (``x.cpu()``/``x.tolist()`` there
-    included)."""
+def _forward_conversion(cls: ClassRef | None, param: str) -> ast.expr | None:
+    """The value ``forward`` first rebinds its parameter ``param`` to, where that is its first
+    use and reads nothing of ``self`` (`x = to_tensor(x).float()`); else None."""
+    forward = _forward_of(cls)
+    if forward is None:
+        return None
+    for statement in forward.body:
+        used = any(isinstance(n, ast.Name) and n.id == param for n in ast.walk(statement))
+        if not used:
+            continue
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id == param
+            and isinstance(statement.value, ast.Call)
+            and not any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(statement))
+        ):
+            return statement.value
+        return None
+    return None
+
+
+def _forward_of(cls: ClassRef | None) -> ast.FunctionDef | None:
     node = cls.node if cls is not None else None
-    forward = next(
+    return next(
         (
             s
             for s in (node.body if node is not None else ())
@@ -237,6 +258,13 @@ def _forward_params(cls: ClassRef | None) -> tuple[list[str], frozenset[str]]:
         ),
         None,
     )
+
+
+def _forward_params(cls: ClassRef | None) -> tuple[list[str], frozenset[str]]:
+    """The positional parameters of the class's own ``forward`` (after ``self``), and those of
+    them it uses only as the ``lengths`` of a packing call (``x.cpu()``/``x.tolist()`` there
+    included)."""
+    forward = _forward_of(cls)
     if forward is None:
         return [], frozenset()
     params = [a.arg for a in forward.args.args][1:]
@@ -272,7 +300,7 @@ def _tensors(value: Value, spelled: str) -> list[tuple[str, Value]]:
     if isinstance(value, Tensor):
         return [(spelled, value.place)]
     if isinstance(value, Unknown):
-        return [(spelled, value)]
+        return [] if value.host else [(spelled, value)]
     if isinstance(value, Seq):
         return [item for v in value.items for item in _tensors(v, spelled)]
     return []
@@ -288,6 +316,46 @@ def _typed(text: str, kind: Value | None) -> Value:
         # `$LR`, `<TYPE>`, `{gan_type}`: a placeholder, set where the command is run
         return Unknown(reason=f"`{text}` is set outside the program")
     return Const(value=text.strip("\"'"))
+
+
+def _tensor_isinstance(kind: Value) -> bool | None:
+    """`isinstance(x, kind)` of a tensor ``x``: True for `torch.Tensor` (or a tuple holding it),
+    False for NumPy's arrays and numbers; None where ``kind`` is something else."""
+    kinds = kind.items if isinstance(kind, Seq) else (kind,)
+    names = [k.name if isinstance(k, External) else "" for k in kinds]
+    if any(n in ("torch.Tensor", "torch.nn.Parameter") for n in names):
+        return True
+    if names and all(n.startswith("numpy.") or n in _BUILTIN_TYPES for n in names):
+        return False
+    return None
+
+
+def _fire_command(words: list[str], entry: str) -> tuple[str, dict[str, Value]]:
+    """The command and the keyword arguments a launch line gives `fire.Fire` after the script:
+    `python train.py train --env=voc --plot-every 100` is ("train", {env, plot_every})."""
+    script = posixpath.basename(entry)
+    start = next((i + 1 for i, w in enumerate(words) if posixpath.basename(w) == script), 0)
+    rest = words[start:]
+    command = ""
+    options: dict[str, Value] = {}
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        index += 1
+        if not word.startswith("--"):
+            command = command or word
+            continue
+        key, eq, text = word[2:].partition("=")
+        if not eq:
+            following = rest[index] if index < len(rest) else "-"
+            text = "True" if following.startswith("-") else following
+            index += 0 if following.startswith("-") else 1
+        try:
+            value: Value = Const(value=ast.literal_eval(text))
+        except (ValueError, SyntaxError):
+            value = _typed(text, None)
+        options[key.replace("-", "_")] = value
+    return command, options
 
 
 _BUILTIN_TYPES: dict[str, Callable] = {"bool": bool, "str": str, "int": int, "float": float}
@@ -333,12 +401,31 @@ class LibraryCalls:
         for index, value in enumerate(args):
             if index < len(params) and params[index] in host_only:
                 continue
+            if index < len(params) and self._converted_by_forward(cls, params[index], value):
+                continue
             spelled = _code(node.args[index], frame, self) if index < len(node.args) else "*args"
             inputs.extend(_tensors(value, spelled))
         for key, value in kwargs.items():
             if key not in host_only:
                 inputs.extend(_tensors(value, key))
         return inputs
+
+    def _converted_by_forward(self, cls: ClassRef | None, param: str, value: Value) -> bool:
+        """Whether the class's ``forward`` first rebinds ``param`` to what the evaluator shows
+        on the accelerator (`rois = at.totensor(rois).float()`, a helper that moves it): the
+        caller may hand a host array or a CPU tensor."""
+        found = _forward_conversion(cls, param)
+        if cls is None or found is None:
+            return False
+        env = self.loaded.get(cls.path)
+        if env is None:
+            env = self._load(cls.path) or {}
+        converted = self._expr(found, Frame(cls.path, {param: value}, env))
+        return (
+            isinstance(converted, Tensor)
+            and isinstance(converted.place, Device)
+            and converted.place.kind == "accelerator"
+        )
 
     def _model_call(self, ref: Ref, obj: Obj, args, kwargs, at, node, frame) -> Value:
         inputs = self._inputs(args, kwargs, node, frame, obj.cls)
@@ -388,8 +475,8 @@ class LibraryCalls:
             if isinstance(kind, TensorType):
                 return Tensor(place=Device(kind=kind.kind, spelled=kind.spelled, why=kind.why))
             return Tensor(place=Unknown(at=at, reason=_reason(kind)))
-        if name in ("item", "tolist", "numpy"):
-            return Unknown(at=at)
+        if name in ("item", "tolist", "numpy", "size", "dim", "numel", "nelement", "stride"):
+            return Unknown(at=at, host=True)  # a number on the host, not a tensor
         return target
 
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
@@ -624,6 +711,38 @@ class LibraryCalls:
             return _with_why(default, (Launched(path, line_no, text),))
         return Unknown(at=at, reason=f"the launch lines give `{flag_text}` different values")
 
+    def _fire(self, args, kwargs, at, node, frame) -> Value:
+        """`fire.Fire(component)` calls what the command line names (fire 0.7, `core.Fire`): with
+        no component, a function of the calling module (`python train.py train --lr=0.1` calls
+        `train(lr=0.1)`); with a dict, the function under the command's key; with a function,
+        that function. Each `--name=value` is a keyword argument, `-` read as `_`. Where no
+        launch line names the command, the call is one the evaluator cannot follow."""
+        component = args[0] if args else kwargs.get("component", Const())
+        if isinstance(component, Const) and component.value is None:
+            choices = {k: v for k, v in frame.globals.items() if isinstance(v, Function)}
+        elif isinstance(component, Dict):
+            choices = dict(component.items)
+        else:
+            choices = None
+        calls: dict[str, dict[str, Value]] = {}
+        for line in self.launch_lines.get(self.entry, ()):
+            command, options = _fire_command(line.split(": ", 1)[-1].split(), self.entry)
+            if choices is None:
+                calls.setdefault("", options)
+            elif command in choices:
+                calls.setdefault(command, options)
+        if choices is None:
+            self._apply(component, [], calls.get("", {}), at, node, frame)
+            return Unknown(at=at)
+        if not calls:
+            reason = "`fire.Fire` runs the function the command line names, and no launch line "
+            reason += "names one"
+            self._event("unfollowed", frame, node, f"{at}: {reason}")
+            return Unknown(at=at, reason=reason)
+        for command, options in calls.items():
+            self._apply(choices[command], [], options, at, node, frame)
+        return Unknown(at=at)
+
     def _spawn(self, args, kwargs, at, node, frame, spelled) -> Value:
         """`mp.spawn(fn, args=(), nprocs=1)` calls ``fn(rank, *args)`` in each of ``nprocs``
         processes (each read by position or keyword). Where ``nprocs`` is decided 0 on the
@@ -792,6 +911,10 @@ class LibraryCalls:
             return args[0]
         if name == "next" and args:
             return self._element(args[0])
+        if name == "isinstance" and len(args) == 2 and isinstance(args[0], Tensor):
+            decided = _tensor_isinstance(args[1])
+            if decided is not None:
+                return Const(value=decided)
         if name in ("isinstance", "hasattr", "callable", "len", "print", "range"):
             return Unknown(at=at)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
@@ -850,6 +973,8 @@ class LibraryCalls:
             return self._new(obj)
         if name in _JOB_EXECUTORS:
             return self._new(Obj("executor", built=at))
+        if name == "fire.Fire":
+            return self._fire(args, kwargs, at, node, frame)
         if name in ("torch.multiprocessing.Process", "multiprocessing.Process"):
             obj = Obj("process", built=at)
             obj.attrs["__target__"] = kwargs.get("target", Unknown(at=at))
@@ -934,7 +1059,10 @@ class LibraryCalls:
             return self._mapping(args[0], at)
         if name in _CONFIG_LOADERS and args:
             return self._config_data(name, args[0], at)
-        return Unknown(at=at, reason=f"{spelled} is outside the program")
+        # NumPy makes host arrays, never tensors: a model's forward that takes one converts it
+        # itself (`totensor(rois)`), where its own moves are seen.
+        host = name.startswith("numpy.")
+        return Unknown(at=at, reason=f"{spelled} is outside the program", host=host)
 
     # -- Hydra's factory of objects from configurations ---------------------------------------
     def _instantiated(self, args, kwargs, at, node, frame) -> Value:

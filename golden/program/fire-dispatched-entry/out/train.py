@@ -1,0 +1,30 @@
+# Class: an entry point that dispatches with `fire.Fire()`: the function the launch line names
+# (`python train.py train --epochs=2`) is the launch path, with the line's options as keyword
+# arguments. The step in `train` is judged; `evaluate` is not run by that line.
+import fire
+import torch
+import torch_xla
+from torch import nn
+
+
+def train(epochs=1, lr=0.1):
+    model = nn.Linear(4, 2).to(torch_xla.device())
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    device = torch_xla.device()
+    for _ in range(epochs):
+        for _ in range(10):
+            x = torch.randn(8, 4).to(device)
+            loss = model(x).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            torch_xla.sync()
+
+
+def evaluate():
+    model = nn.Linear(4, 2)
+    print(model(torch.randn(8, 4)).sum())
+
+
+if __name__ == "__main__":
+    fire.Fire()

@@ -1,0 +1,33 @@
+# Twin of shape-numbers-handed-to-model: the image itself is handed over on the CPU
+# (`imgs.cpu()`), which the shape numbers beside it do not excuse: does not run.
+import torch
+import torch_xla
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+
+    def forward(self, x, img_size, scale, batch):
+        return self.conv(x).mean() * scale + img_size[0] + batch
+
+
+def main():
+    device = torch_xla.device()
+    net = Net().to(device)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+    for _ in range(10):
+        imgs = torch.randn(1, 3, 16, 16).to(device)
+        _, _, H, W = imgs.shape
+        scale = imgs.shape[3] / W
+        loss = net(imgs.cpu(), (H, W), scale, imgs.size(0))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        torch_xla.sync()
+
+
+if __name__ == "__main__":
+    main()
