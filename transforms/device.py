@@ -19,6 +19,7 @@ from trncodemod.transforms.device_data import (
     unshared_before,
 )
 from trncodemod.transforms.device_fallback import cuda_device_left
+from trncodemod.transforms.device_host_trip import host_round_trip
 from trncodemod.transforms.device_rules import (
     RULES,
     AcceleratorDevice,
@@ -2063,6 +2064,23 @@ class DevicePlacement(Pass):
                 func=updated.func.with_changes(attr=cst.Name("to")),
                 args=[updated.args[0].with_changes(value=device), *rest],
             )
+        op = host_round_trip(
+            original,
+            lambda n: self.get_metadata(ParentNodeProvider, n, None),
+            lambda n: self.get_metadata(ScopeProvider, n, None),
+            self.is_any,
+        )
+        if op is not None and self.report(
+            original,
+            CudaMethod,
+            f"`.cuda()` dropped: `{_code(op.func)}` takes tensors made from NumPy arrays here and "
+            "its result is read back to the host; on the XLA or Neuron device the moves cost "
+            "copies each way for the same result (torchvision's `nms` falls back to the CPU "
+            "there), so it stays on the CPU",
+            True,
+        ):
+            assert isinstance(updated.func, cst.Attribute)
+            return updated.func.value
         if any(arg.keyword is None or arg.keyword.value not in allowed for arg in original.args):
             self.report(
                 original,

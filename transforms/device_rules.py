@@ -17,7 +17,11 @@ class CudaMethod(Rule):
     whose callers in the file pass no index: `def sample(self, n, current_device)`) becomes
     `x.to(d)`; `.cuda()` with an index is TRN024's or TRN006's. A `y = y.cuda()` that is the
     whole body of an `if x.is_cuda:` with no `else` (`x` a tensor's name) becomes the
-    unconditional `y = y.to(x.device)`; under any other test of `is_cuda` it is reported.
+    unconditional `y = y.to(x.device)`; under any other test of `is_cuda` it is reported. A
+    `.cuda()` on a tensor made from a NumPy array and handed to an op whose every input is made
+    so and whose result the function only reads back to the host (`keep = nms(torch.from_numpy(
+    roi).cuda(), torch.from_numpy(score).cuda(), t)`, then `roi[keep.cpu().numpy()]`) is
+    dropped: the op stays on the CPU.
 
     ## Why
     `.cuda(d)` rejects a device that is not CUDA (`Invalid device, must be cuda device`, torch
@@ -28,7 +32,10 @@ class CudaMethod(Rule):
     `torch.device("neuron")` on TorchNeuron ([xla-model, xla-api, torchneuron-overview]).
     `x.is_cuda` is False for an XLA tensor, so a move under `if x.is_cuda:` is skipped there and
     the next op mixing the two raises `Expected XLA tensor. Got: CPUBoolType`; `.to(x.device)`
-    runs, and moves nothing on the CPU ([measured-is-cuda-moves]).
+    runs, and moves nothing on the CPU ([measured-is-cuda-moves]). A host array's round trip
+    buys nothing on XLA: torchvision's `nms` falls back to the CPU there, so the moves only add
+    copies each way (0.9-6.6 ms against 0.4-0.7 ms on the CPU for 300-500 proposals, the same
+    indices: [measured-host-round-trip]).
 
     ## Example
     ```python
@@ -54,6 +61,7 @@ class CudaMethod(Rule):
         "neuron-guide",
         "measured-cuda-calls",
         "measured-is-cuda-moves",
+        "measured-host-round-trip",
         "xla-model",
         "xla-api",
         "torchneuron-overview",

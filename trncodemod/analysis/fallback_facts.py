@@ -15,6 +15,7 @@ from libcst.metadata import QualifiedNameProvider, QualifiedNameSource
 from trncodemod.analysis.fallback_ops import (
     BOOL_FUNCTIONS,
     BOOL_METHODS,
+    HOST_HELPERS,
     HOST_METHODS,
     INT_DTYPES,
     INT_FUNCTIONS,
@@ -195,6 +196,11 @@ class Facts:
                     return True
                 method = method_name(node)
                 if method in HOST_METHODS or (method == "to" and moves_to_cpu(node)):
+                    return True
+                func = node.func
+                if isinstance(func, cst.Name | cst.Attribute) and (
+                    (func.value if isinstance(func, cst.Name) else func.attr.value) in HOST_HELPERS
+                ):
                     return True
                 node = node.func
             elif isinstance(node, cst.Attribute | cst.Subscript):

@@ -102,6 +102,9 @@ _BOOL_NAMES = [
 BOOL_FUNCTIONS = frozenset(f"torch.{name}" for name in _BOOL_NAMES)
 BOOL_METHODS = frozenset({"bool", *_BOOL_NAMES})
 HOST_METHODS = frozenset({"cpu", "numpy"})
+# A program's own helpers that convert to NumPy, by their name (`at.tonumpy(x)`, `to_numpy(x)`):
+# what they return is a host array.
+HOST_HELPERS = frozenset({"tonumpy", "to_numpy", "as_numpy", "asnumpy"})
 
 # Facts.is_int: what makes an operand visibly an integer tensor.
 INT_SOURCES = (*INT_FUNCTIONS, *INT_DTYPES, "torch.arange")

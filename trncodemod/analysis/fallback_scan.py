@@ -14,6 +14,7 @@ from trncodemod.analysis.facts import dotted as ast_dotted
 from trncodemod.analysis.fallback_ops import (
     BOOL_FUNCTIONS,
     BOOL_METHODS,
+    HOST_HELPERS,
     HOST_METHODS,
     INT_METHODS,
     INT_SOURCES,
@@ -165,6 +166,10 @@ class FallbackScan:
                 if any(n.split(".")[0] == "numpy" for n in self.names(func)):
                     return True
                 if type(func) is ast.Attribute and (func.attr in HOST_METHODS or func.attr == "to"):
+                    return True
+                if (func.attr if type(func) is ast.Attribute else getattr(func, "id", "")) in (
+                    HOST_HELPERS
+                ):
                     return True
                 node = func
             elif kind is ast.Attribute or kind is ast.Subscript:
