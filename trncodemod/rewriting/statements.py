@@ -23,6 +23,8 @@ Line = TypeVar("Line", cst.SimpleStatementLine, cst.SimpleStatementSuite)
 # Calls a test may make and still only read: availability and capability checks, introspection.
 _READS = frozenset(
     {"is_available", "is_bf16_supported", "isinstance", "hasattr", "getattr", "len", "get"}
+    # A device string's tests: `if args.device.startswith("cuda"): torch.cuda.synchronize()`.
+    | {"startswith", "endswith", "lower", "upper"}
 )
 
 
