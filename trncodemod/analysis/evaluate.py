@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
@@ -173,8 +174,11 @@ class Evaluator(LibraryCalls):
         facts: Facts,
         launch_lines: Mapping[str, Iterable[str]] | None = None,
         read_config: Callable[[str], str | None] | None = None,
+        unreadable: Mapping[str, str] | None = None,
     ) -> None:
         self.modules = Modules(texts)
+        # The modules the tool could not read (a syntax error), by path: why.
+        self.unreadable = dict(unreadable or {})
         self.facts = facts
         self.launch_lines = {k: tuple(v) for k, v in (launch_lines or {}).items()}
         # A configuration file of the repository by its path there (`configs/vae.yaml`): its
@@ -513,6 +517,7 @@ class Evaluator(LibraryCalls):
     def _import(self, node: ast.Import | ast.ImportFrom, frame: Frame) -> None:
         if isinstance(node, ast.Import):
             for alias in node.names:
+                self._import_unreadable(alias.name, node, frame)
                 path = self.modules.resolve(frame.path, alias.name)
                 if alias.asname:
                     frame.env[alias.asname] = self._module_value(path, alias.name)
@@ -522,6 +527,7 @@ class Evaluator(LibraryCalls):
                     frame.env[head] = self._module_value(head_path, head)
             return
         spec = "." * node.level + (node.module or "")
+        self._import_unreadable(spec, node, frame)
         module = self.modules.resolve(frame.path, spec) if spec.strip(".") or node.level else None
         if spec.strip(".") == "" and node.level:
             module = self.modules.resolve(frame.path, spec)
@@ -546,6 +552,24 @@ class Evaluator(LibraryCalls):
                 frame.env[local] = Unknown(at=f"{frame.path}:{node.lineno}", reason="an import")
             else:
                 frame.env[local] = External(name=f"{node.module}.{alias.name}")
+
+    def _import_unreadable(self, spec: str, node: ast.AST, frame: Frame) -> None:
+        """An import of a module of the program the tool could not read: an "unreadable" event
+        with the module and why (`from examples import *` of a file that uses `async` as a
+        name: Python raises SyntaxError at that import)."""
+        if not self.unreadable or spec.split(".", 1)[0] in _LIBRARIES:
+            return
+        name = spec.lstrip(".").replace(".", "/")
+        folder = posixpath.dirname(frame.path)
+        if spec.startswith("."):
+            for _ in range(len(spec) - len(spec.lstrip(".")) - 1):
+                folder = posixpath.dirname(folder)
+            name = posixpath.join(folder, name) if name else folder
+        for path, why in self.unreadable.items():
+            stem = path.removesuffix(".py").removesuffix("/__init__")
+            if stem == name or stem.endswith("/" + name) and not spec.startswith("."):
+                self._event("unreadable", frame, node, f"{path}|{why}")
+                return
 
     def _module_value(self, path: str | None, name: str) -> Value:
         """A module bound by an import: run when one of its names is first read."""

@@ -111,6 +111,27 @@ def evaluate_trace(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
 
 
 def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
+    unreadable = next((e for e in trace.events if e.kind == "unreadable"), None)
+    if unreadable is not None:
+        # The run imports a module of the program the tool could not read: a syntax error
+        # stops Python there too (`async` as a name on Python 3.7 and later); anything else
+        # (too large, undecodable) leaves what it runs unknown.
+        path, _, why = unreadable.detail.partition("|")
+        if why.startswith("syntax error"):
+            return EntryVerdict(
+                entry,
+                DOES_NOT,
+                unreadable.where,
+                f"it imports `{path}`, which does not parse: {why}; Python raises SyntaxError "
+                "at this import",
+            )
+        return EntryVerdict(
+            entry,
+            CANNOT_TELL,
+            unreadable.where,
+            f"it imports `{path}`, which the tool could not read ({why}); `trncodemod verify` "
+            "runs it",
+        )
     found = _judge_run(entry, trace, facts)
     if found.value != RUNS:
         return found

@@ -496,11 +496,28 @@ def _check_with_cpython(code: str) -> None:
     try:
         ast.parse(code)
     except SyntaxError as py_err:
-        raise MigrationError(f"syntax error: {py_err.msg}", py_err.lineno, py_err.offset) from None
+        message = f"syntax error: {py_err.msg}"
+        word = _reserved_name(py_err)
+        if word:
+            message += (
+                f": `{word}` is a reserved word since Python 3.7, and this file (written for an "
+                f"older Python) uses it as a name; torch 2.9 needs Python 3.9 or later, so rename "
+                f"it (e.g. `{word}_`)"
+            )
+        raise MigrationError(message, py_err.lineno, py_err.offset) from None
     except (RecursionError, MemoryError):
         raise MigrationError("too deeply nested to parse") from None
     except ValueError:
         pass  # e.g. a NUL byte; LibCST's message is reported instead
+
+
+def _reserved_name(error: SyntaxError) -> str:
+    """`async` or `await` where CPython stopped, used as a name (`def f(async=True)`,
+    `g(async=True)`, `self.async = x`): valid before Python 3.7."""
+    text, offset = error.text or "", (error.offset or 0) - 1
+    found = re.match(r"(async|await)\b\s*(=|,|\)|\.|$)", text[max(offset, 0) :])
+    preceded = text[:offset].rstrip().endswith((".", "(", ",", "def"))
+    return found.group(1) if found and (found.group(2) in ("=", ",", ")") or preceded) else ""
 
 
 def _reparse(code: str) -> cst.Module:

@@ -642,7 +642,13 @@ def _evaluate(outcomes: Sequence[FileOutcome], target: str) -> _Evaluated:
         lines.setdefault(path, []).append(line)
     backend = "neuron" if target == "neuron" else "xla"
     facts = facts_for(backend)
-    evaluator = Evaluator(texts, facts, lines, _config_reader(outcomes))
+    # A module that failed, by its path: what stopped the tool there, and where.
+    unreadable = {
+        o.display: f"{o.error} ({o.display}:{o.error_line})" if o.error_line else o.error
+        for o in outcomes
+        if o.error is not None and o.display.endswith(".py")
+    }
+    evaluator = Evaluator(texts, facts, lines, _config_reader(outcomes), unreadable)
     entries = []
     off_path = []
     starts = entry_points(texts, {p for p, _ in launched}, scripts)

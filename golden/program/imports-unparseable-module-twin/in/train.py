@@ -1,0 +1,21 @@
+# Twin of imports-unparseable-module: the module that does not parse is in the tree but no
+# entry point imports it: the training script runs, and only the file is reported.
+import torch
+from torch import nn
+
+
+
+def main():
+    model = nn.Linear(4, 2).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    memory = None
+    for _ in range(10):
+        loss = model(torch.randn(8, 4).cuda()).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return memory
+
+
+if __name__ == "__main__":
+    main()
