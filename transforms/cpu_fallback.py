@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.cpu_fallback_blas import MatmulForm, matmul_form
 from trncodemod.transforms.cpu_fallback_rules import (
@@ -190,7 +191,11 @@ class CpuFallbackDiagnostics(Pass):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         form = self._matmul.get(original_node)
-        return updated_node if form is None else form.expression(updated_node)
+        if form is None:
+            return updated_node
+        if isinstance(original_node.func, cst.Name):  # `from torch import addmm` left unused
+            RemoveImportsVisitor.remove_unused_import_by_node(self.context, original_node.func)
+        return form.expression(updated_node)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self.facts = Facts(self)

@@ -22,7 +22,15 @@ from trncodemod.analysis.fallback_facts import number
 _PRODUCT = {"addmm": "{} @ {}", "addmv": "{} @ {}", "addbmm": "({} @ {}).sum(0)"}
 _LETTERS = {"addmm": ("M", "A", "B"), "addmv": ("m", "A", "v"), "addbmm": ("M", "A", "B")}
 # Where the replacing `M - 2.0 * (A @ B)` needs no parentheses: it is a whole value there.
-_WHOLE_VALUE = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Arg, cst.Expr)
+_WHOLE_VALUE = (
+    cst.Assign,
+    cst.AnnAssign,
+    cst.AugAssign,
+    cst.Return,
+    cst.Arg,
+    cst.Expr,
+    cst.Element,
+)
 _ADDITIVE = (
     cst.Add,
     cst.Subtract,

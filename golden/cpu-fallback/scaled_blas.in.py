@@ -5,6 +5,7 @@
 # form, `beta=0`).
 import torch
 import torch.nn as nn
+from torch import addmm
 
 
 class VectorQuantizer(nn.Module):
@@ -35,3 +36,13 @@ class Mixer(nn.Module):
         bias.addmm_(x, w, alpha=-2.0)
         product = torch.addmm(bias, x, w, beta=0, alpha=-2.0)
         return blended, summed, difference, doubled, projected, pooled, scaled, product
+
+
+class Spellings(nn.Module):
+    # Parenthesized where the sum needs it; a comment inside the call keeps it reported.
+    def forward(self, bias, x, w, flag):
+        picked = addmm(bias, x, w, alpha=0.5) if flag else bias
+        squared = torch.addmm(bias, x, w, alpha=3) ** 2
+        kept = torch.addmm(bias,  # the bias
+                           x, w, alpha=2.0)
+        return torch.addmm(bias, x, w, alpha=2), picked, squared, kept

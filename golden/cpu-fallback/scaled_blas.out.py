@@ -34,3 +34,13 @@ class Mixer(nn.Module):
         bias.addmm_(x, w, alpha=-2.0)
         product = torch.addmm(bias, x, w, beta=0, alpha=-2.0)
         return blended, summed, difference, doubled, projected, pooled, scaled, product
+
+
+class Spellings(nn.Module):
+    # Parenthesized where the sum needs it; a comment inside the call keeps it reported.
+    def forward(self, bias, x, w, flag):
+        picked = (bias + 0.5 * (x @ w)) if flag else bias
+        squared = (bias + 3 * (x @ w)) ** 2
+        kept = torch.addmm(bias,  # the bias
+                           x, w, alpha=2.0)
+        return bias + 2 * (x @ w), picked, squared, kept
