@@ -812,6 +812,182 @@ def fallback_ops() -> dict:
     return found
 
 
+def scaled_blas() -> dict:
+    """The BLAS-style ops with a scale (`addmm`, `baddbmm`, `addbmm`, `addmv`, `addr`; function,
+    method and in-place forms; `alpha`/`beta` absent, spelled 1 or 1.0, scaled, or `beta=0`):
+    their `aten::` fallback counters on XLA:CPU; the same for the matmul spellings that replace
+    them; a VQ-VAE's codebook distance (4096 x 64 inputs, 512 x 64 codebook) and the other ops'
+    rewrites, float32, on random inputs: the largest absolute difference of the rewrite on the XLA
+    device from the op on the CPU, beside the matmul alone's (`A @ B` on XLA against the CPU), and
+    of the gradients; a training step's executions; the result's dtype under bf16 autocast."""
+    device = torch_xla.device()
+    generator = torch.Generator().manual_seed(0)
+
+    def randn(*shape):
+        return torch.randn(*shape, generator=generator)
+
+    n, k, p, b = 6, 5, 7, 3
+    host = {
+        "M": randn(n, p), "A": randn(n, k), "B": randn(k, p), "bM": randn(b, n, p),
+        "bA": randn(b, n, k), "bB": randn(b, k, p), "v": randn(k), "m": randn(n),
+        "x": randn(n), "y": randn(p),
+    }  # fmt: skip
+    t = {key: value.to(device) for key, value in host.items()}
+    ops = {
+        "torch.addmm(M, A, B)": lambda **kw: torch.addmm(t["M"], t["A"], t["B"], **kw),
+        "M.addmm(A, B)": lambda **kw: t["M"].addmm(t["A"], t["B"], **kw),
+        "M.addmm_(A, B)": lambda **kw: t["M"].clone().addmm_(t["A"], t["B"], **kw),
+        "torch.addmm(M, A, B, out=o)": lambda **kw: torch.addmm(
+            t["M"], t["A"], t["B"], out=torch.empty(n, p, device=device), **kw
+        ),
+        "torch.baddbmm(bM, bA, bB)": lambda **kw: torch.baddbmm(t["bM"], t["bA"], t["bB"], **kw),
+        "bM.baddbmm(bA, bB)": lambda **kw: t["bM"].baddbmm(t["bA"], t["bB"], **kw),
+        "bM.baddbmm_(bA, bB)": lambda **kw: t["bM"].clone().baddbmm_(t["bA"], t["bB"], **kw),
+        "torch.addbmm(M, bA, bB)": lambda **kw: torch.addbmm(t["M"], t["bA"], t["bB"], **kw),
+        "M.addbmm(bA, bB)": lambda **kw: t["M"].addbmm(t["bA"], t["bB"], **kw),
+        "M.addbmm_(bA, bB)": lambda **kw: t["M"].clone().addbmm_(t["bA"], t["bB"], **kw),
+        "torch.addmv(m, A, v)": lambda **kw: torch.addmv(t["m"], t["A"], t["v"], **kw),
+        "m.addmv(A, v)": lambda **kw: t["m"].addmv(t["A"], t["v"], **kw),
+        "m.addmv_(A, v)": lambda **kw: t["m"].clone().addmv_(t["A"], t["v"], **kw),
+        "torch.addr(M, x, y)": lambda **kw: torch.addr(t["M"], t["x"], t["y"], **kw),
+        "M.addr(x, y)": lambda **kw: t["M"].addr(t["x"], t["y"], **kw),
+        "M.addr_(x, y)": lambda **kw: t["M"].clone().addr_(t["x"], t["y"], **kw),
+    }
+    scalings = {
+        "": {},
+        "alpha=1": {"alpha": 1},
+        "alpha=1.0, beta=1.0": {"alpha": 1.0, "beta": 1.0},
+        "alpha=-2.0": {"alpha": -2.0},
+        "alpha=-2.0, beta=1.0": {"alpha": -2.0, "beta": 1.0},
+        "alpha=2": {"alpha": 2},
+        "beta=0.5": {"beta": 0.5},
+        "alpha=0.1, beta=0.9": {"alpha": 0.1, "beta": 0.9},
+        "beta=0": {"beta": 0},
+    }
+
+    def fallbacks(op, **scaling) -> str:
+        """The `aten::` fallback counters, one string ("" for none) to keep the table short."""
+        _settle()
+        op(**scaling)
+        torch_xla.sync()
+        return ", ".join(sorted(n for n in met.counter_names() if n.startswith("aten::")))
+
+    found: dict = {"fallbacks": {}}
+    for name, op in ops.items():
+        row = {scaling or "none": fallbacks(op, **kw) for scaling, kw in scalings.items()}
+        found["fallbacks"][name] = row
+    M, A, B, bM, bA, bB, v, m, x, y = t.values()
+    rewrites = {
+        "M - 2.0 * (A @ B)": lambda: M - 2.0 * (A @ B),
+        "0.9 * M + 0.1 * (A @ B)": lambda: 0.9 * M + 0.1 * (A @ B),
+        "-2.0 * (A @ B) (beta=0)": lambda: -2.0 * (A @ B),
+        "M + (bA @ bB).sum(0)": lambda: M + (bA @ bB).sum(0),
+        "0.9 * M + 0.1 * (bA @ bB).sum(0)": lambda: 0.9 * M + 0.1 * (bA @ bB).sum(0),
+        "m + A @ v": lambda: m + A @ v,
+        "0.9 * m + 0.1 * (A @ v)": lambda: 0.9 * m + 0.1 * (A @ v),
+        "M.mul_(0.5).add_(A @ B, alpha=-2.0) (in place)": lambda: (
+            M.clone().mul_(0.5).add_(A @ B, alpha=-2.0)
+        ),
+        "m.add_(A @ v, alpha=0.1) (in place)": lambda: m.clone().add_(A @ v, alpha=0.1),
+        "o.copy_(M - 2.0 * (A @ B)) (out=o)": lambda: torch.empty(n, p, device=device).copy_(
+            M - 2.0 * (A @ B)
+        ),
+    }
+    found["rewrites: fallbacks"] = {name: fallbacks(op) for name, op in rewrites.items()}
+
+    # The VQ-VAE's nearest-codebook distance, and each other op's rewrite, on random inputs.
+    inputs, codebook = randn(4096, 64), randn(512, 64)
+    squares = (codebook**2).sum(1) + (inputs**2).sum(1, keepdim=True)
+    big = {"squares": squares, "inputs": inputs, "codebook": codebook, "bM": randn(8, 64, 96),
+           "bA": randn(8, 64, 128), "bB": randn(8, 128, 96), "M": randn(64, 96), "m": randn(64),
+           "A": randn(64, 128), "v": randn(128)}  # fmt: skip
+    pairs = {
+        "torch.addmm(squares, inputs, codebook.t(), alpha=-2.0, beta=1.0) → "
+        "squares - 2.0 * (inputs @ codebook.t())": (
+            lambda h: torch.addmm(h["squares"], h["inputs"], h["codebook"].t(), alpha=-2.0, beta=1.0),
+            lambda h: h["squares"] - 2.0 * (h["inputs"] @ h["codebook"].t()),
+        ),
+        "torch.addmm(squares, inputs, codebook.t(), beta=0.9, alpha=0.1) → "
+        "0.9 * squares + 0.1 * (inputs @ codebook.t())": (
+            lambda h: torch.addmm(h["squares"], h["inputs"], h["codebook"].t(), beta=0.9, alpha=0.1),
+            lambda h: 0.9 * h["squares"] + 0.1 * (h["inputs"] @ h["codebook"].t()),
+        ),
+        "torch.addbmm(M, bA, bB, beta=0.5) → 0.5 * M + (bA @ bB).sum(0)": (
+            lambda h: torch.addbmm(h["M"], h["bA"], h["bB"], beta=0.5),
+            lambda h: 0.5 * h["M"] + (h["bA"] @ h["bB"]).sum(0),
+        ),
+        "torch.addmv(m, A, v) → m + A @ v": (
+            lambda h: torch.addmv(h["m"], h["A"], h["v"]),
+            lambda h: h["m"] + h["A"] @ h["v"],
+        ),
+        "torch.addmv(m, A, v, alpha=-2.0) → m - 2.0 * (A @ v)": (
+            lambda h: torch.addmv(h["m"], h["A"], h["v"], alpha=-2.0),
+            lambda h: h["m"] - 2.0 * (h["A"] @ h["v"]),
+        ),
+        "matmul alone: inputs @ codebook.t()": (
+            lambda h: h["inputs"] @ h["codebook"].t(),
+            lambda h: h["inputs"] @ h["codebook"].t(),
+        ),
+    }  # fmt: skip
+    differences = {}
+    for name, (original, rewrite) in pairs.items():
+        on_cpu = {key: value.clone().requires_grad_() for key, value in big.items()}
+        on_xla = {key: value.to(device).requires_grad_() for key, value in big.items()}
+        expected, result = original(on_cpu), rewrite(on_xla)
+        upstream = randn(*expected.shape)
+        expected.backward(upstream)
+        result.backward(upstream.to(device))
+        gradients = [
+            float((on_xla[key].grad.cpu() - on_cpu[key].grad).abs().max())
+            for key in big
+            if on_cpu[key].grad is not None
+        ]
+        differences[name] = {
+            "value": float((result.detach().cpu() - expected.detach()).abs().max()),
+            "largest |value|": float(expected.detach().abs().max()),
+            "gradients": max(gradients),
+        }
+    found["largest difference from the op on the CPU (float32)"] = differences
+
+    def step(distance) -> dict:
+        torch.manual_seed(0)
+        encoder = torch.nn.Linear(32, 64).to(device)
+        codebook = torch.nn.Parameter(torch.randn(512, 64, device=device))
+        optimizer = torch.optim.SGD([*encoder.parameters(), codebook], lr=0.1)
+        batch = torch.randn(256, 32, device=device)
+        for index in range(4):
+            if index == 1:
+                _settle()
+            z = encoder(batch)
+            squares = (codebook**2).sum(1) + (z**2).sum(1, keepdim=True)
+            nearest = distance(squares, z, codebook).argmin(1)
+            loss = (z - codebook[nearest]).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            torch_xla.sync()
+        xm.wait_device_ops()
+        fallback = {n: met.counter_value(n) for n in met.counter_names() if n.startswith("aten::")}
+        return {"fallbacks in 3 steps": fallback, **_counts()}
+
+    found["VQ-VAE step, 3 steps"] = {
+        "torch.addmm(squares, z, codebook.t(), alpha=-2.0, beta=1.0)": step(
+            lambda s, z, c: torch.addmm(s, z, c.t(), alpha=-2.0, beta=1.0)
+        ),
+        "squares - 2.0 * (z @ codebook.t())": step(lambda s, z, c: s - 2.0 * (z @ c.t())),
+    }
+    with torch.autocast("xla", dtype=torch.bfloat16):
+        found["dtype under torch.autocast('xla', dtype=torch.bfloat16)"] = {
+            "torch.addmm(M, A, B, alpha=-2.0)": str(torch.addmm(M, A, B, alpha=-2.0).dtype),
+            "M - 2.0 * (A @ B)": str((M - 2.0 * (A @ B)).dtype),
+            "torch.addmv(m, A, v)": str(torch.addmv(m, A, v).dtype),
+            "m + A @ v": str((m + A @ v).dtype),
+            "torch.addbmm(M, bA, bB)": str(torch.addbmm(M, bA, bB).dtype),
+            "M + (bA @ bB).sum(0)": str((M + (bA @ bB).sum(0)).dtype),
+        }
+    return found
+
+
 class _WeightNormInGraph(torch.nn.Module):
     """Weight norm written out, as a parametrization: ``g * v / ||v||`` over every dimension
     but ``dim``, with the parameters ``parametrizations.weight_norm`` registers."""
@@ -1565,6 +1741,7 @@ FACTS = {
         host_read_ops,
         gradient_accumulation,
         fallback_ops,
+        scaled_blas,
         fft_ops,
         weight_norm,
         ctc_loss,

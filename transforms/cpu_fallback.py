@@ -1,7 +1,9 @@
 """Ops that fall back to the CPU, make shapes depend on the data, or that neuronx-cc rejects, in
 model and training code ([xla-troubleshoot, neuron-debug, torchneuron-overview]). Reported, from the
-op table ``data/fallback_ops.toml``; the one rewrite is a constant written through a mask that
-compares the tensor itself (``x[x < y] = c`` → ``x.masked_fill_(x < y, c)``, TRN424).
+op table ``data/fallback_ops.toml``; two are rewritten: a constant written through a mask that
+compares the tensor itself (``x[x < y] = c`` → ``x.masked_fill_(x < y, c)``, TRN424), and a
+BLAS-style call torch-xla runs on the CPU written as a matmul (``torch.addmm(M, A, B, alpha=-2.0)``
+→ ``M - 2.0 * (A @ B)``, TRN420; ``cpu_fallback_blas``).
 
 Model and training code is what ``trncodemod.analysis.model_code`` finds (loops, model classes,
 the functions they call; never dataset code), and an operand that is visibly on the host
@@ -12,12 +14,15 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider
+from trncodemod.transforms.cpu_fallback_blas import MatmulForm, matmul_form
 from trncodemod.transforms.cpu_fallback_rules import (
     BY_CODE,
     RULES,
     BooleanMaskIndex,
     MaskFillAssignment,
+    ScaledBlasFallback,
 )
 
 from trncodemod.analysis.facts import FileFacts
@@ -87,6 +92,9 @@ class CpuFallbackDiagnostics(Pass):
         "weight_norm",
         "CTCLoss",
         "ctc_loss",
+        "addmm",
+        "addmv",
+        "addbmm",
     )
 
     @classmethod
@@ -181,9 +189,18 @@ class CpuFallbackDiagnostics(Pass):
     ) -> cst.BaseSmallStatement:
         return self._fill.get(original_node, updated_node)
 
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        form = self._matmul.get(original_node)
+        if form is None:
+            return updated_node
+        if isinstance(original_node.func, cst.Name):  # `from torch import addmm` left unused
+            RemoveImportsVisitor.remove_unused_import_by_node(self.context, original_node.func)
+        return form.expression(updated_node)
+
     def visit_Module(self, node: cst.Module) -> bool:
         self.facts = Facts(self)
         self._fill: dict[cst.Assign, cst.Expr] = {}
+        self._matmul: dict[cst.Call, MatmulForm] = {}
         self._only_training = False
         seen: set[int] = set()
         for found in walk(model_code(self, node), seen):
@@ -211,7 +228,7 @@ class CpuFallbackDiagnostics(Pass):
                     self._call(found)
                 elif isinstance(found, cst.Name | cst.Attribute):
                     self._reference(found)
-        return bool(self._fill)  # visit the tree only to rewrite (leave_Assign)
+        return bool(self._fill or self._matmul)  # visit the tree only to rewrite (leave_*)
 
     def _call(self, call: cst.Call) -> None:
         found = self.facts.op_of_call(call)
@@ -226,6 +243,9 @@ class CpuFallbackDiagnostics(Pass):
             return  # a blocker there: the off-device pass reports it (TRN029)
         if op.training_only and self._untrained():
             return
+        if op.code == ScaledBlasFallback.code:
+            self._blas(call, spelling, op.cost(self.target))
+            return
         message = f"`{spelling}` {op.cost(self.target)}"
         if op.dynamic_shape:
             message += ", and its size depends on the data " + (
@@ -235,6 +255,25 @@ class CpuFallbackDiagnostics(Pass):
                 '`torch.compile(backend="neuron")` region needs static shapes)'
             )
         self.report(call, BY_CODE[op.code], f"{message}: {op.fix}", False)
+
+    def _blas(self, call: cst.Call, spelling: str, cost: str) -> None:
+        """TRN420: the call written as a matmul where that is certain (``cpu_fallback_blas``),
+        on the XLA targets, where its fallback is measured; elsewhere what to write."""
+        receiver = spelling.startswith(".")
+        kind = spelling.strip(".()") if receiver else spelling.rpartition(".")[2]
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        form = matmul_form(call, kind, receiver, parent)
+        if isinstance(form, str):
+            self.report(call, ScaledBlasFallback, f"`{spelling}` {cost}: {form}", False)
+            return
+        text = form.text(call, whole=False)
+        if not self.target.is_xla:
+            self.report(call, ScaledBlasFallback, f"`{spelling}` {cost}: write `{text}`", False)
+            return
+        shown = f"`{text}`" if len(text) <= 80 and "\n" not in text else "its matmul form"
+        autocast = "" if kind == "addmv" else " (under bf16 autocast its result is float32)"
+        if self.report(call, ScaledBlasFallback, f"`{spelling}` {cost} → {shown}{autocast}", True):
+            self._matmul[call] = form
 
     def _untrained(self) -> bool:
         """No training run reaches the module: the program says so (two files or more), or it is

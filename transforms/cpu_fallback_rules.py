@@ -316,6 +316,56 @@ class SparseTensor(Rule):
     sources = ("xla-troubleshoot", "measured-sparse-tensors")
 
 
+class ScaledBlasFallback(Rule):
+    """## What it does
+    Rewrites the BLAS-style calls that torch-xla runs on the CPU into the matmul they compute, in
+    model and training code: `torch.addmm(M, A, B, beta=b, alpha=a)` and `M.addmm(A, B, ...)`
+    with an `alpha` or `beta` other than 1 become `b * M + a * (A @ B)`, a factor of 1 dropped and
+    a negative `alpha` written as a subtraction (`M - 2.0 * (A @ B)`); `torch.addmv(m, A, v)` and
+    `torch.addbmm(M, A, B)` at any scale, unscaled included, become `m + A @ v` and
+    `M + (A @ B).sum(0)`, scaled the same way. Rewritten only where the result is a value and the
+    scales are literal numbers; reported with what to write where a scale is not a literal, with
+    `out=`, in the in-place form (`M.addmm_(...)`: `M.mul_(b).add_(A @ B, alpha=a)`), with
+    `beta=0` (`a * (A @ B)`: `beta=0` does not read `M`, NaN included, which `0 * M` would), and
+    on `--target neuron`. Not reported: `addmm` without `alpha`/`beta` or with both the literal
+    1 (`1` or `1.0`), and `baddbmm` and `addr`, which torch-xla lowers at every scale.
+
+    ## Why
+    torch-xla lowers `addmm` only with `alpha` and `beta` 1 ([xla-addmm-source]); it has no
+    lowering of `addmv` or `addbmm`. Each runs on the CPU (`aten::addmm`, `aten::addmv`,
+    `aten::addbmm` in the metrics report), which executes the pending graph and copies the
+    operands to the host and the result back ([measured-scaled-blas], torch-xla 2.9 on XLA:CPU:
+    a fallback in every form, function, method, in place and `out=`, and for `addmm` at every
+    scale but 1, `beta=0` included; a VQ-VAE's nearest-codebook distance,
+    `torch.addmm(codebook_sqr + inputs_sqr, inputs, codebook.t(), alpha=-2.0, beta=1.0)`,
+    trained 3 steps in 6 graph executions and 3 host copies, against 3 and 0 written as a
+    matmul). The matmul spellings run with no fallback and compute the same values: on random
+    float32 inputs the codebook distance's is exactly equal to `addmm` on the CPU (4096 x 64
+    inputs, 512 x 64 codebook), the other ops' within 1.5e-5 at magnitudes near 100 (a rounding
+    of the last bit), and their gradients within 2.5e-4 (the matmul alone differs by 1.3e-4).
+    It is a review fix because under bf16 autocast `addmm` and `addbmm` return bf16 where the
+    matmul form, whose `M` is not cast, returns float32 ([measured-scaled-blas]), and because a
+    scale that is not a power of two rounds once more.
+
+    ## Example
+    ```python
+    distances = torch.addmm(codebook_sqr + inputs_sqr, inputs, codebook.t(), alpha=-2.0, beta=1.0)
+    ```
+
+    ## Use instead
+    ```python
+    distances = codebook_sqr + inputs_sqr - 2.0 * (inputs @ codebook.t())
+    ```
+    """
+
+    code = "TRN420"
+    name = "scaled-blas-fallback"
+    summary = "`addmm` with a scale, `addmv` and `addbmm` run on the CPU → the matmul they compute"
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("measured-scaled-blas", "xla-addmm-source")
+
+
 class ComplexDtype(Rule):
     """## What it does
     Reports complex dtypes (`torch.complex64`, `torch.complex128`, `torch.cfloat`,
@@ -572,6 +622,7 @@ RULES: tuple[type[Rule], ...] = (
     RepeatInterleaveTensor,
     FftFallback,
     SparseTensor,
+    ScaledBlasFallback,
     ComplexDtype,
     IntegerTopk,
     IntegerMatmul,

@@ -74,6 +74,30 @@ def _integer(node: cst.BaseExpression) -> int | None:
     return sign * int(node.value, 0) if isinstance(node, cst.Integer) else None
 
 
+def number(node: cst.BaseExpression) -> int | float | None:
+    """The value of a number literal (`2`, `-2.0`, `1e-3`), negated or not: a BLAS call's
+    `alpha`/`beta`."""
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        sign, node = (-1 if isinstance(node.operator, cst.Minus) else 1), node.expression
+    if isinstance(node, cst.Integer | cst.Float):
+        return sign * node.evaluated_value
+    return None
+
+
+def scaled(call: cst.Call, receiver: bool) -> bool:
+    """Whether a BLAS-style call (`addmm`) may scale: an `alpha` or `beta` that is not the
+    literal 1, or the scalars given by position (the old `addmm(beta, M, alpha, A, B)`)."""
+    if len(_positional(call)) > (2 if receiver else 3):
+        return True
+    return any(
+        arg.keyword is not None
+        and arg.keyword.value in ("alpha", "beta")
+        and number(arg.value) != 1
+        for arg in call.args
+    )
+
+
 def method_name(call: cst.Call) -> str | None:
     return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
 
@@ -299,6 +323,8 @@ class Facts:
             return not _sampling_lowered(call, receiver)
         if op.when == "fused-weight-norm":
             return self._fused_weight_norm(call)
+        if op.when == "scaled":
+            return scaled(call, receiver)
         return True
 
     def _fused_weight_norm(self, call: cst.Call) -> bool:
