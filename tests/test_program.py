@@ -638,7 +638,10 @@ def test_a_one_step_method_is_no_loops_step_where_the_loop_cuts_or_a_call_is_out
             for x in loader:
                 runner.update(model(x.to(device)).sum())
     """
-    assert _called_steps(cut) == _called_steps(once) == _called_steps(batches) == ()
+    assert _called_steps(cut) == _called_steps(once) == ()
+    # A loop the step-marker pass would cut only at the end of its iteration (it moves its batch
+    # and calls the model) leaves the cut to the method, after its optimizer step.
+    assert _called_steps(batches) == (("Agent.update", "train.py:6"),)
 
 
 def test_a_test_modules_call_of_a_one_step_method_does_not_count():

@@ -91,6 +91,10 @@ def _running_total(statement: cst.BaseStatement) -> bool:
     return True
 
 
+# How far a loop may sit from its mapped line (lines earlier passes added just above it).
+_LINE_SLACK = 3
+
+
 class TrainLoopStepMarker(Rule):
     """## What it does
     Inserts the target's step marker into a training loop (a `for`/`while` whose own body calls
@@ -620,6 +624,26 @@ class StepMarker(Pass):
             statements = list(function.body.body)  # type: ignore[union-attr]
             self._after[function.body] = step_holder(statements, steps)
 
+    def _stepped_elsewhere(self, loop: cst.CSTNode) -> bool:
+        """A loop whose step is a function of the program that it calls once per iteration
+        (``ModuleView.stepped_loops``), cut after that function's optimizer step."""
+        stepped = self.run.program.stepped_loops
+        if not stepped:
+            return False
+        # Earlier passes may have added lines at or above the loop (`device = torch_xla.device()`
+        # before it), which the line map pairs up in order: near the mapped line, and calling
+        # the function by its name in its own iteration, is the loop.
+        line = self.get_metadata(PositionProvider, loop).start.line
+        called = {
+            node.func.value if isinstance(node.func, cst.Name) else node.func.attr.value
+            for node in own_statements(loop.body)  # type: ignore[attr-defined]
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name | cst.Attribute)
+        }
+        return any(
+            name in called and abs(self.run.from_original(given) - line) <= _LINE_SLACK
+            for given, name in stepped
+        )
+
     def _steps_to_cut(self, function: cst.FunctionDef) -> tuple[cst.Call, ...]:
         """The optimizer steps of a step function's own body (outside its loops); none where
         the function already calls a marker."""
@@ -819,6 +843,8 @@ class StepMarker(Pass):
 
     def _plan(self, info: LoopInfo) -> None:
         loop = info.node
+        if info.kind != "train" and self._stepped_elsewhere(loop):
+            return  # the step it calls cuts after its optimizer step (``_plan_called_steps``)
         read = first_host_read(loop) if info.kind != "train" else None
         if self._cut_elsewhere(info):
             # MpDeviceLoader syncs at every batch ([xla-devices, neuron-mnist, xla-loader,

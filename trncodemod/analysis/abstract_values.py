@@ -179,6 +179,17 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
     # Sequences of one length, item by item (`self.unet.parameters()` of one of four U-Nets).
     if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items):
         return Seq(items=tuple(_join(x, y, at, why) for x, y in zip(a.items, b.items, strict=True)))
+    # Mappings of the same keys, key by key (a parameter group whose `lr` an `if` chose).
+    if (
+        isinstance(a, Dict)
+        and isinstance(b, Dict)
+        and [k for k, _ in a.items] == [k for k, _ in b.items]
+    ):
+        return Dict(
+            items=tuple(
+                (k, _join(x, y, at, why)) for (k, x), (_, y) in zip(a.items, b.items, strict=True)
+            )
+        )
     # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
     # followed where it is used.
     # An attribute left None on one way (`self.unet = None` in `__init__`, set by an `if`/`elif`

@@ -955,6 +955,8 @@ class Evaluator(LibraryCalls):
             return left
         if isinstance(right, Tensor):
             return right
+        if isinstance(op, ast.Add) and isinstance(left, Seq) and isinstance(right, Seq):
+            return Seq(items=left.items + right.items)  # `params += [{"params": [value]}]`
         if isinstance(left, Const) and isinstance(right, Const):
             a, b = left.value, right.value
             try:
@@ -1234,6 +1236,11 @@ class Evaluator(LibraryCalls):
         self.trace.events.append(Event(kind, where, self._current_loops, detail, on_cpu))
 
     def _method(self, target, name, args, kwargs, at, node, frame) -> Value:
+        if isinstance(target, Seq) and name in ("items", "values", "copy"):
+            # `dict(model.named_parameters()).items()`: each item with its key.
+            if name == "items":
+                return Seq(items=tuple(Seq(items=(Unknown(at=at), v)) for v in target.items))
+            return target
         if name == "backward":
             self._event("backward", frame, node)
             return Const()
@@ -1276,7 +1283,7 @@ class Evaluator(LibraryCalls):
 # -- helpers ------------------------------------------------------------------------------------
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
-    | {"map"}
+    | {"map", "dict", "sorted", "reversed"}
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"

@@ -909,6 +909,10 @@ class LibraryCalls:
             return Each(item=Seq(items=tuple(self._element(a) for a in args)))
         if (name in _PROGRESS_BARS or name in ("iter", "list", "tuple")) and args:
             return args[0]
+        if name in ("dict", "sorted", "reversed") and args and isinstance(args[0], Seq):
+            return args[0]  # `dict(model.named_parameters())`: the same items
+        if name == "dict" and not args:
+            return Dict(items=tuple(kwargs.items()))  # `dict(params=[w], lr=0.1)`
         if name == "next" and args:
             return self._element(args[0])
         if name == "isinstance" and len(args) == 2 and isinstance(args[0], Tensor):
@@ -1272,6 +1276,8 @@ def _models_in(params: Value) -> list[Ref]:
         return [r for item in params.items for r in _models_in(item)]
     if isinstance(params, Each):
         return _models_in(params.item)
+    if isinstance(params, Dict):  # a parameter group: `{"params": [value], "lr": lr * 2}`
+        return [r for key, value in params.items if key == "params" for r in _models_in(value)]
     if isinstance(params, OneOf):
         found = [r for choice in params.choices for r in _models_in(choice)]
         return list({r.id: r for r in found}.values())

@@ -622,6 +622,10 @@ class ModuleView:
     # cuts no graph (``_called_steps``: `agent.update(rollouts)` in `for j in range(n):`), each
     # with "path:line" of such a loop: the loop's step, to cut after the optimizer step.
     called_steps: tuple[tuple[str, str], ...] = ()
+    # This module's loops whose step is such a function of the program, each as (its line, the
+    # name the loop calls it by: "train_step"): the cut is in the function, so the step-marker
+    # pass does not cut the loop as well.
+    stepped_loops: tuple[tuple[int, str], ...] = ()
     # Another module of the program may place values on a device (`ModuleSummary.moves`).
     moves_elsewhere: bool = False
     # Where the module is an entry point: another module that its own run (`python module.py`)
@@ -720,7 +724,13 @@ class ModuleView:
     @property
     def locates_lines(self) -> bool:
         """Whether the view names places in the module (reported by its passes)."""
-        return bool(self.step_reads or self.step_shapes or self.step_functions or self.decisions)
+        return bool(
+            self.step_reads
+            or self.step_shapes
+            or self.step_functions
+            or self.decisions
+            or self.stepped_loops
+        )
 
     def kind_of(self, profile: TrainingProfile) -> TrainingProfile:
         """The module's own profile with the program's kind of training added: the
@@ -747,6 +757,7 @@ class ModuleView:
                 self.step_shapes,
                 self.step_functions,
                 self.called_steps,
+                self.stepped_loops,
                 self.moves_elsewhere,
                 self.own_run_moves,
                 self.steps_elsewhere,
@@ -1013,7 +1024,7 @@ def build_program(
     decisions = _used_decisions(summaries, resolver, tests)
     flag_checks, imported_flags = _flags(summaries, resolver)
     reads, shapes, reached = _step_reads(summaries, resolver, tests)
-    called = _called_steps(summaries, resolver, tests)
+    called, stepped_loops = _called_steps(summaries, resolver, tests)
     element_calls = _element_calls(summaries, resolver)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
     device_only = _by_path(
@@ -1054,6 +1065,7 @@ def build_program(
             ),
             step_functions=tuple(sorted(reached.get(path, {}).items())),
             called_steps=tuple(sorted(called.get(path, {}).items())),
+            stepped_loops=tuple(sorted(stepped_loops.get(path, ()))),
             moves_elsewhere=movers - {path} != set(),
             own_run_moves=own_run_moves.get(path, True),
             steps_elsewhere=role == "entry"
@@ -1296,7 +1308,7 @@ def _step_reads(
 
 def _called_steps(
     summaries: Mapping[str, ModuleSummary], resolver: _Resolver, tests: frozenset[str]
-) -> dict[str, dict[str, str]]:
+) -> tuple[dict[str, dict[str, str]], dict[str, set[tuple[int, str]]]]:
     """Functions and methods that step an optimizer outside any loop of their own (and hold no
     training loop), found (``Flow.callers``: through instances, attributes, parameters, across
     modules) called only once per iteration of loops that cut no graph: by module, qualname ->
@@ -1304,8 +1316,12 @@ def _called_steps(
     in `for j in range(num_updates):` of another module, `agent` built by one of several
     classes: the loop's step is the method's, and nothing cuts it. Not one called once outside
     any loop, or in a loop that cuts every iteration (a marker, a step of its own, a device
-    loader): a second cut there would only cut an empty graph. Test modules' calls are left
-    out."""
+    loader): a second cut there would only cut an empty graph. A loop the step-marker pass would
+    cut only at the end of its iteration (it moves its batch or calls the model) does not count:
+    the cut goes in the function, right after the optimizer step and before the `.item()` reads
+    the function makes after it, and the loop's line and the function's name are returned, by
+    module, so that the pass leaves it (a Faster R-CNN's `trainer.train_step(img, bbox, label, scale)` after
+    `img.cuda()`). Test modules' calls are left out."""
     candidates = [
         (path, qualname)
         for path, summary in sorted(summaries.items())
@@ -1314,13 +1330,14 @@ def _called_steps(
         if qualname and scope.own_steps and not scope.steps
     ]
     if not candidates:
-        return {}
+        return {}, {}
     scopes = {path: summary.scopes for path, summary in summaries.items()}
     bases = {path: summary.bases for path, summary in summaries.items()}
     flow = Flow(scopes, bases, resolver.name)
     found: dict[str, dict[str, str]] = {}
+    stepped: dict[str, set[tuple[int, str]]] = {}
     for node in candidates:
-        loops: list[str] = []
+        loops: list[tuple[str, int]] = []
         for caller, call, _bound in flow.callers(node):
             where, calling = caller[0], caller[1]
             if where in tests:
@@ -1330,13 +1347,15 @@ def _called_steps(
             looped = {i: line for i, line in scope.looped_calls if i in places}
             if (where, calling) == node or len(looped) < len(places):
                 break  # recursive, or called outside any loop
-            if set(looped.values()) & set(scope.cut_loops):
+            if set(looped.values()) & (set(scope.cut_loops) - set(scope.pass_cut_loops)):
                 break  # the loop cuts the graph already
-            loops.extend(f"{where}:{line}" for line in sorted(set(looped.values())))
+            loops.extend((where, line) for line in sorted(set(looped.values())))
         else:
             if loops:
-                found.setdefault(node[0], {})[node[1]] = loops[0]
-    return found
+                found.setdefault(node[0], {})[node[1]] = f"{loops[0][0]}:{loops[0][1]}"
+                for where, line in loops:
+                    stepped.setdefault(where, set()).add((line, node[1].rpartition(".")[2]))
+    return found, stepped
 
 
 def _element_calls(

@@ -48,6 +48,13 @@ def _trimmed(context: tuple | None, keep: int) -> tuple | None:
     return ((caller[0], caller[1], _trimmed(caller[2], keep - 1)), call, bound)
 
 
+# The methods of `torch.nn.Module` that return the module itself (torch 2.9 `module.py`).
+_RETURNS_SELF = frozenset(
+    {"cuda", "cpu", "to", "train", "eval", "float", "double", "half", "bfloat16", "type"}
+    | {"requires_grad_", "share_memory", "apply", "to_empty", "xpu", "ipu", "mtia"}
+)
+
+
 class Flow:
     """Values followed across the scopes of the given modules. ``name_of(path, name)``: the
     definition (path, top-level name) a module-level name stands for, (path, "") for a module,
@@ -162,6 +169,14 @@ class Flow:
 
     def _call_result(self, at: Frame, call: Value, depth: int) -> Iterator[Object]:
         callees = self.values(at, call[1], depth)
+        if not callees and call[1][0] == "a" and call[1][2] in _RETURNS_SELF:
+            # `Trainer(model).cuda()`, `net.to(device).train()`: nn.Module's own methods that
+            # return the module, so what they are called on (an instance of the program's
+            # class) is what the call gives.
+            owners = [o for o in self.values(at, call[1][1], depth) if o[0] == "inst"]
+            if owners:
+                yield from owners
+                return
         if not callees:
             yield ("ext", at, call)
             return

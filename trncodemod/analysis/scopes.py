@@ -89,6 +89,9 @@ class Scope:
     # The lines of its loops that cut the graph every iteration: a step marker in the iteration,
     # a step of their own (the step-marker pass cuts it), or a device loader iterated.
     cut_loops: tuple[int, ...] = ()
+    # Those of them cut only by the step-marker pass's end-of-iteration cut of a loop that moves
+    # its batch or calls the model: a step function the loop calls may take the cut instead.
+    pass_cut_loops: tuple[int, ...] = ()
 
     def to_json(self) -> list:
         return [
@@ -106,6 +109,7 @@ class Scope:
             list(self.own_steps),
             [list(c) for c in self.looped_calls],
             list(self.cut_loops),
+            list(self.pass_cut_loops),
         ]
 
     @classmethod
@@ -125,6 +129,7 @@ class Scope:
             tuple(data[11]),
             tuple(tuple(c) for c in data[12]),
             tuple(data[13]),
+            tuple(data[14]),
         )
 
 
@@ -217,7 +222,9 @@ def _scope(
             loops.append(node)
     kept = [(node, value) for node, value in zip(call_nodes, calls, strict=True) if value]
     training = [loop for loop in loops if _trains(loop)]
-    looped, cut = _loop_calls(loops, training, [node for node, _ in kept], bindings, imports)
+    looped, cut, by_pass = _loop_calls(
+        loops, training, [node for node, _ in kept], bindings, imports
+    )
     return Scope(
         params=params,
         bindings={k: tuple(v) for k, v in bindings.items()},
@@ -232,6 +239,7 @@ def _scope(
         own_steps=_own_steps(root) if steps and not isinstance(root, ast.Module) else (),
         looped_calls=looped,
         cut_loops=cut,
+        pass_cut_loops=by_pass,
     )
 
 
@@ -352,13 +360,15 @@ def _loop_calls(
     calls: list[ast.AST],
     bindings: Mapping[str, list[Value]],
     imports: Mapping[str, str],
-) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
-    """``Scope.looped_calls`` and ``Scope.cut_loops`` of a scope's loops and calls."""
+) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+    """``Scope.looped_calls``, ``Scope.cut_loops`` and ``Scope.pass_cut_loops`` of a scope's
+    loops and calls."""
     if not loops:
-        return (), ()
+        return (), (), ()
     index = {id(node): position for position, node in enumerate(calls)}
     looped: list[tuple[int, int]] = []
     cut: list[int] = []
+    by_pass: list[int] = []
     for loop in sorted(loops, key=_line):
         line = _line(loop)
         iteration = list(_iteration(loop, nested_loops=False))
@@ -368,14 +378,12 @@ def _loop_calls(
         loader = isinstance(loop, (ast.For, ast.AsyncFor)) and _iterates_device_loader(
             loop.iter, bindings
         )
-        if (
-            loader
-            or loop in training
-            or _cut_by_its_pass(loop, iteration)
-            or any(_cuts(node, imports) for node in iteration)
-        ):
+        if loader or loop in training or any(_cuts(node, imports) for node in iteration):
             cut.append(line)
-    return tuple(sorted(looped)), tuple(cut)
+        elif _cut_by_its_pass(loop, iteration):
+            cut.append(line)
+            by_pass.append(line)
+    return tuple(sorted(looped)), tuple(cut), tuple(by_pass)
 
 
 def _cut_by_its_pass(loop: ast.AST, iteration: list[ast.AST]) -> bool:

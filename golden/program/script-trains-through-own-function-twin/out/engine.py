@@ -17,10 +17,10 @@ def step(model, optimizer, x, y):
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
     optimizer.step()
+    torch_xla.sync()
 
 
 def train(model, optimizer, data):
     device = torch_xla.device()
     for x, y in data:
         step(model, optimizer, x.to(device), y.to(device))
-        torch_xla.sync()

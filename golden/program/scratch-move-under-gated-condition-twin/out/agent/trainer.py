@@ -12,7 +12,6 @@ class Trainer:
     def update(self, obs, returns, epochs=2):
         for epoch in range(epochs):
             self._step(obs, returns)
-            torch_xla.sync()
 
     def _step(self, obs, returns):
         if self.use_gpu and self.steps >= 0:
