@@ -1551,6 +1551,15 @@ def inference_mode() -> dict:
     batch = torch.randn(5, 4)
     x = batch.to(device)
     w = torch.randn(4, 4).to(device)
+    linear = torch.nn.Linear(4, 4).to(device)
+    embedding = torch.nn.Embedding(10, 4).to(device)
+    tokens = torch.tensor([1, 2, 3]).to(device)
+    mask = torch.tril(torch.ones(8, 8)).to(device)
+    convolutions = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU()
+    ).to(device)
+    convolutions.eval()
+    images = torch.randn(2, 3, 8, 8).to(device)
     with torch.inference_mode():
         expected = cpu_model(batch)
 
@@ -1586,6 +1595,10 @@ def inference_mode() -> dict:
         "x.view(-1)": lambda: x.view(-1),
         "x[1:]": lambda: x[1:],
         "x.unsqueeze(0)": lambda: x.unsqueeze(0),
+        "nn.Linear": lambda: linear(x),
+        "nn.Embedding": lambda: embedding(tokens),
+        "a buffer's slice (a causal mask)": lambda: mask[:, :3],
+        "Conv2d + BatchNorm2d (eval) + ReLU": lambda: convolutions(images),
     }
     return {
         "with torch.inference_mode()": _outcome(under(torch.inference_mode())),

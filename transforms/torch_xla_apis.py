@@ -198,7 +198,9 @@ class InferenceModeOnXla(Rule):
     On the XLA targets, rewrites `torch.inference_mode()` (also `inference_mode(True)`,
     `inference_mode(mode=True)`, a bare `@torch.inference_mode` decorator, and the same class
     reached as `torch.autograd.inference_mode`, `torch.autograd.grad_mode.inference_mode` or
-    imported by name) to `torch.no_grad()`, as a `with`, a decorator or wherever it is called.
+    imported by name) to `torch.no_grad()`, as a `with`, a decorator or wherever it is called,
+    and in a choice called with no argument (`(torch.inference_mode if new else torch.no_grad)()`,
+    a decorator factory's).
     `inference_mode(False)` turns inference mode off and is left alone. An argument that is not a
     literal (`inference_mode(not training)`), a file that asks `torch.is_inference_mode_enabled()`
     or `Tensor.is_inference()` (the rewrite changes their answer), and `inference_mode` passed
@@ -207,10 +209,12 @@ class InferenceModeOnXla(Rule):
 
     ## Why
     Under inference mode, a view (`.t()`, `.view()`, a slice, `.unsqueeze()`) of an XLA tensor
-    made outside it raises `RuntimeError: Cannot set version_counter for inference tensor`, and
-    `nn.Linear` takes such a view of its weight: a trained model called in an evaluation or
-    sampling function under `@torch.inference_mode()` stops the program there, whichever form
-    turns it on (measured on torch 2.9.0 + torch-xla 2.9.0: [measured-inference-mode]).
+    made outside it raises `RuntimeError: Cannot set version_counter for inference tensor`.
+    `nn.Linear` takes such a view of its weight, and a model that slices a buffer (a causal mask)
+    does too: a trained model called in an evaluation or sampling function under
+    `@torch.inference_mode()` stops the program there, whichever form turns it on (measured on
+    torch 2.9.0 + torch-xla 2.9.0: [measured-inference-mode]; a network of convolutions, batch
+    norm and ReLU alone runs, and there the rewrite changes nothing but the name).
     `torch.no_grad()` runs the same model, with the values the CPU gives under inference mode and
     `requires_grad` False as there [measured-inference-mode]. PyTorch documents inference mode as
     no_grad without view tracking and version counter bumps, more restrictive about later
@@ -357,6 +361,11 @@ _INFERENCE_MODE = frozenset(
     }
 )
 _NO_GRAD = frozenset({name.replace("inference_mode", "no_grad") for name in _INFERENCE_MODE})
+# What fails under it on XLA (measured-inference-mode), for the findings.
+_RAISES = (
+    "a view of an XLA tensor made outside it (an `nn.Linear`'s weight, a slice of a buffer) "
+    "raises `RuntimeError: Cannot set version_counter for inference tensor`"
+)
 # What answers differently once inference mode is no_grad.
 _ASKS_INFERENCE = ("is_inference_mode_enabled", "is_inference")
 
@@ -407,6 +416,8 @@ class TorchXlaApis(Pass):
         super().__init__(context, run)
         self.history = api_history()
         self.version: Version = _version(self.target.torch_xla) or (0,)
+        # References to inference mode that no_grad replaces (``_inference_mode_reference``).
+        self._references: dict[cst.CSTNode, cst.BaseExpression] = {}
 
     # -- renamed calls ---------------------------------------------------------------------
     def _renamed(self, func: cst.BaseExpression) -> RenamedCall | None:
@@ -507,10 +518,9 @@ class TorchXlaApis(Pass):
             self.report(
                 original,
                 InferenceModeOnXla,
-                f"`{spelled}` turns inference mode on where its argument is true, and a model on "
-                "the XLA device called under it raises `RuntimeError: Cannot set version_counter "
-                "for inference tensor`: the program stops there; use "
-                f"`torch.set_grad_enabled({grads})`, which sets gradients as "
+                f"`{spelled}` turns inference mode on where its argument is true, and under it "
+                f"{_RAISES}: the program stops there; use `torch.set_grad_enabled({grads})`, "
+                "which sets gradients as "
                 "`inference_mode` does, or `torch.no_grad()` where it is meant to be on",
                 False,
             )
@@ -566,9 +576,8 @@ class TorchXlaApis(Pass):
         self.report(
             func,
             InferenceModeOnXla,
-            f"`{spelled}`: a model on the XLA device called under inference mode raises "
-            "`RuntimeError: Cannot set version_counter for inference tensor`; use "
-            f"`torch.no_grad()` instead, by hand: {why}",
+            f"`{spelled}`: under inference mode {_RAISES}; use `torch.no_grad()` instead, by "
+            f"hand: {why}",
             False,
         )
         return None
@@ -584,12 +593,28 @@ class TorchXlaApis(Pass):
             or self.module_names(node).isdisjoint(_INFERENCE_MODE)
         ):
             return
+        call = self.get_metadata(ParentNodeProvider, parent, None)
+        if (
+            isinstance(parent, cst.IfExp)
+            and node is not parent.test
+            and isinstance(call, cst.Call)
+            and call.func is parent
+            and not call.args
+        ):
+            # `(torch.inference_mode if new_torch else torch.no_grad)()`: called with no
+            # argument whichever branch is taken, where no_grad takes its place.
+            spelled = f"{_code(node)}` in `{_code(call)}"
+            no_grad = self._no_grad(node, spelled)
+            if no_grad is not None and self.report(
+                node, InferenceModeOnXla, f"`{spelled}` → `{_code(no_grad)}`", True
+            ):
+                self._references[node] = no_grad
+            return
         self.report(
             node,
             InferenceModeOnXla,
-            f"`{_code(node)}` is used without a call: where it turns inference mode on, a model "
-            "on the XLA device called under it raises `RuntimeError: Cannot set version_counter "
-            "for inference tensor`; use `torch.no_grad` there",
+            f"`{_code(node)}` is used without a call: where it turns inference mode on, "
+            f"{_RAISES}; use `torch.no_grad` there",
             False,
         )
 
@@ -598,6 +623,14 @@ class TorchXlaApis(Pass):
             parent = self.get_metadata(ParentNodeProvider, node, None)
             if not (isinstance(parent, cst.Attribute) and parent.attr is node):
                 self._inference_mode_reference(node)
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self._references.get(original_node, updated_node)
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        return self._references.get(original_node, updated_node)
 
     def _guarded_import(self, func: cst.BaseExpression) -> str:
         """Where the name ``func`` is reached through is imported other than at the top of the
