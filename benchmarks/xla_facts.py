@@ -1713,6 +1713,99 @@ def host_round_trip() -> dict:
     return results
 
 
+def inference_mode() -> dict:
+    """A model on the XLA device called under `torch.inference_mode()` (as a `with`, a decorator
+    with and without parentheses, `mode=True`, `False`), against `torch.no_grad()`: what each
+    raises or returns, the outputs against the same model on the CPU under inference mode, and
+    which single ops raise there."""
+    device = torch_xla.device()
+    torch.manual_seed(0)
+    cpu_model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    model.load_state_dict(cpu_model.state_dict())
+    model = model.to(device)
+    batch = torch.randn(5, 4)
+    x = batch.to(device)
+    w = torch.randn(4, 4).to(device)
+    linear = torch.nn.Linear(4, 4).to(device)
+    embedding = torch.nn.Embedding(10, 4).to(device)
+    tokens = torch.tensor([1, 2, 3]).to(device)
+    mask = torch.tril(torch.ones(8, 8)).to(device)
+    convolutions = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU()
+    ).to(device)
+    convolutions.eval()
+    images = torch.randn(2, 3, 8, 8).to(device)
+    with torch.inference_mode():
+        expected = cpu_model(batch)
+
+    def under(context, call=lambda: model(x)):
+        def run():
+            with context:
+                return call()
+
+        return run
+
+    @torch.inference_mode()
+    def decorated():
+        return model(x)
+
+    @torch.inference_mode
+    def bare():
+        return model(x)
+
+    def fresh():
+        with torch.inference_mode():
+            return torch.nn.Linear(4, 3).to(device)(torch.randn(5, 4).to(device))
+
+    def rounded(call):
+        out = call()
+        return [round(v, 4) for v in out.cpu().flatten().tolist()[:3]]
+
+    with torch.no_grad():
+        no_grad_out = model(x).cpu()
+    ops = {
+        "x @ w": lambda: x @ w,
+        "relu": lambda: torch.relu(x),
+        "x.t()": lambda: x.t(),
+        "x.view(-1)": lambda: x.view(-1),
+        "x[1:]": lambda: x[1:],
+        "x.unsqueeze(0)": lambda: x.unsqueeze(0),
+        "nn.Linear": lambda: linear(x),
+        "nn.Embedding": lambda: embedding(tokens),
+        "a buffer's slice (a causal mask)": lambda: mask[:, :3],
+        "Conv2d + BatchNorm2d (eval) + ReLU": lambda: convolutions(images),
+    }
+    return {
+        "with torch.inference_mode()": _outcome(under(torch.inference_mode())),
+        "@torch.inference_mode()": _outcome(decorated),
+        "@torch.inference_mode": _outcome(bare),
+        "torch.inference_mode(mode=True)": _outcome(under(torch.inference_mode(mode=True))),
+        "a model and input built under inference_mode": _outcome(lambda: rounded(fresh)),
+        "with torch.inference_mode(False)": _outcome(
+            lambda: rounded(under(torch.inference_mode(False)))
+        ),
+        "with torch.no_grad()": _outcome(lambda: rounded(under(torch.no_grad()))),
+        "no_grad on XLA == inference_mode on CPU": bool(
+            torch.allclose(no_grad_out, expected, atol=1e-6)
+        ),
+        "requires_grad under no_grad / inference_mode (CPU)": [
+            no_grad_out.requires_grad,
+            expected.requires_grad,
+        ],
+        "ops under inference_mode": {
+            name: _outcome(under(torch.inference_mode(), op)).split(":")[0]
+            for name, op in ops.items()
+        },
+        "torch.autograd.grad_mode.inference_mode is torch.inference_mode": (
+            torch.autograd.grad_mode.inference_mode is torch.inference_mode
+        ),
+        "torch.autograd.inference_mode is torch.inference_mode": (
+            torch.autograd.inference_mode is torch.inference_mode
+        ),
+    }
+
+
 FACTS = {
     function.__name__: function
     for function in (
@@ -1764,6 +1857,7 @@ FACTS = {
         cuda_checkpoint_load,
         data_parallel_inputs,
         host_round_trip,
+        inference_mode,
     )
 }
 

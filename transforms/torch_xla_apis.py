@@ -1,7 +1,9 @@
 """torch_xla API history: code already written for torch_xla is brought up to the names of the
 chosen target, and what the target removed is reported ([xla-model, xla-api, neuron-pt25]). The
 history itself is
-data, in ``data/torch_xla_apis.toml``; this module interprets it."""
+data, in ``data/torch_xla_apis.toml``; this module interprets it. Beside it, the one torch API
+the XLA device rejects where CUDA and the CPU take it: `torch.inference_mode()`, which becomes
+`torch.no_grad()` ([measured-inference-mode])."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from importlib import resources
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import ParentNodeProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
@@ -191,6 +193,56 @@ class DeprecatedXlaEnvVar(Rule):
     sources = ("neuron-bf16", "xla-amp", "xla-model", "xla-api")
 
 
+class InferenceModeOnXla(Rule):
+    """## What it does
+    On the XLA targets, rewrites `torch.inference_mode()` (also `inference_mode(True)`,
+    `inference_mode(mode=True)`, a bare `@torch.inference_mode` decorator, and the same class
+    reached as `torch.autograd.inference_mode`, `torch.autograd.grad_mode.inference_mode` or
+    imported by name) to `torch.no_grad()`, as a `with`, a decorator or wherever it is called,
+    and in a choice called with no argument (`(torch.inference_mode if new else torch.no_grad)()`,
+    a decorator factory's).
+    `inference_mode(False)` turns inference mode off and is left alone. An argument that is not a
+    literal (`inference_mode(not training)`), a file that asks `torch.is_inference_mode_enabled()`
+    or `Tensor.is_inference()` (the rewrite changes their answer), and `inference_mode` passed
+    as a value are reported, with the fix: where they run, the program stops there (a blocker).
+    Nothing changes for `--target neuron`.
+
+    ## Why
+    Under inference mode, a view (`.t()`, `.view()`, a slice, `.unsqueeze()`) of an XLA tensor
+    made outside it raises `RuntimeError: Cannot set version_counter for inference tensor`.
+    `nn.Linear` takes such a view of its weight, and a model that slices a buffer (a causal mask)
+    does too: a trained model called in an evaluation or sampling function under
+    `@torch.inference_mode()` stops the program there, whichever form turns it on (measured on
+    torch 2.9.0 + torch-xla 2.9.0: [measured-inference-mode]; a network of convolutions, batch
+    norm and ReLU alone runs, and there the rewrite changes nothing but the name).
+    `torch.no_grad()` runs the same model, with the values the CPU gives under inference mode and
+    `requires_grad` False as there [measured-inference-mode]. PyTorch documents inference mode as
+    no_grad without view tracking and version counter bumps, more restrictive about later
+    autograd use, and "You can always use no_grad instead" [torch-inference-mode].
+
+    ## Example
+    ```python
+    @torch.inference_mode()
+    def evaluate(model, loader):
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    @torch.no_grad()
+    def evaluate(model, loader):
+        ...
+    ```
+    """
+
+    code = "TRN054"
+    name = "inference-mode-xla"
+    summary = "`torch.inference_mode()` → `torch.no_grad()` on XLA (a model called under it raises)"
+    safety = Safety.SAFE
+    severity = Severity.BLOCKER
+    sources = ("torch-inference-mode", "measured-inference-mode")
+
+
 # -- the table ---------------------------------------------------------------------------------
 Version = tuple[int, ...]
 
@@ -284,10 +336,51 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def _literal_mode(call: cst.Call) -> bool | None:
+    """The mode an `inference_mode(...)` call sets: True without arguments, a literal `True` or
+    `False` given as `mode`; None otherwise (a name, an expression, `*args`)."""
+    if not call.args:
+        return True
+    if len(call.args) != 1:
+        return None
+    arg = call.args[0]
+    if arg.star or (arg.keyword is not None and arg.keyword.value != "mode"):
+        return None
+    value = arg.value
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
+
+
+# torch's inference mode, by every module that names the one class (measured-inference-mode).
+_INFERENCE_MODE = frozenset(
+    {
+        "torch.inference_mode",
+        "torch.autograd.inference_mode",
+        "torch.autograd.grad_mode.inference_mode",
+    }
+)
+_NO_GRAD = frozenset({name.replace("inference_mode", "no_grad") for name in _INFERENCE_MODE})
+# What fails under it on XLA (measured-inference-mode), for the findings.
+_RAISES = (
+    "a view of an XLA tensor made outside it (an `nn.Linear`'s weight, a slice of a buffer) "
+    "raises `RuntimeError: Cannot set version_counter for inference tensor`"
+)
+# What answers differently once inference mode is no_grad.
+_ASKS_INFERENCE = ("is_inference_mode_enabled", "is_inference")
+
+
 class TorchXlaApis(Pass):
     name = "torch-xla-api"
-    rules = (RemovedXlaApi, DeprecatedXlaApi, MovedXlaModule, RemovedXlaName, DeprecatedXlaEnvVar)
-    needles = ("torch_xla", "XLA_USE_BF16", "XLA_DOWNCAST_BF16")
+    rules = (
+        RemovedXlaApi,
+        DeprecatedXlaApi,
+        MovedXlaModule,
+        RemovedXlaName,
+        DeprecatedXlaEnvVar,
+        InferenceModeOnXla,
+    )
+    needles = ("torch_xla", "XLA_USE_BF16", "XLA_DOWNCAST_BF16", "inference_mode")
 
     @classmethod
     def applies_to(cls, target: Target) -> bool:
@@ -315,12 +408,16 @@ class TorchXlaApis(Pass):
             )
             # visit_SimpleString: the deprecated variable's name, a whole string.
             or any(row.name in facts.strings for row in history.env if row.applies(version))
+            # leave_Call / leave_Decorator / the references: torch's inference mode.
+            or not facts.qualified.isdisjoint(_INFERENCE_MODE)
         )
 
     def __init__(self, context, run) -> None:  # type: ignore[no-untyped-def]
         super().__init__(context, run)
         self.history = api_history()
         self.version: Version = _version(self.target.torch_xla) or (0,)
+        # References to inference mode that no_grad replaces (``_inference_mode_reference``).
+        self._references: dict[cst.CSTNode, cst.BaseExpression] = {}
 
     # -- renamed calls ---------------------------------------------------------------------
     def _renamed(self, func: cst.BaseExpression) -> RenamedCall | None:
@@ -358,6 +455,8 @@ class TorchXlaApis(Pass):
         return args
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if not self.module_names(original_node.func).isdisjoint(_INFERENCE_MODE):
+            return self._inference_mode(original_node, updated_node)
         row = self._renamed(original_node.func)
         if row is None or self.version < row.rewrite_from:
             return updated_node
@@ -400,6 +499,139 @@ class TorchXlaApis(Pass):
         RemoveImportsVisitor.remove_unused_import_by_node(self.context, original_node.func)
         return updated_node.with_changes(func=self.emit(row.new), args=args)
 
+    # -- inference mode --------------------------------------------------------------------
+    def _inference_mode(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        mode = _literal_mode(original)
+        if mode is False:
+            return updated  # inference mode off: it runs as no_grad would not (measured)
+        spelled = _code(original)
+        if mode is None:
+            grads = "not ..."
+            if len(original.args) == 1:
+                value = original.args[0].value
+                if m.matches(value, m.UnaryOperation(operator=m.Not())):
+                    grads = _code(value.expression)  # type: ignore[attr-defined]
+                elif isinstance(value, cst.Name | cst.Attribute):
+                    grads = f"not {_code(value)}"
+                else:
+                    grads = f"not ({_code(value)})"
+            self.report(
+                original,
+                InferenceModeOnXla,
+                f"`{spelled}` turns inference mode on where its argument is true, and under it "
+                f"{_RAISES}: the program stops there; use `torch.set_grad_enabled({grads})`, "
+                "which sets gradients as "
+                "`inference_mode` does, or `torch.no_grad()` where it is meant to be on",
+                False,
+            )
+            return updated
+        no_grad = self._no_grad(original.func, spelled)
+        if no_grad is None:
+            return updated
+        if not self.report(
+            original, InferenceModeOnXla, f"`{spelled}` → `{_code(no_grad)}()`", True
+        ):
+            return updated
+        return updated.with_changes(func=no_grad, args=())
+
+    def leave_Decorator(
+        self, original_node: cst.Decorator, updated_node: cst.Decorator
+    ) -> cst.Decorator:
+        bare = original_node.decorator
+        if isinstance(bare, cst.Call) or self.module_names(bare).isdisjoint(_INFERENCE_MODE):
+            return updated_node
+        spelled = f"@{_code(bare)}"
+        no_grad = self._no_grad(bare, spelled)
+        if no_grad is None or not self.report(
+            original_node, InferenceModeOnXla, f"`{spelled}` → `@{_code(no_grad)}()`", True
+        ):
+            return updated_node
+        return updated_node.with_changes(decorator=cst.Call(func=no_grad))
+
+    def _no_grad(self, func: cst.BaseExpression, spelled: str) -> cst.BaseExpression | None:
+        """`no_grad` reached as ``func`` reaches `inference_mode` (`th.inference_mode` gives
+        `th.no_grad`; for a name imported by name, `no_grad` imported from torch), or
+        None, with the finding that says why not, where the rewrite is not certain."""
+        facts = self.run.facts
+        why = ""
+        if facts is None:
+            why = "the file could not be read"
+        elif facts.spells(*_ASKS_INFERENCE):
+            asks = next(name for name in _ASKS_INFERENCE if facts.spells(name))
+            why = f"the file asks `{asks}()`, whose answer the rewrite changes; check that use"
+        elif isinstance(func, cst.Attribute):
+            return func.with_changes(attr=cst.Name("no_grad"))
+        elif isinstance(func, cst.Name):
+            table = facts.names
+            if table.imports.get("no_grad") in _NO_GRAD:
+                return cst.Name("no_grad")
+            if "no_grad" not in table.bound and "no_grad" not in table.imported:
+                # One class under every name (measured-inference-mode): torch's is the short one.
+                AddImportsVisitor.add_needed_import(self.context, "torch", "no_grad")
+                RemoveImportsVisitor.remove_unused_import_by_node(self.context, func)
+                return cst.Name("no_grad")
+            why = "the file binds `no_grad` to something else"
+        else:
+            why = "it is reached through an expression"
+        self.report(
+            func,
+            InferenceModeOnXla,
+            f"`{spelled}`: under inference mode {_RAISES}; use `torch.no_grad()` instead, by "
+            f"hand: {why}",
+            False,
+        )
+        return None
+
+    def _inference_mode_reference(self, node: cst.Attribute | cst.Name) -> None:
+        """`torch.inference_mode` used other than called, as a decorator or imported: the code
+        that calls it is not here."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if (
+            (isinstance(parent, cst.Call) and parent.func is node)
+            or isinstance(parent, cst.Decorator | cst.ImportAlias | cst.ImportFrom)
+            or (isinstance(parent, cst.Attribute) and parent.value is node)
+            or self.module_names(node).isdisjoint(_INFERENCE_MODE)
+        ):
+            return
+        call = self.get_metadata(ParentNodeProvider, parent, None)
+        if (
+            isinstance(parent, cst.IfExp)
+            and node is not parent.test
+            and isinstance(call, cst.Call)
+            and call.func is parent
+            and not call.args
+        ):
+            # `(torch.inference_mode if new_torch else torch.no_grad)()`: called with no
+            # argument whichever branch is taken, where no_grad takes its place.
+            spelled = f"{_code(node)}` in `{_code(call)}"
+            no_grad = self._no_grad(node, spelled)
+            if no_grad is not None and self.report(
+                node, InferenceModeOnXla, f"`{spelled}` → `{_code(no_grad)}`", True
+            ):
+                self._references[node] = no_grad
+            return
+        self.report(
+            node,
+            InferenceModeOnXla,
+            f"`{_code(node)}` is used without a call: where it turns inference mode on, "
+            f"{_RAISES}; use `torch.no_grad` there",
+            False,
+        )
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == "inference_mode":
+            parent = self.get_metadata(ParentNodeProvider, node, None)
+            if not (isinstance(parent, cst.Attribute) and parent.attr is node):
+                self._inference_mode_reference(node)
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self._references.get(original_node, updated_node)
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        return self._references.get(original_node, updated_node)
+
     def _guarded_import(self, func: cst.BaseExpression) -> str:
         """Where the name ``func`` is reached through is imported other than at the top of the
         module (`if is_torch_xla_available(): import torch_xla.core.xla_model as xm`, diffusers'
@@ -426,6 +658,9 @@ class TorchXlaApis(Pass):
         return ""
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "inference_mode":
+            self._inference_mode_reference(node)
+            return
         row = self._renamed(node)
         parent = self.get_metadata(ParentNodeProvider, node, None)
         if row is not None and self.version >= row.rewrite_from:
