@@ -33,6 +33,10 @@ _CONTEXTS = 3  # calls kept in a frame's context; beyond them, any caller
 _VISITS = 6  # contexts in which one scope is walked
 _INSTANCE_CALLS = ("__call__", "forward")
 _COLLATE = "collate_fn"
+# nn.Module methods that return the module (where the class does not define its own).
+_RETURNS_SELF = frozenset(
+    {"to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "type"}
+)
 
 
 def frame(path: str, qualname: str, context: tuple | None = None) -> Frame:
@@ -162,6 +166,12 @@ class Flow:
 
     def _call_result(self, at: Frame, call: Value, depth: int) -> Iterator[Object]:
         callees = self.values(at, call[1], depth)
+        if not callees and call[1][0] == "a" and call[1][2] in _RETURNS_SELF:
+            # `VAE(...).cuda()`: nn.Module's `to`/`cuda`/`train`... return the module itself.
+            owners = [o for o in _ordered(self.values(at, call[1][1], depth)) if o[0] == "inst"]
+            if owners:
+                yield from owners
+                return
         if not callees:
             yield ("ext", at, call)
             return
