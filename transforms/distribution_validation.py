@@ -5,8 +5,9 @@ torch-distribution-validation]). `validate_args=False` is added to each such con
 Every step: in a training or evaluation loop (``analysis.loops``: its body and the loops nested
 in it, not functions or lambdas defined there, not the body of an interval guard), in a function
 or method a training step in another function or module runs every step
-(``ModuleView.step_functions``: a model's `forward`, an agent's `act`), and in a function of the
-file either calls by name. Never in dataset code (`__getitem__`, a collate function, a
+(``ModuleView.step_functions``: a model's `forward`, an agent's `act`), in a method that steps
+an optimizer once per iteration of a loop (``ModuleView.called_steps``), and in a function of the
+file these call by name or a method they call on `self`. Never in dataset code (`__getitem__`, a collate function, a
 `Dataset`'s methods), where the parameters are host tensors, nor where every argument visibly is
 one (`Beta(0.4, 0.4)`, `Uniform(torch.zeros(1), torch.ones(1))`): validating a host tensor
 copies nothing. Nothing where the module, or a module the program's run reaches, turns
@@ -19,6 +20,7 @@ import re
 from collections.abc import Iterator
 
 import libcst as cst
+from libcst.metadata import ParentNodeProvider
 
 from trncodemod.analysis.distributions import (
     SWITCH,
@@ -68,8 +70,9 @@ class DistributionValidationInStep(Rule):
     evaluation step with no `validate_args` given (`Normal(mu, std)`, `Categorical(logits=x)`,
     `torch.distributions.normal.Normal(...)`, `D.Categorical(...)`, and a class of the file that
     derives from one without its own `__init__`): in the step loop, in a function or `forward`
-    the step runs (across modules, with the chain of calls in the finding), or in a function of
-    the file the step calls by name. Left alone: `validate_args` given (by keyword or position),
+    the step runs (across modules, with the chain of calls in the finding), in a method that
+    steps an optimizer and is called once per iteration of a loop (`agent.update(...)`), or in
+    a function of the file these call by name or a method they call on `self`. Left alone: `validate_args` given (by keyword or position),
     `**kwargs` passed on, dataset and collate code, a constructor whose arguments are all
     visibly host values (numbers, torch factories without a device), one built once outside the
     step, and every constructor of a program that calls
@@ -168,23 +171,46 @@ class DistributionValidation(Pass):
     def _per_step(self, module: cst.Module) -> Iterator[tuple[cst.CSTNode, str]]:
         """Each region of code that runs every step, with when it runs."""
         functions, methods = _definitions(module)
-        called: list[tuple[cst.FunctionDef, str]] = []
+        called: list[tuple[cst.FunctionDef, str, str]] = []  # (function, its class, when)
         for info in find_step_loops(module).values():
-            when = "every training step" if info.kind == "train" else "every evaluation batch"
+            when = (
+                "every training step"
+                if info.kind == "train"
+                else "every step of a loop that runs the model"
+            )
             yield info.node.body, when
-            called.extend((functions[n], when) for n in _called_names(info.node.body, functions))
-        for qualname, chain in self.run.program.step_functions:
+            owner = self._class_of(info.node)
+            called.extend(
+                (functions.get(name) or methods[name], name.rpartition(".")[0], when)
+                for name in _called(info.node.body, owner, functions, methods)
+            )
+        program = self.run.program
+        reached = [(q, f"every training step ({chain})") for q, chain in program.step_functions]
+        reached += [
+            (q, f"every training step (once per iteration of the loop at {loop})")
+            for q, loop in program.called_steps
+        ]
+        for qualname, when in reached:
             function = methods.get(qualname) or functions.get(qualname)
             if function is not None:
-                called.append((function, f"every training step ({chain})"))
+                called.append((function, qualname.rpartition(".")[0], when))
         done: set[cst.FunctionDef] = set()
         while called:
-            function, when = called.pop(0)
+            function, owner, when = called.pop(0)
             if function in done or _host_code(function, module):
                 continue
             done.add(function)
             yield function.body, when
-            called.extend((functions[n], when) for n in _called_names(function.body, functions))
+            for name in _called(function.body, owner, functions, methods):
+                found = functions.get(name) or methods[name]
+                called.append((found, name.rpartition(".")[0], when))
+
+    def _class_of(self, node: cst.CSTNode) -> str:
+        """The class whose method holds ``node`` ("" for none)."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while parent is not None and not isinstance(parent, cst.ClassDef):
+            parent = self.get_metadata(ParentNodeProvider, parent, None)
+        return parent.name.value if parent is not None else ""
 
     def _subclasses(self, module: cst.Module) -> dict[str, str]:
         """Classes of the file that derive from a torch.distributions class and keep its
@@ -294,12 +320,26 @@ def _definitions(
     return functions, methods
 
 
-def _called_names(region: cst.CSTNode, functions: dict[str, cst.FunctionDef]) -> list[str]:
-    return [
-        call.func.value
-        for call in _calls(region)
-        if isinstance(call.func, cst.Name) and call.func.value in functions
-    ]
+def _called(
+    region: cst.CSTNode,
+    owner: str,
+    functions: dict[str, cst.FunctionDef],
+    methods: dict[str, cst.FunctionDef],
+) -> list[str]:
+    """The file's functions ``region`` calls by name, and in a method of class ``owner`` the
+    methods it calls on `self` (`self.forward(s)`, `self(s)`: ``Class.forward``)."""
+    found = []
+    for call in _calls(region):
+        func = call.func
+        if isinstance(func, cst.Name):
+            if func.value in functions:
+                found.append(func.value)
+            elif owner and func.value == "self" and f"{owner}.forward" in methods:
+                found.append(f"{owner}.forward")
+        elif owner and isinstance(func, cst.Attribute) and dotted(func.value) == "self":
+            if f"{owner}.{func.attr.value}" in methods:
+                found.append(f"{owner}.{func.attr.value}")
+    return found
 
 
 def _host_code(function: cst.FunctionDef, module: cst.Module) -> bool:
