@@ -1498,6 +1498,20 @@ def distribution_validation() -> dict:
     device = torch_xla.device()
     weights: dict[bool | None, list] = {}  # each run's trained weights
 
+    def train(loss_of, parameters: list) -> dict:
+        """6 steps of SGD on ``loss_of()``, counted after the first (which compiles)."""
+        optimizer = torch.optim.SGD(parameters, lr=0.01)
+        for step in range(6):
+            if step == 1:
+                _settle()
+            optimizer.zero_grad()
+            loss_of().backward()
+            optimizer.step()
+            torch_xla.sync()
+        xm.wait_device_ops()  # the last step's execution counts once it has run
+        counts = _counts()
+        return {key: counts[key] for key in ("executions", "device_to_host")}
+
     def vae(validate: bool | None) -> dict:
         """modules.py's VAE.forward: q(z|x) and p(z) built, rsample, KL; the step's
         `-Normal(x_tilde, 1).log_prob(x)` (vae.py)."""
@@ -1505,69 +1519,43 @@ def distribution_validation() -> dict:
         torch_xla.manual_seed(0)  # rsample draws on the device
         encoder = torch.nn.Linear(16, 8).to(device)
         decoder = torch.nn.Linear(4, 16).to(device)
-        optimizer = torch.optim.SGD([*encoder.parameters(), *decoder.parameters()], lr=0.01)
         x = torch.randn(32, 16).to(device)
         given = {} if validate is None else {"validate_args": validate}
-        for step in range(6):
-            if step == 1:
-                _settle()  # the first step compiles
+
+        def loss():
             mu, logvar = encoder(x).chunk(2, dim=1)
             q_z_x = Normal(mu, logvar.mul(0.5).exp(), **given)
             p_z = Normal(torch.zeros_like(mu), torch.ones_like(logvar), **given)
             kl = kl_divergence(q_z_x, p_z).sum(1).mean()
             x_tilde = decoder(q_z_x.rsample())
-            nll = -Normal(x_tilde, torch.ones_like(x_tilde), **given).log_prob(x).mean()
-            optimizer.zero_grad()
-            (nll + kl).backward()
-            optimizer.step()
-            torch_xla.sync()
-        xm.wait_device_ops()  # the last step's execution counts once it has run
-        counts = _counts()
-        weights[validate] = [
-            p.detach().cpu() for p in (*encoder.parameters(), *decoder.parameters())
-        ]
-        return {key: counts[key] for key in ("executions", "device_to_host")}
+            return -Normal(x_tilde, torch.ones_like(x_tilde), **given).log_prob(x).mean() + kl
+
+        parameters = [*encoder.parameters(), *decoder.parameters()]
+        counts = train(loss, parameters)
+        weights[validate] = [p.detach().cpu() for p in parameters]
+        return counts
 
     def policy(validate: bool | None) -> dict:
         """A policy-gradient update: Categorical(logits=...) sampled, log_prob and entropy."""
         torch.manual_seed(0)
         net = torch.nn.Linear(8, 4).to(device)
-        optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
         obs = torch.randn(32, 8).to(device)
         given = {} if validate is None else {"validate_args": validate}
-        for step in range(6):
-            if step == 1:
-                _settle()
+
+        def loss():
             dist = Categorical(logits=net(obs), **given)
-            action = dist.sample()
-            loss = -(dist.log_prob(action).mean() + 0.01 * dist.entropy().mean())
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            torch_xla.sync()
-        xm.wait_device_ops()  # the last step's execution counts once it has run
-        counts = _counts()
-        return {key: counts[key] for key in ("executions", "device_to_host")}
+            return -(dist.log_prob(dist.sample()).mean() + 0.01 * dist.entropy().mean())
+
+        return train(loss, list(net.parameters()))
 
     def prior_once(validate: bool | None) -> dict:
         """A prior built once before the loop; its `log_prob` runs every step."""
         torch.manual_seed(0)
         net = torch.nn.Linear(8, 8).to(device)
-        optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
         x = torch.randn(32, 8).to(device)
         given = {} if validate is None else {"validate_args": validate}
         prior = Normal(torch.zeros(8, device=device), torch.ones(8, device=device), **given)
-        for step in range(6):
-            if step == 1:
-                _settle()
-            loss = -prior.log_prob(net(x)).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            torch_xla.sync()
-        xm.wait_device_ops()  # the last step's execution counts once it has run
-        counts = _counts()
-        return {key: counts[key] for key in ("executions", "device_to_host")}
+        return train(lambda: -prior.log_prob(net(x)).mean(), list(net.parameters()))
 
     def checks(build) -> dict:
         """One construction, then one `log_prob` of a sample, each alone after a cut."""
