@@ -1657,6 +1657,143 @@ def cuda_checkpoint_load() -> dict:
     }
 
 
+def distribution_validation() -> dict:
+    """Graph executions and device-to-host copies of 5 training steps that build a
+    `torch.distributions` object every step, with argument validation on (the default),
+    `validate_args=False`, and the global `Distribution.set_default_validate_args(False)`;
+    one built once before the loop whose `log_prob` runs every step; each class's checks alone;
+    and what an invalid parameter does with and without validation."""
+    from torch.distributions import (
+        Bernoulli,
+        Categorical,
+        Distribution,
+        Independent,
+        Normal,
+        kl_divergence,
+    )
+
+    device = torch_xla.device()
+    weights: dict[bool | None, list] = {}  # each run's trained weights
+
+    def train(loss_of, parameters: list) -> dict:
+        """6 steps of SGD on ``loss_of()``, counted after the first (which compiles)."""
+        optimizer = torch.optim.SGD(parameters, lr=0.01)
+        for step in range(6):
+            if step == 1:
+                _settle()
+            optimizer.zero_grad()
+            loss_of().backward()
+            optimizer.step()
+            torch_xla.sync()
+        xm.wait_device_ops()  # the last step's execution counts once it has run
+        counts = _counts()
+        return {key: counts[key] for key in ("executions", "device_to_host")}
+
+    def vae(validate: bool | None) -> dict:
+        """modules.py's VAE.forward: q(z|x) and p(z) built, rsample, KL; the step's
+        `-Normal(x_tilde, 1).log_prob(x)` (vae.py)."""
+        torch.manual_seed(0)
+        torch_xla.manual_seed(0)  # rsample draws on the device
+        encoder = torch.nn.Linear(16, 8).to(device)
+        decoder = torch.nn.Linear(4, 16).to(device)
+        x = torch.randn(32, 16).to(device)
+        given = {} if validate is None else {"validate_args": validate}
+
+        def loss():
+            mu, logvar = encoder(x).chunk(2, dim=1)
+            q_z_x = Normal(mu, logvar.mul(0.5).exp(), **given)
+            p_z = Normal(torch.zeros_like(mu), torch.ones_like(logvar), **given)
+            kl = kl_divergence(q_z_x, p_z).sum(1).mean()
+            x_tilde = decoder(q_z_x.rsample())
+            return -Normal(x_tilde, torch.ones_like(x_tilde), **given).log_prob(x).mean() + kl
+
+        parameters = [*encoder.parameters(), *decoder.parameters()]
+        counts = train(loss, parameters)
+        weights[validate] = [p.detach().cpu() for p in parameters]
+        return counts
+
+    def policy(validate: bool | None) -> dict:
+        """A policy-gradient update: Categorical(logits=...) sampled, log_prob and entropy."""
+        torch.manual_seed(0)
+        net = torch.nn.Linear(8, 4).to(device)
+        obs = torch.randn(32, 8).to(device)
+        given = {} if validate is None else {"validate_args": validate}
+
+        def loss():
+            dist = Categorical(logits=net(obs), **given)
+            return -(dist.log_prob(dist.sample()).mean() + 0.01 * dist.entropy().mean())
+
+        return train(loss, list(net.parameters()))
+
+    def prior_once(validate: bool | None) -> dict:
+        """A prior built once before the loop; its `log_prob` runs every step."""
+        torch.manual_seed(0)
+        net = torch.nn.Linear(8, 8).to(device)
+        x = torch.randn(32, 8).to(device)
+        given = {} if validate is None else {"validate_args": validate}
+        prior = Normal(torch.zeros(8, device=device), torch.ones(8, device=device), **given)
+        return train(lambda: -prior.log_prob(net(x)).mean(), list(net.parameters()))
+
+    def checks(build) -> dict:
+        """One construction, then one `log_prob` of a sample, each alone after a cut."""
+        _settle()
+        dist = build()
+        built = _counts()["device_to_host"]
+        value = dist.sample()
+        torch_xla.sync()
+        _settle()
+        dist.log_prob(value)
+        return {"construction": built, "log_prob": _counts()["device_to_host"]}
+
+    loc = torch.zeros(4, 3, device=device)
+    scale = torch.ones(4, 3, device=device)
+    classes = {
+        "Normal(loc, scale)": lambda: Normal(loc, scale),
+        "Categorical(logits=...)": lambda: Categorical(logits=loc),
+        "Bernoulli(logits=...)": lambda: Bernoulli(logits=loc),
+        "Independent(Normal(..., validate_args=False), 1)": lambda: Independent(
+            Normal(loc, scale, validate_args=False), 1
+        ),
+    }
+    zero = torch.zeros(3)  # an invalid scale: on the CPU, as the outcome is the point
+    invalid = {
+        "Normal(0, scale=0).log_prob(1), validated": lambda: Normal(zero, zero).log_prob(
+            torch.ones(3)
+        ),
+        "Normal(0, scale=0).log_prob(1), validate_args=False": lambda: Normal(
+            zero, zero, validate_args=False
+        ).log_prob(torch.ones(3)),
+    }
+    results = {
+        "vae, 5 steps": {
+            "validated (default)": vae(None),
+            "validate_args=False": vae(False),
+        },
+        "policy gradient, 5 steps": {
+            "validated (default)": policy(None),
+            "validate_args=False": policy(False),
+        },
+        "prior built once, log_prob every step, 5 steps": {
+            "validated (default)": prior_once(None),
+            "validate_args=False": prior_once(False),
+        },
+        "one check alone, device-to-host copies": {
+            name: checks(build) for name, build in classes.items()
+        },
+        "invalid parameter": {name: _outcome(call) for name, call in invalid.items()},
+    }
+    results["vae, 5 steps"]["same weights with and without validation"] = all(
+        torch.equal(a, b) for a, b in zip(weights[None], weights[False], strict=True)
+    )
+    Distribution.set_default_validate_args(False)
+    try:
+        results["vae, 5 steps"]["set_default_validate_args(False)"] = vae(None)
+        results["policy gradient, 5 steps"]["set_default_validate_args(False)"] = policy(None)
+    finally:
+        Distribution.set_default_validate_args(True)
+    return results
+
+
 def data_parallel_inputs() -> dict:
     """`nn.DataParallel` without CUDA: the devices it keeps, and a batch fed to it as it comes
     (on CUDA its forward scatters the batch onto the GPUs)."""
@@ -1858,6 +1995,7 @@ FACTS = {
         data_parallel_inputs,
         host_round_trip,
         inference_mode,
+        distribution_validation,
     )
 }
 

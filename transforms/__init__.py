@@ -8,8 +8,8 @@ find ``.to(device)`` and training loops in their migrated form); API upgrades, m
 and CUDA-only calls next; dtype and optimizer swaps; checkpoints and process utilities; the
 inputs DataParallel scattered moved before the device loader, which may then iterate an
 MpDeviceLoader where a loop now moves its whole batch; the device loader before the step marker,
-so that a loop over an MpDeviceLoader never also gets a marker; padding; then the ``.item()``
-hoist, which may put logging into step closures; the step marker after every rewrite of the optimizer step; scale-out (``--scale-out``) before data
+so that a loop over an MpDeviceLoader never also gets a marker; padding; ``validate_args=False`` on the
+``torch.distributions`` objects a step builds; then the ``.item()`` hoist, which may put logging into step closures; the step marker after every rewrite of the optimizer step; scale-out (``--scale-out``) before data
 parallel, whose optimizer-step all-reduce it relies on; report-only diagnostics last, so they see the
 migrated code. On the neuron target, torch-xla code is moved to TorchNeuron right after device
 placement, so that the later passes see plain PyTorch.
@@ -31,6 +31,7 @@ from trncodemod.transforms.data_parallel_scatter import DataParallelScatter
 from trncodemod.transforms.device import DevicePlacement
 from trncodemod.transforms.device_loader import DeviceLoader
 from trncodemod.transforms.device_missing import DeviceMissing
+from trncodemod.transforms.distribution_validation import DistributionValidation
 from trncodemod.transforms.float64 import Float64ToFloat32
 from trncodemod.transforms.frameworks import Frameworks
 from trncodemod.transforms.host_sync import HostSyncDiagnostics
@@ -77,6 +78,7 @@ PASSES = (
     # After the passes that rewrite a library's uses and drop its import (FusedAdam, bnb).
     CudaLibraries,
     PadToBuckets,
+    DistributionValidation,
     ItemHoist,
     StepMarker,
     HostSyncDiagnostics,

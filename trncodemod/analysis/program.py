@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.device_parameters import Parameter, Resolved, device_parameters, resolve
+from trncodemod.analysis.distributions import SWITCH, turns_validation_off
 from trncodemod.analysis.drawn_offsets import (
     DrawnSlice,
     drawing_functions,
@@ -197,6 +198,9 @@ class ModuleSummary:
     # Top-level functions that return a number drawn on the host (``drawing_functions``: a
     # CutMix `rand_bbox` returning `np.random.randint` bounds): name -> the draw as written.
     drawing: Mapping[str, str] = field(default_factory=dict)
+    # The module turns `torch.distributions` argument validation off for the whole process
+    # (``distributions.turns_validation_off``).
+    distribution_checks_off: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -229,6 +233,7 @@ class ModuleSummary:
             "flag_reads": {k: [list(r) for r in v] for k, v in self.flag_reads.items()},
             "drawn_slices": {k: [list(p) for p in v] for k, v in self.drawn_slices.items()},
             "drawing": dict(self.drawing),
+            "distribution_checks_off": self.distribution_checks_off,
         }
 
     @classmethod
@@ -273,6 +278,8 @@ class ModuleSummary:
             },
             # No default: a summary from before would hide every helper's draws.
             drawing=data["drawing"],
+            # No default: a summary from before would hide a module's switch.
+            distribution_checks_off=data["distribution_checks_off"],
         )
 
 
@@ -351,6 +358,8 @@ def summarize(text: str) -> ModuleSummary | None:
         flag_reads=flag_reads(tree, imports),
         drawn_slices=module_drawn_slices(tree, import_resolver(imports), text),
         drawing=drawing_functions(tree, import_resolver(imports)) if "rand" in text else {},
+        distribution_checks_off=SWITCH in text
+        and turns_validation_off(tree, lambda reference: _full_name(reference, imports)),
     )
 
 
@@ -716,6 +725,9 @@ class ModuleView:
     # Imported functions of another given module that return a number drawn on the host:
     # local name -> the draw as written (``ModuleSummary.drawing``).
     imported_drawing: Mapping[str, str] = field(default_factory=dict)
+    # The module, or one an entry point that reaches it also runs, turns `torch.distributions`
+    # argument validation off for the process (``ModuleSummary.distribution_checks_off``).
+    distribution_checks_off: bool = False
 
     @property
     def is_test(self) -> bool:
@@ -784,6 +796,7 @@ class ModuleView:
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
                 sorted(self.imported_drawing.items()),
+                self.distribution_checks_off,
             )
         )
 
@@ -1010,9 +1023,13 @@ def build_program(
     reaching: dict[str, list[str]] = {}
     movers = {p for p, s in summaries.items() if s.moves and p not in tests}
     own_run_moves: dict[str, bool] = {}
+    switches = {p for p, s in summaries.items() if s.distribution_checks_off and p not in tests}
+    switched: set[str] = set()  # entry points whose run turns distribution validation off
     for entry, names in sorted(program.entry_points.items()):
         parents = program.reached[entry] = resolver.reach([(entry, n) for n in names])
         modules = {path for path, _ in parents}
+        if (modules | {entry}) & switches:
+            switched.add(entry)
         own_run_moves[entry] = bool((modules - {entry}) & movers)
         # The entry's own kind, and that of every module whose code it runs.
         kinds[entry] = {k for m in modules for k in summaries[m].parallelism}
@@ -1090,6 +1107,7 @@ def build_program(
             named_elsewhere=named.get(path, ()),
             imported_drawn_slices=resolver.imported_drawn_slices(path),
             imported_drawing=resolver.imported_drawing(path),
+            distribution_checks_off=path in switches or bool(switched.intersection(entries)),
         )
     return program
 

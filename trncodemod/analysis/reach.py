@@ -33,6 +33,12 @@ _CONTEXTS = 3  # calls kept in a frame's context; beyond them, any caller
 _VISITS = 6  # contexts in which one scope is walked
 _INSTANCE_CALLS = ("__call__", "forward")
 _COLLATE = "collate_fn"
+# nn.Module methods that return the module (where the class does not define its own; torch 2.9
+# `module.py`).
+_RETURNS_SELF = frozenset(
+    {"to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "type"}
+    | {"requires_grad_", "share_memory", "apply", "to_empty", "xpu", "ipu", "mtia"}
+)
 
 
 def frame(path: str, qualname: str, context: tuple | None = None) -> Frame:
@@ -46,13 +52,6 @@ def _trimmed(context: tuple | None, keep: int) -> tuple | None:
         return None
     caller, call, bound = context
     return ((caller[0], caller[1], _trimmed(caller[2], keep - 1)), call, bound)
-
-
-# The methods of `torch.nn.Module` that return the module itself (torch 2.9 `module.py`).
-_RETURNS_SELF = frozenset(
-    {"cuda", "cpu", "to", "train", "eval", "float", "double", "half", "bfloat16", "type"}
-    | {"requires_grad_", "share_memory", "apply", "to_empty", "xpu", "ipu", "mtia"}
-)
 
 
 class Flow:
@@ -170,10 +169,10 @@ class Flow:
     def _call_result(self, at: Frame, call: Value, depth: int) -> Iterator[Object]:
         callees = self.values(at, call[1], depth)
         if not callees and call[1][0] == "a" and call[1][2] in _RETURNS_SELF:
-            # `Trainer(model).cuda()`, `net.to(device).train()`: nn.Module's own methods that
-            # return the module, so what they are called on (an instance of the program's
-            # class) is what the call gives.
-            owners = [o for o in self.values(at, call[1][1], depth) if o[0] == "inst"]
+            # `Trainer(model).cuda()`, `VAE(...).cuda()`, `net.to(device).train()`: nn.Module's
+            # own methods that return the module, so what they are called on (an instance of the
+            # program's class) is what the call gives.
+            owners = [o for o in _ordered(self.values(at, call[1][1], depth)) if o[0] == "inst"]
             if owners:
                 yield from owners
                 return
