@@ -93,3 +93,15 @@ def test_the_tour_shows_findings_check_really_prints(monkeypatch: pytest.MonkeyP
     assert shown
     printed = CliRunner().invoke(main, ["check", "--no-cache", "examples/cnn_mnist.py"]).output
     assert [line for line in shown if line not in printed.splitlines()] == []
+
+
+def test_the_rule_count_the_pages_give_is_the_tool_s() -> None:
+    """The README's "(N in all)" and the commands page's "all N rules" name the rules there
+    are: one count everywhere."""
+    from trncodemod.rules import all_rules
+
+    count = len(all_rules())
+    readme = README.read_text("utf-8")
+    commands = (ROOT / "docs" / "commands.md").read_text("utf-8")
+    assert re.findall(r"\((\d+) in all\)", readme) == [str(count)]
+    assert re.findall(r"not of all (\d+) rules", commands) == [str(count)]
