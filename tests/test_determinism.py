@@ -23,8 +23,16 @@ def _check(seed: str) -> bytes:
         timeout=600,
         check=False,
     )
-    assert run.returncode in (0, 1), run.stderr.decode()[-2000:]
+    # Exit 2 only for the files that must not parse: the cases of an entry point importing one.
+    errors = [line for line in run.stderr.decode().splitlines() if line.endswith("[error]")]
+    expected = all(line.startswith(_UNPARSEABLE) for line in errors)
+    assert run.returncode in (0, 1) or (run.returncode == 2 and errors and expected), (
+        run.stderr.decode()[-2000:]
+    )
     return run.stdout
+
+
+_UNPARSEABLE = ("imports-unparseable-module/", "imports-unparseable-module-twin/")
 
 
 def test_the_report_is_the_same_under_other_hash_seeds() -> None:
