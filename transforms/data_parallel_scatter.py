@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.data_parallel_inputs import CPU, MOVED, DdpInputs
-from trncodemod.transforms.device_loader import is_shape_read
 from trncodemod.transforms.loader_values import is_xla_device
 
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find, walk
+from trncodemod.analysis.shape_reads import is_shape_read
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target

@@ -5,7 +5,6 @@ every step ([xla-devices, neuron-mnist, xla-loader, neuron-guide])."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -24,6 +23,7 @@ from trncodemod.analysis.loops import (
     own_statements,
     target_names,
 )
+from trncodemod.analysis.shape_reads import is_shape_read
 from trncodemod.analysis.step_scan import ast_target_names, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -108,9 +108,6 @@ _MARKERS = STEP_MARKERS | STEP_CONTEXTS
 _MP_DEVICE_LOADER = Api("pl.MpDeviceLoader", "torch_xla.distributed.parallel_loader", "pl")
 _DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _ITERATION_WRAPPERS = ("enumerate", "tqdm", "trange")
-# Reading these from a batch gives the same answer on the host and on the device.
-_SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
-_SHAPE_METHODS = frozenset({"size", "dim", "numel"})
 # `x = x.view(...)` before the move: the same values whether it runs on the host or the device.
 _RESHAPE_METHODS = frozenset(
     {"view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "contiguous"}
@@ -568,26 +565,3 @@ def _is_cast(value: cst.BaseExpression) -> bool:
     name = dotted(value) or ""
     last = name.rsplit(".", 1)[-1]
     return last.lower().endswith("dtype") or (name.startswith("torch.") and last in _DTYPE_NAMES)
-
-
-def is_shape_read(node: cst.Name, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
-    """Whether ``node`` is read for its shape only (`x.shape`, `x.size(0)`, `len(x)`): the same
-    answer on the host and on the device."""
-    parent = parent_of(node)
-    if isinstance(parent, cst.Attribute) and parent.value is node:
-        if parent.attr.value in _SHAPE_ATTRIBUTES:
-            return True
-        call = parent_of(parent)
-        return (
-            parent.attr.value in _SHAPE_METHODS
-            and isinstance(call, cst.Call)
-            and call.func is parent
-        )
-    if isinstance(parent, cst.Arg):
-        call = parent_of(parent)
-        return (
-            isinstance(call, cst.Call)
-            and m.matches(call.func, m.Name("len"))
-            and len(call.args) == 1
-        )
-    return False

@@ -19,11 +19,11 @@ from libcst.metadata import GlobalScope, Scope
 from trncodemod.analysis.loops import Loop, LoopInfo
 from trncodemod.analysis.nodes import children, find
 from trncodemod.analysis.nodes import walk as _walk
+from trncodemod.analysis.shape_reads import is_shape_read
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 _OFFSET_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply)
 # Reads of a tensor that need only its metadata: the host copy answers them the same.
-_SIZE_ATTRIBUTES = frozenset({"size", "shape", "dim", "ndim", "dtype", "numel"})
 
 
 def range_offsets(loop: Loop) -> set[str]:
@@ -270,7 +270,7 @@ def _kept_because(
         node = access.node
         if id(node) in sliced or node is move.move.func.value:  # type: ignore[attr-defined]
             continue
-        if not _reads_size(node, parent_of):
+        if not is_shape_read(node, parent_of):
             return f"`{name}` is also used whole (line {line_of(node)})"
     # The slices repeat the move's condition and device: names the slice's scope reads as
     # the module's own, bound once, and attributes nothing assigns (`args.cuda = False` would
@@ -326,22 +326,6 @@ def _assigned_attributes(module: cst.Module) -> set[str]:
         for node in find(module, cst.AssignTarget, cst.AugAssign, cst.AnnAssign)
         if isinstance(node.target, cst.Attribute)
     }
-
-
-def _reads_size(node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
-    """``node`` is ``X`` in ``X.size(0)``, ``X.shape`` or ``len(X)``: a read the host copy
-    answers the same."""
-    parent = parent_of(node)
-    if isinstance(parent, cst.Attribute) and parent.value is node:
-        return parent.attr.value in _SIZE_ATTRIBUTES
-    if isinstance(parent, cst.Arg):
-        call = parent_of(parent)
-        return (
-            isinstance(call, cst.Call)
-            and m.matches(call.func, m.Name("len"))
-            and len(call.args) == 1
-        )
-    return False
 
 
 def _plain(value: cst.BaseExpression) -> bool:
