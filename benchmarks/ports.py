@@ -1,6 +1,7 @@
 """Benchmark of human ports: what people changed to port a script to Trainium, against the tool.
 
-    python benchmarks/ports.py [--set benchmark|first-sight] [--only NAME ...] [--mirrors DIR]
+    python benchmarks/ports.py [--set benchmark|first-sight|first-sight-j] [--only NAME ...]
+                               [--mirrors DIR]
                                [--no-readme] [--cached] [--target TARGET]
 
 The ports (a public "before" and its Trainium "after", at pinned commits) are in
@@ -22,6 +23,8 @@ reported / missed, and rewrites the table between the ``ports`` markers of
 ``--set first-sight`` runs the same machinery on the first-sight ports (issue 35): pairs the
 project had not used when they were added, ``benchmarks/first_sight/ports.toml``, reviewed in
 ``benchmarks/first_sight/ports_review.toml``, tabled in ``benchmarks/first_sight/README.md``.
+``--set first-sight-j`` is a later batch of such pairs (``first_sight/ports-j.toml``, reviewed in
+``first_sight/ports-j_review.toml``, tabled in the same README under its own markers).
 """
 
 from __future__ import annotations
@@ -66,6 +69,12 @@ SETS = {
         HERE / "first_sight" / "ports_review.toml",
         HERE / "first_sight" / "README.md",
         ("<!-- first-sight-ports:start -->", "<!-- first-sight-ports:end -->"),
+    ),
+    "first-sight-j": PortSet(
+        HERE / "first_sight" / "ports-j.toml",
+        HERE / "first_sight" / "ports-j_review.toml",
+        HERE / "first_sight" / "README.md",
+        ("<!-- first-sight-ports-j:start -->", "<!-- first-sight-ports-j:end -->"),
     ),
 }
 STATUSES = ("made", "reported", "missed")

@@ -83,3 +83,15 @@ def test_only_the_scripts_part_of_a_multi_file_patch_is_kept():
         == "--- a/train.py\n+++ b/train.py\n@@ -1 +1 @@\n-c\n+d\n"
     )
     assert ports.file_patch(patch, "other.py") == ""
+
+
+def test_every_set_has_its_ports_review_and_table_markers():
+    for name, where in ports.SETS.items():
+        names = {port.name for port in ports.load_ports(where.ports)}
+        assert names, name
+        edits = ports.load_review(where.review)
+        assert {edit.port for edit in edits} <= names, name
+        assert len({(edit.port, edit.id) for edit in edits}) == len(edits), name
+        text = where.readme.read_text()
+        start, end = where.markers
+        assert start in text and end in text, name
