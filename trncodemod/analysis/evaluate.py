@@ -70,7 +70,7 @@ from trncodemod.analysis.abstract_values import (
 )
 from trncodemod.analysis.device_facts import Facts, facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
-from trncodemod.analysis.library_calls import LibraryCalls
+from trncodemod.analysis.library_calls import LibraryCalls, is_dataclass
 from trncodemod.analysis.training import dotted, is_main_guard
 
 __all__ = [
@@ -1196,7 +1196,7 @@ class Evaluator(LibraryCalls):
             self._call(init, [ref, *args], kwargs, at)
             if model:
                 self._place_submodules(self.heap[ref.id], {ref.id}, unmoved=True)
-        elif cls.node is not None and _is_dataclass(cls.node):
+        elif cls.node is not None and is_dataclass(cls.node):
             self._dataclass_fields(cls, ref, args, kwargs)
         return ref
 
@@ -1342,13 +1342,6 @@ def _is_dict_class(cls: ClassRef) -> bool:
 
 
 _DICT_GETATTR = frozenset({"__getattr__ = dict.__getitem__", "__getattr__ = dict.get"})
-
-
-def _is_dataclass(node: ast.ClassDef) -> bool:
-    return any(
-        (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
-        for d in node.decorator_list
-    )
 
 
 @dataclass(frozen=True)

@@ -306,7 +306,19 @@ def _tensors(value: Value, spelled: str) -> list[tuple[str, Value]]:
     return []
 
 
+def is_dataclass(node: ast.ClassDef) -> bool:
+    """Whether the class is decorated `@dataclass` (`dataclasses.dataclass(frozen=True)`, ...)."""
+    return any(
+        (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
+        for d in node.decorator_list
+    )
+
+
 def _typed(text: str, kind: Value | None) -> Value:
+    if isinstance(kind, External) and kind.name == "bool":
+        # `--flag false`, `--flag=True`; a bare `--flag` (the next word another option) is on.
+        lowered = text.strip("\"'").lower()
+        return Const(value=lowered not in ("false", "0", "no", "n", "f"))
     if isinstance(kind, External) and kind.name in ("int", "float"):
         try:
             return Const(value=_BUILTIN_TYPES[kind.name](text))
@@ -521,6 +533,15 @@ class LibraryCalls:
             return Unknown(at=at)
         if obj.kind == "parser":
             return self._parser_method(ref, obj, name, args, kwargs, at, frame)
+        if obj.kind == "buffer" and name in ("sample", "get"):
+            # Its samples are tensors on the buffer's device (`batch.observations`).
+            return self._new(Obj("batch", place=obj.place, built=at))
+        if obj.kind == "hf_parser" and name == "parse_args_into_dataclasses":
+            classes = obj.attrs["__classes__"]
+            assert isinstance(classes, Seq)
+            return Seq(
+                items=tuple(self._dataclass_cli(c, "hf", at, node, frame) for c in classes.items)
+            )
         if obj.kind == "optimizer" and name == "step":
             self._event("optimizer", frame, node)
             self._stale_parameters(ref, obj, frame, node)
@@ -667,10 +688,68 @@ class LibraryCalls:
             return Const()
         return Unknown(at=at)
 
-    def _launched(self, flags, action, default, kind, at) -> Value:
+    def _replay_buffer(self, args, kwargs, at, node, frame) -> Value:
+        """A stable-baselines3 buffer (`ReplayBuffer(size, obs_space, action_space, device)`):
+        `sample()` (`get()` of a rollout buffer) turns the stored arrays into tensors on the
+        device it was given (stable_baselines3/common/buffers.py `BaseBuffer.to_torch`:
+        `th.tensor(array, device=self.device)`). Its default, "auto", is CUDA where
+        `torch.cuda.is_available()` and else the CPU (`utils.get_device`): the CPU on the
+        target."""
+        given = args[3] if len(args) > 3 else kwargs.get("device", Const(value="auto"))
+        if isinstance(given, Const) and given.value == "auto":
+            path, line = _split(at)
+            text = f"`{_code(node, frame, self)}` keeps its samples on the CPU: its device \"auto\" is CUDA only where CUDA is available"
+            place: Value = Device(kind="cpu", why=(Why(path, line, text),))
+        else:
+            place = self._move(Const(), given, at, node, frame)
+        return self._new(Obj("buffer", place=place, built=at, spelled=_code(node, frame, self)))
+
+    def _dataclass_cli(self, cls: Value, style: str, at: str, node, frame) -> Value:
+        """An instance of the program's dataclass that a command-line library fills from
+        `sys.argv`: tyro's `cli(Args)` or transformers' `HfArgumentParser(Args)
+        .parse_args_into_dataclasses()`. Each field is its default, or what the launch lines
+        set. tyro spells a field `--field-name` and a bool `--flag` / `--no-flag` (tyro 0.9
+        docs, "Booleans"); HfArgumentParser spells it `--field_name` (and `--field-name`), a
+        bool `--flag [true|false]` and, where it defaults to True, `--no_flag`
+        (transformers/hf_argparser.py `_parse_dataclass_field`). A class the tool cannot read (a
+        library's `TrainingArguments`) is undecided."""
+        spelled = f"`{_code(node, frame, self)}`"
+        if not (isinstance(cls, ClassRef) and cls.node is not None and is_dataclass(cls.node)):
+            return Unknown(at=at, reason=f"{spelled} fills a class the tool does not read")
+        ref = self._instantiate(cls, [], {}, at, node, frame)
+        obj = self.heap[ref.id]
+        obj.kind = "namespace"
+        kinds = {
+            s.target.id: s.annotation.id
+            for owner in self._lineage(cls)
+            for s in (owner.node.body if owner.node is not None else ())
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and isinstance(s.annotation, ast.Name)
+        }
+        for field_name, default in list(obj.attrs.items()):
+            hyphens = field_name.replace("_", "-")
+            flags = [f"--{n}" for n in sorted({hyphens, field_name})]
+            kind = kinds.get(field_name, "")
+            if kind == "bool":
+                negative = sorted({f"--no-{hyphens}", f"--no_{field_name}"})
+                if style == "tyro":
+                    negative = [f"--no-{hyphens}"]
+                if style == "tyro":
+                    value = self._launched(flags, "store_true", default, None, at, negative)
+                else:
+                    value = self._launched(flags, "", default, External(name="bool"), at, negative)
+            else:
+                typed = External(name=kind) if kind in ("int", "float") else None
+                value = self._launched(flags, "", default, typed, at)
+            obj.attrs[field_name] = value
+        return ref
+
+    def _launched(self, flags, action, default, kind, at, negative=()) -> Value:
         """An option's value on the known launches: the default where no launch line sets it,
-        the value the launch lines give where they all agree, else undecided."""
-        flag_text = "/".join(flags)
+        the value the launch lines give where they all agree, else undecided. ``negative``: the
+        flags that turn a bool option off (`--no-cuda`)."""
+        flag_text = "/".join((*flags, *negative))
         lines = self.launch_lines.get(self.entry, ())
         values = []
         for line in lines:
@@ -678,6 +757,9 @@ class LibraryCalls:
             value: Value = default
             for index, word in enumerate(words):
                 name, eq, rest = word.partition("=")
+                if name in negative:
+                    value = Const(value=False)
+                    continue
                 if name not in flags:
                     continue
                 if action == "store_true":
@@ -977,8 +1059,15 @@ class LibraryCalls:
             return self._new(obj)
         if name in _JOB_EXECUTORS:
             return self._new(Obj("executor", built=at))
+        if name in _REPLAY_BUFFERS:
+            return self._replay_buffer(args, kwargs, at, node, frame)
         if name == "fire.Fire":
             return self._fire(args, kwargs, at, node, frame)
+        if name in ("tyro.cli", "tyro.cli.cli") and args:
+            return self._dataclass_cli(args[0], "tyro", at, node, frame)
+        if name.endswith("HfArgumentParser") and args:
+            classes = args[0].items if isinstance(args[0], Seq) else (args[0],)
+            return self._new(Obj("hf_parser", {"__classes__": Seq(items=tuple(classes))}, built=at))
         if name in ("torch.multiprocessing.Process", "multiprocessing.Process"):
             obj = Obj("process", built=at)
             obj.attrs["__target__"] = kwargs.get("target", Unknown(at=at))
@@ -1262,6 +1351,13 @@ def _declares_fields(node: ast.ClassDef) -> bool:
 
 # Executors that run a callable as a cluster job (submitit/auto/auto.py, slurm/slurm.py, local/
 # local.py at 1.5): `executor.submit(fn, *args)` calls `fn(*args)` in the job.
+# stable-baselines3's buffers (stable_baselines3/common/buffers.py, 2.x): what `sample()` or
+# `get()` gives is on the device the buffer was built with.
+_REPLAY_BUFFERS = frozenset(
+    f"stable_baselines3.common.buffers.{name}"
+    for name in ("ReplayBuffer", "DictReplayBuffer", "RolloutBuffer", "DictRolloutBuffer")
+)
+
 _JOB_EXECUTORS = frozenset(
     {"submitit.AutoExecutor", "submitit.SlurmExecutor", "submitit.LocalExecutor"}
 )
