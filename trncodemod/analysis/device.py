@@ -1254,12 +1254,18 @@ def _where_it_lives(node: cst.CSTNode, collected: _Collector) -> bool:
 
 def _binds_device(body: cst.BaseSuite, qualified: Qualified) -> bool:
     """``body`` binds a name or an attribute to `torch.device(...)` (`args.device =
-    torch.device("cuda")`): a statement-form device choice, not a helper returning one."""
+    torch.device("cuda")`) or to a device's name (`config.device = "cpu"`, a configuration's
+    fallback in a helper): a statement-form device choice, not a helper returning one."""
     for node in walk(body):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
             if qualified(node.value.func) & {"torch.device"}:
                 return True
+        if isinstance(node, cst.Assign) and _string(node.value) in _DEVICE_NAMES:
+            return True
     return False
+
+
+_DEVICE_NAMES = frozenset({"cpu", "cuda", "cuda:0", "mps"})
 
 
 def _unpacked_only(bindings: Iterable[Binding]) -> bool:
