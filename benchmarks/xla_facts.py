@@ -620,6 +620,25 @@ def packed_sequences() -> dict:
             ).__name__
         )
     )
+
+    def packed_loss(grad: bool) -> str:
+        # A decoder's scores packed to drop the padding before the loss (`criterion(
+        # pack_padded_sequence(scores, lengths, batch_first=True).data, targets)`).
+        scores = padded.to(device).requires_grad_(grad)
+        with torch.set_grad_enabled(grad):
+            packed = pack_padded_sequence(scores, [5, 3, 2], batch_first=True).data
+            loss = packed.pow(2).mean()
+        if grad:
+            loss.backward()
+        torch_xla.sync()
+        return f"{float(loss):.4f}" + (f", grad {float(scores.grad.sum()):.4f}" if grad else "")
+
+    found["loss of pack_padded_sequence(scores).data, backward, on xla"] = _outcome(
+        lambda: packed_loss(True)
+    )
+    found["loss of pack_padded_sequence(scores).data, no grad, on xla"] = _outcome(
+        lambda: packed_loss(False)
+    )
     found["nn.LSTM(pack_padded_sequence(...)) all on the CPU"] = _outcome(
         lambda: str(
             torch.nn.LSTM(4, 6, batch_first=True)(
