@@ -152,6 +152,45 @@ def _starts_with_cuda(call: cst.Call) -> bool:
     )
 
 
+def _device_inside(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The device a map_location spells as text of it: `str(device)`, `f"{device}"` → `device`;
+    else ``node``."""
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "str"
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and isinstance(node.args[0].value, cst.Name | cst.Attribute)
+    ):
+        return node.args[0].value
+    if (
+        isinstance(node, cst.FormattedString)
+        and len(node.parts) == 1
+        and isinstance(node.parts[0], cst.FormattedStringExpression)
+        and isinstance(node.parts[0].expression, cst.Name | cst.Attribute)
+    ):
+        return node.parts[0].expression
+    return node
+
+
+def storage_mover(node: cst.CSTNode) -> bool:
+    """A map_location function that moves each storage to CUDA: `lambda storage, loc:
+    storage.cuda()` (or `.cuda(gpu)`). A storage has no `.to(device)` (TypeError, measured),
+    and the XLA device cannot restore one (RuntimeError), so it is no device move to rewrite."""
+    if not (isinstance(node, cst.Lambda) and node.params.params):
+        return False
+    first = node.params.params[0].name.value
+    body = node.body
+    return (
+        isinstance(body, cst.Call)
+        and isinstance(body.func, cst.Attribute)
+        and body.func.attr.value == "cuda"
+        and isinstance(body.func.value, cst.Name)
+        and body.func.value.value == first
+    )
+
+
 def _cuda_text(node: cst.BaseExpression) -> bool:
     """A CUDA location built as text: ``f"cuda:{gpu}"``, ``"cuda:{}".format(gpu)``,
     ``"cuda:" + str(gpu)``, ``"cuda:%d" % gpu``."""
@@ -1317,8 +1356,9 @@ class DevicePlacement(Pass):
         torch-xla 2.9.0). Loaded to "cpu" where all it loads goes into ``load_state_dict``,
         which copies to the module's device; reported elsewhere (a whole pickled model loaded
         to the CPU would train there)."""
-        value = original.value
-        cuda_text = _cuda_text(value)
+        spelled = original.value
+        value = _device_inside(spelled)  # `str(device)`: the device, as text
+        cuda_text = _cuda_text(value) or storage_mover(value)
         kinds = self.facts.kinds(value) if isinstance(value, cst.Name | cst.Attribute) else None
         if not cuda_text and (kinds is None or ACCELERATOR not in kinds or RANK in kinds):
             return updated  # strings, choices and torch.device(...) are rewritten on their own
@@ -1330,9 +1370,11 @@ class DevicePlacement(Pass):
         ):
             return updated  # a "cuda" kept as text (TRN006): left with it, for a person
         call = self.get_metadata(ParentNodeProvider, original, None)
-        code = _code(value)
+        code = _code(spelled)
         what = (
-            "is a CUDA device, absent"
+            "moves each storage to CUDA, absent"
+            if storage_mover(value)
+            else "is a CUDA device, absent"
             if cuda_text
             else "may be the XLA device"
             if maybe
@@ -2005,6 +2047,8 @@ class DevicePlacement(Pass):
         return test.args[0].value
 
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if storage_mover(self.get_metadata(ParentNodeProvider, original, None)):
+            return updated  # a map_location's storage: what torch.load restores to (TRN005)
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
         guard = self._is_cuda_guard(original)
