@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import GlobalScope, ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.cuda_calls import cuda_table
 from trncodemod.transforms.device_data import (
@@ -294,9 +295,20 @@ class DevicePlacement(Pass):
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
-        return bool(program.decisions)  # a device decided here, for modules that train
+        # A device decided here, for modules that train; a device's name bound here that the
+        # program's run shows is where a model goes (`_C.DEVICE = "cuda"` in a yacs defaults
+        # module that imports no torch).
+        return bool(program.decisions) or bool(program.device_literals)
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._imports_torch = any(
+            (get_full_name_for_node(i.name) or "").split(".")[0] == "torch"
+            for i in find(node, cst.ImportAlias)
+        ) or any(
+            (get_full_name_for_node(i.module) or "").split(".")[0] == "torch"
+            for i in find(node, cst.ImportFrom)
+            if i.module is not None
+        )
         self.facts = self.device_facts(node)
         program = self.run.program
         self._rank_devices, self._rank_values = self._rank_edits(program)
@@ -1611,6 +1623,10 @@ class DevicePlacement(Pass):
         return True
 
     # -- rewriting ---------------------------------------------------------------------------
+    def facts_of_module_torch(self) -> bool:
+        """Whether this module imports torch (or something under it)."""
+        return self._imports_torch
+
     def _device_string(self, node: cst.SimpleString) -> cst.SimpleString:
         if self.target.is_xla:
             self.add_import("torch_xla")  # registers the "xla" device type
@@ -2736,6 +2752,25 @@ class DevicePlacement(Pass):
             roles = self._attribute_roles(target)
         else:
             roles = []
+        line = self.get_metadata(PositionProvider, original_node).start.line
+        if "device" not in roles and line in self.run.program.device_literals:
+            # A configuration's device name (`_C.DEVICE = "cuda"`) read as a device in another
+            # module: the program's run shows the model or its batch goes there.
+            if self.report(
+                original_node.value,
+                CudaDeviceString,
+                f'"cuda" → "{self.target.device_string}" (the program puts the model or its '
+                "batches on the device this names)",
+                True,
+            ):
+                assert isinstance(updated_node.value, cst.SimpleString)
+                # The module that moves the model imports torch_xla (its loop's cut needs it);
+                # a configuration module that imports no torch gets no import of it.
+                value = _with_value(updated_node.value, self.target.device_string)
+                if self.facts_of_module_torch():
+                    value = self._device_string(updated_node.value)
+                return updated_node.with_changes(value=value)
+            return updated_node
         if "device" not in roles:
             return updated_node  # a string that is never used as a device is just text
         if all(role in ("device", "torch.load") for role in roles):

@@ -179,14 +179,11 @@ def _own_calls(scope: cst.FunctionDef | cst.For | cst.While) -> list[cst.Call]:
     return found
 
 
-def _loop_names(scope: cst.CSTNode) -> set[str]:
-    """The names a loop of ``scope`` (or ``scope`` itself, a loop) binds to its items, and the
-    names they are moved to under the same name (`labels = labels.to(device)`)."""
-    names: set[str] = set()
-    for loop in [scope, *find(scope, cst.For)]:
-        if isinstance(loop, cst.For):
-            names |= {n.value for n in find(loop.target, cst.Name)}
-    return names
+# Methods that move, cast or reshape a tensor: what they return carries what it did.
+_DATA_METHODS = frozenset(
+    {"to", "cuda", "cpu", "long", "float", "int", "half", "detach", "contiguous", "view"}
+    | {"reshape", "squeeze", "unsqueeze", "transpose", "permute", "clone"}
+)
 
 
 def _backend(target: Target) -> Facts:
@@ -313,12 +310,10 @@ class OffDevice(Pass):
         calls = _own_calls(scope)
         if not any(_is_backward(c) for c in calls):
             return
-        batch = _loop_names(scope)  # the loader's items: data, not values with gradients
         for call in sorted(calls, key=self._line_column):
             if not self._is_packing(call) or call in self._fed or not call.args:
                 continue
-            first = call.args[0].value
-            if isinstance(first, cst.Name) and first.value in batch:
+            if not self._computed(call.args[0].value, scope):
                 continue  # the batch's own labels, packed to flatten the loss's targets
             if call not in self._packing_reported:
                 self._packing_reported.add(call)
@@ -332,6 +327,33 @@ class OffDevice(Pass):
                     False,
                 )
             return  # one cause a step
+
+    def _computed(self, value: cst.BaseExpression, scope: cst.CSTNode, depth: int = 0) -> bool:
+        """Whether ``value`` is what a call of the program's or a library's model returns
+        (`scores` of `scores, lengths = decoder(imgs, caps)`, `self.embed(x)`), which may carry
+        gradients; not a batch the loop took, nor a tensor torch made (`torch.randint(...)`),
+        moved, cast or sliced. A parameter, or a name bound otherwise, is not."""
+        while True:
+            if isinstance(value, cst.Attribute | cst.Subscript):
+                value = value.value
+            elif (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value in _DATA_METHODS
+            ):
+                value = value.func.value
+            else:
+                break
+        if isinstance(value, cst.Call):
+            return not any(n.startswith("torch.") for n in self.qualified_names(value.func))
+        if not isinstance(value, cst.Name) or depth > 3:
+            return False
+        for assign in find(scope, cst.Assign):
+            for target in assign.targets:  # type: ignore[attr-defined]
+                names = {n.value for n in find(target.target, cst.Name)}
+                if value.value in names and target.target is not None:
+                    return self._computed(assign.value, scope, depth + 1)  # type: ignore[attr-defined]
+        return False
 
     def _packed_rnn_calls(self, function: cst.FunctionDef) -> set[cst.Call]:
         """Report each recurrent module called on a packing (TRN028); the packing calls it

@@ -492,6 +492,8 @@ class LibraryCalls:
         return target
 
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
+        if name in _YACS_METHODS and self._is_yacs(obj):
+            return self._yacs_method(ref, obj, name, args, at)
         if obj.kind == "file":
             return obj.attrs["__text__"] if name == "read" and not args else Unknown(at=at)
         if obj.kind == "path":  # `Path(args.config).read_text()`, `.open()`
@@ -688,6 +690,132 @@ class LibraryCalls:
             return Const()
         return Unknown(at=at)
 
+    # -- yacs configurations ---------------------------------------------------------------------
+    def _is_yacs(self, obj: Obj) -> bool:
+        """A yacs `CfgNode` (detectron2's and fvcore's derive from it), or an instance of a class
+        of the program derived from one."""
+        if obj.spelled in _YACS_NODES:
+            return True
+        if obj.cls is None:
+            return False
+        env = self.loaded.get(obj.cls.path, {})
+        for owner in self._lineage(obj.cls):
+            for base in owner.node.bases if owner.node is not None else ():
+                found = self._expr(base, Frame(owner.path, {}, env))
+                if isinstance(found, External) and found.name in _YACS_NODES:
+                    return True
+        return False
+
+    def _yacs_method(self, ref: Ref, obj: Obj, name: str, args, at: str) -> Value:
+        """yacs 0.1.8 `CfgNode`: `clone()` a deep copy, `merge_from_file(path)` the YAML file's
+        keys over its own, `merge_from_list(["a.b", value, ...])` each pair (values read as
+        Python literals), `merge_from_other_cfg(other)`; `freeze()`, `defrost()` change no
+        value. A list the launch lines give (`python train.py --config x.yaml train.lr 0.1`)
+        is theirs: each dotted key they set is that value where every line sets it alike, else
+        undecided; a key none sets keeps its value."""
+        if name in ("freeze", "defrost"):
+            return Const()
+        if name == "clone":
+            return self._yacs_copy(ref)
+        if name == "merge_from_other_cfg" and args and isinstance(args[0], Ref):
+            other = self.heap.get(args[0].id)
+            if other is not None:
+                self._yacs_merge(obj, self._yacs_items(other), at)
+            return Const()
+        if name == "merge_from_file":
+            found = self._config_text(args[0] if args else None, at)
+            if isinstance(found, Unknown):
+                self._yacs_launched(obj, at, files=True)
+                return Const()
+            path, text = found
+            data = parse(path, str(text.value), at, "yaml")
+            if isinstance(data, Dict):
+                self._yacs_merge(obj, _nested(data), at)
+            return Const()
+        if name == "merge_from_list":
+            given = args[0] if args else Const()
+            if isinstance(given, Const) and given.value is None:
+                return Const()
+            items = given.items if isinstance(given, Seq) else None
+            if (
+                items is not None
+                and all(isinstance(i, Const) for i in items)
+                and len(items) % 2 == 0
+            ):
+                pairs = [(str(k.value), v) for k, v in zip(items[::2], items[1::2], strict=True)]  # type: ignore[union-attr]
+                self._yacs_merge(obj, pairs, at)
+            else:
+                self._yacs_launched(obj, at, files=False)
+            return Const()
+        return Unknown(at=at)
+
+    def _yacs_copy(self, ref: Ref) -> Ref:
+        obj = self.heap[ref.id]
+        attrs = {
+            k: self._yacs_copy(v)
+            if isinstance(v, Ref) and self._is_yacs(self.heap.get(v.id, _NO_OBJ))
+            else v
+            for k, v in obj.attrs.items()
+        }
+        return self._new(replace(obj, attrs=attrs))
+
+    def _yacs_items(self, obj: Obj, prefix: str = "") -> list[tuple[str, Value]]:
+        found: list[tuple[str, Value]] = []
+        for key, value in obj.attrs.items():
+            held = self.heap.get(value.id) if isinstance(value, Ref) else None
+            if held is not None and self._is_yacs(held):
+                found += self._yacs_items(held, f"{prefix}{key}.")
+            else:
+                found.append((f"{prefix}{key}", value))
+        return found
+
+    def _yacs_merge(self, obj: Obj, pairs: list[tuple[str, Value]], at: str) -> None:
+        for dotted_key, value in pairs:
+            *path, last = dotted_key.split(".")
+            node = obj
+            for part in path:
+                inner = node.attrs.get(part)
+                held = self.heap.get(inner.id) if isinstance(inner, Ref) else None
+                if held is None:
+                    break
+                node = held
+            else:
+                if isinstance(value, Const) and isinstance(value.value, str):
+                    value = _literal(value)
+                node.attrs[last] = value
+
+    def _yacs_launched(self, obj: Obj, at: str, files: bool) -> None:
+        """A merge whose file or list the launch lines give: every key they may set (a dotted
+        key on a line, or one in a YAML file a line names) is the value all lines agree on, or
+        undecided."""
+        lines = self.launch_lines.get(self.entry, ())
+        seen: dict[str, list[Value]] = {}
+        for line in lines:
+            folder = posixpath.dirname(line.split(": ", 1)[0])
+            words = line.split(": ", 1)[-1].split()
+            pairs: list[tuple[str, Value]] = []
+            for index, word in enumerate(words):
+                if files and word.endswith((".yaml", ".yml")) and self.read_config is not None:
+                    path = config_path(folder, word)
+                    text = self.read_config(path) if path is not None else None
+                    data = parse(path, text, at, "yaml") if path and text is not None else None
+                    if isinstance(data, Dict):
+                        pairs += _nested(data)
+                elif not files and "." in word and not word.startswith(("-", ".", "/")):
+                    if index + 1 < len(words) and not word.endswith((".py", ".yaml", ".yml")):
+                        pairs.append((word, _literal(Const(value=words[index + 1]))))
+            for key, value in pairs:
+                seen.setdefault(key, []).append(value)
+        known = dict(self._yacs_items(obj))
+        merged = []
+        for key, values in seen.items():
+            if key not in known:
+                continue
+            same = len(values) == len(lines) and all(v == values[0] for v in values)
+            reason = f"the launch lines set `{key}`" + ("" if same else " differently")
+            merged.append((key, values[0] if same else Unknown(at=at, reason=reason)))
+        self._yacs_merge(obj, merged, at)
+
     def _replay_buffer(self, args, kwargs, at, node, frame) -> Value:
         """A stable-baselines3 buffer (`ReplayBuffer(size, obs_space, action_space, device)`):
         `sample()` (`get()` of a rollout buffer) turns the stored arrays into tensors on the
@@ -698,7 +826,7 @@ class LibraryCalls:
         given = args[3] if len(args) > 3 else kwargs.get("device", Const(value="auto"))
         if isinstance(given, Const) and given.value == "auto":
             path, line = _split(at)
-            text = f"`{_code(node, frame, self)}` keeps its samples on the CPU: its device \"auto\" is CUDA only where CUDA is available"
+            text = f'`{_code(node, frame, self)}` keeps its samples on the CPU: its device "auto" is CUDA only where CUDA is available'
             place: Value = Device(kind="cpu", why=(Why(path, line, text),))
         else:
             place = self._move(Const(), given, at, node, frame)
@@ -1059,6 +1187,9 @@ class LibraryCalls:
             return self._new(obj)
         if name in _JOB_EXECUTORS:
             return self._new(Obj("executor", built=at))
+        if name in _YACS_NODES:
+            # `_C = CN()`, `CN(new_allowed=True)`: a node whose keys are its attributes.
+            return self._new(Obj("mapping", built=at, spelled=name))
         if name in _REPLAY_BUFFERS:
             return self._replay_buffer(args, kwargs, at, node, frame)
         if name == "fire.Fire":
@@ -1351,6 +1482,41 @@ def _declares_fields(node: ast.ClassDef) -> bool:
 
 # Executors that run a callable as a cluster job (submitit/auto/auto.py, slurm/slurm.py, local/
 # local.py at 1.5): `executor.submit(fn, *args)` calls `fn(*args)` in the job.
+# yacs 0.1.8's configuration node and those derived from it (fvcore, detectron2).
+_YACS_NODES = frozenset(
+    {
+        "yacs.config.CfgNode",
+        "yacs.config.CN",
+        "fvcore.common.config.CfgNode",
+        "detectron2.config.CfgNode",
+        "detectron2.config.config.CfgNode",
+    }
+)
+_YACS_METHODS = frozenset(
+    {"clone", "merge_from_file", "merge_from_list", "merge_from_other_cfg", "freeze", "defrost"}
+)
+_NO_OBJ = Obj("")
+
+
+def _nested(data: Dict, prefix: str = "") -> list[tuple[str, Value]]:
+    """A YAML mapping's keys as dotted paths, each with its value."""
+    found: list[tuple[str, Value]] = []
+    for key, value in data.items:
+        if isinstance(value, Dict):
+            found += _nested(value, f"{prefix}{key}.")
+        else:
+            found.append((f"{prefix}{key}", value))
+    return found
+
+
+def _literal(value: Const) -> Value:
+    """A value as yacs reads one from a list (`ast.literal_eval`, else the string)."""
+    try:
+        return Const(value=ast.literal_eval(str(value.value)), why=value.why)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return value
+
+
 # stable-baselines3's buffers (stable_baselines3/common/buffers.py, 2.x): what `sample()` or
 # `get()` gives is on the device the buffer was built with.
 _REPLAY_BUFFERS = frozenset(
