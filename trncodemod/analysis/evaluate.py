@@ -926,6 +926,14 @@ class Evaluator(LibraryCalls):
                 result = value
                 continue
             if decided is not is_and:  # `and` stops at a false one, `or` at a true one
+                if self.observed is not None and _target_fact(value):
+                    # `torch.cuda.is_available() and args.cuda`: the check is made true on the
+                    # target (TRN021), and then the flags after it decide: read them, for the
+                    # passes (``launch_decisions``), without changing what this run takes.
+                    index = node.values.index(operand)
+                    for rest in node.values[index + 1 :]:
+                        if isinstance(rest, ast.Attribute):
+                            self._expr(rest, frame)
                 return value
             result = value
         if undecided is not None:
@@ -1426,6 +1434,11 @@ def launch_decisions(
 
 # `_C.DEVICE = 'cuda'`, `device: str = 'cuda:0'`: a binding of a CUDA device's name.
 _CUDA_BINDING = re.compile(r"^`[\w.\[\]'\"]+(: \w+)? = '(cuda|cuda:0)'`$")
+
+
+def _target_fact(value: Value) -> bool:
+    """A truth the target's facts give (`torch.cuda.is_available()` is False there)."""
+    return bool(value.why) and value.why[-1].text.endswith(" on the target")
 
 
 def _places(call: ModelCall) -> list[Value]:
