@@ -608,10 +608,31 @@ class DevicePlacement(Pass):
         # `"cuda" if torch.cuda.is_available() else "cpu"` is rewritten whole (TRN003).
         return not (isinstance(parent, cst.IfExp) and self._kind(parent) == "choice")
 
+    def _chooses_cuda_index(self, check: cst.Call) -> str | None:
+        """The CUDA index string a conditional expression picks when ``check``, in its test,
+        is true (`f"cuda:{args.device_ids[rank]}" if torch.cuda.is_available() and args.cuda
+        else "cpu"`), where this run leaves it as written; None otherwise."""
+        node: cst.CSTNode = check
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while isinstance(parent, cst.BooleanOperation | cst.UnaryOperation):
+            node, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        if not (isinstance(parent, cst.IfExp) and parent.test is node):
+            return None
+        body = parent.body
+        if _cuda_text(body) and body not in self._rank_values:
+            line = self.get_metadata(PositionProvider, body).start.line
+            return f"`{_code(body)}` (line {line}): a CUDA device index, absent on Trainium"
+        return None
+
     def _gate(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
         """The check made true (TRN021); ``updated`` where what it turns on cannot run on the
         target (TRN047); None where the rule is not selected here."""
         blocked = self._blocked(original, True)
+        indexed = self._chooses_cuda_index(original)
+        if blocked is None and indexed is not None:
+            # `f"cuda:{i}" if torch.cuda.is_available() and ... else "cpu"`: made true, it would
+            # choose a CUDA device index, which this run does not rewrite.
+            blocked, self._region_decides_device = indexed, True
         if blocked is not None and self._said_before:
             return updated  # one finding per cause: the test beside it in the condition said it
         if blocked is not None and not self._region_decides_device:

@@ -1232,6 +1232,19 @@ class Evaluator(LibraryCalls):
                         default = next(
                             (k.value for k in value.keywords if k.arg == "default"), None
                         )
+                        factory = next(
+                            (k.value for k in value.keywords if k.arg == "default_factory"), None
+                        )
+                        if default is None and factory is not None:
+                            # `default_factory=list`, `default_factory=lambda: [0, 1]`
+                            if isinstance(factory, ast.Lambda) and not factory.args.args:
+                                default = factory.body
+                            elif isinstance(factory, ast.Name) and factory.id in ("list", "dict"):
+                                default = (
+                                    ast.List(elts=[])
+                                    if factory.id == "list"
+                                    else ast.Dict(keys=[], values=[])
+                                )
                         obj.attrs[name] = (
                             self._class_expr(owner, default) if default is not None else Unknown()
                         )

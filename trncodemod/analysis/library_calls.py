@@ -1129,6 +1129,8 @@ class LibraryCalls:
             decided = _tensor_isinstance(args[1])
             if decided is not None:
                 return Const(value=decided)
+        if name == "len" and args and isinstance(args[0], Seq):
+            return Const(value=len(args[0].items), why=args[0].why)  # `len(args.device_ids)`
         if name in ("isinstance", "hasattr", "callable", "len", "print", "range"):
             return Unknown(at=at)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
