@@ -620,6 +620,25 @@ def packed_sequences() -> dict:
             ).__name__
         )
     )
+
+    def packed_loss(grad: bool) -> str:
+        # A decoder's scores packed to drop the padding before the loss (`criterion(
+        # pack_padded_sequence(scores, lengths, batch_first=True).data, targets)`).
+        scores = padded.to(device).requires_grad_(grad)
+        with torch.set_grad_enabled(grad):
+            packed = pack_padded_sequence(scores, [5, 3, 2], batch_first=True).data
+            loss = packed.pow(2).mean()
+        if grad:
+            loss.backward()
+        torch_xla.sync()
+        return f"{float(loss):.4f}" + (f", grad {float(scores.grad.sum()):.4f}" if grad else "")
+
+    found["loss of pack_padded_sequence(scores).data, backward, on xla"] = _outcome(
+        lambda: packed_loss(True)
+    )
+    found["loss of pack_padded_sequence(scores).data, no grad, on xla"] = _outcome(
+        lambda: packed_loss(False)
+    )
     found["nn.LSTM(pack_padded_sequence(...)) all on the CPU"] = _outcome(
         lambda: str(
             torch.nn.LSTM(4, 6, batch_first=True)(
@@ -1587,6 +1606,35 @@ def removed_linalg_calls() -> dict:
     return {name: _outcome(call) for name, call in calls.items()}
 
 
+def stft_return_complex() -> dict:
+    """`torch.stft` of a real signal written for torch 1.x (no `return_complex`): whether it
+    raises on this torch; whether `torch.view_as_real(torch.stft(..., return_complex=True))`
+    equals the legacy real output (`return_complex=False`); and the same on the XLA device,
+    with the aten ops that fall back to the CPU there."""
+    x = torch.randn(2, 400)
+    window = torch.hann_window(64)
+    options = {"hop_length": 16, "win_length": 64, "center": False}
+    legacy_call = _outcome(lambda: torch.stft(x, 64, window=window, **options))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        legacy = torch.stft(x, 64, window=window, return_complex=False, **options)
+    rewritten = torch.view_as_real(torch.stft(x, 64, window=window, return_complex=True, **options))
+    device = torch_xla.device()
+    met.clear_all()
+    on_device = torch.view_as_real(
+        torch.stft(x.to(device), 64, window=window.to(device), return_complex=True, **options)
+    )
+    torch_xla.sync(wait=True)
+    return {
+        "without_return_complex": legacy_call,
+        "rewritten_equals_legacy": bool(torch.equal(legacy, rewritten)),
+        "shape": list(rewritten.shape),
+        "xla_max_abs_diff": float((on_device.cpu() - legacy).abs().max()),
+        "xla_dtype": str(on_device.dtype),
+        "xla_fallback_ops": sorted(n for n in met.counter_names() if n.startswith("aten::")),
+    }
+
+
 def grad_scaler_on_xla() -> dict:
     """A CUDA GradScaler beside a bf16 autocast on the XLA device, as a ported script keeps
     it: whether it disables itself, the graph executions a step (5 steps after the first),
@@ -1990,6 +2038,7 @@ FACTS = {
         capturable_optimizers,
         removed_torch_names,
         removed_linalg_calls,
+        stft_return_complex,
         grad_scaler_on_xla,
         cuda_checkpoint_load,
         data_parallel_inputs,

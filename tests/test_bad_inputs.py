@@ -50,6 +50,10 @@ def assert_untouched_and_neighbour_migrated(tree: Path, name: str, before: bytes
             GPU_SCRIPT + b"w = Wrapper(replay, async=True)\n",
             "bad.py:4:21: syntax error: invalid syntax: `async` is a reserved word since Python 3.7",
         ),
+        (
+            GPU_SCRIPT + b"x = x.cuda(async=True)\n",
+            "passes it to `.cuda()`; torch 0.4 renamed it: write `non_blocking=True`",
+        ),
         (GPU_SCRIPT + b"x = 1\x00\n", "bad.py:4: file contains a NUL byte"),
         (GPU_SCRIPT + b"s = '\xff\xfe'\n", "bad.py:4: cannot decode as utf-8: byte 0xff"),
         (b"s = '\xff'\n" + GPU_SCRIPT, "bad.py:1: cannot decode as utf-8: byte 0xff"),
@@ -64,6 +68,7 @@ def assert_untouched_and_neighbour_migrated(tree: Path, name: str, before: bytes
     ids=[
         "syntax-error",
         "async-as-a-name",
+        "cuda-async-keyword",
         "nul-byte",
         "undecodable-byte",
         "undecodable-first-line",

@@ -272,6 +272,12 @@ class Checkpoints(Pass):
                 isinstance(element, cst.DictElement) and self._is_state(element.value, depth + 1)
                 for element in node.elements
             )
+        if isinstance(node, cst.Tuple | cst.List):
+            # `(actor.state_dict(), qf1.state_dict())`: xm.save moves nested containers too.
+            return any(
+                isinstance(element, cst.Element) and self._is_state(element.value, depth + 1)
+                for element in node.elements
+            )
         if isinstance(node, cst.Name):
             values = self.bound_values(node)
             return values is not None and all(self._is_state(v, depth + 1) for v in values)

@@ -94,6 +94,14 @@ class ReduceBeforeClip(Rule):
     sources = ("xla-model", "neuron-guide")
 
 
+# Collectives of tensors a script calls itself (torch/distributed/distributed_c10d.py).
+_COLLECTIVES = frozenset(
+    f"torch.distributed.{name}"
+    for name in ("all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter")
+    + ("reduce_scatter_tensor", "broadcast", "reduce", "all_to_all_single")
+)
+
+
 class XlaProcessGroup(Rule):
     """## What it does
     Rewrites `torch.distributed.init_process_group("nccl")` (or `backend="nccl"`) to the `xla`
@@ -909,6 +917,24 @@ class DataParallel(Pass):
             return None
         return chosen.pop(), tests[0]
 
+    def _collective(self) -> cst.Call | None:
+        """The module's first collective of tensors (`dist.all_reduce(grads)`), where it moves
+        its tensors to a device (on the target, the XLA device); else None: a CPU program's
+        gloo collectives exchange its CPU tensors."""
+        calls = find(self._module, cst.Call)
+        moves = any(
+            isinstance(c.func, cst.Attribute)
+            and c.func.attr.value in ("to", "cuda")  # type: ignore[attr-defined]
+            or any(a.keyword is not None and a.keyword.value == "device" for a in c.args)  # type: ignore[attr-defined]
+            for c in calls
+        )
+        if not moves:
+            return None
+        for call in calls:
+            if self.module_names(call.func) & _COLLECTIVES:  # type: ignore[attr-defined]
+                return call  # type: ignore[return-value]
+        return None
+
     def _process_group(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         backend = _argument(original, "backend", 0)
         value = _string(backend.value) if backend is not None else None
@@ -941,17 +967,24 @@ class DataParallel(Pass):
                 held = facts.constant(backend.value)
                 if held is not None:
                     what += f', "{held}" on every launch the tool can see'
-            if (
-                self.report(
-                    original,
-                    XlaProcessGroup,
-                    f'process group with {what}: use `init_process_group("xla", '
-                    'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
-                    + (" and drop `device_id=`" if value == "nccl" else ""),
-                    False,
+            collective = self._collective() if "gloo" in (value, held) else None
+            if collective is not None:
+                # Measured (benchmarks/xla_quirks/gloo_all_reduce_xla.py): on gloo a collective
+                # of XLA tensors returns and exchanges nothing; each rank trains alone.
+                what += (
+                    f"; `{_code(collective.func)}(...)` (line "
+                    f"{self.get_metadata(PositionProvider, collective).start.line}) on gloo "
+                    "returns without exchanging XLA tensors (each rank keeps its own values, "
+                    "measured): every rank trains alone"
                 )
-                and held == "nccl"
-            ):
+            if self.report(
+                original,
+                XlaProcessGroup,
+                f'process group with {what}: use `init_process_group("xla", '
+                'init_method="xla://")` with `import torch_xla.distributed.xla_backend`'
+                + (" and drop `device_id=`" if value == "nccl" else ""),
+                False,
+            ) and (held == "nccl" or collective is not None):
                 # NCCL needs CUDA: decided, init_process_group raises there on every launch. (Gloo
                 # runs on the CPU; whether it meets XLA tensors is the placement's question.)
                 self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)

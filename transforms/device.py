@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import GlobalScope, ParentNodeProvider, PositionProvider, ScopeProvider
 from trncodemod.transforms.cuda_calls import cuda_table
 from trncodemod.transforms.device_data import (
@@ -152,6 +153,45 @@ def _starts_with_cuda(call: cst.Call) -> bool:
     )
 
 
+def _device_inside(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The device a map_location spells as text of it: `str(device)`, `f"{device}"` → `device`;
+    else ``node``."""
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "str"
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and isinstance(node.args[0].value, cst.Name | cst.Attribute)
+    ):
+        return node.args[0].value
+    if (
+        isinstance(node, cst.FormattedString)
+        and len(node.parts) == 1
+        and isinstance(node.parts[0], cst.FormattedStringExpression)
+        and isinstance(node.parts[0].expression, cst.Name | cst.Attribute)
+    ):
+        return node.parts[0].expression
+    return node
+
+
+def storage_mover(node: cst.CSTNode) -> bool:
+    """A map_location function that moves each storage to CUDA: `lambda storage, loc:
+    storage.cuda()` (or `.cuda(gpu)`). A storage has no `.to(device)` (TypeError, measured),
+    and the XLA device cannot restore one (RuntimeError), so it is no device move to rewrite."""
+    if not (isinstance(node, cst.Lambda) and node.params.params):
+        return False
+    first = node.params.params[0].name.value
+    body = node.body
+    return (
+        isinstance(body, cst.Call)
+        and isinstance(body.func, cst.Attribute)
+        and body.func.attr.value == "cuda"
+        and isinstance(body.func.value, cst.Name)
+        and body.func.value.value == first
+    )
+
+
 def _cuda_text(node: cst.BaseExpression) -> bool:
     """A CUDA location built as text: ``f"cuda:{gpu}"``, ``"cuda:{}".format(gpu)``,
     ``"cuda:" + str(gpu)``, ``"cuda:%d" % gpu``."""
@@ -255,9 +295,20 @@ class DevicePlacement(Pass):
     # -- the training device (trncodemod.analysis.device) ------------------------------------
     @classmethod
     def asked_by(cls, program: ModuleView) -> bool:
-        return bool(program.decisions)  # a device decided here, for modules that train
+        # A device decided here, for modules that train; a device's name bound here that the
+        # program's run shows is where a model goes (`_C.DEVICE = "cuda"` in a yacs defaults
+        # module that imports no torch).
+        return bool(program.decisions) or bool(program.device_literals)
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._imports_torch = any(
+            (get_full_name_for_node(i.name) or "").split(".")[0] == "torch"
+            for i in find(node, cst.ImportAlias)
+        ) or any(
+            (get_full_name_for_node(i.module) or "").split(".")[0] == "torch"
+            for i in find(node, cst.ImportFrom)
+            if i.module is not None
+        )
         self.facts = self.device_facts(node)
         program = self.run.program
         self._rank_devices, self._rank_values = self._rank_edits(program)
@@ -557,10 +608,31 @@ class DevicePlacement(Pass):
         # `"cuda" if torch.cuda.is_available() else "cpu"` is rewritten whole (TRN003).
         return not (isinstance(parent, cst.IfExp) and self._kind(parent) == "choice")
 
+    def _chooses_cuda_index(self, check: cst.Call) -> str | None:
+        """The CUDA index string a conditional expression picks when ``check``, in its test,
+        is true (`f"cuda:{args.device_ids[rank]}" if torch.cuda.is_available() and args.cuda
+        else "cpu"`), where this run leaves it as written; None otherwise."""
+        node: cst.CSTNode = check
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        while isinstance(parent, cst.BooleanOperation | cst.UnaryOperation):
+            node, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
+        if not (isinstance(parent, cst.IfExp) and parent.test is node):
+            return None
+        body = parent.body
+        if _cuda_text(body) and body not in self._rank_values:
+            line = self.get_metadata(PositionProvider, body).start.line
+            return f"`{_code(body)}` (line {line}): a CUDA device index, absent on Trainium"
+        return None
+
     def _gate(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
         """The check made true (TRN021); ``updated`` where what it turns on cannot run on the
         target (TRN047); None where the rule is not selected here."""
         blocked = self._blocked(original, True)
+        indexed = self._chooses_cuda_index(original)
+        if blocked is None and indexed is not None:
+            # `f"cuda:{i}" if torch.cuda.is_available() and ... else "cpu"`: made true, it would
+            # choose a CUDA device index, which this run does not rewrite.
+            blocked, self._region_decides_device = indexed, True
         if blocked is not None and self._said_before:
             return updated  # one finding per cause: the test beside it in the condition said it
         if blocked is not None and not self._region_decides_device:
@@ -1317,8 +1389,9 @@ class DevicePlacement(Pass):
         torch-xla 2.9.0). Loaded to "cpu" where all it loads goes into ``load_state_dict``,
         which copies to the module's device; reported elsewhere (a whole pickled model loaded
         to the CPU would train there)."""
-        value = original.value
-        cuda_text = _cuda_text(value)
+        spelled = original.value
+        value = _device_inside(spelled)  # `str(device)`: the device, as text
+        cuda_text = _cuda_text(value) or storage_mover(value)
         kinds = self.facts.kinds(value) if isinstance(value, cst.Name | cst.Attribute) else None
         if not cuda_text and (kinds is None or ACCELERATOR not in kinds or RANK in kinds):
             return updated  # strings, choices and torch.device(...) are rewritten on their own
@@ -1330,9 +1403,11 @@ class DevicePlacement(Pass):
         ):
             return updated  # a "cuda" kept as text (TRN006): left with it, for a person
         call = self.get_metadata(ParentNodeProvider, original, None)
-        code = _code(value)
+        code = _code(spelled)
         what = (
-            "is a CUDA device, absent"
+            "moves each storage to CUDA, absent"
+            if storage_mover(value)
+            else "is a CUDA device, absent"
             if cuda_text
             else "may be the XLA device"
             if maybe
@@ -1569,6 +1644,10 @@ class DevicePlacement(Pass):
         return True
 
     # -- rewriting ---------------------------------------------------------------------------
+    def facts_of_module_torch(self) -> bool:
+        """Whether this module imports torch (or something under it)."""
+        return self._imports_torch
+
     def _device_string(self, node: cst.SimpleString) -> cst.SimpleString:
         if self.target.is_xla:
             self.add_import("torch_xla")  # registers the "xla" device type
@@ -2005,6 +2084,8 @@ class DevicePlacement(Pass):
         return test.args[0].value
 
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if storage_mover(self.get_metadata(ParentNodeProvider, original, None)):
+            return updated  # a map_location's storage: what torch.load restores to (TRN005)
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
         guard = self._is_cuda_guard(original)
@@ -2692,6 +2773,25 @@ class DevicePlacement(Pass):
             roles = self._attribute_roles(target)
         else:
             roles = []
+        line = self.get_metadata(PositionProvider, original_node).start.line
+        if "device" not in roles and line in self.run.program.device_literals:
+            # A configuration's device name (`_C.DEVICE = "cuda"`) read as a device in another
+            # module: the program's run shows the model or its batch goes there.
+            if self.report(
+                original_node.value,
+                CudaDeviceString,
+                f'"cuda" → "{self.target.device_string}" (the program puts the model or its '
+                "batches on the device this names)",
+                True,
+            ):
+                assert isinstance(updated_node.value, cst.SimpleString)
+                # The module that moves the model imports torch_xla (its loop's cut needs it);
+                # a configuration module that imports no torch gets no import of it.
+                value = _with_value(updated_node.value, self.target.device_string)
+                if self.facts_of_module_torch():
+                    value = self._device_string(updated_node.value)
+                return updated_node.with_changes(value=value)
+            return updated_node
         if "device" not in roles:
             return updated_node  # a string that is never used as a device is just text
         if all(role in ("device", "torch.load") for role in roles):

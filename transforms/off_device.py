@@ -17,6 +17,7 @@ choice (see each rule's docs).
 from __future__ import annotations
 
 import libcst as cst
+from libcst.metadata import PositionProvider
 
 from trncodemod.analysis.device_facts import Facts, facts_for
 from trncodemod.analysis.facts import FileFacts
@@ -114,7 +115,75 @@ class SparseOnDevice(Rule):
     sources = ("measured-sparse-tensors",)
 
 
-RULES: tuple[type[Rule], ...] = (PackedSequenceRnn, SparseOnDevice)
+class PackedSequenceBackward(Rule):
+    """## What it does
+    Reports `pack_padded_sequence(...)` or `pack_sequence(...)` in a function that runs
+    `backward()`, the training step, where the packed tensor is not given to a recurrent module
+    (that is TRN028): a decoder's scores and targets packed to drop the padding before the loss
+    (`criterion(pack_padded_sequence(scores, lengths, batch_first=True).data, targets)`). XLA
+    targets only.
+
+    ## Why
+    On torch 2.9.0 + torch-xla 2.9.0 the packing itself runs on the XLA device, but its backward
+    raises `RuntimeError: The tensor has a non-zero number of elements, but its data is not
+    allocated yet`; without gradients (an evaluation under `torch.no_grad()`) it runs (measured
+    [measured-packed-sequences]). The step would stop at `loss.backward()`: a blocker. As for
+    TRN028, the tool keeps the program on the CPU, where it runs, until a person replaces the
+    packing.
+
+    ## Example
+    ```python
+    scores = pack_padded_sequence(scores, decode_lengths, batch_first=True).data
+    targets = pack_padded_sequence(targets, decode_lengths, batch_first=True).data
+    loss = criterion(scores, targets)
+    loss.backward()
+    ```
+
+    ## Use instead
+    ```python
+    # the padded scores, and the loss masked to the real positions
+    mask = torch.arange(scores.size(1), device=scores.device)[None, :] < lengths[:, None]
+    loss = criterion(scores[mask], targets[mask])  # or reduction="none", times the mask
+    loss.backward()
+    ```
+    """
+
+    code = "TRN062"
+    name = "packed-sequence-backward"
+    summary = "a PackedSequence in a step that runs backward: its backward raises on the XLA device"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("measured-packed-sequences",)
+
+
+RULES: tuple[type[Rule], ...] = (PackedSequenceRnn, SparseOnDevice, PackedSequenceBackward)
+
+
+def _is_backward(call: cst.Call) -> bool:
+    """`loss.backward()`, `accelerator.backward(loss)`, `scaler.scale(loss).backward()`."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward"
+
+
+def _own_calls(scope: cst.FunctionDef | cst.For | cst.While) -> list[cst.Call]:
+    """The calls of ``scope``'s body, not of the functions defined inside it."""
+    found: list[cst.Call] = []
+    stack: list[cst.CSTNode] = [scope.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            continue
+        if isinstance(node, cst.Call):
+            found.append(node)
+        stack.extend(node.children)
+    return found
+
+
+# Methods that move, cast or reshape a tensor: what they return carries what it did.
+_DATA_METHODS = frozenset(
+    {"to", "cuda", "cpu", "long", "float", "int", "half", "detach", "contiguous", "view"}
+    | {"reshape", "squeeze", "unsqueeze", "transpose", "permute", "clone"}
+)
 
 
 def _backend(target: Target) -> Facts:
@@ -142,11 +211,17 @@ class OffDevice(Pass):
         if not self.known.packing_calls and not self.known.sparse_calls:
             return False
         self._recurrent = self._recurrent_names(node)
-        for found in walk(model_code(self, node)):
+        self._fed: set[cst.Call] = set()  # packing calls a recurrent module is called on
+        self._packing_reported: set[cst.Call] = set()
+        roots = model_code(self, node)
+        for found in walk(roots):
             if isinstance(found, cst.FunctionDef):
                 self._packed_calls(found)
             elif isinstance(found, cst.Call):
                 self._sparse(found)
+        for root in roots:
+            if isinstance(root, cst.For | cst.While):  # a step loop of a function not itself walked
+                self._packed_backward(root)
         return False
 
     # -- TRN029 --------------------------------------------------------------------------------
@@ -222,15 +297,76 @@ class OffDevice(Pass):
         )
 
     def _packed_calls(self, function: cst.FunctionDef) -> None:
-        if not self._recurrent:
+        self._fed |= self._packed_rnn_calls(function)
+        self._packed_backward(function)
+
+    def _line_column(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self.get_metadata(PositionProvider, node).start
+        return start.line, start.column
+
+    def _packed_backward(self, scope: cst.FunctionDef | cst.For | cst.While) -> None:
+        """TRN062: a packing call, not fed to a recurrent module, where ``scope`` runs
+        `backward()`."""
+        calls = _own_calls(scope)
+        if not any(_is_backward(c) for c in calls):
             return
-        packed = {
-            target.target.value
-            for assign in find(function, cst.Assign)
-            if self._is_packing(assign.value)  # type: ignore[attr-defined]
-            for target in assign.targets  # type: ignore[attr-defined]
-            if isinstance(target.target, cst.Name)
-        }
+        for call in sorted(calls, key=self._line_column):
+            if not self._is_packing(call) or call in self._fed or not call.args:
+                continue
+            if not self._computed(call.args[0].value, scope):
+                continue  # the batch's own labels, packed to flatten the loss's targets
+            if call not in self._packing_reported:
+                self._packing_reported.add(call)
+                self.report(
+                    call,
+                    PackedSequenceBackward,
+                    f"`{_code(call.func)}(...)` packs a tensor in a step that runs `backward()`: "
+                    "on the XLA device the packing's backward raises ('its data is not "
+                    "allocated yet'; without gradients it runs): the step stops at the "
+                    "backward; keep the padded batch and mask the padded positions out of the loss",
+                    False,
+                )
+            return  # one cause a step
+
+    def _computed(self, value: cst.BaseExpression, scope: cst.CSTNode, depth: int = 0) -> bool:
+        """Whether ``value`` is what a call of the program's or a library's model returns
+        (`scores` of `scores, lengths = decoder(imgs, caps)`, `self.embed(x)`), which may carry
+        gradients; not a batch the loop took, nor a tensor torch made (`torch.randint(...)`),
+        moved, cast or sliced. A parameter, or a name bound otherwise, is not."""
+        while True:
+            if isinstance(value, cst.Attribute | cst.Subscript):
+                value = value.value
+            elif (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value in _DATA_METHODS
+            ):
+                value = value.func.value
+            else:
+                break
+        if isinstance(value, cst.Call):
+            return not any(n.startswith("torch.") for n in self.qualified_names(value.func))
+        if not isinstance(value, cst.Name) or depth > 3:
+            return False
+        for assign in find(scope, cst.Assign):
+            for target in assign.targets:  # type: ignore[attr-defined]
+                names = {n.value for n in find(target.target, cst.Name)}
+                if value.value in names and target.target is not None:
+                    return self._computed(assign.value, scope, depth + 1)  # type: ignore[attr-defined]
+        return False
+
+    def _packed_rnn_calls(self, function: cst.FunctionDef) -> set[cst.Call]:
+        """Report each recurrent module called on a packing (TRN028); the packing calls it
+        was fed, as written."""
+        fed: set[cst.Call] = set()
+        if not self._recurrent:
+            return fed
+        packed: dict[str, list[cst.Call]] = {}
+        for assign in find(function, cst.Assign):
+            if self._is_packing(assign.value):  # type: ignore[attr-defined]
+                for target in assign.targets:  # type: ignore[attr-defined]
+                    if isinstance(target.target, cst.Name):
+                        packed.setdefault(target.target.value, []).append(assign.value)  # type: ignore[attr-defined]
         for call in find(function, cst.Call):
             func = call.func  # type: ignore[attr-defined]
             name = (
@@ -244,6 +380,10 @@ class OffDevice(Pass):
                 continue
             first = call.args[0].value  # type: ignore[attr-defined]
             if self._is_packing(first) or (isinstance(first, cst.Name) and first.value in packed):
+                if self._is_packing(first):
+                    fed.add(first)
+                else:
+                    fed.update(packed[first.value])  # type: ignore[union-attr]
                 self.report(
                     call,
                     PackedSequenceRnn,
@@ -254,3 +394,4 @@ class OffDevice(Pass):
                     "padded positions out of the loss (and take a final state at `lengths - 1`)",
                     False,
                 )
+        return fed

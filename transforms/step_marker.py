@@ -448,6 +448,17 @@ def _host_only(node: cst.CSTNode) -> bool:
     return True
 
 
+def _runs_once(body: cst.BaseSuite) -> bool:
+    """The loop body's last statement leaves the loop on every iteration (`break`, `return`,
+    `raise`): the loop runs once (a script's "take one batch" evaluation), no loop of batches to
+    cut, and a marker at its end would follow the exit and never run."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) and last.body:
+        return isinstance(last.body[-1], cst.Break | cst.Return | cst.Raise)
+    return False
+
+
 def _only_exit(suite: cst.BaseSuite) -> bool:
     """``suite`` is a lone ``continue`` or ``break`` (``if x:`` then ``continue``, or ``: continue``
     on the line of the ``if``)."""
@@ -845,6 +856,8 @@ class StepMarker(Pass):
         loop = info.node
         if info.kind != "train" and self._stepped_elsewhere(loop):
             return  # the step it calls cuts after its optimizer step (``_plan_called_steps``)
+        if _runs_once(loop.body):
+            return  # its body ends in `break`: one iteration, and nothing after the exit runs
         read = first_host_read(loop) if info.kind != "train" else None
         if self._cut_elsewhere(info):
             # MpDeviceLoader syncs at every batch ([xla-devices, neuron-mnist, xla-loader,

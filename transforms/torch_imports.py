@@ -14,6 +14,7 @@ from trncodemod.transforms.torch_removed import (
     RemovedTorchCall,
     RemovedTorchName,
     RemovedTorchNameLeft,
+    StftReturnComplex,
     removed_calls,
     removed_calls_on,
     removed_names,
@@ -123,8 +124,10 @@ class TorchImports(Pass):
         RemovedTorchName,
         RemovedTorchNameLeft,
         RemovedTorchCall,
+        StftReturnComplex,
     )
     needles = (
+        "stft",
         "_six",
         "_accumulate",
         "ffi",
@@ -138,7 +141,7 @@ class TorchImports(Pass):
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         # Every rewrite and report is at a name under torch._six, or a module of the removed
         # names' table, the file reaches, or a call of a removed function.
-        if facts.reaches(_SIX, *{entry.module for entry in removed_names()}):
+        if facts.reaches(_SIX, "torch.stft", *{entry.module for entry in removed_names()}):
             return True
         return any(
             facts.reaches(entry.name)
@@ -174,6 +177,78 @@ class TorchImports(Pass):
             f"torch {self.target.torch} the call raises RuntimeError, on any device; use "
             f"{entry.instead}",
             False,
+        )
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        """`torch.stft(...)` without `return_complex`: it raises on torch 2 for a real signal;
+        the real output it gave on torch 1 is `view_as_real` of the complex one (TRN061)."""
+        func = original_node.func
+        if (
+            isinstance(func, cst.Name)
+            and self.module_names(func) & {"torch.stft", "torch.functional.stft"}
+            and not any(
+                a.star or a.keyword is not None and a.keyword.value == "return_complex"
+                for a in original_node.args
+            )
+        ):
+            self.report(
+                original_node,
+                StftReturnComplex,
+                f"`{func.value}(...)` (torch.stft) without `return_complex` raises on torch 2 for "
+                f"a real signal (the target's torch {self.target.torch}): write "
+                "`torch.view_as_real(torch.stft(..., return_complex=True))`, the real tensor it "
+                "gave on torch 1",
+                False,
+            )
+            return updated_node
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "stft"
+            and self.module_names(func) & {"torch.stft", "torch.functional.stft"}
+            and isinstance(func.value, cst.Name)
+            and self.module_names(func.value) & {"torch"}
+            and not any(a.star for a in original_node.args)
+            and not any(
+                a.keyword is not None and a.keyword.value == "return_complex"
+                for a in original_node.args
+            )
+        ):
+            return updated_node
+        spelled = cst.Module([]).code_for_node(func)
+        message = (
+            f"`{spelled}(...)` without `return_complex` raises on torch 2 for a real signal "
+            f"(the target's torch {self.target.torch}) → `view_as_real` of its complex output with "
+            "`return_complex=True`, the real tensor it gave on torch 1 (a complex input would "
+            "now be returned as real pairs)"
+        )
+        if not self.report(original_node, StftReturnComplex, message, True):
+            return updated_node
+        args = list(updated_node.args)
+        flag = cst.Arg(
+            keyword=cst.Name("return_complex"),
+            value=cst.Name("True"),
+            equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=cst.SimpleWhitespace(""),
+            ),
+        )
+        if args:
+            # The new argument goes after the last one, separated as the arguments before it
+            # are (one a line stays one a line); a trailing comma stays trailing.
+            last = args[-1]
+            before = args[-2].comma if len(args) > 1 else cst.MaybeSentinel.DEFAULT
+            separator = (
+                before
+                if isinstance(before, cst.Comma)
+                else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
+            if isinstance(last.comma, cst.Comma):
+                flag = flag.with_changes(comma=last.comma)
+            args[-1] = last.with_changes(comma=separator)
+        call = updated_node.with_changes(args=[*args, flag])
+        return cst.Call(
+            func=cst.Attribute(value=func.value, attr=cst.Name("view_as_real")),
+            args=[cst.Arg(call)],
         )
 
     def _has_fallback(self, node: cst.CSTNode) -> bool:

@@ -194,3 +194,41 @@ class RemovedTorchCall(Rule):
         "torch-linalg-removals",
         "measured-removed-linalg-calls",
     )
+
+
+class StftReturnComplex(Rule):
+    """## What it does
+    Rewrites a `torch.stft(...)` call that does not say `return_complex` into the real output it
+    gave on torch 1.x: `torch.view_as_real(torch.stft(..., return_complex=True))`, a tensor with
+    a last dimension of 2 for the real and imaginary parts. A call that passes `return_complex`
+    is left as it is.
+
+    ## Why
+    Since torch 2.0 `return_complex` is required for a real input: on the target's torch the
+    call raises `RuntimeError: stft requires the return_complex parameter be given for real
+    inputs` on any device [torch-stft-return-complex; measured on torch 2.9:
+    measured-stft-return-complex]. The rewrite is the one torch's deprecation names, and its
+    output equals the legacy `return_complex=False` output exactly (measured: `torch.equal`,
+    and on the XLA device 0.0 apart, where `aten::_fft_r2c` falls back to the CPU either way;
+    TRN418 says so). `review`: for a complex input, which torch 2 still accepts without the
+    argument and returns complex, the rewrite would change the result; audio signals are real.
+
+    ## Example
+    ```python
+    spec = torch.stft(y, n_fft, hop_length=hop, window=window, center=False)
+    ```
+
+    ## Use instead
+    ```python
+    spec = torch.view_as_real(
+        torch.stft(y, n_fft, hop_length=hop, window=window, center=False, return_complex=True)
+    )
+    ```
+    """
+
+    code = "TRN061"
+    name = "stft-return-complex"
+    summary = "`torch.stft` without `return_complex` raises on torch 2 → the real output it gave"
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("torch-stft-return-complex", "measured-stft-return-complex")

@@ -237,6 +237,10 @@ def truth(value: Value) -> bool | None:
         return bool(value.items)
     if isinstance(value, Dict):
         return bool(value.items)
+    if isinstance(value, Bound) and value.function is None and not isinstance(value.target, Ref):
+        # An attribute of a value the evaluator cannot see (`args.cuda` of an unknown parser's
+        # result): undecided, not a bound method that is always true.
+        return None
     if isinstance(value, (Device, TensorType, Function, ClassRef, ModuleRef, Ref, Bound, OneOf)):
         return True
     return None

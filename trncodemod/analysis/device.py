@@ -717,6 +717,28 @@ class _Evaluator:
             found = self.config_defaults.get(attr, ())
         return found[0] if len(found) == 1 else None
 
+    def _dataclass_default(self, name: str) -> cst.BaseExpression | None:
+        """The default of a field of this file's dataclass that `args = tyro.cli(Args)` fills
+        (`args.backend`, `backend: str = "gloo"`), as the program's evaluator reads it; the
+        launch lines may set it, so only a string is taken (``constant``)."""
+        head, _, attr = name.rpartition(".")
+        bindings = self.c.bindings.get(head, ())
+        if len(bindings) != 1 or not isinstance(bindings[0].value, cst.Call):
+            return None
+        call = bindings[0].value
+        if not (self.q(call.func) & {"tyro.cli"} and call.args):
+            return None
+        cls = self.c.classes.get(dotted(call.args[0].value) or "")
+        for statement in cls.body.body if cls is not None else ():
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value == attr
+                ):
+                    return small.value
+        return None
+
     def _is_method(self, function: cst.FunctionDef) -> bool:
         params = function.params.params
         return bool(params) and params[0].name.value in ("self", "cls")
@@ -796,7 +818,7 @@ class _Evaluator:
                 option = self._option(name)
                 if option is not None and option.default is not None:
                     return self.constant(option.default, depth + 1)
-                default = self._config_default(name)
+                default = self._config_default(name) or self._dataclass_default(name)
                 if default is not None:
                     return self.constant(default, depth + 1)
             return values.pop() if len(values) == 1 else None
@@ -1254,12 +1276,18 @@ def _where_it_lives(node: cst.CSTNode, collected: _Collector) -> bool:
 
 def _binds_device(body: cst.BaseSuite, qualified: Qualified) -> bool:
     """``body`` binds a name or an attribute to `torch.device(...)` (`args.device =
-    torch.device("cuda")`): a statement-form device choice, not a helper returning one."""
+    torch.device("cuda")`) or to a device's name (`config.device = "cpu"`, a configuration's
+    fallback in a helper): a statement-form device choice, not a helper returning one."""
     for node in walk(body):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
             if qualified(node.value.func) & {"torch.device"}:
                 return True
+        if isinstance(node, cst.Assign) and _string(node.value) in _DEVICE_NAMES:
+            return True
     return False
+
+
+_DEVICE_NAMES = frozenset({"cpu", "cuda", "cuda:0", "mps"})
 
 
 def _unpacked_only(bindings: Iterable[Binding]) -> bool:

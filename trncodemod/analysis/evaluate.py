@@ -30,8 +30,9 @@ from __future__ import annotations
 import ast
 import itertools
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.abstract_values import (
     Bound,
@@ -45,6 +46,7 @@ from trncodemod.analysis.abstract_values import (
     Frame,
     Function,
     Launched,
+    ModelCall,
     ModuleRef,
     Obj,
     OneOf,
@@ -70,7 +72,7 @@ from trncodemod.analysis.abstract_values import (
 )
 from trncodemod.analysis.device_facts import Facts, facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
-from trncodemod.analysis.library_calls import LibraryCalls
+from trncodemod.analysis.library_calls import LibraryCalls, is_dataclass
 from trncodemod.analysis.training import dotted, is_main_guard
 
 __all__ = [
@@ -924,6 +926,14 @@ class Evaluator(LibraryCalls):
                 result = value
                 continue
             if decided is not is_and:  # `and` stops at a false one, `or` at a true one
+                if self.observed is not None and _target_fact(value):
+                    # `torch.cuda.is_available() and args.cuda`: the check is made true on the
+                    # target (TRN021), and then the flags after it decide: read them, for the
+                    # passes (``launch_decisions``), without changing what this run takes.
+                    index = node.values.index(operand)
+                    for rest in node.values[index + 1 :]:
+                        if isinstance(rest, ast.Attribute):
+                            self._expr(rest, frame)
                 return value
             result = value
         if undecided is not None:
@@ -1196,7 +1206,7 @@ class Evaluator(LibraryCalls):
             self._call(init, [ref, *args], kwargs, at)
             if model:
                 self._place_submodules(self.heap[ref.id], {ref.id}, unmoved=True)
-        elif cls.node is not None and _is_dataclass(cls.node):
+        elif cls.node is not None and is_dataclass(cls.node):
             self._dataclass_fields(cls, ref, args, kwargs)
         return ref
 
@@ -1222,6 +1232,19 @@ class Evaluator(LibraryCalls):
                         default = next(
                             (k.value for k in value.keywords if k.arg == "default"), None
                         )
+                        factory = next(
+                            (k.value for k in value.keywords if k.arg == "default_factory"), None
+                        )
+                        if default is None and factory is not None:
+                            # `default_factory=list`, `default_factory=lambda: [0, 1]`
+                            if isinstance(factory, ast.Lambda) and not factory.args.args:
+                                default = factory.body
+                            elif isinstance(factory, ast.Name) and factory.id in ("list", "dict"):
+                                default = (
+                                    ast.List(elts=[])
+                                    if factory.id == "list"
+                                    else ast.Dict(keys=[], values=[])
+                                )
                         obj.attrs[name] = (
                             self._class_expr(owner, default) if default is not None else Unknown()
                         )
@@ -1344,13 +1367,6 @@ def _is_dict_class(cls: ClassRef) -> bool:
 _DICT_GETATTR = frozenset({"__getattr__ = dict.__getitem__", "__getattr__ = dict.get"})
 
 
-def _is_dataclass(node: ast.ClassDef) -> bool:
-    return any(
-        (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
-        for d in node.decorator_list
-    )
-
-
 @dataclass(frozen=True)
 class LaunchFacts:
     """What the program's run before the passes tells each module (``launch_decisions``)."""
@@ -1359,6 +1375,8 @@ class LaunchFacts:
     flags: dict[str, dict[str, bool | None]]
     # module -> the `if` tests (as written) whose availability check keeps a model on the CPU
     checks: dict[str, frozenset[str]]
+    # module -> the lines binding a CUDA device's name that put a model or its batch on CUDA
+    literals: dict[str, frozenset[int]] = field(default_factory=dict)
 
 
 def launch_decisions(
@@ -1366,6 +1384,7 @@ def launch_decisions(
     facts: Facts,
     launched: Iterable[tuple[str, str]],
     scripts: Iterable[tuple[str, str]] = (),
+    read_config: Callable[[str], str | None] | None = None,
 ) -> LaunchFacts:
     """The flags the launch decides, as every entry point's run of the program as given reads
     them: module -> attribute as spelled (`opt.no_cuda`) -> its value, where each read of it
@@ -1381,27 +1400,75 @@ def launch_decisions(
     lines: dict[str, list[str]] = {}
     for path, line in launched:
         lines.setdefault(path, []).append(line)
-    evaluator = Evaluator(texts, facts, lines)
+    evaluator = Evaluator(texts, facts, lines, read_config)
     evaluator.observed = {}
     starts = entry_points(texts, set(lines), scripts)
     checks: dict[str, set[str]] = {}
+    literals: dict[str, set[int]] = {}
     for path, function in starts:
         trace = evaluator.run(path, function)
+        _cuda_literals(trace, literals)
         for call in trace.calls:
-            if call.loss or not isinstance(call.place, Device) or call.place.kind != "cpu":
-                continue
-            for why in call.place.why:
-                if why.text.endswith("is False on the target") and "is_available" in why.text:
-                    line = _test_text(texts.get(why.path, ""), why.line)
-                    if line:
-                        checks.setdefault(why.path, set()).add(line)
+            # The model's place, and its inputs' (a batch moved to `torch.device(config.device)`
+            # where the model is built by a name the run cannot follow).
+            for place in _places(call):
+                if not isinstance(place, Device) or place.kind != "cpu":
+                    continue
+                for why in place.why:
+                    if why.text.endswith("is False on the target") and "is_available" in why.text:
+                        line = _test_text(texts.get(why.path, ""), why.line)
+                        if line:
+                            checks.setdefault(why.path, set()).add(line)
+    if checks:
+        # The checks are made true (TRN021): the program then goes where the value they
+        # guarded names (`config.device = "cpu"` skipped, the defaults' "cuda" kept). Run it so,
+        # for the CUDA names it then uses, each the device pass rewrites where it is bound.
+        available = "torch.cuda.is_available"
+        facts_after = replace(
+            facts,
+            false_calls=facts.false_calls - {available},
+            true_calls=facts.true_calls | {available},
+        )
+        after = Evaluator(texts, facts_after, lines, read_config)
+        for path, function in starts:
+            _cuda_literals(after.run(path, function), literals)
     found: dict[str, dict[str, bool | None]] = {}
     for (path, spelled), seen in evaluator.observed.items():
         if len(seen) == 1:
             (value,) = seen
             if value is not _OPEN:
                 found.setdefault(path, {})[spelled] = value  # type: ignore[assignment]
-    return LaunchFacts(found, {path: frozenset(tests) for path, tests in checks.items()})
+    return LaunchFacts(
+        found,
+        {path: frozenset(tests) for path, tests in checks.items()},
+        {path: frozenset(lines) for path, lines in literals.items()},
+    )
+
+
+# `_C.DEVICE = 'cuda'`, `device: str = 'cuda:0'`: a binding of a CUDA device's name.
+_CUDA_BINDING = re.compile(r"^`[\w.\[\]'\"]+(: \w+)? = '(cuda|cuda:0)'`$")
+
+
+def _target_fact(value: Value) -> bool:
+    """A truth the target's facts give (`torch.cuda.is_available()` is False there)."""
+    return bool(value.why) and value.why[-1].text.endswith(" on the target")
+
+
+def _places(call: ModelCall) -> list[Value]:
+    """Where a model call's model (not a loss module) and its inputs are."""
+    return ([] if call.loss else [call.place]) + [place for _, place in call.inputs]
+
+
+def _cuda_literals(trace: Trace, literals: dict[str, set[int]]) -> None:
+    """Where the CUDA device a model or its batch is put on was first named: a string bound
+    in a configuration module (`_C.DEVICE = "cuda"`), which the device pass there reads as
+    text only."""
+    for call in trace.calls:
+        for place in _places(call):
+            if isinstance(place, Device) and place.kind == "cuda" and place.why:
+                first = place.why[0]
+                if _CUDA_BINDING.match(first.text):
+                    literals.setdefault(first.path, set()).add(first.line)
 
 
 def _test_text(text: str, line: int) -> str:

@@ -306,7 +306,19 @@ def _tensors(value: Value, spelled: str) -> list[tuple[str, Value]]:
     return []
 
 
+def is_dataclass(node: ast.ClassDef) -> bool:
+    """Whether the class is decorated `@dataclass` (`dataclasses.dataclass(frozen=True)`, ...)."""
+    return any(
+        (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
+        for d in node.decorator_list
+    )
+
+
 def _typed(text: str, kind: Value | None) -> Value:
+    if isinstance(kind, External) and kind.name == "bool":
+        # `--flag false`, `--flag=True`; a bare `--flag` (the next word another option) is on.
+        lowered = text.strip("\"'").lower()
+        return Const(value=lowered not in ("false", "0", "no", "n", "f"))
     if isinstance(kind, External) and kind.name in ("int", "float"):
         try:
             return Const(value=_BUILTIN_TYPES[kind.name](text))
@@ -480,6 +492,8 @@ class LibraryCalls:
         return target
 
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
+        if name in _YACS_METHODS and self._is_yacs(obj):
+            return self._yacs_method(ref, obj, name, args, at)
         if obj.kind == "file":
             return obj.attrs["__text__"] if name == "read" and not args else Unknown(at=at)
         if obj.kind == "path":  # `Path(args.config).read_text()`, `.open()`
@@ -521,6 +535,15 @@ class LibraryCalls:
             return Unknown(at=at)
         if obj.kind == "parser":
             return self._parser_method(ref, obj, name, args, kwargs, at, frame)
+        if obj.kind == "buffer" and name in ("sample", "get"):
+            # Its samples are tensors on the buffer's device (`batch.observations`).
+            return self._new(Obj("batch", place=obj.place, built=at))
+        if obj.kind == "hf_parser" and name == "parse_args_into_dataclasses":
+            classes = obj.attrs["__classes__"]
+            assert isinstance(classes, Seq)
+            return Seq(
+                items=tuple(self._dataclass_cli(c, "hf", at, node, frame) for c in classes.items)
+            )
         if obj.kind == "optimizer" and name == "step":
             self._event("optimizer", frame, node)
             self._stale_parameters(ref, obj, frame, node)
@@ -667,10 +690,194 @@ class LibraryCalls:
             return Const()
         return Unknown(at=at)
 
-    def _launched(self, flags, action, default, kind, at) -> Value:
+    # -- yacs configurations ---------------------------------------------------------------------
+    def _is_yacs(self, obj: Obj) -> bool:
+        """A yacs `CfgNode` (detectron2's and fvcore's derive from it), or an instance of a class
+        of the program derived from one."""
+        if obj.spelled in _YACS_NODES:
+            return True
+        if obj.cls is None:
+            return False
+        env = self.loaded.get(obj.cls.path, {})
+        for owner in self._lineage(obj.cls):
+            for base in owner.node.bases if owner.node is not None else ():
+                found = self._expr(base, Frame(owner.path, {}, env))
+                if isinstance(found, External) and found.name in _YACS_NODES:
+                    return True
+        return False
+
+    def _yacs_method(self, ref: Ref, obj: Obj, name: str, args, at: str) -> Value:
+        """yacs 0.1.8 `CfgNode`: `clone()` a deep copy, `merge_from_file(path)` the YAML file's
+        keys over its own, `merge_from_list(["a.b", value, ...])` each pair (values read as
+        Python literals), `merge_from_other_cfg(other)`; `freeze()`, `defrost()` change no
+        value. A list the launch lines give (`python train.py --config x.yaml train.lr 0.1`)
+        is theirs: each dotted key they set is that value where every line sets it alike, else
+        undecided; a key none sets keeps its value."""
+        if name in ("freeze", "defrost"):
+            return Const()
+        if name == "clone":
+            return self._yacs_copy(ref)
+        if name == "merge_from_other_cfg" and args and isinstance(args[0], Ref):
+            other = self.heap.get(args[0].id)
+            if other is not None:
+                self._yacs_merge(obj, self._yacs_items(other), at)
+            return Const()
+        if name == "merge_from_file":
+            found = self._config_text(args[0] if args else None, at)
+            if isinstance(found, Unknown):
+                self._yacs_launched(obj, at, files=True)
+                return Const()
+            path, text = found
+            data = parse(path, str(text.value), at, "yaml")
+            if isinstance(data, Dict):
+                self._yacs_merge(obj, _nested(data), at)
+            return Const()
+        if name == "merge_from_list":
+            given = args[0] if args else Const()
+            if isinstance(given, Const) and given.value is None:
+                return Const()
+            items = given.items if isinstance(given, Seq) else None
+            if (
+                items is not None
+                and all(isinstance(i, Const) for i in items)
+                and len(items) % 2 == 0
+            ):
+                pairs = [(str(k.value), v) for k, v in zip(items[::2], items[1::2], strict=True)]  # type: ignore[union-attr]
+                self._yacs_merge(obj, pairs, at)
+            else:
+                self._yacs_launched(obj, at, files=False)
+            return Const()
+        return Unknown(at=at)
+
+    def _yacs_copy(self, ref: Ref) -> Ref:
+        obj = self.heap[ref.id]
+        attrs = {
+            k: self._yacs_copy(v)
+            if isinstance(v, Ref) and self._is_yacs(self.heap.get(v.id, _NO_OBJ))
+            else v
+            for k, v in obj.attrs.items()
+        }
+        return self._new(replace(obj, attrs=attrs))
+
+    def _yacs_items(self, obj: Obj, prefix: str = "") -> list[tuple[str, Value]]:
+        found: list[tuple[str, Value]] = []
+        for key, value in obj.attrs.items():
+            held = self.heap.get(value.id) if isinstance(value, Ref) else None
+            if held is not None and self._is_yacs(held):
+                found += self._yacs_items(held, f"{prefix}{key}.")
+            else:
+                found.append((f"{prefix}{key}", value))
+        return found
+
+    def _yacs_merge(self, obj: Obj, pairs: list[tuple[str, Value]], at: str) -> None:
+        for dotted_key, value in pairs:
+            *path, last = dotted_key.split(".")
+            node = obj
+            for part in path:
+                inner = node.attrs.get(part)
+                held = self.heap.get(inner.id) if isinstance(inner, Ref) else None
+                if held is None:
+                    break
+                node = held
+            else:
+                if isinstance(value, Const) and isinstance(value.value, str):
+                    value = _literal(value)
+                node.attrs[last] = value
+
+    def _yacs_launched(self, obj: Obj, at: str, files: bool) -> None:
+        """A merge whose file or list the launch lines give: every key they may set (a dotted
+        key on a line, or one in a YAML file a line names) is the value all lines agree on, or
+        undecided."""
+        lines = self.launch_lines.get(self.entry, ())
+        seen: dict[str, list[Value]] = {}
+        for line in lines:
+            folder = posixpath.dirname(line.split(": ", 1)[0])
+            words = line.split(": ", 1)[-1].split()
+            pairs: list[tuple[str, Value]] = []
+            for index, word in enumerate(words):
+                if files and word.endswith((".yaml", ".yml")) and self.read_config is not None:
+                    path = config_path(folder, word)
+                    text = self.read_config(path) if path is not None else None
+                    data = parse(path, text, at, "yaml") if path and text is not None else None
+                    if isinstance(data, Dict):
+                        pairs += _nested(data)
+                elif not files and "." in word and not word.startswith(("-", ".", "/")):
+                    if index + 1 < len(words) and not word.endswith((".py", ".yaml", ".yml")):
+                        pairs.append((word, _literal(Const(value=words[index + 1]))))
+            for key, value in pairs:
+                seen.setdefault(key, []).append(value)
+        known = dict(self._yacs_items(obj))
+        merged = []
+        for key, values in seen.items():
+            if key not in known:
+                continue
+            same = len(values) == len(lines) and all(v == values[0] for v in values)
+            reason = f"the launch lines set `{key}`" + ("" if same else " differently")
+            merged.append((key, values[0] if same else Unknown(at=at, reason=reason)))
+        self._yacs_merge(obj, merged, at)
+
+    def _replay_buffer(self, args, kwargs, at, node, frame) -> Value:
+        """A stable-baselines3 buffer (`ReplayBuffer(size, obs_space, action_space, device)`):
+        `sample()` (`get()` of a rollout buffer) turns the stored arrays into tensors on the
+        device it was given (stable_baselines3/common/buffers.py `BaseBuffer.to_torch`:
+        `th.tensor(array, device=self.device)`). Its default, "auto", is CUDA where
+        `torch.cuda.is_available()` and else the CPU (`utils.get_device`): the CPU on the
+        target."""
+        given = args[3] if len(args) > 3 else kwargs.get("device", Const(value="auto"))
+        if isinstance(given, Const) and given.value == "auto":
+            path, line = _split(at)
+            text = f'`{_code(node, frame, self)}` keeps its samples on the CPU: its device "auto" is CUDA only where CUDA is available'
+            place: Value = Device(kind="cpu", why=(Why(path, line, text),))
+        else:
+            place = self._move(Const(), given, at, node, frame)
+        return self._new(Obj("buffer", place=place, built=at, spelled=_code(node, frame, self)))
+
+    def _dataclass_cli(self, cls: Value, style: str, at: str, node, frame) -> Value:
+        """An instance of the program's dataclass that a command-line library fills from
+        `sys.argv`: tyro's `cli(Args)` or transformers' `HfArgumentParser(Args)
+        .parse_args_into_dataclasses()`. Each field is its default, or what the launch lines
+        set. tyro spells a field `--field-name` and a bool `--flag` / `--no-flag` (tyro 0.9
+        docs, "Booleans"); HfArgumentParser spells it `--field_name` (and `--field-name`), a
+        bool `--flag [true|false]` and, where it defaults to True, `--no_flag`
+        (transformers/hf_argparser.py `_parse_dataclass_field`). A class the tool cannot read (a
+        library's `TrainingArguments`) is undecided."""
+        spelled = f"`{_code(node, frame, self)}`"
+        if not (isinstance(cls, ClassRef) and cls.node is not None and is_dataclass(cls.node)):
+            return Unknown(at=at, reason=f"{spelled} fills a class the tool does not read")
+        ref = self._instantiate(cls, [], {}, at, node, frame)
+        obj = self.heap[ref.id]
+        obj.kind = "namespace"
+        kinds = {
+            s.target.id: s.annotation.id
+            for owner in self._lineage(cls)
+            for s in (owner.node.body if owner.node is not None else ())
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and isinstance(s.annotation, ast.Name)
+        }
+        for field_name, default in list(obj.attrs.items()):
+            hyphens = field_name.replace("_", "-")
+            flags = [f"--{n}" for n in sorted({hyphens, field_name})]
+            kind = kinds.get(field_name, "")
+            if kind == "bool":
+                negative = sorted({f"--no-{hyphens}", f"--no_{field_name}"})
+                if style == "tyro":
+                    negative = [f"--no-{hyphens}"]
+                if style == "tyro":
+                    value = self._launched(flags, "store_true", default, None, at, negative)
+                else:
+                    value = self._launched(flags, "", default, External(name="bool"), at, negative)
+            else:
+                typed = External(name=kind) if kind in ("int", "float") else None
+                value = self._launched(flags, "", default, typed, at)
+            obj.attrs[field_name] = value
+        return ref
+
+    def _launched(self, flags, action, default, kind, at, negative=()) -> Value:
         """An option's value on the known launches: the default where no launch line sets it,
-        the value the launch lines give where they all agree, else undecided."""
-        flag_text = "/".join(flags)
+        the value the launch lines give where they all agree, else undecided. ``negative``: the
+        flags that turn a bool option off (`--no-cuda`)."""
+        flag_text = "/".join((*flags, *negative))
         lines = self.launch_lines.get(self.entry, ())
         values = []
         for line in lines:
@@ -678,6 +885,9 @@ class LibraryCalls:
             value: Value = default
             for index, word in enumerate(words):
                 name, eq, rest = word.partition("=")
+                if name in negative:
+                    value = Const(value=False)
+                    continue
                 if name not in flags:
                     continue
                 if action == "store_true":
@@ -919,6 +1129,8 @@ class LibraryCalls:
             decided = _tensor_isinstance(args[1])
             if decided is not None:
                 return Const(value=decided)
+        if name == "len" and args and isinstance(args[0], Seq):
+            return Const(value=len(args[0].items), why=args[0].why)  # `len(args.device_ids)`
         if name in ("isinstance", "hasattr", "callable", "len", "print", "range"):
             return Unknown(at=at)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
@@ -977,8 +1189,18 @@ class LibraryCalls:
             return self._new(obj)
         if name in _JOB_EXECUTORS:
             return self._new(Obj("executor", built=at))
+        if name in _YACS_NODES:
+            # `_C = CN()`, `CN(new_allowed=True)`: a node whose keys are its attributes.
+            return self._new(Obj("mapping", built=at, spelled=name))
+        if name in _REPLAY_BUFFERS:
+            return self._replay_buffer(args, kwargs, at, node, frame)
         if name == "fire.Fire":
             return self._fire(args, kwargs, at, node, frame)
+        if name in ("tyro.cli", "tyro.cli.cli") and args:
+            return self._dataclass_cli(args[0], "tyro", at, node, frame)
+        if name.endswith("HfArgumentParser") and args:
+            classes = args[0].items if isinstance(args[0], Seq) else (args[0],)
+            return self._new(Obj("hf_parser", {"__classes__": Seq(items=tuple(classes))}, built=at))
         if name in ("torch.multiprocessing.Process", "multiprocessing.Process"):
             obj = Obj("process", built=at)
             obj.attrs["__target__"] = kwargs.get("target", Unknown(at=at))
@@ -1262,6 +1484,48 @@ def _declares_fields(node: ast.ClassDef) -> bool:
 
 # Executors that run a callable as a cluster job (submitit/auto/auto.py, slurm/slurm.py, local/
 # local.py at 1.5): `executor.submit(fn, *args)` calls `fn(*args)` in the job.
+# yacs 0.1.8's configuration node and those derived from it (fvcore, detectron2).
+_YACS_NODES = frozenset(
+    {
+        "yacs.config.CfgNode",
+        "yacs.config.CN",
+        "fvcore.common.config.CfgNode",
+        "detectron2.config.CfgNode",
+        "detectron2.config.config.CfgNode",
+    }
+)
+_YACS_METHODS = frozenset(
+    {"clone", "merge_from_file", "merge_from_list", "merge_from_other_cfg", "freeze", "defrost"}
+)
+_NO_OBJ = Obj("")
+
+
+def _nested(data: Dict, prefix: str = "") -> list[tuple[str, Value]]:
+    """A YAML mapping's keys as dotted paths, each with its value."""
+    found: list[tuple[str, Value]] = []
+    for key, value in data.items:
+        if isinstance(value, Dict):
+            found += _nested(value, f"{prefix}{key}.")
+        else:
+            found.append((f"{prefix}{key}", value))
+    return found
+
+
+def _literal(value: Const) -> Value:
+    """A value as yacs reads one from a list (`ast.literal_eval`, else the string)."""
+    try:
+        return Const(value=ast.literal_eval(str(value.value)), why=value.why)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return value
+
+
+# stable-baselines3's buffers (stable_baselines3/common/buffers.py, 2.x): what `sample()` or
+# `get()` gives is on the device the buffer was built with.
+_REPLAY_BUFFERS = frozenset(
+    f"stable_baselines3.common.buffers.{name}"
+    for name in ("ReplayBuffer", "DictReplayBuffer", "RolloutBuffer", "DictRolloutBuffer")
+)
+
 _JOB_EXECUTORS = frozenset(
     {"submitit.AutoExecutor", "submitit.SlurmExecutor", "submitit.LocalExecutor"}
 )

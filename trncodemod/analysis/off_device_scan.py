@@ -1,7 +1,8 @@
 """Where a module does work the XLA device cannot hold, for the program model: a sparse matrix
 product (`torch.spmm`, `torch.sparse.mm`, ...) and a recurrent module called on a packing call
-(`self.lstm(pack_padded_sequence(...))`, or a name bound to one in the same function). The same
-shapes the ``off-device`` pass reports (TRN029, TRN028), read from the module's AST with the
+(`self.lstm(pack_padded_sequence(...))`, or a name bound to one in the same function), and a
+packing call in a function that runs `backward()` (the step differentiates through it). The same
+shapes the ``off-device`` pass reports (TRN029, TRN028, TRN062), read from the module's AST with the
 names of ``data/device_facts.toml``'s XLA table, so that every module of a program that reaches
 one can be left as it is (``ModuleView.off_device``): ported, the program would stop there.
 
@@ -45,7 +46,14 @@ def off_device_uses(
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         packed = _packed_names(function, facts.packing_calls, full_name)
-        for call in _own_calls(function):
+        calls = _own_calls(function)
+        if any(_is_backward(c) for c in calls):
+            # A training step that packs a tensor it differentiates through (the decoder's
+            # scores before the loss): the backward of the packing raises (TRN062).
+            for call in calls:
+                if full_name(_dotted(call.func)) in facts.packing_calls:
+                    found.append((call.lineno, "a PackedSequence in a step that runs backward"))
+        for call in calls:
             name = full_name(_dotted(call.func))
             if name in products:
                 found.append((call.lineno, f"`{name}`, a sparse product"))
@@ -74,6 +82,11 @@ def _packed_names(
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+
+
+def _is_backward(call: ast.Call) -> bool:
+    """`loss.backward()`, `accelerator.backward(loss)`, `scaler.scale(loss).backward()`."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "backward"
 
 
 def _own_calls(function: ast.AST) -> list[ast.Call]:

@@ -714,6 +714,9 @@ class ModuleView:
     # The `if` tests of this module (as written) whose availability check is why a model the
     # program's run calls stays on the CPU (``evaluate.launch_decisions``).
     deciding_checks: frozenset[str] = frozenset()
+    # The lines of this module binding a CUDA device's name (`_C.DEVICE = "cuda"`) that the
+    # program's run shows put a model or its batch on CUDA (``evaluate.launch_decisions``).
+    device_literals: frozenset[int] = frozenset()
     # This module's top-level functions and classes that another given module names (calls,
     # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
     named_elsewhere: tuple[str, ...] = ()
@@ -793,6 +796,7 @@ class ModuleView:
                 sorted(self.imported_flags.items()),
                 sorted(self.launch_flags.items()),
                 sorted(self.deciding_checks),
+                sorted(self.device_literals),
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
                 sorted(self.imported_drawing.items()),

@@ -33,7 +33,7 @@ DOES_NOT = "does not"
 CANNOT_TELL = "cannot tell"
 NO_STEP = "no step"
 # Blockers of work the XLA device cannot hold (the off-device pass).
-_STOPS = frozenset({"TRN028", "TRN029"})
+_STOPS = frozenset({"TRN028", "TRN029", "TRN062"})
 # Blockers that stop the run when a module is imported (a CUDA extension built there, a library
 # that needs CUDA imported there), before any line the evaluator judged: the first cause
 # whatever the evaluator found.

@@ -498,7 +498,15 @@ def _check_with_cpython(code: str) -> None:
     except SyntaxError as py_err:
         message = f"syntax error: {py_err.msg}"
         word = _reserved_name(py_err)
-        if word:
+        line = (py_err.text or "")[max((py_err.offset or 1) - 1, 0) :]
+        if word == "async" and re.match(r"async\s*=", line) and ".cuda(" in (py_err.text or ""):
+            # torch 0.4 renamed `.cuda(async=...)` and `.to(..., async=...)` to `non_blocking`.
+            message += (
+                ": `async` is a reserved word since Python 3.7, and this file (written for an "
+                "older Python and torch) passes it to `.cuda()`; torch 0.4 renamed it: write "
+                "`non_blocking=True`"
+            )
+        elif word:
             message += (
                 f": `{word}` is a reserved word since Python 3.7, and this file (written for an "
                 f"older Python) uses it as a name; torch 2.9 needs Python 3.9 or later, so rename "

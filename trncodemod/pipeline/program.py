@@ -6,9 +6,10 @@ module's view only."""
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -17,11 +18,12 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from trncodemod.analysis import config_files
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.evaluate import launch_decisions
 from trncodemod.analysis.program import ModuleSummary, ModuleView, build_program, summarize
 from trncodemod.pipeline.cache import ResultCache
-from trncodemod.pipeline.files import read_regular
+from trncodemod.pipeline.files import open_regular, read_open, read_regular
 from trncodemod.pipeline.source import SourceError, decode_source
 
 # `python train.py`, `python -m torch.distributed.run ... x.py`, `torchrun --nproc_per_node=8
@@ -59,12 +61,52 @@ def program_views(
     launched, scripts = _launches(folders, set(summaries))
     views = build_program(summaries, [path for path, _ in launched], scripts, launched).views
     facts = facts_for("neuron" if target == "neuron" else "xla")
-    found = launch_decisions(texts, facts, launched, scripts)
+    found = launch_decisions(
+        texts, facts, launched, scripts, config_reader(zip(paths, displays, strict=True))
+    )
     for path, view in views.items():
         flags, checks = found.flags.get(path, {}), found.checks.get(path, frozenset())
-        if flags or checks:
-            views[path] = replace(view, launch_flags=flags, deciding_checks=checks)
+        literals = found.literals.get(path, frozenset())
+        if flags or checks or literals:
+            views[path] = replace(
+                view, launch_flags=flags, deciding_checks=checks, device_literals=literals
+            )
     return views
+
+
+def config_reader(files: Iterable[tuple[Path, str]]) -> Callable[[str], str | None]:
+    """A reader of the repository's configuration files by their path in it (the paths the
+    findings use): the text of a small `.json`/`.yaml`/`.yml` file inside the one folder the
+    given files (real path, path in the repository) are under, never one a link or `..` leads out of it; None otherwise."""
+    roots = set()
+    for path, display in files:
+        parts = PurePosixPath(display).parts
+        real = path.absolute()
+        if parts and ".." not in parts and len(real.parents) >= len(parts):
+            if real.parts[-len(parts) :] == parts:  # the display is the path under the root
+                roots.add(real.parents[len(parts) - 1])
+    root = next(iter(roots)) if len(roots) == 1 else None
+
+    def read(path: str) -> str | None:
+        if root is None or not path.endswith(config_files.SUFFIXES) or ".." in path.split("/"):
+            return None
+        try:
+            real = (root / path).resolve()
+            if not real.is_relative_to(root.resolve()):
+                return None
+            fd = open_regular(real)  # never blocks; a FIFO or device is refused
+        except (OSError, ValueError):
+            return None
+        try:
+            if os.fstat(fd).st_size > config_files.MAX_BYTES:
+                return None
+            return read_open(fd).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        finally:
+            os.close(fd)
+
+    return read
 
 
 def _summary(raw: bytes, cache: ResultCache | None) -> ModuleSummary | None:

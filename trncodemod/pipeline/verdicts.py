@@ -11,13 +11,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
-from trncodemod.analysis import config_files
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
 from trncodemod.analysis.evaluate import Evaluator
@@ -32,7 +30,6 @@ from trncodemod.analysis.verdict import (
 from trncodemod.findings import Finding, Severity
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.engine import FileOutcome, blocks
-from trncodemod.pipeline.files import open_regular, read_open
 from trncodemod.pipeline.notebook_program import line_map, notebook_program
 from trncodemod.pipeline.source import SourceError, decode_source
 from trncodemod.pipeline.suppressions import find_suppressions
@@ -545,42 +542,10 @@ def _digest(text: str | None) -> str:
 
 def _config_reader(outcomes: Sequence[FileOutcome]) -> Callable[[str], str | None]:
     """A reader of the repository's configuration files by their path in it (the paths the
-    findings use): the text of a small `.json`/`.yaml`/`.yml` file inside the one folder the
-    given files are under, never one a link or `..` leads out of it; None otherwise."""
-    roots = set()
-    for outcome in outcomes:
-        parts = PurePosixPath(outcome.display).parts
-        real = outcome.path.absolute()
-        if (
-            outcome.error is None
-            and parts
-            and ".." not in parts
-            and len(real.parents) >= len(parts)
-        ):
-            if real.parts[-len(parts) :] == parts:  # the display is the path under the root
-                roots.add(real.parents[len(parts) - 1])
-    root = next(iter(roots)) if len(roots) == 1 else None
+    findings use); see ``program.config_reader``."""
+    from trncodemod.pipeline.program import config_reader
 
-    def read(path: str) -> str | None:
-        if root is None or not path.endswith(config_files.SUFFIXES) or ".." in path.split("/"):
-            return None
-        try:
-            real = (root / path).resolve()
-            if not real.is_relative_to(root.resolve()):
-                return None
-            fd = open_regular(real)  # never blocks; a FIFO or device is refused
-        except (OSError, ValueError):
-            return None
-        try:
-            if os.fstat(fd).st_size > config_files.MAX_BYTES:
-                return None
-            return read_open(fd).decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
-        finally:
-            os.close(fd)
-
-    return read
+    return config_reader((o.path, o.display) for o in outcomes if o.error is None)
 
 
 def _launch_lines(outcomes: Sequence[FileOutcome]) -> list[tuple[str, str]]:
