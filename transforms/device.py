@@ -61,6 +61,7 @@ from trncodemod.analysis.device_scan import may_place_on_rank
 from trncodemod.analysis.enabled import (
     Fixes,
     blocker,
+    conjoined_with_cuda_absence,
     conjoined_with_cuda_only,
     decides_device,
     in_cuda_only_block,
@@ -1675,6 +1676,10 @@ class DevicePlacement(Pass):
         )
 
     def _rewrite_value(self, original: cst.BaseExpression, updated: cst.BaseExpression, role: str):
+        call = self.get_metadata(ParentNodeProvider, original, None)
+        call = self.get_metadata(ParentNodeProvider, call, None) if call is not None else None
+        if isinstance(call, cst.Call) and self._absence_identity(call):
+            return updated  # `th.device("cuda").type == ... and not th.cuda.is_available()`
         kind = self._kind(original)
         if kind is None or (isinstance(original, cst.Call) and role != "map_location"):
             return updated  # torch.device(...) calls are rewritten on their own
@@ -2183,8 +2188,30 @@ class DevicePlacement(Pass):
             args=[device_arg, *updated.args],
         )
 
+    def _absence_identity(self, call: cst.CSTNode) -> bool:
+        """``call`` is `torch.device("cuda")` whose `.type` is compared with a device's in a test
+        conjoined with ``not torch.cuda.is_available()``: an identity test to leave as it is."""
+        parent = self.get_metadata(ParentNodeProvider, call, None)
+        if not (isinstance(parent, cst.Attribute) and parent.attr.value == "type"):
+            return False
+        comparison = self.get_metadata(ParentNodeProvider, parent, None)
+        while isinstance(comparison, cst.ComparisonTarget):
+            comparison = self.get_metadata(ParentNodeProvider, comparison, None)
+        return isinstance(comparison, cst.Comparison) and self._cuda_absence_test(comparison)
+
+    def _cuda_absence_test(self, test: cst.BaseExpression) -> bool:
+        """``test`` is conjoined with ``not torch.cuda.is_available()`` (see
+        ``conjoined_with_cuda_absence``)."""
+        return conjoined_with_cuda_absence(
+            test,
+            lambda n: self.get_metadata(ParentNodeProvider, n, None),
+            lambda n: isinstance(n, cst.Call) and self._is_cuda_available(n),
+        )
+
     def _rewrite_torch_device(self, original: cst.Call) -> cst.BaseExpression | None:
         if not original.args or self._role_of_expression(original) == "map_location":
+            return None
+        if self._absence_identity(original):
             return None
         kind = self._kind(original.args[0].value)
         if kind in ("cuda", "choice") and len(original.args) > 1:
@@ -2568,6 +2595,8 @@ class DevicePlacement(Pass):
             lambda call: not self._resolves(call),
         ):
             return updated  # timm's `'cuda' in args.device and torch.cuda.is_available()`
+        if self._cuda_absence_test(original):
+            return updated  # `device.type == "cuda" and not torch.cuda.is_available()`
         kernel = self._selects_cuda_kernel(original)
         if kernel:
             self.report(

@@ -611,6 +611,29 @@ def conjoined_with_cuda_only(
     return False
 
 
+def conjoined_with_cuda_absence(
+    node: cst.BaseExpression,
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+    is_availability: Callable[[cst.CSTNode], bool],
+) -> bool:
+    """``node`` is an operand of an ``and`` (at any depth of ``and``s) another operand of which
+    is ``not torch.cuda.is_available()``: the test asks whether CUDA was asked for where there is
+    none (stable-baselines3's `get_device`: `device.type == th.device("cuda").type and not
+    th.cuda.is_available()` → the CPU). Made a test for the XLA device, it would send the XLA
+    device to that fallback; left as it is, it is False on Trainium, as the fallback needs."""
+    child, parent = node, parent_of(node)
+    while isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And):
+        other = parent.right if parent.left is child else parent.left
+        if (
+            isinstance(other, cst.UnaryOperation)
+            and isinstance(other.operator, cst.Not)
+            and is_availability(other.expression)
+        ):
+            return True
+        child, parent = parent, parent_of(parent)
+    return False
+
+
 def _attribute_values(
     test: cst.BaseExpression,
     node: cst.CSTNode,
