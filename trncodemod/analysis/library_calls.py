@@ -795,12 +795,20 @@ class LibraryCalls:
             words = line.split(": ", 1)[-1].split()
             pairs: list[tuple[str, Value]] = []
             for index, word in enumerate(words):
-                if files and word.endswith((".yaml", ".yml")) and self.read_config is not None:
+                if files and word.endswith((".yaml", ".yml")):
                     path = config_path(folder, word)
-                    text = self.read_config(path) if path is not None else None
+                    text = self.read_config(path) if path and self.read_config else None
                     data = parse(path, text, at, "yaml") if path and text is not None else None
-                    if isinstance(data, Dict):
-                        pairs += _nested(data)
+                    if not isinstance(data, Dict):
+                        # A file the tool cannot read may set any key: none is decided.
+                        reason = f"`{word}`, merged on a launch line, is not read"
+                        self._yacs_merge(
+                            obj,
+                            [(k, Unknown(at=at, reason=reason)) for k, _ in self._yacs_items(obj)],
+                            at,
+                        )
+                        return
+                    pairs += _nested(data)
                 elif not files and "." in word and not word.startswith(("-", ".", "/")):
                     if index + 1 < len(words) and not word.endswith((".py", ".yaml", ".yml")):
                         pairs.append((word, _literal(Const(value=words[index + 1]))))
