@@ -1720,6 +1720,9 @@ def distribution_validation() -> dict:
         kl_divergence,
     )
 
+    # Validation on, as a script finds it: a library an earlier check imported may have turned
+    # the global default off (the full run measured 5 executions where this check alone gives 40).
+    Distribution.set_default_validate_args(True)
     device = torch_xla.device()
     weights: dict[bool | None, list] = {}  # each run's trained weights
 
