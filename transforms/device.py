@@ -302,6 +302,7 @@ class DevicePlacement(Pass):
         return bool(program.decisions) or bool(program.device_literals)
 
     def visit_Module(self, node: cst.Module) -> None:
+        # Whether the module imports torch, or something under it.
         self._imports_torch = any(
             (get_full_name_for_node(i.name) or "").split(".")[0] == "torch"
             for i in find(node, cst.ImportAlias)
@@ -1645,10 +1646,6 @@ class DevicePlacement(Pass):
         return True
 
     # -- rewriting ---------------------------------------------------------------------------
-    def facts_of_module_torch(self) -> bool:
-        """Whether this module imports torch (or something under it)."""
-        return self._imports_torch
-
     def _device_string(self, node: cst.SimpleString) -> cst.SimpleString:
         if self.target.is_xla:
             self.add_import("torch_xla")  # registers the "xla" device type
@@ -2817,7 +2814,7 @@ class DevicePlacement(Pass):
                 # The module that moves the model imports torch_xla (its loop's cut needs it);
                 # a configuration module that imports no torch gets no import of it.
                 value = _with_value(updated_node.value, self.target.device_string)
-                if self.facts_of_module_torch():
+                if self._imports_torch:
                     value = self._device_string(updated_node.value)
                 return updated_node.with_changes(value=value)
             return updated_node
