@@ -25,6 +25,7 @@ from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
+from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _SIX = "torch._six"
@@ -223,29 +224,7 @@ class TorchImports(Pass):
         )
         if not self.report(original_node, StftReturnComplex, message, True):
             return updated_node
-        args = list(updated_node.args)
-        flag = cst.Arg(
-            keyword=cst.Name("return_complex"),
-            value=cst.Name("True"),
-            equal=cst.AssignEqual(
-                whitespace_before=cst.SimpleWhitespace(""),
-                whitespace_after=cst.SimpleWhitespace(""),
-            ),
-        )
-        if args:
-            # The new argument goes after the last one, separated as the arguments before it
-            # are (one a line stays one a line); a trailing comma stays trailing.
-            last = args[-1]
-            before = args[-2].comma if len(args) > 1 else cst.MaybeSentinel.DEFAULT
-            separator = (
-                before
-                if isinstance(before, cst.Comma)
-                else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-            )
-            if isinstance(last.comma, cst.Comma):
-                flag = flag.with_changes(comma=last.comma)
-            args[-1] = last.with_changes(comma=separator)
-        call = updated_node.with_changes(args=[*args, flag])
+        call = append_keyword(updated_node, "return_complex", cst.Name("True"))
         return cst.Call(
             func=cst.Attribute(value=func.value, attr=cst.Name("view_as_real")),
             args=[cst.Arg(call)],
