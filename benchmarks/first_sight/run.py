@@ -249,6 +249,8 @@ def tally(summaries, hunks, blockers, entries, hv, bv, ev) -> dict[str, Counter]
             c["unproven runs"] += 1
         elif claim in ("does not", "no step") and truth != claim.replace(" ", "-"):
             c["false other"] += 1
+        elif claim == "runs" and truth == "no-step":
+            c["false other"] += 1  # "runs" where nothing trains (an attack's optimizer on inputs)
     for s in summaries:
         c = per[s["name"]]
         c["internal errors"] += len(distinct_errors(s["internal_errors"]))
