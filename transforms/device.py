@@ -86,6 +86,8 @@ from trncodemod.targets import Target
 
 _CUDA = re.compile(r"cuda(:0)?")
 _FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
+# Base classes whose `cuda()` is torch's: an nn.Module, a tensor, a storage.
+_MODULE_BASES = frozenset({"Module", "Tensor", "Sequential", "ModuleList", "ModuleDict"})
 _CUDA_INDEXED = re.compile(r"cuda:\d+")
 _STRING_PREFIXES = ("", "u", "U")
 # A device read from a tensor's own attributes is where it already lives, not a decision.
@@ -287,6 +289,9 @@ class DevicePlacement(Pass):
         self._host_moves: dict[int, SlicedMove] = {}
         self._host_slices: dict[int, SlicedMove] = {}
         self._dropped_calls: set[int] = set()
+        # `"cuda" if x.is_cuda else "cpu"` (by id) -> `x.device`, or None: not such a choice
+        self._tensor_choices: dict[int, cst.Attribute | None] = {}
+        self._own_cuda_classes: set[str] | None = None  # classes with their own `cuda()`
         # A move assigned to `.data` -> the name to rebind instead (None: reported, left alone).
         self._data_moves: dict[cst.Call, str | None] = {}
         # Rank devices (TRN024) rewritten where they are used, and where they are built.
@@ -302,6 +307,7 @@ class DevicePlacement(Pass):
         return bool(program.decisions) or bool(program.device_literals)
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
         # Whether the module imports torch, or something under it.
         self._imports_torch = any(
             (get_full_name_for_node(i.name) or "").split(".")[0] == "torch"
@@ -2085,9 +2091,50 @@ class DevicePlacement(Pass):
                 return None
         return test.args[0].value
 
+    def _own_cuda_method(self, call: cst.Call) -> bool:
+        """``x.cuda()`` where ``x`` is made only by a class of this module that defines its own
+        ``cuda()`` and is not a module or tensor (a sampler keeping its tables on the GPU:
+        `self.multinomial = AliasMethod(probs)`, then `self.multinomial.cuda()`). The class has
+        no ``.to()``, so `.to(device)` raises AttributeError; its ``cuda()`` is ported where it
+        is defined."""
+        func = call.func
+        if call.args or not isinstance(func, cst.Attribute):
+            return False
+        receiver = dotted(func.value)
+        if receiver is None:
+            return False
+        if self._own_cuda_classes is None:
+            self._own_cuda_classes = set()
+            for node in self._module.body:
+                if not isinstance(node, cst.ClassDef) or any(
+                    (dotted(b.value) or "").rsplit(".", 1)[-1] in _MODULE_BASES
+                    for b in node.bases
+                ):
+                    continue
+                if any(
+                    isinstance(f, cst.FunctionDef) and f.name.value == "cuda"
+                    for f in node.body.body
+                ):
+                    self._own_cuda_classes.add(node.name.value)
+        if not self._own_cuda_classes:
+            return False
+        made = [
+            assign.value
+            for assign in find(self._module, cst.Assign)
+            if any(dotted(t.target) == receiver for t in assign.targets)
+        ]
+        return bool(made) and all(
+            isinstance(v, cst.Call)
+            and isinstance(v.func, cst.Name)
+            and v.func.value in self._own_cuda_classes
+            for v in made
+        )
+
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if storage_mover(self.get_metadata(ParentNodeProvider, original, None)):
             return updated  # a map_location's storage: what torch.load restores to (TRN005)
+        if self._own_cuda_method(original):
+            return updated  # the class's own `cuda()`, whose body this pass ports
         allowed = {"non_blocking", "memory_format"}
         first = original.args[0] if original.args else None
         guard = self._is_cuda_guard(original)
@@ -2268,7 +2315,61 @@ class DevicePlacement(Pass):
             new_args.append(updated_arg)
         return updated.with_changes(args=new_args)
 
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        if self._tensor_choice(node) is not None:
+            # The whole choice becomes the tensor's device: its parts are not rewritten.
+            self._dropped_calls.update(id(n) for n in (node.body, node.orelse))
+        return True
+
+    def _tensor_choice(self, node: cst.IfExp) -> cst.Attribute | None:
+        """``x.device`` for ``"cuda" if x.is_cuda else "cpu"`` (or the same with
+        ``torch.device(...)``) used as a device, ``x`` a tensor's name or its ``.data``: the
+        device ``x`` is on, which is that choice on CUDA and on the CPU. ``is_cuda`` is False for
+        an XLA tensor, so only the test's other arm ever runs there; rewriting the "cuda" arm
+        changes nothing that runs."""
+        if id(node) in self._tensor_choices:
+            return self._tensor_choices[id(node)]
+        found = None
+        test = node.test
+        if isinstance(test, cst.Attribute) and test.attr.value == "is_cuda":
+            tensor = test.value
+            root = tensor.value if isinstance(tensor, cst.Attribute) else tensor
+            if isinstance(tensor, cst.Attribute) and tensor.attr.value != "data":
+                root = None
+            cpu = _string_value(node.orelse) == "cpu" or (
+                isinstance(node.orelse, cst.Call)
+                and self.is_any(node.orelse.func, {"torch.device"})
+                and len(node.orelse.args) == 1
+                and _string_value(node.orelse.args[0].value) == "cpu"
+            )
+            if (
+                isinstance(root, cst.Name)
+                and root.value not in ("self", "cls")
+                and not OPTIONS_NAME.match(root.value)
+                and self._kind(node.body) == "cuda"
+                and cpu
+                and (
+                    self._role_of_expression(node) == "device"
+                    or self._assigned_to_device_name(node)
+                )
+            ):
+                found = cst.Attribute(value=tensor.deep_clone(), attr=cst.Name("device"))
+        self._tensor_choices[id(node)] = found
+        return found
+
     def leave_IfExp(self, original_node: cst.IfExp, updated_node: cst.IfExp) -> cst.BaseExpression:
+        device = self._tensor_choice(original_node)
+        if device is not None:
+            if self.report(
+                original_node,
+                DeviceIdentityTest,
+                f"device chosen by `{_code(original_node.test)}`, which is False for an XLA "
+                f"tensor → `{_code(device)}`, the device the tensor is on (the same choice on "
+                "CUDA and on the CPU)",
+                True,
+            ):
+                return device
+            return updated_node
         result = self._leave_choice(original_node, updated_node)
         if isinstance(result, cst.IfExp) and self._is_true(result.test):
             if self._keeps_fallback(original_node.test, result.body):

@@ -396,13 +396,18 @@ class DeviceIdentityTest(Rule):
     str(device)`, `x.device.type != "cuda"`, and the nanoGPT choice `device_type = "cuda" if
     "cuda" in device else "cpu"` use `"xla"` (`"neuron"` on the `neuron` target) instead. What
     the test guards (autocast and its dtype, pinned memory, a GradScaler, a CUDA-only branch)
-    then takes the way it took on the GPU.
+    then takes the way it took on the GPU. A device chosen by a tensor's own test,
+    `"cuda" if x.is_cuda else "cpu"` (or with `torch.device(...)`), used only as a device,
+    becomes `x.device`: the same choice on CUDA and on the CPU, and the XLA device on Trainium.
 
     ## Why
     On Trainium the device's type is `xla` (or `neuron`), so a test against `"cuda"` is False and
     silently switches off what it enables: autocast stays off, bf16 becomes fp32
     ([xla-devices, neuron-guide, neuron-bf16, xla-amp]). The test is kept rather than folded, so a
-    script that can still choose the CPU keeps its CPU path.
+    script that can still choose the CPU keeps its CPU path. An XLA tensor's `is_cuda` is False
+    ([measured-is-cuda-moves]), so in `"cuda" if x.is_cuda else "cpu"` only the CPU arm runs on
+    Trainium: rewriting the "cuda" arm changes nothing, and what the choice makes (a contrastive
+    loss's masks) stays on the CPU beside XLA tensors, copied to the device every step.
 
     ## Example
     ```python
@@ -422,7 +427,7 @@ class DeviceIdentityTest(Rule):
     summary = '`device.type == "cuda"` and alike → a test for the target device'
     safety = Safety.SAFE
     severity = Severity.ERROR
-    sources = ("xla-devices", "neuron-guide", "neuron-bf16", "xla-amp")
+    sources = ("xla-devices", "neuron-guide", "neuron-bf16", "xla-amp", "measured-is-cuda-moves")
 
 
 class RankAsDevice(Rule):

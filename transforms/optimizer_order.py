@@ -159,9 +159,39 @@ class OptimizerOrder(Pass):
                     break
                 if any(model in codes[j] for model in models):
                     break
-        if not changed:
+        downs: dict[int, int] = {}  # an optimizer -> the move it goes below
+        for i, statement in enumerate(original):
+            built = self._optimizer(statement)
+            if built is None or i in moved or order.index(i) != i:
+                continue
+            j = self._container_move_after(original, i, *built)
+            if j is None or any(k in moved or order.index(k) != k for k in range(i, j + 1)):
+                continue
+            line = self.get_metadata(PositionProvider, original[j]).start.line
+            first = _code(statement.with_changes(leading_lines=())).strip().splitlines()[0]
+            if self.report(
+                statement,
+                OptimizerBeforeMove,
+                f"`{first}` moved below the move at line {line}, which moves modules the "
+                "optimizer steps (a container holding the same modules): on the XLA device "
+                "`.to()` gives them new parameters, so an optimizer built before the move "
+                "steps the old CPU ones and nothing trains",
+                True,
+            ):
+                downs[i] = j
+        if not changed and not downs:
             return None
-        statements = list(updated)
+        statements = self._moved_up(order, list(updated)) if changed else list(updated)
+        for i, j in downs.items():
+            # The optimizer goes below the move, with its own comments; positions i..j are
+            # as they were (nothing in them moved, and no optimizer is between).
+            start = statements.index(updated[i])
+            optimizer = statements.pop(start)
+            end = statements.index(updated[j])
+            statements.insert(end + 1, optimizer)
+        return statements
+
+    def _moved_up(self, order: list[int], statements: list) -> list:
         for position, k in enumerate(order):
             if k != position and k > position and order[position + 1] < k:
                 # The move takes the blank lines and comments above the optimizer it precedes.
@@ -171,6 +201,51 @@ class OptimizerOrder(Pass):
                     leading_lines=first.leading_lines
                 )
         return [statements[k] for k in order]
+
+    def _container_move_after(
+        self, original, i: int, target: str, models: frozenset[str]
+    ) -> int | None:
+        """The statement after the optimizer built at ``i`` that moves a container holding a
+        module the optimizer steps (`optimizer = SGD(trainable_list.parameters())`, then
+        `module_list.cuda()` where both lists were given `model_s`), when the optimizer can go
+        below it: nothing between reads the optimizer or names a list of modules it steps (an
+        `append` there would change what it steps), nor binds a name the optimizer reads."""
+        members: dict[str, set[str]] = {}
+        for statement in original:
+            for call in walk(statement):
+                if (
+                    isinstance(call, cst.Call)
+                    and isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value in ("append", "add_module")
+                    and call.args
+                ):
+                    owner = _code(call.func.value)
+                    members.setdefault(owner, set()).add(_code(call.args[-1].value))
+        stepped = set().union(*(members.get(m, {m}) for m in models))
+        reads = {_code(n) for n in walk(original[i]) if isinstance(n, cst.Name)}
+        def moves_stepped(statement: cst.CSTNode) -> bool:
+            return any(
+                members[r] & stepped
+                for r in members
+                if r not in models and self._moves(statement, r)
+            )
+
+        for j in range(i + 1, len(original)):
+            text = _code(original[j].with_changes(leading_lines=()))  # not its comments
+            if self._optimizer(original[j]) is not None or re.search(
+                rf"\b{re.escape(target)}\b", text
+            ):
+                return None
+            if moves_stepped(original[j]):
+                while j + 1 < len(original) and moves_stepped(original[j + 1]):
+                    j += 1  # `module_list.cuda()`, then `criterion_list.cuda()`
+                bound = _bound(list(original[i + 1 : j + 1]))
+                if reads & bound:
+                    return None
+                return j
+            if any(re.search(rf"\b{re.escape(m)}\b", text) for m in models):
+                return None
+        return None
 
     def _optimizer(self, statement: cst.CSTNode) -> tuple[str, frozenset[str]] | None:
         """(the optimizer's target, the models) of `target = torch.optim.X(model.parameters(),

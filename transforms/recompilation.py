@@ -271,7 +271,9 @@ class BatchPaddedToItsLargest(Rule):
     from the step loop to the `DataLoader(collate_fn=...)` that made it, in any given module.
     Each module is also searched on its own (a script given alone has no program to read): a
     `DataLoader(..., collate_fn=f)` bound to the name a training loop of the module iterates,
-    with `f` (or the `__call__` of the class `f` names) defined in the module.
+    with `f` (or the `__call__` of the class `f` names) defined in the module; and a function
+    of the module that the training loop calls every iteration to make its batch itself
+    (`x, y = get_batch(train_data)`, no DataLoader) and that pads to the largest item it drew.
 
     ## Why
     Each batch is padded to its own largest item, so nearly every batch has a new shape, and every
@@ -296,7 +298,7 @@ class BatchPaddedToItsLargest(Rule):
 
     code = "TRN440"
     name = "batch-padded-to-its-largest"
-    summary = "a step's collate function pads each batch to its own largest item (report only)"
+    summary = "a step's collate function or batch maker pads each batch to its own largest item (report only)"
     fixable = False
     safety = Safety.REVIEW
     severity = Severity.WARNING
@@ -543,9 +545,9 @@ class RecompilationDiagnostics(Pass):
         grows = target.is_xla and not facts.calls.isdisjoint(_CATS)
         if facts.loops and (
             any("Bucket" in name for name in facts.identifiers)
-            or ("collate_fn" in facts.identifiers and "max" in facts.calls)
+            or ("max" in facts.calls and (facts.calls_any("len", "size") or facts.spells("shape")))
         ):
-            return True  # TRN441; TRN440 of a lone module
+            return True  # TRN441; TRN440 of a lone module (a collate function, a batch maker)
         if not (branches or slices or offsets or grows) or not facts.loops:
             return False
         for loop in step_scan(facts).step_loops:
@@ -784,6 +786,32 @@ class RecompilationDiagnostics(Pass):
                             "to a fixed size, or to one of a few buckets",
                             False,
                         )
+            self._report_batch_makers(info, definitions, seen, reported)
+
+    def _report_batch_makers(self, info, definitions: dict, seen: set, reported: set) -> None:
+        """TRN440 of a batch made by the step itself: a function of this module that the
+        training loop calls every iteration (`x, y = get_batch(train_data)`) and that pads the
+        items it draws to their own largest (`max_len = max(len(s) for s in input_ids)`)."""
+        for call in own_statements(info.node.body):
+            if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+                continue
+            function = definitions.get(call.func.value)
+            if not isinstance(function, cst.FunctionDef):
+                continue
+            for found in _batch_maxima(function):
+                line = self.get_metadata(PositionProvider, found).start.line
+                if id(found) in seen or line in reported:
+                    continue
+                seen.add(id(found))
+                self.report(
+                    found,
+                    BatchPaddedToItsLargest,
+                    f"`{call.func.value}`, which the training loop calls every step to make its "
+                    "batch, pads the batch to its own largest item here: nearly every batch "
+                    "gets a new shape, and each new shape compiles a new graph; pad to a fixed "
+                    "size (the dataset's longest), or to one of a few buckets",
+                    False,
+                )
 
     def _collates(
         self, value: cst.BaseExpression, definitions: dict

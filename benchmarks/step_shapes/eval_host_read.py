@@ -17,7 +17,11 @@ moved to the device, as a segmentation validation loop does), ``three-reads-cut-
 three reads with the cut at the end of the body), ``format-per-sample`` and
 ``format-per-sample-cut-after`` (an inference loop that reads the predicted labels with
 ``.tolist()`` and formats each sample's confidence, ``f"{prob:0.4f}"``, a host read a sample, as
-a text recognizer's demo does; nothing carried). Printed per variant, each in its
+a text recognizer's demo does; nothing carried), ``meter`` and ``meter-cut-before`` (the loss
+read on the host, and each batch's accuracy handed to a meter that sums it on the device,
+``top1.update(acc, n)``, read after the loop: the value leaves the iteration, so the meter's sum
+holds one graph over every batch's forward pass until it is read; printed too: the IR nodes
+of that pending sum before the last sync). Printed per variant, each in its
 own process so that no compile is cached from another: graph executions per batch and compiles
 (``ExecuteTime``/``CompileTime`` samples of torch_xla.debug.metrics) over ``BATCHES`` batches
 (the last sync after the loop included), and the summed loss (for ``argmax-and-labels``, the
@@ -46,6 +50,7 @@ def run(variant: str) -> tuple[float, int, float]:
     met.clear_all()
     total = 0.0
     kept = []
+    meter = None
     with torch.no_grad():
         for x, y in loader:
             x, y = x.to(dev), y.to(dev)
@@ -65,6 +70,11 @@ def run(variant: str) -> tuple[float, int, float]:
                 if variant.endswith("-cut-after"):
                     torch_xla.sync()
                 continue
+            if variant.startswith("meter"):
+                total += float(loss)
+                acc = (out.argmax(dim=1) == y).float().mean() * 100
+                meter = acc * x.size(0) if meter is None else meter + acc * x.size(0)
+                continue
             if variant.startswith("argmax-and-labels"):
                 preds = out.detach().max(dim=1)[1].cpu().numpy()
                 targets = y.cpu().numpy()
@@ -73,6 +83,9 @@ def run(variant: str) -> tuple[float, int, float]:
             total += float(loss)
             if variant in ("cut-after-read", "three-reads-cut-after"):
                 torch_xla.sync()
+    if meter is not None:
+        pending = len(torch_xla._XLAC._get_xla_tensors_text([meter]).splitlines())
+        print(f"{variant:30s} pending IR nodes of the meter's sum before the last sync: {pending}")
     torch_xla.sync()
     executions = met.metric_data("ExecuteTime")[0] if met.metric_data("ExecuteTime") else 0
     compiles = met.metric_data("CompileTime")[0] if met.metric_data("CompileTime") else 0
@@ -92,6 +105,8 @@ VARIANTS = (
     "format-per-sample-cut-after",
     "argmax-and-labels",
     "argmax-and-labels-cut-before",
+    "meter",
+    "meter-cut-before",
 )
 if len(sys.argv) == 1:
     for variant in VARIANTS:

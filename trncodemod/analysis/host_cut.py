@@ -59,7 +59,49 @@ def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
         # `float(loss)`: 3.0 executions a batch, 1.0 with a cut before the first read;
         # benchmarks/step_shapes/eval_host_read.py).
         return False
+    if _hands_on(loop, made):
+        # A value of the iteration handed on (`top1.update(acc1[0], n)`, a meter summing on the
+        # device): the read runs only its own graph, and what leaves grows one pending graph
+        # by a forward pass a batch until something reads it.
+        return False
     return not carries_device_value(loop, scope)
+
+
+def _hands_on(loop: Loop, made: set[str]) -> bool:
+    """Every iteration hands a device value it made to a method of an object made before the
+    loop, whose result it drops, after its first host read: `losses.update(loss.item(), n)`,
+    then `top1.update(acc1[0], n)`. A plain function's call (`save_image(...)`, a loss scaler
+    that steps) is not taken for one."""
+    statements = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    # The device values of the iteration, in order: the batch moved to the device, and what is
+    # computed from them other than through a host read (`output = model(input)`, `acc1, acc5
+    # = accuracy(output, target)`; not `loss_value = loss.item()`, `time.time() - end`).
+    # Only a value handed on after the first read: a cut right before that read computes it
+    # (a hand-on before the first read the tool sees is read inside the call, for all it knows).
+    read = first_host_read(loop)
+    device = set(_moved_batches(loop))
+    for index, statement in enumerate(statements):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        after_read = read is not None and index > read[0]
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                bound = set().union(*(target_names(t.target) for t in small.targets))
+                if _device_operand(small.value, device):
+                    device |= bound
+                else:
+                    device -= bound  # `logits = logits.detach().cpu().numpy()`: on the host
+            elif (
+                after_read
+                and isinstance(small, cst.Expr)
+                and isinstance(small.value, cst.Call)
+                and isinstance(small.value.func, cst.Attribute)
+                and root_name(small.value.func.value) not in made
+                and not small.value.func.attr.value.endswith("_")
+                and any(_device_operand(arg.value, device) for arg in small.value.args)
+            ):
+                return True
+    return False
 
 
 def reads_all_on_host(loop: Loop, scope: cst.CSTNode) -> bool:
@@ -273,6 +315,8 @@ def _device_operand(node: cst.CSTNode, made: set[str]) -> bool:
     `float(x)`, a size, an f-string)."""
     if isinstance(node, cst.FormattedString | cst.SimpleString | cst.ConcatenatedString):
         return False
+    if isinstance(node, cst.Lambda):
+        return False  # a function: its parameters are not the iteration's names
     if isinstance(node, cst.Call):
         func = node.func
         if (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS | _SIZES) or (
