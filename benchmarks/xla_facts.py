@@ -1636,6 +1636,49 @@ def stft_return_complex() -> dict:
     }
 
 
+def batchnorm_eval_backward() -> dict:
+    """A backward through BatchNorm in eval mode on the XLA device (an adversarial attack's
+    input gradient, a fine-tune with the statistics frozen): for 2d with and without affine
+    parameters, 1d, parameters frozen, without running statistics, and in training mode; each
+    the gradient of a conv's weight or of the input."""
+
+    def run(bn: torch.nn.Module, mode: str, wrt: str, shape: tuple, frozen: bool = False) -> str:
+        device = torch_xla.device()
+        first = torch.nn.Conv2d(3, 4, 3) if len(shape) == 4 else torch.nn.Linear(3, 4)
+        model = torch.nn.Sequential(first, bn, torch.nn.ReLU()).to(device)
+        getattr(model, mode)()
+        if frozen:
+            for parameter in bn.parameters():
+                parameter.requires_grad_(False)
+        x = torch.randn(*shape, device=device, requires_grad=wrt == "input")
+
+        def step() -> str:
+            loss = model(x).sum()
+            if wrt == "input":
+                (grad,) = torch.autograd.grad(loss, [x])
+            else:
+                loss.backward()
+                grad = first.weight.grad
+            torch_xla.sync()
+            return str(tuple(grad.cpu().shape))
+
+        return _outcome(step)
+
+    image, flat = (2, 3, 8, 8), (2, 3)
+    return {
+        "bn2d_eval_input_grad": run(torch.nn.BatchNorm2d(4), "eval", "input", image),
+        "bn2d_eval_weight_grad": run(torch.nn.BatchNorm2d(4), "eval", "weight", image),
+        "bn2d_no_affine_eval": run(torch.nn.BatchNorm2d(4, affine=False), "eval", "weight", image),
+        "bn2d_frozen_eval": run(torch.nn.BatchNorm2d(4), "eval", "weight", image, frozen=True),
+        "bn1d_eval": run(torch.nn.BatchNorm1d(4), "eval", "weight", flat),
+        "bn2d_no_running_stats_eval": run(
+            torch.nn.BatchNorm2d(4, track_running_stats=False), "eval", "weight", image
+        ),
+        "bn2d_train_input_grad": run(torch.nn.BatchNorm2d(4), "train", "input", image),
+        "bn2d_train_weight_grad": run(torch.nn.BatchNorm2d(4), "train", "weight", image),
+    }
+
+
 def grad_scaler_on_xla() -> dict:
     """A CUDA GradScaler beside a bf16 autocast on the XLA device, as a ported script keeps
     it: whether it disables itself, the graph executions a step (5 steps after the first),
@@ -2043,6 +2086,7 @@ FACTS = {
         removed_torch_names,
         removed_linalg_calls,
         stft_return_complex,
+        batchnorm_eval_backward,
         grad_scaler_on_xla,
         cuda_checkpoint_load,
         data_parallel_inputs,

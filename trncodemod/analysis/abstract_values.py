@@ -268,6 +268,12 @@ class ModelCall:
     wrapped: str = ""
     built: str = ""
     loss: bool = False  # a loss module (`nn.CrossEntropyLoss()`): no parameters to place
+    # "path:line" of the `model.eval()` the model is called under (its BatchNorm layers then
+    # use their running statistics), "" in training mode or where the mode is not decided.
+    eval_at: str = ""
+    # Where the model holds a BatchNorm layer with running statistics ("path:line" or its
+    # spelling), "" where none is seen.
+    batchnorm: str = ""
 
 
 @dataclass(frozen=True)

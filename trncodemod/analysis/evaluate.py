@@ -475,6 +475,9 @@ class Evaluator(LibraryCalls):
                     mine.place = _join(mine.place, obj.place, at, why)
                 for name in set(mine.attrs) | set(obj.attrs):
                     a, b = mine.attrs.get(name), obj.attrs.get(name)
+                    if name == "__eval__" and a != b:
+                        mine.attrs.pop(name, None)  # eval mode on one branch: not shown
+                        continue
                     if a is None or b is None:
                         mine.attrs[name] = _maybe(a or b, at)
                     else:

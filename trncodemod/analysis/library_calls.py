@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -192,6 +193,16 @@ def _lightning_cpu(name: str, kwargs: dict[str, Value], node: ast.Call) -> str:
 
 def _said_where(value: Value) -> str:
     return ": " + "; ".join(str(w) for w in value.why) if value.why else ""
+
+
+# A BatchNorm layer (its class's name) and one spelled as a call in a class's source.
+_BATCHNORM = re.compile(r"(^|\.)(Sync)?BatchNorm[123]?d?$")
+_BATCHNORM_CALL = re.compile(r"\b(nn\.|torch\.nn\.)?(Sync)?BatchNorm[123]d\(")
+# torchvision models built with BatchNorm layers.
+_BN_MODELS = re.compile(
+    r"(^|\.)(resnet\d+|resnext\w+|wide_resnet\w+|densenet\d+|mobilenet\w*|efficientnet\w*"
+    r"|inception_v3|googlenet|regnet\w+|shufflenet\w+|mnasnet\w+|vgg\d+_bn)$"
+)
 
 
 def _builds_model(name: str) -> bool:
@@ -441,6 +452,8 @@ class LibraryCalls:
 
     def _model_call(self, ref: Ref, obj: Obj, args, kwargs, at, node, frame) -> Value:
         inputs = self._inputs(args, kwargs, node, frame, obj.cls)
+        mode = obj.attrs.get("__eval__")
+        eval_at = mode.value if isinstance(mode, Const) and isinstance(mode.value, str) else ""
         self.trace.calls.append(
             ModelCall(
                 at,
@@ -452,6 +465,8 @@ class LibraryCalls:
                 obj.wrapped,
                 obj.built,
                 _is_loss(obj),
+                eval_at,
+                self._batchnorm(obj, set()) if eval_at else "",
             )
         )
         return Tensor(place=obj.place or Unknown(at=at))
@@ -530,6 +545,14 @@ class LibraryCalls:
                 return self._model_call(ref, obj, args, kwargs, at, node, frame)
             if name in ("parameters", "named_parameters"):
                 return Seq(items=(ref,))  # the model's parameters, for an optimizer
+            if name == "eval" and not args:
+                self._set_mode(obj, at, {ref.id})
+            elif name == "train":
+                mode = kwargs.get("mode", args[0] if args else Const(value=True))
+                if isinstance(mode, Const) and isinstance(mode.value, bool):
+                    self._set_mode(obj, "" if mode.value else at, {ref.id})
+                else:
+                    self._set_mode(obj, "", {ref.id})  # undecided: not shown in eval mode
             if name in _CHAINING:
                 return ref
             return Unknown(at=at)
@@ -603,6 +626,54 @@ class LibraryCalls:
                 spelled = model.spelled or "the model"  # type: ignore[union-attr]
                 self._event("stale", frame, node, f"{optimizer.built}|{spelled}")
                 return
+
+    def _set_mode(self, obj: Obj, eval_at: str, seen: set[int]) -> None:
+        """``model.eval()`` (``eval_at``: where) or ``model.train()`` (""), for the model and
+        every module it holds, as torch sets ``training`` on each."""
+        if eval_at:
+            obj.attrs["__eval__"] = Const(value=eval_at)
+        else:
+            obj.attrs.pop("__eval__", None)
+        for child in self._submodules(obj, seen):
+            self._set_mode(child, eval_at, seen)
+
+    def _submodules(self, obj: Obj, seen: set[int]) -> list[Obj]:
+        found = []
+        for value in list(obj.attrs.values()):
+            items = value.items if isinstance(value, Seq) else (value,)
+            for item in (c for i in items for c in (i.choices if isinstance(i, OneOf) else (i,))):
+                if isinstance(item, Ref) and item.id not in seen:
+                    seen.add(item.id)
+                    child = self.heap.get(item.id)
+                    if child is not None and child.kind == "model":
+                        found.append(child)
+        return found
+
+    def _batchnorm(self, obj: Obj, seen: set[int]) -> str:
+        """Where ``obj`` holds a BatchNorm layer that keeps running statistics: a submodule
+        built as one (`self.bn1 = nn.BatchNorm2d(c)`), one spelled in the source of the model's
+        class or of a class it holds (a block built in a loop into `nn.Sequential(*layers)`),
+        or a torchvision model with BatchNorm (`resnet18()`)."""
+        spelled = obj.spelled.replace(" ", "")
+        if _BATCHNORM.search(spelled.split("(", 1)[0]) and "track_running_stats=False" not in spelled:
+            return obj.built or spelled
+        if _BN_MODELS.search(spelled.split("(", 1)[0]):
+            return obj.built or spelled
+        if obj.cls is not None:
+            text = self._class_text(obj.cls)
+            for match in _BATCHNORM_CALL.finditer(text):
+                call = text[match.start() : text.find(")", match.end()) + 1].replace(" ", "")
+                if "track_running_stats=False" not in call:
+                    return f"{obj.cls.path}:{obj.cls.name}"
+        for child in self._submodules(obj, seen):
+            found = self._batchnorm(child, seen)
+            if found:
+                return found
+        return ""
+
+    def _class_text(self, cls: ClassRef) -> str:
+        text = self.modules.texts.get(cls.path, "")
+        return (ast.get_source_segment(text, cls.node) or "") if cls.node is not None else ""
 
     def _place_submodules(self, obj: Obj, seen: set[int], unmoved: bool = False) -> None:
         """``module.to(device)`` moves every module it holds (`self.encoder = nn.Sequential(...)`
@@ -1143,6 +1214,10 @@ class LibraryCalls:
             return Unknown(at=at)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return args[0] if args else Unknown(at=at)
+        if name == "torch.autograd.grad":
+            # A gradient taken without a step (an input's, for an attack): not a backward()
+            # of the step, but it differentiates what it runs through.
+            self._event("grad", frame, node)
         if name in facts.unsupported_wrappers or name.endswith("FullyShardedDataParallel"):
             if args and isinstance(args[0], Ref) and args[0].id in self.heap:
                 if name in facts.unsupported_wrappers:

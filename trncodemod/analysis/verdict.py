@@ -256,10 +256,29 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
             step.where,
             "the step calls no model the evaluator can follow",
         )
+    models = [c for c in calls if not c.loss]
+    if models and all(c.eval_at and not c.trained for c in models) and not any(
+        e.kind == "optimizer" and (loop is None or loop in e.loops) for e in trace.events
+    ):
+        # Gradients through models in eval mode that no optimizer steps: an attack or an
+        # analysis of the inputs (PGD's `loss.backward()` for `X_pgd.grad`), not training.
+        return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
     for call in calls:
         problem = _placement(entry, call, trace)
         if problem is not None:
             return problem
+    for call in calls:
+        if call.eval_at and call.batchnorm and _differentiated(call, trace):
+            return EntryVerdict(
+                entry,
+                DOES_NOT,
+                call.where,
+                f"`{call.model}` is called in eval mode (`.eval()` at {call.eval_at}) and "
+                f"differentiated, and it holds BatchNorm layers ({call.batchnorm}): on "
+                "torch-xla 2.9 the backward of BatchNorm with running statistics raises (\"the "
+                "size of offset factor is 0\"); keep the layers in training mode there, or "
+                "compute them from their running statistics by hand",
+            )
     if facts.needs_cut:
         cuts = [e for e in trace.events if e.kind == "cut" and (loop is None or loop in e.loops)]
         if not cuts:
@@ -275,6 +294,13 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
         RUNS,
         step.where,
         "the model's parameters and the step's inputs are on the accelerator, and the step is cut",
+    )
+
+
+def _differentiated(call: ModelCall, trace: Trace) -> bool:
+    """A ``backward()`` or ``torch.autograd.grad`` runs in the loop the call runs in."""
+    return any(
+        e.kind in ("backward", "grad") and e.loops == call.loops for e in trace.events
     )
 
 
@@ -456,6 +482,12 @@ class EntryPointOffAccelerator(Rule):
     which edit the author wants. Where the framework is kept on the CPU, a module that only
     such runs reach is left as given: each XLA rewrite in it is reported as not applied.
 
+    Also where the step differentiates a model that holds BatchNorm layers with running
+    statistics while it is in eval mode (`model.eval()`, then an attack's
+    `torch.autograd.grad(loss, [x_adv])` or a `backward()` in the same loop, as adversarial
+    training does): that backward raises on torch-xla 2.9. Gradients taken only through models
+    in eval mode that no optimizer steps (a PGD attack evaluation) are no training step.
+
     ## Why
     `torch.cuda.is_available()` is False under torch-xla on a Trainium host
     ([measured-device-checks]), so a program whose placement hangs on it, or on any value that
@@ -464,7 +496,10 @@ class EntryPointOffAccelerator(Rule):
     `Trainer` is given GPUs or another accelerator ("default used by the Trainer (ie: train on
     CPU)": `gpus=None`, and `gpus=0` is the same; [lightning-1x-trainer]); on Trainium it
     trains through neuronx-distributed's Lightning integration
-    ([neuronx-distributed-lightning]).
+    ([neuronx-distributed-lightning]). The backward of BatchNorm in eval mode raises
+    "the size of offset factor is 0" on the XLA device, for an input's gradient and a weight's,
+    1d and 2d, affine or not; without running statistics, or in training mode, it runs
+    ([measured-batchnorm-eval-backward]).
 
     ## Example
     ```python
@@ -491,4 +526,5 @@ class EntryPointOffAccelerator(Rule):
         "measured-device-checks",
         "lightning-1x-trainer",
         "neuronx-distributed-lightning",
+        "measured-batchnorm-eval-backward",
     )
