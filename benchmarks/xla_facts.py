@@ -1679,6 +1679,25 @@ def batchnorm_eval_backward() -> dict:
     }
 
 
+def load_weights_only() -> dict:
+    """A checkpoint that holds the parsed options (`{"opt": argparse.Namespace, "model": ...}`),
+    loaded with this torch's default and with `weights_only=False`."""
+    import argparse
+    import io
+
+    buffer = io.BytesIO()
+    torch.save({"opt": argparse.Namespace(lr=0.1), "model": {"w": torch.ones(2)}}, buffer)
+
+    def load(**options) -> str:
+        buffer.seek(0)
+        return sorted(torch.load(buffer, map_location="cpu", **options))
+
+    return {
+        "default": _outcome(load),
+        "weights_only_false": _outcome(lambda: load(weights_only=False)),
+    }
+
+
 def grad_scaler_on_xla() -> dict:
     """A CUDA GradScaler beside a bf16 autocast on the XLA device, as a ported script keeps
     it: whether it disables itself, the graph executions a step (5 steps after the first),
@@ -2087,6 +2106,7 @@ FACTS = {
         removed_linalg_calls,
         stft_return_complex,
         batchnorm_eval_backward,
+        load_weights_only,
         grad_scaler_on_xla,
         cuda_checkpoint_load,
         data_parallel_inputs,

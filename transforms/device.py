@@ -38,6 +38,7 @@ from trncodemod.transforms.device_rules import (
     DeviceIdentityTest,
     GateEnablesCudaOnly,
     GeneratorOnDevice,
+    LoadWeightsOnly,
     OffsetSlicedDatasetMove,
     RankAsDevice,
     UnresolvedTrainingDevice,
@@ -125,6 +126,12 @@ def _string_value(node: cst.BaseExpression) -> str | None:
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _torch_at_least(version: str, least: tuple[int, int]) -> bool:
+    """``version`` ("2.9.0", "2.9") is ``least`` or later."""
+    parts = re.findall(r"\d+", version)[:2]
+    return len(parts) == 2 and (int(parts[0]), int(parts[1])) >= least
 
 
 def _in_parens_of(outer: cst.BaseExpression, inner: cst.BaseExpression) -> cst.BaseExpression:
@@ -1715,6 +1722,38 @@ class DevicePlacement(Pass):
         return updated  # choices are rewritten in leave_IfExp
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        result = self._leave_call(original_node, updated_node)
+        if isinstance(result, cst.Call) and self.is_any(
+            original_node.func, {"torch.load", "torch.serialization.load"}
+        ):
+            return self._weights_only(original_node, result)
+        return result
+
+    def _weights_only(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """TRN063: `weights_only=False` for a load in a program that saves its options."""
+        saved = self.run.program.options_saved
+        if (
+            not saved
+            or self._in_dead(original)
+            or any(a.star or (a.keyword is not None and a.keyword.value == "weights_only")
+                   for a in original.args)
+            or not _torch_at_least(self.target.torch, (2, 6))
+        ):
+            return updated
+        where = ", ".join(saved[:2]) + (f" and {len(saved) - 2} more" if len(saved) > 2 else "")
+        if self.report(
+            original,
+            LoadWeightsOnly,
+            f"torch {self.target.torch} loads with weights_only=True by default, and this program "
+            f"saves its parsed options (an argparse.Namespace) in its checkpoints ({where}): "
+            "loading one raises UnpicklingError → weights_only=False (for checkpoints you "
+            "trust: the program's own)",
+            True,
+        ):
+            return append_keyword(updated, "weights_only", cst.Name("False"))
+        return updated
+
+    def _leave_call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self._in_dead(original_node) or id(original_node) in self._dropped_calls:
             return updated_node
         self._report_imported_load(original_node)

@@ -776,12 +776,49 @@ class OffsetSlicedDatasetMove(Rule):
     sources = ("measured-offset-slices", "xla-recompile-sources")
 
 
+class LoadWeightsOnly(Rule):
+    """## What it does
+    Adds `weights_only=False` to a `torch.load(...)` that gives no `weights_only`, in a program
+    whose run shows it saving its parsed options (an `argparse.Namespace`) in a checkpoint
+    (`torch.save({"opt": opt, "model": model.state_dict()}, path)`, followed from where the
+    options are parsed into the function that saves them). For targets on torch 2.6 or later
+    (`xla-2.9`, `neuron`) only.
+
+    ## Why
+    torch 2.6 changed `torch.load`'s default to `weights_only=True`, which unpickles only
+    tensors and plain containers ([torch-load-weights-only]): a checkpoint holding an
+    `argparse.Namespace` raises `UnpicklingError: Weights only load failed ... Unsupported
+    global: GLOBAL argparse.Namespace` on torch 2.9 ([measured-load-weights-only]), so the
+    program's own checkpoints no longer load once it runs on the target's torch. The code was
+    written for the old default, `weights_only=False`; it unpickles arbitrary objects, so keep it
+    for checkpoints you trust (the program's own), hence the `review` class.
+
+    ## Example
+    ```python
+    ckpt = torch.load(opt.ckpt, map_location="cpu")
+    ```
+
+    ## Use instead
+    ```python
+    ckpt = torch.load(opt.ckpt, map_location="cpu", weights_only=False)
+    ```
+    """
+
+    code = "TRN063"
+    name = "load-weights-only"
+    summary = "`torch.load` of the program's own checkpoints holding its options → weights_only=False"
+    safety = Safety.REVIEW
+    severity = Severity.ERROR
+    sources = ("torch-load-weights-only", "measured-load-weights-only")
+
+
 RULES: tuple[type[Rule], ...] = (
     CudaMethod,
     CudaDeviceString,
     CudaAvailabilityChoice,
     AcceleratorDevice,
     CudaMapLocation,
+    LoadWeightsOnly,
     CudaDeviceIndex,
     CudaAvailabilityCheck,
     DeviceGate,

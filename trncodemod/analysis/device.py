@@ -1130,7 +1130,11 @@ def analyse(
     skipped: dict[cst.BaseExpression, str] = {}
     for call in collected.calls:
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "cuda" and not call.args:
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "cuda"
+            and all(a.keyword is not None for a in call.args)  # `.cuda(non_blocking=True)` too
+        ):
             if not (qualified(func) & {"torch.cuda"}):
                 facts.places_on_device = True
                 outcome.add(ACCELERATOR)

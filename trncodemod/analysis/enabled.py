@@ -384,8 +384,43 @@ def _cuda_call(
         and "TRN315" in fixes.enabled
     ):
         return None
+    if name == "torch.cuda.device_count" and _false_at_zero(call, parents):
+        return None  # `if torch.cuda.device_count() > 1:` (DataParallel): skipped at 0
     why = getattr(entry, "why", "") or "is a CUDA runtime API with no Trainium equivalent"
     return f"`{name}()` {why}"
+
+
+_AT_ZERO = {
+    cst.GreaterThan: lambda n: 0 > n,
+    cst.GreaterThanEqual: lambda n: 0 >= n,
+    cst.Equal: lambda n: 0 == n,
+    cst.NotEqual: lambda n: 0 != n,
+    cst.LessThan: lambda n: 0 < n,
+    cst.LessThanEqual: lambda n: 0 <= n,
+}
+
+
+def _false_at_zero(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> bool:
+    """``call`` (a device count, 0 on the target) is compared with a number in an ``if``'s
+    test (alone, or ``and``-ed) that is False at 0: the count decides only that the branch is
+    skipped (`if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`)."""
+    comparison = parents.get(call)
+    if not (
+        isinstance(comparison, cst.Comparison)
+        and comparison.left is call
+        and len(comparison.comparisons) == 1
+        and isinstance(comparison.comparisons[0].comparator, cst.Integer)
+    ):
+        return False
+    target = comparison.comparisons[0]
+    test = _AT_ZERO.get(type(target.operator))
+    if test is None or test(int(target.comparator.value)):
+        return False
+    node: cst.CSTNode = comparison
+    parent = parents.get(node)
+    while isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And):
+        node, parent = parent, parents.get(parent)
+    return isinstance(parent, cst.If | cst.IfExp | cst.While) and parent.test is node
 
 
 def _imports_cuda_only(node: cst.Import | cst.ImportFrom) -> str | None:

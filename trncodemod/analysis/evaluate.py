@@ -1380,6 +1380,8 @@ class LaunchFacts:
     checks: dict[str, frozenset[str]]
     # module -> the lines binding a CUDA device's name that put a model or its batch on CUDA
     literals: dict[str, frozenset[int]] = field(default_factory=dict)
+    # "path:line" of each `torch.save` of a checkpoint holding the parsed options
+    options_saved: tuple[str, ...] = ()
 
 
 def launch_decisions(
@@ -1408,9 +1410,11 @@ def launch_decisions(
     starts = entry_points(texts, set(lines), scripts)
     checks: dict[str, set[str]] = {}
     literals: dict[str, set[int]] = {}
+    saved: set[str] = set()
     for path, function in starts:
         trace = evaluator.run(path, function)
         _cuda_literals(trace, literals)
+        saved |= {e.where for e in trace.events if e.kind == "saves-options"}
         for call in trace.calls:
             # The model's place, and its inputs' (a batch moved to `torch.device(config.device)`
             # where the model is built by a name the run cannot follow).
@@ -1445,6 +1449,7 @@ def launch_decisions(
         found,
         {path: frozenset(tests) for path, tests in checks.items()},
         {path: frozenset(lines) for path, lines in literals.items()},
+        tuple(sorted(saved)),
     )
 
 

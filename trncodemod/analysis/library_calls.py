@@ -627,6 +627,25 @@ class LibraryCalls:
                 self._event("stale", frame, node, f"{optimizer.built}|{spelled}")
                 return
 
+    def _saved_options(self, value: Value, seen: set[int]) -> str:
+        """Where the parsed options in ``value`` (a checkpoint's dict) were made, "" if none."""
+        if isinstance(value, Dict):
+            for _, item in value.items:
+                found = self._saved_options(item, seen)
+                if found:
+                    return found
+        if isinstance(value, Seq):
+            for item in value.items:
+                found = self._saved_options(item, seen)
+                if found:
+                    return found
+        if isinstance(value, Ref) and value.id not in seen:
+            seen.add(value.id)
+            obj = self.heap.get(value.id)
+            if obj is not None and obj.kind == "namespace":
+                return obj.built or "the parsed options"
+        return ""
+
     def _set_mode(self, obj: Obj, eval_at: str, seen: set[int]) -> None:
         """``model.eval()`` (``eval_at``: where) or ``model.train()`` (""), for the model and
         every module it holds, as torch sets ``training`` on each."""
@@ -1214,6 +1233,12 @@ class LibraryCalls:
             return Unknown(at=at)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return args[0] if args else Unknown(at=at)
+        if name in ("torch.save", "torch.serialization.save") and args:
+            saved = self._saved_options(args[0], set())
+            if saved:
+                # A checkpoint that pickles the parsed options (an argparse.Namespace): torch
+                # 2.6 and later load it only with `weights_only=False`.
+                self._event("saves-options", frame, node, saved)
         if name == "torch.autograd.grad":
             # A gradient taken without a step (an input's, for an attack): not a backward()
             # of the step, but it differentiates what it runs through.

@@ -717,6 +717,9 @@ class ModuleView:
     # The lines of this module binding a CUDA device's name (`_C.DEVICE = "cuda"`) that the
     # program's run shows put a model or its batch on CUDA (``evaluate.launch_decisions``).
     device_literals: frozenset[int] = frozenset()
+    # "path:line" of each `torch.save` the program's run shows pickling the parsed options
+    # (an argparse.Namespace) into a checkpoint (``evaluate.launch_decisions``).
+    options_saved: tuple[str, ...] = ()
     # This module's top-level functions and classes that another given module names (calls,
     # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
     named_elsewhere: tuple[str, ...] = ()
@@ -797,6 +800,7 @@ class ModuleView:
                 sorted(self.launch_flags.items()),
                 sorted(self.deciding_checks),
                 sorted(self.device_literals),
+                self.options_saved,
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
                 sorted(self.imported_drawing.items()),

@@ -67,9 +67,13 @@ def program_views(
     for path, view in views.items():
         flags, checks = found.flags.get(path, {}), found.checks.get(path, frozenset())
         literals = found.literals.get(path, frozenset())
-        if flags or checks or literals:
+        if flags or checks or literals or found.options_saved:
             views[path] = replace(
-                view, launch_flags=flags, deciding_checks=checks, device_literals=literals
+                view,
+                launch_flags=flags,
+                deciding_checks=checks,
+                device_literals=literals,
+                options_saved=found.options_saved,
             )
     return views
 
