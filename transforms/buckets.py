@@ -760,6 +760,21 @@ class PadToBuckets(Pass):
                 False,
             )
             return updated
+        shuffle = _argument(original, "shuffle", 2)  # DataLoader(dataset, batch_size, shuffle)
+        if shuffle is not None and _literal(shuffle.value) is _UNKNOWN and not unreadable:
+            # `shuffle=split == "train"` in a loop over the splits: one call builds the
+            # evaluation loaders too, where dropping the last batch skips their samples.
+            test = _code(shuffle.value)
+            self.report(
+                original,
+                TrainLoaderDropLast,
+                f"training DataLoader ({why}), but `shuffle={test}` says the same call builds "
+                "loaders that are not shuffled (evaluation splits), where drop_last would skip "
+                f"samples: pass `drop_last={test}` if it holds only for training; otherwise the "
+                f"last partial batch {self._one_more_shape()}",
+                False,
+            )
+            return updated
         if not self.report(
             original,
             TrainLoaderDropLast,
