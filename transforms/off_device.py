@@ -32,7 +32,10 @@ class PackedSequenceRnn(Rule):
     """## What it does
     Reports a recurrent module (`nn.LSTM`, `nn.GRU`, `nn.RNN`) of model or training code called
     on a `PackedSequence`: the result of `pack_padded_sequence(...)` or `pack_sequence(...)`,
-    passed directly or through a name the same function bound to it. XLA targets only.
+    passed directly or through a name the same function bound to it. The module is one built
+    by a recurrent class, by a parameter whose default is one (`rnn_type=nn.LSTM`), or by a
+    name every binding of which is one (`rnn = nn.GRU` in one branch, `nn.LSTM` in another).
+    XLA targets only.
 
     ## Why
     On torch 2.9.0 + torch-xla 2.9.0 an `nn.LSTM` or `nn.RNN` on the XLA device called on a
@@ -263,6 +266,7 @@ class OffDevice(Pass):
             if not (
                 self.qualified_names(value.func) & self.known.recurrent_modules
                 or self._recurrent_parameter(assign, value.func)
+                or self._recurrent_alias(value.func)
             ):
                 continue
             for target in assign.targets:  # type: ignore[attr-defined]
@@ -271,6 +275,16 @@ class OffDevice(Pass):
                 elif isinstance(target.target, cst.Attribute):
                     bound.add(target.target.attr.value)
         return bound
+
+    def _recurrent_alias(self, func: cst.BaseExpression) -> bool:
+        """``func`` is a name every binding of which is a recurrent module's class: `rnn =
+        nn.GRU` in one branch, `rnn = nn.LSTM` in another, then `self.encoder = rnn(...)`."""
+        if not isinstance(func, cst.Name):
+            return False
+        values = self.bound_values(func)
+        return bool(values) and all(
+            bool(self.qualified_names(v) & self.known.recurrent_modules) for v in values
+        )
 
     def _recurrent_parameter(self, assign: cst.CSTNode, func: cst.BaseExpression) -> bool:
         """``func`` is a parameter of the function around ``assign`` whose default is a

@@ -33,9 +33,20 @@ def off_device_uses(
     facts = facts_for("xla")
     products = {n for n in facts.sparse_calls if n.rsplit(".", 1)[-1] in _PRODUCTS}
     recurrent: set[str] = set()  # names and attributes bound to a recurrent module
+    # Names every binding of which is a recurrent module's class (`rnn = nn.GRU` in one branch,
+    # `rnn = nn.LSTM` in another): a call of one makes a recurrent module.
+    classes: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and not isinstance(node.value, ast.Call):
+            is_class = full_name(_dotted(node.value)) in facts.recurrent_modules
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    classes[target.id] = classes.get(target.id, True) and is_class
+    aliases = {name for name, is_class in classes.items() if is_class}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            if full_name(_dotted(node.value.func)) in facts.recurrent_modules:
+            func = _dotted(node.value.func)
+            if full_name(func) in facts.recurrent_modules or func in aliases:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         recurrent.add(target.id)
