@@ -686,6 +686,18 @@ class ItemHoist(Pass):
                     params = [register, params]
                 self.wrap[statements[0]] = (cst.parse_expression(test), params, statements)
         self._keep_on_device(kept, gated, done, every)
+        for guard in guards:
+            one = self._interval_of_one(guard.test)
+            node = next((n for n in walk(guard.body) if n in syncs), None)
+            if one is not None and node is not None:
+                self.report(
+                    node,
+                    ItemPerStepSync,
+                    f"`{_code(node)}` is read under `if {_code(guard.test)}:`, but {one}: the "
+                    "guard holds every step, so the value is read on the host every step; log "
+                    "every N steps (a larger interval)",
+                    False,
+                )
         for guard, guard_logs in by_guard.items():
             index = body.index(guard)
             if not self.target.is_xla or not self._sync_follows(info, body, index):
@@ -998,6 +1010,27 @@ class ItemHoist(Pass):
                 use = parent
             acc.failure = f"`{acc.name}` is also used by `{_code(use).strip()}` in the loop"
             return
+
+    def _interval_of_one(self, test: cst.BaseExpression) -> str | None:
+        """Why the interval of a logging guard (`step % log_interval == 0`) is 1, where it is:
+        the literal, or a name of the module bound only to it (`log_interval = 1`)."""
+        if isinstance(test, cst.BooleanOperation):
+            return self._interval_of_one(test.left) or self._interval_of_one(test.right)
+        if not (
+            isinstance(test, cst.Comparison)
+            and isinstance(test.left, cst.BinaryOperation)
+            and isinstance(test.left.operator, cst.Modulo)
+        ):
+            return None
+        interval = test.left.right
+        if isinstance(interval, cst.Integer) and interval.value == "1":
+            return "the interval is 1"
+        if isinstance(interval, cst.Name):
+            values = self.bound_values(interval)
+            if values and all(isinstance(v, cst.Integer) and v.value == "1" for v in values):
+                line = self.get_metadata(PositionProvider, values[0]).start.line
+                return f"`{interval.value}` is 1 (line {line})"
+        return None
 
     def _under_interval_guard(self, node: cst.CSTNode, loop: cst.CSTNode) -> bool:
         """Whether ``node`` runs only at log steps: in the body of an ``if`` of the loop whose test

@@ -221,7 +221,9 @@ class ItemPerStepSync(Rule):
     Reports a per-step `.item()` (or `float(t)`, `int(t)`, `.tolist()`) in a training or
     evaluation loop that the pass could not move with certainty; the message says why (no loop
     counter to guard logging with, an accumulator that is used for something else, a value kept
-    in a variable, ...). Nothing is rewritten.
+    in a variable, ...), or that is guarded by a logging interval of 1 (`if step %
+    log_interval == 0:` with `log_interval = 1` the module's only binding of it, or the literal),
+    which holds every step. Nothing is rewritten.
 
     ## Why
     Each read executes the pending graph and copies the value to the host, every step
