@@ -120,6 +120,19 @@ def _has_star(call: cst.Call, star: str) -> bool:
 _UNKNOWN = object()
 
 
+def _split_test(node: cst.BaseExpression) -> bool:
+    """``shuffle=`` given a test of which split the loader is for: a comparison with a string
+    that names the training split (`split == "train"`, `"train" in mode`), or a flag so named
+    (`is_train`, `training`). Not a sampler's absence (`shuffle=(train_sampler is None)`)."""
+    if isinstance(node, cst.Comparison):
+        return any(
+            isinstance(n, cst.SimpleString) and "train" in str(n.evaluated_value).lower()
+            for n in (node.left, *(c.comparator for c in node.comparisons))
+        )
+    name = node.attr.value if isinstance(node, cst.Attribute) else getattr(node, "value", None)
+    return name in ("is_train", "train", "training", "is_training")
+
+
 def _literal(node: cst.BaseExpression | None) -> object:
     """The value of a constant argument (bool, None, str, int), else ``_UNKNOWN``."""
     if node is None:
@@ -761,7 +774,7 @@ class PadToBuckets(Pass):
             )
             return updated
         shuffle = _argument(original, "shuffle", 2)  # DataLoader(dataset, batch_size, shuffle)
-        if shuffle is not None and _literal(shuffle.value) is _UNKNOWN and not unreadable:
+        if shuffle is not None and _split_test(shuffle.value) and not unreadable:
             # `shuffle=split == "train"` in a loop over the splits: one call builds the
             # evaluation loaders too, where dropping the last batch skips their samples.
             test = _code(shuffle.value)

@@ -188,8 +188,10 @@ class TrainLoaderDropLast(Rule):
     or, when no loop of the file iterates it, when its variable (or else its dataset argument) is
     named like a training one (`train_loader`, `train_ds`). A loader whose call has `**kwargs` is
     reported and left alone, and so is one call that builds the loader of every split,
-    shuffling only the training one (`shuffle=split == "train"` in a loop over the splits),
-    where drop_last would skip evaluation samples: the report names the condition to pass. A
+    shuffling only the training one (`shuffle=split == "train"` in a loop over the splits; a
+    comparison with a string naming the training split, or a flag named `is_train` or
+    `training`), where drop_last would skip evaluation samples: the report names the condition
+    to pass. A
     loader with no partial batch is left alone too: its batch size
     (a literal, or a name assigned only one) divides its dataset's size, where the construction
     decides that size, and no sampler or `--scale-out` shards it. Sizes are known for MNIST,
