@@ -70,6 +70,7 @@ from trncodemod.analysis.abstract_values import (
     live_choices,
     truth,
 )
+from trncodemod.analysis.cuda_libraries import cuda_library
 from trncodemod.analysis.device_facts import Facts, facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
 from trncodemod.analysis.library_calls import LibraryCalls, is_dataclass
@@ -179,6 +180,7 @@ class Evaluator(LibraryCalls):
         unreadable: Mapping[str, str] | None = None,
     ) -> None:
         self.modules = Modules(texts)
+        self._undecided = 0  # depth of undecided branches the run is in
         # The modules the tool could not read (a syntax error), by path: why.
         self.unreadable = dict(unreadable or {})
         self.facts = facts
@@ -388,11 +390,50 @@ class Evaluator(LibraryCalls):
             self._block(node.body, frame)
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._block(node.body, frame)  # type: ignore[attr-defined]
+            self._skipped_imports(node, frame)
             if not frame.done:
                 self._block(node.orelse, frame)  # type: ignore[attr-defined]
             done, frame.done = frame.done, False
             self._block(node.finalbody, frame)  # type: ignore[attr-defined]
             frame.done = frame.done or done
+
+    def _skipped_imports(self, node: ast.stmt, frame: Frame) -> None:
+        """`try: import apex` / `except ImportError: pass`: a CUDA-only package is absent on the
+        target, so the import fails there and the handler leaves the name unbound. The name
+        holds a marker of that, and a call through it on the launch path is where the program
+        stops (NameError)."""
+        handlers = getattr(node, "handlers", [])
+        caught = any(
+            h.type is None
+            or any(
+                isinstance(t, ast.Name) and t.id in _IMPORT_ERRORS
+                for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])
+            )
+            for h in handlers
+        )
+        if not caught:
+            return
+        rebinds = {
+            target.id
+            for h in handlers
+            for statement in ast.walk(h)
+            if isinstance(statement, ast.Assign)
+            for target in statement.targets
+            if isinstance(target, ast.Name)
+        }
+        for statement in node.body:  # type: ignore[attr-defined]
+            if not isinstance(statement, ast.Import | ast.ImportFrom):
+                continue
+            if isinstance(statement, ast.ImportFrom):
+                names = [(statement.module or "", a.asname or a.name) for a in statement.names]
+            else:
+                names = [(a.name, a.asname or a.name.split(".", 1)[0]) for a in statement.names]
+            for module, local in names:
+                if cuda_library(module) is None or local in rebinds or local == "*":
+                    continue  # `except ImportError: apex = None` binds it: a test can see it
+                frame.env[local] = Unknown(
+                    at=f"{frame.path}:{statement.lineno}", reason=f"{_MISSING}{module}"
+                )
 
     def _decided_here(self, value: Value, node: ast.stmt, frame: Frame) -> Value:
         """A decided value keeps where it was assigned, and the conditions it was assigned under."""
@@ -439,6 +480,7 @@ class Evaluator(LibraryCalls):
         branches = []
         heaps = []
         start = self.heap
+        self._undecided += 1
         for body in (node.body, node.orelse):
             self.heap = {k: v.copy() for k, v in start.items()}
             branch = Frame(
@@ -451,6 +493,7 @@ class Evaluator(LibraryCalls):
             self._block(body, branch)
             branches.append(branch)
             heaps.append(self.heap)
+        self._undecided -= 1
         live_heaps = [h for b, h in zip(branches, heaps, strict=True) if not b.done] or heaps
         live = [b for b in branches if not b.done] or branches
         for branch in branches:
@@ -758,6 +801,8 @@ class Evaluator(LibraryCalls):
 
     def _attribute(self, owner: Value, attr: str, node: ast.AST, frame: Frame) -> Value:
         at = f"{frame.path}:{getattr(node, 'lineno', 0)}"
+        if isinstance(owner, Unknown) and owner.reason.startswith(_MISSING):
+            return owner  # `apex.parallel.convert_syncbn_model`: the same unbound package
         if isinstance(owner, OneOf):
             found = [self._attribute(c, attr, node, frame) for c in live_choices(owner)]
             result = found[0]
@@ -1018,6 +1063,9 @@ class Evaluator(LibraryCalls):
             elif isinstance(value, Ref) and self.heap.get(value.id, _NOTHING).kind == "mapping":
                 kwargs.update(self.heap[value.id].attrs)  # `Trainer(**cfg.trainer)`
         at = f"{frame.path}:{node.lineno}"
+        if isinstance(func, Unknown) and func.reason.startswith(_MISSING) and not self._undecided:
+            # A call through a CUDA-only package whose import the program skips when it fails.
+            self._event("missing-package", frame, node, func.reason[len(_MISSING) :])
         if (
             isinstance(node.func, ast.Attribute)
             and node.func.attr == "backward"
@@ -1313,6 +1361,8 @@ _BUILTINS = frozenset(
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
+_MISSING = "missing package: "  # the reason of a name a skipped import left unbound
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _OPEN = object()  # an attribute read that held something other than a launch-decided flag
 # Hydra composes a `@hydra.main` function's configuration from its config store, YAML files and
 # the launch line's overrides (`+configs=an4 trainer.gpus=4`): not followed here.

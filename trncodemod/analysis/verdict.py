@@ -132,6 +132,17 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             f"it imports `{path}`, which the tool could not read ({why}); `trncodemod verify` "
             "runs it",
         )
+    missing = next((e for e in trace.events if e.kind == "missing-package"), None)
+    if missing is not None:
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            missing.where,
+            f"it calls into `{missing.detail}`, a CUDA-only package absent on Trainium, whose import "
+            "the program skips when it fails (`except ImportError`): the name is unbound here, "
+            "and Python raises NameError; drop the call on Trainium (or keep the option that "
+            "leads to it off)",
+        )
     found = _judge_run(entry, trace, facts)
     if found.value != RUNS:
         return found
@@ -486,7 +497,12 @@ class EntryPointOffAccelerator(Rule):
     statistics while it is in eval mode (`model.eval()`, then an attack's
     `torch.autograd.grad(loss, [x_adv])` or a `backward()` in the same loop, as adversarial
     training does): that backward raises on torch-xla 2.9. Gradients taken only through models
-    in eval mode that no optimizer steps (a PGD attack evaluation) are no training step.
+    in eval mode that no optimizer steps (a PGD attack evaluation) are no training step. And
+    where the launch path calls into a CUDA-only package (NVIDIA apex) whose import the program
+    skips when it fails (`try: import apex` / `except ImportError: pass`): the package is absent
+    on Trainium, the name is unbound, and the call raises NameError (a call under a condition
+    the launch leaves undecided does not count; a handler that binds the name, `apex = None`,
+    lets the program test it).
 
     ## Why
     `torch.cuda.is_available()` is False under torch-xla on a Trainium host
