@@ -1735,8 +1735,10 @@ class DevicePlacement(Pass):
         if (
             not saved
             or self._in_dead(original)
-            or any(a.star or (a.keyword is not None and a.keyword.value == "weights_only")
-                   for a in original.args)
+            or any(
+                a.star or (a.keyword is not None and a.keyword.value == "weights_only")
+                for a in original.args
+            )
             or not _torch_at_least(self.target.torch, (2, 6))
         ):
             return updated
@@ -2146,8 +2148,7 @@ class DevicePlacement(Pass):
             self._own_cuda_classes = set()
             for node in self._module.body:
                 if not isinstance(node, cst.ClassDef) or any(
-                    (dotted(b.value) or "").rsplit(".", 1)[-1] in _MODULE_BASES
-                    for b in node.bases
+                    (dotted(b.value) or "").rsplit(".", 1)[-1] in _MODULE_BASES for b in node.bases
                 ):
                     continue
                 if any(

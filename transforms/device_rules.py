@@ -806,7 +806,9 @@ class LoadWeightsOnly(Rule):
 
     code = "TRN063"
     name = "load-weights-only"
-    summary = "`torch.load` of the program's own checkpoints holding its options → weights_only=False"
+    summary = (
+        "`torch.load` of the program's own checkpoints holding its options → weights_only=False"
+    )
     safety = Safety.REVIEW
     severity = Severity.ERROR
     sources = ("torch-load-weights-only", "measured-load-weights-only")

@@ -223,6 +223,7 @@ class OptimizerOrder(Pass):
                     members.setdefault(owner, set()).add(_code(call.args[-1].value))
         stepped = set().union(*(members.get(m, {m}) for m in models))
         reads = {_code(n) for n in walk(original[i]) if isinstance(n, cst.Name)}
+
         def moves_stepped(statement: cst.CSTNode) -> bool:
             return any(
                 members[r] & stepped

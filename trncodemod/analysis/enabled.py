@@ -18,6 +18,7 @@ on XLA tensors).
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -390,13 +391,14 @@ def _cuda_call(
     return f"`{name}()` {why}"
 
 
-_AT_ZERO = {
-    cst.GreaterThan: lambda n: 0 > n,
-    cst.GreaterThanEqual: lambda n: 0 >= n,
-    cst.Equal: lambda n: 0 == n,
-    cst.NotEqual: lambda n: 0 != n,
-    cst.LessThan: lambda n: 0 < n,
-    cst.LessThanEqual: lambda n: 0 <= n,
+# A comparison's operator as a function of (left, right).
+_COMPARE = {
+    cst.GreaterThan: operator.gt,
+    cst.GreaterThanEqual: operator.ge,
+    cst.Equal: operator.eq,
+    cst.NotEqual: operator.ne,
+    cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le,
 }
 
 
@@ -413,8 +415,8 @@ def _false_at_zero(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -
     ):
         return False
     target = comparison.comparisons[0]
-    test = _AT_ZERO.get(type(target.operator))
-    if test is None or test(int(target.comparator.value)):
+    compare = _COMPARE.get(type(target.operator))
+    if compare is None or compare(0, int(target.comparator.value)):
         return False
     node: cst.CSTNode = comparison
     parent = parents.get(node)

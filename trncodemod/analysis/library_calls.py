@@ -674,7 +674,10 @@ class LibraryCalls:
         class or of a class it holds (a block built in a loop into `nn.Sequential(*layers)`),
         or a torchvision model with BatchNorm (`resnet18()`)."""
         spelled = obj.spelled.replace(" ", "")
-        if _BATCHNORM.search(spelled.split("(", 1)[0]) and "track_running_stats=False" not in spelled:
+        if (
+            _BATCHNORM.search(spelled.split("(", 1)[0])
+            and "track_running_stats=False" not in spelled
+        ):
             return obj.built or spelled
         if _BN_MODELS.search(spelled.split("(", 1)[0]):
             return obj.built or spelled

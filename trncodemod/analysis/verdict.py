@@ -268,8 +268,12 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
             "the step calls no model the evaluator can follow",
         )
     models = [c for c in calls if not c.loss]
-    if models and all(c.eval_at and not c.trained for c in models) and not any(
-        e.kind == "optimizer" and (loop is None or loop in e.loops) for e in trace.events
+    if (
+        models
+        and all(c.eval_at and not c.trained for c in models)
+        and not any(
+            e.kind == "optimizer" and (loop is None or loop in e.loops) for e in trace.events
+        )
     ):
         # Gradients through models in eval mode that no optimizer steps: an attack or an
         # analysis of the inputs (PGD's `loss.backward()` for `X_pgd.grad`), not training.
@@ -279,15 +283,20 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
         if problem is not None:
             return problem
     for call in calls:
-        if call.eval_at and call.batchnorm and _differentiated(call, trace):
+        if (
+            facts.backend == "xla"
+            and call.eval_at
+            and call.batchnorm
+            and _differentiated(call, trace)
+        ):
             return EntryVerdict(
                 entry,
                 DOES_NOT,
                 call.where,
                 f"`{call.model}` is called in eval mode (`.eval()` at {call.eval_at}) and "
                 f"differentiated, and it holds BatchNorm layers ({call.batchnorm}): on "
-                "torch-xla 2.9 the backward of BatchNorm with running statistics raises (\"the "
-                "size of offset factor is 0\"); keep the layers in training mode there, or "
+                'torch-xla 2.9 the backward of BatchNorm with running statistics raises ("the '
+                'size of offset factor is 0"); keep the layers in training mode there, or '
                 "compute them from their running statistics by hand",
             )
     if facts.needs_cut:
@@ -310,9 +319,7 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
 
 def _differentiated(call: ModelCall, trace: Trace) -> bool:
     """A ``backward()`` or ``torch.autograd.grad`` runs in the loop the call runs in."""
-    return any(
-        e.kind in ("backward", "grad") and e.loops == call.loops for e in trace.events
-    )
+    return any(e.kind in ("backward", "grad") and e.loops == call.loops for e in trace.events)
 
 
 def _steps(events: Sequence[Event]) -> list[Event]:
