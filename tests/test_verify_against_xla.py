@@ -171,6 +171,11 @@ KNOWN: dict[str, str] = {
         "a blocker case: the `xla` process group has no ReduceOp.AVG and raises `Invalid reduce "
         "op` (TRN148 reports each, and does not rewrite them), so the port stops by design"
     ),
+    "buckets/loader_main_demo_trains": (
+        "TRN215's drop_last=True (a review rewrite: it skips the last partial batch by design) "
+        "leaves the demo 2 steps where the original takes 3 (10 samples, batches of 4); the "
+        "comparison does not yet allow for a dropped partial batch. Failing at 235bc35 too"
+    ),
 }
 
 # Cases whose expected output applies only some of the tool's rules (their `select=`) and so is
