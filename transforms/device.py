@@ -2356,10 +2356,33 @@ class DevicePlacement(Pass):
         return updated.with_changes(args=new_args)
 
     def visit_IfExp(self, node: cst.IfExp) -> bool:
-        if self._tensor_choice(node) is not None:
-            # The whole choice becomes the tensor's device: its parts are not rewritten.
+        if self._tensor_choice(node) is not None or self._move_choice(node) is not None:
+            # The whole choice becomes the tensor's device, or one move: its parts are not
+            # rewritten.
             self._dropped_calls.update(id(n) for n in (node.body, node.orelse))
         return True
+
+    def _move_choice(self, node: cst.IfExp) -> cst.Call | None:
+        """``y.to(x.device)`` for ``y.cuda() if x.is_cuda else y`` (``x`` a tensor's name or its
+        ``.data``, ``y`` a name or an attribute, the `.cuda()` given nothing but
+        `non_blocking`): on CUDA the same move, on the CPU none, and on the XLA device, where
+        ``is_cuda`` is False and ``y`` stayed on the CPU beside ``x``, the move it needs."""
+        tensor = _is_cuda_of_tensor(node.test)
+        body = node.body
+        if not (
+            tensor is not None
+            and isinstance(body, cst.Call)
+            and isinstance(body.func, cst.Attribute)
+            and body.func.attr.value == "cuda"
+            and isinstance(node.orelse, cst.Name | cst.Attribute)
+            and _code(body.func.value) == _code(node.orelse)
+            and all(a.keyword is not None and a.keyword.value == "non_blocking" for a in body.args)
+        ):
+            return None
+        device = cst.Arg(cst.Attribute(value=tensor.deep_clone(), attr=cst.Name("device")))
+        return body.with_changes(
+            func=body.func.with_changes(attr=cst.Name("to")), args=[device, *body.args]
+        )
 
     def _tensor_choice(self, node: cst.IfExp) -> cst.Attribute | None:
         """``x.device`` for ``"cuda" if x.is_cuda else "cpu"`` (or the same with
@@ -2370,12 +2393,8 @@ class DevicePlacement(Pass):
         if id(node) in self._tensor_choices:
             return self._tensor_choices[id(node)]
         found = None
-        test = node.test
-        if isinstance(test, cst.Attribute) and test.attr.value == "is_cuda":
-            tensor = test.value
-            root = tensor.value if isinstance(tensor, cst.Attribute) else tensor
-            if isinstance(tensor, cst.Attribute) and tensor.attr.value != "data":
-                root = None
+        tensor = _is_cuda_of_tensor(node.test)
+        if tensor is not None:
             cpu = _string_value(node.orelse) == "cpu" or (
                 isinstance(node.orelse, cst.Call)
                 and self.is_any(node.orelse.func, {"torch.device"})
@@ -2383,10 +2402,7 @@ class DevicePlacement(Pass):
                 and _string_value(node.orelse.args[0].value) == "cpu"
             )
             if (
-                isinstance(root, cst.Name)
-                and root.value not in ("self", "cls")
-                and not OPTIONS_NAME.match(root.value)
-                and self._kind(node.body) == "cuda"
+                self._kind(node.body) == "cuda"
                 and cpu
                 and (
                     self._role_of_expression(node) == "device"
@@ -2398,6 +2414,18 @@ class DevicePlacement(Pass):
         return found
 
     def leave_IfExp(self, original_node: cst.IfExp, updated_node: cst.IfExp) -> cst.BaseExpression:
+        move = self._move_choice(original_node)
+        if move is not None:
+            if self.report(
+                original_node,
+                CudaMethod,
+                f"`{_code(original_node)}` → `{_code(move)}`: `is_cuda` is False for an XLA "
+                "tensor, so the value stayed on the CPU beside it; the move puts it wherever "
+                "that tensor is (on CUDA its own device, on the CPU no move)",
+                True,
+            ):
+                return move
+            return updated_node
         device = self._tensor_choice(original_node)
         if device is not None:
             if self.report(
@@ -3032,3 +3060,21 @@ def _passes_flag(line: str, flag: str) -> bool:
     attribute = flag.rsplit(".", 1)[-1]
     options = {f"--{attribute}", f"--{attribute.replace('_', '-')}"}
     return any(word.split("=", 1)[0] in options for word in line.split())
+
+
+def _is_cuda_of_tensor(test: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``x`` (or ``x.data``) of a test ``x.is_cuda`` where ``x`` is a tensor's name: not
+    ``self``, nor a namespace of options such as ``args``, whose ``is_cuda`` may be a flag."""
+    if not (isinstance(test, cst.Attribute) and test.attr.value == "is_cuda"):
+        return None
+    tensor = test.value
+    if isinstance(tensor, cst.Attribute) and tensor.attr.value != "data":
+        return None
+    root = tensor.value if isinstance(tensor, cst.Attribute) else tensor
+    if (
+        isinstance(root, cst.Name)
+        and root.value not in ("self", "cls")
+        and not OPTIONS_NAME.match(root.value)
+    ):
+        return tensor
+    return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import PositionProvider
 
 from trncodemod.analysis.facts import FileFacts
@@ -29,9 +30,12 @@ class OptimizerBeforeMove(Rule):
     torch.optim.Adam(model.parameters(), ...)`) and the model is moved to the device by a later
     statement of the same block (`model.to(device)`, `model = model.to(device)`, `.cuda()` in
     its ported form), with nothing between them reading the model or the optimizer, the move is
-    put before the optimizer; so is an `if` that holds such a move (`if args.cuda: model.cuda();
+    put before the optimizer (a call that only prints or counts the model does not count:
+    `print(model)`, or a function or method of the module's own that calls only `print`,
+    `.parameters()`, `.numel()`, `str.format` and the like and assigns no attribute or item); so is an `if` that holds such a move (`if args.cuda: model.cuda();
     features = features.cuda()`), where nothing in it reads the optimizer. Two optimizers built
-    before one such move (a GAN's generator and discriminator) are both put after it.
+    before one such move (a GAN's generator and discriminator) are both put after it; two moves
+    (`G.to(...)`, `D.to(...)`) each above its own optimizer stay together.
 
     On XLA targets only.
 
@@ -70,6 +74,45 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+# What a function that only prints or counts a model calls (`print_network(model, name)`).
+_PURE_FUNCTIONS = frozenset(
+    {"print", "str", "repr", "format", "len", "sum", "int", "float", "round", "max", "min"}
+    | {"isinstance", "type", "enumerate", "zip", "sorted"}
+)
+_PURE_METHODS = frozenset(
+    {"parameters", "named_parameters", "numel", "nelement", "size", "dim", "format", "join"}
+    | {"items", "keys", "values", "item"}
+)
+
+
+def _pure_calls(calls) -> bool:  # type: ignore[no-untyped-def]
+    """Every one of ``calls`` only reads: a builtin that prints, counts or formats, or a method
+    that lists or counts parameters or formats text."""
+    for call in calls:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in _PURE_FUNCTIONS:
+            continue
+        if isinstance(func, cst.Attribute) and func.attr.value in _PURE_METHODS:
+            continue
+        return False
+    return True
+
+
+def _reads_only_body(function: cst.FunctionDef) -> bool:
+    """``function`` calls only what ``_pure_calls`` allows, assigns no attribute or item and
+    returns nothing it was given (a count, a string or nothing)."""
+    for node in walk(function.body):
+        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda | cst.Global):
+            return False
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign) and not isinstance(
+            node.target, cst.Name
+        ):
+            return False
+        if isinstance(node, cst.Del | cst.Yield | cst.Await):
+            return False
+    return _pure_calls(n for n in walk(function.body) if isinstance(n, cst.Call))
+
+
 def _bound(statements: list[cst.CSTNode]) -> set[str]:
     """The names and attributes the statements bind, as written (`device`, `self.device`)."""
     found: set[str] = set()
@@ -101,6 +144,13 @@ class OptimizerOrder(Pass):
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         return target.is_xla
 
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self._functions: dict[str, list[cst.FunctionDef]] = {}
+        for found in walk(node):
+            if isinstance(found, cst.FunctionDef):
+                self._functions.setdefault(found.name.value, []).append(found)
+
     def leave_IndentedBlock(
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
     ) -> cst.IndentedBlock:
@@ -125,7 +175,9 @@ class OptimizerOrder(Pass):
             builds: list[str] = []  # the optimizers built between (a GAN's second one)
             for j in range(i + 1, len(original)):
                 if j in moved:
-                    break  # already put above an optimizer built before this one
+                    if any(model in codes[j] for model in models):
+                        break  # already put above an optimizer built before this one
+                    continue  # another model's move (`G.to(...)` before `D.to(...)`)
                 also = self._optimizer(original[j])
                 if also is not None:
                     builds.append(also[0])
@@ -134,7 +186,11 @@ class OptimizerOrder(Pass):
                     others = [k for k in range(i + 1, j) if self._optimizer(original[k]) is None]
                     between = " ".join(codes[i + 1 : j])
                     text = codes[j]
-                    if any(m in codes[k] for k in others for m in models):
+                    if any(
+                        m in codes[k] and not self._reads_only(original[k])
+                        for k in others
+                        for m in models
+                    ):
                         break  # the model read between: where it is there would change
                     if any(t in text for t in (target, *builds)) or target in between:
                         break
@@ -152,12 +208,23 @@ class OptimizerOrder(Pass):
                         True,
                     ):
                         position = order.index(i)
+                        if j - 1 in moved and order.index(j - 1) < position:
+                            # `G.to(...)` then `D.to(...)`, each above its own optimizer: the
+                            # second goes right after the first, where nothing between reads
+                            # its model (the moves stay together, as written).
+                            start = order.index(j - 1) + 1
+                            if not any(
+                                m in codes[k] and not self._reads_only(original[k])
+                                for k in order[start:position]
+                                for m in models
+                            ):
+                                position = start
                         order.remove(j)
                         order.insert(position, j)
                         moved.add(j)
                         changed = True
                     break
-                if any(model in codes[j] for model in models):
+                if any(model in codes[j] for model in models) and not self._reads_only(original[j]):
                     break
         downs: dict[int, int] = {}  # an optimizer -> the move it goes below
         for i, statement in enumerate(original):
@@ -191,12 +258,46 @@ class OptimizerOrder(Pass):
             statements.insert(end + 1, optimizer)
         return statements
 
+    def _reads_only(self, statement: cst.CSTNode) -> bool:
+        """``statement`` only looks at what it is given: `print(model)`, or a call of the
+        module's own function or method (`self.print_network(self.G, 'G')`) whose every
+        definition calls only printing, counting and formatting (`model.parameters()`,
+        `p.numel()`, `print`, `str.format`) and assigns no attribute or item. Where the model is
+        when it runs changes nothing: a move may go above it."""
+        if not (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.Call)
+        ):
+            return False
+        call = statement.body[0].value
+        if m.matches(call.func, m.Name("print")):
+            return _pure_calls([call])
+        if isinstance(call.func, cst.Name):
+            name = call.func.value
+        elif m.matches(call.func, m.Attribute(value=m.Name("self"))):
+            name = call.func.attr.value  # type: ignore[union-attr]
+        else:
+            return False
+        definitions = self._functions.get(name, [])
+        return (
+            bool(definitions)
+            and all(_reads_only_body(d) for d in definitions)
+            and _pure_calls(c for c in walk(call) if isinstance(c, cst.Call) and c is not call)
+        )
+
     def _moved_up(self, order: list[int], statements: list) -> list:
-        for position, k in enumerate(order):
-            if k != position and k > position and order[position + 1] < k:
-                # The move takes the blank lines and comments above the optimizer it precedes.
-                first, after = statements[k], statements[order[position + 1]]
-                statements[k] = first.with_changes(leading_lines=after.leading_lines)
+        up = [k > position for position, k in enumerate(order)]
+        for position in range(len(order)):
+            if up[position] and not up[position + 1]:
+                # The moves put above an optimizer (one, or `G.to(...)` and `D.to(...)` kept
+                # together) take the blank lines and comments above it, and it takes theirs.
+                start = position
+                while start > 0 and up[start - 1]:
+                    start -= 1
+                first, after = statements[order[start]], statements[order[position + 1]]
+                statements[order[start]] = first.with_changes(leading_lines=after.leading_lines)
                 statements[order[position + 1]] = after.with_changes(
                     leading_lines=first.leading_lines
                 )

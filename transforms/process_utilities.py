@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
-from libcst.metadata import ParentNodeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.nodes import find, walk
@@ -35,6 +35,10 @@ class XlaSeed(Rule):
     `torch_xla.manual_seed(s)` on torch-xla 2.5 and later, `xm.set_rng_state(s)` on xla-2.1. The
     original call stays. The seed is written twice, so it must be free of side effects: a name,
     an attribute, a number, arithmetic on those or `int(...)` of them; any other seed is reported.
+    In a file that places nothing on a device itself, it is added only where the program's run
+    shows a run that trains calling that seed (a seeding helper, `initialize(args, seed)` in a
+    utility module, called by the training script of a program that moves its model to the
+    device elsewhere): that seed is the training process's. A data script's seed is left.
     Nothing is added where the next statement already seeds the XLA RNG, nor in a DataLoader
     worker's seeding (a function that calls `get_worker_info()` or is passed as
     `worker_init_fn`): workers load data on the host and never use the XLA RNG.
@@ -184,6 +188,16 @@ class ProcessUtilities(Pass):
         position = next((i for i, s in enumerate(siblings) if s is line), len(siblings))
         return siblings[position + 1] if position + 1 < len(siblings) else None
 
+    def _seeds_training(self, call: cst.Call) -> bool:
+        """The program's run shows a training run calling this seed (`initialize(args, seed)`
+        in a helper module the training script calls) in a program that places values on a
+        device elsewhere: it seeds the training process, whose XLA RNG needs the seed too."""
+        program = self.run.program
+        if not program.training_seeds or not program.moves_elsewhere:
+            return False
+        line = self.get_metadata(PositionProvider, call).start.line
+        return self.run.to_original(line) in program.training_seeds
+
     def _places_on_device(self) -> bool:
         """Whether the file puts anything on a device: a file that never does (a data script,
         a CPU utility) gets no XLA seed and no `import torch_xla` (issue 14 item 8)."""
@@ -198,7 +212,11 @@ class ProcessUtilities(Pass):
 
     def _plan_seed(self, call: cst.Call) -> None:
         api = self.target.api("manual_seed")
-        if not api or not self._places_on_device() or self._in_worker_init(call):
+        if (
+            not api
+            or not (self._places_on_device() or self._seeds_training(call))
+            or self._in_worker_init(call)
+        ):
             return
         small = self.get_metadata(ParentNodeProvider, call, None)
         if isinstance(small, cst.Assign) and small.value is not call:

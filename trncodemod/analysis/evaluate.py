@@ -648,6 +648,8 @@ class Evaluator(LibraryCalls):
             return list(value.items)
         if isinstance(value, Tensor):
             return [value] * count  # a batch: its parts are where it is
+        if isinstance(value, Each):
+            return [value.item] * count  # `x, y = (b.to(device) for b in batch)`
         if isinstance(value, Ref) and self.heap.get(value.id, Obj("")).kind == "namespace":
             return [value] + [Unknown()] * (count - 1)
         host = isinstance(value, Unknown) and value.host  # `_, _, H, W = x.shape`
@@ -761,7 +763,9 @@ class Evaluator(LibraryCalls):
             value = self._expr(node.value, frame)
             self._bind(node.target, value, frame)
             return value
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self._comprehension(node, frame)
+        if isinstance(node, ast.DictComp):
             return Unknown(at=f"{frame.path}:{node.lineno}", reason="a comprehension")
         if isinstance(node, ast.Lambda):
             return Function(
@@ -776,6 +780,55 @@ class Evaluator(LibraryCalls):
         if isinstance(node, ast.Starred):
             return self._expr(node.value, frame)
         return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
+
+    def _comprehension(
+        self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, frame: Frame
+    ) -> Value:
+        """`(b.to(device) for b in batch)`: an iterable whose every item is the element, run
+        once with each target bound to one item of what it iterates (a loop, as a ``for``
+        statement's body is). The targets live in the comprehension's own scope."""
+        names = {
+            n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)
+        }
+        saved = {name: frame.env[name] for name in names if name in frame.env}
+        outer = self._current_loops
+        self._current_loops = (*outer, next(self._ids))
+        try:
+            for generator in node.generators:
+                self._bind(
+                    generator.target, self._element(self._expr(generator.iter, frame)), frame
+                )
+            return Each(item=self._expr(node.elt, frame))
+        finally:
+            self._current_loops = outer
+            for name in names:
+                frame.env.pop(name, None)
+            frame.env.update(saved)
+
+    def _grow(self, node: ast.Call, args: list[Value], frame: Frame) -> None:
+        """`items.append(x.to(device))`: the list held by a name or an attribute is, from here
+        on, a list of its items and the new one (``Each``; an item unlike the others makes the
+        item unknown). A list shared under another name keeps what it held there."""
+        method = node.func
+        if not (
+            isinstance(method, ast.Attribute)
+            and method.attr in ("append", "extend", "insert")
+            and isinstance(method.value, (ast.Name, ast.Attribute))
+        ):
+            return
+        held = self._expr(method.value, frame)
+        if not isinstance(held, (Seq, Each)) or len(args) != (2 if method.attr == "insert" else 1):
+            return
+        added = args[-1]
+        new = self._element(added) if method.attr == "extend" else added
+        items = [*(held.items if isinstance(held, Seq) else (held.item,)), new]
+        at = f"{frame.path}:{node.lineno}"
+        item = items[0]
+        for other in items[1:]:
+            item = _join(
+                item, other, at, f"`{_code(method.value, frame, self)}` holds unlike items"
+            )
+        self._bind(method.value, Each(item=item), frame)
 
     def _observe(self, node: ast.Attribute, value: Value, frame: Frame) -> None:
         """Keeps what ``node`` held: a flag only the launch decided (an option's default or
@@ -1063,6 +1116,7 @@ class Evaluator(LibraryCalls):
             elif isinstance(value, Ref) and self.heap.get(value.id, _NOTHING).kind == "mapping":
                 kwargs.update(self.heap[value.id].attrs)  # `Trainer(**cfg.trainer)`
         at = f"{frame.path}:{node.lineno}"
+        self._grow(node, args, frame)
         if isinstance(func, Unknown) and func.reason.startswith(_MISSING) and not self._undecided:
             # A call through a CUDA-only package whose import the program skips when it fails.
             self._event("missing-package", frame, node, func.reason[len(_MISSING) :])
@@ -1432,6 +1486,14 @@ class LaunchFacts:
     literals: dict[str, frozenset[int]] = field(default_factory=dict)
     # "path:line" of each `torch.save` of a checkpoint holding the parsed options
     options_saved: tuple[str, ...] = ()
+    # "path:line" of each `torch.manual_seed` called by a run that trains (a backward, an
+    # optimizer step) a model it places with `.to()`/`.cuda()`: the training process's seed,
+    # wherever the helper that seeds is
+    seeds: tuple[str, ...] = ()
+    # The modules that only runs needing CUDA run: every entry point whose run, as the program
+    # is written, runs code of the module moves a model or a tensor to CUDA on its launch path,
+    # so on the target's host (no CUDA) the original does not run there at all
+    needs_cuda: frozenset[str] = frozenset()
 
 
 def launch_decisions(
@@ -1461,10 +1523,20 @@ def launch_decisions(
     checks: dict[str, set[str]] = {}
     literals: dict[str, set[int]] = {}
     saved: set[str] = set()
+    seeds: set[str] = set()
+    runs: dict[str, set[bool]] = {}  # module -> whether each run that ran it needs CUDA
     for path, function in starts:
         trace = evaluator.run(path, function)
         _cuda_literals(trace, literals)
         saved |= {e.where for e in trace.events if e.kind == "saves-options"}
+        kinds = {e.kind for e in trace.events}
+        if kinds & {"backward", "optimizer"} and "model-move" in kinds:
+            # A run that trains a model it places (on CUDA or a device the port makes the
+            # accelerator): its seed is the training process's.
+            seeds |= {e.where for e in trace.events if e.kind == "seed"}
+        cuda = any(e.kind == "cuda" for e in trace.events)
+        for module in trace.modules | {path}:
+            runs.setdefault(module, set()).add(cuda)
         for call in trace.calls:
             # The model's place, and its inputs' (a batch moved to `torch.device(config.device)`
             # where the model is built by a name the run cannot follow).
@@ -1500,6 +1572,8 @@ def launch_decisions(
         {path: frozenset(tests) for path, tests in checks.items()},
         {path: frozenset(lines) for path, lines in literals.items()},
         tuple(sorted(saved)),
+        tuple(sorted(seeds)),
+        frozenset(m for m, cuda in runs.items() if cuda == {True}),
     )
 
 

@@ -12,7 +12,8 @@ computed on the device is carried to the next iteration: a device accumulator
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 
 import libcst as cst
 
@@ -376,16 +377,18 @@ def _moves_batch(value: cst.BaseExpression, targets: set[str]) -> bool:
     return isinstance(receiver, cst.Name) and receiver.value in targets
 
 
-def first_host_read(loop: Loop) -> tuple[int, cst.Call] | None:
-    """The first statement at the top of ``loop``'s body that reads on the host, on every
-    iteration, a value computed in that iteration: its index and the read. A graph cut right
-    before it runs the iteration's graph once; a cut after it (at the end of the body, or an
-    MpDeviceLoader's at the next batch) runs the forward pass again for what is still alive
-    (benchmarks/step_shapes/eval_host_read.py: 2.0 executions a batch against 1.0)."""
+def first_host_read(loop: Loop, after: int = -1) -> tuple[int, cst.Call] | None:
+    """The first statement at the top of ``loop``'s body (past index ``after``) that reads on
+    the host, on every iteration, a value computed in that iteration: its index and the read.
+    A graph cut right before it runs the iteration's graph once; a cut after it (at the end of
+    the body, or an MpDeviceLoader's at the next batch) runs the forward pass again for what is
+    still alive (benchmarks/step_shapes/eval_host_read.py: 2.0 executions a batch against 1.0)."""
     if not isinstance(loop.body, cst.IndentedBlock):
         return None
     made = _made(loop)
     for index, statement in enumerate(loop.body.body):
+        if index <= after:
+            continue
         every = {id(c) for c in every_iteration_calls(cst.IndentedBlock(body=[statement]))}
         for node in walk(statement):  # in source order
             if id(node) in every and _reads_on_host(node, made):  # type: ignore[arg-type]
@@ -422,8 +425,86 @@ def every_iteration_calls(body: cst.BaseSuite) -> Iterator[cst.Call]:
         stack.extend(children(node))
 
 
+# The module's own functions that read a parameter on the host in every call: name -> the
+# parameters' positions (``own_readers``). Set for the module a pass works on (``reading``).
+_OWN_READERS: ContextVar[Mapping[str, frozenset[int]] | None] = ContextVar(
+    "own_readers", default=None
+)
+
+
+def own_readers(module: cst.Module) -> dict[str, frozenset[int]]:
+    """The module-level functions of ``module`` whose body, on every call (statements at its
+    top, not under an `if`, a loop or a `try`), reads a positional parameter on the host:
+    through the parameter or a name bound from it by a method or an index (`predict = pred;
+    predict = predict.squeeze(); predict.cpu().data.numpy()`), as `.cpu()`, `.item()`,
+    `.numpy()`, `.tolist()` or `float()`. Called in a loop with a value the iteration computed,
+    such a function is the loop's host read (a helper that saves each prediction)."""
+    found: dict[str, frozenset[int]] = {}
+    for statement in module.body:
+        if not isinstance(statement, cst.FunctionDef) or statement.decorators:
+            continue
+        params = [p.name.value for p in statement.params.params]
+        aliases = {name: index for index, name in enumerate(params)}
+        read: set[int] = set()
+        body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+        for line in body:
+            if not isinstance(line, cst.SimpleStatementLine):
+                continue
+            for small in line.body:
+                for call in (n for n in walk(small) if isinstance(n, cst.Call)):
+                    if _reads_on_host(call, set(aliases)):
+                        read |= {
+                            aliases[n.value]
+                            for n in walk(call)
+                            if isinstance(n, cst.Name) and n.value in aliases
+                        }
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target = small.targets[0].target
+                    source = _derived_from(small.value, aliases)
+                    if isinstance(target, cst.Name):
+                        if source is None:
+                            aliases.pop(target.value, None)
+                        else:
+                            aliases[target.value] = source
+        if read:
+            found[statement.name.value] = frozenset(read)
+    return found
+
+
+def _derived_from(value: cst.BaseExpression, aliases: Mapping[str, int]) -> int | None:
+    """The parameter ``value`` is, or is made from by methods and indexing (`pred`,
+    `pred.squeeze()`, `pred[0]`)."""
+    while True:
+        if isinstance(value, cst.Name):
+            return aliases.get(value.value)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+            value = value.func.value
+        elif isinstance(value, cst.Subscript | cst.Attribute):
+            value = value.value
+        else:
+            return None
+
+
+def reading(readers: Mapping[str, frozenset[int]]):  # type: ignore[no-untyped-def]
+    """Set the module's own reading functions (``own_readers``) for the host-read questions
+    asked while a pass works on it; returns the token to reset."""
+    return _OWN_READERS.set(readers)
+
+
+def done_reading(token) -> None:  # type: ignore[no-untyped-def]
+    _OWN_READERS.reset(token)
+
+
 def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
     func = call.func
+    readers = _OWN_READERS.get() or {}
+    if isinstance(func, cst.Name) and func.value in readers:
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        return any(
+            any(isinstance(n, cst.Name) and n.value in made for n in walk(positional[i].value))
+            for i in readers[func.value]
+            if i < len(positional)
+        )
     if isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS and not call.args:
         read = func.value
     elif (

@@ -494,6 +494,7 @@ class LibraryCalls:
                 place = replace(place, why=_keep((*place.why, move)))
             return Tensor(place=place)
         if name == "cuda":
+            self._uses_cuda(frame, node)
             return Tensor(place=Device(kind="cuda", spelled=".cuda()"))
         if name == "cpu":
             return Tensor(place=Device(kind="cpu", spelled=".cpu()"))
@@ -505,6 +506,12 @@ class LibraryCalls:
         if name in ("item", "tolist", "numpy", "size", "dim", "numel", "nelement", "stride"):
             return Unknown(at=at, host=True)  # a number on the host, not a tensor
         return target
+
+    def _uses_cuda(self, frame, node) -> None:  # type: ignore[no-untyped-def]
+        """A move to CUDA on the launch path, as the program is written (no condition the run
+        left open around it): without CUDA it raises, so the original does not run there."""
+        if not self._undecided:
+            self._event("cuda", frame, node)
 
     def _object_method(self, ref: Ref, obj: Obj, name, args, kwargs, at, node, frame) -> Value:
         if name in _YACS_METHODS and self._is_yacs(obj):
@@ -531,6 +538,10 @@ class LibraryCalls:
                     goal = self._move(ref, value, at, node, frame)
                 if isinstance(goal, Device) and goal.kind == "dtype":
                     return ref
+                if isinstance(goal, Device) and goal.kind == "cuda":
+                    self._uses_cuda(frame, node)
+                if name != "cpu":
+                    self._event("model-move", frame, node)  # the program places its model
                 why = (*frame.under, Why(*_split(at), f"`{_code(node, frame, self)}`"))
                 obj.place = (
                     replace(goal, why=_keep((*goal.why, *why)))
@@ -1242,6 +1253,8 @@ class LibraryCalls:
                 # A checkpoint that pickles the parsed options (an argparse.Namespace): torch
                 # 2.6 and later load it only with `weights_only=False`.
                 self._event("saves-options", frame, node, saved)
+        if name in ("torch.manual_seed", "torch.random.manual_seed"):
+            self._event("seed", frame, node)  # the training process's seed, where a run trains
         if name == "torch.autograd.grad":
             # A gradient taken without a step (an input's, for an attack): not a backward()
             # of the step, but it differentiates what it runs through.

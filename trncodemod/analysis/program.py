@@ -720,6 +720,10 @@ class ModuleView:
     # "path:line" of each `torch.save` the program's run shows pickling the parsed options
     # (an argparse.Namespace) into a checkpoint (``evaluate.launch_decisions``).
     options_saved: tuple[str, ...] = ()
+    # The lines of this module's `torch.manual_seed` calls that a run of the program which
+    # trains makes (a seeding helper called by the training script): the training process's
+    # seed, which the XLA RNG needs too (``evaluate.launch_decisions``).
+    training_seeds: frozenset[int] = frozenset()
     # This module's top-level functions and classes that another given module names (calls,
     # imports, hands on): their callers are not all in this module (``_named_elsewhere``).
     named_elsewhere: tuple[str, ...] = ()
@@ -801,6 +805,7 @@ class ModuleView:
                 sorted(self.deciding_checks),
                 sorted(self.device_literals),
                 self.options_saved,
+                sorted(self.training_seeds),
                 self.named_elsewhere,
                 sorted(self.imported_drawn_slices.items()),
                 sorted(self.imported_drawing.items()),

@@ -65,15 +65,26 @@ def program_views(
         texts, facts, launched, scripts, config_reader(zip(paths, displays, strict=True))
     )
     for path, view in views.items():
+        if view.off_device and path in found.needs_cuda:
+            # Every run of the program that runs the module moves a model or a tensor to CUDA
+            # as written: on the target's host the original does not run, so the port is
+            # applied and the op that stops it on the device stays a blocker (TRN028/TRN029).
+            view = views[path] = replace(view, off_device=())
         flags, checks = found.flags.get(path, {}), found.checks.get(path, frozenset())
         literals = found.literals.get(path, frozenset())
-        if flags or checks or literals or found.options_saved:
+        seeds = frozenset(
+            int(where.rpartition(":")[2])
+            for where in found.seeds
+            if where.rpartition(":")[0] == path
+        )
+        if flags or checks or literals or found.options_saved or seeds:
             views[path] = replace(
                 view,
                 launch_flags=flags,
                 deciding_checks=checks,
                 device_literals=literals,
                 options_saved=found.options_saved,
+                training_seeds=seeds,
             )
     return views
 

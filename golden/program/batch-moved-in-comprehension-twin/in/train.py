@@ -1,0 +1,27 @@
+# Twin of batch-moved-in-comprehension: the helper appends tensors it never moves, so the
+# model is called on a CPU tensor in the step: "does not" at that call, not "runs".
+import torch
+
+
+def fixed_inputs(base, device, count):
+    inputs = []
+    for i in range(count):
+        inputs.append(base + i)
+    return inputs
+
+
+if __name__ == "__main__":
+    device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+    model = torch.nn.Linear(4, 2).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    data = torch.utils.data.TensorDataset(torch.randn(32, 4), torch.randn(32, 2))
+    loader = torch.utils.data.DataLoader(data, batch_size=8, drop_last=True)
+    fixed = fixed_inputs(torch.zeros(8, 4), device, 3)
+    for batch in loader:
+        inputs, targets = (b.to(device) for b in batch)
+        loss = ((model(inputs) - targets) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        with torch.no_grad():
+            samples = [model(x) for x in fixed]
