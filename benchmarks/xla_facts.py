@@ -1698,6 +1698,40 @@ def load_weights_only() -> dict:
     }
 
 
+def autocast_sliced_output() -> dict:
+    """A bf16 autocast block whose output is sliced (`out[:, -3:, :]`, in the model or after the
+    block) and meets a float32 target outside the block (`mse_loss(out, y)`), as a port of
+    CUDA autocast leaves a loss computed outside it: whether the step compiles, against the
+    same with the output cast back (`out.float()`), the loss inside the block, and an integer
+    index (`out[:, -1]`) in place of the slice."""
+
+    def step(variant: str) -> str:
+        torch.manual_seed(0)
+        model = torch.nn.Linear(8, 8).to(torch_xla.device())
+        x = torch.randn(4, 6, 8).to(torch_xla.device())
+        y = torch.randn(4, 3, 8).to(torch_xla.device())
+        with torch.autocast("xla", dtype=torch.bfloat16):
+            out = model(x)
+            if variant != "index":
+                out = out[:, -3:, :]
+            if variant == "loss_inside":
+                loss = torch.nn.functional.mse_loss(out, y)
+        if variant == "float_before_loss":
+            out = out.float()
+        if variant == "index":
+            loss = torch.nn.functional.mse_loss(out[:, -1], y[:, -1])
+        elif variant != "loss_inside":
+            loss = torch.nn.functional.mse_loss(out, y)
+        loss.backward()
+        torch_xla.sync()
+        return str(model.weight.grad.dtype)
+
+    return {
+        variant: _outcome(lambda variant=variant: step(variant))
+        for variant in ("sliced", "float_before_loss", "loss_inside", "index")
+    }
+
+
 def grad_scaler_on_xla() -> dict:
     """A CUDA GradScaler beside a bf16 autocast on the XLA device, as a ported script keeps
     it: whether it disables itself, the graph executions a step (5 steps after the first),
@@ -2107,6 +2141,7 @@ FACTS = {
         stft_return_complex,
         batchnorm_eval_backward,
         load_weights_only,
+        autocast_sliced_output,
         grad_scaler_on_xla,
         cuda_checkpoint_load,
         data_parallel_inputs,

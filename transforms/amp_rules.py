@@ -26,6 +26,13 @@ class CudaAutocast(Rule):
     ([neuron-bf16, xla-amp, measured-autocast]). TorchNeuron uses
     `torch.autocast(device_type="neuron")` ([torchneuron-overview]).
 
+    Review a block whose output leaves it before the loss: on torch-xla 2.9 a bf16 output
+    that is sliced (`out[:, -n:, :]`, in the model's `forward` too) and meets a float32 target
+    outside the block fails the HLO verifier at the step ("mixed precision is disallowed", on
+    the slice's backward); `out.float()` before the loss, or the loss inside the block, runs
+    ([measured-autocast-sliced-output]). The tool does not see that slice, so it does not
+    rewrite for it.
+
     ## Example
     ```python
     with torch.cuda.amp.autocast(enabled=use_amp):
@@ -50,6 +57,7 @@ class CudaAutocast(Rule):
         "torchneuron-overview",
         "measured-autocast",
         "xla-autocast",
+        "measured-autocast-sliced-output",
     )
 
 
