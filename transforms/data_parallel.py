@@ -29,7 +29,10 @@ class OptimizerStepReduce(Rule):
     (`optimizer.step(closure)`) and `scaler.step(optimizer)` are reported.
 
     With DDP the step is left alone: DDP all-reduces the gradients during `backward()`, and
-    `xm.optimizer_step` would all-reduce them a second time.
+    `xm.optimizer_step` would all-reduce them a second time. So is a model passed to a function
+    of another module that wraps it in DDP, or that all-reduces its gradients itself (a
+    hand-written wrapper whose backward hooks call `dist.all_reduce` on the gradients, also
+    flattened into buckets first).
 
     ## Why
     `xm.optimizer_step` = `xm.reduce_gradients(optimizer)` (an all-reduce, a no-op on one worker) +

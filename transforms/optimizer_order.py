@@ -146,10 +146,8 @@ class OptimizerOrder(Pass):
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
-        self._functions: dict[str, list[cst.FunctionDef]] = {}
-        for found in walk(node):
-            if isinstance(found, cst.FunctionDef):
-                self._functions.setdefault(found.name.value, []).append(found)
+        self._tree = node
+        self._functions: dict[str, list[cst.FunctionDef]] | None = None  # when first asked
 
     def leave_IndentedBlock(
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
@@ -280,6 +278,11 @@ class OptimizerOrder(Pass):
             name = call.func.attr.value  # type: ignore[union-attr]
         else:
             return False
+        if self._functions is None:
+            self._functions = {}
+            for found in walk(self._tree):
+                if isinstance(found, cst.FunctionDef):
+                    self._functions.setdefault(found.name.value, []).append(found)
         definitions = self._functions.get(name, [])
         return (
             bool(definitions)

@@ -66,6 +66,7 @@ from trncodemod.analysis.shape_params import module_shape_parameters
 from trncodemod.analysis.testcode import holds_tests, is_test_module
 from trncodemod.analysis.training import (
     ACCELERATE,
+    HAND_REDUCED,
     HF_TRAINER,
     LIGHTNING,
     TrainingProfile,
@@ -1707,12 +1708,20 @@ class _Resolver:
         }
 
     def imported_ddp(self, path: str) -> tuple[str, ...]:
+        """Imported functions of another given module that make the model data parallel: they
+        wrap it in torch DDP (yolov5's `smart_DDP`), or all-reduce its gradients themselves in a
+        module that reduces gradients by hand (Tacotron 2's `apply_gradient_allreduce`, which
+        registers backward hooks that all-reduce every gradient)."""
         found = []
         for local, definition in self._imported_definitions(path):
             module = self.summaries[definition[0]]
             function = module.definitions.get(definition[1])
-            if function is not None and any(
-                _full_name(reference, module.imports) in _DDP for reference in function.references
+            if function is None:
+                continue
+            names = {_full_name(reference, module.imports) for reference in function.references}
+            if names & _DDP or (
+                HAND_REDUCED in module.parallelism
+                and any(n.startswith("torch.distributed.all_reduce") for n in names)
             ):
                 found.append(local)
         return tuple(found)

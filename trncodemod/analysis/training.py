@@ -358,6 +358,31 @@ def _is_entry_script(tree: ast.Module, resolver: _Resolver) -> bool:
     return False
 
 
+def _reduces_grads(argument: ast.AST, tree: ast.Module) -> bool:
+    """What a collective reduces is made of gradients: it mentions them, or it is a name the
+    module binds to what does, at most three bindings away (`grads = [p.grad.data for p in
+    bucket]`, `coalesced = _flatten_dense_tensors(grads)`, `dist.all_reduce(coalesced)`: a
+    hand-written data-parallel wrapper's bucketed all-reduce)."""
+    if _mentions_grad(argument):
+        return True
+    if not isinstance(argument, ast.Name):
+        return False
+    bound: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value)
+    names, seen = [argument.id], set()
+    for _ in range(3):
+        values = [v for n in names if n not in seen for v in bound.get(n, ())]
+        seen.update(names)
+        if any(_mentions_grad(v) for v in values):
+            return True
+        names = [n.id for v in values for n in ast.walk(v) if isinstance(n, ast.Name)]
+    return False
+
+
 def _mentions_grad(node: ast.AST) -> bool:
     return any(
         (isinstance(n, ast.Attribute) and n.attr in ("grad", "main_grad"))
@@ -501,7 +526,7 @@ def profile_of(tree: ast.Module, text: str, loaders: bool = True) -> TrainingPro
                 if "accelerator" in receiver:
                     already.add(ACCELERATE_PREPARE)
         name = resolver.qualified(func) or ""
-        if _starts(name, _ALL_REDUCES) and node.args and _mentions_grad(node.args[0]):
+        if _starts(name, _ALL_REDUCES) and node.args and _reduces_grads(node.args[0], tree):
             parallelism.add(HAND_REDUCED)
     if any(v in text for v in _TORCHRUN_VARIABLES) or (
         inits_process_group and not launchers & {MP_SPAWN, XMP_SPAWN}
