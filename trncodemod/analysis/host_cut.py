@@ -50,6 +50,8 @@ def host_read_cuts(loop: Loop, scope: cst.CSTNode) -> bool:
     module) that holds the loop, where the names the loop updates get their first values."""
     made = _made(loop)
     reads = [call for call in every_iteration_calls(loop.body) if _reads_on_host(call, made)]
+    statements = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    reads += [r for r in (_branch_read(s, made) for s in statements) if r is not None]
     writes = _host_tensor_writes(loop, scope, made)
     if not reads and not writes:
         return False
@@ -393,7 +395,31 @@ def first_host_read(loop: Loop, after: int = -1) -> tuple[int, cst.Call] | None:
         for node in walk(statement):  # in source order
             if id(node) in every and _reads_on_host(node, made):  # type: ignore[arg-type]
                 return index, node  # type: ignore[return-value]
+        read = _branch_read(statement, made)
+        if read is not None:
+            return index, read
     return None
+
+
+def _branch_read(statement: cst.CSTNode, made: set[str]) -> cst.Call | None:
+    """The first host read of an `if` whose every branch, `else` included, reads a value of
+    the iteration on the host (`if distributed: v = reduce(loss).item()` / `else: v =
+    loss.item()`): whichever runs, the iteration reads there."""
+    if not isinstance(statement, cst.If):
+        return None
+    first = None
+    branch: cst.If | cst.Else | None = statement
+    while branch is not None:
+        read = next(
+            (c for c in every_iteration_calls(branch.body) if _reads_on_host(c, made)), None
+        )
+        if read is None:
+            return None
+        first = first or read
+        if isinstance(branch, cst.Else):
+            return first
+        branch = branch.orelse
+    return None  # no `else`: some iterations may read nothing
 
 
 def _made(loop: Loop) -> set[str]:
@@ -678,8 +704,10 @@ def _tensor_names(loop: Loop) -> set[str]:
 def _tensor_call(value: cst.BaseExpression) -> bool:
     if not isinstance(value, cst.Call):
         return False
-    name = (dotted(value.func) or "").rsplit(".", 1)[-1]
-    return name not in _HOST_READS | _HOST_CONVERSIONS | _SIZES
+    func = value.func
+    # `reduce_tensor(loss.data, n).item()`: the method's name, whatever it is called on.
+    name = func.attr.value if isinstance(func, cst.Attribute) else (dotted(func) or "")
+    return name.rsplit(".", 1)[-1] not in _HOST_READS | _HOST_CONVERSIONS | _SIZES
 
 
 def _starts_on_host(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
@@ -688,15 +716,36 @@ def _starts_on_host(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
 
 
 def _assigned_outside(name: str, loop: Loop, scope: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The values ``scope`` assigns to ``name`` outside ``loop`` (`name = ...`)."""
+    """The values ``scope`` assigns to ``name`` outside ``loop`` (`name = ...`) that can reach
+    it: those before it, and, where an outer loop runs it again, those after it too (`val_loss
+    = val_loss / (i + 1)` after a loop that no other loop holds is never its first value)."""
     loop_nodes = {id(n) for n in walk(loop)}
-    return [
-        node.value
-        for node in walk(scope)
-        if isinstance(node, cst.Assign)
-        and id(node) not in loop_nodes
-        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
-    ]
+    outer = _inside_a_loop(scope, loop)
+    found: list[cst.BaseExpression] = []
+    after = False
+    for node in walk(scope):  # in source order
+        if node is loop:
+            after = True
+        if (
+            isinstance(node, cst.Assign)
+            and id(node) not in loop_nodes
+            and (outer or not after)
+            and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+        ):
+            found.append(node.value)
+    return found
+
+
+def _inside_a_loop(scope: cst.CSTNode, loop: Loop) -> bool:
+    """``loop`` is in the body of another loop of ``scope``: one pass down from ``scope``."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(scope, False)]
+    while stack:
+        node, looped = stack.pop()
+        if node is loop:
+            return looped
+        inner = looped or (isinstance(node, cst.For | cst.While) and node is not scope)
+        stack.extend((child, inner) for child in children(node))
+    return False
 
 
 def _host_value(value: cst.BaseExpression) -> bool:
