@@ -251,8 +251,8 @@ class EvalLoopStepMarker(Rule):
     An evaluation loop that reads a value on the host every batch (`.item()`, `.tolist()`,
     `.cpu()`, `.numpy()`, `float(...)`, `int(...)`, `bool(...)`, in an `if` test too, on every
     branch of an `if`/`else`, or a call of a function of the module whose body reads that
-    argument so on every call, as a helper that saves each prediction does) gets its marker right before the first such read, where it
-    needs one at all: where it carries a
+    argument so on every call, as a helper that saves each prediction does) gets its marker
+    right before the first such read, where it needs one at all: where it carries a
     device value to the next batch, and where it iterates an MpDeviceLoader, whose cut comes when
     the next batch is taken. A cut after the read runs the forward pass a second time for what
     is still alive: measured on XLA:CPU ([measured-eval-host-read]: 8 batches,
