@@ -18,6 +18,7 @@ from trncodemod.analysis.host_cut import (
     fetches_prepared_batch,
     first_host_read,
     host_read_cuts,
+    own_movers,
     own_readers,
     reading,
     reads_all_on_host,
@@ -262,7 +263,8 @@ class EvalLoopStepMarker(Rule):
     read would compute: several such reads (`out.cpu()`, `h.cpu()`, `float(loss)`) each run a
     graph over the shared forward pass, 3.0 executions a batch and 4 compiles against 1.0 and 1
     with the cut before the first. A read of a batch only moved to the device (`labels.cpu()`,
-    with `labels = labels.to(device)`: device data, no graph to run) or of a value made after
+    with `labels = labels.to(device)`, or the batch a method of the module returns sliced and
+    moved: device data, no graph to run) or of a value made after
     that point (`save_image(...)` of a second sample) does not count: an argmax read beside a
     read of its labels ran 1.0 executions a batch with no cut, 2.0 with the cut before the reads.
     A name an earlier statement of the iteration assigns (`trg = batch["trg"].to(device)`, then
@@ -568,7 +570,7 @@ class StepMarker(Pass):
                         self._micro_batches[inner] = info
         # A function of the module that reads a parameter on the host on every call is the
         # host read of a loop that calls it (`save_output(name, pred, folder)`).
-        token = reading(own_readers(node))
+        token = reading(own_readers(node), own_movers(node))
         try:
             for info in loops.values():
                 self._plan(info)

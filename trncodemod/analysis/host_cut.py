@@ -348,12 +348,55 @@ def _moved_batches(loop: Loop) -> set[str]:
                     values.setdefault(name, []).append(node.value)
         elif isinstance(node, cst.AugAssign | cst.AnnAssign) and isinstance(node.target, cst.Name):
             values.setdefault(node.target.value, []).append(cst.Name("_"))
-    return {
+    found = {
         name
         for name, assigned in values.items()
         if any(_moves_batch(value, targets) for value in assigned)
         and all(_moves_batch(v, targets) or _copied_back(v, name) for v in assigned)
     }
+    # `pred, true = self._process_one_batch(data, batch_x, batch_y)`, whose `true` is
+    # `batch_y`'s slice moved to the device: the batch, moved, where nothing else binds it.
+    movers = _OWN_MOVERS.get() or {}
+    for node in walk(loop.body):
+        if not (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Tuple)
+            and isinstance(node.value, cst.Call)
+        ):
+            continue
+        func = node.value.func
+        name = (
+            func.attr.value
+            if _self_method(func)
+            else func.value
+            if isinstance(func, cst.Name)
+            else ""
+        )
+        positions = movers.get(name, {})
+        args = [a.value for a in node.value.args if a.keyword is None and not a.star]
+        for position, parameter in positions.items():
+            elements = node.targets[0].target.elements  # type: ignore[union-attr]
+            if position >= len(elements) or parameter >= len(args):
+                continue
+            given, bound = args[parameter], elements[position].value
+            if (
+                isinstance(given, cst.Name)
+                and given.value in targets
+                and isinstance(bound, cst.Name)
+                and len(values.get(bound.value, ())) == 1
+            ):
+                found.add(bound.value)
+    return found
+
+
+def _self_method(func: cst.BaseExpression) -> bool:
+    """``self.name``: a method of the object the loop runs in."""
+    return (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Name)
+        and func.value.value == "self"
+    )
 
 
 def _copied_back(value: cst.BaseExpression, name: str) -> bool:
@@ -511,14 +554,112 @@ def _derived_from(value: cst.BaseExpression, aliases: Mapping[str, int]) -> int 
             return None
 
 
-def reading(readers: Mapping[str, frozenset[int]]):  # type: ignore[no-untyped-def]
-    """Set the module's own reading functions (``own_readers``) for the host-read questions
-    asked while a pass works on it; returns the token to reset."""
-    return _OWN_READERS.set(readers)
+# The module's own functions and methods that return a batch they were given, moved to the
+# device with nothing computed on it: name -> {the returned tuple's position: the parameter's}
+# (``own_movers``). Set with the readers.
+_OWN_MOVERS: ContextVar[Mapping[str, Mapping[int, int]] | None] = ContextVar(
+    "own_movers", default=None
+)
 
 
-def done_reading(token) -> None:  # type: ignore[no-untyped-def]
-    _OWN_READERS.reset(token)
+def own_movers(module: cst.Module) -> dict[str, dict[int, int]]:
+    """Functions of ``module`` and methods of its classes (by name) whose every `return` gives a
+    tuple in which an item is a parameter moved to the device, with only indexing and dtype
+    casts on the way (`batch_y = batch_y.float()`, `batch_y = batch_y[:, -n:].to(device)`,
+    `return outputs, batch_y`): called with a batch, that item is the batch, moved: device
+    data, no graph to run (the method's parameters count from after `self`)."""
+    found: dict[str, dict[int, int]] = {}
+    functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+            functions += [f for f in statement.body.body if isinstance(f, cst.FunctionDef)]
+    for function in functions:
+        if function.decorators or not isinstance(function.body, cst.IndentedBlock):
+            continue
+        params = [p.name.value for p in function.params.params]
+        method = bool(params) and params[0] in ("self", "cls")
+        derived = {name: index - method for index, name in enumerate(params)}
+        moved: dict[str, int] = {}
+        returns: list[cst.BaseExpression | None] = []
+        for line in function.body.body:
+            if not isinstance(line, cst.SimpleStatementLine):
+                if any(isinstance(n, cst.Return) for n in walk(line)):
+                    returns.append(None)  # a return under a condition: not followed
+                continue
+            for small in line.body:
+                if isinstance(small, cst.Return):
+                    returns.append(small.value)
+                elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target = small.targets[0].target
+                    if not isinstance(target, cst.Name):
+                        continue
+                    source = _cast_of(small.value, derived)
+                    moved.pop(target.value, None)
+                    derived.pop(target.value, None)
+                    if source is not None and _is_move(small.value):
+                        moved[target.value] = source
+                    elif source is not None:
+                        derived[target.value] = source
+        if not returns or any(not isinstance(r, cst.Tuple) for r in returns):
+            continue
+        positions: dict[int, int] | None = None
+        for value in returns:
+            here = {
+                k: moved[e.value.value]
+                for k, e in enumerate(value.elements)  # type: ignore[union-attr]
+                if isinstance(e.value, cst.Name) and e.value.value in moved
+            }
+            positions = (
+                here
+                if positions is None
+                else {k: v for k, v in positions.items() if here.get(k) == v}
+            )
+        if positions:
+            found[function.name.value] = positions
+    return found
+
+
+_CASTS = frozenset({"float", "double", "half", "long", "int", "bool", "contiguous", "clone"})
+
+
+def _is_move(value: cst.BaseExpression) -> bool:
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in _MOVES
+    )
+
+
+def _cast_of(value: cst.BaseExpression, derived: Mapping[str, int]) -> int | None:
+    """The parameter ``value`` is, through indexing, dtype casts and one move
+    (`batch_y[:, -n:, f:].to(device)`, `batch_x.float().to(device)`)."""
+    while True:
+        if isinstance(value, cst.Name):
+            return derived.get(value.value)
+        if isinstance(value, cst.Subscript):
+            value = value.value
+        elif (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in _CASTS | _MOVES
+        ):
+            value = value.func.value
+        else:
+            return None
+
+
+def reading(  # type: ignore[no-untyped-def]
+    readers: Mapping[str, frozenset[int]], movers: Mapping[str, Mapping[int, int]] | None = None
+):
+    """Set the module's own reading functions (``own_readers``) and batch movers
+    (``own_movers``) for the host-read questions asked while a pass works on it; returns the
+    tokens to reset."""
+    return _OWN_READERS.set(readers), _OWN_MOVERS.set(movers or {})
+
+
+def done_reading(tokens) -> None:  # type: ignore[no-untyped-def]
+    _OWN_READERS.reset(tokens[0])
+    _OWN_MOVERS.reset(tokens[1])
 
 
 def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
