@@ -71,3 +71,32 @@ def test_iterates_device_loader_still_takes_just_the_loop() -> None:
     loop = cst.parse_statement("for x in pl.MpDeviceLoader(a, d):\n    pass\n")
     assert isinstance(loop, cst.For)
     assert iterates_device_loader(loop)
+
+
+def test_own_readers_counts_only_reads_made_on_every_call() -> None:
+    """A module function is a loop's host read only where it reads the argument on every
+    call: not under an `if`, a conditional expression, a short-circuit or a lambda."""
+    from trncodemod.analysis.host_cut import own_readers
+
+    source = """
+def save_output(name, pred, folder):
+    predict = pred
+    predict = predict.squeeze()
+    arr = predict.cpu().data.numpy()
+
+def under_if(name, pred, keep):
+    if keep:
+        arr = pred.cpu().numpy()
+
+def under_ifexp(name, pred, keep):
+    arr = pred.cpu().numpy() if keep else None
+
+def under_and(pred, keep):
+    return keep and pred.item()
+
+def other_name(pred, other):
+    other = pred
+    other = compute(other)
+    return other.item()
+"""
+    assert own_readers(cst.parse_module(source)) == {"save_output": frozenset({1})}

@@ -520,7 +520,9 @@ def own_readers(module: cst.Module) -> dict[str, frozenset[int]]:
             if not isinstance(line, cst.SimpleStatementLine):
                 continue
             for small in line.body:
-                for call in (n for n in walk(small) if isinstance(n, cst.Call)):
+                # Not a read under a conditional expression, a short-circuit or a lambda.
+                every = every_iteration_calls(cst.SimpleStatementLine(body=[small]))
+                for call in every:
                     if _reads_on_host(call, set(aliases)):
                         read |= {
                             aliases[n.value]
