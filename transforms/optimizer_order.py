@@ -32,7 +32,8 @@ class OptimizerBeforeMove(Rule):
     its ported form), with nothing between them reading the model or the optimizer, the move is
     put before the optimizer (a call that only prints or counts the model does not count:
     `print(model)`, or a function or method of the module's own that calls only `print`,
-    `.parameters()`, `.numel()`, `str.format` and the like and assigns no attribute or item); so is an `if` that holds such a move (`if args.cuda: model.cuda();
+    `.parameters()`, `.numel()`, `str.format` and the like and assigns no attribute or item);
+    so is an `if` that holds such a move (`if args.cuda: model.cuda();
     features = features.cuda()`), where nothing in it reads the optimizer. Two optimizers built
     before one such move (a GAN's generator and discriminator) are both put after it; two moves
     (`G.to(...)`, `D.to(...)`) each above its own optimizer stay together.
@@ -271,7 +272,7 @@ class OptimizerOrder(Pass):
             return False
         call = statement.body[0].value
         if m.matches(call.func, m.Name("print")):
-            return _pure_calls([call])
+            return _pure_calls(c for c in walk(call) if isinstance(c, cst.Call))
         if isinstance(call.func, cst.Name):
             name = call.func.value
         elif m.matches(call.func, m.Attribute(value=m.Name("self"))):
