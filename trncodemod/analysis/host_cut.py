@@ -410,13 +410,9 @@ def _copied_back(value: cst.BaseExpression, name: str) -> bool:
 
 
 def _moves_batch(value: cst.BaseExpression, targets: set[str]) -> bool:
-    if not (
-        isinstance(value, cst.Call)
-        and isinstance(value.func, cst.Attribute)
-        and value.func.attr.value in _MOVES
-    ):
+    if not _is_move(value):
         return False
-    receiver = value.func.value
+    receiver = value.func.value  # type: ignore[attr-defined]
     while isinstance(receiver, cst.Subscript):
         receiver = receiver.value
     return isinstance(receiver, cst.Name) and receiver.value in targets
@@ -542,15 +538,26 @@ def own_readers(module: cst.Module) -> dict[str, frozenset[int]]:
     return found
 
 
-def _derived_from(value: cst.BaseExpression, aliases: Mapping[str, int]) -> int | None:
-    """The parameter ``value`` is, or is made from by methods and indexing (`pred`,
-    `pred.squeeze()`, `pred[0]`)."""
+def _derived_from(
+    value: cst.BaseExpression,
+    aliases: Mapping[str, int],
+    methods: frozenset[str] | None = None,
+) -> int | None:
+    """The parameter ``value`` is, or is made from by indexing and methods (`pred`,
+    `pred.squeeze()`, `pred[0]`): any method, or only ``methods`` (and then no attribute
+    read: `batch_y[:, -n:].float().to(device)`)."""
     while True:
         if isinstance(value, cst.Name):
             return aliases.get(value.value)
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and (methods is None or value.func.attr.value in methods)
+        ):
             value = value.func.value
-        elif isinstance(value, cst.Subscript | cst.Attribute):
+        elif isinstance(value, cst.Subscript) or (
+            methods is None and isinstance(value, cst.Attribute)
+        ):
             value = value.value
         else:
             return None
@@ -595,7 +602,7 @@ def own_movers(module: cst.Module) -> dict[str, dict[int, int]]:
                     target = small.targets[0].target
                     if not isinstance(target, cst.Name):
                         continue
-                    source = _cast_of(small.value, derived)
+                    source = _derived_from(small.value, derived, _CASTS | _MOVES)
                     moved.pop(target.value, None)
                     derived.pop(target.value, None)
                     if source is not None and _is_move(small.value):
@@ -630,24 +637,6 @@ def _is_move(value: cst.BaseExpression) -> bool:
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value in _MOVES
     )
-
-
-def _cast_of(value: cst.BaseExpression, derived: Mapping[str, int]) -> int | None:
-    """The parameter ``value`` is, through indexing, dtype casts and one move
-    (`batch_y[:, -n:, f:].to(device)`, `batch_x.float().to(device)`)."""
-    while True:
-        if isinstance(value, cst.Name):
-            return derived.get(value.value)
-        if isinstance(value, cst.Subscript):
-            value = value.value
-        elif (
-            isinstance(value, cst.Call)
-            and isinstance(value.func, cst.Attribute)
-            and value.func.attr.value in _CASTS | _MOVES
-        ):
-            value = value.func.value
-        else:
-            return None
 
 
 def reading(  # type: ignore[no-untyped-def]
