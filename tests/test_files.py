@@ -43,9 +43,21 @@ def test_honours_gitignore_and_configured_excludes(tmp_path: Path) -> None:
 
 def test_tool_folders_are_never_entered(tmp_path: Path) -> None:
     _tree(
-        tmp_path, {".venv/lib/x.py": "", ".git/hooks/h.py": "", "node_modules/m.py": "", "t.py": ""}
+        tmp_path,
+        {
+            ".venv/lib/x.py": "",
+            ".git/hooks/h.py": "",
+            "node_modules/m.py": "",
+            "nb/.ipynb_checkpoints/t-checkpoint.ipynb": "{}",
+            "nb/t.ipynb": "{}",
+            "t.py": "",
+        },
     )
-    assert [p.name for p in discover([tmp_path], respect_gitignore=False).files] == ["t.py"]
+    found = discover([tmp_path], respect_gitignore=False).files
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == ["nb/t.ipynb", "t.py"]
+    # A file named on the command line is taken, wherever it lies.
+    named = tmp_path / "nb/.ipynb_checkpoints/t-checkpoint.ipynb"
+    assert discover([named]).files == (named,)
 
 
 def test_symlinks_out_of_the_root_and_symlinked_folders_are_not_followed(tmp_path: Path) -> None:

@@ -16,27 +16,39 @@ from pathlib import Path
 
 import pathspec
 
+# Ruff's default exclusions (the folders tools, editors and Jupyter write), so that a copy such as
+# `.ipynb_checkpoints/train-checkpoint.ipynb` is never ported, reported or counted beside the
+# notebook it copies; a file named on the command line is still taken.
 ALWAYS_SKIPPED = frozenset(
     {
-        ".git",
-        ".hg",
-        ".svn",
         ".bzr",
-        ".venv",
-        "venv",
-        ".tox",
-        ".nox",
+        ".direnv",
+        ".eggs",
+        ".git",
+        ".git-rewrite",
+        ".hg",
+        ".ipynb_checkpoints",
         ".mypy_cache",
+        ".nox",
+        ".pants.d",
+        ".pyenv",
         ".pytest_cache",
+        ".pytype",
         ".ruff_cache",
+        ".svn",
+        ".tox",
         ".trncodemod_cache",
+        ".venv",
+        ".vscode",
         "__pycache__",
         "__pypackages__",
-        "node_modules",
-        "site-packages",
+        "_build",
+        "buck-out",
         "build",
         "dist",
-        ".eggs",
+        "node_modules",
+        "site-packages",
+        "venv",
     }
 )
 SUFFIXES = (".py", ".ipynb")
