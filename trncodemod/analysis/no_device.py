@@ -18,9 +18,19 @@ from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING, TrainingProfile
 
 FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
-# The spellings of a device in a file: any of them means the file decides one.
-_DEVICE_WORDS = ("device", "cuda", "xla", "neuron")
+# The spellings of a device in a file: any of them, as a lower-case word of a name or a string,
+# means the file decides one (`device`, `use_cuda`, `torch_xla`, `"cuda:0"`, `devices`); a word
+# that only holds one is not (`plt.xlabel`, `xlim`, `n_neurons`), nor an environment variable's
+# name (`NEURON_CC_FLAGS`, which the tool itself may add).
+_DEVICE_WORDS = frozenset({"device", "devices", "cuda", "xla", "neuron", "neuronx", "neuroncore"})
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _PROSE = re.compile(r"\s")
+
+
+def _names_a_device(text: str) -> bool:
+    return any(word in _DEVICE_WORDS for word in _WORD.findall(text))
+
+
 # `torch.cuda` calls that ask about CUDA or seed it, and place nothing: a self-test that seeds
 # CUDA where it is there (`if torch.cuda.is_available(): torch.cuda.manual_seed(s)`) still
 # builds every tensor on the CPU.
@@ -33,13 +43,11 @@ def places_nothing(facts: FileFacts, cuda_queries: bool = False) -> bool:
     if not facts.profile.trains:
         return False
     identifiers = _without_cuda_queries(facts) if cuda_queries else facts.identifiers
-    if any(word in text for text in identifiers for word in _DEVICE_WORDS):
+    if any(_names_a_device(text) for text in identifiers):
         return False
     # A string that may name a device (`"cuda:0"`, `"torch.cuda.FloatTensor"`, a `"device"`
     # key), not prose that mentions one (a docstring, a message): those hold spaces.
-    if any(
-        word in text for text in facts.strings if not _PROSE.search(text) for word in _DEVICE_WORDS
-    ):
+    if any(_names_a_device(text) for text in facts.strings if not _PROSE.search(text)):
         return False
     return not ({"to", "cuda"} & set(facts.calls))
 

@@ -213,6 +213,10 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
     # what kind of training the file does.
     first = _first_stage(text) if torch else None
     profile = program.kind_of(first.profile if first is not None else UNKNOWN)
+    if path.endswith(".ipynb") and not profile.is_entry_script:
+        # A notebook's kernel runs its cells top to bottom: a script, whatever its top level
+        # calls (a `train()` defined in one cell and called in the next).
+        profile = replace(profile, is_entry_script=True)
     if first is not None and first.profile != profile:
         first = replace(first, profile=profile)
     # A module that keeps torch_xla optional keeps it so: a rewrite that would import it at the

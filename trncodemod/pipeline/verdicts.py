@@ -20,6 +20,7 @@ from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
 from trncodemod.analysis.evaluate import Evaluator
 from trncodemod.analysis.verdict import (
+    CANNOT_TELL,
     DOES_NOT,
     RUNS,
     EntryPointOffAccelerator,
@@ -245,7 +246,12 @@ def _left_on_cpu(
     placing_nothing = _placing_nothing(outcomes)
 
     def on_cpu(raw: EntryVerdict) -> bool:
-        return raw.on_cpu or (raw.value == DOES_NOT and _path_of(raw.where) in placing_nothing)
+        # The evaluator may not decide where the step's input is (a model taken from a list of
+        # models, a loader it does not read): nothing anywhere places anything, so wherever it
+        # is, it is on the CPU.
+        return raw.on_cpu or (
+            raw.value in (DOES_NOT, CANNOT_TELL) and _path_of(raw.where) in placing_nothing
+        )
 
     left = []
     for outcome in outcomes:
