@@ -96,6 +96,10 @@ MAX_DEPTH = 24  # calls deep
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
+# Comparisons a tensor makes elementwise: a tensor of booleans where the tensor is.
+_ELEMENTWISE = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
 @dataclass(frozen=True)
 class _Definitions:
     defined: tuple[_Definition, ...]  # undecorated, at the module's top level
@@ -1050,6 +1054,11 @@ class Evaluator(LibraryCalls):
         for op, right_node in zip(node.ops, node.comparators, strict=True):
             right = self._expr(right_node, frame)
             why = (*why, *right.why)
+            if isinstance(op, _ELEMENTWISE) and (
+                isinstance(left, Tensor) or isinstance(right, Tensor)
+            ):
+                # `(ids != pad).view(b, 1, 1, -1)`: a mask, where the tensor compared is.
+                return left if isinstance(left, Tensor) else right
             result = _compare(op, left, right)
             if result is None:
                 return Unknown(

@@ -1400,6 +1400,8 @@ class LibraryCalls:
             return self._new(obj)
         if name.startswith("torch.") and args and isinstance(args[0], Tensor):
             return args[0]
+        if name.startswith("torch.") and args and _joined_tensors(args[0]) is not None:
+            return _joined_tensors(args[0])  # `torch.cat([a, b], -1)`, `torch.stack(moved)`
         if name == "open":
             return self._opened(args, kwargs, at)
         if name in ("pathlib.Path", "pathlib.PurePath") and len(args) == 1:
@@ -1670,3 +1672,20 @@ def _models_in(params: Value) -> list[Ref]:
         found = [r for choice in params.choices for r in _models_in(choice)]
         return list({r.id: r for r in found}.values())
     return []
+
+
+def _joined_tensors(given: Value) -> Tensor | None:
+    """What `torch.cat`/`torch.stack` of ``given`` makes: a tensor where every tensor of the list
+    is (a list comprehension's element), else None (a list of tensors in two places raises)."""
+    if isinstance(given, Each):
+        return given.item if isinstance(given.item, Tensor) else None
+    if not isinstance(given, Seq) or not given.items:
+        return None
+    if not all(isinstance(item, Tensor) for item in given.items):
+        return None
+    places = {_place_key(item.place) for item in given.items}  # type: ignore[union-attr]
+    return given.items[0] if len(places) == 1 and None not in places else None  # type: ignore[return-value]
+
+
+def _place_key(place: Value) -> str | None:
+    return place.kind if isinstance(place, Device) else None
