@@ -1443,6 +1443,36 @@ def cuda_tensor_types() -> dict:
     }
 
 
+def default_cuda_tensor_type() -> dict:
+    """`torch.set_default_tensor_type` given a CUDA type, without CUDA: the call returns and the
+    first tensor made after it raises. `torch.set_default_device(torch_xla.device())` in its
+    place puts factory calls on the XLA device but not the legacy constructor
+    (`torch.Tensor([1e10])`, which a NeRF renderer concatenates with device tensors)."""
+    found = {}
+    try:
+        found["torch.set_default_tensor_type('torch.cuda.FloatTensor')"] = _outcome(
+            lambda: torch.set_default_tensor_type("torch.cuda.FloatTensor")
+        )
+        found["then torch.zeros(3)"] = _outcome(lambda: str(torch.zeros(3).device))
+    finally:
+        torch.set_default_tensor_type(torch.FloatTensor)
+    try:
+        torch.set_default_device(torch_xla.device())
+        found["set_default_device(xla): torch.linspace(0, 1, 5).device"] = _outcome(
+            lambda: str(torch.linspace(0, 1, 5).device)
+        )
+        found["set_default_device(xla): torch.Tensor([1e10]).device"] = _outcome(
+            lambda: str(torch.Tensor([1e10]).device)
+        )
+        found["set_default_device(xla): torch.cat([torch.ones(2), torch.Tensor([1e10])])"] = (
+            _outcome(lambda: str(torch.cat([torch.ones(2), torch.Tensor([1e10])]).device))
+        )
+    finally:
+        torch.set_default_device(None)
+    _settle()
+    return found
+
+
 def reduce_average() -> dict:
     """`all_reduce` with each reduce op in the `xla` process group (one process)."""
     import torch.distributed as dist
@@ -2130,6 +2160,7 @@ FACTS = {
         has_mps,
         optimizer_before_move,
         cuda_tensor_types,
+        default_cuda_tensor_type,
         reduce_average,
         sync_batchnorm,
         packed_sequences,

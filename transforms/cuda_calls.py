@@ -316,7 +316,9 @@ class CudaTensorConstructor(Rule):
     given among the sizes, code that runs at import (a device is not taken there), and
     `torch.cuda.HalfTensor` (the half pass turns a file's float16 into bf16, TRN506, so the
     dtype to give is a person's choice). `torch.cuda.DoubleTensor` is the float64 pass's
-    (TRN204). Under `if x.is_cuda:` the call never runs on Trainium, where a tensor's `is_cuda`
+    (TRN204). `torch.set_default_tensor_type(torch.cuda.FloatTensor)` (or the type's name as a
+    string) makes every tensor made after it one of the type: a blocker at the call, on the
+    launch path where it runs. Under `if x.is_cuda:` the call never runs on Trainium, where a tensor's `is_cuda`
     is False ([measured-is-cuda-moves]): a warning there (dino's PCA, which takes the branch
     after it). `x.type(torch.cuda.FloatTensor)` and `isinstance(x, torch.cuda.FloatTensor)` call
     no constructor and are left to the evaluator and the device pass.
@@ -325,7 +327,12 @@ class CudaTensorConstructor(Rule):
     A legacy CUDA tensor type makes a CUDA tensor: without CUDA the call raises `RuntimeError:
     Found no NVIDIA driver`, as a constructor of sizes or of data ([measured-cuda-tensor-types]),
     so the script stops at the first call that runs (CutMix's PyramidNet pads its shortcut
-    with `torch.cuda.FloatTensor(...).fill_(0)` in each residual block's forward). With
+    with `torch.cuda.FloatTensor(...).fill_(0)` in each residual block's forward). Set as the
+    default type, the setter returns and the first tensor made after it raises; in its place,
+    `torch.set_default_device(torch_xla.device())` does not reach the legacy constructor
+    (`torch.Tensor([1e10])` stays on the CPU and a `torch.cat` with device tensors raises,
+    [measured-default-cuda-tensor-type]), so a person gives each tensor made without a device
+    its `device=`. With
     sizes, the constructor allocates an uninitialized tensor of the type's dtype, which is what
     `torch.empty` does; the device is the target's, as for `.cuda()` (TRN001,
     [xla-devices, torchneuron-overview]). Such a block's zero padding made with `torch.empty(...,
@@ -353,6 +360,7 @@ class CudaTensorConstructor(Rule):
     severity = Severity.ERROR
     sources = (
         "measured-cuda-tensor-types",
+        "measured-default-cuda-tensor-type",
         "measured-is-cuda-moves",
         "xla-devices",
         "torchneuron-overview",
@@ -477,8 +485,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         ]
         if target.is_xla:
             cuda += [n for n, call in table.calls.items() if call.xla_only and n in names]
-        # Checks that stop the script without CUDA (visit_Assert, leave_If).
-        return facts.calls_one_of(*cuda, *_AVAILABLE)
+        # Checks that stop the script without CUDA (visit_Assert, leave_If); a CUDA tensor type
+        # set as the default (leave_Call).
+        return facts.calls_one_of(*cuda, *_AVAILABLE, "torch.set_default_tensor_type")
 
     # -- classification ----------------------------------------------------------------------
     def _cuda_name(self, node: cst.BaseExpression) -> str | None:
@@ -497,6 +506,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
 
     # -- calls -------------------------------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.is_any(original_node.func, {"torch.set_default_tensor_type"}):
+            self._default_tensor_type(original_node)
+            return updated_node
         name = self._cuda_name(original_node.func)
         if name is not None and self._of_cuda_result(original_node):
             name = None  # `torch.cuda.FloatTensor(n).fill_(0)`: the inner call is the finding
@@ -511,6 +523,31 @@ class CudaOnlyCalls(DropsStatements, Pass):
         ):
             return self._remove_pin(original_node, updated_node)
         return updated_node
+
+    def _default_tensor_type(self, call: cst.Call) -> None:
+        """`torch.set_default_tensor_type(torch.cuda.FloatTensor)`, or the type's name as a
+        string: every tensor made after it is a CUDA tensor, so the first raises without CUDA.
+        A blocker: `torch.set_default_device` does not reach the legacy constructors
+        ([measured-default-cuda-tensor-type]), so which tensors need `device=` is read by a
+        person."""
+        if not call.args or never_runs(self, call):
+            return
+        value = call.args[0].value
+        named = self.module_names(value) & self.table.tensor_types.keys()
+        text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+        name = next(iter(named), None) or (text if text in self.table.tensor_types else None)
+        if name is None:
+            return
+        device = self.target.device.expr
+        message = (
+            f"torch.set_default_tensor_type({name}) makes every tensor made after it a CUDA "
+            "tensor: on Trainium, where there is no CUDA, the first one raises `Found no NVIDIA "
+            "driver` and the script stops; remove it and give each tensor made without a "
+            f"device `device={device}` (or the device of a tensor beside it); not rewritten: "
+            f"torch.set_default_device({device}) does not reach `torch.Tensor([...])`"
+        )
+        if self.report(call, CudaTensorConstructor, message, False):
+            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
 
     def _tensor_type_alias(self, name: cst.Name) -> str | None:
         """The CUDA tensor type ``name`` is bound to by every assignment of it
