@@ -142,10 +142,14 @@ def hunk_section(hunk: dict, verdict: str, cache: Path = CACHE) -> str:
 
 def blocker_section(b: dict, verdict: str) -> str:
     return (
-        f"## {b['id']}  {b['repo']} {b['path']}:{b['line']}  {b['code']}"
+        f"## {b['id']}  {b['repo']} {b['path']}{_cell(b)}:{b['line']}  {b['code']}"
         f"{'  (fixed by apply)' if b['fixed'] else ''}  verdict: {verdict}"
         f"\n\n`{b['text']}`\n\n{b['message']}\n"
     )
+
+
+def _cell(b: dict) -> str:
+    return f"[cell {b['cell']}]" if b.get("cell") else ""
 
 
 def write_sheet(name: str, title: str, items: list[dict], verdicts: dict, section) -> None:

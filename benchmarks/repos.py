@@ -216,6 +216,18 @@ def line_text(root: Path, path: str, line: int) -> str:
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
+def cell_line_text(root: Path, finding: dict) -> str:
+    """The line a finding in a notebook names (`[cell N]:L`), from the cell's code."""
+    try:
+        cells = json.loads((root / finding["path"]).read_text("utf-8")).get("cells", [])
+        source = cells[finding["cell"] - 1].get("source", "")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return ""
+    lines = ("".join(source) if isinstance(source, list) else str(source)).splitlines()
+    line = finding["line"]
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
 def blocker_key(repo: str, finding: dict, text: str) -> str:
     raw = "\n".join([repo, finding["code"], finding["path"], text])
     return hashlib.sha1(raw.encode()).hexdigest()[:12]
@@ -343,7 +355,10 @@ def measure(
     for finding in findings:
         if finding["severity"] == "blocker":
             text = line_text(source, finding["path"], finding["line"])
-            blockers.append({"id": blocker_key(repo.name, finding, text), "text": text, **finding})
+            # The id keeps the line of the file (a notebook's JSON) it always had; the sheet
+            # shows the line of the cell the finding names.
+            shown = cell_line_text(source, finding) if finding.get("cell") else text
+            blockers.append({"id": blocker_key(repo.name, finding, text), "text": shown, **finding})
     files = report["summary"]["files"]
     summary = {
         "name": repo.name,
