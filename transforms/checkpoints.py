@@ -494,7 +494,7 @@ class Checkpoints(Pass):
         elif isinstance(statement, cst.Expr):
             marker = self.target.step_marker.expr
             if self._follows_cut(statement):
-                message = f"{what} (the graph is cut right before it)"
+                message = f"{what} (the graph is cut before it, and nothing runs between)"
             else:
                 message = f"{what}, after `{marker}`"
         else:
@@ -514,14 +514,16 @@ class Checkpoints(Pass):
                 self._cut_before.add(statement)
 
     def _follows_cut(self, statement: cst.Expr) -> bool:
-        """Whether the statement right before ``statement`` cuts the graph."""
+        """Whether the statement right before ``statement`` cuts the graph, or is a save this
+        pass rewrites after a cut (`torch.save(model...)` then `torch.save(optimizer...)`:
+        nothing runs on the device between them, so one marker serves both)."""
         line = self.get_metadata(ParentNodeProvider, statement, None)
         if not isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             return False
         smalls = list(line.body)
         index = smalls.index(statement)
         if index > 0:
-            return self._is_cut(smalls[index - 1])
+            return self._cut_or_save(smalls[index - 1])
         if isinstance(line, cst.SimpleStatementSuite):
             return False
         block = self.get_metadata(ParentNodeProvider, line, None)
@@ -530,7 +532,14 @@ class Checkpoints(Pass):
         if position == 0:
             return False
         before = siblings[position - 1]
-        return isinstance(before, cst.SimpleStatementLine) and self._is_cut(before.body[-1])
+        return isinstance(before, cst.SimpleStatementLine) and self._cut_or_save(before.body[-1])
+
+    def _cut_or_save(self, node: cst.CSTNode) -> bool:
+        return self._is_cut(node) or (
+            isinstance(node, cst.Expr)
+            and isinstance(node.value, cst.Call)
+            and node.value in self._rewrite
+        )
 
     # -- rewriting ---------------------------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

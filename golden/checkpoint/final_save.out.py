@@ -9,5 +9,4 @@ def main(model, optimizer, train):
     # XLA: keep the weights
     torch_xla.sync()
     xm.save(checkpoint, "checkpoints/checkpoint.pt")
-    torch_xla.sync()
     xm.save(model.state_dict(), "model.pt")

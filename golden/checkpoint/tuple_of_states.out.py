@@ -10,5 +10,4 @@ def main(actor, qf1, qf2, train, path):
     train(actor, qf1, qf2)
     torch_xla.sync()
     xm.save((actor.state_dict(), qf1.state_dict(), qf2.state_dict()), path)
-    torch_xla.sync()
     xm.save([actor.state_dict()], path + ".actor")
