@@ -1473,6 +1473,29 @@ def default_cuda_tensor_type() -> dict:
     return found
 
 
+def zero_dim_index() -> dict:
+    """A loss indexed as the one-element tensor it was on torch 0.3 (`loss.data[0]`), on the
+    CPU and on the XLA device, against `.item()`; a 1-D tensor's `[0]` for contrast."""
+    device = torch_xla.device()
+    loss = torch.nn.functional.mse_loss(torch.ones(4), torch.zeros(4))
+    on_device = torch.nn.CrossEntropyLoss()(
+        torch.randn(2, 3).to(device), torch.tensor([0, 1]).to(device)
+    )
+    found = {
+        "mse_loss(...).dim()": _outcome(lambda: loss.dim()),
+        "loss.data[0] (CPU)": _outcome(lambda: loss.data[0]),
+        "loss[0] (CPU)": _outcome(lambda: loss[0]),
+        "loss.item() (CPU)": _outcome(lambda: loss.item()),
+        "CrossEntropyLoss()(...).data[0] (XLA)": _outcome(lambda: on_device.data[0]),
+        "CrossEntropyLoss()(...).item() (XLA) is a float": _outcome(
+            lambda: isinstance(on_device.item(), float)
+        ),
+        "torch.ones(3).data[0] (1-D, CPU)": _outcome(lambda: float(torch.ones(3).data[0])),
+    }
+    _settle()
+    return found
+
+
 def reduce_average() -> dict:
     """`all_reduce` with each reduce op in the `xla` process group (one process)."""
     import torch.distributed as dist
@@ -2161,6 +2184,7 @@ FACTS = {
         optimizer_before_move,
         cuda_tensor_types,
         default_cuda_tensor_type,
+        zero_dim_index,
         reduce_average,
         sync_batchnorm,
         packed_sequences,

@@ -20,11 +20,11 @@ from trncodemod.transforms.torch_removed import (
     removed_names,
     removed_on,
 )
+from trncodemod.transforms.zero_dim_index import ZeroDimIndex, ZeroDimIndexRewrite, reads_zero_dim
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
@@ -117,7 +117,7 @@ def _statement(code: str) -> cst.BaseSmallStatement:
     return cst.parse_statement(code).body[0]  # type: ignore[union-attr,return-value]
 
 
-class TorchImports(Pass):
+class TorchImports(ZeroDimIndexRewrite):
     name = "torch-imports"
     rules = (
         TorchSixImport,
@@ -126,8 +126,10 @@ class TorchImports(Pass):
         RemovedTorchNameLeft,
         RemovedTorchCall,
         StftReturnComplex,
+        ZeroDimIndex,
     )
     needles = (
+        ".data[0]",
         "stft",
         "_six",
         "_accumulate",
@@ -141,7 +143,10 @@ class TorchImports(Pass):
     @classmethod
     def candidate(cls, facts: FileFacts, target: Target) -> bool:
         # Every rewrite and report is at a name under torch._six, or a module of the removed
-        # names' table, the file reaches, or a call of a removed function.
+        # names' table, the file reaches, a call of a removed function, or a loss read as
+        # torch 0.3 read it (`loss.data[0]`).
+        if reads_zero_dim(facts):
+            return True
         if facts.reaches(_SIX, "torch.stft", *{entry.module for entry in removed_names()}):
             return True
         return any(

@@ -1,0 +1,196 @@
+"""A loss indexed as the one-element tensor it was before torch 0.4 (`loss.data[0]`).
+
+Since torch 0.4 a loss is a 0-dim tensor ([torch-04-migration]), and indexing one raises
+`IndexError: invalid index of a 0-dim tensor` on the CPU and on the XLA device alike
+([measured-zero-dim-index]): the program stops at its first logging step on the target's torch,
+as on any torch since 0.5. Where the value is certainly a loss (a name every binding of which
+is a criterion's call with its default reduction, a functional loss, or a mean or sum of the
+whole tensor, or a sum of such), the index becomes `.item()`, which gives what the index gave
+on torch 0.3; any other `x.data[0]` is a tensor's first row and stays.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from trncodemod.analysis.facts import FileFacts
+from trncodemod.findings import Rule, Safety, Severity
+from trncodemod.passes import Pass
+
+# `torch.nn.functional` losses: each returns a 0-dim tensor unless asked for one per element.
+_FUNCTIONAL_LOSSES = frozenset(
+    f"torch.nn.functional.{name}"
+    for name in (
+        "binary_cross_entropy",
+        "binary_cross_entropy_with_logits",
+        "cosine_embedding_loss",
+        "cross_entropy",
+        "ctc_loss",
+        "gaussian_nll_loss",
+        "hinge_embedding_loss",
+        "huber_loss",
+        "kl_div",
+        "l1_loss",
+        "margin_ranking_loss",
+        "mse_loss",
+        "multi_margin_loss",
+        "multilabel_margin_loss",
+        "multilabel_soft_margin_loss",
+        "nll_loss",
+        "poisson_nll_loss",
+        "smooth_l1_loss",
+        "soft_margin_loss",
+        "triplet_margin_loss",
+    )
+)
+# Reductions that keep a loss 0-dim; `reduce=False` (torch 0.3) and `reduction="none"` do not.
+_SCALAR_REDUCTIONS = frozenset({"mean", "sum", "batchmean"})
+_WHOLE_REDUCTIONS = frozenset({"mean", "sum"})
+
+
+class ZeroDimIndex(Rule):
+    """## What it does
+    Rewrites `loss.data[0]` to `loss.item()` where `loss` is certainly a 0-dim
+    tensor: every binding of the name is a call of a `torch.nn` loss module (`nn.MSELoss()`,
+    bound to a name first) or of a `torch.nn.functional` loss, each with its default reduction
+    (or `"mean"`/`"sum"`), a `.mean()`/`.sum()` of a whole tensor, or a sum, difference or
+    multiple of such values. Any other index stays: `x.data[0]` of a batch is its first row,
+    and a bare `x[0]` may be a tuple's first item.
+
+    ## Why
+    Code written for torch 0.3 read a loss as a one-element tensor. Since torch 0.4 a loss is a
+    0-dim tensor [torch-04-migration], and on torch 2.9 indexing it raises `IndexError: invalid
+    index of a 0-dim tensor. Use tensor.item()`, on the CPU and on the XLA device
+    [measured-zero-dim-index]: the port would stop at the first step that logs. `.item()` gives
+    the number the index gave on torch 0.3.
+
+    ## Example
+    ```python
+    loss = loss_func(output, target)
+    print("train loss: %.4f" % loss.data[0])
+    ```
+
+    ## Use instead
+    ```python
+    loss = loss_func(output, target)
+    print("train loss: %.4f" % loss.item())
+    ```
+    """
+
+    code = "TRN064"
+    name = "zero-dim-index"
+    summary = "`loss.data[0]` on a 0-dim loss raises IndexError since torch 0.4 → `loss.item()`"
+    fixable = True
+    safety = Safety.SAFE
+    severity = Severity.BLOCKER
+    sources = ("torch-04-migration", "measured-zero-dim-index")
+
+
+def reads_zero_dim(facts: FileFacts) -> bool:
+    """Whether the file may hold a `.data[0]` read (the torch-imports pass's candidate test)."""
+    return ".data[0]" in facts.text
+
+
+class ZeroDimIndexRewrite(Pass):
+    """The rewrite, for the torch-imports pass (APIs the target's torch no longer serves)."""
+
+    def leave_Subscript(
+        self, original_node: cst.Subscript, updated_node: cst.Subscript
+    ) -> cst.BaseExpression:
+        if not _index_is_zero(original_node):
+            return updated_node
+        # `loss.data[0]`, torch 0.3's way to read a loss; a bare `x[0]` is left (a tuple's first
+        # item, a batch's first row).
+        if not m.matches(original_node.value, m.Attribute(value=m.Name(), attr=m.Name("data"))):
+            return updated_node
+        value = original_node.value.value  # type: ignore[attr-defined]
+        if not self._scalar(value, 0):
+            return updated_node
+        message = (
+            f"`{_code(original_node)}` indexes a loss, a 0-dim tensor since torch 0.4: it raises "
+            f"IndexError on the target's torch → `{value.value}.item()`"
+        )
+        if not self.report(original_node, ZeroDimIndex, message, True):
+            return updated_node
+        return cst.Call(func=cst.Attribute(value=cst.Name(value.value), attr=cst.Name("item")))
+
+    def _scalar(self, node: cst.BaseExpression, depth: int) -> bool:
+        """Whether ``node`` is certainly a 0-dim tensor (see the rule)."""
+        if depth > 3:
+            return False
+        if isinstance(node, cst.Name):
+            values = self.bound_values(node)
+            return bool(values) and all(self._scalar(v, depth + 1) for v in values)  # type: ignore[union-attr]
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+            node.operator, cst.Add | cst.Subtract | cst.Multiply | cst.Divide
+        ):
+            sides = [node.left, node.right]
+            numbers = [s for s in sides if isinstance(s, cst.Integer | cst.Float)]
+            rest = [s for s in sides if s not in numbers]
+            return bool(rest) and all(self._scalar(s, depth + 1) for s in rest)
+        if not isinstance(node, cst.Call):
+            return False
+        if _reduces_all(node):
+            return True
+        if not _keeps_reduction(node):
+            return False
+        if self.module_names(node.func) & _FUNCTIONAL_LOSSES:
+            return True
+        if isinstance(node.func, cst.Name):
+            modules = self.bound_values(node.func)
+            return bool(modules) and all(
+                isinstance(v, cst.Call) and _keeps_reduction(v) and self._loss_module(v)
+                for v in modules  # type: ignore[union-attr]
+            )
+        return False
+
+    def _loss_module(self, call: cst.Call) -> bool:
+        names = self.module_names(call.func)
+        return any(
+            name.startswith("torch.nn.")
+            and name.endswith("Loss")
+            and not name.endswith("WithLoss")  # AdaptiveLogSoftmaxWithLoss returns a pair
+            for name in names
+        )
+
+
+def _index_is_zero(node: cst.Subscript) -> bool:
+    if len(node.slice) != 1:
+        return False
+    element = node.slice[0].slice
+    return (
+        isinstance(element, cst.Index)
+        and isinstance(element.value, cst.Integer)
+        and element.value.evaluated_value == 0
+    )
+
+
+def _reduces_all(call: cst.Call) -> bool:
+    """`x.mean()` or `x.sum()`: every element reduced to one."""
+    return (
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in _WHOLE_REDUCTIONS
+        and not call.args
+    )
+
+
+def _keeps_reduction(call: cst.Call) -> bool:
+    """No keyword that makes a loss one value per element."""
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        if arg.keyword.value == "reduce" and not (
+            isinstance(arg.value, cst.Name) and arg.value.value == "True"
+        ):
+            return False  # torch 0.3's `reduce=False`: a loss per element
+        if arg.keyword.value == "reduction" and not (
+            isinstance(arg.value, cst.SimpleString)
+            and arg.value.evaluated_value in _SCALAR_REDUCTIONS
+        ):
+            return False
+    return True
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
