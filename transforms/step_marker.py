@@ -594,7 +594,22 @@ class StepMarker(Pass):
             if isinstance(statement, cst.FunctionDef)
             and isinstance(statement.body, cst.IndentedBlock)
         }
+        # A method of one of the module's classes, called on an object (`agent.learn()` in the
+        # episode loop of the same script): where one class alone defines a method of that name.
+        methods: dict[str, list[tuple[str, cst.FunctionDef]]] = {}
+        for statement in module.body:
+            if not isinstance(statement, cst.ClassDef):
+                continue
+            for member in statement.body.body:
+                if isinstance(member, cst.FunctionDef) and isinstance(
+                    member.body, cst.IndentedBlock
+                ):
+                    methods.setdefault(member.name.value, []).append(
+                        (f"{statement.name.value}.{member.name.value}", member)
+                    )
+        owned = {name: found[0] for name, found in methods.items() if len(found) == 1}
         callers: dict[str, cst.For | cst.While] = {}
+        names: dict[str, str] = {}  # the key of ``functions`` -> the name a finding gives
         for loop in walk(module):
             if not isinstance(loop, cst.For | cst.While) or loop in loops:
                 continue
@@ -603,14 +618,23 @@ class StepMarker(Pass):
             if self._markers(loop):
                 continue
             for node in own_statements(loop.body):
-                if (
-                    isinstance(node, cst.Call)
-                    and isinstance(node.func, cst.Name)
-                    and node.func.value in functions
-                ):
+                if not isinstance(node, cst.Call):
+                    continue
+                if isinstance(node.func, cst.Name) and node.func.value in functions:
                     callers.setdefault(node.func.value, loop)
-        for name, loop in callers.items():
-            function = functions[name]
+                    names.setdefault(node.func.value, node.func.value)
+                elif (
+                    isinstance(node.func, cst.Attribute)
+                    and node.func.attr.value in owned
+                    and node.func.attr.value not in functions
+                ):
+                    qualname, method = owned[node.func.attr.value]
+                    callers.setdefault(qualname, loop)
+                    names.setdefault(qualname, qualname)
+                    functions.setdefault(qualname, method)
+        for key, loop in callers.items():
+            function = functions[key]
+            name = names[key]
             if function in (f for _, f in _enclosing_functions(module, loop)):
                 continue  # a recursive or enclosing call: not a step taken from a loop
             steps = self._steps_to_cut(function)

@@ -96,6 +96,21 @@ MAX_DEPTH = 24  # calls deep
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
+def _counters(tree: ast.Module | None) -> frozenset[str]:
+    """The names and attribute names ``tree`` adds to in place (`n += 1`, `self.count += 1`)."""
+    if tree is None:
+        return frozenset()
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add | ast.Sub):
+            target = node.target
+            if isinstance(target, ast.Name):
+                found.add(target.id)
+            elif isinstance(target, ast.Attribute):
+                found.add(target.attr)
+    return frozenset(found)
+
+
 # Comparisons a tensor makes elementwise: a tensor of booleans where the tensor is.
 _ELEMENTWISE = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -142,6 +157,8 @@ class Modules:
         self._trees: dict[str, ast.Module | None] = {}
         self._specs: dict[str, tuple[dict[str, str], list[str]]] = {}
         self._definitions: dict[str, _Definitions] = {}
+        self._counted: dict[str, frozenset[str]] = {}
+        self._all_counters: frozenset[str] = frozenset()
         from trncodemod.analysis.program import _Index
 
         self.index = _Index(texts)
@@ -160,6 +177,16 @@ class Modules:
         if path not in self._definitions:
             self._definitions[path] = _definitions(self.tree(path))
         return self._definitions[path]
+
+    def counters(self) -> frozenset[str]:
+        """The names and attributes some module read so far adds to in place (`step += 1`,
+        `self.memory_counter += 1`): a loop that runs more than once changes them."""
+        if len(self._counted) != len(self._trees):
+            self._counted = {
+                path: self._counted.get(path) or _counters(t) for path, t in self._trees.items()
+            }
+            self._all_counters = frozenset().union(*self._counted.values())
+        return self._all_counters
 
     def resolve(self, importer: str, spec: str) -> str | None:
         if spec.split(".", 1)[0] in _LIBRARIES:
@@ -1049,6 +1076,16 @@ class Evaluator(LibraryCalls):
         return result if result is not None else Const()
 
     def _compare(self, node: ast.Compare, frame: Frame) -> Value:
+        counter = self._loop_counter(node)
+        if counter:
+            # `if dqn.memory_counter > MEMORY_CAPACITY: dqn.learn()` in an episode loop: the
+            # first iteration's value does not decide the later ones.
+            for operand in (node.left, *node.comparators):
+                self._expr(operand, frame)
+            return Unknown(
+                at=f"{frame.path}:{node.lineno}",
+                reason=f"`{counter}` is a counter the loop adds to",
+            )
         left = self._expr(node.left, frame)
         why: tuple[Why, ...] = left.why
         for op, right_node in zip(node.ops, node.comparators, strict=True):
@@ -1069,6 +1106,18 @@ class Evaluator(LibraryCalls):
                 return Const(value=False, why=why[-3:])
             left = right
         return Const(value=True, why=why[-3:])
+
+    def _loop_counter(self, node: ast.Compare) -> str:
+        """Inside a loop, an operand of ``node`` that some module adds to in place (a plain
+        name or attribute), else ""."""
+        if not self._current_loops:
+            return ""
+        counters = self.modules.counters()
+        for operand in (node.left, *node.comparators):
+            name = operand.id if isinstance(operand, ast.Name) else getattr(operand, "attr", "")
+            if isinstance(operand, ast.Name | ast.Attribute) and name in counters:
+                return name
+        return ""
 
     def _binop(self, op: ast.operator, left: Value, right: Value, node: ast.AST, frame: Frame):
         if isinstance(left, Tensor):
