@@ -627,6 +627,9 @@ class StepMarker(Pass):
                     isinstance(node.func, cst.Attribute)
                     and node.func.attr.value in owned
                     and node.func.attr.value not in functions
+                    # An optimizer wrapper's own `step()` is the optimizer's step, not a step
+                    # function: a loop that only steps it trains nothing.
+                    and not is_optimizer_step(node)
                 ):
                     qualname, method = owned[node.func.attr.value]
                     callers.setdefault(qualname, loop)

@@ -598,6 +598,12 @@ class _LoopCollector(PlainVisitor):
         calls = [n for n in nodes if isinstance(n, cst.Call)]
         steps = [c for c in calls if is_optimizer_step(c)]
         backwards = [c for c in calls if is_backward(c)]
+        if (
+            steps
+            and not backwards
+            and _steps_alone([n for n in walk(loop.body) if isinstance(n, cst.Call)], steps)
+        ):
+            steps = []  # no gradient is computed: a learning-rate schedule stepped to plot it
         counter, offset = _counter(loop)
         on_device_loader = iterates_device_loader(
             loop, _Lazy(self._device_loaders), self._loader_classes
@@ -778,6 +784,28 @@ class _LoopCollector(PlainVisitor):
     def visit_While(self, node: cst.While) -> None:
         self._visit(node)
         self._frames[-1][1].append(node)
+
+
+def _steps_alone(calls: list[cst.Call], steps: list[cst.Call]) -> bool:
+    """Whether every call in a loop's body, at any depth, is a method of the optimizers it
+    steps, a list's `append` or a `print`: nothing computes a gradient (`for i in range(n): optimizer.step();
+    rates.append(optimizer.get_current_learning_rate())`), so the loop trains nothing."""
+    receivers = {
+        cst.Module([]).code_for_node(step.func.value)
+        for step in steps
+        if isinstance(step.func, cst.Attribute)
+    }
+    for call in calls:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value == "append":
+                continue
+            if cst.Module([]).code_for_node(func.value) in receivers:
+                continue
+            return False
+        if not (isinstance(func, cst.Name) and func.value == "print"):
+            return False
+    return bool(receivers)
 
 
 def _collect(module: cst.Module) -> dict[Loop, LoopInfo]:
