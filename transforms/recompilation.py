@@ -543,11 +543,12 @@ class RecompilationDiagnostics(Pass):
         slices = bool(facts.slices) and not facts.calls.isdisjoint(_DATA_READS)
         offsets = bool(facts.slices) and target.is_xla
         grows = target.is_xla and not facts.calls.isdisjoint(_CATS)
+        if any("Bucket" in name for name in facts.identifiers):
+            return True  # TRN441, wherever the iterator is built (a data helper module too)
         if facts.loops and (
-            any("Bucket" in name for name in facts.identifiers)
-            or ("max" in facts.calls and (facts.calls_any("len", "size") or facts.spells("shape")))
+            "max" in facts.calls and (facts.calls_any("len", "size") or facts.spells("shape"))
         ):
-            return True  # TRN441; TRN440 of a lone module (a collate function, a batch maker)
+            return True  # TRN440 of a lone module (a collate function, a batch maker)
         if not (branches or slices or offsets or grows) or not facts.loops:
             return False
         for loop in step_scan(facts).step_loops:
@@ -577,8 +578,10 @@ class RecompilationDiagnostics(Pass):
         if self.run.facts is None or self.run.facts.reaches(*HOST_DRAWS):
             report_host_draws(self, node)
         loops = find_step_loops(node)
+        # A bucketing iterator is the training data's, whichever module builds it (a data
+        # helper's `get_data_loaders(...)` returns it to the training script).
+        self._report_bucketing(node)
         if loops:
-            self._report_bucketing(node)
             self._report_own_collates(node, loops.values())
             report_lengths(self, node, loops)
             facts = self.run.facts
