@@ -309,6 +309,9 @@ class Trace:
     failure: str = ""  # an error of the evaluator's own (reported as "cannot tell")
     # A module it ran code of calls `backward()`: a step may be behind a choice left open.
     trains_nearby: bool = False
+    # A module it ran code of builds an optimizer or a module, or takes parameters (evaluate's
+    # ``_TRAINING_WORDS``): a `backward()` there may train.
+    trains_parameters: bool = True
     # Where a module it ran code of imports kernels for another device ("path:line", module).
     other_device: tuple[str, str] | None = None
     # Lines of branches a decided condition never takes, per module: line -> why.

@@ -111,6 +111,31 @@ def _counters(tree: ast.Module | None) -> frozenset[str]:
     return frozenset(found)
 
 
+# Names in code that trains parameters: an optimizer, a module, its parameters, a trainer.
+_TRAINING_NAMES = frozenset({"Module", "parameters", "Parameter", "Trainer", "Accelerator"})
+
+
+def _names_training(tree: ast.Module | None) -> bool:
+    """Whether ``tree`` names an optimizer (`torch.optim`, `optimizer`), a module class, its
+    parameters or a trainer: in its code, not its comments or docstrings."""
+    if tree is None:
+        return True  # not read: it may
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.alias):
+            name = node.name
+        elif isinstance(node, ast.ImportFrom):
+            name = node.module or ""
+        else:
+            continue
+        if "optim" in name.lower() or any(part in _TRAINING_NAMES for part in name.split(".")):
+            return True
+    return False
+
+
 # Comparisons a tensor makes elementwise: a tensor of booleans where the tensor is.
 _ELEMENTWISE = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -255,6 +280,11 @@ class Evaluator(LibraryCalls):
             self.trace.failure = f"{type(err).__name__}: {err}"
         self.trace.trains_nearby = any(
             "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
+        )
+        # Any code that builds an optimizer or a module to train: without it a `backward()`
+        # only shows a gradient.
+        self.trace.trains_parameters = any(
+            _names_training(self.modules.tree(path)) for path in self.trace.modules
         )
         self.trace.other_device = self._other_device()
         if not self.trace.stopped and self.observed is None:

@@ -261,9 +261,13 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
     if any(c.trained for c in calls):  # the models an optimizer steps (not a loss module)
         calls = [c for c in calls if c.trained]
     if not calls:
-        if step.kind == "backward" and not any(e.kind == "optimizer" for e in trace.events):
-            # `y.backward()` on a tensor's own graph, to show its gradient: no model is called
-            # and no optimizer is built on the launch path, so nothing trains.
+        if (
+            step.kind == "backward"
+            and not trace.trains_parameters
+            and not any(e.kind == "optimizer" for e in trace.events)
+        ):
+            # `y.backward()` on a tensor's own graph, to show its gradient: no code the run
+            # reaches builds an optimizer or a module, so nothing trains.
             return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
         return EntryVerdict(
             entry,
