@@ -300,6 +300,28 @@ class OtherCudaCall(Rule):
     sources = ("measured-cuda-calls", "measured-cuda-raises")
 
 
+# Calls that make a tensor where the default tensor type (or device) says, unless given one.
+_DEVICELESS_FACTORIES = frozenset(
+    f"torch.{name}"
+    for name in (
+        "Tensor",
+        "FloatTensor",
+        "LongTensor",
+        "tensor",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "linspace",
+        "arange",
+        "eye",
+    )
+)
+
+
 class CudaTensorConstructor(Rule):
     """## What it does
     Rewrites a call of a legacy CUDA tensor type with two or more sizes, inside a function —
@@ -547,7 +569,26 @@ class CudaOnlyCalls(DropsStatements, Pass):
             f"torch.set_default_device({device}) does not reach `torch.Tensor([...])`"
         )
         if self.report(call, CudaTensorConstructor, message, False):
-            self.findings[-1] = replace(self.findings[-1], severity=Severity.BLOCKER)
+            self.findings[-1] = replace(
+                self.findings[-1], severity=Severity.BLOCKER, related=self._deviceless(call)
+            )
+
+    def _deviceless(self, setter: cst.Call) -> tuple[str, ...]:
+        """The module's tensors made with no device, the CUDA default type put on CUDA (the
+        places a person gives `device=`): factory calls without `device=` and legacy
+        constructors (`torch.Tensor([1e10])`), not the setter's own argument nor one moved
+        where it is made."""
+        found = []
+        parents = self.parents()
+        for call in find(self._wrapper.module, cst.Call):
+            if call is setter or any(a.keyword and a.keyword.value == "device" for a in call.args):
+                continue
+            moved = parents.get(call)
+            if isinstance(moved, cst.Attribute) and moved.attr.value in ("to", "cuda"):
+                continue  # `torch.Tensor(images).to(device)`: moved where it is made
+            if self.module_names(call.func) & _DEVICELESS_FACTORIES:
+                found.append(self.place(call))
+        return tuple(found)
 
     def _tensor_type_alias(self, name: cst.Name) -> str | None:
         """The CUDA tensor type ``name`` is bound to by every assignment of it
