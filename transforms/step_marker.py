@@ -630,6 +630,9 @@ class StepMarker(Pass):
                     # An optimizer wrapper's own `step()` is the optimizer's step, not a step
                     # function: a loop that only steps it trains nothing.
                     and not is_optimizer_step(node)
+                    # The object is certainly of that class (`agent = Agent()`), not another
+                    # with a method of the name (`env.step(action)`).
+                    and self._made_by(node.func.value, owned[node.func.attr.value][0])
                 ):
                     qualname, method = owned[node.func.attr.value]
                     callers.setdefault(qualname, loop)
@@ -658,6 +661,18 @@ class StepMarker(Pass):
             ):
                 continue
             self._after[function.body] = last
+
+    def _made_by(self, receiver: cst.BaseExpression, qualname: str) -> bool:
+        """Whether every binding of the name ``receiver`` is a call of the class of
+        ``qualname`` ("Agent.learn": `agent = Agent(...)`)."""
+        if not isinstance(receiver, cst.Name):
+            return False
+        values = self.bound_values(receiver)
+        owner = qualname.split(".", 1)[0]
+        return bool(values) and all(
+            isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == owner
+            for v in values  # type: ignore[union-attr]
+        )
 
     def _plan_called_steps(self, module: cst.Module) -> None:
         """A function or method of this module that steps the optimizer outside any loop of its
