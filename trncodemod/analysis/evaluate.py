@@ -208,7 +208,8 @@ class Modules:
         `self.memory_counter += 1`): a loop that runs more than once changes them."""
         if len(self._counted) != len(self._trees):
             self._counted = {
-                path: self._counted.get(path) or _counters(t) for path, t in self._trees.items()
+                path: self._counted[path] if path in self._counted else _counters(tree)
+                for path, tree in self._trees.items()
             }
             self._all_counters = frozenset().union(*self._counted.values())
         return self._all_counters
