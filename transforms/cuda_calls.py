@@ -15,6 +15,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider
 from trncodemod.transforms.launchers import DeviceCountLauncher
 
 from trncodemod.analysis.device import OPTIONS_NAME
+from trncodemod.analysis.device_parameters import TENSOR_FACTORIES
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
@@ -300,26 +301,9 @@ class OtherCudaCall(Rule):
     sources = ("measured-cuda-calls", "measured-cuda-raises")
 
 
-# Calls that make a tensor where the default tensor type (or device) says, unless given one.
-_DEVICELESS_FACTORIES = frozenset(
-    f"torch.{name}"
-    for name in (
-        "Tensor",
-        "FloatTensor",
-        "LongTensor",
-        "tensor",
-        "zeros",
-        "ones",
-        "empty",
-        "full",
-        "rand",
-        "randn",
-        "randint",
-        "linspace",
-        "arange",
-        "eye",
-    )
-)
+# Calls that make a tensor where the default tensor type says, unless given a device: the
+# factories, and the legacy constructors (`torch.Tensor([1e10])`).
+_DEVICELESS_FACTORIES = TENSOR_FACTORIES | {"torch.Tensor", "torch.FloatTensor", "torch.LongTensor"}
 
 
 class CudaTensorConstructor(Rule):
