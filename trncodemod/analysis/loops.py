@@ -788,8 +788,11 @@ class _LoopCollector(PlainVisitor):
 
 def _steps_alone(calls: list[cst.Call], steps: list[cst.Call]) -> bool:
     """Whether every call in a loop's body, at any depth, is a method of the optimizers it
-    steps, a list's `append` or a `print`: nothing computes a gradient (`for i in range(n): optimizer.step();
-    rates.append(optimizer.get_current_learning_rate())`), so the loop trains nothing."""
+    steps, a list's `append` or a `print`, and no step is given a closure: nothing computes a
+    gradient (`for i in range(n): optimizer.step(); rates.append(optimizer.get_lr())`), so the
+    loop trains nothing. `optimizer.step(closure)` (L-BFGS) computes one in the closure."""
+    if any(step.args for step in steps):
+        return False
     receivers = {
         cst.Module([]).code_for_node(step.func.value)
         for step in steps
