@@ -80,7 +80,7 @@ class ZeroDimIndex(Rule):
 
     code = "TRN064"
     name = "zero-dim-index"
-    summary = "`loss.data[0]` on a 0-dim loss raises IndexError since torch 0.4 → `loss.item()`"
+    summary = "`loss.data[0]` on a 0-dim loss raises IndexError since torch 0.5 → `loss.item()`"
     fixable = True
     safety = Safety.SAFE
     severity = Severity.BLOCKER
