@@ -608,8 +608,7 @@ class StepMarker(Pass):
                         (f"{statement.name.value}.{member.name.value}", member)
                     )
         owned = {name: found[0] for name, found in methods.items() if len(found) == 1}
-        callers: dict[str, cst.For | cst.While] = {}
-        names: dict[str, str] = {}  # the key of ``functions`` -> the name a finding gives
+        callers: dict[str, cst.For | cst.While] = {}  # function or "Class.method" -> its loop
         for loop in walk(module):
             if not isinstance(loop, cst.For | cst.While) or loop in loops:
                 continue
@@ -622,7 +621,6 @@ class StepMarker(Pass):
                     continue
                 if isinstance(node.func, cst.Name) and node.func.value in functions:
                     callers.setdefault(node.func.value, loop)
-                    names.setdefault(node.func.value, node.func.value)
                 elif (
                     isinstance(node.func, cst.Attribute)
                     and node.func.attr.value in owned
@@ -636,11 +634,9 @@ class StepMarker(Pass):
                 ):
                     qualname, method = owned[node.func.attr.value]
                     callers.setdefault(qualname, loop)
-                    names.setdefault(qualname, qualname)
                     functions.setdefault(qualname, method)
-        for key, loop in callers.items():
-            function = functions[key]
-            name = names[key]
+        for name, loop in callers.items():
+            function = functions[name]
             if function in (f for _, f in _enclosing_functions(module, loop)):
                 continue  # a recursive or enclosing call: not a step taken from a loop
             steps = self._steps_to_cut(function)
