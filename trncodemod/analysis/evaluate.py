@@ -184,6 +184,7 @@ class Modules:
         self._definitions: dict[str, _Definitions] = {}
         self._counted: dict[str, frozenset[str]] = {}
         self._all_counters: frozenset[str] = frozenset()
+        self._training: dict[str, bool] = {}
         from trncodemod.analysis.program import _Index
 
         self.index = _Index(texts)
@@ -202,6 +203,12 @@ class Modules:
         if path not in self._definitions:
             self._definitions[path] = _definitions(self.tree(path))
         return self._definitions[path]
+
+    def names_training(self, path: str) -> bool:
+        """``_names_training`` of the module, walked once for every entry point that runs it."""
+        if path not in self._training:
+            self._training[path] = _names_training(self.tree(path))
+        return self._training[path]
 
     def counters(self) -> frozenset[str]:
         """The names and attributes some module read so far adds to in place (`step += 1`,
@@ -285,7 +292,7 @@ class Evaluator(LibraryCalls):
         # Any code that builds an optimizer or a module to train: without it a `backward()`
         # only shows a gradient.
         self.trace.trains_parameters = any(
-            _names_training(self.modules.tree(path)) for path in self.trace.modules
+            self.modules.names_training(path) for path in self.trace.modules
         )
         self.trace.other_device = self._other_device()
         if not self.trace.stopped and self.observed is None:

@@ -1400,8 +1400,8 @@ class LibraryCalls:
             return self._new(obj)
         if name.startswith("torch.") and args and isinstance(args[0], Tensor):
             return args[0]
-        if name.startswith("torch.") and args and _joined_tensors(args[0]) is not None:
-            return _joined_tensors(args[0])  # `torch.cat([a, b], -1)`, `torch.stack(moved)`
+        if name.startswith("torch.") and args and (joined := _joined_tensors(args[0])) is not None:
+            return joined  # `torch.cat([a, b], -1)`, `torch.stack(moved)`
         if name == "open":
             return self._opened(args, kwargs, at)
         if name in ("pathlib.Path", "pathlib.PurePath") and len(args) == 1:
