@@ -525,6 +525,32 @@ def test_launch_lines_keep_their_arguments_continued_lines_joined(tmp_path) -> N
     ]
 
 
+def test_a_launch_line_continued_after_trailing_spaces_or_ended_by_a_code_span(tmp_path) -> None:
+    """Documentation often leaves spaces after the backslash that continues a command, and
+    names a command inside a sentence's code span: the first is joined, the second ends at its
+    backtick (so `python main.py --help` in prose is a help call, not a run)."""
+    from pathlib import PurePosixPath
+
+    from trncodemod.pipeline.program import _launched
+
+    readme = tmp_path / "get_started.md"
+    readme.write_text(
+        "python -m torch.distributed.launch --nproc_per_node 8 main.py \\ \n"
+        "--cfg configs/tiny.yaml --batch-size 128\n"
+        "For more, run `python main.py --help` to get a detailed message.\n"
+        "Or `python main.py --cfg a.yaml` then read the log.\n"
+    )
+    found = _launched(readme, PurePosixPath("."), {"main.py"})
+    assert found == [
+        (
+            "main.py",
+            "get_started.md: python -m torch.distributed.launch --nproc_per_node 8 main.py "
+            "--cfg configs/tiny.yaml --batch-size 128",
+        ),
+        ("main.py", "get_started.md: python main.py --cfg a.yaml"),
+    ]
+
+
 INFERENCE_TREE = {
     "models.py": """
         import torch.nn as nn

@@ -19,14 +19,17 @@ from trncodemod.analysis.abstract_values import Const, Dict, Seq, Unknown, Value
 
 MAX_BYTES = 64 * 1024  # a configuration file, not a data set
 SUFFIXES = (".json", ".yaml", ".yml")
+# absl's flag files (`--flagfile=config/CIFAR10.txt`): one option a line.
+FLAG_FILE_SUFFIXES = (".txt", ".cfg", ".flags", ".flagfile")
 # How a text read from a configuration file says where it came from (in its ``why``).
 READ_FROM = "read from "
 
 
-def config_path(folder: str, spelled: str) -> str | None:
+def config_path(folder: str, spelled: str, suffixes: tuple[str, ...] = SUFFIXES) -> str | None:
     """The repository path of ``spelled`` opened by a script launched in ``folder``; None where
-    it names no configuration file inside the repository."""
-    if not spelled.endswith(SUFFIXES) or spelled.startswith(("/", "~")) or "\\" in spelled:
+    it names no configuration file (a name ending in one of ``suffixes``) inside the
+    repository."""
+    if not spelled.endswith(suffixes) or spelled.startswith(("/", "~")) or "\\" in spelled:
         return None
     joined = posixpath.normpath(posixpath.join(folder, spelled))
     if joined.startswith("../") or joined == ".." or posixpath.isabs(joined):

@@ -272,6 +272,7 @@ class Evaluator(LibraryCalls):
         # Per optimizer: the models it took the parameters of, and where each was then.
         self.held_parameters: dict[int, list[tuple[int, Value | None]]] = {}
         self.loaded: dict[str, dict[str, Value]] = {}
+        self._absl: Ref | None = None  # absl's `flags.FLAGS`, once a run reads it
         self.entry = entry
         try:
             env = self._load(entry, main=not function)
@@ -940,6 +941,8 @@ class Evaluator(LibraryCalls):
                 if found is not None:
                     return found
             return Bound(target=owner.target, name=attr)  # a library base's (`nn.Module`)
+        if isinstance(owner, External) and owner.name == "absl.flags.FLAGS":
+            owner = self._absl_flags()
         if isinstance(owner, External):
             name = f"{owner.name}.{attr}"
             if name.startswith("torch.cuda.") and name.endswith("Tensor"):

@@ -45,10 +45,13 @@ from trncodemod.analysis.abstract_values import (
     device_of_string,
     truth,
 )
-from trncodemod.analysis.config_files import READ_FROM, config_path, parse
+from trncodemod.analysis.config_files import FLAG_FILE_SUFFIXES, READ_FROM, config_path, parse
 from trncodemod.analysis.training import dotted
 
 # Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
+_BOOL = External(name="bool")
+# The word that stands for a `--flagfile` the tool could not read, followed by its path.
+_UNREAD = "\0unread:"
 _LAUNCHES = frozenset({"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"})
 # torch.multiprocessing's: `spawn(fn, args=(), nprocs=1, ...)` starts `nprocs` processes.
 _SPAWNS = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"})
@@ -985,32 +988,111 @@ class LibraryCalls:
             obj.attrs[field_name] = value
         return ref
 
-    def _launched(self, flags, action, default, kind, at, negative=()) -> Value:
+    # -- absl flags ------------------------------------------------------------------------------
+    def _absl_flags(self) -> Ref:
+        """absl's `flags.FLAGS`: one namespace per run, whose options each `DEFINE_*` adds."""
+        if self._absl is None or self._absl.id not in self.heap:
+            self._absl = self._new(Obj("namespace", built=f"{self.entry}:1", spelled="FLAGS"))
+        return self._absl
+
+    def _absl_define(self, name: str, args, kwargs, at: str) -> Value:
+        """absl 2.1 `flags.DEFINE_<kind>(name, default, help)`: an option of `flags.FLAGS`. On
+        the command line a bool is `--name`, `--noname` or `--name=false`; any other kind is
+        `--name=value` or `--name value`; `--flagfile=path` reads more options from a file,
+        one a line (absl/flags/_flagvalues.py `read_flags_from_files`)."""
+        given = args[0] if args else kwargs.get("name")
+        if not (isinstance(given, Const) and isinstance(given.value, str)):
+            return Const()
+        key = given.value
+        default = args[1] if len(args) > 1 else kwargs.get("default", Const())
+        kind = name.rsplit(".", 1)[-1].removeprefix("DEFINE_")
+        flags = [f"--{key}"]
+        if kind in ("bool", "boolean"):
+            negative = [f"--no{key}"]
+            value = self._launched(flags, "absl_bool", default, _BOOL, at, negative, True)
+        elif kind.startswith("multi") or kind in ("list", "spaceseplist"):
+            value = self._launched(flags, "list", default, None, at, flag_files=True)
+        else:
+            typed = {"integer": "int", "float": "float"}.get(kind)
+            kind_value = External(name=typed) if typed else None
+            value = self._launched(flags, "", default, kind_value, at, flag_files=True)
+        self.heap[self._absl_flags().id].attrs[key] = value
+        return Const()
+
+    def _launch_words(self, line: str, flag_files: bool) -> list[str]:
+        """A launch line's words after the script, with each `--flagfile` it names (where
+        ``flag_files``) replaced by that file's options; a file the tool cannot read becomes
+        one word that leaves every option it may set undecided."""
+        words = line.split(": ", 1)[-1].split()
+        if not flag_files:
+            return words
+        folder = posixpath.dirname(line.split(": ", 1)[0])
+        return self._flag_file_words(words, folder, 0)
+
+    def _flag_file_words(self, words: list[str], folder: str, depth: int) -> list[str]:
+        out: list[str] = []
+        index = 0
+        while index < len(words):
+            word = words[index]
+            index += 1
+            name, eq, rest = word.partition("=")
+            if name != "--flagfile":
+                out.append(word)
+                continue
+            if not eq and index < len(words):
+                rest, index = words[index], index + 1
+            spelled = rest.strip("\"'")
+            path = config_path(folder, spelled, FLAG_FILE_SUFFIXES)
+            text = self.read_config(path) if path and self.read_config and depth < 4 else None
+            if text is None:
+                out.append(_UNREAD + spelled)
+                continue
+            lines = (t.strip() for t in text.splitlines())
+            read = [t for t in lines if t and not t.startswith(("#", "//"))]
+            out += self._flag_file_words(read, posixpath.dirname(path or ""), depth + 1)
+        return out
+
+    def _launched(self, flags, action, default, kind, at, negative=(), flag_files=False) -> Value:
         """An option's value on the known launches: the default where no launch line sets it,
         the value the launch lines give where they all agree, else undecided. ``negative``: the
-        flags that turn a bool option off (`--no-cuda`)."""
+        flags that turn a bool option off (`--no-cuda`); ``flag_files``: absl's `--flagfile`
+        words are read. Where the lines disagree and some do not mention the option at all, the
+        documented run is the one with the default."""
         flag_text = "/".join((*flags, *negative))
         lines = self.launch_lines.get(self.entry, ())
         values = []
+        unmentioned = []
         for line in lines:
-            words = line.split(": ", 1)[-1].split()
+            words = self._launch_words(line, flag_files)
             value: Value = default
+            mentioned = False
             for index, word in enumerate(words):
                 name, eq, rest = word.partition("=")
+                if word.startswith(_UNREAD):
+                    reason = f"`{word[len(_UNREAD) :]}`, a flag file on a launch line, is not read"
+                    value, mentioned = Unknown(at=at, reason=reason), True
+                    continue
                 if name in negative:
-                    value = Const(value=False)
+                    value, mentioned = Const(value=False), True
                     continue
                 if name not in flags:
                     continue
+                mentioned = True
                 if action == "store_true":
                     value = Const(value=True)
                 elif action == "store_false":
                     value = Const(value=False)
+                elif action == "absl_bool":
+                    value = _typed(rest, kind) if eq else Const(value=True)
+                elif action == "list":
+                    value = Unknown(at=at, reason=f"the launch lines set the list `{name}`")
                 elif eq:
                     value = _typed(rest, kind)
                 elif index + 1 < len(words):
                     value = _typed(words[index + 1], kind)
             values.append((line, value))
+            if not mentioned:
+                unmentioned.append(line)
         path, line_no = _split(at)
         if not values:
             text = f"`{flag_text}` defaults to {_show(default)}"
@@ -1025,7 +1107,7 @@ class LibraryCalls:
             shown = "; ".join(line for line, _ in values[:2])
             text = f"`{flag_text}` is {_show(first)} on every launch line ({shown})"
             return _with_why(first, (Launched(path, line_no, text),))
-        plain = [line for line, v in values if v == default and not isinstance(v, Unknown)]
+        plain = unmentioned
         if plain and isinstance(default, Const):
             # `python main.py` and `python main.py --no-accel`: the documented run is the one
             # with the default; the others opt out on purpose.
@@ -1320,6 +1402,13 @@ class LibraryCalls:
             return self._replay_buffer(args, kwargs, at, node, frame)
         if name == "fire.Fire":
             return self._fire(args, kwargs, at, node, frame)
+        if name.startswith("absl.flags.DEFINE_"):
+            return self._absl_define(name, args, kwargs, at)
+        if name == "absl.app.run" and args:
+            # absl 2.1 `app.run(main)` parses the command line, then calls `main(argv)`.
+            argv = Unknown(at=at, reason="the command line's remaining words")
+            self._apply(args[0], [argv], {}, at, node, frame)
+            return Const()
         if name in ("tyro.cli", "tyro.cli.cli") and args:
             return self._dataclass_cli(args[0], "tyro", at, node, frame)
         if name.endswith("HfArgumentParser") and args:

@@ -92,7 +92,8 @@ def program_views(
 def config_reader(files: Iterable[tuple[Path, str]]) -> Callable[[str], str | None]:
     """A reader of the repository's configuration files by their path in it (the paths the
     findings use): the text of a small `.json`/`.yaml`/`.yml` file inside the one folder the
-    given files (real path, path in the repository) are under, never one a link or `..` leads out of it; None otherwise."""
+    given files (real path, path in the repository) are under (and an absl flag file:
+    `.txt`, `.cfg`, `.flags`), never one a link or `..` leads out of it; None otherwise."""
     roots = set()
     for path, display in files:
         parts = PurePosixPath(display).parts
@@ -103,7 +104,8 @@ def config_reader(files: Iterable[tuple[Path, str]]) -> Callable[[str], str | No
     root = next(iter(roots)) if len(roots) == 1 else None
 
     def read(path: str) -> str | None:
-        if root is None or not path.endswith(config_files.SUFFIXES) or ".." in path.split("/"):
+        suffixes = config_files.SUFFIXES + config_files.FLAG_FILE_SUFFIXES
+        if root is None or not path.endswith(suffixes) or ".." in path.split("/"):
             return None
         try:
             real = (root / path).resolve()
@@ -176,8 +178,9 @@ def _read_small(path: Path) -> str:
 
 def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[tuple[str, str]]:
     found = []
-    # A command continued on the next line, in a file with LF or CRLF line ends.
-    text = _read_small(path).replace("\\\r\n", " ").replace("\\\n", " ")
+    # A command continued on the next line, in a file with LF or CRLF line ends (a backslash
+    # with spaces after it, as documentation often has, is meant as one too).
+    text = _CONTINUED.sub(" ", _read_small(path))
     for match in _LAUNCH.finditer(text):
         script = match.group(1)
         beside = (shown / script).as_posix().removeprefix("./")
@@ -198,8 +201,10 @@ def _launched(path: Path, shown: PurePosixPath, modules: set[str]) -> list[tuple
 
 
 _HELP = frozenset({"-h", "--help"})
-# Where a launch line's command ends: the line, or a pipe, `;` or `&`.
-_LINE_END = re.compile(r"[\n|;&]")
+# Where a launch line's command ends: the line, a pipe, `;` or `&`, or the backtick that ends
+# a Markdown code span (`python main.py --help` in a sentence).
+_LINE_END = re.compile(r"[\n|;&`]")
+_CONTINUED = re.compile(r"\\[ \t]*\r?\n")
 
 
 def _console_scripts(path: Path) -> list[tuple[str, str]]:
