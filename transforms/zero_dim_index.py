@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.metadata import Assignment, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
@@ -47,6 +48,11 @@ _FUNCTIONAL_LOSSES = frozenset(
 # Reductions that keep a loss 0-dim; `reduce=False` (torch 0.3) and `reduction="none"` do not.
 _SCALAR_REDUCTIONS = frozenset({"mean", "sum", "batchmean"})
 _WHOLE_REDUCTIONS = frozenset({"mean", "sum"})
+_WHOLE_FUNCTIONS = frozenset({"torch.sum", "torch.mean"})
+# A 0-dim tensor's methods that scale it by a number (torch 0.3 code chains the in-place ones).
+_SCALING_METHODS = frozenset(
+    {"mul", "mul_", "div", "div_", "add", "add_", "sub", "sub_", "neg", "neg_", "abs", "sqrt"}
+)
 
 
 class ZeroDimIndex(Rule):
@@ -108,8 +114,9 @@ class ZeroDimIndexRewrite(Pass):
         if not self._scalar(value, 0):
             return updated_node
         message = (
-            f"`{_code(original_node)}` indexes a loss, a 0-dim tensor since torch 0.4: it raises "
-            f"IndexError on the target's torch → `{value.value}.item()`"
+            f"`{_code(original_node)}` indexes a 0-dim tensor (a loss, or a whole tensor's sum "
+            f"or mean, since torch 0.4): it raises IndexError on the target's torch → "
+            f"`{value.value}.item()`"
         )
         if not self.report(original_node, ZeroDimIndex, message, True):
             return updated_node
@@ -117,7 +124,7 @@ class ZeroDimIndexRewrite(Pass):
 
     def _scalar(self, node: cst.BaseExpression, depth: int) -> bool:
         """Whether ``node`` is certainly a 0-dim tensor (see the rule)."""
-        if depth > 3:
+        if depth > 6:
             return False
         if isinstance(node, cst.Name):
             values = self.bound_values(node)
@@ -131,12 +138,30 @@ class ZeroDimIndexRewrite(Pass):
             return bool(rest) and all(self._scalar(s, depth + 1) for s in rest)
         if not isinstance(node, cst.Call):
             return False
-        if _reduces_all(node):
-            return True
+        if (
+            _reduces_all(node)
+            or self.module_names(node.func) & _WHOLE_FUNCTIONS
+            and (len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star)
+        ):
+            return True  # `x.sum()`, `torch.sum(x)`
+        if (
+            isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _SCALING_METHODS
+            and all(
+                isinstance(a.value, cst.Integer | cst.Float | cst.UnaryOperation) for a in node.args
+            )
+        ):
+            return self._scalar(node.func.value, depth + 1)  # `torch.sum(x).mul_(-0.5)`
         if not _keeps_reduction(node):
             return False
         if self.module_names(node.func) & _FUNCTIONAL_LOSSES:
             return True
+        if isinstance(node.func, cst.Name) and (defined := self._own_function(node.func)):
+            # A loss function of the file: every value it returns is one.
+            returned = _returned(defined)
+            return bool(returned) and all(
+                r is not None and self._scalar(r, depth + 1) for r in returned
+            )
         if isinstance(node.func, cst.Name):
             modules = self.bound_values(node.func)
             return bool(modules) and all(
@@ -144,6 +169,17 @@ class ZeroDimIndexRewrite(Pass):
                 for v in modules  # type: ignore[union-attr]
             )
         return False
+
+    def _own_function(self, name: cst.Name) -> cst.FunctionDef | None:
+        """The function ``name`` calls, where its one binding is a `def` of the file."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None or name.value not in scope:
+            return None
+        bindings = list(scope[name.value])
+        if len(bindings) != 1 or not isinstance(bindings[0], Assignment):
+            return None
+        node = bindings[0].node
+        return node if isinstance(node, cst.FunctionDef) and not node.asynchronous else None
 
     def _loss_module(self, call: cst.Call) -> bool:
         names = self.module_names(call.func)
@@ -153,6 +189,31 @@ class ZeroDimIndexRewrite(Pass):
             and not name.endswith("WithLoss")  # AdaptiveLogSoftmaxWithLoss returns a pair
             for name in names
         )
+
+
+def _returned(function: cst.FunctionDef) -> list[cst.BaseExpression | None]:
+    """What each `return` of ``function`` gives (None for a bare one), not counting those of
+    functions and classes inside it; a generator gives no value to judge."""
+    found: list[cst.BaseExpression | None] = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node.value)
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            found.append(None)
+
+    function.visit(_Returns())
+    return found
 
 
 def _index_is_zero(node: cst.Subscript) -> bool:
