@@ -58,7 +58,7 @@ from trncodemod.analysis.dataset_sizes import (
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loader_scan import LOADER_POSITIONS, may_need_drop_last
 from trncodemod.analysis.loops import dotted, find_step_loops, is_backward, is_optimizer_step
-from trncodemod.analysis.nodes import find
+from trncodemod.analysis.nodes import find, is_main_test
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
@@ -268,7 +268,7 @@ class PadToBuckets(Pass):
         the CPU. No compiled step sees their batches, so their last partial batch costs nothing."""
         if any(is_optimizer_step(c) or is_backward(c) for c in find(module, cst.Call)):
             return set()
-        guards = [s for s in module.body if isinstance(s, cst.If) and _is_main_test(s.test)]
+        guards = [s for s in module.body if isinstance(s, cst.If) and is_main_test(s.test)]
         steps = find_step_loops(module)
         iterated: dict[cst.Call, bool] = {}  # loader -> every loop over it is a demo loop
         for loop in find(module, cst.For):
@@ -944,21 +944,6 @@ def _is_preamble(statement: cst.BaseStatement, index: int) -> bool:
     if all(isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body):
         return True
     return index == 0 and m.matches(statement, m.SimpleStatementLine([m.Expr(m.SimpleString())]))
-
-
-def _is_main_test(test: cst.BaseExpression) -> bool:
-    """``__name__ == "__main__"``."""
-    return m.matches(
-        test,
-        m.Comparison(
-            left=m.Name("__name__"),
-            comparisons=[
-                m.ComparisonTarget(
-                    m.Equal(), m.SimpleString('"__main__"') | m.SimpleString("'__main__'")
-                )
-            ],
-        ),
-    )
 
 
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:

@@ -18,7 +18,7 @@ from trncodemod.analysis.device import OPTIONS_NAME
 from trncodemod.analysis.device_parameters import TENSOR_FACTORIES
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.analysis.nodes import find
+from trncodemod.analysis.nodes import find, is_main_test
 from trncodemod.analysis.training import XLA_DEVICE
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -738,12 +738,15 @@ class CudaOnlyCalls(DropsStatements, Pass):
         return None
 
     def _runs_when_called(self, node: cst.CSTNode) -> bool:
-        """``node`` is in the body of a function or lambda (not a parameter's default): it runs
-        when that is called, not when its module is imported."""
+        """``node`` is in the body of a function or lambda (not a parameter's default), or in a
+        script's `if __name__ == "__main__":` block: it runs when that is called or the script
+        is run, not when its module is imported."""
         child, parent = node, self.get_metadata(ParentNodeProvider, node, None)
         while parent is not None:
             if isinstance(parent, cst.FunctionDef | cst.Lambda):
                 return child is parent.body
+            if isinstance(parent, cst.If) and child is parent.body and is_main_test(parent.test):
+                return True
             child, parent = parent, self.get_metadata(ParentNodeProvider, parent, None)
         return False
 

@@ -700,7 +700,9 @@ class DataParallel(Pass):
         steps = [
             c
             for c in calls
-            if is_optimizer_step(c) and c.func.attr.value == "step"  # type: ignore[attr-defined]
+            if is_optimizer_step(c)
+            and isinstance(c.func, cst.Attribute)
+            and c.func.attr.value == "step"
         ]
         if not self.data_parallel or self.uses_ddp:
             return

@@ -71,7 +71,7 @@ from trncodemod.analysis.enabled import (
 )
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loops import dotted, find_step_loops
-from trncodemod.analysis.nodes import find, walk
+from trncodemod.analysis.nodes import find, is_main_test, walk
 from trncodemod.analysis.offset_slices import (
     SlicedMove,
     returned_moves,
@@ -1526,18 +1526,7 @@ class DevicePlacement(Pass):
                 return True
             if isinstance(current, cst.If) and not (
                 isinstance(self.get_metadata(ParentNodeProvider, current, None), cst.Module)
-                and m.matches(
-                    current.test,
-                    m.Comparison(
-                        left=m.Name("__name__"),
-                        comparisons=[
-                            m.ComparisonTarget(
-                                m.Equal(),
-                                m.SimpleString('"__main__"') | m.SimpleString("'__main__'"),
-                            )
-                        ],
-                    ),
-                )
+                and is_main_test(current.test)
             ):
                 return True
         return False

@@ -37,7 +37,7 @@ from trncodemod.analysis.loops import (
     unwrap_iterable,
 )
 from trncodemod.analysis.no_device import own_run_without_device, trains_without_device
-from trncodemod.analysis.nodes import children, walk
+from trncodemod.analysis.nodes import children, is_main_test, walk
 from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -978,6 +978,19 @@ class StepMarker(Pass):
         if markers:
             self._report_conditional(info, markers)
             return
+        if info.kind != "train" and info.calls_model and _drops_every_result(loop):
+            assert self._marker_api is not None
+            self.report(
+                loop,
+                EvalLoopStepMarker,
+                "this loop calls the model and drops what it returns: on the lazy XLA device "
+                "nothing runs until a live value is cut or read, so a cut here would run "
+                f"nothing (a timing loop would time only the tracing); keep the result "
+                f"(`out = model(x)`) and cut after it with `{self._marker_api.expr}`, then "
+                "`xm.wait_device_ops()` before reading the clock",
+                False,
+            )
+            return
         if loop in self._micro_batches and not per_micro_batch:
             return  # the loop that steps the optimizer cuts once per optimizer step
         assert self._marker_api is not None
@@ -1203,21 +1216,24 @@ class StepMarker(Pass):
         return updated_node.with_changes(body=body)
 
 
+def _drops_every_result(loop: cst.For | cst.While) -> bool:
+    """Every statement of ``loop``'s body is a call whose result is dropped (`model(images)` in
+    a warm-up or timing loop): nothing it computes is alive at the end of the iteration."""
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    return bool(body) and all(
+        isinstance(statement, cst.SimpleStatementLine)
+        and all(
+            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+            for small in statement.body
+        )
+        for statement in body
+    )
+
+
 def _main_guards(module: cst.Module) -> Iterator[cst.If]:
     """The module's `if __name__ == "__main__":` blocks."""
     for statement in module.body:
-        if isinstance(statement, cst.If) and m.matches(
-            statement.test,
-            m.Comparison(
-                left=m.Name("__name__"),
-                comparisons=[
-                    m.ComparisonTarget(
-                        operator=m.Equal(),
-                        comparator=m.SimpleString('"__main__"') | m.SimpleString("'__main__'"),
-                    )
-                ],
-            ),
-        ):
+        if isinstance(statement, cst.If) and is_main_test(statement.test):
             yield statement
 
 

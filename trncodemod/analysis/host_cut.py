@@ -289,7 +289,9 @@ def _starts_as_cpu_tensor(name: str, loop: Loop, scope: cst.CSTNode) -> bool:
 def _reads_sharing_a_cut(loop: Loop, reads: list[cst.Call], made: set[str]) -> list[cst.Call]:
     """The ``reads`` that a cut right before the first read would serve: those of a value
     computed before that statement, other than a batch only moved to the device (`labels =
-    labels.to(device)`: device data, copied back without running a graph). One read of such
+    labels.to(device)`: device data, copied back without running a graph), or computed after it
+    from one (`num_correct = (pred == label).sum()` from `out`, the forward pass read first as
+    `loss.item()`: each read runs that forward again, 2 executions a batch). One read of such
     values runs their graph once by itself; a cut would add an execution (a forward pass read
     with one argmax and its labels: 2.0 executions a batch with the cut, 1.0 without;
     benchmarks/step_shapes/eval_host_read.py)."""
@@ -300,7 +302,35 @@ def _reads_sharing_a_cut(loop: Loop, reads: list[cst.Call], made: set[str]) -> l
     computed = (
         assigned_names(cst.IndentedBlock(body=list(statements[: first[0]]))) & made
     ) - _moved_batches(loop)
-    return [read for read in reads if _read_names(read) & computed]
+    sources = _sources(statements[first[0] :], made)
+    return [read for read in reads if _closure(_read_names(read), sources) & computed]
+
+
+def _sources(statements, made: set[str]) -> dict[str, set[str]]:
+    """Per name the statements bind, the names of the iteration its values are computed from
+    (`num_correct = (pred == label).sum()` after `_, pred = torch.max(out, 1)`: `pred`, `label`;
+    then `out`)."""
+    found: dict[str, set[str]] = {}
+    for statement in statements:
+        for node in walk(statement):
+            if isinstance(node, cst.Assign):
+                read = _names_read(node.value) & made
+                for target in node.targets:
+                    for name in target_names(target.target):
+                        found.setdefault(name, set()).update(read)
+    return found
+
+
+def _closure(names: set[str], sources: dict[str, set[str]]) -> set[str]:
+    """``names`` and every name they are computed from, through ``sources``."""
+    seen = set(names)
+    stack = list(names)
+    while stack:
+        for source in sources.get(stack.pop(), ()):
+            if source not in seen:
+                seen.add(source)
+                stack.append(source)
+    return seen
 
 
 def _read_names(read: cst.Call) -> set[str]:

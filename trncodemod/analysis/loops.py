@@ -11,7 +11,6 @@ wrapper copies the module, and only the copy's nodes are the ``original_node`` a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Container, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -19,17 +18,13 @@ from typing import Literal
 import libcst as cst
 import libcst.matchers as m
 
+from trncodemod.analysis.model_names import OPTIMIZER_NAME as _OPTIMIZER
+from trncodemod.analysis.model_names import SCALER_NAME as _SCALER
 from trncodemod.analysis.model_names import is_model_name
 from trncodemod.analysis.nodes import children, find, visit, walk
 from trncodemod.passes import PlainVisitor, per_tree
 
 Loop = cst.For | cst.While
-# `optimizer`, `opt_d`, `optim2`, and a capital-letter suffix (dcgan's `optimizerD`/`optimizerG`;
-# not `options`).
-_OPTIMIZER = re.compile(
-    r"(^|_)(optim|optimizer|opt|optimiser)(\d*|_\w*|(?-i:[A-Z])\w*)$", re.IGNORECASE
-)
-_SCALER = re.compile(r"scaler", re.IGNORECASE)
 _SCOPE_BREAKERS = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 DEVICE_LOADERS = ("MpDeviceLoader", "ParallelLoader")
 #  The step marker in every spelling ([xla-model, xla-api]); `xm.wait_device_ops()` is not one: it
@@ -99,8 +94,13 @@ def target_names(target: cst.BaseExpression) -> set[str]:
 
 
 def is_optimizer_step(call: cst.Call) -> bool:
-    """``optimizer.step()``, ``opt_d.step()``, ``scaler.step(optimizer)``, ``xm.optimizer_step(o)``."""
+    """``optimizer.step()``, ``opt_d.step()``, ``scaler.step(optimizer)``, ``xm.optimizer_step(o)``,
+    and a loss scaler called with the optimizer (``loss_scaler(loss, optimizer, ...)``, timm's
+    `NativeScaler` and the copies DeiT, ConvNeXt, MAE and Swin keep: its `__call__` runs the
+    backward pass and the optimizer step)."""
     func = call.func
+    if is_scaler_call(call):
+        return True
     if not isinstance(func, cst.Attribute):
         return False
     if func.attr.value == "optimizer_step":
@@ -114,6 +114,21 @@ def is_optimizer_step(call: cst.Call) -> bool:
     if _SCALER.search(last):
         return bool(call.args)
     return bool(_OPTIMIZER.search(last)) and "sched" not in last.lower()
+
+
+def is_scaler_call(call: cst.Call) -> bool:
+    """``loss_scaler(loss, optimizer, clip_grad=...)``: a callable named for a loss scaler, given
+    an optimizer among its first three arguments."""
+    receiver = dotted(call.func)
+    if receiver is None or not _SCALER.search(receiver.rsplit(".", 1)[-1]):
+        return False
+    for arg in call.args[:3]:
+        name = (
+            dotted(arg.value) if arg.keyword is None or arg.keyword.value == "optimizer" else None
+        )
+        if name is not None and _OPTIMIZER.search(name.rsplit(".", 1)[-1]):
+            return "sched" not in name.lower()
+    return False
 
 
 def is_backward(call: cst.Call) -> bool:

@@ -545,3 +545,16 @@ def in_place_visits() -> Iterator[None]:
         yield
     finally:
         cst.CSTNode.visit = _LIBCST_VISIT  # type: ignore[method-assign]
+
+
+def is_main_test(test: cst.BaseExpression) -> bool:
+    """`__name__ == "__main__"` (either way round): a script's block that runs when it is run,
+    never when it is imported."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    if not isinstance(test.comparisons[0].operator, cst.Equal):
+        return False
+    sides = (test.left, test.comparisons[0].comparator)
+    return any(isinstance(x, cst.Name) and x.value == "__name__" for x in sides) and any(
+        isinstance(x, cst.SimpleString) and x.evaluated_value == "__main__" for x in sides
+    )

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from trncodemod.analysis.ast_nodes import own_nodes
 from trncodemod.analysis.element_reads import ElementRead, element_reads
-from trncodemod.analysis.model_names import is_model_name
+from trncodemod.analysis.model_names import ast_is_scaler_call, is_model_name
 from trncodemod.analysis.training import dotted
 
 # A value expression, as nested tuples (lists in JSON):
@@ -308,7 +308,10 @@ def _either(*nodes: ast.AST) -> Value | None:
 
 # -- step loops -------------------------------------------------------------------------------
 def _is_optimizer_step(node: ast.AST) -> bool:
-    """``optimizer.step()``, ``opt_d.step()``, ``xm.optimizer_step(opt)`` (not a scheduler's)."""
+    """``optimizer.step()``, ``opt_d.step()``, ``xm.optimizer_step(opt)`` (not a scheduler's), and
+    a loss scaler called with the optimizer (``loss_scaler(loss, optimizer)``)."""
+    if isinstance(node, ast.Call) and ast_is_scaler_call(node):
+        return True
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return False
     attr = node.func.attr

@@ -15,6 +15,7 @@ from trncodemod.analysis.ast_nodes import nodes
 from trncodemod.analysis.facts import FileFacts, dotted
 from trncodemod.analysis.facts import target_names as ast_target_names
 from trncodemod.analysis.loops import _OPTIMIZER, _SCALER, DEVICE_LOADERS, is_model_name
+from trncodemod.analysis.model_names import ast_is_scaler_call
 
 _AST_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _AST_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -42,6 +43,8 @@ def ast_root_name(node: ast.AST) -> str | None:
 def _ast_is_optimizer_step(call: ast.Call) -> bool:
     """loops.is_optimizer_step on the ast."""
     func = call.func
+    if ast_is_scaler_call(call):
+        return True
     if type(func) is not ast.Attribute:
         return False
     if func.attr == "optimizer_step":
