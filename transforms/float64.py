@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 from trncodemod.transforms.float64_host import HostFloat64
 from trncodemod.transforms.float64_models import ModelPrecision
@@ -165,6 +166,15 @@ _DOUBLE_TENSOR_STRINGS = frozenset(_TENSOR_TYPE_STRINGS) | _CUDA_TENSOR_TYPE_STR
 FLOAT64 = "float64"
 OTHER = "other"  # a known dtype that is not float64
 NUMPY = "numpy"  # a NumPy value whose dtype is not visible here
+
+
+# Why a float64 buffer a module's `__init__` registers is kept (TRN209).
+_KEPT_BUFFER = (
+    " kept: this buffer is computed on the host when the module is built, in float64 on "
+    "purpose (a schedule, a table); it moves to the device as float64, which Neuron stores and "
+    "computes in f32 from the float64 values; float32 here would change those values (to match "
+    "on the CPU check, cast each buffer with `.float()` after its host maths)"
+)
 
 
 def _string_value(node: cst.BaseExpression) -> str | None:
@@ -563,6 +573,9 @@ class Float64ToFloat32(Pass):
                 False,
             )
             return updated
+        if role == "fix" and self._buffer_made_in_init(call):
+            self.report(original.value, Float64OnHost, f"{spelled}{_KEPT_BUFFER}", False)
+            return updated
         how = self._cast_on_host(call) if role == "fix" else None
         if how is not None:
             self.report(
@@ -759,6 +772,9 @@ class Float64ToFloat32(Pass):
             and not original_node.args
             and self._method(original_node) == "double"
         ):
+            if self._buffer_made_in_init(original_node):
+                self.report(func.attr, Float64OnHost, f".double(){_KEPT_BUFFER}", False)
+                return updated_node
             if self.report(func.attr, DoubleMethod, ".double() → .float()", True):
                 assert isinstance(updated_node.func, cst.Attribute)
                 return updated_node.with_changes(
@@ -789,6 +805,30 @@ class Float64ToFloat32(Pass):
         if self._is(func, _TENSOR_SINKS):
             return self._convert_array(original_node, updated_node)
         return updated_node
+
+    def _buffer_made_in_init(self, call: cst.Call) -> bool:
+        """`self.register_buffer(name, torch.linspace(...).double())` (or a factory given
+        `dtype=torch.float64`) in a module's `__init__`: a tensor made on the host
+        (``HostFloat64.made_on_host``) and registered as float64 where the module is built,
+        before anything moves it (a diffusion model's noise schedule, whose `cumprod` and square
+        roots follow in double)."""
+        receiver = call.func.value if self._method(call) == "double" else call
+        if not (isinstance(receiver, cst.Call) and self._host.made_on_host(receiver)):
+            return False
+        argument = self.get_metadata(ParentNodeProvider, call, None)
+        register = self.get_metadata(ParentNodeProvider, argument, None) if argument else None
+        if not (
+            isinstance(argument, cst.Arg)
+            and isinstance(register, cst.Call)
+            and m.matches(
+                register.func, m.Attribute(value=m.Name("self"), attr=m.Name("register_buffer"))
+            )
+        ):
+            return False
+        node: cst.CSTNode | None = register
+        while node is not None and not isinstance(node, cst.FunctionDef):
+            node = self.get_metadata(ParentNodeProvider, node, None)
+        return isinstance(node, cst.FunctionDef) and node.name.value == "__init__"
 
     def _convert_array(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         positional = _positional(original)
