@@ -31,7 +31,9 @@ class StepWithoutDevice(Rule):
     """## What it does
     Finds a training step (a loop that calls `backward()` or an optimizer's `step()`) in a
     program where nothing is ever placed on a device: no `.to(...)`, `.cuda()`, `device=`,
-    torch_xla, DeepSpeed, accelerate or Lightning anywhere in the files given. Where the model
+    torch_xla, DeepSpeed, accelerate or Lightning anywhere in the files given, or, for a
+    training script no other module imports, in the files its own run reaches (a tutorial
+    collection's CPU script beside scripts that use the GPU is a program of its own). Where the model
     is a plain name built once in the step's scope (`model = Net()`) and passed to the optimizer
     (`optim.SGD(model.parameters())`), and the loop binds its batch to plain names that it
     passes straight to a call, the model is moved to the target's device where it is built and
@@ -133,7 +135,8 @@ class DeviceMissing(Pass):
             first,
             StepWithoutDevice,
             "nothing in the program places the model or its batches on a device (no `.to(...)`, "
-            "`.cuda()` or `device=` in any file given), so this step trains on the CPU and gets "
+            "`.cuda()` or `device=` in any file its run reaches), so this step trains on the CPU "
+            "and gets "
             f"no graph cut; move the model to {self.target.device.expr} once and each batch in "
             "the loop, then run trncodemod again to cut the step's graph",
             False,

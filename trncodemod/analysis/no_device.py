@@ -15,7 +15,13 @@ from collections.abc import Callable
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.program import ModuleView
-from trncodemod.analysis.training import ACCELERATE, HF_TRAINER, LIGHTNING, TrainingProfile
+from trncodemod.analysis.training import (
+    ACCELERATE,
+    HF_TRAINER,
+    LIGHTNING,
+    TrainingProfile,
+    is_main_guard,
+)
 
 FRAMEWORKS = frozenset({ACCELERATE, LIGHTNING, HF_TRAINER})
 # The spellings of a device in a file: any of them, as a lower-case word of a name or a string,
@@ -60,7 +66,7 @@ def trains_without_device(
     sees, and no other module, framework or parallel wrapper moves it."""
     if (
         program.is_test
-        or program.moves_elsewhere
+        or (program.moves_elsewhere and not _alone(program, profile, facts))
         or not profile.trains
         or set(profile.launchers) & FRAMEWORKS
         # Sharded or distributed training places the model through its wrapper's options
@@ -121,3 +127,16 @@ def own_run_without_device(
         return False
     found = facts()
     return found is not None and places_nothing(found, cuda_queries=True)
+
+
+def _alone(
+    program: ModuleView, profile: TrainingProfile, facts: Callable[[], FileFacts | None]
+) -> bool:
+    """A script that trains at its top level (no `__main__` block: not a library module with a
+    self-test), that no other module imports and whose own run reaches no module that moves
+    anything: a program of its own (a tutorial collection's CPU script beside scripts that use
+    the GPU)."""
+    if not profile.is_entry_script or program.imported or program.own_run_moves:
+        return False
+    found = facts()
+    return found is not None and not any(is_main_guard(s) for s in found.tree.body)

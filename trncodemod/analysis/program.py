@@ -1050,6 +1050,14 @@ def build_program(
         frameworks[entry] = {k for m in modules for k in summaries[m].frameworks}
         for module in modules:
             reaching.setdefault(module, []).append(entry)
+    # A training script that is neither an entry point the program names nor imported by any
+    # module (a tutorial's script, run as `python script.py` though no file says so): its own
+    # run is a program of its own too.
+    imported_anywhere = {m for i, found in program.imports.items() for m in found - {i}}
+    for path, summary in sorted(summaries.items()):
+        if summary.trains and path not in own_run_moves.keys() | imported_anywhere | tests:
+            modules = {module for module, _ in resolver.reach([(path, MODULE)])}
+            own_run_moves[path] = bool((modules - {path}) & movers)
     stopping = _stops(summaries, program, resolver)
     slicers, stepped = _offset_slicers(summaries, resolver)
     decisions = _used_decisions(summaries, resolver, tests)
@@ -1064,7 +1072,7 @@ def build_program(
     device_made = _by_path(
         resolve({p: s.device_returns for p, s in summaries.items()}, resolver.callee)
     )
-    importers = {m for importer, modules in program.imports.items() for m in modules - {importer}}
+
     named = _named_elsewhere(summaries, resolver)
     for path, summary in summaries.items():
         entries = tuple(sorted(reaching.get(path, ())))
@@ -1105,7 +1113,7 @@ def build_program(
             imported_ddp=resolver.imported_ddp(path),
             imported_meters=resolver.imported_meters(path),
             transformers=resolver.transformers(path),
-            imported=path in importers,
+            imported=path in imported_anywhere,
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),

@@ -1,0 +1,15 @@
+import torch
+from torch import nn
+
+model = nn.Conv2d(1, 4, 3)
+if torch.cuda.is_available():
+    model = model.cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(10):
+    x = torch.randn(2, 1, 8, 8)
+    if torch.cuda.is_available():
+        x = x.cuda()
+    loss = model(x).sum()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
