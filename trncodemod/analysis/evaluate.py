@@ -746,7 +746,11 @@ class Evaluator(LibraryCalls):
             if not items:
                 return Unknown()
             first = items[0]
-            return first if all(i == first for i in items) else Unknown()
+            if all(i == first for i in items):
+                return first
+            # Items that differ but are all host data (`("The dog ate".split(), ["DET", "NN"])`
+            # pairs of a tagging tutorial): one of them is host data too, never a tensor.
+            return Unknown(host=all(_host_data(i) for i in items))
         if isinstance(iterable, Ref):
             obj = self.heap.get(iterable.id)
             if obj is not None and obj.kind == "loader":
@@ -1499,6 +1503,9 @@ class Evaluator(LibraryCalls):
                     return Const(value=target.value.startswith(args[0].value), why=target.why)
                 except TypeError:
                     return Unknown(at=at)
+            # A string's other methods give strings, lists of them, numbers or bools: host
+            # data, never a tensor (`"The dog ate the apple".split()`, a sentence to tag).
+            return Unknown(at=at, host=True)
         if isinstance(target, Dict) and name == "get" and args and isinstance(args[0], Const):
             for k, v in target.items:
                 if k == args[0].value:
@@ -1508,6 +1515,19 @@ class Evaluator(LibraryCalls):
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _host_data(value: Value) -> bool:
+    """A constant, a value the run knows is on the host, or a sequence or mapping of them."""
+    if isinstance(value, Const):
+        return True
+    if isinstance(value, Unknown):
+        return value.host
+    if isinstance(value, Seq):
+        return all(_host_data(v) for v in value.items)
+    if isinstance(value, Dict):
+        return all(_host_data(v) for _, v in value.items)
+    return False
+
+
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
     | {"map", "dict", "sorted", "reversed"}
