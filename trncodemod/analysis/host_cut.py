@@ -302,18 +302,32 @@ def _reads_sharing_a_cut(loop: Loop, reads: list[cst.Call], made: set[str]) -> l
     computed = (
         assigned_names(cst.IndentedBlock(body=list(statements[: first[0]]))) & made
     ) - _moved_batches(loop)
+    # Through values computed after the first read, only to what the iteration's own statements
+    # computed before it (not a batch a nested training loop left, which its cut computed).
+    pending = computed - {
+        name
+        for statement in statements[: first[0]]
+        if isinstance(statement, cst.For | cst.While)
+        for name in assigned_names(statement)
+    }
     sources = _sources(statements[first[0] :], made)
-    return [read for read in reads if _closure(_read_names(read), sources) & computed]
+    return [
+        read
+        for read in reads
+        if _read_names(read) & computed or _closure(_read_names(read), sources) & pending
+    ]
 
 
 def _sources(statements, made: set[str]) -> dict[str, set[str]]:
     """Per name the statements bind, the names of the iteration its values are computed from
     (`num_correct = (pred == label).sum()` after `_, pred = torch.max(out, 1)`: `pred`, `label`;
-    then `out`)."""
+    then `out`); a name bound to a host read's result is host data, computed from nothing."""
     found: dict[str, set[str]] = {}
     for statement in statements:
         for node in walk(statement):
             if isinstance(node, cst.Assign):
+                if isinstance(node.value, cst.Call) and _reads_on_host(node.value, made):
+                    continue  # `correct = (pred == gt).cpu()`: host data, no graph to rerun
                 read = _names_read(node.value) & made
                 for target in node.targets:
                     for name in target_names(target.target):

@@ -198,7 +198,7 @@ def proven(
 # Rewrites the target's torch needs wherever the program trains (`torch._six`, a private name
 # the target's torch removed): a module with one keeps every rewrite, since a module is left
 # as given whole or not at all.
-_NEEDED_ON_CPU = frozenset({"TRN048", "TRN060", "TRN064"})
+_NEEDED_ON_CPU = frozenset({"TRN048", "TRN060"})
 _ON_CPU = (
     " — not applied: every entry point that runs this module trains on the CPU, where the "
     "framework that owns its loop is kept ({}); no run of it touches the XLA device"
