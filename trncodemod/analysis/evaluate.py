@@ -1143,9 +1143,15 @@ class Evaluator(LibraryCalls):
                 return left if isinstance(left, Tensor) else right
             result = _compare(op, left, right)
             if result is None:
+                # A comparison with a string, or by identity or membership, gives a bool on the
+                # host however it turns out (`preact = (opt.distill == "abound")`), not a tensor.
+                host = isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) or any(
+                    isinstance(v, Const) and isinstance(v.value, str) for v in (left, right)
+                )
                 return Unknown(
                     at=f"{frame.path}:{node.lineno}",
                     reason=_reason(left if not isinstance(left, Const) else right),
+                    host=host,
                 )
             if not result:
                 return Const(value=False, why=why[-3:])

@@ -1,8 +1,12 @@
 # Class: a step input that is host data, not a tensor: a tagger's forward takes the sentence's
 # words as a list of strings (`model(word_ids, words)`) beside the word ids moved to the device,
 # from a list of pairs whose items differ (`("The dog ate".split(), ["DET", "NN", "V"])`). The
-# words are read on the host; the step's tensors are on the device: "runs". Twin:
+# words are read on the host; so is a flag made by comparing an option with a string
+# (`preact = sys.argv[-1] == "abound"`), a bool whatever the option is. The step's tensors are on
+# the device: "runs". Twin:
 # host-words-beside-step-input-twin (the second input is a CPU tensor: "does not").
+import sys
+
 import torch
 import torch_xla
 from torch import nn
@@ -21,7 +25,7 @@ class Tagger(nn.Module):
         self.embedding = nn.Embedding(len(word_to_idx), 8)
         self.linear = nn.Linear(9, 3)
 
-    def forward(self, ids, words):
+    def forward(self, ids, words, preact=False):
         lengths = torch.tensor([[float(len(w))] for w in words], device=ids.device)
         return self.linear(torch.cat((self.embedding(ids), lengths), 1))
 
@@ -33,7 +37,8 @@ for epoch in range(10):
     for words, tags in training_data:
         ids = torch.tensor([word_to_idx[w] for w in words]).to(device)
         target = torch.tensor([tag_to_idx[t] for t in tags]).to(device)
-        loss = nn.functional.cross_entropy(model(ids, words), target)
+        preact = sys.argv[-1] == "abound"
+        loss = nn.functional.cross_entropy(model(ids, words, preact=preact), target)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
