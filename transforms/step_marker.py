@@ -31,6 +31,7 @@ from trncodemod.analysis.loops import (
     find_step_loops,
     is_device_loader,
     is_interval_guard,
+    is_model_call,
     is_optimizer_step,
     own_statements,
     top_level_expressions,
@@ -281,6 +282,13 @@ class EvalLoopStepMarker(Rule):
     (`valid_loss_avg.add(cost)`, a meter summing on the device), changed in place or stored into
     something made before the loop (`total.add_(...)`, `bank[i] = out`) keeps the marker.
 
+    A warm-up or timing loop whose body only calls the model and drops what it returns
+    (`for i in range(30): model(images)`) keeps each result in a name the function does not use
+    (`out = model(images)`): on the lazy device a dropped result is never computed, so a cut
+    after it would run nothing and the loop would time only the tracing (a reviewer of
+    first-sight batch N counted on XLA:CPU: 80 such calls with a cut each ran 1 graph execution;
+    with the result kept, 80).
+
     Fixed-count loops over tensors are not batch loops: a `for _ in range(n)` that only updates
     tensors it holds (Sinkhorn-Knopp's `Q /= torch.sum(Q, dim=0, keepdim=True)`, a power
     iteration), with no batch taken (`next(it)`, `get_batch(...)`) and no model called, is part
@@ -526,6 +534,9 @@ class StepMarker(Pass):
         self._after: dict[cst.BaseSuite, int] = {}
         self._placed_read: cst.Call | None = None  # the host read `_placement` put a cut before
         self._before: set[cst.Continue] = set()
+        # Model calls whose dropped result is kept in a name, so that the cut after them runs
+        # the forward pass (a timing loop's `model(images)` → `out = model(images)`).
+        self._kept: dict[cst.Expr, str] = {}
         self._marker_api: Api | None = None
         # Micro-batch loops (a loop that calls backward without stepping, nested in a loop that
         # steps the optimizer) -> the loop that steps.
@@ -979,17 +990,7 @@ class StepMarker(Pass):
             self._report_conditional(info, markers)
             return
         if info.kind != "train" and info.calls_model and _drops_every_result(loop):
-            assert self._marker_api is not None
-            self.report(
-                loop,
-                EvalLoopStepMarker,
-                "this loop calls the model and drops what it returns: on the lazy XLA device "
-                "nothing runs until a live value is cut or read, so a cut here would run "
-                f"nothing (a timing loop would time only the tracing); keep the result "
-                f"(`out = model(x)`) and cut after it with `{self._marker_api.expr}`, then "
-                "`xm.wait_device_ops()` before reading the clock",
-                False,
-            )
+            self._keep_results(loop)
             return
         if loop in self._micro_batches and not per_micro_batch:
             return  # the loop that steps the optimizer cuts once per optimizer step
@@ -1147,6 +1148,46 @@ class StepMarker(Pass):
                 f"add one at the loop body's top level, {where}",
                 False,
             )
+
+    def _keep_results(self, loop: cst.For | cst.While) -> None:
+        """A warm-up or timing loop whose body only calls the model and drops what it returns:
+        on the lazy device a dropped result is never computed, so a cut after it runs nothing.
+        Each model call's result is kept in a name the function does not use, and the cut goes
+        at the end of the body, where it runs that forward pass."""
+        assert self._marker_api is not None and isinstance(loop.body, cst.IndentedBlock)
+        calls = [
+            small
+            for statement in loop.body.body
+            for small in statement.body  # type: ignore[attr-defined]
+            if is_model_call(small.value, lambda name: False)
+        ]
+        if not calls:
+            return
+        scope = self._scope_of(loop)
+        used = {node.value for node in walk(scope) if isinstance(node, cst.Name)}
+        name = next((n for n in ("out", "output", "_out", "_output") if n not in used), None)
+        if name is None:
+            return
+        expr = self._marker_api.expr
+        if not self.report(
+            loop,
+            EvalLoopStepMarker,
+            f"loop that calls the model and drops what it returns (a warm-up or timing loop): "
+            f"on the lazy XLA device a dropped result is never computed, so the result is kept "
+            f"in `{name}` and `{expr}` inserted at the end of the loop body, where it runs the "
+            "forward pass; read a clock only after `xm.wait_device_ops()`",
+            True,
+        ):
+            return
+        for small in calls:
+            self._kept[small] = name
+        self._after[loop.body] = len(loop.body.body) - 1
+
+    def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.BaseSmallStatement:
+        name = self._kept.get(original_node)
+        if name is None:
+            return updated_node
+        return cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=updated_node.value)
 
     # -- rewriting ---------------------------------------------------------------------------
     def _marker(self) -> cst.Expr:
