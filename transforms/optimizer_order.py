@@ -23,6 +23,10 @@ from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
 from trncodemod.targets import Target
 
+# How far a line the program's run names may be from where the pass sees it (lines earlier passes
+# added above it).
+_SLACK = 3
+
 
 class OptimizerBeforeMove(Rule):
     """## What it does
@@ -37,6 +41,14 @@ class OptimizerBeforeMove(Rule):
     features = features.cuda()`), where nothing in it reads the optimizer. Two optimizers built
     before one such move (a GAN's generator and discriminator) are both put after it; two moves
     (`G.to(...)`, `D.to(...)`) each above its own optimizer stay together.
+
+    Where the program's run shows the optimizer stepped after a later statement of the same
+    block moved the model, also through a module built around it and moved at once (`trainer
+    = DiffusionTrainer(net, T).to(device)`), the optimizer goes below that move, with the
+    statements between built on it (`sched = LambdaLR(optim, ...)`): where nothing else between
+    reads them, they read nothing bound between, and every other statement between that names
+    the model is such a move (a layer added to the model there would change what the optimizer
+    steps).
 
     On XLA targets only.
 
@@ -148,6 +160,7 @@ class OptimizerOrder(Pass):
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
         self._tree = node
+        self._group: dict[int, tuple[int, ...]] = {}
         self._functions: dict[str, list[cst.FunctionDef]] | None = None  # when first asked
 
     def leave_IndentedBlock(
@@ -162,6 +175,7 @@ class OptimizerOrder(Pass):
 
     def _reordered(self, original, updated):  # type: ignore[no-untyped-def]
         """The block's statements with each move put before the optimizer built ahead of it."""
+        self._group = {}  # this block's: an optimizer -> what moves with it
         order = list(range(len(original)))
         codes = [_code(statement) for statement in original]
         changed = False
@@ -246,16 +260,93 @@ class OptimizerOrder(Pass):
             ):
                 downs[i] = j
         if not changed and not downs:
+            downs = self._stale_downs(original)
+        if not changed and not downs:
             return None
         statements = self._moved_up(order, list(updated)) if changed else list(updated)
         for i, j in downs.items():
-            # The optimizer goes below the move, with its own comments; positions i..j are
-            # as they were (nothing in them moved, and no optimizer is between).
-            start = statements.index(updated[i])
-            optimizer = statements.pop(start)
+            # The optimizer goes below the move, with its own comments, and the statements built
+            # on it with it (a scheduler); positions i..j are as they were (nothing in them
+            # moved, and no optimizer is between).
+            group = [updated[k] for k in self._group.get(i, (i,))]
+            for node in group:
+                statements.remove(node)
             end = statements.index(updated[j])
-            statements.insert(end + 1, optimizer)
+            statements[end + 1 : end + 1] = group
         return statements
+
+    def _stale_downs(self, original) -> dict[int, int]:  # type: ignore[no-untyped-def]
+        """The optimizers the program's run shows built over a model's parameters on the CPU and
+        stepped after a later statement of the same block moved the model, through a module
+        that holds it too (`trainer = Wrapper(model).to(device)`: ``ModuleView
+        .stale_optimizers``): each goes below the last such move, with the statements between
+        that are built on it (`sched = LambdaLR(optim, ...)`), where nothing else between reads
+        the optimizer or a name they bind, they read nothing bound between, and every other
+        statement between that names the model moves a module (a move, or a module built and
+        moved at once)."""
+        pairs = self.run.program.stale_optimizers
+        if not pairs:
+            return {}
+        lines = [self.get_metadata(PositionProvider, st) for st in original]
+        found: dict[int, int] = {}
+        for built, move in sorted(pairs):
+            # Earlier passes may have added lines above (an import), which the line map pairs
+            # up in order: the optimizer nearest its mapped line, the move as far below it.
+            at, to = self.run.from_original(built), self.run.from_original(move)
+            near = sorted(
+                (abs(r.start.line - at), k)
+                for k, r in enumerate(lines)
+                if abs(r.start.line - at) <= _SLACK and self._optimizer(original[k])
+            )
+            if not near or near[0][1] in found:
+                continue
+            i = near[0][1]
+            to += lines[i].start.line - at
+            j = next((k for k, r in enumerate(lines) if r.start.line <= to <= r.end.line), None)
+            if j is None or j <= i:
+                continue
+            target, models = self._optimizer(original[i])  # type: ignore[misc]
+            group = [i]
+            names = {target}
+            for k in range(i + 1, j + 1):
+                text = _code(original[k].with_changes(leading_lines=()))
+                reads = {n.value for n in walk(original[k]) if isinstance(n, cst.Name)}
+                if reads & names:
+                    bound = _bound([original[k]])
+                    if k == j or not bound or any(m in reads for m in models):
+                        break  # the move itself, or a statement built on both, reads it
+                    group.append(k)
+                    names |= bound
+                elif any(re.search(rf"\b{re.escape(m)}\b", text) for m in models) and not (
+                    _builds_and_moves(original[k])
+                ):
+                    break  # the model read or changed between, other than by a move
+            else:
+                others = [original[k] for k in range(i + 1, j + 1) if k not in group]
+                needed = {
+                    n.value for k in group for n in walk(original[k]) if isinstance(n, cst.Name)
+                }
+                if needed & _bound(others):
+                    continue  # the optimizer or its scheduler reads a name bound between
+                line = move  # as the file was given, where findings are shown
+                first = _code(original[i].with_changes(leading_lines=())).strip().splitlines()[0]
+                also = (
+                    f" with `{_code(original[group[1]].with_changes(leading_lines=())).strip().splitlines()[0]}`"
+                    if len(group) > 1
+                    else ""
+                )
+                if self.report(
+                    original[i],
+                    OptimizerBeforeMove,
+                    f"`{first}` moved below the move at line {line}{also}: the program's run "
+                    "shows the model's parameters taken on the CPU and the model moved after; on "
+                    "the XLA device `.to()` gives it new parameters, so an optimizer built "
+                    "before the move steps the old CPU ones and nothing trains",
+                    True,
+                ):
+                    found[i] = j
+                    self._group[i] = tuple(group)
+        return found
 
     def _reads_only(self, statement: cst.CSTNode) -> bool:
         """``statement`` only looks at what it is given: `print(model)`, or a call of the
@@ -405,3 +496,17 @@ class OptimizerOrder(Pass):
             and call.func.attr.value in ("to", "cuda")
             and _code(call.func.value) == model
         )
+
+
+def _builds_and_moves(statement: cst.CSTNode) -> bool:
+    """`x = Wrapper(model, ...).to(device)` or `model.to(device)`: one assignment or expression
+    whose value is a `.to(...)`/`.cuda()` call."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    value = small.value if isinstance(small, cst.Assign | cst.Expr) else None
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in ("to", "cuda")
+    )

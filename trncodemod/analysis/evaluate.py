@@ -1619,6 +1619,10 @@ class LaunchFacts:
     # is written, runs code of the module moves a model or a tensor to CUDA on its launch path,
     # so on the target's host (no CUDA) the original does not run there at all
     needs_cuda: frozenset[str] = frozenset()
+    # module -> (line of an optimizer's construction, line of the later statement that moves
+    # the model it took the parameters of, on the CPU then), both in the module, as a run that
+    # steps the optimizer shows them: on the XLA device the move gives the model new parameters
+    stale_optimizers: dict[str, frozenset[tuple[int, int]]] = field(default_factory=dict)
 
 
 def launch_decisions(
@@ -1649,10 +1653,17 @@ def launch_decisions(
     literals: dict[str, set[int]] = {}
     saved: set[str] = set()
     seeds: set[str] = set()
+    stale: dict[str, set[tuple[int, int]]] = {}
     runs: dict[str, set[bool]] = {}  # module -> whether each run that ran it needs CUDA
     for path, function in starts:
         trace = evaluator.run(path, function)
         _cuda_literals(trace, literals)
+        for event in trace.events:
+            if event.kind == "moved-after-optimizer":
+                built, _, moved = event.detail.partition("|")
+                (where, _, line), (other, _, at) = built.rpartition(":"), moved.rpartition(":")
+                if where == other and line.isdigit() and at.isdigit():
+                    stale.setdefault(where, set()).add((int(line), int(at)))
         saved |= {e.where for e in trace.events if e.kind == "saves-options"}
         kinds = {e.kind for e in trace.events}
         if kinds & {"backward", "optimizer"} and "model-move" in kinds:
@@ -1699,6 +1710,7 @@ def launch_decisions(
         tuple(sorted(saved)),
         tuple(sorted(seeds)),
         frozenset(m for m, cuda in runs.items() if cuda == {True}),
+        {path: frozenset(pairs) for path, pairs in stale.items()},
     )
 
 

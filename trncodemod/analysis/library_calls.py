@@ -631,15 +631,24 @@ class LibraryCalls:
         for model_id, then in self.held_parameters.get(ref.id, ()):
             model = self.heap.get(model_id)
             now = model.place if model is not None else None
-            if (
+            if not (
                 isinstance(then, Device)
                 and then.kind == "cpu"
                 and isinstance(now, Device)
-                and now.kind == "accelerator"
+                and now.kind in ("accelerator", "cuda")
             ):
+                continue
+            # Where the move was (the last decision of the model's place: its own `.to()`, or
+            # that of a module holding it): as written, or once the port makes CUDA the
+            # accelerator, the optimizer built before it steps parameters the model dropped.
+            moved = now.why[-1] if now.why else None
+            if moved is not None:
+                where = f"{optimizer.built}|{moved.path}:{moved.line}"
+                self._event("moved-after-optimizer", frame, node, where)
+            if now.kind == "accelerator":
                 spelled = model.spelled or "the model"  # type: ignore[union-attr]
                 self._event("stale", frame, node, f"{optimizer.built}|{spelled}")
-                return
+            return
 
     def _saved_options(self, value: Value, seen: set[int]) -> str:
         """Where the parsed options in ``value`` (a checkpoint's dict) were made, "" if none."""

@@ -718,6 +718,10 @@ class ModuleView:
     # The lines of this module binding a CUDA device's name (`_C.DEVICE = "cuda"`) that the
     # program's run shows put a model or its batch on CUDA (``evaluate.launch_decisions``).
     device_literals: frozenset[int] = frozenset()
+    # (line of an optimizer's construction, line of the later statement moving the model it
+    # took the parameters of on the CPU), as the program's run shows them
+    # (``evaluate.launch_decisions``): the optimizer goes below the move (TRN053).
+    stale_optimizers: frozenset[tuple[int, int]] = frozenset()
     # "path:line" of each `torch.save` the program's run shows pickling the parsed options
     # (an argparse.Namespace) into a checkpoint (``evaluate.launch_decisions``).
     options_saved: tuple[str, ...] = ()
@@ -804,6 +808,7 @@ class ModuleView:
                 sorted(self.imported_flags.items()),
                 sorted(self.launch_flags.items()),
                 sorted(self.deciding_checks),
+                sorted(self.stale_optimizers),
                 sorted(self.device_literals),
                 self.options_saved,
                 sorted(self.training_seeds),

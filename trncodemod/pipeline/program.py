@@ -77,11 +77,13 @@ def program_views(
             for where in found.seeds
             if where.rpartition(":")[0] == path
         )
-        if flags or checks or literals or found.options_saved or seeds:
+        stale = found.stale_optimizers.get(path, frozenset())
+        if flags or checks or literals or found.options_saved or seeds or stale:
             views[path] = replace(
                 view,
                 launch_flags=flags,
                 deciding_checks=checks,
+                stale_optimizers=stale,
                 device_literals=literals,
                 options_saved=found.options_saved,
                 training_seeds=seeds,
