@@ -276,3 +276,40 @@ def test_a_spelled_trainer_argument(arguments, expected):
     text = LIGHTNING.replace("logger=None, **config['trainer_params']", arguments)
     lines = {"train.py": ["README.md: python train.py -c configs/vae.yaml"]}
     assert run({"configs/vae.yaml": "{}"}, lines, text)[0].value == expected
+
+
+ABSL = (
+    "import torch, torch_xla\n"
+    "from absl import app, flags\n"
+    "FLAGS = flags.FLAGS\n"
+    "flags.DEFINE_bool('accel', False, help='train on the accelerator')\n"
+    "def main(argv):\n"
+    "    device = torch_xla.device() if FLAGS.accel else torch.device('cpu')\n"
+    "    model = torch.nn.Linear(2, 2).to(device)\n"
+    "    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "    for x in torch.utils.data.DataLoader(data):\n"
+    "        model(x.to(device)).sum().backward()\n"
+    "        optimizer.step()\n"
+    "        torch_xla.sync()\n"
+    "app.run(main)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("flag_file", "launch", "expected"),
+    [
+        ("--accel\n", "--flagfile config/run.txt", RUNS),
+        ("# comment\n--noaccel\n", "--flagfile=config/run.txt", DOES_NOT),
+        ("--noaccel\n", "--flagfile config/run.txt --accel", RUNS),
+        (None, "--flagfile config/missing.txt", CANNOT_TELL),
+    ],
+)
+def test_an_absl_flag_file_the_launch_line_names_is_read_and_recorded(flag_file, launch, expected):
+    """`--flagfile` words are the file's options, one a line, in order with the line's own; the
+    file read is part of the run's result (the verdict cache's key); one the tool cannot read
+    leaves the flags it may set undecided."""
+    lines = {"train.py": [f"README.md: python train.py {launch}"]}
+    configs = {} if flag_file is None else {"config/run.txt": flag_file}
+    found, asked, evaluator = run(configs, lines=lines, text=ABSL)
+    assert found.value == expected
+    assert asked and set(evaluator.configs_read) == set(asked)

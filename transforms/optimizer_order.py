@@ -248,7 +248,7 @@ class OptimizerOrder(Pass):
             if j is None or any(k in moved or order.index(k) != k for k in range(i, j + 1)):
                 continue
             line = self.get_metadata(PositionProvider, original[j]).start.line
-            first = _code(statement.with_changes(leading_lines=())).strip().splitlines()[0]
+            first = _first_line(statement)
             if self.report(
                 statement,
                 OptimizerBeforeMove,
@@ -329,12 +329,8 @@ class OptimizerOrder(Pass):
                 if needed & _bound(others):
                     continue  # the optimizer or its scheduler reads a name bound between
                 line = move  # as the file was given, where findings are shown
-                first = _code(original[i].with_changes(leading_lines=())).strip().splitlines()[0]
-                also = (
-                    f" with `{_code(original[group[1]].with_changes(leading_lines=())).strip().splitlines()[0]}`"
-                    if len(group) > 1
-                    else ""
-                )
+                first = _first_line(original[i])
+                also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
                 if self.report(
                     original[i],
                     OptimizerBeforeMove,
@@ -496,6 +492,11 @@ class OptimizerOrder(Pass):
             and call.func.attr.value in ("to", "cuda")
             and _code(call.func.value) == model
         )
+
+
+def _first_line(statement: cst.CSTNode) -> str:
+    """A statement's first line as written, without the comments above it."""
+    return _code(statement.with_changes(leading_lines=())).strip().splitlines()[0]  # type: ignore[attr-defined]
 
 
 def _builds_and_moves(statement: cst.CSTNode) -> bool:

@@ -48,10 +48,10 @@ from trncodemod.analysis.abstract_values import (
 from trncodemod.analysis.config_files import FLAG_FILE_SUFFIXES, READ_FROM, config_path, parse
 from trncodemod.analysis.training import dotted
 
-# Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
 _BOOL = External(name="bool")
 # The word that stands for a `--flagfile` the tool could not read, followed by its path.
 _UNREAD = "\0unread:"
+# Calls that run a function once per process: `torch_xla.launch(fn)`, `xmp.spawn(fn, args)`.
 _LAUNCHES = frozenset({"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"})
 # torch.multiprocessing's: `spawn(fn, args=(), nprocs=1, ...)` starts `nprocs` processes.
 _SPAWNS = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"})
@@ -1045,14 +1045,19 @@ class LibraryCalls:
             word = words[index]
             index += 1
             name, eq, rest = word.partition("=")
-            if name != "--flagfile":
+            if name not in ("--flagfile", "-flagfile"):
                 out.append(word)
                 continue
             if not eq and index < len(words):
                 rest, index = words[index], index + 1
             spelled = rest.strip("\"'")
             path = config_path(folder, spelled, FLAG_FILE_SUFFIXES)
-            text = self.read_config(path) if path and self.read_config and depth < 4 else None
+            text = None
+            if path and self.read_config and depth < 4:
+                # What the run read is part of its result (the verdict cache's key).
+                if path not in self.configs_read:
+                    self.configs_read[path] = self.read_config(path)
+                text = self.configs_read[path]
             if text is None:
                 out.append(_UNREAD + spelled)
                 continue
