@@ -1161,7 +1161,17 @@ class StepMarker(Pass):
             for small in statement.body  # type: ignore[attr-defined]
             if is_model_call(small.value, lambda name: False)
         ]
-        if not calls:
+        if len(calls) != 1:
+            # Two dropped results would share the name, and the first would be dropped again
+            # before the cut: a person keeps each.
+            self.report(
+                loop,
+                EvalLoopStepMarker,
+                "this loop calls the model and drops what it returns: on the lazy XLA device a "
+                "dropped result is never computed, so a cut here would run nothing; keep each "
+                f"result in a name and cut after them with `{self._marker_api.expr}`",
+                False,
+            )
             return
         scope = self._scope_of(loop)
         used = {node.value for node in walk(scope) if isinstance(node, cst.Name)}
