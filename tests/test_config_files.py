@@ -298,18 +298,25 @@ ABSL = (
 @pytest.mark.parametrize(
     ("flag_file", "launch", "expected"),
     [
+        (None, "", DOES_NOT),
+        (None, "--accel", RUNS),
+        (None, "--noaccel", DOES_NOT),
+        (None, "--accel=false", DOES_NOT),
         ("--accel\n", "--flagfile config/run.txt", RUNS),
         ("# comment\n--noaccel\n", "--flagfile=config/run.txt", DOES_NOT),
         ("--noaccel\n", "--flagfile config/run.txt --accel", RUNS),
         (None, "--flagfile config/missing.txt", CANNOT_TELL),
     ],
 )
-def test_an_absl_flag_file_the_launch_line_names_is_read_and_recorded(flag_file, launch, expected):
-    """`--flagfile` words are the file's options, one a line, in order with the line's own; the
+def test_absl_flags_and_the_flag_file_the_launch_line_names(flag_file, launch, expected):
+    """absl: `flags.DEFINE_bool("accel", False, ...)` read as `FLAGS.accel`, `app.run(main)`
+    calling `main(argv)`; `--accel`, `--noaccel` and `--accel=false` on the launch line.
+    `--flagfile` words are the file's options, one a line, in order with the line's own; the
     file read is part of the run's result (the verdict cache's key); one the tool cannot read
     leaves the flags it may set undecided."""
-    lines = {"train.py": [f"README.md: python train.py {launch}"]}
+    lines = {"train.py": [f"README.md: python train.py {launch}"]} if launch else {}
     configs = {} if flag_file is None else {"config/run.txt": flag_file}
     found, asked, evaluator = run(configs, lines=lines, text=ABSL)
     assert found.value == expected
-    assert asked and set(evaluator.configs_read) == set(asked)
+    assert bool(asked) == ("--flagfile" in launch)
+    assert set(evaluator.configs_read) == set(asked)

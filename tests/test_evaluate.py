@@ -149,30 +149,6 @@ def test_lines_that_disagree_on_a_flag_each_naming_it_leave_it_undecided():
     assert verdict({"train.py": text}, lines=plain).value == DOES_NOT
 
 
-def test_absl_flags_are_options_and_app_run_calls_main():
-    """absl: `flags.DEFINE_bool("accel", False, ...)` read as `FLAGS.accel`, `app.run(main)`
-    calling `main(argv)`; `--accel`, `--noaccel` and `--accel=false` on the launch lines."""
-    text = (
-        "import torch, torch_xla\n"
-        "from absl import app, flags\n"
-        "FLAGS = flags.FLAGS\n"
-        "flags.DEFINE_bool('accel', False, help='train on the accelerator')\n"
-        "def main(argv):\n"
-        "    device = torch_xla.device() if FLAGS.accel else torch.device('cpu')\n"
-        "    model = torch.nn.Linear(2, 2).to(device)\n"
-        + "".join("    " + line + "\n" for line in STEP.splitlines())
-        + "app.run(main)\n"
-    )
-    assert verdict({"train.py": text}).value == DOES_NOT
-    for words, expected in (
-        ("--accel", RUNS),
-        ("--noaccel", DOES_NOT),
-        ("--accel=false", DOES_NOT),
-    ):
-        lines = {"train.py": [f"run.sh: python train.py {words}"]}
-        assert verdict({"train.py": text}, lines=lines).value == expected, words
-
-
 def test_the_step_handed_to_an_engine_is_found_and_judged():
     text = (
         "import torch, torch_xla\n"
