@@ -372,7 +372,7 @@ def test_each_object_an_open_choice_picks_is_followed_and_the_worst_step_counts(
     placeholder, so which class trains is undecided: each is followed, and the entry point runs
     only if every step it may run does."""
     gans = (
-        "import torch, torch_xla\n"
+        "import torch, torch_xla, torch.optim  # (a backward with no optimizer anywhere is none)\n"
         "class GAN:\n    def train(self):\n"
         "        model = torch.nn.Linear(2, 2).to(torch_xla.device())\n"
         "        for x in torch.utils.data.DataLoader([]):\n"

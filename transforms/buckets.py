@@ -59,6 +59,7 @@ from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.loader_scan import LOADER_POSITIONS, may_need_drop_last
 from trncodemod.analysis.loops import dotted, find_step_loops, is_backward, is_optimizer_step
 from trncodemod.analysis.nodes import find, is_main_test
+from trncodemod.analysis.program import LONE
 from trncodemod.passes import Pass
 from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
@@ -263,12 +264,18 @@ class PadToBuckets(Pass):
 
     def _main_demo_loaders(self, module: cst.Module) -> set[cst.Call]:
         """Loaders of a module that trains nothing (no optimizer step, no backward anywhere: a
-        dataset module), built in its ``if __name__ == "__main__":`` block and iterated only by
-        loops of that block that are no step loop: a demo that plots or prints a few batches on
-        the CPU. No compiled step sees their batches, so their last partial batch costs nothing."""
+        dataset module), built in its ``if __name__ == "__main__":`` block, or anywhere in a
+        script no other given module imports, and iterated only by loops there that are no step
+        loop: a demo that plots or prints a few batches on the CPU. No compiled step sees their batches, so their last partial batch costs nothing."""
         if any(is_optimizer_step(c) or is_backward(c) for c in find(module, cst.Call)):
             return set()
-        guards = [s for s in module.body if isinstance(s, cst.If) and is_main_test(s.test)]
+        guards: list[cst.CSTNode] = [
+            s for s in module.body if isinstance(s, cst.If) and is_main_test(s.test)
+        ]
+        if self.run.program is not LONE and not self.run.program.imported:
+            # A module no other module of the program imports: its top level runs only as a
+            # script, its `__main__` (a tutorial that prints a few batches of a loader).
+            guards.append(module)
         steps = find_step_loops(module)
         iterated: dict[cst.Call, bool] = {}  # loader -> every loop over it is a demo loop
         for loop in find(module, cst.For):

@@ -198,7 +198,10 @@ class TrainLoaderDropLast(Rule):
     FashionMNIST and KMNIST (60000 and 10000 samples:
     [dataset-mnist, dataset-fashion-mnist, dataset-kmnist]), CIFAR-10/100 (50000 and 10000:
     [dataset-cifar]), SVHN ([dataset-svhn]), a `TensorDataset` of a tensor made with a literal
-    first size, and `range(n)`.
+    first size, and `range(n)`. A module that trains nothing (no backward, no optimizer step)
+    keeps the loaders of its `if __name__ == "__main__":` block, or of its whole top level where
+    no other module of the program imports it, that only loops printing or plotting batches
+    iterate: no compiled step sees their batches.
 
     ## Why
     A smaller last batch is a new shape and compiles a new graph ([xla-recompilation, xla-mnist]:

@@ -324,7 +324,10 @@ class CudaTensorConstructor(Rule):
     dtype to give is a person's choice). `torch.cuda.DoubleTensor` is the float64 pass's
     (TRN204). `torch.set_default_tensor_type(torch.cuda.FloatTensor)` (or the type's name as a
     string) makes every tensor made after it one of the type: a blocker at the call, on the
-    launch path where it runs. Under `if x.is_cuda:` the call never runs on Trainium, where a tensor's `is_cuda`
+    launch path where it runs. Set only where `torch.cuda.is_available()` holds, it never runs
+    on Trainium, and the tensors it put on the GPU beside the model stay on the CPU while the
+    model's `.cuda()` becomes the XLA device: a blocker at that check (a reviewer measured
+    `Expected XLA tensor` in an SSD loss's first step). Under `if x.is_cuda:` the call never runs on Trainium, where a tensor's `is_cuda`
     is False ([measured-is-cuda-moves]): a warning there (dino's PCA, which takes the branch
     after it). `x.type(torch.cuda.FloatTensor)` and `isinstance(x, torch.cuda.FloatTensor)` call
     no constructor and are left to the evaluator and the device pass.
@@ -536,7 +539,10 @@ class CudaOnlyCalls(DropsStatements, Pass):
         A blocker: `torch.set_default_device` does not reach the legacy constructors
         ([measured-default-cuda-tensor-type]), so which tensors need `device=` is read by a
         person."""
-        if not call.args or never_runs(self, call):
+        if not call.args:
+            return
+        guard = self._availability_guard(call) if never_runs(self, call) else None
+        if never_runs(self, call) and guard is None:
             return
         value = call.args[0].value
         named = self.module_names(value) & self.table.tensor_types.keys()
@@ -552,10 +558,40 @@ class CudaOnlyCalls(DropsStatements, Pass):
             f"device `device={device}` (or the device of a tensor beside it); not rewritten: "
             f"torch.set_default_device({device}) does not reach `torch.Tensor([...])`"
         )
-        if self.report(call, CudaTensorConstructor, message, False):
+        at: cst.CSTNode = call
+        if guard is not None:
+            # On the GPU the check is True and the setter puts every tensor made without a
+            # device on CUDA, beside the model; on Trainium it is False, the model still moves
+            # (its `.cuda()` is the target's device now) and those tensors stay on the CPU. The
+            # check runs on the launch path; the setter does not: the blocker is at the check.
+            at = guard
+            line = self.get_metadata(PositionProvider, call).start.line
+            message = (
+                f"`{_code(guard)}` is False on Trainium, so torch.set_default_tensor_type({name}) "
+                f"(line {line}) does not run there: on a GPU it puts every tensor made without "
+                "a device on CUDA beside the model; on Trainium they stay on the CPU while the "
+                "model moves to the XLA device, and the first step that mixes them raises "
+                f"`Expected XLA tensor`: give each tensor made without a device `device={device}` "
+                "(or the device of a tensor beside it)"
+            )
+        if self.report(at, CudaTensorConstructor, message, False):
             self.findings[-1] = replace(
                 self.findings[-1], severity=Severity.BLOCKER, related=self._deviceless(call)
             )
+
+    def _availability_guard(self, call: cst.Call) -> cst.Call | None:
+        """The ``torch.cuda.is_available()`` test of an ``if`` around ``call`` (at any depth),
+        where one holds it: the branch runs on a GPU and never on Trainium."""
+        parents = self.parents()
+        node: cst.CSTNode | None = call
+        while node is not None:
+            parent = parents.get(node)
+            if isinstance(parent, cst.If) and node is parent.body:
+                for test in find(parent.test, cst.Call):
+                    if self.is_any(test.func, set(_AVAILABLE)):
+                        return test
+            node = parent
+        return None
 
     def _deviceless(self, setter: cst.Call) -> tuple[str, ...]:
         """The module's tensors made with no device, the CUDA default type put on CUDA (the

@@ -43,6 +43,7 @@ from trncodemod.transforms.device_rules import (
     RankAsDevice,
     UnresolvedTrainingDevice,
 )
+from trncodemod.transforms.item_hoist_table import is_log_call
 
 from trncodemod.analysis.cuda_kernels import cuda_kernels, tests_cudnn
 from trncodemod.analysis.device import (
@@ -291,6 +292,7 @@ class DevicePlacement(Pass):
         # `"cuda" if "cuda" in device else "cpu"` -> why it is kept (None: both sides rewritten)
         self._choices: dict[cst.IfExp, str | None] = {}
         self._attributes: dict[str, list[cst.Attribute]] | None = None  # by dotted name
+        self._one_gpu: frozenset[str] | None = None  # _only_gpu's answer, once per module
         # TRN056: a whole tensor kept on the host, and each slice a step takes of it moved;
         # by the id of its move's statement and of each slice.
         self._host_moves: dict[int, SlicedMove] = {}
@@ -1041,7 +1043,7 @@ class DevicePlacement(Pass):
         """What a device value is: 'cuda', 'indexed', 'choice' (cuda-available test), 'other-choice'."""
         value = _string_value(node)
         if value is not None:
-            if _CUDA.fullmatch(value):
+            if _CUDA.fullmatch(value) or value in self._only_gpu():
                 return "cuda"
             return "indexed" if _CUDA_INDEXED.fullmatch(value) else None
         if isinstance(node, cst.FormattedString):
@@ -1089,6 +1091,36 @@ class DevicePlacement(Pass):
                 return False
         return self._cpu_on_host(node.orelse)
 
+    def _only_gpu(self) -> frozenset[str]:
+        """The one CUDA device with an index the module names (`"cuda:1"`), where it names no
+        other device (no `"cuda"`, `"cuda:0"`, device built from a rank, `.cuda(i)` or XLA
+        device): the program runs on one GPU, and on Trainium that is the process's device.
+        Empty where it names two or more, so a second run, which sees the first's XLA devices,
+        changes nothing."""
+        if self._one_gpu is None:
+            named: set[str] = set()
+            for node in walk(self._wrapper.module):
+                if isinstance(node, cst.FormattedString) and _cuda_text(node):
+                    named.add("cuda:{}")  # built from a number: a device per rank
+                elif isinstance(node, cst.SimpleString):
+                    value = _string_value(node)
+                    if value is not None and (
+                        _CUDA.fullmatch(value) or value.startswith(("cuda:", "xla"))
+                    ):
+                        named.add(value)  # `"cuda:%d" % rank` too
+                elif isinstance(node, cst.Call) and (
+                    self.is_any(
+                        node.func, {"torch_xla.device", "torch_xla.core.xla_model.xla_device"}
+                    )
+                    or isinstance(node.func, cst.Attribute)
+                    and node.func.attr.value == "cuda"
+                    and node.args
+                ):
+                    named.add("other")
+            only = next(iter(named)) if len(named) == 1 else ""
+            self._one_gpu = frozenset({only} if _CUDA_INDEXED.fullmatch(only) else ())
+        return self._one_gpu
+
     def _device_role(self, arg: cst.Arg) -> str | None:
         """The role of ``arg`` (an original node) in its call: 'device', 'map_location' or None."""
         call = self.get_metadata(ParentNodeProvider, arg, None)
@@ -1107,6 +1139,8 @@ class DevicePlacement(Pass):
             return "device"
         if self.is_any(call.func, {"torch.device", "torch.set_default_device"}):
             return "device"
+        if self.is_any(call.func, {"torch.cuda.set_device"}):
+            return "device"  # the call goes (TRN312): what it is handed is a device
         return None
 
     def _reference_roles(
@@ -1121,7 +1155,11 @@ class DevicePlacement(Pass):
         for assignment in scope.assignments[target.value]:
             if getattr(assignment, "node", None) is not (bound or target):
                 continue
-            roles.extend(self._read_role(access.node, depth) for access in assignment.references)
+            roles.extend(
+                self._read_role(access.node, depth)
+                for access in assignment.references
+                if not self._shown(access.node)
+            )
         return roles
 
     def _attribute_roles(self, target: cst.Attribute, depth: int = 0) -> list[str | None]:
@@ -1135,8 +1173,38 @@ class DevicePlacement(Pass):
         return [
             self._read_role(node, depth)
             for node in self._attribute_nodes().get(name, ())
-            if node is not target and not isinstance(parents.get(node), cst.AssignTarget)
+            if node is not target
+            and not isinstance(parents.get(node), cst.AssignTarget)
+            and not self._shown(node)
         ]
+
+    def _shown(self, read: cst.CSTNode) -> bool:
+        """``read`` only shows a device's name to a person: an argument of a print or logging
+        call, itself or formatted into one (`print(f"using device: {device}")`,
+        `logger.info("on %s", device)`, `print("on {}".format(device))`). Such a read takes any
+        device name, so it neither asks for nor forbids rewriting the value."""
+        node = self.get_metadata(ParentNodeProvider, read, None)
+        if isinstance(node, cst.FormattedStringExpression):
+            node = self.get_metadata(ParentNodeProvider, node, None)
+            node = self.get_metadata(ParentNodeProvider, node, None)
+        if (
+            not isinstance(node, cst.Arg)
+            or node.value is not read
+            and not isinstance(node.value, cst.FormattedString)
+        ):
+            return False
+        call = self.get_metadata(ParentNodeProvider, node, None)
+        if (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "format"
+            and isinstance(call.func.value, cst.SimpleString)
+        ):
+            node = self.get_metadata(ParentNodeProvider, call, None)
+            call = self.get_metadata(ParentNodeProvider, node, None)
+            if not isinstance(node, cst.Arg):
+                return False
+        return isinstance(call, cst.Call) and is_log_call(call, self.is_any)
 
     def _attribute_nodes(self) -> dict[str, list[cst.Attribute]]:
         if self._attributes is None:
@@ -1159,6 +1227,9 @@ class DevicePlacement(Pass):
             call = self.get_metadata(ParentNodeProvider, parent, None)
             parent = call if isinstance(call, cst.Call) and call.func is parent else parent
         if isinstance(parent, cst.Comparison | cst.Call) and self._compares_identity(parent):
+            choice = self._choice_of(parent)
+            if choice is not None and self._choice_kept(choice) is not None:
+                return None  # a device type chosen by it and kept (TRN046): text to a person
             return "device"  # rewritten to the target's device type (TRN023)
         if (
             isinstance(parent, cst.Assign)
@@ -1230,8 +1301,26 @@ class DevicePlacement(Pass):
             call.func, {"torch.load", "torch.serialization.load"}
         )
 
-    def _function_called(self, call: cst.Call) -> cst.FunctionDef | None:
-        """The function of this module that ``call`` (`train(...)`) runs, by its name."""
+    def _function_called(self, call: cst.Call) -> tuple[cst.FunctionDef, int] | None:
+        """The function of this module that ``call`` runs, by its name (`train(...)`), or the
+        method of a class of this module that a name bound only to its instances runs
+        (`ddpm.sample(...)` after `ddpm = DDPM(...)`); with how many leading parameters the
+        call does not pass (``self``)."""
+        if isinstance(call.func, cst.Attribute):
+            method = self._instance_method(call.func)
+            if method is None:
+                return None
+            owner, name = method
+            scope = self.get_metadata(ScopeProvider, owner, None)
+            found = scope[owner.value] if scope is not None else ()
+            classes = [a.node for a in found if isinstance(getattr(a, "node", None), cst.ClassDef)]
+            if len(classes) != 1 or len(found) != 1:
+                return None
+            body = classes[0].body.body
+            methods = [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+            if len(methods) != 1 or methods[0].decorators:
+                return None
+            return methods[0], 1
         if not isinstance(call.func, cst.Name):
             return None
         scope = self.get_metadata(ScopeProvider, call.func, None)
@@ -1241,19 +1330,51 @@ class DevicePlacement(Pass):
             for a in found
             if isinstance(getattr(a, "node", None), cst.FunctionDef)  # not a builtin
         }
-        return next(iter(nodes.values())) if len(nodes) == 1 == len(found) else None
+        return (next(iter(nodes.values())), 0) if len(nodes) == 1 == len(found) else None
+
+    def _instance_method(self, func: cst.Attribute) -> tuple[cst.Name, str] | None:
+        """``x.method`` where every binding of ``x`` in its scope is ``x = Class(...)``: the
+        class's name (as called there) and the method's."""
+        if not isinstance(func.value, cst.Name):
+            return None
+        scope = self.get_metadata(ScopeProvider, func.value, None)
+        found = scope.accesses[func.value] if scope is not None else ()
+        owners: set[str] = set()
+        owner: cst.Name | None = None
+        for access in found:
+            for assignment in access.referents:
+                target = getattr(assignment, "node", None)
+                parent = self.get_metadata(ParentNodeProvider, target, None) if target else None
+                statement = self.get_metadata(ParentNodeProvider, parent, None) if parent else None
+                if not (
+                    isinstance(parent, cst.AssignTarget)
+                    and isinstance(statement, cst.Assign)
+                    and isinstance(statement.value, cst.Call)
+                    and isinstance(statement.value.func, cst.Name)
+                ):
+                    return None
+                owner = statement.value.func
+                owners.add(owner.value)
+        if len(owners) != 1 or owner is None:
+            return None
+        return owner, func.attr.value
 
     def _binds_program_parameter(
         self, arg: cst.Arg, call: cst.Call, table: Mapping[str, tuple[tuple[str, int], ...]]
     ) -> bool:
         """Whether ``arg`` binds a parameter that ``table`` (``ModuleView.device_parameters``)
         lists for the function or class of the program that ``call`` runs: called by a name
-        that the module binds only to it (a definition or an import)."""
+        that the module binds only to it (a definition or an import), or a method called on a
+        name bound only to instances of such a class."""
         name = dotted(call.func)
+        head = call.func
+        method = self._instance_method(call.func) if isinstance(call.func, cst.Attribute) else None
+        if method is not None:
+            head = method[0]
+            name = f"{method[0].value}().{method[1]}"
         params = table.get(name) if name else None
         if not params or any(a.star for a in call.args):
             return False
-        head = call.func
         while isinstance(head, cst.Attribute):
             head = head.value
         scope = self.get_metadata(ScopeProvider, head, None) if isinstance(head, cst.Name) else None
@@ -1271,14 +1392,15 @@ class DevicePlacement(Pass):
 
     def _parameter_for(self, arg: cst.Arg, call: cst.Call) -> cst.Param | None:
         """The parameter of the called function of this module that ``arg`` binds."""
-        function = self._function_called(call)
-        if function is None or any(a.star for a in call.args):
+        called = self._function_called(call)
+        if called is None or any(a.star for a in call.args):
             return None
+        function, skip = called
         params = function.params
         if arg.keyword is not None:
             named = [*params.params, *params.kwonly_params]
             return next((p for p in named if p.name.value == arg.keyword.value), None)
-        positional = [*params.posonly_params, *params.params]
+        positional = [*params.posonly_params, *params.params][skip:]
         index = [a for a in call.args if a.keyword is None].index(arg)
         return positional[index] if index < len(positional) else None
 

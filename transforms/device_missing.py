@@ -15,6 +15,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from trncodemod.analysis.evaluate import ast_of, names_training
 from trncodemod.analysis.facts import FileFacts, facts_of_text
 from trncodemod.analysis.loops import LoopInfo, find_step_loops, own_statements, target_names
 from trncodemod.analysis.no_device import places_nothing, trains_without_device
@@ -39,7 +40,10 @@ class StepWithoutDevice(Rule):
     passes straight to a call, the model is moved to the target's device where it is built and
     the batch at the top of the loop body. Otherwise the step is reported as a blocker, and the
     step-marker pass adds no graph cut to it: the step runs on the CPU, where a cut executes
-    nothing (a smoke test in `__main__` that trains a model on `torch.randn` inputs).
+    nothing (a smoke test in `__main__` that trains a model on `torch.randn` inputs). A
+    `backward()` with no optimizer step in its loop, in a module that names no optimizer,
+    module parameters or trainer and updates no tensor by its gradient, only shows gradients: no
+    step, no finding.
 
     ## Why
     A program with no device trains on the CPU, on a GPU machine and on Trainium alike: the port
@@ -107,6 +111,10 @@ class DeviceMissing(Pass):
         ]
         if not steps:
             return False
+        if not any(info.optimizer_steps for info in steps) and not names_training(
+            ast_of(node.code)
+        ):
+            return False  # `loss.backward()` to show a gradient: nothing is trained
         self._plan(node, steps)
         return True
 

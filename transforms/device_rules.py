@@ -78,8 +78,17 @@ class CudaDeviceString(Rule):
     `torch.device("cuda")` becomes the target's device expression; a bare string becomes `"xla"`
     (with `import torch_xla`, which registers the device) or `"neuron"`.
 
-    A `"cuda"` string that flows anywhere else (a comparison, a log line, `device_type=`) is
-    reported and left alone.
+    A variable's uses include, at any depth, what a function or class of the program does with
+    it where the variable is handed on (`train(model, loader, device)`), also to a method of an
+    object of such a class (`ddpm.sample(n, size, device)` after `ddpm = DDPM(...)`), and
+    `torch.cuda.set_device(device)`, which the port removes (TRN312). A read that only shows the
+    name to a person (an argument of `print` or a logging call, itself or formatted into the
+    message) takes any name and neither asks for nor forbids the rewrite. A module that names
+    one CUDA device with an index and no other (`"cuda:1"`, no `"cuda"`, no rank device, no XLA
+    device) runs on that one GPU: the index names the target's device, as `"cuda:0"` does.
+
+    A `"cuda"` string that flows anywhere else (a comparison that decides something else, text
+    written to a file, `device_type=`) is reported and left alone.
 
     ## Why
     The string `"xla"` works as a device on every torch-xla 2.x and is what Neuron's own samples use

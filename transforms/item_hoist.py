@@ -23,9 +23,8 @@ from trncodemod.transforms.item_hoist_rules import (
 from trncodemod.transforms.item_hoist_table import (
     FLOAT_METHODS,
     HOST_CHECKS,
-    LOG_FUNCTIONS,
-    LOG_METHODS,
     LOSS_NAME,
+    is_log_call,
 )
 from trncodemod.transforms.item_meter import file_meters, meter_call, meter_prints
 from trncodemod.transforms.step_marker import EvalLoopStepMarker, TrainLoopStepMarker
@@ -39,7 +38,6 @@ from trncodemod.analysis.loops import (
     find_step_loops,
     is_interval_guard,
     own_statements,
-    root_name,
     top_level_expressions,
 )
 from trncodemod.analysis.nodes import find, walk
@@ -260,17 +258,7 @@ class ItemHoist(Pass):
         return None
 
     def _is_log_call(self, node: cst.BaseExpression) -> bool:
-        if not isinstance(node, cst.Call):
-            return False
-        if self.is_any(node.func, LOG_FUNCTIONS):
-            return True
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in LOG_METHODS:
-            pattern = LOG_METHODS[func.attr.value]
-            receiver = dotted(func.value) or root_name(func.value) or ""
-            last = receiver.rsplit(".", 1)[-1]
-            return not pattern or bool(re.search(pattern, last, re.IGNORECASE))
-        return False
+        return is_log_call(node, self.is_any)
 
     def _log_statement(self, statement: cst.CSTNode) -> cst.Call | None:
         if (

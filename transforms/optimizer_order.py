@@ -42,8 +42,13 @@ class OptimizerBeforeMove(Rule):
     before one such move (a GAN's generator and discriminator) are both put after it; two moves
     (`G.to(...)`, `D.to(...)`) each above its own optimizer stay together.
 
+    Where the move reads a name bound between (`device = torch.device(...)` in the notebook
+    cells between), so that it cannot go first, the optimizer goes below it instead, on the
+    conditions below.
+
     Where the program's run shows the optimizer stepped after a later statement of the same
-    block moved the model, also through a module built around it and moved at once (`trainer
+    block moved the model (to CUDA as written, or to the device a CUDA availability check chose,
+    which the port makes the target's), also through a module built around it and moved at once (`trainer
     = DiffusionTrainer(net, T).to(device)`), the optimizer goes below that move, with the
     statements between built on it (`sched = LambdaLR(optim, ...)`): where nothing else between
     reads them, they read nothing bound between, and every other statement between that names
@@ -180,6 +185,7 @@ class OptimizerOrder(Pass):
         codes = [_code(statement) for statement in original]
         changed = False
         moved: set[int] = set()
+        readers: list[tuple[int, int]] = []  # (optimizer, a move below it reading a new name)
         for i, statement in enumerate(original):
             built = self._optimizer(statement)
             if built is None:
@@ -209,7 +215,10 @@ class OptimizerOrder(Pass):
                         break
                     bound = _bound([original[k] for k in others])
                     if any(re.search(rf"\b{re.escape(n)}\b", text) for n in bound):
-                        break  # the move reads a name bound between (`device = ...`)
+                        # The move reads a name bound between (`device = ...`): the optimizer
+                        # goes below it instead, where that is safe (_down_group).
+                        readers.append((i, j))
+                        break
                     line = self.get_metadata(PositionProvider, statement).start.line
                     if self.report(
                         original[j],
@@ -259,6 +268,25 @@ class OptimizerOrder(Pass):
                 True,
             ):
                 downs[i] = j
+        for i, j in readers:
+            if i in downs or any(k in moved or order.index(k) != k for k in range(i, j + 1)):
+                continue
+            group = self._down_group(original, i, j)
+            if group is None:
+                continue
+            line = self.get_metadata(PositionProvider, original[j]).start.line
+            also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
+            if self.report(
+                original[i],
+                OptimizerBeforeMove,
+                f"`{_first_line(original[i])}` moved below the move at line {line}{also} (the "
+                "move reads a name bound between, so it cannot go first): on the XLA device "
+                "`.to()` gives the model new parameters, so an optimizer built before the move "
+                "steps the old CPU ones and nothing trains",
+                True,
+            ):
+                downs[i] = j
+                self._group[i] = group
         if not changed and not downs:
             downs = self._stale_downs(original)
         if not changed and not downs:
@@ -305,44 +333,56 @@ class OptimizerOrder(Pass):
             j = next((k for k, r in enumerate(lines) if r.start.line <= to <= r.end.line), None)
             if j is None or j <= i:
                 continue
-            target, models = self._optimizer(original[i])  # type: ignore[misc]
-            group = [i]
-            names = {target}
-            for k in range(i + 1, j + 1):
-                text = _code(original[k].with_changes(leading_lines=()))
-                reads = {n.value for n in walk(original[k]) if isinstance(n, cst.Name)}
-                if reads & names:
-                    bound = _bound([original[k]])
-                    if k == j or not bound or any(m in reads for m in models):
-                        break  # the move itself, or a statement built on both, reads it
-                    group.append(k)
-                    names |= bound
-                elif any(re.search(rf"\b{re.escape(m)}\b", text) for m in models) and not (
-                    _builds_and_moves(original[k])
-                ):
-                    break  # the model read or changed between, other than by a move
-            else:
-                others = [original[k] for k in range(i + 1, j + 1) if k not in group]
-                needed = {
-                    n.value for k in group for n in walk(original[k]) if isinstance(n, cst.Name)
-                }
-                if needed & _bound(others):
-                    continue  # the optimizer or its scheduler reads a name bound between
-                line = move  # as the file was given, where findings are shown
-                first = _first_line(original[i])
-                also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
-                if self.report(
-                    original[i],
-                    OptimizerBeforeMove,
-                    f"`{first}` moved below the move at line {line}{also}: the program's run "
-                    "shows the model's parameters taken on the CPU and the model moved after; on "
-                    "the XLA device `.to()` gives it new parameters, so an optimizer built "
-                    "before the move steps the old CPU ones and nothing trains",
-                    True,
-                ):
-                    found[i] = j
-                    self._group[i] = tuple(group)
+            group = self._down_group(original, i, j)
+            if group is None:
+                continue
+            line = move  # as the file was given, where findings are shown
+            first = _first_line(original[i])
+            also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
+            if self.report(
+                original[i],
+                OptimizerBeforeMove,
+                f"`{first}` moved below the move at line {line}{also}: the program's run "
+                "shows the model's parameters taken on the CPU and the model moved after; on "
+                "the XLA device `.to()` gives it new parameters, so an optimizer built "
+                "before the move steps the old CPU ones and nothing trains",
+                True,
+            ):
+                found[i] = j
+                self._group[i] = group
         return found
+
+    def _down_group(self, original, i: int, j: int) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+        """The statements that go below the move at ``j`` with the optimizer built at ``i``:
+        it, and those between built on it (`sched = LambdaLR(optim, ...)`); None where that is
+        not safe: something else between reads the optimizer or a name they bind, they read a
+        name bound between (the move's new binding of the model aside), or a statement between
+        names the model other than to move a module."""
+        target, models = self._optimizer(original[i])  # type: ignore[misc]
+        group = [i]
+        names = {target}
+        for k in range(i + 1, j + 1):
+            text = _code(original[k].with_changes(leading_lines=()))
+            reads = {n.value for n in walk(original[k]) if isinstance(n, cst.Name)}
+            if reads & names:
+                bound = _bound([original[k]])
+                if k == j or not bound or any(m in reads for m in models):
+                    return None  # the move itself, or a statement built on both, reads it
+                group.append(k)
+                names |= bound
+            elif (
+                k < j
+                and any(re.search(rf"\b{re.escape(m)}\b", text) for m in models)
+                and not _builds_and_moves(original[k])
+            ):
+                return None  # the model read or changed between, other than by a move
+        others = [original[k] for k in range(i + 1, j) if k not in group]
+        needed = {n.value for k in group for n in walk(original[k]) if isinstance(n, cst.Name)}
+        # The move may bind the model's name again (`model = model.to(device)`): the optimizer
+        # is to read that binding.
+        if needed & (_bound(others) | (_bound([original[j]]) - models)):
+            return None  # the optimizer or its scheduler reads a name bound between
+        return tuple(group)
 
     def _reads_only(self, statement: cst.CSTNode) -> bool:
         """``statement`` only looks at what it is given: `print(model)`, or a call of the

@@ -235,7 +235,10 @@ class EvalLoopStepMarker(Rule):
     sampler's `self.p_sample(img, t)`; or a loop over a generator method of the class that
     calls the model and yields each result), and before each `continue` of that loop.
 
-    Never in a model's `forward`, a generator (its consumer's loop is the step), a loop nested
+    Never in a loop that builds the loss a later statement of its block differentiates (`loss
+    += criterion(output, target[c])` over an RNN's time steps, then `loss.backward()`: the
+    step's forward pass, unrolled, whose cut is the step's), a model's `forward`, a generator
+    (its consumer's loop is the step), a loop nested
     in another training or evaluation loop (a per-image or per-sample loop: the batch loop's
     cut covers it), or a walk over a model's parameters, buffers, state dict or layers (an EMA
     update is one graph, not one per tensor). Nor in a loop that reads on the host, on every

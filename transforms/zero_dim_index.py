@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import Assignment, ScopeProvider
+from libcst.metadata import Assignment, ParentNodeProvider, ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.findings import Rule, Safety, Severity
@@ -61,8 +61,11 @@ class ZeroDimIndex(Rule):
     tensor: every binding of the name is a call of a `torch.nn` loss module (`nn.MSELoss()`,
     bound to a name first) or of a `torch.nn.functional` loss, each with its default reduction
     (or `"mean"`/`"sum"`), a `.mean()`/`.sum()` of a whole tensor, or a sum, difference or
-    multiple of such values. Any other index stays: `x.data[0]` of a batch is its first row,
-    and a bare `x[0]` may be a tuple's first item.
+    multiple of such values; or a name that starts at a number and to which the scope only adds
+    such values (`loss = 0`, then `loss += criterion(output, target[c])` over an RNN's time
+    steps). A loss's call read so (`F.nll_loss(output, target, size_average=False).data[0]`)
+    becomes the call's `.item()`. Any other index stays: `x.data[0]` of a batch is its first
+    row, and a bare `x[0]` may be a tuple's first item.
 
     ## Why
     Code written for torch 0.3 read a loss as a one-element tensor. Since torch 0.4 a loss is a
@@ -106,21 +109,25 @@ class ZeroDimIndexRewrite(Pass):
     ) -> cst.BaseExpression:
         if not _index_is_zero(original_node):
             return updated_node
-        # `loss.data[0]`, torch 0.3's way to read a loss; a bare `x[0]` is left (a tuple's first
-        # item, a batch's first row).
-        if not m.matches(original_node.value, m.Attribute(value=m.Name(), attr=m.Name("data"))):
+        # `loss.data[0]`, torch 0.3's way to read a loss, also of a loss's call
+        # (`F.nll_loss(output, target, size_average=False).data[0]`); a bare `x[0]` is left (a
+        # tuple's first item, a batch's first row).
+        if not m.matches(
+            original_node.value, m.Attribute(value=m.Name() | m.Call(), attr=m.Name("data"))
+        ):
             return updated_node
         value = original_node.value.value  # type: ignore[attr-defined]
         if not self._scalar(value, 0):
             return updated_node
+        read = updated_node.value.value  # type: ignore[attr-defined]
         message = (
             f"`{_code(original_node)}` indexes a 0-dim tensor (a loss, or a whole tensor's sum "
             f"or mean, since torch 0.4): it raises IndexError on the target's torch → "
-            f"`{value.value}.item()`"
+            f"`{_code(value)}.item()`"
         )
         if not self.report(original_node, ZeroDimIndex, message, True):
             return updated_node
-        return cst.Call(func=cst.Attribute(value=cst.Name(value.value), attr=cst.Name("item")))
+        return cst.Call(func=cst.Attribute(value=read, attr=cst.Name("item")))
 
     def _scalar(self, node: cst.BaseExpression, depth: int) -> bool:
         """Whether ``node`` is certainly a 0-dim tensor (see the rule)."""
@@ -128,6 +135,8 @@ class ZeroDimIndexRewrite(Pass):
             return False
         if isinstance(node, cst.Name):
             values = self.bound_values(node)
+            if values is None:
+                return self._summed(node, depth)
             return bool(values) and all(self._scalar(v, depth + 1) for v in values)  # type: ignore[union-attr]
         if isinstance(node, cst.BinaryOperation) and isinstance(
             node.operator, cst.Add | cst.Subtract | cst.Multiply | cst.Divide
@@ -169,6 +178,34 @@ class ZeroDimIndexRewrite(Pass):
                 for v in modules  # type: ignore[union-attr]
             )
         return False
+
+    def _summed(self, name: cst.Name, depth: int) -> bool:
+        """``name`` starts at a number and its scope adds losses to it (`loss = 0`, then
+        `loss += criterion(output, target[c])` over an RNN's time steps): every binding of it
+        is a number or a `+=` of a 0-dim tensor, and one is such a `+=`."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        assignments = scope[name.value] if scope is not None else ()
+        added = False
+        for assignment in assignments:
+            if not isinstance(assignment, Assignment):
+                return False
+            parent = self.get_metadata(ParentNodeProvider, assignment.node, None)
+            if isinstance(parent, cst.AugAssign) and parent.target is assignment.node:
+                if not (
+                    isinstance(parent.operator, cst.AddAssign)
+                    and self._scalar(parent.value, depth + 1)
+                ):
+                    return False
+                added = True
+            elif not (
+                isinstance(parent, cst.AssignTarget)
+                and parent.target is assignment.node
+                and isinstance(
+                    self.get_metadata(ParentNodeProvider, parent).value, cst.Integer | cst.Float
+                )
+            ):
+                return False
+        return added
 
     def _own_function(self, name: cst.Name) -> cst.FunctionDef | None:
         """The function ``name`` calls, where its one binding is a `def` of the file."""

@@ -1,9 +1,9 @@
 import torch
 import torch_xla
 
-DEVICE = "cuda"
+DEVICE = "xla"
 model = torch.nn.Linear(2, 2).to(DEVICE)
-if DEVICE == "cuda":
+if DEVICE == "xla":
     torch.backends.cudnn.benchmark = True
 print(f"training on {DEVICE}")
 

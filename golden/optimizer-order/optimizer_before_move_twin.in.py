@@ -1,7 +1,7 @@
 # Twin of optimizer_before_move: the move already first, a statement between that reads the model
-# (its state loaded into the optimizer's model before the move), an optimizer over two models, a
-# move that reads a device bound between (`device = torch.device("cuda")`), and
-# a move of another model are left as they are.
+# (its state loaded into the optimizer's model before the move), an optimizer over two models and
+# a move of another model are left as they are. (A move that reads a device bound between is
+# optimizer_before_move_reading_new_name's: the optimizer goes below it.)
 import torch
 
 
@@ -33,9 +33,3 @@ def other_model(device, teacher):
     teacher.to(device)
     return student, optimizer
 
-
-def device_bound_between(model):
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    device = torch.device("cuda")
-    model.to(device)
-    return optimizer

@@ -115,12 +115,16 @@ def _counters(tree: ast.Module | None) -> frozenset[str]:
 _TRAINING_NAMES = frozenset({"Module", "parameters", "Parameter", "Trainer", "Accelerator"})
 
 
-def _names_training(tree: ast.Module | None) -> bool:
+def names_training(tree: ast.Module | None) -> bool:
     """Whether ``tree`` names an optimizer (`torch.optim`, `optimizer`), a module class, its
-    parameters or a trainer: in its code, not its comments or docstrings."""
+    parameters or a trainer, in its code (not its comments or docstrings), or updates a tensor
+    by its gradient by hand (`w.data = w.data - lr * w.grad`, `w -= lr * w.grad`,
+    `w.data.sub_(lr * w.grad)`)."""
     if tree is None:
         return True  # not read: it may
     for node in ast.walk(tree):
+        if _updates_by_gradient(node):
+            return True
         if isinstance(node, ast.Name):
             name = node.id
         elif isinstance(node, ast.Attribute):
@@ -134,6 +138,35 @@ def _names_training(tree: ast.Module | None) -> bool:
         if "optim" in name.lower() or any(part in _TRAINING_NAMES for part in name.split(".")):
             return True
     return False
+
+
+def _updates_by_gradient(node: ast.AST) -> bool:
+    """``node`` writes a value computed from a gradient (`.grad`) into a tensor: an assignment
+    to `x.data`, an in-place `x -= ...`, or `x.sub_(...)`/`x.add_(...)`."""
+    if isinstance(node, ast.Assign):
+        written = any(isinstance(t, ast.Attribute) and t.attr == "data" for t in node.targets)
+        value: ast.AST | None = node.value if written else None
+    elif isinstance(node, ast.AugAssign):
+        value = node.value
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("sub_", "add_")
+    ):
+        value = node
+    else:
+        value = None
+    return value is not None and any(
+        isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(value)
+    )
+
+
+def ast_of(text: str) -> ast.Module | None:
+    """``text`` parsed, or None where it does not parse (``names_training`` then says it may)."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
 
 
 # Comparisons a tensor makes elementwise: a tensor of booleans where the tensor is.
@@ -205,9 +238,9 @@ class Modules:
         return self._definitions[path]
 
     def names_training(self, path: str) -> bool:
-        """``_names_training`` of the module, walked once for every entry point that runs it."""
+        """``names_training`` of the module, walked once for every entry point that runs it."""
         if path not in self._training:
-            self._training[path] = _names_training(self.tree(path))
+            self._training[path] = names_training(self.tree(path))
         return self._training[path]
 
     def counters(self) -> frozenset[str]:
@@ -1658,12 +1691,7 @@ def launch_decisions(
     for path, function in starts:
         trace = evaluator.run(path, function)
         _cuda_literals(trace, literals)
-        for event in trace.events:
-            if event.kind == "moved-after-optimizer":
-                built, _, moved = event.detail.partition("|")
-                (where, _, line), (other, _, at) = built.rpartition(":"), moved.rpartition(":")
-                if where == other and line.isdigit() and at.isdigit():
-                    stale.setdefault(where, set()).add((int(line), int(at)))
+        _stale_optimizers(trace, stale)
         saved |= {e.where for e in trace.events if e.kind == "saves-options"}
         kinds = {e.kind for e in trace.events}
         if kinds & {"backward", "optimizer"} and "model-move" in kinds:
@@ -1696,7 +1724,12 @@ def launch_decisions(
         )
         after = Evaluator(texts, facts_after, lines, read_config)
         for path, function in starts:
-            _cuda_literals(after.run(path, function), literals)
+            trace = after.run(path, function)
+            _cuda_literals(trace, literals)
+            # An optimizer built before a move to the device the check chose (`device =
+            # torch.device("cuda" if torch.cuda.is_available() else "cpu")`, made the target's
+            # by the port) is stale once ported, as one before a move to "cuda" is.
+            _stale_optimizers(trace, stale)
     found: dict[str, dict[str, bool | None]] = {}
     for (path, spelled), seen in evaluator.observed.items():
         if len(seen) == 1:
@@ -1726,6 +1759,17 @@ def _target_fact(value: Value) -> bool:
 def _places(call: ModelCall) -> list[Value]:
     """Where a model call's model (not a loss module) and its inputs are."""
     return ([] if call.loss else [call.place]) + [place for _, place in call.inputs]
+
+
+def _stale_optimizers(trace: Trace, stale: dict[str, set[tuple[int, int]]]) -> None:
+    """Add to ``stale`` (module -> (optimizer's line, move's line)) each optimizer ``trace``
+    shows built over a model's CPU parameters before a later move of the model in its module."""
+    for event in trace.events:
+        if event.kind == "moved-after-optimizer":
+            built, _, moved = event.detail.partition("|")
+            (where, _, line), (other, _, at) = built.rpartition(":"), moved.rpartition(":")
+            if where == other and line.isdigit() and at.isdigit():
+                stale.setdefault(where, set()).add((int(line), int(at)))
 
 
 def _cuda_literals(trace: Trace, literals: dict[str, set[int]]) -> None:

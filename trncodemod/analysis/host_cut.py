@@ -895,6 +895,9 @@ def _assigned_outside(name: str, loop: Loop, scope: cst.CSTNode) -> list[cst.Bas
     """The values ``scope`` assigns to ``name`` outside ``loop`` (`name = ...`) that can reach
     it: those before it, and, where an outer loop runs it again, those after it too (`val_loss
     = val_loss / (i + 1)` after a loop that no other loop holds is never its first value)."""
+    last = _last_assigned_before(name, loop, scope)
+    if last is not None:
+        return [last]  # `num_total = 0` right before the loop: what it starts with every time
     loop_nodes = {id(n) for n in walk(loop)}
     outer = _inside_a_loop(scope, loop)
     found: list[cst.BaseExpression] = []
@@ -910,6 +913,26 @@ def _assigned_outside(name: str, loop: Loop, scope: cst.CSTNode) -> list[cst.Bas
         ):
             found.append(node.value)
     return found
+
+
+def _last_assigned_before(name: str, loop: Loop, scope: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value the last statement of ``loop``'s own block before it that assigns ``name``
+    (unconditionally: `name = value` on a line of that block) gives it: every run of the loop
+    starts from it, whatever an enclosing loop assigned after it."""
+    for node in walk(scope):
+        if isinstance(node, cst.IndentedBlock | cst.Module) and any(s is loop for s in node.body):
+            body = list(node.body)
+            for statement in reversed(body[: body.index(loop)]):
+                if not isinstance(statement, cst.SimpleStatementLine):
+                    continue
+                for small in reversed(statement.body):
+                    if isinstance(small, cst.Assign) and any(
+                        isinstance(t.target, cst.Name) and t.target.value == name
+                        for t in small.targets
+                    ):
+                        return small.value
+            return None
+    return None
 
 
 def _inside_a_loop(scope: cst.CSTNode, loop: Loop) -> bool:

@@ -635,12 +635,14 @@ class LibraryCalls:
                 isinstance(then, Device)
                 and then.kind == "cpu"
                 and isinstance(now, Device)
-                and now.kind in ("accelerator", "cuda")
+                and (now.kind in ("accelerator", "cuda") or _chosen_by_availability(now))
             ):
                 continue
             # Where the move was (the last decision of the model's place: its own `.to()`, or
-            # that of a module holding it): as written, or once the port makes CUDA the
-            # accelerator, the optimizer built before it steps parameters the model dropped.
+            # that of a module holding it): as written, or once the port makes CUDA (or the
+            # device an availability check chose, `"cuda" if torch.cuda.is_available() else
+            # "cpu"`) the accelerator, the optimizer built before it steps parameters the model
+            # dropped.
             moved = now.why[-1] if now.why else None
             if moved is not None:
                 where = f"{optimizer.built}|{moved.path}:{moved.line}"
@@ -1792,3 +1794,13 @@ def _joined_tensors(given: Value) -> Tensor | None:
 
 def _place_key(place: Value) -> str | None:
     return place.kind if isinstance(place, Device) else None
+
+
+def _chosen_by_availability(place: Device) -> bool:
+    """``place`` is the CPU only because a CUDA availability check is False on the target
+    (`torch.device("cuda" if torch.cuda.is_available() else "cpu")`): the port makes the
+    check's device the accelerator."""
+    return place.kind == "cpu" and any(
+        "is_available" in why.text and why.text.endswith("is False on the target")
+        for why in place.why
+    )

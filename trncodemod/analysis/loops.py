@@ -11,7 +11,7 @@ wrapper copies the module, and only the copy's nodes are the ``original_node`` a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Container, Iterator
+from collections.abc import Callable, Collection, Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -660,6 +660,9 @@ class _LoopCollector(PlainVisitor):
         walk over a model's parameters, buffers or layers (an EMA update is one graph)."""
         if any(_data_code(frame) for frame, _ in self._frames):
             return False
+        suite = self._suites[-1] if self._suites else None
+        if isinstance(suite, cst.IndentedBlock) and _unrolled_forward(loop, suite.body):
+            return False
         scope = self._frames[-1][0]
         if isinstance(scope, cst.FunctionDef):
             if len(self._frames) > 2 and isinstance(self._frames[-2][0], cst.ClassDef):
@@ -799,6 +802,35 @@ class _LoopCollector(PlainVisitor):
     def visit_While(self, node: cst.While) -> None:
         self._visit(node)
         self._frames[-1][1].append(node)
+
+
+def _unrolled_forward(loop: Loop, body: Sequence[cst.BaseStatement]) -> bool:
+    """``loop`` builds a loss that a later statement of its block differentiates: it binds
+    or adds to a name (`loss += criterion(output, target[c])` over the time steps of an RNN)
+    whose `.backward()` follows the loop. The loop is the forward pass of that step, unrolled:
+    a cut in it would run every time step's graph on its own (a reviewer of first-sight batch
+    O counted on XLA:CPU 142 executions and 48 compiles for 12 steps of a char-RNN with the cut
+    in the loop, 12 and 5 with the step's cut alone)."""
+    index = next((k for k, statement in enumerate(body) if statement is loop), None)
+    if index is None:
+        return False
+    bound: set[str] = set()
+    for node in find(loop.body, cst.AugAssign, cst.Assign):
+        targets = (
+            [node.target] if isinstance(node, cst.AugAssign) else [t.target for t in node.targets]
+        )
+        bound |= {t.value for t in targets if isinstance(t, cst.Name)}
+    for statement in body[index + 1 :]:
+        for call in find(statement, cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "backward"
+                and isinstance(func.value, cst.Name)
+                and func.value.value in bound
+            ):
+                return True
+    return False
 
 
 def _steps_alone(calls: list[cst.Call], steps: list[cst.Call]) -> bool:

@@ -1700,8 +1700,11 @@ class _Resolver:
     ) -> dict[str, tuple[tuple[str, int], ...]]:
         """The entries of ``table`` (path -> key -> parameters) that module ``path`` can call,
         by the names it calls them: its own functions and classes, those it imports by name,
-        and `module.f` of a module it imports."""
-        found = {key: params for key, params in table.get(path, {}).items() if "." not in key}
+        and `module.f` of a module it imports; a method of a class, own or imported by name, as
+        `Class().method` (called on an instance, ``self`` not passed)."""
+        own = table.get(path, {})
+        found = {key: params for key, params in own.items() if "." not in key}
+        found |= {_on_instance(key): params for key, params in own.items() if _method_key(key)}
         for local in self.summaries[path].imports:
             definition = self.name(path, local)
             if definition is None or definition[0] == path:
@@ -1711,6 +1714,9 @@ class _Resolver:
                 params = table.get(module, {}).get(name)
                 if params:
                     found[local] = params
+                for key, params in table.get(module, {}).items():
+                    if key.startswith(f"{name}.") and _method_key(key):
+                        found[_on_instance(f"{local}.{key.split('.')[1]}")] = params
                 continue
             for key, params in table.get(module, {}).items():
                 if "." not in key:
@@ -1781,3 +1787,14 @@ class _Resolver:
             return module
         found = self.name(module, decision.name)
         return found[0] if found is not None else module
+
+
+def _method_key(key: str) -> bool:
+    """``key`` names a method (`Class.method`), not a class (its `__init__`) or a function."""
+    return key.count(".") == 1 and not key.endswith(".__init__")
+
+
+def _on_instance(key: str) -> str:
+    """``Class.method`` as ``ModuleView.device_parameters`` spells a call on an instance."""
+    owner, method = key.split(".")
+    return f"{owner}().{method}"

@@ -260,15 +260,16 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
     calls = [c for c in trace.calls if loop is None or loop in c.loops]
     if any(c.trained for c in calls):  # the models an optimizer steps (not a loss module)
         calls = [c for c in calls if c.trained]
+    if (
+        step.kind == "backward"
+        and not trace.trains_parameters
+        and not any(e.kind == "optimizer" for e in trace.events)
+    ):
+        # `y.backward()` to show a gradient (of a tensor's own graph, or of a module's
+        # parameters, `print(net[0].weight.grad)`): no code the run reaches builds an optimizer
+        # or updates a tensor by its gradient, so nothing trains.
+        return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
     if not calls:
-        if (
-            step.kind == "backward"
-            and not trace.trains_parameters
-            and not any(e.kind == "optimizer" for e in trace.events)
-        ):
-            # `y.backward()` on a tensor's own graph, to show its gradient: no code the run
-            # reaches builds an optimizer or a module, so nothing trains.
-            return EntryVerdict(entry, NO_STEP, "", "no training step on the launch path")
         return EntryVerdict(
             entry,
             CANNOT_TELL,
@@ -308,7 +309,10 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
                 "compute them from their running statistics by hand",
             )
     if facts.needs_cut:
-        cuts = [e for e in trace.events if e.kind == "cut" and (loop is None or loop in e.loops)]
+        cut_loop = _accumulation_loop(step, trace) or loop
+        cuts = [
+            e for e in trace.events if e.kind == "cut" and (cut_loop is None or cut_loop in e.loops)
+        ]
         if not cuts:
             return EntryVerdict(
                 entry,
@@ -323,6 +327,23 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
         step.where,
         "the model's parameters and the step's inputs are on the accelerator, and the step is cut",
     )
+
+
+def _accumulation_loop(step: Event, trace: Trace) -> int | None:
+    """The loop that steps the optimizer around ``step``, a ``backward()`` in a micro-batch
+    loop that steps none (gradient accumulation): one cut per optimizer step there is the cut
+    of the step, and the micro-batch loop needs none."""
+    if step.kind != "backward" or not step.loops:
+        return None
+    inner = step.loops[-1]
+    if any(e.kind == "optimizer" and inner in e.loops for e in trace.events):
+        return None
+    outer = [
+        e.loops[-1]
+        for e in trace.events
+        if e.kind == "optimizer" and e.loops and e.loops == step.loops[: len(e.loops)]
+    ]
+    return outer[-1] if outer else None
 
 
 def _differentiated(call: ModelCall, trace: Trace) -> bool:

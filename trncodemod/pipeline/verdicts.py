@@ -115,7 +115,7 @@ PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
 LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
     "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316",
     "TRN317", "TRN204", "TRN050", "TRN051", "TRN174", "TRN173", "TRN057", "TRN052", "TRN149",
-    "TRN054",
+    "TRN054", "TRN154",
 }  # fmt: skip
 
 
@@ -325,7 +325,11 @@ def _off_launch_path(
 
         taking = reached.get(outcome.display, {})
         settled = [
-            (f, off_path(f)) if blocks(f) and f.code in LAUNCH_PATH_BLOCKERS else (f, "")
+            # A blocker the port fixed (`backend="openxla"` added) counts too: on a line off the
+            # launch path it was no blocker to fix.
+            (f, off_path(f))
+            if f.severity is Severity.BLOCKER and f.code in LAUNCH_PATH_BLOCKERS
+            else (f, "")
             for f in outcome.findings
         ]
         if not any(why for _, why in settled):
@@ -353,7 +357,11 @@ def _demoted(outcomes: Sequence[FileOutcome], evaluated: _Evaluated) -> set[str]
     """The modules holding a launch-path blocker on a line the documented runs leave off."""
     found = set()
     for outcome in outcomes:
-        lines = [f.line for f in outcome.findings if blocks(f) and f.code in LAUNCH_PATH_BLOCKERS]
+        lines = [
+            f.line
+            for f in outcome.findings
+            if f.severity is Severity.BLOCKER and f.code in LAUNCH_PATH_BLOCKERS
+        ]
         if not lines:
             continue
         for (_raw, modules), off in zip(evaluated.runs, evaluated.off_path, strict=True):
