@@ -275,18 +275,9 @@ class OptimizerOrder(Pass):
             if group is None:
                 continue
             line = self.get_metadata(PositionProvider, original[j]).start.line
-            also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
-            if self.report(
-                original[i],
-                OptimizerBeforeMove,
-                f"`{_first_line(original[i])}` moved below the move at line {line}{also} (the "
-                "move reads a name bound between, so it cannot go first): on the XLA device "
-                "`.to()` gives the model new parameters, so an optimizer built before the move "
-                "steps the old CPU ones and nothing trains",
-                True,
-            ):
+            why = "(the move reads a name bound between, so it cannot go first)"
+            if self._report_down(original, i, line, group, why):
                 downs[i] = j
-                self._group[i] = group
         if not changed and not downs:
             downs = self._stale_downs(original)
         if not changed and not downs:
@@ -336,21 +327,26 @@ class OptimizerOrder(Pass):
             group = self._down_group(original, i, j)
             if group is None:
                 continue
-            line = move  # as the file was given, where findings are shown
-            first = _first_line(original[i])
-            also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
-            if self.report(
-                original[i],
-                OptimizerBeforeMove,
-                f"`{first}` moved below the move at line {line}{also}: the program's run "
-                "shows the model's parameters taken on the CPU and the model moved after; on "
-                "the XLA device `.to()` gives it new parameters, so an optimizer built "
-                "before the move steps the old CPU ones and nothing trains",
-                True,
-            ):
+            why = "(the program's run shows the parameters taken on the CPU and the model moved after)"
+            if self._report_down(original, i, move, group, why):  # the line as given
                 found[i] = j
-                self._group[i] = group
         return found
+
+    def _report_down(self, original, i: int, line: int, group: tuple[int, ...], why: str) -> bool:  # type: ignore[no-untyped-def]
+        """Report the optimizer at ``i`` (and ``group``, what goes with it) moved below the move
+        at ``line``; True where the fix is applied."""
+        also = f" with `{_first_line(original[group[1]])}`" if len(group) > 1 else ""
+        if not self.report(
+            original[i],
+            OptimizerBeforeMove,
+            f"`{_first_line(original[i])}` moved below the move at line {line}{also} {why}: on "
+            "the XLA device `.to()` gives the model new parameters, so an optimizer built "
+            "before the move steps the old CPU ones and nothing trains",
+            True,
+        ):
+            return False
+        self._group[i] = group
+        return True
 
     def _down_group(self, original, i: int, j: int) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
         """The statements that go below the move at ``j`` with the optimizer built at ``i``:
