@@ -490,7 +490,10 @@ class UnresolvedTrainingDevice(Rule):
     environment, a function or a parameter whose callers it cannot see, a flag without a
     default; and the `if` test that keeps every move to the device from running by default
     (`if args.cuda: model.cuda()` with `--cuda` off). Nothing is rewritten: a guess could move
-    training to the wrong device, and a user's flag is theirs to set.
+    training to the wrong device, and a user's flag is theirs to set. Where the program's run
+    (the evaluator, across modules and notebook cells) shows every entry point that runs the
+    module training on the accelerator, it followed what the module alone could not, and the
+    finding is dropped.
 
     ## Why
     The device must be the XLA device (`torch_xla.device()` or `"xla"`; `torch.device("neuron")` on

@@ -103,6 +103,7 @@ class _Evaluated:
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
 PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
+UNFOLLOWED_DEVICE = "TRN026"  # the training device computed in a way a module alone cannot follow
 # Blockers that claim a line stops the run where it runs (a placement, a launcher sized by the
 # CUDA count, DDP's `device_ids`, an NCCL process group, `ReduceOp.AVG`, a CUDA-only call, a
 # generator on the device, torch FSDP, a torch.cuda call that raises without CUDA, a CUDA tensor
@@ -115,7 +116,7 @@ PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
 LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
     "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316",
     "TRN317", "TRN204", "TRN050", "TRN051", "TRN174", "TRN173", "TRN057", "TRN052", "TRN149",
-    "TRN054", "TRN154",
+    "TRN054", "TRN154", "TRN064",
 }  # fmt: skip
 
 
@@ -152,7 +153,8 @@ def proven(
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
     (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
     shows every one of them running on the accelerator; then it is a warning that says so (a
-    device handed down through calls from where it is set, a flag off on every known launch).
+    device handed down through calls from where it is set, a flag off on every known launch),
+    and TRN026, which says the device cannot be followed, is dropped.
     Before that, a blocker on a line the evaluator shows is off the launch path is a warning
     that says so (``_off_launch_path``)."""
     evaluated = _evaluated(outcomes, target, cache)
@@ -190,6 +192,9 @@ def proven(
             if blocks(f) and f.code in PLACEMENT_BLOCKERS
             else f
             for f in outcome.findings
+            # "Computed in a way the tool cannot follow" (TRN026) is untrue where the program's
+            # run followed it to the accelerator: no finding, not a warning that says both.
+            if not (blocks(f) and f.code == UNFOLLOWED_DEVICE)
         )
         found.append(replace(outcome, findings=findings))
     return found

@@ -1,0 +1,28 @@
+# Twin of zero-dim-index-off-launch-path: the function runs on every step (no flag), so the
+# `.data[0]` the port fixes was a blocker on the launch path, and stays one.
+import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--debug", action="store_true")
+args = parser.parse_args()
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(8, 2).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+criterion = torch.nn.MSELoss()
+
+
+def debug_loss(x, y):
+    loss = criterion(model(x), y)
+    return loss.data[0]
+
+
+for step in range(10):
+    x, y = torch.randn(4, 8).to(device), torch.randn(4, 2).to(device)
+    loss = criterion(model(x), y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(debug_loss(x, y))
