@@ -15,6 +15,7 @@ from libcst.metadata import ScopeProvider
 
 from trncodemod.analysis.facts import FileFacts, may_resolve
 from trncodemod.analysis.loops import dotted, find_step_loops
+from trncodemod.analysis.model_names import SCALER_NAME
 from trncodemod.analysis.nodes import find, visit
 from trncodemod.analysis.program import ModuleView
 from trncodemod.analysis.step_scan import step_scan
@@ -359,7 +360,11 @@ class CompilerFlags(Pass):
         # TRN343: a training loop, where no string names a cache.
         if (
             facts.loops
-            and not facts.calls.isdisjoint(("backward", "optimizer_step", "step"))
+            and (
+                not facts.calls.isdisjoint(("backward", "optimizer_step", "step"))
+                # `loss_scaler(loss, optimizer)`: its `__call__` steps (step_scan's train loop)
+                or any(SCALER_NAME.search(call) for call in facts.calls)
+            )
             and not _mentions(facts, ("--cache_dir", "NEURON_COMPILE_CACHE_URL"))
             and any(loop.train for loop in step_scan(facts).loops)
         ):

@@ -148,8 +148,8 @@ class StepScan:
         calls = [n for n in loop.own if type(n) is ast.Call]
         for call in calls:
             func = call.func
-            if type(func) is ast.Attribute and (
-                func.attr == "backward" or _ast_is_optimizer_step(call)
+            if (type(func) is ast.Attribute and func.attr == "backward") or (
+                _ast_is_optimizer_step(call)  # `loss_scaler(loss, optimizer)` is a name's call
             ):
                 return True, True
         for call in calls:
