@@ -266,7 +266,8 @@ class PadToBuckets(Pass):
         """Loaders of a module that trains nothing (no optimizer step, no backward anywhere: a
         dataset module), built in its ``if __name__ == "__main__":`` block, or anywhere in a
         script no other given module imports, and iterated only by loops there that are no step
-        loop: a demo that plots or prints a few batches on the CPU. No compiled step sees their batches, so their last partial batch costs nothing."""
+        loop: a demo that plots or prints a few batches on the CPU. No compiled step sees their
+        batches, so their last partial batch costs nothing."""
         if any(is_optimizer_step(c) or is_backward(c) for c in find(module, cst.Call)):
             return set()
         guards: list[cst.CSTNode] = [

@@ -111,9 +111,9 @@ class DeviceMissing(Pass):
         ]
         if not steps:
             return False
-        if not any(info.optimizer_steps for info in steps) and not names_training(
-            ast_of(node.code)
-        ):
+        facts = self.run.facts  # the module's ast, parsed once for every pass
+        tree = facts.tree if facts is not None else ast_of(node.code)
+        if not any(info.optimizer_steps for info in steps) and not names_training(tree):
             return False  # `loss.backward()` to show a gradient: nothing is trained
         self._plan(node, steps)
         return True

@@ -309,7 +309,8 @@ def _judge_step(entry: str, step: Event, trace: Trace, facts: Facts) -> EntryVer
                 "compute them from their running statistics by hand",
             )
     if facts.needs_cut:
-        cut_loop = _accumulation_loop(step, trace) or loop
+        accumulation = _accumulation_loop(step, trace)
+        cut_loop = loop if accumulation is None else accumulation
         cuts = [
             e for e in trace.events if e.kind == "cut" and (cut_loop is None or cut_loop in e.loops)
         ]
