@@ -201,7 +201,11 @@ class TrainLoaderDropLast(Rule):
     first size, and `range(n)`. A module that trains nothing (no backward, no optimizer step)
     keeps the loaders of its `if __name__ == "__main__":` block, or of its whole top level where
     no other module of the program imports it, that only loops printing or plotting batches
-    iterate: no compiled step sees their batches.
+    iterate: no compiled step sees their batches. A training loader whose `collate_fn` the
+    program shows pads each batch to its own largest item (the function TRN440 reports, in any
+    module) is reported and left alone: its batches take a new shape nearly every step whatever
+    the last one does, so drop_last would only skip samples; pad to a fixed length or to a few
+    buckets first.
 
     ## Why
     A smaller last batch is a new shape and compiles a new graph ([xla-recompilation, xla-mnist]:

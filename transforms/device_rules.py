@@ -319,7 +319,10 @@ class DeviceGate(Rule):
     torch.cuda.is_available()` becomes `not args.no_cuda` (the user's opt-out is kept), `x if
     True else y` becomes `x`, and `if True:` keeps its body and drops its `else`. A check that
     does not decide the device (`if torch.cuda.is_available(): torch.cuda.manual_seed_all(s)`)
-    is left to TRN007 and the CUDA-call rules. The finding says when the rewrite drops a
+    is left to TRN007 and the CUDA-call rules. A check decides the device where a move to it
+    runs only when the check holds: under an `if` statement, or chosen by a conditional
+    expression (`params.cuda = torch.cuda.is_available()`, then `net.cuda() if params.cuda
+    else net`). The finding says when the rewrite drops a
     fallback (`else`/`elif`). Where the branch kept would still name a CUDA device the tool
     cannot rewrite (`torch.device('cuda:{}'.format(args.gpu))`), the check and its CPU/MPS
     fallback are kept and reported instead: dropping the fallback would leave a CUDA device.

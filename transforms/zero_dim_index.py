@@ -63,7 +63,12 @@ class ZeroDimIndex(Rule):
     (or `"mean"`/`"sum"`), a `.mean()`/`.sum()` of a whole tensor, or a sum, difference or
     multiple of such values; or a name that starts at a number and to which the scope only adds
     such values (`loss = 0`, then `loss += criterion(output, target[c])` over an RNN's time
-    steps). A loss's call read so (`F.nll_loss(output, target, size_average=False).data[0]`)
+    steps). In a function whose bindings of the name are all plain assignments among the
+    statements of its body (none under an `if`, a loop or a `with`), the binding that reaches
+    the read is the last one before it (`loss = (q - target).pow(2) * w`, then `loss =
+    loss.mean()`, then `return loss`). A negated 0-dim value (`-(p * q.log()).sum(1).mean()`)
+    and one divided or multiplied by a name bound only to a number (`x.sum() / num_quant`) are
+    0-dim too. A loss's call read so (`F.nll_loss(output, target, size_average=False).data[0]`)
     becomes the call's `.item()`. Any other index stays: `x.data[0]` of a batch is its first
     row, and a bare `x[0]` may be a tuple's first item.
 
@@ -134,15 +139,17 @@ class ZeroDimIndexRewrite(Pass):
         if depth > 6:
             return False
         if isinstance(node, cst.Name):
-            values = self.bound_values(node)
+            values = self._reaching(node) or self.bound_values(node)
             if values is None:
                 return self._summed(node, depth)
             return bool(values) and all(self._scalar(v, depth + 1) for v in values)  # type: ignore[union-attr]
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+            return self._scalar(node.expression, depth + 1)  # `-(p * q.log()).sum(1).mean()`
         if isinstance(node, cst.BinaryOperation) and isinstance(
             node.operator, cst.Add | cst.Subtract | cst.Multiply | cst.Divide
         ):
             sides = [node.left, node.right]
-            numbers = [s for s in sides if isinstance(s, cst.Integer | cst.Float)]
+            numbers = [s for s in sides if self._number(s)]
             rest = [s for s in sides if s not in numbers]
             return bool(rest) and all(self._scalar(s, depth + 1) for s in rest)
         if not isinstance(node, cst.Call):
@@ -178,6 +185,53 @@ class ZeroDimIndexRewrite(Pass):
                 for v in modules  # type: ignore[union-attr]
             )
         return False
+
+    def _number(self, node: cst.BaseExpression) -> bool:
+        """A number written here, or a name every binding of which is one (`num_quant = 51`)."""
+        if isinstance(node, cst.Integer | cst.Float):
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        values = self.bound_values(node)
+        return bool(values) and all(isinstance(v, cst.Integer | cst.Float) for v in values)  # type: ignore[union-attr]
+
+    def _reaching(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """The one value that reaches ``name`` in a function whose every binding of the name is
+        an assignment among the statements of its body, none under an `if`, a loop or a `with`
+        (`loss = (q - target).pow(2) * w`, then `loss = loss.mean()`, then `return loss`):
+        the last one before the statement that reads it. None where that is not so."""
+        statement: cst.CSTNode | None = name
+        function = None
+        while statement is not None:
+            parent = self.get_metadata(ParentNodeProvider, statement, None)
+            if isinstance(parent, cst.IndentedBlock):
+                function = self.get_metadata(ParentNodeProvider, parent, None)
+                break
+            statement = parent
+        if not isinstance(function, cst.FunctionDef) or statement is None:
+            return None
+        body = list(function.body.body)
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None or statement not in body:
+            return None
+        reads_at = body.index(statement)
+        found: list[tuple[int, cst.BaseExpression]] = []
+        for assignment in scope[name.value]:
+            if not isinstance(assignment, Assignment):
+                return None
+            target = self.get_metadata(ParentNodeProvider, assignment.node, None)
+            assign = self.get_metadata(ParentNodeProvider, target, None) if target else None
+            line = self.get_metadata(ParentNodeProvider, assign, None) if assign else None
+            if not (
+                isinstance(target, cst.AssignTarget)
+                and target.target is assignment.node
+                and isinstance(assign, cst.Assign)
+                and line in body
+            ):
+                return None
+            found.append((body.index(line), assign.value))
+        before = [value for at, value in sorted(found, key=lambda f: f[0]) if at < reads_at]
+        return before[-1:] or None
 
     def _summed(self, name: cst.Name, depth: int) -> bool:
         """``name`` starts at a number and its scope adds losses to it (`loss = 0`, then

@@ -261,6 +261,17 @@ class _Collector(cst.CSTVisitor):
             self.guards.pop()
         return False
 
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        """`net.Net(params).cuda() if params.cuda else net.Net(params)`: the move runs where
+        the test holds, as under an `if` statement."""
+        visit(node.test, self)
+        self.guards.append((node.test, True))
+        visit(node.body, self)
+        self.guards[-1] = (node.test, False)
+        visit(node.orelse, self)
+        self.guards.pop()
+        return False
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.setdefault(node.name.value, []).append(node)
         self.saved_guards.append(self.guards)

@@ -13,7 +13,7 @@ from trncodemod.analysis.ast_nodes import nodes
 
 # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
 #            pin_memory, drop_last, ...)
-LOADER_POSITIONS = {"batch_size": 1, "batch_sampler": 4, "drop_last": 8}
+LOADER_POSITIONS = {"batch_size": 1, "batch_sampler": 4, "collate_fn": 6, "drop_last": 8}
 
 
 def _loader_names(tree: ast.Module) -> set[str]:

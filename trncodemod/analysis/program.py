@@ -624,6 +624,10 @@ class ModuleView:
     # Where a collate function of a loader a step iterates takes the batch's size as the
     # largest of its items' shapes: (line, column, chain).
     step_shapes: tuple[tuple[int, int, str], ...] = ()
+    # The `collate_fn=` arguments of this module's loaders, as spelled here
+    # ("mydatasets.collate_fn"), whose function pads each batch to its own largest item
+    # (where ``step_shapes`` of that function's module points): a loader that a step iterates.
+    padded_collates: tuple[str, ...] = ()
     # This module's functions and methods that a training step in another function runs every
     # step ("mel_spectrogram", "Loss.forward"), each with the chain of calls from the step.
     step_functions: tuple[tuple[str, str], ...] = ()
@@ -782,6 +786,7 @@ class ModuleView:
                 sorted(self.decisions.items()),
                 self.step_reads,
                 self.step_shapes,
+                self.padded_collates,
                 self.step_functions,
                 self.called_steps,
                 self.stepped_loops,
@@ -1067,7 +1072,7 @@ def build_program(
     slicers, stepped = _offset_slicers(summaries, resolver)
     decisions = _used_decisions(summaries, resolver, tests)
     flag_checks, imported_flags = _flags(summaries, resolver)
-    reads, shapes, reached = _step_reads(summaries, resolver, tests)
+    reads, shapes, reached, padded = _step_reads(summaries, resolver, tests)
     called, stepped_loops = _called_steps(summaries, resolver, tests)
     element_calls = _element_calls(summaries, resolver)
     untrained = _untrained(summaries, program, resolver, reaching, tests)
@@ -1107,6 +1112,7 @@ def build_program(
                 (line, column, chain)
                 for (line, column), chain in sorted(shapes.get(path, {}).items())
             ),
+            padded_collates=tuple(sorted(padded.get(path, ()))),
             step_functions=tuple(sorted(reached.get(path, {}).items())),
             called_steps=tuple(sorted(called.get(path, {}).items())),
             stepped_loops=tuple(sorted(stepped_loops.get(path, ()))),
@@ -1311,15 +1317,18 @@ def _step_reads(
     dict[str, dict[tuple[int, int], StepRead]],
     dict[str, dict[tuple[int, int], str]],
     dict[str, dict[str, str]],
+    dict[str, set[str]],
 ]:
     """What the training steps run every step in other functions and methods (through calls,
     parameters, returned values and attributes, across modules: ``analysis.reach``), by module:
     host reads, where a collate function of a loader a step iterates pads the batch to its
-    own largest item, and the functions themselves (qualname -> chain). The per-file passes see
-    only the step loop's own code."""
+    own largest item, the functions themselves (qualname -> chain), and the `collate_fn=`
+    arguments, as spelled where the loader is built, whose function pads so. The per-file
+    passes see only the step loop's own code."""
     reads: dict[str, dict[tuple[int, int], StepRead]] = {}
     shapes: dict[str, dict[tuple[int, int], str]] = {}
     functions: dict[str, dict[str, str]] = {}
+    padded: dict[str, set[str]] = {}
     scopes = {path: summary.scopes for path, summary in summaries.items()}
     bases = {path: summary.bases for path, summary in summaries.items()}
     flow = Flow(scopes, bases, resolver.name)
@@ -1342,13 +1351,17 @@ def _step_reads(
                         reads.setdefault(where, {}).setdefault(
                             (line, column), (line, column, what, chain, tuple(host[:1]), guard)
                         )
+                for builder, argument, collate, label in flow.collate_roots((path, qualname), loop):
+                    ran = flow.reaches_from(collate, label)
+                    if any(summaries[at].scopes[name].batch_maxima for at, name in ran):
+                        padded.setdefault(builder, set()).add(argument)
                 collates = flow.collates((path, qualname), loop)
                 for node in collates:
                     where, function = node
                     for line, column in summaries[where].scopes[function].batch_maxima:
                         chain = " → ".join([start, *chain_of(collates, node), f"{where}:{line}"])
                         shapes.setdefault(where, {}).setdefault((line, column), chain)
-    return reads, shapes, functions
+    return reads, shapes, functions, padded
 
 
 def _called_steps(

@@ -280,8 +280,14 @@ class Flow:
 
     def collates(self, node: Node, loop: StepLoop) -> dict[Node, tuple[Node | None, str]]:
         """What the collate functions of the loaders the loop iterates run: once per batch."""
+        queue = [(start, None, label) for _, _, start, label in self.collate_roots(node, loop)]
+        return self._walk(queue, stop=None)
+
+    def collate_roots(self, node: Node, loop: StepLoop) -> Iterator[tuple[str, str, Frame, str]]:
+        """The collate functions of the loaders the loop iterates: (the path of the module
+        that builds the loader, the `collate_fn=` argument as spelled there, the function's
+        frame, its label)."""
         at = frame(*node)
-        queue: list[tuple[Frame, Node | None, str]] = []
         for loader in self._loaders(at, loop.iterated, 0):
             where, call = loader[1], loader[2]
             for keyword, argument in call[3]:
@@ -289,8 +295,11 @@ class Flow:
                     for found in _ordered(self.values(where, argument)):
                         if found[0] == "def":
                             label = _label(spelled(argument), found[2])
-                            queue.append((frame(found[1], found[2]), None, label))
-        return self._walk(queue, stop=None)
+                            yield where[0], spelled(argument), frame(found[1], found[2]), label
+
+    def reaches_from(self, start: Frame, label: str) -> dict[Node, tuple[Node | None, str]]:
+        """What a function runs, from its frame: itself and every call it makes, at any depth."""
+        return self._walk([(start, None, label)], stop=None)
 
     def _loaders(self, at: Frame, value: Value | None, depth: int) -> Iterator[Object]:
         """Calls outside the given files that the iterated value is, or is made from

@@ -1,0 +1,21 @@
+# Twin: the conditional expression tests a command-line flag off by default (`--cuda`, store_true)
+# on every launch line: the move does not run, the check stays, and the verdict says the model
+# stays on the CPU, at the flag.
+import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--cuda", action="store_true")
+args = parser.parse_args()
+model = torch.nn.Linear(8, 2).cuda() if args.cuda else torch.nn.Linear(8, 2)
+optimizer = torch.optim.Adam(model.parameters())
+
+for step in range(10):
+    x, y = torch.randn(4, 8), torch.randn(4, 2)
+    if args.cuda:
+        x, y = x.cuda(), y.cuda()
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
