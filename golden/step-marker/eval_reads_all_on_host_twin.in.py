@@ -1,6 +1,6 @@
-# Twin of eval_reads_all_on_host: these loops keep the cut at the end of the body, since what
-# they compute leaves the iteration other than through a host read and keeps growing one graph
-# without it: handed to a call whose result is dropped (a meter that sums on the device,
+# Twin of eval_reads_all_on_host: these loops keep a cut (before a call handed the iteration's
+# value, else at the end of the body), since what they compute leaves the iteration other than
+# through a host read and keeps growing one graph without it: handed to a call whose result is dropped (a meter that sums on the device,
 # `valid_loss_avg.add(cost)`), changed in place in a value made before the loop
 # (`total.add_(...)`), stored into one (`bank[step] = out`), or read by the next iteration
 # (`prev = out`, then `model(x, prev)`).

@@ -1,6 +1,6 @@
-# Twin of eval_reads_all_on_host: these loops keep the cut at the end of the body, since what
-# they compute leaves the iteration other than through a host read and keeps growing one graph
-# without it: handed to a call whose result is dropped (a meter that sums on the device,
+# Twin of eval_reads_all_on_host: these loops keep a cut (before a call handed the iteration's
+# value, else at the end of the body), since what they compute leaves the iteration other than
+# through a host read and keeps growing one graph without it: handed to a call whose result is dropped (a meter that sums on the device,
 # `valid_loss_avg.add(cost)`), changed in place in a value made before the loop
 # (`total.add_(...)`), stored into one (`bank[step] = out`), or read by the next iteration
 # (`prev = out`, then `model(x, prev)`).
@@ -15,11 +15,11 @@ def validate(model, criterion, loader, valid_loss_avg, device):
             image = image_tensors.to(device)
             preds = model(image)
             cost = criterion(preds, labels.to(device))
+            torch_xla.sync()
             valid_loss_avg.add(cost)
             preds_max_prob, _ = F.softmax(preds, dim=1).max(dim=1)
             for prob in preds_max_prob:
                 print(f"{prob:0.4f}")
-            torch_xla.sync()
 
 
 def sum_outputs(model, loader, device):
@@ -27,10 +27,10 @@ def sum_outputs(model, loader, device):
     with torch.no_grad():
         for x in loader:
             out = model(x.to(device))
+            torch_xla.sync()
             total.add_(out.sum(0))
             for row in out:
                 print(f"{row[0]:0.4f}")
-            torch_xla.sync()
     return total
 
 

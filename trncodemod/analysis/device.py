@@ -928,6 +928,13 @@ class _Evaluator:
             return left if isinstance(left, _Value) else right
         if isinstance(node, cst.Comparison):
             return self._comparison(node, depth)
+        if isinstance(node, cst.Subscript):
+            # `config["force_cpu"]` of a dict copied from the parsed options: the program's
+            # run reads it (``ModuleView.launch_flags``, spelled with the key's repr).
+            spelled = _subscript_spelling(node)
+            if spelled is not None and spelled in self.launch_flags:
+                return bool(self.launch_flags[spelled])
+            return _unknown(node, "the tool cannot read it")
         if isinstance(node, cst.Name | cst.Attribute):
             name = dotted(node)
             if name is None:
@@ -1232,6 +1239,17 @@ def analyse(
         facts.opt_in_cpu.clear()
     facts.evaluator = evaluator
     return facts
+
+
+def _subscript_spelling(node: cst.Subscript) -> str | None:
+    """`config['force_cpu']` as the program's run names a read of a mapping's key."""
+    owner = dotted(node.value)
+    if owner is None or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    key = node.slice[0].slice.value
+    if not isinstance(key, cst.SimpleString) or not isinstance(key.evaluated_value, str):
+        return None
+    return f"{owner}[{key.evaluated_value!r}]"
 
 
 def _guards_of_move(

@@ -455,7 +455,12 @@ class Evaluator(LibraryCalls):
                 if cuts:
                     self._event("cut", f, node, "a MpDeviceLoader")  # each batch cuts the step
 
-            self._loop(node, frame, bind)
+            keys = self._keys(iterable, node)
+            if keys is None:
+                self._loop(node, frame, bind)
+            for key in keys or ():
+                # `for arg in vars(args): config[arg] = getattr(args, arg)`: once per key.
+                self._loop(node, frame, lambda f, k=key: self._bind(node.target, Const(value=k), f))
         elif isinstance(node, ast.While):
             if truth(self._expr(node.test, frame)) is False:
                 self._block(node.orelse, frame)
@@ -745,6 +750,23 @@ class Evaluator(LibraryCalls):
                 self.heap[owner.id].attrs[target.attr] = value
             elif isinstance(owner, ModuleRef) and owner.path in self.loaded:
                 self.loaded[owner.path][target.attr] = value
+        elif isinstance(target, ast.Subscript):
+            # `config[arg] = getattr(args, arg)`: a key of a decided mapping; any other
+            # subscript (a tensor's slice, a list's item) changes nothing the run follows.
+            owner = self._expr(target.value, frame)
+            key = self._expr(target.slice, frame)
+            held = self.heap.get(owner.id) if isinstance(owner, Ref) else None
+            if held is not None and held.kind == "mapping":
+                if isinstance(key, Const) and isinstance(key.value, str):
+                    held.attrs[key.value] = value
+                else:
+                    held.attrs.clear()  # a key the run cannot read: any of them may change
+            elif isinstance(owner, Dict) and isinstance(target.value, ast.Name):
+                kept = tuple((k, v) for k, v in owner.items if k != getattr(key, "value", k))
+                if isinstance(key, Const):
+                    frame.env[target.value.id] = Dict(items=(*kept, (key.value, value)))
+                else:
+                    frame.env[target.value.id] = Dict()
 
     def _unpack(self, value: Value, count: int, node: ast.AST, frame: Frame) -> list[Value]:
         if isinstance(value, Seq) and len(value.items) == count:
@@ -763,6 +785,18 @@ class Evaluator(LibraryCalls):
         """A loader whose batches cut the step (`MpDeviceLoader`)."""
         obj = self.heap.get(value.id) if isinstance(value, Ref) else None
         return obj is not None and obj.kind == "loader" and bool(obj.attrs.get("__cuts__"))
+
+    def _keys(self, iterable: Value, node: ast.For | ast.AsyncFor) -> list[str] | None:
+        """The keys of a decided mapping a loop of plain assignments walks (`for arg in
+        vars(args): config[arg] = getattr(args, arg)`), where the run takes the body once per
+        key; None for any other loop, whose body runs once."""
+        held = self.heap.get(iterable.id) if isinstance(iterable, Ref) else None
+        if held is None or held.kind != "mapping" or not isinstance(node.target, ast.Name):
+            return None
+        if not all(isinstance(s, ast.Assign) for s in node.body) or node.orelse:
+            return None
+        keys = [k for k in held.attrs if isinstance(k, str)]
+        return keys if 0 < len(keys) <= _UNROLLED_KEYS else None
 
     def _element(self, iterable: Value) -> Value:
         """One item of what a loop iterates."""
@@ -941,10 +975,22 @@ class Evaluator(LibraryCalls):
         """Keeps what ``node`` held: a flag only the launch decided (an option's default or
         launch-line value, an environment default), else ``_OPEN``."""
         spelled = dotted(node)
-        if spelled is None:
-            return
+        if spelled is not None:
+            self._observe_as(spelled, value, frame)
+
+    def _observe_key(self, node: ast.Subscript, key: Const, value: Value, frame: Frame) -> None:
+        """A key of a mapping copied from the parsed options (`config["force_cpu"]` after
+        `config[arg] = getattr(args, arg)` over `vars(args)`): an option's value, spelled
+        with the key's repr for the device pass."""
+        spelled = dotted(node.value)
+        if spelled is not None and self.observed is not None and isinstance(key.value, str):
+            self._observe_as(f"{spelled}[{key.value!r}]", value, frame, copied=True)
+
+    def _observe_as(self, spelled: str, value: Value, frame: Frame, copied: bool = False) -> None:
         seen = self.observed.setdefault((frame.path, spelled), set())  # type: ignore[union-attr]
         launched = bool(value.why) and all(isinstance(w, Launched) for w in value.why)
+        if copied:  # the copy adds the assignment's reason after the launch's
+            launched = bool(value.why) and isinstance(value.why[0], Launched)
         flag = isinstance(value, Const) and (value.value is None or type(value.value) is bool)
         seen.add(value.value if launched and flag else _OPEN)  # type: ignore[attr-defined]
 
@@ -1110,16 +1156,19 @@ class Evaluator(LibraryCalls):
         if isinstance(owner, Dict) and isinstance(key, Const):
             for k, v in owner.items:
                 if k == key.value:
+                    self._observe_key(node, key, v, frame)
                     return v
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}`")
+        if isinstance(owner, Ref) and isinstance(key, Const) and isinstance(key.value, str):
+            obj = self.heap.get(owner.id)
+            if obj is not None and obj.kind == "mapping" and key.value in obj.attrs:
+                value = obj.attrs[key.value]
+                self._observe_key(node, key, value, frame)
+                return value  # `h["num_gpus"]` of an `AttrDict(config)`, `config["force_cpu"]`
         if isinstance(owner, Tensor):
             return owner
         if isinstance(owner, Unknown) and owner.host:
             return owner  # `x.shape[2:]`
-        if isinstance(owner, Ref) and isinstance(key, Const) and isinstance(key.value, str):
-            obj = self.heap.get(owner.id)
-            if obj is not None and obj.kind == "mapping" and key.value in obj.attrs:
-                return obj.attrs[key.value]  # `h["num_gpus"]` of an `AttrDict(config)`
         if isinstance(owner, External) and owner.name == "os.environ":
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}` is set outside the program")
         return Unknown(at=at, reason=_reason(owner))
@@ -1142,7 +1191,9 @@ class Evaluator(LibraryCalls):
                     # passes (``launch_decisions``), without changing what this run takes.
                     index = node.values.index(operand)
                     for rest in node.values[index + 1 :]:
-                        if isinstance(rest, ast.Attribute):
+                        while isinstance(rest, ast.UnaryOp) and isinstance(rest.op, ast.Not):
+                            rest = rest.operand  # `... and not config["force_cpu"]`
+                        if isinstance(rest, ast.Attribute | ast.Subscript):
                             self._expr(rest, frame)
                 return value
             result = value
@@ -1569,10 +1620,11 @@ def _host_data(value: Value) -> bool:
 
 _BUILTINS = frozenset(
     {"bool", "str", "int", "float", "enumerate", "zip", "iter", "next", "list", "tuple", "len"}
-    | {"map", "dict", "sorted", "reversed"}
+    | {"map", "dict", "sorted", "reversed", "vars", "getattr"}
     | {"isinstance", "hasattr", "callable", "print", "range", "super", "open"}
 )
 _UNDECIDED = "is undecided"
+_UNROLLED_KEYS = 64  # a loop over a decided mapping's keys runs once per key up to this many
 _MISSING = "missing package: "  # the reason of a name a skipped import left unbound
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _OPEN = object()  # an attribute read that held something other than a launch-decided flag

@@ -1329,6 +1329,15 @@ class LibraryCalls:
             return Each(item=Seq(items=tuple(self._element(a) for a in args)))
         if (name in _PROGRESS_BARS or name in ("iter", "list", "tuple")) and args:
             return args[0]
+        if name in ("vars", "dict") and len(args) == 1 and isinstance(args[0], Ref):
+            held = self.heap.get(args[0].id)
+            if held is not None and held.kind in ("namespace", "mapping"):
+                # `vars(args)`, `dict(vars(args))`: the parsed options as a dict of their own,
+                # each key an option's value (`config["force_cpu"]`).
+                return self._new(Obj("mapping", attrs=dict(held.attrs), built=at))
+        if name == "getattr" and len(args) >= 2 and isinstance(args[1], Const):
+            if isinstance(args[1].value, str):
+                return self._attribute(args[0], args[1].value, node, frame)
         if name in ("dict", "sorted", "reversed") and args and isinstance(args[0], Seq):
             return args[0]  # `dict(model.named_parameters())`: the same items
         if name == "dict" and not args:

@@ -1,0 +1,36 @@
+# Class: the parsed options copied into a dict (`config[arg] = getattr(args, arg)` over
+# `vars(args)`, as `vars(args)` or `dict(vars(args))` would), then a key of it decides the
+# device beside the availability check (`not config["force_cpu"]`): the program's run reads the
+# option's default on every launch line (a `store_true` flag, False), so the device choice is
+# rewritten (TRN003) and no TRN026 blocker says the tool cannot read it.
+import argparse
+
+import torch
+
+
+def get_training_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--force_cpu", action="store_true")
+    parser.add_argument("--lr", type=float, default=1e-3)
+    args = parser.parse_args()
+    config = dict()
+    for arg in vars(args):
+        config[arg] = getattr(args, arg)
+    config["layers"] = 2
+    return config
+
+
+def train(config):
+    device = torch.device("cuda" if torch.cuda.is_available() and not config["force_cpu"] else "cpu")
+    model = torch.nn.Linear(8, 2).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=config["lr"])
+    for step in range(10):
+        x, y = torch.randn(4, 8).to(device), torch.randn(4, 2).to(device)
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    train(get_training_args())
