@@ -20,7 +20,12 @@ from trncodemod.transforms.torch_removed import (
     removed_names,
     removed_on,
 )
-from trncodemod.transforms.zero_dim_index import ZeroDimIndex, ZeroDimIndexRewrite, reads_zero_dim
+from trncodemod.transforms.zero_dim_index import (
+    OldIndexRead,
+    ZeroDimIndex,
+    ZeroDimIndexRewrite,
+    reads_zero_dim,
+)
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
@@ -127,6 +132,7 @@ class TorchImports(ZeroDimIndexRewrite):
         RemovedTorchCall,
         StftReturnComplex,
         ZeroDimIndex,
+        OldIndexRead,
     )
     needles = (
         ".data[0]",

@@ -101,6 +101,42 @@ class ZeroDimIndex(Rule):
     sources = ("torch-04-migration", "measured-zero-dim-index")
 
 
+class OldIndexRead(Rule):
+    """## What it does
+    Reports an `x.data[0]` that TRN064 does not rewrite (it cannot show `x` is 0-dim) and whose
+    value the program uses as it is: bound to a name, passed to a call, returned, compared.
+    Not a store (`w.data[0] = 0`), an index or attribute of it (`x.data[0][1]`,
+    `x.data[0].item()`), a conversion (`int(x.data[0])`), or a print. Nothing is rewritten.
+
+    ## Why
+    Code written for torch 0.3 read a one-dimensional tensor's element as `x.data[0]`, which
+    gave a Python number; since torch 0.4 it gives a 0-dim tensor [torch-04-migration], and on
+    the target one on the device. Where the program uses it as a number (an environment's
+    action checked with `action_space.contains`, a list index, a dictionary key, NumPy), it
+    fails or behaves differently on the target's torch, as on any torch since 0.4: the verdict
+    of an entry point that runs the line says "cannot tell" at it, not "runs".
+
+    ## Example
+    ```python
+    action = q_value.max(1)[1].data[0]
+    next_state, reward, done, _ = env.step(action)
+    ```
+
+    ## Use instead
+    ```python
+    action = q_value.max(1)[1].data[0].item()
+    ```
+    """
+
+    code = "TRN065"
+    name = "old-index-read"
+    summary = "`x.data[0]` read as torch 0.3 did (a number then, a tensor since 0.4; report only)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.WARNING
+    sources = ("torch-04-migration",)
+
+
 def reads_zero_dim(facts: FileFacts) -> bool:
     """Whether the file may hold a `.data[0]` read (the torch-imports pass's candidate test)."""
     return ".data[0]" in facts.text
@@ -117,12 +153,20 @@ class ZeroDimIndexRewrite(Pass):
         # `loss.data[0]`, torch 0.3's way to read a loss, also of a loss's call
         # (`F.nll_loss(output, target, size_average=False).data[0]`); a bare `x[0]` is left (a
         # tuple's first item, a batch's first row).
-        if not m.matches(
-            original_node.value, m.Attribute(value=m.Name() | m.Call(), attr=m.Name("data"))
-        ):
+        if not m.matches(original_node.value, m.Attribute(attr=m.Name("data"))):
             return updated_node
         value = original_node.value.value  # type: ignore[attr-defined]
-        if not self._scalar(value, 0):
+        if not isinstance(value, cst.Name | cst.Call) or not self._scalar(value, 0):
+            if self._used_as_is(original_node):
+                self.report(
+                    original_node,
+                    OldIndexRead,
+                    f"`{_code(original_node)}` reads element 0 as torch 0.3 did, where it was a "
+                    "Python number; since torch 0.4 it is a tensor (on the target, on the "
+                    "device): where the program uses it as a number (an environment's action, "
+                    f"an index, a key), write `{_code(original_node)}.item()`",
+                    False,
+                )
             return updated_node
         read = updated_node.value.value  # type: ignore[attr-defined]
         message = (
@@ -185,6 +229,31 @@ class ZeroDimIndexRewrite(Pass):
                 for v in modules  # type: ignore[union-attr]
             )
         return False
+
+    def _used_as_is(self, node: cst.Subscript) -> bool:
+        """The index's value is used as it is: not stored to, indexed, converted or printed."""
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Subscript | cst.Attribute | cst.AssignTarget | cst.AugAssign):
+            return False  # `x.data[0][1]`, `x.data[0].item()`, `w.data[0] = 0`
+        if isinstance(parent, cst.Arg):
+            call = self.get_metadata(ParentNodeProvider, parent, None)
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Name):
+                if call.func.value in ("int", "float", "bool", "print", "str", "repr"):
+                    return False
+        current: cst.CSTNode | None = node
+        while current is not None:  # inside a print or a format: shown, not used as a number
+            if isinstance(current, cst.Call) and m.matches(current.func, m.Name("print")):
+                return False
+            if isinstance(current, cst.FormattedString | cst.SimpleStatementLine):
+                return not isinstance(current, cst.FormattedString)
+            if (
+                isinstance(current, cst.BinaryOperation)
+                and isinstance(current.operator, cst.Modulo)
+                and isinstance(current.left, cst.SimpleString | cst.ConcatenatedString)
+            ):
+                return False  # `"%.4f" % x.data[0]`
+            current = self.get_metadata(ParentNodeProvider, current, None)
+        return True
 
     def _number(self, node: cst.BaseExpression) -> bool:
         """A number written here, or a name every binding of which is one (`num_quant = 51`)."""

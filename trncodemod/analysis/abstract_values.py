@@ -190,6 +190,17 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
                 (k, _join(x, y, at, why)) for (k, x), (_, y) in zip(a.items, b.items, strict=True)
             )
         )
+    # Mappings whose keys differ (`save_dict["scaler"] = ...` under an undecided `if`): the
+    # keys of both, each joined; a key one way lacks is unknown.
+    if isinstance(a, Dict) and isinstance(b, Dict):
+        left, right = dict(_keyed(a)), dict(_keyed(b))
+        missing = Unknown(at=at, reason=why)
+        keys = [*left, *(k for k in right if k not in left)]
+        return Dict(
+            items=tuple(
+                (k, _join(left.get(k, missing), right.get(k, missing), at, why)) for k in keys
+            )
+        )
     # Objects chosen by an undecided condition (`gan = GAN(args)` or `WGAN(args)`): each is
     # followed where it is used.
     # An attribute left None on one way (`self.unet = None` in `__init__`, set by an `if`/`elif`
@@ -200,6 +211,19 @@ def _join(a: Value, b: Value, at: str, why: str) -> Value:
         if len(choices) <= MAX_CHOICES:
             return OneOf(choices=choices, at=at, reason=why)
     return Unknown(at=at, reason=why)
+
+
+def _keyed(value: Dict) -> list[tuple[object, Value]]:
+    """The items of a mapping whose keys can be compared as dict keys (a Const may hold a
+    list: such a key is left out)."""
+    found = []
+    for key, item in value.items:
+        try:
+            hash(key)
+        except TypeError:
+            continue
+        found.append((key, item))
+    return found
 
 
 def _is_none(value: Value) -> bool:
