@@ -106,7 +106,9 @@ class OldIndexRead(Rule):
     Reports an `x.data[0]` that TRN064 does not rewrite (it cannot show `x` is 0-dim) and whose
     value the program uses as it is: bound to a name, passed to a call, returned, compared.
     Not a store (`w.data[0] = 0`), an index or attribute of it (`x.data[0][1]`,
-    `x.data[0].item()`), a conversion (`int(x.data[0])`), or a print. Nothing is rewritten.
+    `x.data[0].item()`), a conversion (`int(x.data[0])`), an argument of a torch function
+    (`torch.clamp(x, 0, c.data[0])`, which takes a 0-dim tensor), or a print. Nothing is
+    rewritten.
 
     ## Why
     Code written for torch 0.3 read a one-dimensional tensor's element as `x.data[0]`, which
@@ -240,6 +242,10 @@ class ZeroDimIndexRewrite(Pass):
             if isinstance(call, cst.Call) and isinstance(call.func, cst.Name):
                 if call.func.value in ("int", "float", "bool", "print", "str", "repr"):
                     return False
+            if isinstance(call, cst.Call) and any(
+                name.startswith("torch.") for name in self.module_names(call.func)
+            ):
+                return False  # `torch.clamp(x, 0, c.data[0])`: torch takes a 0-dim tensor there
         current: cst.CSTNode | None = node
         while current is not None:  # inside a print or a format: shown, not used as a number
             if isinstance(current, cst.Call) and m.matches(current.func, m.Name("print")):

@@ -1,5 +1,6 @@
-"""Twin: `x.data[0]` stored to, indexed further, read with `.item()`, converted, printed or
-formatted: each is as the program means it on any torch, so nothing is reported."""
+"""Twin: `x.data[0]` stored to, indexed further, read with `.item()`, converted, printed,
+formatted or handed to a torch function: each is as the program means it on any torch, so
+nothing is reported."""
 import torch
 
 
@@ -11,4 +12,5 @@ def inspect(weight, scores, probs):
     print(scores.data[0])
     print("score %.4f" % scores.data[0])
     text = f"{probs.data[0]}"
-    return row, best, count, text
+    clipped = torch.clamp(scores, 0, probs.data[0])
+    return row, best, count, text, clipped

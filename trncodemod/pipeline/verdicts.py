@@ -126,11 +126,56 @@ def judged(outcomes: Sequence[FileOutcome], target: str = "") -> Judged:
     if evaluated.nothing:
         return Judged(nothing=evaluated.nothing, failed=evaluated.failed)
     blockers = _blockers(outcomes)
+    doubts = _doubts(outcomes)
     backend = "neuron" if target == "neuron" else "xla"
+    offs = evaluated.off_path or (None,) * len(evaluated.runs)
     entries = tuple(
-        with_blockers(raw, modules, blockers, facts_for(backend)) for raw, modules in evaluated.runs
+        _doubted(with_blockers(raw, modules, blockers, facts_for(backend)), modules, doubts, off)
+        for (raw, modules), off in zip(evaluated.runs, offs, strict=True)
     )
     return Judged(entries, failed=evaluated.failed)
+
+
+# Findings that leave a run's outcome open where their line runs: `x.data[0]` read as torch 0.3
+# read it (a number then, a 0-dim tensor since torch 0.4), used as it is (TRN065).
+DOUBTING_FINDINGS = frozenset({"TRN065"})
+
+
+def _doubts(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int, int | str, str]]]:
+    """Per module, (line, place, message) of each finding in ``DOUBTING_FINDINGS``."""
+    found: dict[str, list[tuple[int, int | str, str]]] = {}
+    for outcome in outcomes:
+        for f in outcome.findings:
+            if f.code in DOUBTING_FINDINGS:
+                place = f.line if f.cell is None else f"{outcome.display}[cell {f.cell}]:{f.line}"
+                found.setdefault(outcome.display, []).append((f.line, place, f.message))
+    return found
+
+
+def _doubted(
+    found: EntryVerdict,
+    modules: frozenset[str],
+    doubts: dict[str, list[tuple[int, int | str, str]]],
+    off: dict[str, list[tuple[int, int, str]]] | None,
+) -> EntryVerdict:
+    """A "runs" whose run reaches a doubting finding's line (one the evaluator does not show is
+    off the launch path) is "cannot tell" there: the step may stop or misbehave on the target's
+    torch for a reason the evaluator does not follow."""
+    if found.value != RUNS:
+        return found
+    for path in sorted(modules):
+        for line, place, message in doubts.get(path, ()):
+            spans = (off or {}).get(path, ())
+            if any(a <= line <= b for a, b, _why in spans):
+                continue
+            where = place if isinstance(place, str) else f"{path}:{place}"
+            return replace(
+                found,
+                value=CANNOT_TELL,
+                where=where,
+                reason=f"TRN065: {message}; `trncodemod verify` runs it",
+            )
+    return found
 
 
 def _blockers(outcomes: Sequence[FileOutcome]) -> dict[str, list[tuple[int | str, str, str]]]:
