@@ -1332,9 +1332,10 @@ class LibraryCalls:
         if name in ("vars", "dict") and len(args) == 1 and isinstance(args[0], Ref):
             held = self.heap.get(args[0].id)
             if held is not None and held.kind in ("namespace", "mapping"):
-                # `vars(args)`, `dict(vars(args))`: the parsed options as a dict of their own,
-                # each key an option's value (`config["force_cpu"]`).
-                return self._new(Obj("mapping", attrs=dict(held.attrs), built=at))
+                # `vars(args)`: the parsed options' own dict (a key stored there is an option);
+                # `dict(vars(args))`: a copy. Each key is an option's value (`config["lr"]`).
+                attrs = held.attrs if name == "vars" else dict(held.attrs)
+                return self._new(Obj("mapping", attrs=attrs, built=at))
         if name == "getattr" and len(args) >= 2 and isinstance(args[1], Const):
             if isinstance(args[1].value, str):
                 return self._attribute(args[0], args[1].value, node, frame)
