@@ -41,7 +41,8 @@ class DataParallelInputs(Rule):
     the CPU by a torch factory (`torch.randn(2, 3)`) is moved with `.to(<device>)` at the call.
     Where an input stays on the CPU and the tool cannot move it with certainty (no other element
     of the batch is moved, the loop uses it for more than its shape), a blocker says what to
-    move; where the input's origin or the model's calls are out of sight, a finding says what
+    move, unless the loop's batches come from an iterator built with the device
+    (`corpus.get_iterator(..., device=device)`): then a warning names it and what to check; where the input's origin or the model's calls are out of sight, a finding says what
     to check.
 
     ## Why
@@ -301,6 +302,23 @@ class _Planner:
         index = next(i for i, s in enumerate(body) if s is top)
         sibling = next((s for s in body[:index] if self._batch_move(s, loop) is not None), None)
         other = self._other_use(loop, value)
+        handed = self._handed_device(loop.iter) if sibling is None or other is not None else None
+        if handed is not None:
+            # An iterator built with the device (`corpus.get_iterator(..., device=device)`,
+            # whose class moves its data there): its batches may already be on it, which only
+            # its code says; a blocker would claim what the tool cannot see.
+            self.out.append(
+                Report(
+                    value,
+                    f"`{name}`, an element of the loop's batch, is fed to a DataParallel model "
+                    f"as the loop is handed it: {_WHY}; the loop's batches come from "
+                    f"`{_code(handed)}` (line {self._line(handed)}), which is handed the "
+                    f"device: check that it yields them on the device, else move `{name}` "
+                    f"there in the loop (`{name} = {name}.to(device)`)",
+                    severity=Severity.WARNING,
+                )
+            )
+            return
         if sibling is None or other is not None:
             why = (
                 f"the loop reads it (line {self._line(other)}) where the device would change "
@@ -344,6 +362,55 @@ class _Planner:
                 added=added,
             )
         )
+
+    def _handed_device(self, iterable: cst.BaseExpression, depth: int = 0) -> cst.Call | None:
+        """The call that makes the loop's iterable, where it is handed a device (a `device=`
+        argument, or an argument spelled as one): through `enumerate(...)`, a method of it
+        (`tr_iter.get_varlen_iter()`), either branch of a conditional, and the module's or the
+        function's one binding of a name."""
+        if depth > 6:
+            return None
+        if isinstance(iterable, cst.IfExp):
+            return self._handed_device(iterable.body, depth + 1) or self._handed_device(
+                iterable.orelse, depth + 1
+            )
+        if isinstance(iterable, cst.Name):
+            bound = self._binding(iterable)
+            return self._handed_device(bound, depth + 1) if bound is not None else None
+        if not isinstance(iterable, cst.Call):
+            return None
+        if any(_names_device(a) for a in iterable.args):
+            return iterable
+        func = iterable.func
+        if isinstance(func, cst.Name) and func.value in ("enumerate", "iter") and iterable.args:
+            return self._handed_device(iterable.args[0].value, depth + 1)
+        if isinstance(func, cst.Attribute) and not iterable.args:
+            return self._handed_device(func.value, depth + 1)  # `tr_iter.get_varlen_iter()`
+        return None
+
+    def _binding(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The value of the one assignment of ``name`` in the function it is read in, else in
+        the module; None where there is none or more than one."""
+        scope: cst.CSTNode | None = self._parent(name)
+        while scope is not None and not isinstance(scope, cst.FunctionDef | cst.Module):
+            scope = self._parent(scope)
+        while scope is not None:
+            values = [
+                a.value
+                for a in find(scope, cst.Assign)
+                if isinstance(a, cst.Assign)
+                and len(a.targets) == 1
+                and isinstance(a.targets[0].target, cst.Name)
+                and a.targets[0].target.value == name.value
+            ]
+            if len(values) == 1:
+                return values[0]
+            if values or isinstance(scope, cst.Module):
+                return None
+            scope = self._parent(scope)
+            while scope is not None and not isinstance(scope, cst.Module):
+                scope = self._parent(scope)
+        return None
 
     def _batch_move(self, statement: cst.CSTNode, loop: cst.For) -> tuple[str, cst.Call] | None:
         """`y = y.to(<the XLA device>, ...)` where the loop's target binds `y` (or `y =
@@ -394,6 +461,17 @@ class _Planner:
                 continue
             return node
         return None
+
+
+def _names_device(arg: cst.Arg) -> bool:
+    """`device=...`, or a positional argument spelled as a device (`device`, `args.device`)."""
+    if arg.keyword is not None:
+        return arg.keyword.value == "device"
+    spelled = arg.value
+    last = (
+        spelled.attr.value if isinstance(spelled, cst.Attribute) else getattr(spelled, "value", "")
+    )
+    return isinstance(spelled, cst.Name | cst.Attribute) and str(last).lower().endswith("device")
 
 
 def _binds(target: cst.CSTNode, name: str) -> bool:

@@ -2775,6 +2775,13 @@ class DevicePlacement(Pass):
             and isinstance(self.get_metadata(ScopeProvider, parent, None), cst.metadata.GlobalScope)
         ):
             return ()
+        above = self.get_metadata(ParentNodeProvider, parent, None)
+        while above is not None and not isinstance(above, cst.Module):
+            if isinstance(above, cst.If) and is_main_test(above.test):
+                # The module's `__main__` block (a library module's self-test): no launch that
+                # imports the module runs it; its own launch is judged by the program's run.
+                return ()
+            above = self.get_metadata(ParentNodeProvider, above, None)
         roles = self._reference_roles(parent.targets[0].target)
         return tuple(program.entry_points) if "device" in roles else ()
 

@@ -298,6 +298,10 @@ class ModelCall:
     # Where the model holds a BatchNorm layer with running statistics ("path:line" or its
     # spelling), "" where none is seen.
     batchnorm: str = ""
+    # How many events the run had recorded when the model was called: a ``backward()`` that
+    # differentiates its output is recorded after it (a test forward in eval mode after the
+    # step's backward, in the same iteration, is not differentiated).
+    events_before: int = 0
 
 
 @dataclass(frozen=True)

@@ -942,6 +942,11 @@ class _Evaluator:
             if self._names(node) & NOT_HERE_ATTRIBUTES:
                 return False
             bindings = self.c.bindings.get(name)
+            if not bindings and name in self.launch_flags and name not in self.flags:
+                # The program's run decided it: the launch lines' value, before the option's
+                # default (`--cuda` on every launch line of a `store_true` option). A flag
+                # another module sets from an availability check is the port's to decide.
+                return bool(self.launch_flags[name])
             if not bindings:
                 option = self._option(name)
                 if option is not None and option.action in ("store_true", "store_false"):
@@ -952,8 +957,6 @@ class _Evaluator:
                     return self.truth(option.default, depth)  # a string option's default
                 if name in self.flags:
                     return self._imported_flag(node, name)
-                if name in self.launch_flags:
-                    return bool(self.launch_flags[name])  # the program's run decided it
                 return _unknown(node, f"`{name}` is set outside what the tool can see")
             results = set()
             for binding in bindings:

@@ -470,6 +470,7 @@ class LibraryCalls:
                 _is_loss(obj),
                 eval_at,
                 self._batchnorm(obj, set()) if eval_at else "",
+                len(self.trace.events),
             )
         )
         return Tensor(place=obj.place or Unknown(at=at))

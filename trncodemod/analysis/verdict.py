@@ -348,8 +348,13 @@ def _accumulation_loop(step: Event, trace: Trace) -> int | None:
 
 
 def _differentiated(call: ModelCall, trace: Trace) -> bool:
-    """A ``backward()`` or ``torch.autograd.grad`` runs in the loop the call runs in."""
-    return any(e.kind in ("backward", "grad") and e.loops == call.loops for e in trace.events)
+    """A ``backward()`` or ``torch.autograd.grad`` runs after the call, in the loop the call
+    runs in (the evaluator runs a loop's body once, in order: a backward before the call in the
+    body differentiates another forward)."""
+    return any(
+        e.kind in ("backward", "grad") and e.loops == call.loops
+        for e in trace.events[call.events_before :]
+    )
 
 
 def _steps(events: Sequence[Event]) -> list[Event]:
