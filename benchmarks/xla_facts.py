@@ -1582,6 +1582,19 @@ def data_assignment() -> dict:
     }
 
 
+def type_string_casts() -> dict:
+    """A cast to another tensor's type string (`eye.type(A.type())`, the FID Newton-Schulz
+    code's), against `eye.to(A)` and `eye.type_as(A)`, for an XLA tensor `A`."""
+    a = torch.randn(3, 3).to(torch_xla.device())
+    eye = torch.eye(3, dtype=torch.float64)
+    return {
+        "A.type() of an XLA tensor": _outcome(lambda: a.type()),
+        "eye.type(A.type())": _outcome(lambda: str(eye.type(a.type()).device)),
+        "eye.to(A)": _outcome(lambda: f"{eye.to(a).device} {eye.to(a).dtype}"),
+        "eye.type_as(A)": _outcome(lambda: f"{eye.type_as(a).device} {eye.type_as(a).dtype}"),
+    }
+
+
 # The torch.optim classes that take `capturable=` on torch 2.9.
 _CAPTURABLE = ("ASGD", "Rprop", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adadelta")
 
@@ -2190,6 +2203,7 @@ FACTS = {
         packed_sequences,
         teacher_forcing,
         data_assignment,
+        type_string_casts,
         capturable_optimizers,
         removed_torch_names,
         removed_linalg_calls,

@@ -443,6 +443,58 @@ class GuardedCudaRequiredCheck(Rule):
     sources = ("xla-devices", "neuron-guide")
 
 
+class TypeStringCast(Rule):
+    """## What it does
+    Rewrites a cast to another tensor's type string, `x.type(a.type())`, into `x.to(a)`: the
+    same dtype and device as `a`, on every device.
+
+    ## Why
+    On CUDA `a.type()` is `'torch.cuda.FloatTensor'`, and `x.type(...)` of it casts `x` and
+    moves it to the GPU. On the XLA device `a.type()` is `'torch.xla.FloatTensor'`, which
+    `Tensor.type()` rejects (`ValueError: invalid type: 'torch.xla.FloatTensor'`), while
+    `x.to(a)` and `x.type_as(a)` give `a`'s device and dtype ([measured-type-string-casts]).
+
+    ## Example
+    ```python
+    I = torch.eye(dim, dim).view(1, dim, dim).repeat(batch, 1, 1).type(A.type())
+    ```
+
+    ## Use instead
+    ```python
+    I = torch.eye(dim, dim).view(1, dim, dim).repeat(batch, 1, 1).to(A)
+    ```
+    """
+
+    code = "TRN066"
+    name = "type-string-cast"
+    summary = "`x.type(a.type())` → `x.to(a)` (an XLA tensor's type string is rejected)"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = ("measured-type-string-casts",)
+
+
+def _type_string_of(call: cst.Call) -> cst.BaseExpression | None:
+    """``a`` where ``call`` is `x.type(a.type())`: one positional argument, the type string
+    another expression's `.type()` gives."""
+    if not (
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "type"
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    ):
+        return None
+    inner = call.args[0].value
+    if (
+        isinstance(inner, cst.Call)
+        and not inner.args
+        and isinstance(inner.func, cst.Attribute)
+        and inner.func.attr.value == "type"
+    ):
+        return inner.func.value
+    return None
+
+
 def _has_call(node: cst.CSTNode) -> bool:
     return bool(find(node, cst.Call, cst.Await, cst.Yield, cst.NamedExpr))
 
@@ -459,8 +511,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         CudaTensorConstructor,
         CudaRequiredCheck,
         GuardedCudaRequiredCheck,
+        TypeStringCast,
     )
-    needles = ("cuda", "pin_memory", "set_device_i")
+    needles = ("cuda", "pin_memory", "set_device_i", ".type()")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -474,6 +527,9 @@ class CudaOnlyCalls(DropsStatements, Pass):
         # Pinned memory (leave_Call): a `pin_memory=`/`pin_memory_device=` keyword or a
         # `.pin_memory()` call.
         if facts.spells("pin_memory", "pin_memory_device"):
+            return True
+        # A cast to another tensor's type string (leave_Call): `x.type(a.type())`.
+        if ".type()" in facts.text:
             return True
         # A CUDA tensor type bound to a name and called by it (leave_Call).
         if not frozenset(table.tensor_types).isdisjoint(names):
@@ -517,6 +573,21 @@ class CudaOnlyCalls(DropsStatements, Pass):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.is_any(original_node.func, {"torch.set_default_tensor_type"}):
             self._default_tensor_type(original_node)
+            return updated_node
+        typed = _type_string_of(original_node)
+        if typed is not None and _type_string_of(updated_node) is not None:
+            message = (
+                f"`.type({_code(typed)}.type())` → `.to({_code(typed)})`: an XLA tensor's type "
+                "string is rejected by `.type()`"
+            )
+            if self.report(original_node, TypeStringCast, message, True):
+                inner = updated_node.args[0].value
+                assert isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
+                assert isinstance(updated_node.func, cst.Attribute)
+                return updated_node.with_changes(
+                    func=updated_node.func.with_changes(attr=cst.Name("to")),
+                    args=[updated_node.args[0].with_changes(value=inner.func.value)],
+                )
             return updated_node
         name = self._cuda_name(original_node.func)
         if name is not None and self._of_cuda_result(original_node):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import libcst as cst
@@ -820,10 +820,23 @@ class DevicePlacement(Pass):
         loop = self._outermost_loop(original)
         if loop is None:
             return self._device_at(original)
-        name = self._hoist.get(loop) or self._device_before(loop)
+        name = self._hoist.get(loop) or self._device_before(loop) or self._hoisted_above(loop)
         if name is None:
             name = self._hoist[loop] = self._free_name(loop)
         return cst.Name(name)
+
+    def _hoisted_above(self, loop: cst.CSTNode) -> str | None:
+        """The device variable bound before an earlier loop of the same block (a script's
+        training loop, then its test loop): that binding runs before this loop too, and nothing
+        else binds a name the tool chose free."""
+        block = self.get_metadata(ParentNodeProvider, loop, None)
+        body = getattr(block, "body", None)
+        if not isinstance(body, Sequence) or loop not in body:
+            return None
+        for earlier in body[: body.index(loop)]:
+            if earlier in self._hoist:
+                return self._hoist[earlier]
+        return None
 
     def _device_before(self, loop: cst.CSTNode) -> str | None:
         """A plain variable of the loop's own scope that holds the target's device and is bound

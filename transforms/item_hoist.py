@@ -589,6 +589,23 @@ class ItemHoist(Pass):
             for node, sync in syncs.items()
             if node not in done and node not in guarded_nodes and self._every_step(node, loop)
         ]
+        # A copy to the host every step after the backward (`correct = pred.eq(y).cpu().sum()`)
+        # runs a graph of its own every step whatever the print does: gating the print alone
+        # would only thin the log.
+        stepped = self._backward_index(own, top_of) if unguarded else None
+        copies = [
+            node
+            for node in own
+            if stepped is not None
+            and isinstance(node, cst.Call)
+            and not node.args
+            and m.matches(node.func, m.Attribute(attr=m.Name("cpu")))
+            and id(node) not in log_nodes
+            and node not in guarded_nodes
+            and top_of.get(node, -1) > stepped
+            and self._every_step(node, loop)
+        ]
+        staying += [Sync(node, node.func.value, "cpu") for node in copies]  # type: ignore[attr-defined]
         if unguarded and staying:
             # A value read every step that feeds the print but cannot be kept as a tensor for it
             # (`{d_x}` would print the tensor): gating the print alone would thin the log and
@@ -729,6 +746,18 @@ class ItemHoist(Pass):
             self._report_other(
                 sync, own, accumulators.get(statement_acc) if statement_acc else None
             )
+
+    @staticmethod
+    def _backward_index(own: list[cst.CSTNode], top_of: dict) -> int | None:
+        """The index of the loop body's first statement that calls `.backward(...)`."""
+        found = [
+            top_of[node]
+            for node in own
+            if isinstance(node, cst.Call)
+            and m.matches(node.func, m.Attribute(attr=m.Name("backward")))
+            and node in top_of
+        ]
+        return min(found) if found else None
 
     def _every_step(self, node: cst.CSTNode, loop: cst.CSTNode) -> bool:
         """``node`` runs on every iteration of ``loop``: no ``if``, ``while`` or ``try`` handler

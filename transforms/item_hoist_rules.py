@@ -98,7 +98,8 @@ class ItemLogInterval(Rule):
     name is formatted as a float (`%.4f` of a `%` tuple,
     `{D_x:.4f}`; a 0-d tensor formats through its `.item()` there, not with `%s`, `{}` or
     `str()`). Otherwise nothing is guarded where the step reads other values on the host every
-    step anyway: the log would thin and the syncs stay, so TRN125 says to keep them all as
+    step anyway (another `.item()`, or a `.cpu()` copy after the backward, `correct =
+    pred.eq(target).cpu().sum()`, which runs a graph of its own every step): the log would thin and the syncs stay, so TRN125 says to keep them all as
     tensors and read them together. A `for`
     loop without a counter gets one (`for x in loader:` → `for step, x in enumerate(loader):`);
     a `while` loop without one is reported (TRN125). The finding says how often the output

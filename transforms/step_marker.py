@@ -926,6 +926,10 @@ class StepMarker(Pass):
         anchor = loop.iter if isinstance(loop, cst.For) else loop
         read = first_host_read(loop)
         if read is not None and read[0] > 0:
+            # Into the `with` block that holds the read, when it computes first what it reads
+            # (`with torch.no_grad(): out = net(x); pool.append(out.cpu())`): a cut before the
+            # block would cut only the batch's copy and leave each read its own forward.
+            self._placed_read = read[1]
             return (
                 read[0] - 1,
                 anchor,
@@ -1066,7 +1070,7 @@ class StepMarker(Pass):
         self._before.update(continues)
 
     def _into_with(self, block: cst.IndentedBlock, last: int) -> tuple[cst.BaseSuite, int]:
-        """Where a cut placed before a training loop's first host read goes: into the `with`
+        """Where a cut placed before a loop's first host read goes: into the `with`
         block that holds the read (`with torch.no_grad():`, which runs every iteration), right
         before the statement that reads, so that what the block computes first (an accuracy
         from the step's outputs) is in the step's graph and not a graph of its own."""
