@@ -2993,6 +2993,23 @@ class DevicePlacement(Pass):
             return None
         if call.func.attr.value == "to":
             device = moved_argument(call)
+            if device is None and any(a.star for a in call.args):
+                # `new.data = super().to(*args, **kwargs)` in a tensor subclass's `to`: where
+                # it goes is its caller's; it raises wherever that is the XLA device.
+                self._data_moves[call] = None
+                reported = self.report(
+                    assign,
+                    DataAssignmentLeft,
+                    f"`{_code(target)} = {_code(call)}` raises where its arguments name the XLA "
+                    "device (a CPU tensor's `.data` cannot take an XLA tensor: RuntimeError, "
+                    "incompatible tensor type): return the moved tensor itself (in a subclass, "
+                    "`torch.Tensor.to(self, *args, **kwargs).as_subclass(type(self))`), or "
+                    "move it before it is made",
+                    False,
+                )
+                if reported:
+                    self.findings[-1] = replace(self.findings[-1], severity=Severity.ERROR)
+                return None
             if device is None or not self._names_training_device(device):
                 return None  # a cast (`.to(torch.float16)`) or a move to the CPU
         name = self._rebound_name(assign, target, receiver)

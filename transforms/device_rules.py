@@ -702,7 +702,9 @@ class DataAssignmentLeft(Rule):
     a parameter (`for p in model.parameters(): p.data = p.data.cuda()`, `self.w.data = ...`,
     `model.weight.data = ...`), a function's parameter, a name read before the move (another
     name or a container may hold the tensor), a tensor made with `requires_grad=True`, or a move
-    in a loop. The line is left as it is.
+    in a loop. The line is left as it is. A `.to(*args, **kwargs)` that forwards its caller's
+    arguments (`new_obj.data = super().to(*args, **kwargs)` in a tensor subclass's `to`) is an
+    error rather than a blocker: it raises wherever the caller names the XLA device.
 
     ## Why
     On torch 2.9 + torch-xla 2.9 the assignment raises `RuntimeError: ... incompatible tensor
