@@ -446,7 +446,9 @@ class GuardedCudaRequiredCheck(Rule):
 class TypeStringCast(Rule):
     """## What it does
     Rewrites a cast to another tensor's type string, `x.type(a.type())`, into `x.to(a)`: the
-    same dtype and device as `a`, on every device.
+    same dtype and device as `a`, on every device. Where the string is held in a name first
+    (`dtype = A.type()`, then `x.type(dtype)`, where a caller may pass another), the cast is
+    reported, not rewritten.
 
     ## Why
     On CUDA `a.type()` is `'torch.cuda.FloatTensor'`, and `x.type(...)` of it casts `x` and
@@ -574,6 +576,18 @@ class CudaOnlyCalls(DropsStatements, Pass):
         if self.is_any(original_node.func, {"torch.set_default_tensor_type"}):
             self._default_tensor_type(original_node)
             return updated_node
+        held = self._type_string_held(original_node)
+        if held is not None:
+            name, source = held
+            self.report(
+                original_node,
+                TypeStringCast,
+                f"`{name}` holds `{_code(source)}`, a tensor's type string, which `.type()` "
+                f"rejects for an XLA tensor: cast with `.to({_code(source.func.value)})` (its "
+                "device and dtype) where the string is used",
+                False,
+            )
+            return updated_node
         typed = _type_string_of(original_node)
         if typed is not None and _type_string_of(updated_node) is not None:
             message = (
@@ -603,6 +617,36 @@ class CudaOnlyCalls(DropsStatements, Pass):
         ):
             return self._remove_pin(original_node, updated_node)
         return updated_node
+
+    def _type_string_held(self, call: cst.Call) -> tuple[str, cst.Call] | None:
+        """(`name`, `a.type()`) where ``call`` is `x.type(name)` and the function it is in (or
+        the module) binds `name = a.type()`: the string may be another's where a caller passes
+        it, so this is reported, not rewritten."""
+        if not (
+            isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "type"
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and isinstance(call.args[0].value, cst.Name)
+        ):
+            return None
+        name = call.args[0].value.value
+        scope: cst.CSTNode | None = call
+        while scope is not None and not isinstance(scope, cst.FunctionDef | cst.Module):
+            scope = self.get_metadata(ParentNodeProvider, scope, None)
+        for assign in find(scope, cst.Assign) if scope is not None else ():
+            if (
+                isinstance(assign, cst.Assign)
+                and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+                and assign.targets[0].target.value == name
+                and isinstance(assign.value, cst.Call)
+                and not assign.value.args
+                and isinstance(assign.value.func, cst.Attribute)
+                and assign.value.func.attr.value == "type"
+            ):
+                return name, assign.value
+        return None
 
     def _default_tensor_type(self, call: cst.Call) -> None:
         """`torch.set_default_tensor_type(torch.cuda.FloatTensor)`, or the type's name as a

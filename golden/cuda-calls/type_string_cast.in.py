@@ -23,3 +23,13 @@ def sqrt_newton_schulz(A, numIters, dtype=None):
             Z = T.bmm(Z)
         sA = Y * torch.sqrt(normA).view(batchSize, 1, 1).expand_as(A)
     return sA
+
+
+def sqrt_newton_schulz_held(A, numIters, dtype=None):
+    # The string is held in a name a caller may also pass: reported, not rewritten.
+    with torch.no_grad():
+        if dtype is None:
+            dtype = A.type()
+        dim = A.shape[1]
+        I = torch.eye(dim, dim).view(1, dim, dim).repeat(A.shape[0], 1, 1).type(dtype)
+    return I
