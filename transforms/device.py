@@ -3002,9 +3002,10 @@ class DevicePlacement(Pass):
                     DataAssignmentLeft,
                     f"`{_code(target)} = {_code(call)}` raises where its arguments name the XLA "
                     "device (a CPU tensor's `.data` cannot take an XLA tensor: RuntimeError, "
-                    "incompatible tensor type): return the moved tensor itself (in a subclass, "
-                    "`torch.Tensor.to(self, *args, **kwargs).as_subclass(type(self))`), or "
-                    "move it before it is made",
+                    "incompatible tensor type): make the new object from the moved tensor "
+                    "instead (in a subclass, `torch.Tensor.to(self, *args, **kwargs)"
+                    ".as_subclass(type(self))`, then give it the attributes the method sets on "
+                    "it), or move the tensor before the object is made",
                     False,
                 )
                 if reported:
