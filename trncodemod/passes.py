@@ -20,9 +20,11 @@ from libcst.codemod import (
     Codemod,
     CodemodContext,
     ContextAwareTransformer,
+    ContextAwareVisitor,
     VisitorBasedCodemodCommand,
 )
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.codemod.visitors._add_imports import _GatherTopImportsBeforeStatements
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import (
     Assignment,
@@ -775,19 +777,55 @@ class _NoMatcherSetUp(ContextAwareTransformer):
         cst.CSTTransformer.__init__(self)
 
 
+class _NoMatcherVisitorSetUp(ContextAwareVisitor):
+    """Set up as ``ContextAwareVisitor`` is, less the matcher base's scans of every attribute of
+    the class for decorated methods, for a visitor that has none and declares no metadata.
+    Placed after a LibCST visitor in the bases, it is what that visitor's
+    ``super().__init__(context)`` calls."""
+
+    def __init__(self, context: CodemodContext) -> None:
+        cst.MetadataDependent.__init__(self)
+        cst.CSTVisitor.__init__(self)
+        self.context = context
+
+
+class _TopImports(_GatherTopImportsBeforeStatements, _NoMatcherVisitorSetUp):
+    """LibCST's gatherer of the imports a module starts with. Its one hook, ``leave_Module``,
+    reads the module's leading statements itself, so it is called on the module instead of
+    walked over it: a walk would call nothing else, after the matcher machinery had scanned the
+    class and tested every node (the set-up, the scans and the walk were a twentieth of a
+    training run)."""
+
+
 class _AddImports(_PlainDispatch, AddImportsVisitor, _NoMatcherSetUp):
     def visit_Module(self, node: cst.Module) -> None:
-        # AddImportsVisitor learns which imports a module already has from a gatherer that reads
-        # only the leading statements (its one hook is leave_Module, which stops at the first
-        # that is not an import) but walks the whole tree to get there, a tenth of a training
-        # run: it is given the statements up to the first compound one, walked in place (a
-        # third of its walk of them went to copying every node).
-        end = next(
-            (i for i, s in enumerate(node.body) if not isinstance(s, cst.SimpleStatementLine)),
-            len(node.body),
-        )
-        with in_place_visits():
-            super().visit_Module(node.with_changes(body=node.body[: end + 1]))
+        # AddImportsVisitor.visit_Module of LibCST 1.9 (codemod/visitors/_add_imports.py), with
+        # its gatherer of the imports already there (``_TopImports``) called on the module, not
+        # walked over it.
+        gatherer = _TopImports(self.context)
+        gatherer.leave_Module(node)
+        self.all_imports = gatherer.all_imports
+
+        self.module_imports = self.module_imports - gatherer.module_imports
+        for module, alias in gatherer.module_aliases.items():
+            if module in self.module_aliases and self.module_aliases[module] == alias:
+                del self.module_aliases[module]
+        for module, aliases in gatherer.alias_mapping.items():
+            for obj, alias in aliases:
+                if module in self.alias_mapping and (obj, alias) in self.alias_mapping[module]:
+                    self.alias_mapping[module].remove((obj, alias))
+                    if len(self.alias_mapping[module]) == 0:
+                        del self.alias_mapping[module]
+
+        for module, imports in gatherer.object_mapping.items():
+            if module not in self.module_mapping:
+                continue  # not an import the module is given
+            elif "*" in imports:
+                del self.module_mapping[module]  # a star import already imports everything
+            else:
+                self.module_mapping[module] = self.module_mapping[module] - imports
+                if not self.module_mapping[module]:
+                    del self.module_mapping[module]
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         # It changes only the module and its top-level `from` imports (leave_ImportFrom acts on
