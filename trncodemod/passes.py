@@ -392,22 +392,26 @@ def _index(module: cst.Module) -> _Index:
     52 ms and a plain visitor 9 ms."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     scopeless: set[int] = set()
-    stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+    stack: list[cst.CSTNode] = [module]
+    pop, extend = stack.pop, stack.extend
     edges = 0
     while stack:
-        node, inside = stack.pop()
-        kind = type(node)
-        inside = inside or kind in _SCOPELESS_STATEMENTS
-        for child in children(node):
-            edges += 1
+        node = pop()
+        found = children(node)
+        if not found:
+            continue  # a leaf: nothing below it to index
+        edges += len(found)
+        for child in found:
             parents[child] = node
-            stack.append((child, inside))
-            if inside:
-                scopeless.add(id(child))
+        extend(found)
+        kind = type(node)
         if kind is cst.Attribute:
             scopeless.add(id(node.attr))  # type: ignore[attr-defined]
-        elif kind is cst.Arg and node.keyword is not None:  # type: ignore[attr-defined]
-            scopeless.add(id(node.keyword))  # type: ignore[attr-defined]
+        elif kind is cst.Arg:
+            if node.keyword is not None:  # type: ignore[attr-defined]
+                scopeless.add(id(node.keyword))  # type: ignore[attr-defined]
+        elif kind in _SCOPELESS_STATEMENTS:
+            scopeless.update(id(below) for below in walk(node) if below is not node)
     return _Index(parents, scopeless, edges != len(parents))
 
 
