@@ -919,10 +919,13 @@ class Pass(_PlainDispatch, VisitorBasedCodemodCommand, _NoMatcherSetUp):
         self._wrapper = wrapper
         self.metadata = {}
         self.context = replace(self.context, wrapper=wrapper)
-        try:
-            tree = self.transform_module_impl(wrapper.module)
-        finally:
-            self.metadata = {}
+        # Its visitors' walks (``m.findall``'s among them) in place: LibCST's copies every node
+        # it passes, which was a twelfth of a training run.
+        with in_place_visits():
+            try:
+                tree = self.transform_module_impl(wrapper.module)
+            finally:
+                self.metadata = {}
         if AddImportsVisitor.CONTEXT_KEY in self.context.scratch:
             # It reads no metadata: no wrapper, so no copy of the tree.
             tree = _AddImports(self.context).transform_module_impl(tree)

@@ -538,10 +538,11 @@ def _own(kind: type, name: str) -> Any:
 
 
 def _plan(visitor_kind: type, node_kind: type) -> Any:
-    """How a visitor of ``visitor_kind`` visits a ``node_kind``: its own `visit_<Node>` (None for
-    LibCST's stub; ``_MISSING`` where it dispatches otherwise than ``CSTVisitor``), whether its
-    attribute hooks are ``CSTVisitor``'s, and each field: whether its attribute hooks are called
-    where it holds nothing, and the visitor's own attribute hooks for it."""
+    """How a visitor of ``visitor_kind`` visits a ``node_kind``: its own `visit_<Node>` and
+    `leave_<Node>` (None for LibCST's stub; ``_MISSING`` where it dispatches otherwise than
+    ``CSTVisitor``), whether its attribute hooks are ``CSTVisitor``'s, and each field: whether
+    its attribute hooks are called where it holds nothing, and the visitor's own attribute hooks
+    for it; no fields where no attribute hook is called (its ``children`` are then visited)."""
     fields = _fields(node_kind)
     if fields is None or not issubclass(visitor_kind, cst.CSTVisitor):
         _PLANS[(visitor_kind, node_kind)] = None
@@ -551,21 +552,27 @@ def _plan(visitor_kind: type, node_kind: type) -> Any:
         visitor_kind.on_visit_attribute is cst.CSTVisitor.on_visit_attribute
         and visitor_kind.on_leave_attribute is cst.CSTVisitor.on_leave_attribute
     )
+    visited: tuple[tuple[str, bool, Any, Any], ...] | None = tuple(
+        (
+            field,
+            # LibCST's helpers for an optional node call the hooks for a missing one too
+            bool(how & {"visit_optional", "visit_sentinel"}),
+            _own(visitor_kind, f"visit_{name}_{field}") if plain else None,
+            _own(visitor_kind, f"leave_{name}_{field}") if plain else None,
+        )
+        for field, how in fields
+    )
+    if plain and all(hooks[2:] == (None, None) for hooks in visited):  # type: ignore[union-attr]
+        visited = None
     found = _PLANS[(visitor_kind, node_kind)] = (
         _own(visitor_kind, f"visit_{name}")
         if visitor_kind.on_visit is cst.CSTVisitor.on_visit
         else _MISSING,
+        _own(visitor_kind, f"leave_{name}")
+        if visitor_kind.on_leave is cst.CSTVisitor.on_leave
+        else _MISSING,
         plain,
-        tuple(
-            (
-                field,
-                # LibCST's helpers for an optional node call the hooks for a missing one too
-                bool(how & {"visit_optional", "visit_sentinel"}),
-                _own(visitor_kind, f"visit_{name}_{field}") if plain else None,
-                _own(visitor_kind, f"leave_{name}_{field}") if plain else None,
-            )
-            for field, how in fields
-        ),
+        visited,
     )
     return found
 
@@ -582,12 +589,15 @@ def _visit_in_place(self: cst.CSTNode, visitor: Any) -> Any:
         plan = _plan(type(visitor), type(self))
     if plan is None:
         return _LIBCST_VISIT(self, visitor)
-    hook, plain, fields = plan
+    hook, leave, plain, fields = plan
     if hook is _MISSING:
         go = visitor.on_visit(self)
     else:
         go = hook is None or hook(visitor, self) is not False
-    if go:
+    if go and fields is None:
+        for child in children(self):
+            child.visit(visitor)
+    elif go:
         for field, hooked_if_empty, visit_field, leave_field in fields:
             value = getattr(self, field)
             kind = type(value)
@@ -608,7 +618,10 @@ def _visit_in_place(self: cst.CSTNode, visitor: Any) -> Any:
                 visitor.on_leave_attribute(self, field)
             elif leave_field is not None:
                 leave_field(visitor, self)
-    visitor.on_leave(self)
+    if leave is _MISSING:
+        visitor.on_leave(self)
+    elif leave is not None:
+        leave(visitor, self)
     return self
 
 
@@ -618,12 +631,14 @@ def in_place_visits() -> Iterator[None]:
     (``_visit_in_place``); a transformer's walk is LibCST's. For LibCST's metadata providers,
     whose visitors call ``child.visit(self)`` themselves: the scope analysis of a training
     module spends a third of its time copying nodes (tests/test_nodes.py holds the scopes,
-    assignments and accesses equal to LibCST's)."""
+    assignments and accesses equal to LibCST's); and for the passes' ``m.findall``. It may be
+    entered while it lasts: the walk in force before is restored."""
+    before = cst.CSTNode.visit
     cst.CSTNode.visit = _visit_in_place  # type: ignore[method-assign]
     try:
         yield
     finally:
-        cst.CSTNode.visit = _LIBCST_VISIT  # type: ignore[method-assign]
+        cst.CSTNode.visit = before  # type: ignore[method-assign]
 
 
 def is_main_test(test: cst.BaseExpression) -> bool:
