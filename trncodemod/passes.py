@@ -41,7 +41,7 @@ from libcst.metadata.position_provider import NEWLINE_RE, PositionProvidingCodeg
 
 from trncodemod.analysis.cst_scopes import resolve
 from trncodemod.analysis.facts import FileFacts, NameTable
-from trncodemod.analysis.nodes import children, in_place_visits, transform, walk
+from trncodemod.analysis.nodes import children, in_place_visits, kinds_of, transform, walk
 from trncodemod.analysis.program import LONE, ModuleView
 from trncodemod.analysis.training import TrainingProfile
 from trncodemod.config import Settings
@@ -135,6 +135,9 @@ _SCOPE_NODES = (
     cst.GeneratorExp,
 )
 _NESTED_BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+# The same, to test by class: `isinstance` against a LibCST class a node is not of goes through
+# ABCMeta (a call in Python), and the way up from a node passes mostly such nodes.
+_SCOPE_KINDS = frozenset(_SCOPE_NODES)
 
 
 def _binds_around(module: cst.Module, node: cst.CSTNode, name: str) -> bool:
@@ -144,7 +147,7 @@ def _binds_around(module: cst.Module, node: cst.CSTNode, name: str) -> bool:
     bindings = per_tree(module, "scope bindings", lambda _module: {})
     current = index.parents.get(node)
     while current is not None:
-        if isinstance(current, _SCOPE_NODES):
+        if type(current) in _SCOPE_KINDS:
             bound = bindings.get(current)
             if bound is None:
                 bound = bindings[current] = _scope_binds(current)
@@ -559,9 +562,13 @@ def _body(
                 if kind is not cst.Lambda:
                     bind(node.name.value, None)  # type: ignore[attr-defined]
                 continue
-            if not isinstance(node, cst.BaseExpression):
+            if kind not in _EXPRESSIONS:
                 stack.extend(reversed(children(node)))
     return found, first
+
+
+# Every class of expression, for ``_body``'s walk of the statements (by class, as above).
+_EXPRESSIONS = kinds_of(cst.BaseExpression)
 
 
 def _target_names(target: cst.CSTNode | None) -> list[str]:

@@ -195,6 +195,14 @@ _BITS: dict[type, int] = {
     )
 }
 _KINDS_BY_NAME: dict[str, type] = {kind.__name__: kind for kind in _BITS}
+
+
+def kinds_of(base: type) -> frozenset[type]:
+    """The node classes LibCST exports that are ``base`` or under it (every class a node can
+    have), for `type(node) in ...` where `isinstance(node, base)` would go through ABCMeta."""
+    return frozenset(kind for kind in _BITS if base in kind.__mro__)
+
+
 ANY_KIND = -1  # the mask of a walk that skips nothing
 # By node id (with the node): the kinds of the node and of every node under it but tokens.
 _BELOW: dict[int, tuple[cst.CSTNode, int]] = {}
