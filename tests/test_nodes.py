@@ -316,3 +316,63 @@ def test_find_in_a_module_is_a_walk(source: Path | None) -> None:
             expected = [node for node in walk(module) if isinstance(node, kinds)]
             assert find(module, *kinds) == expected
             assert [id(node) for node in find(module, *kinds)] == [id(node) for node in expected]
+
+
+class _Plain(cst.CSTVisitor):
+    """A visitor with no attribute hooks: its in-place walk visits ``children`` itself."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, str, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen.append(("visit", type(node).__name__, id(node)))
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.seen.append(("leave", type(original_node).__name__, id(original_node)))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*SOURCES[:40], None],
+    ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES[:40]), "every"],
+)
+def test_an_in_place_walk_without_attribute_hooks_is_libcsts(source: Path | None) -> None:
+    module = cst.parse_module(EVERY_KIND if source is None else source.read_text("utf-8"))
+    theirs, ours = _Plain(), _Plain()
+    module.visit(theirs)
+    with in_place_visits():
+        module.visit(ours)
+    assert ours.seen == theirs.seen
+
+
+def test_in_place_visits_nest_and_restore_the_walk_before() -> None:
+    module = cst.parse_module(EVERY_KIND)
+    libcsts = cst.CSTNode.visit
+    theirs, inner, outer = _Plain(), _Plain(), _Plain()
+    module.visit(theirs)
+    with in_place_visits():
+        with in_place_visits():
+            module.visit(inner)
+        assert cst.CSTNode.visit is _visit_in_place  # the outer one still holds
+        module.visit(outer)
+    assert cst.CSTNode.visit is libcsts
+    assert inner.seen == outer.seen == theirs.seen
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*SOURCES[:40], None],
+    ids=[*(p.relative_to(ROOT).as_posix() for p in SOURCES[:40]), "every"],
+)
+def test_find_under_a_node_and_of_tokens_is_a_walk(source: Path | None) -> None:
+    """``find`` from a node that is not the module (a function, a class, a statement), and for
+    kinds that are tokens (`Comma`, `Dot`) or hold them: the nodes a walk meets, in order."""
+    module = cst.parse_module(EVERY_KIND if source is None else source.read_text("utf-8"))
+    roots = [module, *list(module.body)[:25]]
+    kinds_list = ((cst.Comma,), (cst.Dot, cst.Name), (cst.Call, cst.LeftParen), (cst.BaseSuite,))
+    for root in roots:
+        for kinds in kinds_list:
+            expected = [node for node in walk(root) if isinstance(node, kinds)]
+            assert [id(n) for n in find(root, *kinds)] == [id(n) for n in expected]
