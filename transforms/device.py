@@ -271,6 +271,9 @@ class DevicePlacement(Pass):
             # torch.load whose result goes into load_state_dict (TRN005).
             or ("load" in calls and "map_location" in facts.identifiers)
             or ("load" in calls and "load_state_dict" in calls)
+            # _data_move: `x.data = y.to(*args, **kwargs)`, a move that forwards its caller's
+            # arguments (TRN174), whatever else the file holds.
+            or ("data" in facts.identifiers and "to" in calls)
         )
 
     def __init__(self, *args, **kwargs) -> None:
