@@ -475,26 +475,33 @@ class TypeStringCast(Rule):
     sources = ("measured-type-string-casts",)
 
 
-def _type_string_of(call: cst.Call) -> cst.BaseExpression | None:
-    """``a`` where ``call`` is `x.type(a.type())`: one positional argument, the type string
-    another expression's `.type()` gives."""
-    if not (
+def _cast_argument(call: cst.Call) -> cst.BaseExpression | None:
+    """What `x.type(<it>)` casts to: its one positional argument; None for any other call."""
+    if (
         isinstance(call.func, cst.Attribute)
         and call.func.attr.value == "type"
         and len(call.args) == 1
         and call.args[0].keyword is None
         and not call.args[0].star
     ):
-        return None
-    inner = call.args[0].value
-    if (
-        isinstance(inner, cst.Call)
-        and not inner.args
-        and isinstance(inner.func, cst.Attribute)
-        and inner.func.attr.value == "type"
-    ):
-        return inner.func.value
+        return call.args[0].value
     return None
+
+
+def _is_type_string(node: cst.CSTNode | None) -> bool:
+    """`a.type()`: a tensor's type string."""
+    return (
+        isinstance(node, cst.Call)
+        and not node.args
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "type"
+    )
+
+
+def _type_string_of(call: cst.Call) -> cst.BaseExpression | None:
+    """``a`` where ``call`` is `x.type(a.type())`."""
+    inner = _cast_argument(call)
+    return inner.func.value if _is_type_string(inner) else None  # type: ignore[union-attr]
 
 
 def _has_call(node: cst.CSTNode) -> bool:
@@ -622,30 +629,20 @@ class CudaOnlyCalls(DropsStatements, Pass):
         """(`name`, `a.type()`) where ``call`` is `x.type(name)` and the function it is in (or
         the module) binds `name = a.type()`: the string may be another's where a caller passes
         it, so this is reported, not rewritten."""
-        if not (
-            isinstance(call.func, cst.Attribute)
-            and call.func.attr.value == "type"
-            and len(call.args) == 1
-            and call.args[0].keyword is None
-            and isinstance(call.args[0].value, cst.Name)
-        ):
+        held = _cast_argument(call)
+        if not isinstance(held, cst.Name):
             return None
-        name = call.args[0].value.value
         scope: cst.CSTNode | None = call
         while scope is not None and not isinstance(scope, cst.FunctionDef | cst.Module):
             scope = self.get_metadata(ParentNodeProvider, scope, None)
         for assign in find(scope, cst.Assign) if scope is not None else ():
             if (
-                isinstance(assign, cst.Assign)
-                and len(assign.targets) == 1
+                len(assign.targets) == 1
                 and isinstance(assign.targets[0].target, cst.Name)
-                and assign.targets[0].target.value == name
-                and isinstance(assign.value, cst.Call)
-                and not assign.value.args
-                and isinstance(assign.value.func, cst.Attribute)
-                and assign.value.func.attr.value == "type"
+                and assign.targets[0].target.value == held.value
+                and _is_type_string(assign.value)
             ):
-                return name, assign.value
+                return held.value, assign.value
         return None
 
     def _default_tensor_type(self, call: cst.Call) -> None:
