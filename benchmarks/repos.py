@@ -235,7 +235,7 @@ def blocker_key(repo: str, finding: dict, text: str) -> str:
 
 def parses(path: Path) -> str | None:
     """Why a changed file does not parse, or None; a notebook's code cells each on their own
-    (IPython magics and shell lines left out)."""
+    (IPython magics and shell lines left out, and cells under a cell magic)."""
     raw = path.read_bytes()
     if path.suffix != ".ipynb":
         try:
@@ -251,6 +251,8 @@ def parses(path: Path) -> str | None:
         if cell.get("cell_type") != "code":
             continue
         source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if source.lstrip().startswith("%%"):
+            continue  # a cell magic (%%bash, %%writefile): the cell is not Python
         code = "\n".join(
             "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
         )
