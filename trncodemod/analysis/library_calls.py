@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from trncodemod.analysis.abstract_values import (
@@ -326,6 +326,22 @@ def is_dataclass(node: ast.ClassDef) -> bool:
         (dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
         for d in node.decorator_list
     )
+
+
+def _settings(words: Sequence[str]) -> set[tuple[str, str]]:
+    """The options a launch line sets after its script, each with its value
+    (`--dataset csv` and `--dataset=csv` alike; a bare flag with "")."""
+    start = next((i + 1 for i, w in enumerate(words) if w.endswith(".py")), 0)
+    found: set[tuple[str, str]] = set()
+    rest = list(words[start:])
+    for index, word in enumerate(rest):
+        if not word.startswith("-"):
+            continue
+        name, eq, value = word.partition("=")
+        if not eq and index + 1 < len(rest) and not rest[index + 1].startswith("-"):
+            value = rest[index + 1]
+        found.add((name, value))
+    return found
 
 
 def _typed(text: str, kind: Value | None) -> Value:
@@ -1079,8 +1095,8 @@ class LibraryCalls:
         lines = self.launch_lines.get(self.entry, ())
         values = []
         unmentioned = []
-        for line in lines:
-            words = self._launch_words(line, flag_files)
+        worded = [(line, self._launch_words(line, flag_files)) for line in lines]
+        for line, words in worded:
             value: Value = default
             mentioned = False
             for index, word in enumerate(words):
@@ -1124,7 +1140,16 @@ class LibraryCalls:
             shown = "; ".join(line for line, _ in values[:2])
             text = f"`{flag_text}` is {_show(first)} on every launch line ({shown})"
             return _with_why(first, (Launched(path, line_no, text),))
-        plain = unmentioned
+        # An unmentioned line is the documented run only where it sets nothing the lines that
+        # set the option do not also set: `python train.py --dataset csv --csv_train a.csv`
+        # beside `python train.py --dataset coco --coco_path ../coco` is another mode, whose
+        # options (`--coco_path`) its own lines set, not a run with the default.
+        mentioning = [_settings(words) for line, words in worded if line not in unmentioned]
+        plain = [
+            line
+            for line, words in worded
+            if line in unmentioned and all(_settings(words) <= other for other in mentioning)
+        ]
         if plain and isinstance(default, Const):
             # `python main.py` and `python main.py --no-accel`: the documented run is the one
             # with the default; the others opt out on purpose.
