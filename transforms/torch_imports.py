@@ -11,6 +11,7 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.torch_removed import (
     RemovedName,
+    RemovedPythonName,
     RemovedTorchCall,
     RemovedTorchName,
     RemovedTorchNameLeft,
@@ -128,6 +129,7 @@ class TorchImports(ZeroDimIndexRewrite):
         TorchSixImport,
         TorchSixLeft,
         RemovedTorchName,
+        RemovedPythonName,
         RemovedTorchNameLeft,
         RemovedTorchCall,
         StftReturnComplex,
@@ -143,6 +145,7 @@ class TorchImports(ZeroDimIndexRewrite):
         "_DataLoaderIter",
         "numpy_type_map",
         "_classes",
+        "collections",
         *(entry.name.rsplit(".", 1)[-1] for entry in removed_calls()),
     )
 
@@ -374,21 +377,34 @@ class TorchImports(ZeroDimIndexRewrite):
                 kept.append(new.with_changes(comma=cst.MaybeSentinel.DEFAULT))
                 continue
             source, _, target_name = entry.replacement.rpartition(".")
+            spelled = f"from {source} import {target_name}"
+            spelled += f" as {local}" if local != target_name else ""
             if not self.report(
                 alias,
-                RemovedTorchName,
-                f"`{entry.full}` is gone from torch {self.target.torch}: the import raises "
-                f"ImportError → `from {source} import {target_name} as {local}`",
+                self._rule_for(entry),
+                f"`{entry.full}` is gone from {self._gone_from(entry)}: the import raises "
+                f"ImportError → `{spelled}`",
                 True,
             ):
                 kept.append(new.with_changes(comma=cst.MaybeSentinel.DEFAULT))
                 continue
-            replaced.append(_statement(f"from {source} import {target_name} as {local}"))
+            replaced.append(_statement(spelled))
         if not replaced:
             return None
         if kept:
             replaced.insert(0, updated.with_changes(names=kept))
         return replaced
+
+    def _rule_for(self, entry: RemovedName) -> type[Rule]:
+        return RemovedPythonName if entry.python else RemovedTorchName
+
+    def _gone_from(self, entry: RemovedName) -> str:
+        """Where ``entry`` is gone: the target's torch, or the Python that torch requires."""
+        if entry.python:
+            return (
+                f"Python {entry.python}, the oldest the target's torch {self.target.torch} runs on"
+            )
+        return f"torch {self.target.torch}"
 
     def _replacement_problem(self, entry: RemovedName, local: str) -> str | None:
         """Why ``entry``, bound to ``local``, cannot be replaced here; None where it can."""
@@ -502,8 +518,8 @@ class TorchImports(ZeroDimIndexRewrite):
             return updated
         if not self.report(
             original,
-            RemovedTorchName,
-            f"`{entry.full}` is gone from torch {self.target.torch} (AttributeError) → "
+            self._rule_for(entry),
+            f"`{entry.full}` is gone from {self._gone_from(entry)} (AttributeError) → "
             f"`{entry.replacement}`",
             True,
         ):

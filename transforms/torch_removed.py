@@ -23,6 +23,7 @@ class RemovedName:
     replacement: str  # `module.name`, "" where nothing does the same
     unsafe_keywords: frozenset[str]
     source: str
+    python: str = ""  # the Python release that removed a standard-library name
 
     @property
     def full(self) -> str:
@@ -44,6 +45,7 @@ def removed_names() -> tuple[RemovedName, ...]:
             row["replacement"],
             frozenset(row["unsafe_keywords"]),
             row["source"],
+            row.get("python", ""),
         )
         for row in tomllib.loads(text)["names"]
     )
@@ -120,6 +122,46 @@ class RemovedTorchName(Rule):
     safety = Safety.REVIEW
     severity = Severity.ERROR
     sources = ("torch-accumulate-removed", "measured-removed-torch-names")
+
+
+class RemovedPythonName(Rule):
+    """## What it does
+    Replaces a use of an alias the standard library removed in the Python the target's torch
+    requires: `collections.Mapping` → `collections.abc.Mapping`, and
+    `from collections import Mapping` → `from collections.abc import Mapping` (each of the 25
+    abstract base classes `collections` used to re-export: `Sequence`, `Iterable`, `Callable`,
+    `MutableMapping`...). An import inside a `try` that catches ImportError already has a
+    fallback and is left alone.
+
+    ## Why
+    Python 3.10 removed the aliases [python-310-collections-abc]; torch 2.9 and torch-xla 2.9
+    require Python 3.10 or later [torch-29-requires-python], so code written when they still
+    worked raises AttributeError at `collections.Mapping` (ImportError at the import) on the
+    xla-2.9 and neuron targets, where the port has to run. `collections.abc.Mapping` is the very
+    class the alias named.
+
+    ## Example
+    ```python
+    import collections
+    if isinstance(batch, collections.Mapping):
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    import collections
+    import collections.abc
+    if isinstance(batch, collections.abc.Mapping):
+        ...
+    ```
+    """
+
+    code = "TRN067"
+    name = "removed-python-name"
+    summary = "`collections.Mapping` and alike (gone in Python 3.10) → `collections.abc.Mapping`"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = ("python-310-collections-abc", "torch-29-requires-python")
 
 
 class RemovedTorchNameLeft(Rule):
