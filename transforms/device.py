@@ -189,8 +189,10 @@ def _device_inside(node: cst.BaseExpression) -> cst.BaseExpression:
 def storage_mover(node: cst.CSTNode) -> bool:
     """A map_location function that moves each storage to CUDA: `lambda storage, loc:
     storage.cuda()` (or `.cuda(gpu)`). A storage has no `.to(device)` (TypeError, measured),
-    and the XLA device cannot restore one (RuntimeError), so it is no device move to rewrite."""
-    if not (isinstance(node, cst.Lambda) and node.params.params):
+    and the XLA device cannot restore one (RuntimeError), so it is no device move to rewrite.
+    torch.load calls a map_location function with two arguments, the storage and its location:
+    a lambda of one parameter (`map(lambda t: t.cuda(), (text, images))`) moves tensors."""
+    if not (isinstance(node, cst.Lambda) and len(node.params.params) == 2):
         return False
     first = node.params.params[0].name.value
     body = node.body
