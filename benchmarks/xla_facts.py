@@ -1656,6 +1656,27 @@ def removed_torch_names() -> dict:
     }
 
 
+def removed_scheduler_keywords() -> dict:
+    """Learning-rate schedulers built with `verbose=`, the keyword torch 2.2 deprecated: what
+    each does on this torch (the call raises TypeError where it is gone)."""
+    from torch.optim import lr_scheduler
+
+    optimizer = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)
+    made = {
+        "ReduceLROnPlateau": lambda **k: lr_scheduler.ReduceLROnPlateau(optimizer, **k),
+        "StepLR": lambda **k: lr_scheduler.StepLR(optimizer, 3, **k),
+        "MultiStepLR": lambda **k: lr_scheduler.MultiStepLR(optimizer, [3], **k),
+        "ExponentialLR": lambda **k: lr_scheduler.ExponentialLR(optimizer, 0.9, **k),
+        "CosineAnnealingLR": lambda **k: lr_scheduler.CosineAnnealingLR(optimizer, 10, **k),
+        "LambdaLR": lambda **k: lr_scheduler.LambdaLR(optimizer, lambda e: 1.0, **k),
+        "OneCycleLR": lambda **k: lr_scheduler.OneCycleLR(optimizer, 0.1, total_steps=10, **k),
+    }
+    return {
+        name: _outcome(lambda make=make: type(make(verbose=True)).__name__)
+        for name, make in made.items()
+    }
+
+
 def removed_linalg_calls() -> dict:
     """Linear-algebra functions torch 1.x code calls that this torch has removed: the call
     raises (the names are still there, so an import or `hasattr` does not show it)."""
@@ -2207,6 +2228,7 @@ FACTS = {
         capturable_optimizers,
         removed_torch_names,
         removed_linalg_calls,
+        removed_scheduler_keywords,
         stft_return_complex,
         batchnorm_eval_backward,
         load_weights_only,

@@ -15,7 +15,7 @@ from trncodemod.analysis.nodes import find
 from trncodemod.analysis.trained_models import TrainedModels, scope_of
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
-from trncodemod.rewriting.calls import append_keyword
+from trncodemod.rewriting.calls import append_keyword, without_keyword
 from trncodemod.targets import Target
 
 _COMPILE = frozenset({"torch.compile"})
@@ -168,13 +168,6 @@ def _string(node: cst.BaseExpression) -> str | None:
 
 def _keyword(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword and a.keyword.value == name), None)
-
-
-def _without(call: cst.Call, name: str) -> cst.Call:
-    args = [a for a in call.args if not (a.keyword and a.keyword.value == name)]
-    if args and len(args) < len(call.args):
-        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
-    return call.with_changes(args=args)
 
 
 def _replace(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
@@ -549,7 +542,7 @@ class TorchCompile(Pass):
             )
             changes.append('`backend="neuron"`')
         if _keyword(call, "mode") is not None:
-            new = _without(new, "mode")
+            new = without_keyword(new, "mode")
             changes.append("`mode=` removed (only the default mode applies)")
         if not (isinstance(dynamic_value, cst.Name) and dynamic_value.value == "False"):
             false = cst.Name("False")

@@ -6,6 +6,8 @@ Every target runs torch 2.x (``data/targets.toml``). Other private names a targe
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
@@ -13,11 +15,15 @@ from trncodemod.transforms.torch_removed import (
     RemovedName,
     RemovedPythonName,
     RemovedTorchCall,
+    RemovedTorchKeyword,
     RemovedTorchName,
     RemovedTorchNameLeft,
     StftReturnComplex,
+    TorchVersionGate,
     removed_calls,
     removed_calls_on,
+    removed_keywords,
+    removed_keywords_on,
     removed_names,
     removed_on,
 )
@@ -30,8 +36,9 @@ from trncodemod.transforms.zero_dim_index import (
 
 from trncodemod.analysis.facts import FileFacts
 from trncodemod.analysis.nodes import find
+from trncodemod.analysis.torch_version import decide
 from trncodemod.findings import Rule, Safety, Severity
-from trncodemod.rewriting.calls import append_keyword
+from trncodemod.rewriting.calls import append_keyword, without_keyword
 from trncodemod.targets import Target
 
 _SIX = "torch._six"
@@ -119,6 +126,16 @@ class TorchSixLeft(Rule):
     sources = ("torch-2-0-release",)
 
 
+_VERSIONS = frozenset({"torch.__version__", "torch.version.__version__"})
+_EXITS = frozenset({"sys.exit", "builtins.exit", "builtins.quit", "os._exit"})
+
+
+def _spelled(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name | ast.Attribute):
+        return ast.unparse(node)
+    return None
+
+
 def _statement(code: str) -> cst.BaseSmallStatement:
     return cst.parse_statement(code).body[0]  # type: ignore[union-attr,return-value]
 
@@ -132,7 +149,9 @@ class TorchImports(ZeroDimIndexRewrite):
         RemovedPythonName,
         RemovedTorchNameLeft,
         RemovedTorchCall,
+        RemovedTorchKeyword,
         StftReturnComplex,
+        TorchVersionGate,
         ZeroDimIndex,
         OldIndexRead,
     )
@@ -146,6 +165,8 @@ class TorchImports(ZeroDimIndexRewrite):
         "numpy_type_map",
         "_classes",
         "collections",
+        "__version__",
+        *{entry.keyword for entry in removed_keywords()},
         *(entry.name.rsplit(".", 1)[-1] for entry in removed_calls()),
     )
 
@@ -154,7 +175,12 @@ class TorchImports(ZeroDimIndexRewrite):
         # Every rewrite and report is at a name under torch._six, or a module of the removed
         # names' table, the file reaches, a call of a removed function, or a loss read as
         # torch 0.3 read it (`loss.data[0]`).
-        if reads_zero_dim(facts):
+        if reads_zero_dim(facts) or "__version__" in facts.identifiers:
+            return True
+        if any(
+            facts.reaches(*entry.callables) and entry.keyword in facts.identifiers
+            for entry in removed_keywords()
+        ):
             return True
         if facts.reaches(_SIX, "torch.stft", *{entry.module for entry in removed_names()}):
             return True
@@ -168,6 +194,7 @@ class TorchImports(ZeroDimIndexRewrite):
         super().__init__(*args, **kwargs)
         self._removed = removed_on(self.target.torch)
         self._removed_calls = removed_calls_on(self.target.torch)
+        self._removed_keywords = removed_keywords_on(self.target.torch)
         self._methods = {
             entry.name.rsplit(".", 1)[-1]: entry
             for entry in self._removed_calls.values()
@@ -194,9 +221,82 @@ class TorchImports(ZeroDimIndexRewrite):
             False,
         )
 
+    # -- checks of torch's version (TRN068) -------------------------------------------------------
+    def visit_Assert(self, node: cst.Assert) -> None:
+        if self._version_check(node.test) is False:
+            code = cst.Module([]).code_for_node(node.test)
+            self.report(
+                node,
+                TorchVersionGate,
+                f"`assert {code}` is False on the target's torch {self.target.torch}: the "
+                "program stops here with AssertionError; make the check accept torch 2, or drop it",
+                False,
+            )
+
+    def visit_If(self, node: cst.If) -> None:
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        stops = any(
+            isinstance(statement, cst.SimpleStatementLine)
+            and any(
+                isinstance(small, cst.Raise)
+                or isinstance(small, cst.Expr)
+                and isinstance(small.value, cst.Call)
+                and bool(self.module_names(small.value.func) & _EXITS)
+                for small in statement.body
+            )
+            for statement in body
+        )
+        if stops and self._version_check(node.test) is True:
+            code = cst.Module([]).code_for_node(node.test)
+            self.report(
+                node,
+                TorchVersionGate,
+                f"`if {code}:` is True on the target's torch {self.target.torch}, and its body "
+                "stops the program (it raises or exits); make the check accept torch 2, or drop it",
+                False,
+            )
+
+    def _version_check(self, test: cst.BaseExpression) -> bool | None:
+        """What ``test``, a check that reads `torch.__version__`, is on the target's torch."""
+        reads = {
+            cst.Module([]).code_for_node(node)
+            for node in find(test, cst.Attribute, cst.Name)
+            if (node.attr.value if isinstance(node, cst.Attribute) else node.value) == "__version__"
+            and self.module_names(node) & _VERSIONS
+        }
+        if not reads:
+            return None
+        try:
+            tree = ast.parse(cst.Module([]).code_for_node(test).strip(), mode="eval")
+        except SyntaxError:
+            return None
+        return decide(tree.body, self.target.torch, lambda n: _spelled(n) in reads)
+
+    def _drop_removed_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """`ReduceLROnPlateau(..., verbose=True)` → without it, on a torch that raises for it."""
+        for entry in self._removed_keywords:
+            passed = next(
+                (a for a in original.args if a.keyword and a.keyword.value == entry.keyword), None
+            )
+            if passed is None or not self.module_names(original.func) & entry.callables:
+                continue
+            spelled = cst.Module([]).code_for_node(original.func)
+            gone = (
+                f"`{spelled}(..., {entry.keyword}=...)`: torch {self.target.torch} no longer "
+                f"takes `{entry.keyword}=` (TypeError)"
+            )
+            if find(passed.value, cst.Call):
+                self.report(passed, RemovedTorchKeyword, f"{gone}; drop it ({entry.does})", False)
+                continue
+            if self.report(passed, RemovedTorchKeyword, f"{gone} → dropped; {entry.does}", True):
+                updated = without_keyword(updated, entry.keyword)
+        return updated
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         """`torch.stft(...)` without `return_complex`: it raises on torch 2 for a real signal;
         the real output it gave on torch 1 is `view_as_real` of the complex one (TRN061)."""
+        if self._removed_keywords:
+            updated_node = self._drop_removed_keywords(original_node, updated_node)
         func = original_node.func
         if (
             isinstance(func, cst.Name)

@@ -81,6 +81,36 @@ def removed_calls_on(torch_version: str) -> dict[str, RemovedCall]:
     return {entry.name: entry for entry in removed_calls() if version >= entry.absent_from}
 
 
+@dataclass(frozen=True)
+class RemovedKeyword:
+    callables: frozenset[str]
+    keyword: str
+    absent_from: tuple[int, ...]
+    does: str
+    source: str
+
+
+@cache
+def removed_keywords() -> tuple[RemovedKeyword, ...]:
+    text = resources.files("trncodemod").joinpath("data/removed_torch_names.toml").read_text()
+    return tuple(
+        RemovedKeyword(
+            frozenset(row["callables"]),
+            row["keyword"],
+            _version(row["absent_from"]),
+            row["does"],
+            row["source"],
+        )
+        for row in tomllib.loads(text)["keywords"]
+    )
+
+
+def removed_keywords_on(torch_version: str) -> tuple[RemovedKeyword, ...]:
+    """The table's keywords a torch of ``torch_version`` no longer takes."""
+    version = _version(torch_version)
+    return tuple(entry for entry in removed_keywords() if version >= entry.absent_from)
+
+
 def removed_on(torch_version: str) -> dict[str, RemovedName]:
     """The table's names a torch of ``torch_version`` does not have, by full dotted name."""
     version = _version(torch_version)
@@ -162,6 +192,75 @@ class RemovedPythonName(Rule):
     safety = Safety.SAFE
     severity = Severity.ERROR
     sources = ("python-310-collections-abc", "torch-29-requires-python")
+
+
+class TorchVersionGate(Rule):
+    """## What it does
+    Reports a check of torch's version that stops the program on the target's torch: an
+    `assert` that is False there (`assert torch.__version__.split('.')[0] == '1'`), or an `if`
+    that is True there and whose body raises or exits. The check is folded with
+    `torch.__version__` set to the target's torch (string methods, indexing, `int()`, version
+    parsers such as `packaging.version.parse` and `LooseVersion`, comparisons); a check the
+    tool cannot fold is left alone. Nothing is rewritten: whether the code still works on
+    torch 2 is for a person to say.
+
+    ## Why
+    A port to Trainium runs on the target's torch (2.9.0 for xla-2.9, 2.1.2 for xla-2.1), so a
+    guard written for torch 1.x fails where it ran fine before: an entry point that imports the
+    module stops there with AssertionError, before training (a blocker). `torch.__version__`
+    compares as a version with a string, a tuple or a parsed version (torch/torch_version.py).
+
+    ## Example
+    ```python
+    assert torch.__version__.split('.')[0] == '1'
+    ```
+
+    ## Use instead
+    ```python
+    assert int(torch.__version__.split('.')[0]) >= 1
+    ```
+    """
+
+    code = "TRN068"
+    name = "torch-version-gate"
+    summary = "a check of torch's version that stops the program on the target's torch (report)"
+    fixable = False
+    safety = Safety.REVIEW
+    severity = Severity.BLOCKER
+    sources = ("torch-version-compare",)
+
+
+class RemovedTorchKeyword(Rule):
+    """## What it does
+    Drops a keyword argument the target's torch no longer takes from a call of torch that passed
+    it: `verbose=` of the learning-rate schedulers (`ReduceLROnPlateau(optimizer, patience=3,
+    verbose=True)` → `ReduceLROnPlateau(optimizer, patience=3)`). A value that calls a function
+    is reported instead (dropping it would drop the call). The keywords, the callables that took
+    them and the torch each is gone from are data (`data/removed_torch_names.toml`).
+
+    ## Why
+    torch 2.2 deprecated the schedulers' `verbose=`; on torch 2.9.0 every scheduler raises
+    `TypeError: ... got an unexpected keyword argument 'verbose'` [measured-scheduler-verbose],
+    so the script stops where it builds the scheduler, before training (the xla-2.9 and neuron
+    targets). The keyword only printed each change of the learning rate: nothing else changes.
+
+    ## Example
+    ```python
+    scheduler = optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=3, verbose=True)
+    ```
+
+    ## Use instead
+    ```python
+    scheduler = optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=3)
+    ```
+    """
+
+    code = "TRN069"
+    name = "removed-torch-keyword"
+    summary = "a keyword the target's torch no longer takes (schedulers' `verbose=`) → dropped"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = ("measured-scheduler-verbose",)
 
 
 class RemovedTorchNameLeft(Rule):

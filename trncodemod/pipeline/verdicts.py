@@ -110,13 +110,13 @@ UNFOLLOWED_DEVICE = "TRN026"  # the training device computed in a way a module a
 # type called (TRN317; torch.cuda.DoubleTensor's TRN204), a division by the CUDA device count,
 # a CUDA extension built at import, a library that needs CUDA imported at import, a device move
 # assigned to `.data`, an import of a torch name the target's torch lacks, a call of a function
-# it removed, a SyncBatchNorm conversion, a DataParallel model fed a CPU batch, or an inference
+# it removed, a check of torch's version that fails on it, a SyncBatchNorm conversion, a DataParallel model fed a CPU batch, or an inference
 # mode the tool could not turn into no_grad): none where the evaluator shows the line is off the
 # launch path.
 LAUNCH_PATH_BLOCKERS = PLACEMENT_BLOCKERS | {
     "TRN025", "TRN144", "TRN143", "TRN148", "TRN803", "TRN008", "TRN152", "TRN315", "TRN316",
     "TRN317", "TRN204", "TRN050", "TRN051", "TRN174", "TRN173", "TRN057", "TRN052", "TRN149",
-    "TRN054", "TRN154", "TRN064",
+    "TRN054", "TRN154", "TRN064", "TRN068",
 }  # fmt: skip
 
 

@@ -37,3 +37,12 @@ def append_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.
         separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     args[-1] = last.with_changes(comma=separator)
     return call.with_changes(args=[*args, new.with_changes(comma=last.comma)])
+
+
+def without_keyword(call: cst.Call, name: str) -> cst.Call:
+    """``call`` less its ``name=`` argument, the comma after the new last argument as the old
+    last one had it."""
+    args = [a for a in call.args if not (a.keyword and a.keyword.value == name)]
+    if args and len(args) < len(call.args):
+        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
+    return call.with_changes(args=args)
