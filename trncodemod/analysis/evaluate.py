@@ -115,6 +115,25 @@ def _counters(tree: ast.Module | None) -> frozenset[str]:
 _TRAINING_NAMES = frozenset({"Module", "parameters", "Parameter", "Trainer", "Accelerator"})
 
 
+def _calls_backward(tree: ast.Module | None) -> bool:
+    if tree is None:
+        return True  # not read: it may
+    stack: list[ast.AST] = [tree]
+    while stack:
+        for child in ast.iter_child_nodes(stack.pop()):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                "backward" in child.name.lower()
+            ):
+                continue  # the gradient machinery's own backward pass
+            if isinstance(child, ast.Call):
+                func = child.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name == "backward":
+                    return True
+            stack.append(child)
+    return False
+
+
 def names_training(tree: ast.Module | None) -> bool:
     """Whether ``tree`` names an optimizer (`torch.optim`, `optimizer`), a module class, its
     parameters or a trainer, in its code (not its comments or docstrings), or updates a tensor
@@ -218,6 +237,7 @@ class Modules:
         self._counted: dict[str, frozenset[str]] = {}
         self._all_counters: frozenset[str] = frozenset()
         self._training: dict[str, bool] = {}
+        self._backward: dict[str, bool] = {}
         from trncodemod.analysis.program import _Index
 
         self.index = _Index(texts)
@@ -242,6 +262,16 @@ class Modules:
         if path not in self._training:
             self._training[path] = names_training(self.tree(path))
         return self._training[path]
+
+    def calls_backward(self, path: str) -> bool:
+        """Whether the module calls a backward pass (`loss.backward()`,
+        `torch.autograd.backward(...)`) outside the gradient machinery itself: a call in a
+        function named for the backward pass (a custom autograd Function's `backward`, a
+        reversible layer's `backward_pass`) computes gradients for the caller's step, it is none."""
+        if path not in self._backward:
+            text = self.texts.get(path, "")
+            self._backward[path] = "backward(" in text and _calls_backward(self.tree(path))
+        return self._backward[path]
 
     def counters(self) -> frozenset[str]:
         """The names and attributes some module read so far adds to in place (`step += 1`,
@@ -321,7 +351,7 @@ class Evaluator(LibraryCalls):
             self.trace.stopped = f"{entry}:1"
             self.trace.failure = f"{type(err).__name__}: {err}"
         self.trace.trains_nearby = any(
-            "backward(" in self.modules.texts.get(path, "") for path in self.trace.modules
+            self.modules.calls_backward(path) for path in self.trace.modules
         )
         # Any code that builds an optimizer or a module to train: without it a `backward()`
         # only shows a gradient.
