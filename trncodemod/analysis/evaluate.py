@@ -73,7 +73,7 @@ from trncodemod.analysis.abstract_values import (
 from trncodemod.analysis.cuda_libraries import cuda_library
 from trncodemod.analysis.device_facts import Facts, facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
-from trncodemod.analysis.library_calls import LibraryCalls, is_dataclass
+from trncodemod.analysis.library_calls import _WRAPPERS, LibraryCalls, is_dataclass
 from trncodemod.analysis.training import dotted, is_main_guard
 
 __all__ = [
@@ -113,6 +113,16 @@ def _counters(tree: ast.Module | None) -> frozenset[str]:
 
 # Names in code that trains parameters: an optimizer, a module, its parameters, a trainer.
 _TRAINING_NAMES = frozenset({"Module", "parameters", "Parameter", "Trainer", "Accelerator"})
+
+
+# What nn.DataParallel calls to spread a batch over its devices, none of it without CUDA.
+_SPREADING_HOOKS = frozenset({"scatter", "replicate", "parallel_apply", "gather"})
+
+
+def _base_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _calls_backward(tree: ast.Module | None) -> bool:
@@ -376,6 +386,8 @@ class Evaluator(LibraryCalls):
         defs = {(path, node.name): node for path, found in loaded.items() for node in found.defined}
         if not defs:
             return
+        if self.facts.backend == "xla":
+            self._data_parallel_hooks_off_path(defs)
         mentions: dict[str, list[tuple[str, int, bool]]] = {}  # name -> (path, line, a callee)
         for name in {name for _, name in defs}:
             for path, found in loaded.items():
@@ -412,6 +424,44 @@ class Evaluator(LibraryCalls):
                     for line in body:
                         lines.setdefault(line, why)
                     changed = True
+
+    def _data_parallel_hooks_off_path(self, defs: Mapping[tuple[str, str], ast.AST]) -> None:
+        """The hooks a subclass of `nn.DataParallel` overrides to spread a batch over the GPUs
+        (`scatter`, `replicate`, `parallel_apply`, `gather`) never run on XLA: without CUDA
+        `device_ids` is [] and DataParallel's forward calls the module directly (torch 2.9
+        nn/parallel/data_parallel.py). Their lines are off the launch path, and with them the
+        module functions only they call (a CUDA stream per device)."""
+        classes: dict[str, ast.ClassDef] = {
+            name: node for (_, name), node in defs.items() if isinstance(node, ast.ClassDef)
+        }
+
+        def spreads(name: str, seen: frozenset[str] = frozenset()) -> bool:
+            if name == "DataParallel":
+                return True
+            node = classes.get(name)
+            if node is None or name in seen:
+                return False
+            return any(spreads(_base_name(b), seen | {name}) for b in node.bases)
+
+        for (path, name), node in defs.items():
+            if not isinstance(node, ast.ClassDef) or not any(
+                spreads(_base_name(b)) for b in node.bases
+            ):
+                continue
+            ran = self.trace.ran.get(path, set())
+            lines = self.trace.off_path.setdefault(path, {})
+            for item in node.body:
+                if not isinstance(item, ast.FunctionDef) or item.name not in _SPREADING_HOOKS:
+                    continue
+                body = range(item.lineno, (item.end_lineno or item.lineno) + 1)
+                if ran.intersection(body):
+                    continue
+                why = (
+                    f"`{name}.{item.name}` spreads a batch over GPUs: DataParallel calls it only "
+                    "with CUDA devices, and on XLA it has none (`device_ids` is [])"
+                )
+                for line in body:
+                    lines.setdefault(line, why)
 
     def _other_device(self) -> tuple[str, str] | None:
         """The first import of a kernel module for another device in the modules run."""
@@ -1518,6 +1568,10 @@ class Evaluator(LibraryCalls):
             # the items it is built from, read either way.
             items = {k: v for k, v in args[0].items if isinstance(k, str)}
             return self._new(Obj("mapping", attrs=items, cls=cls, built=at))
+        if args and isinstance(args[0], Ref) and self._wraps_as_library(cls):
+            # A subclass of nn.DataParallel (or DDP) that only overrides its hooks (`scatter`,
+            # `gather`): an instance runs the module it wraps, as the library class does.
+            return self._external(self._library_base(cls), args, kwargs, at, node, frame)
         model = self._is_module_class(cls)
         place = Device(kind="cpu", why=(Why(*_split(at), f"`{_code(node, frame, self)}`"),))
         ref = self._new(
@@ -1537,6 +1591,29 @@ class Evaluator(LibraryCalls):
         elif cls.node is not None and is_dataclass(cls.node):
             self._dataclass_fields(cls, ref, args, kwargs)
         return ref
+
+    def _library_base(self, cls: ClassRef) -> str:
+        """The library wrapper (`torch.nn.DataParallel`) the program's class ``cls`` derives
+        from, by its full name; "" where none."""
+        for owner in self._lineage(cls):
+            env = self.loaded.get(owner.path, {})
+            for base in owner.node.bases if owner.node is not None else ():
+                value = self._expr(base, Frame(owner.path, {}, env))
+                if isinstance(value, External) and value.name.rsplit(".", 1)[-1] in _WRAPPERS:
+                    return value.name
+        return ""
+
+    def _wraps_as_library(self, cls: ClassRef) -> bool:
+        """``cls`` derives from a library wrapper and none of the program's classes in its
+        lineage defines how it is built or called."""
+        if not self._library_base(cls):
+            return False
+        return not any(
+            isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+            and statement.name in ("__init__", "__new__", "forward", "__call__")
+            for owner in self._lineage(cls)
+            for statement in (owner.node.body if owner.node is not None else ())
+        )
 
     def _dataclass_fields(self, cls: ClassRef, ref: Ref, args, kwargs) -> None:
         obj = self.heap[ref.id]
