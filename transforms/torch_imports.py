@@ -12,6 +12,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import ParentNodeProvider
 from trncodemod.transforms.torch_removed import (
+    LocalRankOption,
     RemovedName,
     RemovedPythonName,
     RemovedTorchCall,
@@ -152,6 +153,7 @@ class TorchImports(ZeroDimIndexRewrite):
         RemovedTorchKeyword,
         StftReturnComplex,
         TorchVersionGate,
+        LocalRankOption,
         ZeroDimIndex,
         OldIndexRead,
     )
@@ -166,6 +168,7 @@ class TorchImports(ZeroDimIndexRewrite):
         "_classes",
         "collections",
         "__version__",
+        "--local_rank",
         *{entry.keyword for entry in removed_keywords()},
         *(entry.name.rsplit(".", 1)[-1] for entry in removed_calls()),
     )
@@ -176,6 +179,8 @@ class TorchImports(ZeroDimIndexRewrite):
         # names' table, the file reaches, a call of a removed function, or a loss read as
         # torch 0.3 read it (`loss.data[0]`).
         if reads_zero_dim(facts) or "__version__" in facts.identifiers:
+            return True
+        if "--local_rank" in facts.strings:
             return True
         if any(
             facts.reaches(*entry.callables) and entry.keyword in facts.identifiers
@@ -272,6 +277,43 @@ class TorchImports(ZeroDimIndexRewrite):
             return None
         return decide(tree.body, self.target.torch, lambda n: _spelled(n) in reads)
 
+    def _local_rank_spelling(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """`add_argument("--local_rank", ...)` → with `"--local-rank"` after it (TRN070)."""
+        func = original.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "add_argument"):
+            return updated
+        names = [
+            (index, arg.value)
+            for index, arg in enumerate(original.args)
+            if arg.keyword is None and not arg.star and isinstance(arg.value, cst.SimpleString)
+        ]
+        spelled = {value.evaluated_value for _, value in names}
+        if "--local_rank" not in spelled or "--local-rank" in spelled:
+            return updated
+        index, value = next((i, v) for i, v in names if v.evaluated_value == "--local_rank")
+        if not self.report(
+            value,
+            LocalRankOption,
+            "torch 2's `python -m torch.distributed.launch` passes `--local-rank=<rank>`, which "
+            "a parser with only `--local_rank` rejects (unrecognized arguments) → both spellings",
+            True,
+        ):
+            return updated
+        quote = value.quote
+        dashed = cst.Arg(
+            cst.SimpleString(f"{value.prefix}{quote}--local-rank{quote}"),
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+        )
+        args = list(updated.args)
+        first = args[index]
+        if first.comma == cst.MaybeSentinel.DEFAULT:
+            # The option's only argument: `add_argument("--local_rank")`.
+            args[index] = first.with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
+            dashed = dashed.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(args=[*args[: index + 1], dashed, *args[index + 1 :]])
+
     def _drop_removed_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         """`ReduceLROnPlateau(..., verbose=True)` → without it, on a torch that raises for it."""
         for entry in self._removed_keywords:
@@ -297,6 +339,7 @@ class TorchImports(ZeroDimIndexRewrite):
         the real output it gave on torch 1 is `view_as_real` of the complex one (TRN061)."""
         if self._removed_keywords:
             updated_node = self._drop_removed_keywords(original_node, updated_node)
+        updated_node = self._local_rank_spelling(original_node, updated_node)
         func = original_node.func
         if (
             isinstance(func, cst.Name)

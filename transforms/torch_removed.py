@@ -263,6 +263,40 @@ class RemovedTorchKeyword(Rule):
     sources = ("measured-scheduler-verbose",)
 
 
+class LocalRankOption(Rule):
+    """## What it does
+    Adds the dashed spelling to a command-line option `--local_rank` that a parser defines
+    without it: `parser.add_argument("--local_rank", type=int, default=0)` →
+    `parser.add_argument("--local_rank", "--local-rank", type=int, default=0)`. The option keeps
+    its name (`args.local_rank`): argparse names it after its first long spelling.
+
+    ## Why
+    From torch 2.0, `python -m torch.distributed.launch` passes `--local-rank=<rank>` to the
+    script, no longer `--local_rank` (torch/distributed/run.py, "versionchanged 2.0.0"); a
+    parser that defines only `--local_rank` stops every process with `error: unrecognized
+    arguments: --local-rank=0`. Every target runs torch 2.x. With both spellings the script
+    takes either launcher's argument; torch's own documentation gives this fix. `safe`: a
+    launch that passed `--local_rank` still does.
+
+    ## Example
+    ```python
+    parser.add_argument("--local_rank", type=int, default=0)
+    ```
+
+    ## Use instead
+    ```python
+    parser.add_argument("--local_rank", "--local-rank", type=int, default=0)
+    ```
+    """
+
+    code = "TRN070"
+    name = "local-rank-option"
+    summary = "`--local_rank` option without `--local-rank`, which torch 2's launcher passes → both"
+    safety = Safety.SAFE
+    severity = Severity.ERROR
+    sources = ("torch-launch-local-rank",)
+
+
 class RemovedTorchNameLeft(Rule):
     """## What it does
     Reports an import of a private torch name the target's torch no longer has and that has no
