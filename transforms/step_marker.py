@@ -545,6 +545,9 @@ class StepMarker(Pass):
         # the `continue` statements that need a marker right before them.
         self._after: dict[cst.BaseSuite, int] = {}
         self._placed_read: cst.Call | None = None  # the host read `_placement` put a cut before
+        # The `try` that holds the step, and the index in its body of the step's statement,
+        # where `_placement` put the cut inside it.
+        self._placed_in_try: tuple[cst.Try, int] | None = None
         self._before: set[cst.Continue] = set()
         # Model calls whose dropped result is kept in a name, so that the cut after them runs
         # the forward pass (a timing loop's `model(images)` → `out = model(images)`).
@@ -872,6 +875,7 @@ class StepMarker(Pass):
         loop = info.node
         statements = list(loop.body.body)
         self._placed_read = None
+        self._placed_in_try = None
         if info.kind == "train" and info.optimizer_steps:
             index = step_holder(statements, info.optimizer_steps)
             first = step_holder(statements, info.optimizer_steps[:1])
@@ -891,6 +895,19 @@ class StepMarker(Pass):
                 )
             step = info.optimizer_steps[-1]
             holder = statements[index]
+            inside = self._read_after_step_in_try(loop, holder, step)
+            if inside is not None:
+                # `try: ...; optimizer.step(); loss_hist.append(float(loss))`: the cut goes into
+                # the `try` right after the step, before the reads that would each run the
+                # step's graph again (RetinaNet: 16 executions an iteration against 20).
+                self._placed_in_try = (holder, inside[0])
+                return (
+                    index,
+                    step,
+                    f"after `{_code(step)}`, inside the `try` block that holds it, before "
+                    f"`{_code(inside[1])}`, the first value read on the host after the step (a "
+                    "cut after the read runs the step's graph a second time)",
+                )
             if isinstance(holder, cst.BaseCompoundStatement):
                 keyword = _KEYWORDS.get(type(holder), "block")
                 where = f"after the `{keyword}` block that holds `{_code(step)}`"
@@ -1065,9 +1082,32 @@ class StepMarker(Pass):
         message += self._accumulation_note(info, guard) + _conditional_step_note(info)
         if not self.report(anchor, rule, message, True):
             return
-        block, at = self._into_with(loop.body, last)
+        if self._placed_in_try is not None:
+            holder, at = self._placed_in_try
+            block = holder.body
+        else:
+            block, at = self._into_with(loop.body, last)
         self._after[block] = at
         self._before.update(continues)
+
+    @staticmethod
+    def _read_after_step_in_try(
+        loop: cst.For | cst.While, holder: cst.CSTNode, step: cst.Call
+    ) -> tuple[int, cst.Call] | None:
+        """Where ``holder``, a top-level statement of ``loop``'s body, is a `try` whose own body
+        holds ``step`` in one of its statements and reads a value on the host after it every
+        iteration: that statement's index in the `try` body, and the read."""
+        if not isinstance(holder, cst.Try) or not isinstance(holder.body, cst.IndentedBlock):
+            return None
+        inner = list(holder.body.body)
+        at = next((k for k, s in enumerate(inner) if any(n is step for n in walk(s))), None)
+        if at is None or at + 1 >= len(inner):
+            return None
+        if isinstance(inner[at], cst.BaseCompoundStatement):
+            return None  # the step under an `if` of its own: the step's own placement decides
+        shadow = loop.with_changes(body=holder.body)  # the try body, read as the loop's
+        read = first_host_read(shadow, after=at)
+        return (at, read[1]) if read is not None else None
 
     def _into_with(self, block: cst.IndentedBlock, last: int) -> tuple[cst.BaseSuite, int]:
         """Where a cut placed before a loop's first host read goes: into the `with`
