@@ -812,6 +812,22 @@ class PadToBuckets(Pass):
                 False,
             )
             return updated
+        sampler = _argument(original, "sampler", 3)  # DataLoader(dataset, bs, shuffle, sampler)
+        if sampler is None and (shuffle is None or _literal(shuffle.value) is False):
+            # Batches in the same order every epoch (the dataset may have shuffled its items
+            # once): drop_last would leave the same last samples out of every epoch, so the
+            # model never sees them, to save one compile (MelGAN's file list, shuffled once with
+            # a fixed seed).
+            self.report(
+                original,
+                TrainLoaderDropLast,
+                f"training DataLoader ({why}) that does not shuffle: drop_last=True would leave "
+                "the same last samples (up to batch_size - 1) out of every epoch; shuffle it and "
+                "set drop_last=True, pad the dataset to a multiple of the batch size, or accept "
+                f"that the last partial batch {self._one_more_shape()}",
+                False,
+            )
+            return updated
         if not self.report(
             original,
             TrainLoaderDropLast,

@@ -205,7 +205,9 @@ class TrainLoaderDropLast(Rule):
     program shows pads each batch to its own largest item (the function TRN440 reports, in any
     module) is reported and left alone: its batches take a new shape nearly every step whatever
     the last one does, so drop_last would only skip samples; pad to a fixed length or to a few
-    buckets first.
+    buckets first. A training loader that does not shuffle (no `shuffle=True`, no sampler) is
+    reported too: its batches come in the same order every epoch, so drop_last would leave the
+    same last samples out of every epoch and the model would never see them.
 
     ## Why
     A smaller last batch is a new shape and compiles a new graph ([xla-recompilation, xla-mnist]:

@@ -16,7 +16,7 @@ if __name__ == "__main__":
     dst = SegmentationLoader()
     model = torch.nn.Conv2d(3, 1, 1)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    trainloader = data.DataLoader(dst, batch_size=4, num_workers=0, drop_last=True)
+    trainloader = data.DataLoader(dst, batch_size=4, shuffle=True, num_workers=0, drop_last=True)
     for i, (imgs, labels) in enumerate(trainloader):
         loss = (model(imgs).squeeze(1) - labels).pow(2).mean()
         loss.backward()

@@ -30,7 +30,7 @@ def train(rank, a, h):
         model = DistributedDataParallel(model, device_ids=[rank]).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=h.learning_rate)
     data = TensorDataset(torch.randn(64, 8), torch.randint(0, 2, (64,)))
-    for x, y in pl.MpDeviceLoader(DataLoader(data, batch_size=h.batch_size, drop_last=True), device):
+    for x, y in pl.MpDeviceLoader(DataLoader(data, batch_size=h.batch_size), device):
         loss = torch.nn.functional.cross_entropy(model(x), y)
         optimizer.zero_grad()
         loss.backward()

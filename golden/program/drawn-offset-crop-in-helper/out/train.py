@@ -12,7 +12,7 @@ model = nn.Sequential(nn.Conv2d(3, 48, 3, padding=1), nn.PixelShuffle(4)).to(dev
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
 criterion = nn.MSELoss()
 loader = torch.utils.data.DataLoader(
-    [{"gt": torch.rand(3, 96, 96), "lr": torch.rand(3, 24, 24)}] * 16, batch_size=4, drop_last=True
+    [{"gt": torch.rand(3, 96, 96), "lr": torch.rand(3, 24, 24)}] * 16, batch_size=4
 )
 
 

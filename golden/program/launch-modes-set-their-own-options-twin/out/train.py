@@ -35,7 +35,7 @@ def main(args=None):
     else:
         raise ValueError("Dataset type not understood (must be csv or coco)")
 
-    loader = DataLoader(data, batch_size=8, drop_last=True)
+    loader = DataLoader(data, batch_size=8)
     device = torch.device("cpu" if parser.cpu else "xla")
     model = nn.Linear(4, 2).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

@@ -40,7 +40,7 @@ def main(args=None):
     else:
         raise ValueError("Dataset type not understood (must be csv or coco)")
 
-    loader = DataLoader(data, batch_size=8, drop_last=True)
+    loader = DataLoader(data, batch_size=8)
     model = nn.Linear(4, 2)
     model = model.to(torch_xla.device())
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

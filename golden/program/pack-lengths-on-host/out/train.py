@@ -10,7 +10,7 @@ model = Captioner(100, 32).to(device)
 optimizer = torch.optim.Adam(model.parameters())
 criterion = nn.CrossEntropyLoss()
 data = TensorDataset(torch.randint(100, (64, 12)), torch.full((64,), 12))
-loader = DataLoader(data, batch_size=8, drop_last=True)
+loader = DataLoader(data, batch_size=8)
 
 for epoch in range(2):
     for captions, lengths in loader:

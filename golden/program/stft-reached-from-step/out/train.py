@@ -10,7 +10,7 @@ def main():
     device = torch_xla.device()
     model = torch.nn.Conv1d(129, 1, 1).to(device)
     optimizer = torch.optim.Adam(model.parameters())
-    loader = DataLoader(Clips([torch.randn(1024) for _ in range(8)]), batch_size=4, drop_last=True)
+    loader = DataLoader(Clips([torch.randn(1024) for _ in range(8)]), batch_size=4)
     for clip, spec in pl.MpDeviceLoader(loader, device):
         generated = model(spec).squeeze(1)
         loss = (spectrogram(generated.flatten(1)[:, :1024]) - spec).abs().mean()
