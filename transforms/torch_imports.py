@@ -282,6 +282,8 @@ class TorchImports(ZeroDimIndexRewrite):
         func = original.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "add_argument"):
             return updated
+        if not self.run.program.torch_launched:
+            return updated  # torchrun, accelerate and deepspeed pass the rank otherwise
         names = [
             (index, arg.value)
             for index, arg in enumerate(original.args)
@@ -300,18 +302,18 @@ class TorchImports(ZeroDimIndexRewrite):
         ):
             return updated
         quote = value.quote
-        dashed = cst.Arg(
-            cst.SimpleString(f"{value.prefix}{quote}--local-rank{quote}"),
-            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
-        )
         args = list(updated.args)
         first = args[index]
+        # The new spelling takes the comma after the old one, with its line break where the
+        # call puts one argument on each line.
+        dashed = cst.Arg(
+            cst.SimpleString(f"{value.prefix}{quote}--local-rank{quote}"), comma=first.comma
+        )
         if first.comma == cst.MaybeSentinel.DEFAULT:
-            # The option's only argument: `add_argument("--local_rank")`.
+            # The option's last argument: `add_argument("--local_rank")`.
             args[index] = first.with_changes(
                 comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
             )
-            dashed = dashed.with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(args=[*args[: index + 1], dashed, *args[index + 1 :]])
 
     def _drop_removed_keywords(self, original: cst.Call, updated: cst.Call) -> cst.Call:

@@ -665,6 +665,9 @@ class ModuleView:
     imported: bool = False
     # The launch lines that run the module, each with its file ("README.md: python main.py").
     launch_lines: tuple[str, ...] = ()
+    # A launch line runs the module, or an entry point that reaches it, with
+    # `python -m torch.distributed.launch` (which passes `--local-rank=<rank>` from torch 2.0).
+    torch_launched: bool = False
     # Where every entry point that reaches the module stops on the XLA device ("path:line:
     # what", ``ModuleSummary.off_device``): ported, the program would stop there.
     off_device: tuple[str, ...] = ()
@@ -1126,6 +1129,11 @@ def build_program(
             transformers=resolver.transformers(path),
             imported=path in imported_anywhere,
             launch_lines=tuple(dict.fromkeys(lines_of.get(path, ()))),
+            torch_launched=any(
+                "torch.distributed.launch" in line
+                for each in (path, *entries)
+                for line in lines_of.get(each, ())
+            ),
             star_modules=resolver.star_modules(path),
             imported_loads=resolver.imported_loads(path),
             imported_slicers=slicers.get(path, {}),

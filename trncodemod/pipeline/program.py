@@ -151,7 +151,7 @@ def _launches(
     and console scripts, in the files beside the modules."""
     launched: list[tuple[str, str]] = []
     scripts: list[tuple[str, str]] = []
-    for shown, folder in sorted(folders.items()):
+    for shown, folder in sorted(_with_ancestors(folders).items()):
         try:
             entries = sorted(folder.iterdir())
         except OSError:
@@ -167,6 +167,25 @@ def _launches(
             ):
                 launched += _launched(entry, shown, modules)
     return launched, scripts
+
+
+def _with_ancestors(folders: dict[PurePosixPath, Path]) -> dict[PurePosixPath, Path]:
+    """``folders`` and the folders above them, up to the folder the tool runs in where each is
+    under it (shown relative, with no `..`), else up to the deepest folder that holds them all:
+    a README above its scripts (`examples/NLG/README.md` launching `src/gpt2_ft.py`) launches
+    them too. Nothing above those folders is read."""
+    inside = all(not shown.is_absolute() and ".." not in shown.parts for shown in folders)
+    common = 0
+    if not inside:
+        parts = [shown.parts for shown in folders]
+        while all(len(p) > common for p in parts) and len({p[common] for p in parts}) == 1:
+            common += 1
+    every = dict(folders)
+    for shown, folder in folders.items():
+        while len(shown.parts) > common:
+            shown, folder = shown.parent, folder.parent
+            every.setdefault(shown, folder)
+    return every
 
 
 def _read_small(path: Path) -> str:
