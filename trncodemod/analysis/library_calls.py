@@ -1085,6 +1085,34 @@ class LibraryCalls:
             out += self._flag_file_words(read, posixpath.dirname(path or ""), depth + 1)
         return out
 
+    def _first_device_on_every_launch(self, device_ids: Value) -> bool:
+        """`device_ids=[args.local_rank]` where the rank is 0 and every known launch starts one
+        process (`python train.py`, a launcher with `--nproc_per_node=1`): DDP moves the inputs
+        to `xla:0`, the one device each process has."""
+        if not (
+            isinstance(device_ids, Seq)
+            and device_ids.items
+            and all(isinstance(i, Const) and i.value == 0 for i in device_ids.items)
+        ):
+            return False
+        lines = self.launch_lines.get(self.entry, ())
+        if not lines:
+            return False
+        for line in lines:
+            words = line.split(": ", 1)[-1].split()
+            counts = [
+                word.partition("=")[2] or (words[i + 1] if i + 1 < len(words) else "")
+                for i, word in enumerate(words)
+                if word.partition("=")[0] in ("--nproc_per_node", "--nproc-per-node")
+            ]
+            launcher = any(
+                w in ("torchrun", "torch.distributed.launch", "torch.distributed.run")
+                for w in words
+            )
+            if counts != ["1"] and (launcher or counts):
+                return False
+        return True
+
     def _launched(self, flags, action, default, kind, at, negative=(), flag_files=False) -> Value:
         """An option's value on the known launches: the default where no launch line sets it,
         the value the launch lines give where they all agree, else undecided. ``negative``: the
@@ -1405,6 +1433,7 @@ class LibraryCalls:
             name.endswith("DistributedDataParallel")
             and facts.needs_cut
             and kwargs.get("device_ids") not in (None, Const(), Seq())
+            and not self._first_device_on_every_launch(kwargs["device_ids"])
             and args
             and isinstance(args[0], Ref)
             and args[0].id in self.heap

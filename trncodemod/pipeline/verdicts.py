@@ -22,6 +22,7 @@ from trncodemod.analysis.evaluate import Evaluator
 from trncodemod.analysis.verdict import (
     CANNOT_TELL,
     DOES_NOT,
+    NO_STEP,
     RUNS,
     EntryPointOffAccelerator,
     EntryVerdict,
@@ -102,7 +103,8 @@ class _Evaluated:
 
 _MEMO: dict[tuple, _Evaluated] = {}
 # Blockers whose claim is where training runs: the evaluator proves or refutes them.
-PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804"})
+# TRN144's (DDP's `device_ids` kept) too: the evaluator follows where DDP moves the inputs.
+PLACEMENT_BLOCKERS = frozenset({"TRN022", "TRN026", "TRN047", "TRN804", "TRN144"})
 UNFOLLOWED_DEVICE = "TRN026"  # the training device computed in a way a module alone cannot follow
 # Blockers that claim a line stops the run where it runs (a placement, a launcher sized by the
 # CUDA count, DDP's `device_ids`, an NCCL process group, `ReduceOp.AVG`, a CUDA-only call, a
@@ -196,7 +198,7 @@ def proven(
     enabled: frozenset[str] | None = None,
 ) -> list[FileOutcome]:
     """Blockers are claims the evaluator proves (issue 34): a blocker about where training runs
-    (TRN022, TRN026, TRN047, TRN804) in a module that entry points run stays one unless the evaluator
+    (TRN022, TRN026, TRN047, TRN804, TRN144) in a module that entry points run stays one unless the evaluator
     shows every one of them running on the accelerator; then it is a warning that says so (a
     device handed down through calls from where it is set, a flag off on every known launch),
     and TRN026, which says the device cannot be followed, is dropped.
@@ -219,7 +221,13 @@ def proven(
     outcomes = _left_on_cpu(outcomes, evaluated, target)
     found = []
     for outcome in outcomes:
-        reaching = [raw for raw, modules in evaluated.runs if outcome.display in modules]
+        # The entry points that run this module and train (one that trains nothing, a sampling
+        # script beside the trainer, makes no claim about where training runs).
+        reaching = [
+            raw
+            for raw, modules in evaluated.runs
+            if outcome.display in modules and raw.value != NO_STEP
+        ]
         shown = reaching and all(raw.value == RUNS for raw in reaching)
         if not shown or not any(
             blocks(f) and f.code in PLACEMENT_BLOCKERS for f in outcome.findings
