@@ -35,8 +35,14 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 @cache
-def removed_names() -> tuple[RemovedName, ...]:
+def _table() -> dict:
+    """``data/removed_torch_names.toml``, read once."""
     text = resources.files("trncodemod").joinpath("data/removed_torch_names.toml").read_text()
+    return tomllib.loads(text)
+
+
+@cache
+def removed_names() -> tuple[RemovedName, ...]:
     return tuple(
         RemovedName(
             row["module"],
@@ -47,7 +53,7 @@ def removed_names() -> tuple[RemovedName, ...]:
             row["source"],
             row.get("python", ""),
         )
-        for row in tomllib.loads(text)["names"]
+        for row in _table()["names"]
     )
 
 
@@ -62,7 +68,6 @@ class RemovedCall:
 
 @cache
 def removed_calls() -> tuple[RemovedCall, ...]:
-    text = resources.files("trncodemod").joinpath("data/removed_torch_names.toml").read_text()
     return tuple(
         RemovedCall(
             row["name"],
@@ -71,7 +76,7 @@ def removed_calls() -> tuple[RemovedCall, ...]:
             row["instead"],
             row["source"],
         )
-        for row in tomllib.loads(text)["calls"]
+        for row in _table()["calls"]
     )
 
 
@@ -92,7 +97,6 @@ class RemovedKeyword:
 
 @cache
 def removed_keywords() -> tuple[RemovedKeyword, ...]:
-    text = resources.files("trncodemod").joinpath("data/removed_torch_names.toml").read_text()
     return tuple(
         RemovedKeyword(
             frozenset(row["callables"]),
@@ -101,7 +105,7 @@ def removed_keywords() -> tuple[RemovedKeyword, ...]:
             row["does"],
             row["source"],
         )
-        for row in tomllib.loads(text)["keywords"]
+        for row in _table()["keywords"]
     )
 
 

@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from trncodemod.analysis.training import dotted
+
 # Version parsers whose result compares as a release (packaging, distutils, pkg_resources).
 _PARSERS = frozenset(
     {
@@ -154,23 +156,14 @@ def _fold(node: ast.AST, version: _TorchVersion, is_version) -> object:  # noqa:
 
 
 def _is_parsed(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and _callee(node.func) in _PARSERS
-
-
-def _callee(node: ast.AST) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _callee(node.value)
-        return f"{head}.{node.attr}" if head else ""
-    return ""
+    return isinstance(node, ast.Call) and dotted(node.func) in _PARSERS
 
 
 def _call(node: ast.Call, fold) -> object:  # noqa: PLR0911
     args = [fold(a) for a in node.args]
     if _UNDECIDED in args:
         return _UNDECIDED
-    name = _callee(node.func)
+    name = dotted(node.func) or ""
     if name in _PARSERS and len(args) == 1:
         return Release.of(args[0]) or _UNDECIDED
     if name in ("int", "float", "str") and len(args) == 1:
