@@ -126,6 +126,8 @@ class ClassRef(Value):
     path: str = ""
     name: str = ""
     node: ast.ClassDef | None = field(default=None, compare=False)
+    # The names of the function a class is defined in, which its methods read (`device`).
+    closure: dict | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -453,3 +455,4 @@ class Frame:
     self_value: Value | None = None  # a method's `self`, for `super()`
     function: Function | None = None
     self_class: str = ""
+    yields: list[Value] | None = None  # a generator function's yielded values, as it runs

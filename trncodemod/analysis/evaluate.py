@@ -332,6 +332,7 @@ class Evaluator(LibraryCalls):
         # Where set (``launch_decisions``): each attribute read, by module and spelling, and the
         # values it held in every run: a flag the launch decides, or ``_OPEN``.
         self.observed: dict[tuple[str, str], set[object]] | None = None
+        self._generators: dict[str, bool] = {}  # "path:qualname" -> whether its body yields
 
     # -- running an entry point ------------------------------------------------------------------
     def run(self, entry: str, function: str = "") -> Trace:
@@ -555,7 +556,12 @@ class Evaluator(LibraryCalls):
                 closure=frame.env if frame.env is not frame.globals else None,
             )
         elif isinstance(node, ast.ClassDef):
-            frame.env[node.name] = ClassRef(path=frame.path, name=node.name, node=node)
+            frame.env[node.name] = ClassRef(
+                path=frame.path,
+                name=node.name,
+                node=node,
+                closure=frame.env if frame.env is not frame.globals else None,
+            )
         elif isinstance(node, ast.Return):
             value = self._expr(node.value, frame) if node.value is not None else Const()
             if isinstance(value, (Const, Device, TensorType)):
@@ -1000,6 +1006,13 @@ class Evaluator(LibraryCalls):
             )
         if isinstance(node, ast.Starred):
             return self._expr(node.value, frame)
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            value = self._expr(node.value, frame)
+            if frame.yields is not None:
+                frame.yields.append(
+                    self._element(value) if isinstance(node, ast.YieldFrom) else value
+                )
+            return Unknown(at=f"{frame.path}:{node.lineno}")  # what the caller sends back
         return Unknown(at=f"{frame.path}:{getattr(node, 'lineno', 0)}")
 
     def _comprehension(
@@ -1181,6 +1194,7 @@ class Evaluator(LibraryCalls):
                         qualname=f"{cls.name}.{attr}",
                         node=statement,
                         owner=cls.name,
+                        closure=cls.closure,
                     )
             elif isinstance(statement, ast.Assign):
                 for target in statement.targets:
@@ -1490,6 +1504,12 @@ class Evaluator(LibraryCalls):
             self_value=args[0] if function.owner and args else None,
             function=function,
         )
+        if not isinstance(node, ast.Lambda):
+            generator = self._generators.get(key)
+            if generator is None:
+                generator = self._generators[key] = _is_generator(node)
+            if generator:
+                frame.yields = []
         self._bind_parameters(node, args, kwargs, frame, function)
         self.depth += 1
         self.stack.append(key)
@@ -1502,12 +1522,17 @@ class Evaluator(LibraryCalls):
         finally:
             self.depth -= 1
             self.stack.pop()
+        if frame.yields is not None:
+            # A generator function (`def cycle(): while True: yield src.to(device)`): calling it
+            # gives an iterator whose every item is one of the values its body yields.
+            if not frame.yields:
+                return Unknown(at=at)
+            return Each(
+                item=_joined(frame.yields, at, f"`{function.qualname}` yields more than one value")
+            )
         if not frame.returns:
             return Const()
-        result = frame.returns[0]
-        for other in frame.returns[1:]:
-            result = _join(result, other, at, f"`{function.qualname}` returns more than one value")
-        return result
+        return _joined(frame.returns, at, f"`{function.qualname}` returns more than one value")
 
     def _bind_parameters(
         self,
@@ -1712,6 +1737,25 @@ class Evaluator(LibraryCalls):
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _joined(values: list[Value], at: str, why: str) -> Value:
+    result = values[0]
+    for other in values[1:]:
+        result = _join(result, other, at, why)
+    return result
+
+
+def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function whose own body (not a function, lambda or class defined in it) yields."""
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        child = pending.pop()
+        if isinstance(child, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(child))
+    return False
+
+
 def _host_data(value: Value) -> bool:
     """A constant, a value the run knows is on the host, or a sequence or mapping of them."""
     if isinstance(value, Const):

@@ -55,6 +55,12 @@ _UNREAD = "\0unread:"
 _LAUNCHES = frozenset({"torch_xla.launch", "torch_xla.distributed.xla_multiprocessing.spawn"})
 # torch.multiprocessing's: `spawn(fn, args=(), nprocs=1, ...)` starts `nprocs` processes.
 _SPAWNS = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"})
+_PROCESS_GROUPS = frozenset(
+    {
+        "torch.distributed.init_process_group",
+        "torch.distributed.distributed_c10d.init_process_group",
+    }
+)
 
 
 # tqdm's progress bars hand on what they wrap, whichever front end a script or notebook imports.
@@ -628,7 +634,7 @@ class LibraryCalls:
             self._event("framework", frame, node, obj.spelled, obj.on_cpu)
             return Unknown(at=at)
         if obj.kind == "accelerator" and name == "prepare":
-            return self._prepared(args, at)
+            return self._prepared(args, at, obj.attrs.get("device"))
         if obj.kind == "accelerator" and name == "skip_first_batches" and args:
             # A loader of the same kind: on XLA accelerate wraps the skipping loader in its
             # MpDeviceLoaderWrapper again (accelerate/data_loader.py, `skip_first_batches`:
@@ -760,15 +766,17 @@ class LibraryCalls:
                 child.place = obj.place
                 self._place_submodules(child, seen, unmoved)
 
-    def _prepared(self, args: list[Value], at: str) -> Value:
-        """``accelerator.prepare(...)``: the models and loaders on the accelerator's device."""
-        device = Device(kind="accelerator", spelled="accelerator.device")
+    def _prepared(self, args: list[Value], at: str, device: Value | None = None) -> Value:
+        """``accelerator.prepare(...)``: the models and loaders on the accelerator's device
+        (the CPU where the accelerator was made with `cpu=True`)."""
+        device = device or Device(kind="accelerator", spelled="accelerator.device")
+        on_device = isinstance(device, Device) and device.kind == "accelerator"
         out = []
         for value in args:
             obj = self.heap.get(value.id) if isinstance(value, Ref) else None
             if obj is not None and obj.kind in ("model", "loader"):
                 obj.place = device
-                if obj.kind == "loader" and self.facts.cut_loaders:
+                if obj.kind == "loader" and self.facts.cut_loaders and on_device:
                     # accelerate wraps a loader in its MpDeviceLoaderWrapper on XLA
                     # (accelerate/data_loader.py, DistributedType.XLA): each batch cuts.
                     obj.attrs["__cuts__"] = Const(value=True)
@@ -1240,6 +1248,38 @@ class LibraryCalls:
             self._apply(fn, [Unknown(at=at, reason="the rank"), *items], {}, at, node, frame)
         return Const()
 
+    def _items_place(self, args: list[Value], kwargs: dict[str, Value], at: str) -> Value | None:
+        """Where a DataLoader's batches are when its dataset, a class of the program, makes
+        each item on a device itself (`return seq.to(device)` in `__getitem__`) and the default
+        collate stacks them there; None where the items are not decided to be on one device."""
+        dataset = args[0] if args else kwargs.get("dataset")
+        if "collate_fn" in kwargs or not isinstance(dataset, Ref):
+            return None
+        obj = self.heap.get(dataset.id)
+        if obj is None or obj.kind != "instance" or obj.cls is None:
+            return None
+        method = self._class_attr(obj.cls, "__getitem__")
+        if not isinstance(method, Function):
+            return None
+        item = self._call(method, [dataset, Unknown(at=at, host=True)], {}, at)
+        tensors = _item_tensors(item)
+        places = {t.place for t in tensors or ()}
+        if len(places) != 1:
+            return None
+        place = places.pop()
+        if isinstance(place, Unknown) and _moves_to_device(method.node):
+            return place  # `return seq.to(device)` with `device` undecided: so are the batches
+        if not isinstance(place, Device) or place.kind == "cpu":
+            return None
+        workers = kwargs.get("num_workers", Const(value=0))
+        if not (isinstance(workers, Const) and workers.value in (0, None)):
+            # Worker processes cannot make tensors on the device (CUDA and XLA both fail in a
+            # forked worker): not shown where the batches are.
+            return Unknown(
+                at=at, reason="the dataset makes its items on the device in worker processes"
+            )
+        return place
+
     def _field_iterators(self, name, args, kwargs, at, node, frame, spelled) -> Value:
         """A torchtext iterator, or the tuple of them `Iterator.splits(datasets, ...)` makes:
         loaders whose batches hold their fields on `device=`."""
@@ -1457,7 +1497,8 @@ class LibraryCalls:
         if name.removesuffix(".splits") in _FIELD_ITERATORS:
             return self._field_iterators(name, args, kwargs, at, node, frame, spelled)
         if name.endswith(("DataLoader", "data.DataLoader")):
-            return self._new(Obj("loader", place=Device(kind="cpu"), built=at, spelled=spelled))
+            place = self._items_place(args, kwargs, at) or Device(kind="cpu")
+            return self._new(Obj("loader", place=place, built=at, spelled=spelled))
         if name.startswith("torch.optim.") and name[12:13].isupper() or ".optim." in name:
             params = args[0] if args else kwargs.get("params", Seq())
             models = _models_in(params)
@@ -1507,13 +1548,38 @@ class LibraryCalls:
             return Unknown(at=at)
         if name in _SPAWNS:
             return self._spawn(args, kwargs, at, node, frame, spelled)
+        if name in _PROCESS_GROUPS:
+            backend = kwargs.get("backend", args[0] if args else None)
+            if backend is not None and not isinstance(backend, Const):
+                # `init_process_group(backend=args.dist_backend)` from a configuration the
+                # evaluator does not read: only "xla" works with XLA tensors (NCCL finds no GPU).
+                why = _reason(backend)
+                given = [k.value for k in node.keywords if k.arg == "backend"] or node.args[:1]
+                self._event(
+                    "undecided",
+                    frame,
+                    node,
+                    f"the process group's backend `{_code(given[0], frame, self)}` is not "
+                    f'decided{f" ({why})" if why else ""}, and only "xla" serves XLA tensors',
+                )
+            return Const()
         if name in _LAUNCHES and args:
             rest = kwargs.get("args", Seq())
             items = list(rest.items) if isinstance(rest, Seq) else []
             self._apply(args[0], [Unknown(at=at, reason="the rank"), *items], {}, at, node, frame)
             return Const()
         if name == "accelerate.Accelerator":
-            return self._new(Obj("accelerator", built=at))
+            # `accelerator.device`: the accelerator's device (XLA where torch_xla is installed,
+            # accelerate's `PartialState`), or the CPU where `cpu=True`.
+            cpu = kwargs.get("cpu", Const(value=False))
+            device: Value = Device(kind="accelerator", spelled="accelerator.device")
+            if truth(cpu) is True:
+                device = Device(kind="cpu", why=(Why(*_split(at), f"{spelled}: `cpu` is True"),))
+            elif truth(cpu) is None:
+                device = Unknown(
+                    at=at, reason=f"`cpu=` of {spelled} {_reason(cpu) or 'is undecided'}"
+                )
+            return self._new(Obj("accelerator", {"device": device}, built=at))
         if name in (
             "transformers.TrainingArguments",
             "transformers.Seq2SeqTrainingArguments",
@@ -1842,6 +1908,34 @@ def _models_in(params: Value) -> list[Ref]:
         found = [r for choice in params.choices for r in _models_in(choice)]
         return list({r.id: r for r in found}.values())
     return []
+
+
+def _moves_to_device(node: ast.AST | None) -> bool:
+    """A function that moves a tensor with `.to(...)`, `.cuda()` or `.type(...)`."""
+    return node is not None and any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("to", "cuda", "type")
+        for n in ast.walk(node)
+    )
+
+
+def _item_tensors(item: Value) -> list[Tensor] | None:
+    """The tensors of a dataset's item (a tensor, or a tuple, list or mapping of tensors and
+    host data); None where any part of it is undecided."""
+    if isinstance(item, Tensor):
+        return [item]
+    if isinstance(item, Seq | Dict):
+        found: list[Tensor] = []
+        for part in item.items if isinstance(item, Seq) else (v for _, v in item.items):
+            tensors = _item_tensors(part)
+            if tensors is None:
+                return None
+            found += tensors
+        return found
+    if isinstance(item, Const) or isinstance(item, Unknown) and item.host:
+        return []
+    return None
 
 
 def _joined_tensors(given: Value) -> Tensor | None:

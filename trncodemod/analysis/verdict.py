@@ -146,6 +146,11 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
     found = _judge_run(entry, trace, facts)
     if found.value != RUNS:
         return found
+    for event in trace.events:
+        if event.kind == "undecided":  # a choice the run depends on, left open
+            return EntryVerdict(
+                entry, CANNOT_TELL, event.where, f"{event.detail}; `trncodemod verify` runs it"
+            )
     # A launcher whose process count is not decided may start none: not shown to run.
     for event in trace.events:
         if event.kind == "launch" and event.detail.startswith("open|"):

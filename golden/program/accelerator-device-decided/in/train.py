@@ -1,0 +1,30 @@
+"""accelerate's `accelerator.device` moves the inputs; the loader is a generator accelerate does
+not prepare, so each step's input is moved by the script itself."""
+
+import torch
+from accelerate import Accelerator
+from torch import nn
+
+
+def batches(device):
+    while True:
+        yield torch.randn(16, 32).to(device), torch.randint(0, 4, (16,)).to(device)
+
+
+def train(cpu=False):
+    accelerator = Accelerator(cpu=cpu)
+    device = accelerator.device
+    model = nn.Linear(32, 4)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model, optimizer = accelerator.prepare(model, optimizer)
+    data = batches(device)
+    for step in range(100):
+        x, y = next(data)
+        loss = nn.functional.cross_entropy(model(x), y)
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+if __name__ == "__main__":
+    train()
