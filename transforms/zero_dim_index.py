@@ -105,7 +105,8 @@ class OldIndexRead(Rule):
     """## What it does
     Reports an `x.data[0]` that TRN064 does not rewrite (it cannot show `x` is 0-dim) and whose
     value the program uses as it is: bound to a name, passed to a call, returned, compared.
-    Not a store (`w.data[0] = 0`), an index or attribute of it (`x.data[0][1]`,
+    An accumulation (`total += loss.data[0]`) is such a use. Not a store (`w.data[0] = 0`,
+    `w.data[0] += 1`), an index or attribute of it (`x.data[0][1]`,
     `x.data[0].item()`), a conversion (`int(x.data[0])`), an argument of a torch function
     (`torch.clamp(x, 0, c.data[0])`, which takes a 0-dim tensor), or a print. Nothing is
     rewritten.
@@ -160,15 +161,22 @@ class ZeroDimIndexRewrite(Pass):
         value = original_node.value.value  # type: ignore[attr-defined]
         if not isinstance(value, cst.Name | cst.Call) or not self._scalar(value, 0):
             if self._used_as_is(original_node):
-                self.report(
-                    original_node,
-                    OldIndexRead,
-                    f"`{_code(original_node)}` reads element 0 as torch 0.3 did, where it was a "
-                    "Python number; since torch 0.4 it is a tensor (on the target, on the "
-                    "device): where the program uses it as a number (an environment's action, "
-                    f"an index, a key), write `{_code(original_node)}.item()`",
-                    False,
-                )
+                parent = self.get_metadata(ParentNodeProvider, original_node, None)
+                if isinstance(parent, cst.AugAssign):
+                    message = (
+                        f"`{_code(original_node)}` is added up as torch 0.3 read a loss, as a "
+                        "Python number: where it is a loss (a 0-dim tensor since torch 0.4) it "
+                        f"raises IndexError on the target's torch: write `{_code(value)}.item()`"
+                        f"; where it has a dimension, `{_code(original_node)}.item()`"
+                    )
+                else:
+                    message = (
+                        f"`{_code(original_node)}` reads element 0 as torch 0.3 did, where it "
+                        "was a Python number; since torch 0.4 it is a tensor (on the target, on "
+                        "the device): where the program uses it as a number (an environment's "
+                        f"action, an index, a key), write `{_code(original_node)}.item()`"
+                    )
+                self.report(original_node, OldIndexRead, message, False)
             return updated_node
         read = updated_node.value.value  # type: ignore[attr-defined]
         message = (
@@ -235,8 +243,11 @@ class ZeroDimIndexRewrite(Pass):
     def _used_as_is(self, node: cst.Subscript) -> bool:
         """The index's value is used as it is: not stored to, indexed, converted or printed."""
         parent = self.get_metadata(ParentNodeProvider, node, None)
-        if isinstance(parent, cst.Subscript | cst.Attribute | cst.AssignTarget | cst.AugAssign):
+        if isinstance(parent, cst.Subscript | cst.Attribute | cst.AssignTarget):
             return False  # `x.data[0][1]`, `x.data[0].item()`, `w.data[0] = 0`
+        if isinstance(parent, cst.AugAssign):
+            # `w.data[0] += 1` stores; `total += loss.data[0]` adds what it reads to a number
+            return parent.target is not node
         if isinstance(parent, cst.Arg):
             call = self.get_metadata(ParentNodeProvider, parent, None)
             if isinstance(call, cst.Call) and isinstance(call.func, cst.Name):
