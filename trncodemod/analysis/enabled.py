@@ -387,6 +387,8 @@ def _cuda_call(
         return None
     if name == "torch.cuda.device_count" and _false_at_zero(call, parents):
         return None  # `if torch.cuda.device_count() > 1:` (DataParallel): skipped at 0
+    if name == "torch.cuda.device_count" and _only_printed(call, parents):
+        return None  # `print(torch.cuda.device_count())`: prints 0 there, and runs
     why = getattr(entry, "why", "") or "is a CUDA runtime API with no Trainium equivalent"
     return f"`{name}()` {why}"
 
@@ -400,6 +402,32 @@ _COMPARE = {
     cst.LessThan: operator.lt,
     cst.LessThanEqual: operator.le,
 }
+
+
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "log", "write"})
+
+
+def _only_printed(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> bool:
+    """``call``'s value goes only into a message that is printed or logged (`print(...)`,
+    `logger.info(f"{...} GPUs")`, `"%d" % ...`): what it returns changes no other line."""
+    node: cst.CSTNode = call
+    parent = parents.get(node)
+    while isinstance(
+        parent,
+        cst.Arg
+        | cst.FormattedStringExpression
+        | cst.FormattedString
+        | cst.BinaryOperation
+        | cst.Tuple
+        | cst.Element,
+    ):
+        node, parent = parent, parents.get(parent)
+    if not (isinstance(parent, cst.Call) and isinstance(node, cst.Arg)):
+        return False
+    func = parent.func
+    if isinstance(func, cst.Name):
+        return func.value == "print"
+    return isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS
 
 
 def _false_at_zero(call: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> bool:
