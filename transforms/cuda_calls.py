@@ -18,6 +18,7 @@ from trncodemod.analysis.device import OPTIONS_NAME
 from trncodemod.analysis.device_parameters import TENSOR_FACTORIES
 from trncodemod.analysis.enabled import never_runs
 from trncodemod.analysis.facts import FileFacts
+from trncodemod.analysis.loops import is_storage, storage_loop_target
 from trncodemod.analysis.nodes import find, is_main_test
 from trncodemod.analysis.training import XLA_DEVICE
 from trncodemod.findings import Rule, Safety, Severity
@@ -573,6 +574,14 @@ class CudaOnlyCalls(DropsStatements, Pass):
                 return name
         return None
 
+    def _of_storages(self, call: cst.Call, typed: cst.BaseExpression) -> bool:
+        """`sto.type(x.storage().type())`: a cast between storages (TRN066 is for tensors)."""
+        receiver = call.func.value  # type: ignore[attr-defined]
+        parent_of = lambda n: self.get_metadata(ParentNodeProvider, n, None)  # noqa: E731
+        return any(
+            is_storage(node) or storage_loop_target(node, parent_of) for node in (typed, receiver)
+        )
+
     def _statement_of(self, call: cst.Call) -> cst.Expr | None:
         """The expression statement whose whole value is ``call`` (its value unused), else None."""
         parent = self.get_metadata(ParentNodeProvider, call, None)
@@ -596,6 +605,8 @@ class CudaOnlyCalls(DropsStatements, Pass):
             )
             return updated_node
         typed = _type_string_of(original_node)
+        if typed is not None and self._of_storages(original_node, typed):
+            return updated_node  # a storage's type string: a storage has no `.to(other)`
         if typed is not None and _type_string_of(updated_node) is not None:
             message = (
                 f"`.type({_code(typed)}.type())` → `.to({_code(typed)})`: an XLA tensor's type "

@@ -71,7 +71,7 @@ from trncodemod.analysis.enabled import (
     reads,
 )
 from trncodemod.analysis.facts import FileFacts
-from trncodemod.analysis.loops import dotted, find_step_loops
+from trncodemod.analysis.loops import dotted, find_step_loops, is_storage
 from trncodemod.analysis.nodes import find, is_main_test, walk
 from trncodemod.analysis.offset_slices import (
     SlicedMove,
@@ -2198,6 +2198,13 @@ class DevicePlacement(Pass):
             if isinstance(current, cst.If) and child is current.body:
                 if self._is_cuda_test(current.test):
                     return current
+            if isinstance(current, cst.If) and child is current.orelse:
+                # `if not x.is_cuda: <CPU kernel> else: out = out.cuda(); <CUDA kernel>`:
+                # the `else` runs only on CUDA.
+                test = current.test
+                if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                    if self._is_cuda_test(test.expression):
+                        return current
             child = current
         return None
 
@@ -2302,6 +2309,8 @@ class DevicePlacement(Pass):
     def _rewrite_cuda_method(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if storage_mover(self.get_metadata(ParentNodeProvider, original, None)):
             return updated  # a map_location's storage: what torch.load restores to (TRN005)
+        if isinstance(original.func, cst.Attribute) and is_storage(original.func.value):
+            return updated  # `torch.Storage(n).cuda()`: a storage has no `.to(device)`
         if self._own_cuda_method(original):
             return updated  # the class's own `cuda()`, whose body this pass ports
         allowed = {"non_blocking", "memory_format"}
@@ -2325,10 +2334,17 @@ class DevicePlacement(Pass):
         if guard is not None and self._cuda_method_fix(original) is not None:
             # A rewrite there is dead code: `is_cuda` is False on the target's device, so the
             # value stays on the CPU beside the model; the test is what has to change.
+            negated = isinstance(guard.test, cst.UnaryOperation)
+            where = (
+                f"in the `else` of `if {_code(guard.test)}:`, which runs only where "
+                f"`{_code(guard.test.expression)}` holds"  # type: ignore[attr-defined]
+                if negated
+                else f"when `if {_code(guard.test)}:` holds"
+            )
             self.report(
                 original,
                 CudaMethod,
-                f"`{_code(original)}` runs only when `if {_code(guard.test)}:` holds, which is "
+                f"`{_code(original)}` runs only {where}, which is "
                 "False on the XLA or Neuron device: the value stays on the CPU "
                 'beside the model; test the device instead (`.device.type != "cpu"`), then '
                 "run trncodemod again to rewrite the `.cuda()`",

@@ -62,6 +62,42 @@ def root_name(node: cst.BaseExpression) -> str | None:
             return None
 
 
+_STORAGE_METHODS = frozenset({"storage", "untyped_storage", "_typed_storage"})
+
+
+def is_storage(node: cst.BaseExpression) -> bool:
+    """A tensor's storage, or one made as such (`x.storage()`, `x.untyped_storage()`,
+    `torch.Storage(n)`, `torch.FloatStorage(n)`), or a name or attribute that says it holds
+    storages (`storage`, `self.multi_storage[i]`). A storage is not a tensor: it has no
+    `.to(device)` (`TypedStorage.to` takes the device by keyword only), and an XLA tensor has
+    none."""
+    if isinstance(node, cst.Call):
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORAGE_METHODS:
+            return True
+        return (dotted(node.func) or "").rsplit(".", 1)[-1].endswith("Storage")
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    if isinstance(node, cst.Attribute):
+        return "storage" in node.attr.value.lower()
+    return isinstance(node, cst.Name) and "storage" in node.value.lower()
+
+
+def storage_loop_target(name: cst.CSTNode, parent_of: Callable[[cst.CSTNode], object]) -> bool:
+    """``name`` is bound by an enclosing `for` over storages (`for sto in self.multi_storage`)."""
+    if not isinstance(name, cst.Name):
+        return False
+    node = parent_of(name)
+    while isinstance(node, cst.CSTNode):
+        if (
+            isinstance(node, cst.For)
+            and name.value in target_names(node.target)
+            and is_storage(node.iter)
+        ):
+            return True
+        node = parent_of(node)
+    return False
+
+
 def assigned_names(node: cst.CSTNode, skip: cst.CSTNode | None = None) -> set[str]:
     """Names that assignments (`x = ...`, `x: T = ...`, `x += ...`) and `for` targets under
     ``node`` bind, ``node`` itself included; the assignment ``skip`` does not count."""
@@ -240,6 +276,8 @@ def _moves_loop_batch(loop: cst.For, nodes: list[cst.CSTNode]) -> bool:
     not visibly a dtype cast (`.to(x.dtype)`, `.to(torch.float32)`, `.to(dtype=...)`): a model's
     forward that casts each of its parts in a loop is not an evaluation loop (diffusers' Flux
     attention processor got a step marker there)."""
+    if is_storage(loop.iter):
+        return False  # a walk over storages converts each one: no batch is moved
     names = target_names(loop.target)
     for node in nodes:
         if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
