@@ -18,6 +18,18 @@ from trncodemod.rewriting.calls import append_keyword
 from trncodemod.targets import Target
 
 _MANUAL_SEED = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
+# What starts the worker processes that train: their parent must not start the XLA runtime first
+# (it would hold the NeuronCores the workers need; torch_xla's spawn docs: no XLA before it).
+_SPAWNERS = frozenset(
+    {
+        "torch.multiprocessing.spawn",
+        "torch.multiprocessing.start_processes",
+        "torch.multiprocessing.Process",
+        "multiprocessing.Process",
+        "torch_xla.distributed.xla_multiprocessing.spawn",
+        "torch_xla.launch",
+    }
+)
 _XLA_SEEDS = frozenset(
     {
         "torch_xla.core.xla_model.set_rng_state",
@@ -232,6 +244,18 @@ class ProcessUtilities(Pass):
             return
         if self._seeds_xla(self._next_statement(small)):
             return
+        spawn = self._spawn_after(call)
+        if spawn is not None:
+            self.report(
+                call,
+                XlaSeed,
+                f"torch.manual_seed does not seed the XLA RNG, but `{api.expr}(...)` here would "
+                f"start the XLA runtime in the process that starts the workers at line {spawn} "
+                "(it would hold the NeuronCores they need): seed the XLA RNG in the function "
+                "each worker runs",
+                False,
+            )
+            return
         seed = call.args[0].value if len(call.args) == 1 and not call.args[0].star else None
         if seed is None or not _pure(seed, self.module_names):
             self.report(
@@ -249,6 +273,22 @@ class ProcessUtilities(Pass):
             True,
         ):
             self._seed_after[small] = seed
+
+    def _spawn_after(self, call: cst.Call) -> int | None:
+        """The line of a call that starts worker processes (`mp.spawn(main_worker, ...)`) after
+        ``call`` in the same function (or at the module's top level), where there is one."""
+        scope: cst.CSTNode | None = self.get_metadata(ParentNodeProvider, call, None)
+        while scope is not None and not isinstance(scope, cst.FunctionDef | cst.Module):
+            scope = self.get_metadata(ParentNodeProvider, scope, None)
+        if scope is None:
+            return None
+        seeded = self.get_metadata(PositionProvider, call).start.line
+        for node in walk(scope):
+            if isinstance(node, cst.Call) and self.is_any(node.func, _SPAWNERS):
+                line = self.get_metadata(PositionProvider, node).start.line
+                if line > seeded:
+                    return line
+        return None
 
     def _in_worker_init(self, call: cst.Call) -> bool:
         """``call`` seeds a DataLoader worker: its function asks for the worker's info or is
