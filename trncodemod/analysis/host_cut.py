@@ -478,9 +478,32 @@ def first_host_read(loop: Loop, after: int = -1) -> tuple[int, cst.Call] | None:
         for node in walk(statement):  # in source order
             if id(node) in every and _reads_on_host(node, made):  # type: ignore[arg-type]
                 return index, node  # type: ignore[return-value]
-        read = _branch_read(statement, made)
+        read = _branch_read(statement, made) or _truth_read(statement, made)
         if read is not None:
             return index, read
+    return None
+
+
+# A tensor's reductions to one truth value (`(out == eos).any(-1).all()`).
+_TRUTH_REDUCTIONS = frozenset({"any", "all"})
+
+
+def _truth_read(statement: cst.CSTNode, made: set[str]) -> cst.Call | None:
+    """The test of an `if` or `while` that is a tensor's `.any()`/`.all()` of a value the
+    iteration made (`if is_eos.any(dim=-1).all(): break`), negated or not: Python asks the
+    tensor for its truth, a host read like `bool(...)`."""
+    if not isinstance(statement, cst.If | cst.While):
+        return None
+    test = statement.test
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value in _TRUTH_REDUCTIONS
+        and root_name(test.func.value) in made
+    ):
+        return test
     return None
 
 
