@@ -59,11 +59,21 @@ def _chain(node: ast.expr, root: str) -> str | None:
 
 
 def tie_of(statement: ast.stmt, root: str) -> tuple[str, str] | None:
-    """``(target, source)`` where ``statement`` is `root.x.w = root.y.w`."""
+    """``(target, source)`` where ``statement`` is `root.x.w = root.y.w` and what it shares is
+    a parameter (`.weight`, `.bias`, `.embed_weight`): a shared submodule
+    (`self.decoder.token_emb = self.encoder.token_emb`) is one module, which `.to()` moves once,
+    so it stays shared on the XLA device (measured by a first-sight reviewer: the two are the
+    same object after `.to('xla')`)."""
     if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
         return None
     target, source = _chain(statement.targets[0], root), _chain(statement.value, root)
-    return (target, source) if target and source else None
+    if not (target and source) or not all(_parameter_name(c) for c in (target, source)):
+        return None
+    return target, source
+
+
+def _parameter_name(chain: str) -> bool:
+    return chain.rsplit(".", 1)[-1].lower().endswith(("weight", "bias"))
 
 
 def _base_name(node: ast.expr) -> str:
