@@ -1082,11 +1082,54 @@ def _bindings(scope: cst.CSTNode) -> dict[str, list[cst.BaseExpression]]:
                 if isinstance(target.target, cst.Tuple | cst.List)
                 else [target.target]
             )
-            for part in parts:
+            value = node.value
+            positional = (
+                isinstance(value, cst.Call)
+                and len(parts) > 1
+                and len(value.args) == len(parts)
+                and all(a.keyword is None and not a.star for a in value.args)
+            )
+            for index, part in enumerate(parts):
                 name = dotted(part) if isinstance(part, cst.BaseExpression) else None
-                if name is not None:
-                    found.setdefault(name, []).append(node.value)
+                if name is None:
+                    continue
+                if positional and _is_prepare(value):
+                    # `model, opt, loader = accelerator.prepare(model, opt, loader)`: each name
+                    # is what prepare makes of the argument at its place.
+                    found.setdefault(name, []).append(
+                        value.with_changes(args=[value.args[index]])  # type: ignore[union-attr]
+                    )
+                else:
+                    found.setdefault(name, []).append(value)
     return found
+
+
+def _is_prepare(node: cst.BaseExpression) -> bool:
+    func = node.func if isinstance(node, cst.Call) else None
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "prepare"
+        and root_name(func) is not None
+        and "accelerator" in (dotted(func.value) or "").lower()
+    )
+
+
+def _passed_through(
+    node: cst.BaseExpression, bindings: dict[str, list[cst.BaseExpression]], depth: int = 0
+) -> bool:
+    """``node`` is an iterator accelerate's `prepare` hands back as it is, not a DataLoader it
+    wraps: `cycle(loader)`, `iter(loader)`, a generator expression, or a name every other
+    binding of which is one (x-transformers' `train_loader = cycle(DataLoader(...))`, then
+    prepared: batches on the CPU and no cut)."""
+    if depth > 4:
+        return False
+    if isinstance(node, cst.GeneratorExp):
+        return True
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        return node.func.value in ("cycle", "iter")
+    name = dotted(node)
+    values = [v for v in bindings.get(name or "", []) if not _is_prepare(v)]
+    return bool(values) and all(_passed_through(v, bindings, depth + 1) for v in values)
 
 
 def _prepared(
@@ -1096,10 +1139,8 @@ def _prepared(
         return False
     if isinstance(node, cst.Call):
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "prepare":
-            return (
-                root_name(func) is not None and "accelerator" in (dotted(func.value) or "").lower()
-            )
+        if _is_prepare(node):
+            return not (len(node.args) == 1 and _passed_through(node.args[0].value, bindings))
         if isinstance(func, cst.Name) and func.value in ("iter", "cycle") and node.args:
             return _prepared(node.args[0].value, bindings, depth + 1)
         return False
