@@ -182,7 +182,10 @@ def _judge_run(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
         )
     if step is None:
         unfollowed = next((e for e in trace.events if e.kind == "unfollowed"), None)
-        if unfollowed is not None and trace.trains_nearby:
+        # A backward pass that ran once, with no optimizer step (a smoke test), is the run's
+        # gradient computation: no training step hides behind the choice.
+        once = any(e.kind == "backward" for e in trace.events)
+        if unfollowed is not None and trace.trains_nearby and not once:
             # The step may be behind a choice the evaluator left open.
             where, _, why = unfollowed.detail.partition(": ")
             return EntryVerdict(
@@ -382,8 +385,10 @@ def _step(events: Sequence[Event]) -> Event | None:
     in_loop = [e for e in steps if e.loops]
     if in_loop:
         return in_loop[0]
-    if steps:
+    if any(e.kind == "optimizer" for e in steps):
         return steps[0]
+    # One backward pass and no optimizer step, in no loop (a library module's `__main__` smoke
+    # test: a forward, `loss.backward()`, a print): gradients computed once, nothing trained.
     return next((e for e in events if e.kind == "framework"), None)
 
 
