@@ -342,8 +342,16 @@ class _Collector(cst.CSTVisitor):
             binding = Binding(value, tuple(self.guards), None, self._function())
             self.bindings.setdefault(name, []).append(binding)
         elif isinstance(target, cst.Tuple | cst.List):
-            for element in target.elements:
-                self._bind(element.value, None)
+            values = (
+                value.elements
+                if isinstance(value, cst.Tuple | cst.List)
+                and len(value.elements) == len(target.elements)
+                and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+                else None
+            )
+            for index, element in enumerate(target.elements):
+                # `dim, device = x.shape[-1], x.device`: each name its own value.
+                self._bind(element.value, values[index].value if values else None)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
