@@ -993,7 +993,10 @@ class Evaluator(LibraryCalls):
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self._comprehension(node, frame)
         if isinstance(node, ast.DictComp):
-            return Unknown(at=f"{frame.path}:{node.lineno}", reason="a comprehension")
+            # Its values, each made once with the targets bound (as a list comprehension's
+            # elements): `{n: cycle(n) for n in lengths}` holds generators of `cycle`.
+            value = ast.GeneratorExp(elt=node.value, generators=node.generators)
+            return self._comprehension(ast.copy_location(value, node), frame)
         if isinstance(node, ast.Lambda):
             return Function(
                 path=frame.path,
@@ -1176,6 +1179,8 @@ class Evaluator(LibraryCalls):
             found = self._class_attr(owner, attr)
             return found if found is not None else Unknown(at=at, reason=f"`{attr}`")
         if isinstance(owner, (Const, Seq, Dict)):
+            return Bound(target=owner, name=attr)
+        if isinstance(owner, Each) and attr in ("items", "values", "copy"):
             return Bound(target=owner, name=attr)
         if isinstance(owner, Unknown):
             if attr in ("to", "cuda", "cpu", "type"):
@@ -1694,6 +1699,17 @@ class Evaluator(LibraryCalls):
             if name == "items":
                 return Seq(items=tuple(Seq(items=(Unknown(at=at), v)) for v in target.items))
             return target
+        if isinstance(target, Each) and name in ("items", "values", "copy"):
+            # A mapping a comprehension made (`{n: cycle(n) for n in lengths}.items()`).
+            return (
+                Each(item=Seq(items=(Unknown(at=at), target.item))) if name == "items" else target
+            )
+        if isinstance(target, Dict) and name in ("items", "values", "keys"):
+            if name == "items":
+                return Seq(items=tuple(Seq(items=(Const(value=k), v)) for k, v in target.items))
+            if name == "keys":
+                return Seq(items=tuple(Const(value=k) for k, _ in target.items))
+            return Seq(items=tuple(v for _, v in target.items))
         if name == "backward":
             self._event("backward", frame, node)
             return Const()

@@ -1,0 +1,41 @@
+"""Twin: the evaluation generators of the comprehension leave their batches on the host
+(`cpu_cycle`): the model on the accelerator is called with CPU inputs."""
+
+import torch
+from torch import nn
+
+LENGTHS = (16, 32)
+
+
+def cycle(length):
+    while True:
+        seq = torch.randint(0, 2, (8, length)).cuda()
+        yield seq, seq.cumsum(dim=-1) % 2
+
+
+def cpu_cycle(length):
+    while True:
+        seq = torch.randint(0, 2, (8, length))
+        yield seq, seq.cumsum(dim=-1) % 2
+
+
+def main():
+    model = nn.Sequential(nn.Embedding(2, 16), nn.Linear(16, 2)).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    train_dl = cycle(LENGTHS[-1])
+    eval_dls = {length: cpu_cycle(length) for length in LENGTHS}
+    for step in range(100):
+        seq, labels = next(train_dl)
+        loss = nn.functional.cross_entropy(model(seq).transpose(1, 2), labels)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        if step % 10 == 0:
+            with torch.no_grad():
+                for length, eval_dl in eval_dls.items():
+                    seq, labels = next(eval_dl)
+                    wrong = (model(seq).argmax(-1) != labels).sum()
+
+
+if __name__ == "__main__":
+    main()
