@@ -248,6 +248,7 @@ class Modules:
         self._all_counters: frozenset[str] = frozenset()
         self._training: dict[str, bool] = {}
         self._backward: dict[str, bool] = {}
+        self._names: dict[str, frozenset[str]] = {}  # path -> the names its top level binds
         from trncodemod.analysis.program import _Index
 
         self.index = _Index(texts)
@@ -293,6 +294,27 @@ class Modules:
             }
             self._all_counters = frozenset().union(*self._counted.values())
         return self._all_counters
+
+    def defining(self, importer: str, spec: str, found: str, names: list[str]) -> str:
+        """Of the modules a bare ``spec`` may name, one that defines ``names``: `from transformer
+        import Transformer` where the launch puts `src/transformer/` on the path names its
+        `transformer.py`, not the empty package `src/transformer/__init__.py` beside it;
+        ``found`` where it defines them, or no other module of that name does."""
+        if not names or all(n in self._top_names(found) for n in names):
+            return found
+        candidates = [
+            c
+            for c in self.index.by_name.get(spec, ())
+            if c != importer and all(n in self._top_names(c) for n in names)
+        ]
+        if len(candidates) != 1:
+            return found
+        return candidates[0]
+
+    def _top_names(self, path: str) -> frozenset[str]:
+        if path not in self._names:
+            self._names[path] = _top_names(self.tree(path))
+        return self._names[path]
 
     def resolve(self, importer: str, spec: str) -> str | None:
         if spec.split(".", 1)[0] in _LIBRARIES:
@@ -773,6 +795,9 @@ class Evaluator(LibraryCalls):
         module = self.modules.resolve(frame.path, spec) if spec.strip(".") or node.level else None
         if spec.strip(".") == "" and node.level:
             module = self.modules.resolve(frame.path, spec)
+        if module is not None and not node.level:
+            names = [a.name for a in node.names if a.name != "*"]
+            module = self.modules.defining(frame.path, spec, module, names)
         for alias in node.names:
             if alias.name == "*":
                 if module is not None:
@@ -1753,6 +1778,22 @@ class Evaluator(LibraryCalls):
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _top_names(tree: ast.Module | None) -> frozenset[str]:
+    """The names a module's top level binds (functions, classes, assignments, imports)."""
+    if tree is None:
+        return frozenset()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return frozenset(names)
+
+
 def _joined(values: list[Value], at: str, why: str) -> Value:
     result = values[0]
     for other in values[1:]:
