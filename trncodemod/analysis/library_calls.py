@@ -227,6 +227,23 @@ def _builds_model(name: str) -> bool:
     return name in ("timm.create_model",)
 
 
+_NO_OBJ = Obj("")
+# The class names optimizer packages give (`Lion`, `MuonAdamAtan2`, `AdamW8bit`, `Adafactor`).
+_OPTIMIZER_NAME = re.compile(
+    r"^(?:[A-Z]\w*)?(Adam|SGD|Lion|Muon|Optim|Adafactor|Lamb|Sophia|Shampoo|Prodigy)"
+)
+_MAKES_PARAMETERS = re.compile(
+    r"\bnn\.[A-Z]\w*\(|\bParameter\(|register_buffer\(|register_parameter\(|\btorch\.nn\.[A-Z]"
+)
+
+
+def _makes_parameters(source: str) -> bool:
+    """A class whose source builds a module or a parameter of its own (`nn.Linear(...)`,
+    `nn.Parameter(...)`, a buffer); any other class of the program counts as making none only
+    where its source holds none of these."""
+    return not source or bool(_MAKES_PARAMETERS.search(source))
+
+
 def _unmoved(place: Value | None) -> bool:
     """A model's place as it was built: on the CPU, and nothing moved it since."""
     return isinstance(place, Device) and place.kind == "cpu" and len(place.why) <= 1
@@ -575,6 +592,7 @@ class LibraryCalls:
                     else goal
                 )
                 self._place_submodules(obj, {ref.id})
+                self._place_thin_wrappers(ref, obj.place)
                 return ref
             if name == "forward":
                 # `model.forward(x)` of a module whose `forward` is not the program's (a library
@@ -744,6 +762,30 @@ class LibraryCalls:
     def _class_text(self, cls: ClassRef) -> str:
         text = self.modules.texts.get(cls.path, "")
         return (ast.get_source_segment(text, cls.node) or "") if cls.node is not None else ""
+
+    def _place_thin_wrappers(self, moved: Ref, place: Value | None) -> None:
+        """A model built around ``moved`` that holds no module or parameter of its own
+        (`ar_wrapper = AutoregressiveWrapper(model)`, then `model.to(device)`: its `.net` is the
+        module moved) has its parameters where ``moved``'s are: it takes the place too."""
+        for obj in self.heap.values():
+            if obj.kind != "model" or obj.cls is None or not _unmoved(obj.place):
+                continue
+            held = [
+                item
+                for v in obj.attrs.values()
+                for item in (v.items if isinstance(v, Seq) else (v,))
+                if isinstance(item, Ref | OneOf | Each)
+            ]
+            models = [
+                v
+                for v in held
+                if not isinstance(v, Ref) or self.heap.get(v.id, _NO_OBJ).kind == "model"
+            ]
+            if [getattr(m, "id", None) for m in models] != [moved.id]:
+                continue
+            if _makes_parameters(self._class_text(obj.cls)):
+                continue
+            obj.place = place
 
     def _place_submodules(self, obj: Obj, seen: set[int], unmoved: bool = False) -> None:
         """``module.to(device)`` moves every module it holds (`self.encoder = nn.Sequential(...)`
@@ -1499,7 +1541,15 @@ class LibraryCalls:
         if name.endswith(("DataLoader", "data.DataLoader")):
             place = self._items_place(args, kwargs, at) or Device(kind="cpu")
             return self._new(Obj("loader", place=place, built=at, spelled=spelled))
-        if name.startswith("torch.optim.") and name[12:13].isupper() or ".optim." in name:
+        if (
+            name.startswith("torch.optim.")
+            and name[12:13].isupper()
+            or ".optim." in name
+            or _OPTIMIZER_NAME.search(name.rsplit(".", 1)[-1])
+            and _models_in(args[0] if args else kwargs.get("params", Seq()))
+        ):
+            # torch's optimizers, and a package's (`MuonAdamAtan2(params=model.parameters())`,
+            # `Lion(model.parameters())`): a class named for one, given a model's parameters.
             params = args[0] if args else kwargs.get("params", Seq())
             models = _models_in(params)
             self.trained.update(v.id for v in models)
