@@ -449,7 +449,8 @@ class TypeStringCast(Rule):
     Rewrites a cast to another tensor's type string, `x.type(a.type())`, into `x.to(a)`: the
     same dtype and device as `a`, on every device. Where the string is held in a name first
     (`dtype = A.type()`, then `x.type(dtype)`, where a caller may pass another), the cast is
-    reported, not rewritten.
+    reported, not rewritten. A cast between storages (`sto.type(x.storage().type())`, a storage
+    of a walk over storages) is left as it is: a storage has no `.to(other)`.
 
     ## Why
     On CUDA `a.type()` is `'torch.cuda.FloatTensor'`, and `x.type(...)` of it casts `x` and

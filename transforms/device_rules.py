@@ -18,7 +18,10 @@ class CudaMethod(Rule):
     `x.to(d)`; `.cuda()` with an index is TRN024's or TRN006's. A `y = y.cuda()` that is the
     whole body of an `if x.is_cuda:` with no `else` (`x` a tensor's name) becomes the
     unconditional `y = y.to(x.device)`, and so does the expression `y.cuda() if x.is_cuda else
-    y`; under any other test of `is_cuda` it is reported. A
+    y`; under any other test of `is_cuda` (the `else` of `if not x.is_cuda:` too: the arm only
+    CUDA tensors take, beside a CUDA kernel) it is reported. A storage's `.cuda()`
+    (`torch.Storage(n).cuda()`, `x.untyped_storage().cuda()`) is left: a storage has no
+    `.to(device)` and an XLA tensor has none. A
     `.cuda()` on a tensor made from a NumPy array and handed to an op whose every input is made
     so and whose result the function only reads back to the host (`keep = nms(torch.from_numpy(
     roi).cuda(), torch.from_numpy(score).cuda(), t)`, then `roi[keep.cpu().numpy()]`) is

@@ -53,7 +53,11 @@ class XlaSeed(Rule):
     device elsewhere): that seed is the training process's. A data script's seed is left.
     Nothing is added where the next statement already seeds the XLA RNG, nor in a DataLoader
     worker's seeding (a function that calls `get_worker_info()` or is passed as
-    `worker_init_fn`): workers load data on the host and never use the XLA RNG.
+    `worker_init_fn`): workers load data on the host and never use the XLA RNG. In a function
+    that then starts the training workers (`mp.spawn`, `start_processes`, a `Process`,
+    `xmp.spawn`, `torch_xla.launch`), the seed is reported, not added: it would start the XLA
+    runtime in the parent, which would hold the NeuronCores the workers need, and leave the
+    workers' RNG unseeded.
 
     ## Why
     `torch.manual_seed` does not seed the XLA device's RNG: `torch.randn(..., device="xla")`

@@ -174,7 +174,8 @@ class TrainLoopStepMarker(Rule):
     `xm.optimizer_step(..., barrier=True)`, any alias) are left alone, and so are loops that take
     every batch from what `accelerator.prepare` returned: iterating it, or with `next(it)` through
     `iter()`/`cycle()` and names or `self.` attributes (accelerate wraps it in an MpDeviceLoader on
-    XLA). Nothing is inserted for the `neuron` target, whose eager backend has no graph to cut.
+    XLA); an iterator handed to `prepare` (`cycle(DataLoader(...))`) comes back as it is, and its
+    loop gets the marker. Nothing is inserted for the `neuron` target, whose eager backend has no graph to cut.
 
     ## Why
     torch_xla records operations lazily; without a cut the graph grows with every iteration and is
@@ -255,7 +256,8 @@ class EvalLoopStepMarker(Rule):
     compile one graph of 313 forward passes where the meter is printed).
 
     An evaluation loop that reads a value on the host every batch (`.item()`, `.tolist()`,
-    `.cpu()`, `.numpy()`, `float(...)`, `int(...)`, `bool(...)`, in an `if` test too, on every
+    `.cpu()`, `.numpy()`, `float(...)`, `int(...)`, `bool(...)`, in an `if` test too, or a
+    tensor's `.any()`/`.all()` an `if` or `while` tests (`if is_eos.any(-1).all(): break`), on every
     branch of an `if`/`else`, or a call of a function of the module whose body reads that
     argument so on every call, as a helper that saves each prediction does) gets its marker
     right before the first such read, where it needs one at all: where it carries a

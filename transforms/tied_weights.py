@@ -38,7 +38,9 @@ class TiedWeightsRetie(Rule):
     ties weights in `__init__` (`self.lm_head.weight = self.wte.weight`) and the file moves an
     instance of it to the XLA device as a statement
     (`model = GPT(cfg).to(device)`, `model.to(device)`, `model = model.to(device)`), inserts the
-    same tie on the instance right after the move. A tie `__init__` makes under a test of its own
+    same tie on the instance right after the move. Only parameters come apart (`.weight`,
+    `.bias`): a shared submodule (`self.decoder.token_emb = self.encoder.token_emb`) is one
+    module, moved once, and stays shared. A tie `__init__` makes under a test of its own
     parameters (`if tied_weights:`) is made again under the same test asked of the arguments the
     call that built the model passed (`TCN(..., tied_weights=tied)` gives `if tied:`), where
     they are plain names or attributes bound nowhere after the model is built; constant
