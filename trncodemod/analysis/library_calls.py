@@ -783,8 +783,8 @@ class LibraryCalls:
             ]
             if [getattr(m, "id", None) for m in models] != [moved.id]:
                 continue
-            if _makes_parameters(self._class_text(obj.cls)):
-                continue
+            if any(_makes_parameters(self._class_text(c)) for c in self._lineage(obj.cls)):
+                continue  # its own class, or a class of the program it derives from, builds one
             obj.place = place
 
     def _place_submodules(self, obj: Obj, seen: set[int], unmoved: bool = False) -> None:
@@ -1304,11 +1304,11 @@ class LibraryCalls:
         if not isinstance(method, Function):
             return None
         item = self._call(method, [dataset, Unknown(at=at, host=True)], {}, at)
-        tensors = _item_tensors(item)
-        places = {t.place for t in tensors or ()}
-        if len(places) != 1:
+        places = [t.place for t in _item_tensors(item) or ()]
+        # One place, whatever line decided it (`return x.to(device), y.to(device)`).
+        if not places or len({(type(p), getattr(p, "kind", None)) for p in places}) != 1:
             return None
-        place = places.pop()
+        place = places[0]
         if isinstance(place, Unknown) and _moves_to_device(method.node):
             return place  # `return seq.to(device)` with `device` undecided: so are the batches
         if not isinstance(place, Device) or place.kind == "cpu":

@@ -1,5 +1,5 @@
-"""A character language model whose dataset makes each sample on the GPU; the loader's default
-collate stacks them there, so the batches need no move."""
+"""A character language model whose dataset makes each sample (an input and its targets) on the
+GPU; the loader's default collate stacks them there, so the batches need no move."""
 
 import torch
 from torch import nn
@@ -14,7 +14,9 @@ class TextSampler(Dataset):
     def __getitem__(self, index):
         start = torch.randint(0, self.data.size(0) - self.seq_len - 1, (1,))
         seq = self.data[start : start + self.seq_len + 1].long()
-        return seq.cuda()
+        inputs = seq[:-1].cuda()
+        targets = seq[1:].cuda()
+        return inputs, targets
 
     def __len__(self):
         return self.data.size(0) // self.seq_len
@@ -26,9 +28,9 @@ def main():
     model = nn.Sequential(nn.Embedding(256, 64), nn.Linear(64, 256)).cuda()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     for epoch in range(2):
-        for seq in loader:
-            logits = model(seq[:, :-1])
-            loss = nn.functional.cross_entropy(logits.reshape(-1, 256), seq[:, 1:].reshape(-1))
+        for inputs, targets in loader:
+            logits = model(inputs)
+            loss = nn.functional.cross_entropy(logits.reshape(-1, 256), targets.reshape(-1))
             loss.backward()
             optimizer.step()
             optimizer.zero_grad()
