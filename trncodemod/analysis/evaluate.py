@@ -1783,8 +1783,16 @@ def _top_names(tree: ast.Module | None) -> frozenset[str]:
     if tree is None:
         return frozenset()
     names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.If | ast.Try | ast.With):
+            # `try: from x import A except ImportError: A = None`: bound at the top level too.
+            for field in ("body", "orelse", "finalbody"):
+                pending.extend(getattr(node, field, ()))
+            for handler in getattr(node, "handlers", ()):
+                pending.extend(handler.body)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
