@@ -70,6 +70,7 @@ from trncodemod.analysis.abstract_values import (
     live_choices,
     truth,
 )
+from trncodemod.analysis.ast_nodes import own_nodes
 from trncodemod.analysis.cuda_libraries import cuda_library
 from trncodemod.analysis.device_facts import Facts, facts_for
 from trncodemod.analysis.entry_points import entry_points, imports_torch
@@ -1811,14 +1812,7 @@ def _joined(values: list[Value], at: str, why: str) -> Value:
 
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A function whose own body (not a function, lambda or class defined in it) yields."""
-    pending: list[ast.AST] = list(node.body)
-    while pending:
-        child = pending.pop()
-        if isinstance(child, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(child))
-    return False
+    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own_nodes(node))
 
 
 def _host_data(value: Value) -> bool:
