@@ -2178,6 +2178,46 @@ def inference_mode() -> dict:
     }
 
 
+def ignite_rank_queries() -> dict:
+    """pytorch-ignite's calls on a host where torch_xla imports: its XLA backend asks
+    `xm.xrt_world_size()` and `xm.get_ordinal()` (ignite/distributed/comp_models/xla.py, 0.5.5
+    and main of 2026-08), which torch-xla 2.9 no longer has. ``{"ignite": "not installed"}``
+    where it is missing."""
+    try:
+        import ignite
+        import ignite.distributed as idist
+        from ignite.engine import Engine, create_supervised_trainer
+        from ignite.handlers import ModelCheckpoint
+        from ignite.utils import setup_logger
+    except ImportError:
+        return {"ignite": "not installed"}
+    model = torch.nn.Linear(2, 2).to(torch_xla.device())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    batches = [(torch.ones(4, 2), torch.zeros(4, dtype=torch.long))] * 2
+
+    def supervised() -> int:
+        trainer = create_supervised_trainer(
+            model, optimizer, torch.nn.functional.cross_entropy, device=torch_xla.device()
+        )
+        return trainer.run(batches, max_epochs=1).iteration
+
+    with tempfile.TemporaryDirectory() as folder:
+        return {
+            "ignite": ignite.__version__,
+            "xm.xrt_world_size exists": hasattr(xm, "xrt_world_size"),
+            "xm.get_ordinal exists": hasattr(xm, "get_ordinal"),
+            "Engine(step).run": _outcome(lambda: Engine(lambda e, b: 0).run([1, 2]).iteration),
+            "create_supervised_trainer(...).run": _outcome(supervised),
+            "idist.device()": _outcome(idist.device),
+            "idist.get_rank()": _outcome(idist.get_rank),
+            "idist.get_world_size()": _outcome(idist.get_world_size),
+            "setup_logger(...)": _outcome(lambda: setup_logger("trainer").name),
+            "ModelCheckpoint(...)": _outcome(
+                lambda: type(ModelCheckpoint(folder, "ckpt", require_empty=False)).__name__
+            ),
+        }
+
+
 FACTS = {
     function.__name__: function
     for function in (
@@ -2239,6 +2279,7 @@ FACTS = {
         host_round_trip,
         inference_mode,
         distribution_validation,
+        ignite_rank_queries,
     )
 }
 

@@ -712,3 +712,69 @@ def test_the_names_another_module_calls_imports_or_hands_on_are_known_to_their_m
     program = _program(files)
     assert program.view("evaluate.py").named_elsewhere == ("Meter", "evaluate")
     assert program.view("train.py").named_elsewhere == ()
+
+
+def _views(tmp_path, files: dict[str, str]):
+    from trncodemod.pipeline.program import program_views
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    modules = sorted(name for name in files if name.endswith(".py"))
+    return program_views([tmp_path / m for m in modules], modules, None)
+
+
+PACKAGE_TREE = {
+    "pkg/__init__.py": "from pkg.core import sample\n",
+    "pkg/core.py": "from pkg import ops\ndef sample(net, x):\n    return net(x)\n",
+    "pkg/ops.py": "def add(a, b):\n    return a + b\n",
+    "pkg/extra.py": "def helper():\n    return 1\n",
+    "pkg/smoke.py": "if __name__ == '__main__':\n    print(1)\n",
+    "pkg/train.py": """
+        import torch
+        from pkg.core import sample
+        net = torch.nn.Linear(2, 2)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for step in range(10):
+            sample(net, torch.ones(2)).sum().backward()
+            opt.step()
+    """,
+    "tests/__init__.py": "",
+    "tests/test_core.py": "from pkg.core import sample\n",
+    "README.md": "python pkg/train.py\n",
+}
+
+
+def test_the_modules_a_user_of_a_published_package_imports_are_marked_with_what_publishes_it(
+    tmp_path,
+):
+    views = _views(
+        tmp_path, {**PACKAGE_TREE, "setup.py": "from setuptools import setup\nsetup(name='pkg')\n"}
+    )
+    published = {path for path, view in views.items() if view.published}
+    # Loaded by `import pkg`, or a module of the package with no script in it; not the launched
+    # script inside the package, nor the tests.
+    assert published == {
+        "pkg/__init__.py",
+        "pkg/core.py",
+        "pkg/ops.py",
+        "pkg/extra.py",
+        "pkg/smoke.py",
+    }
+    assert views["pkg/core.py"].published == "`pkg` (published by setup.py)"
+
+
+def test_a_packaging_file_that_declares_no_distribution_publishes_nothing(tmp_path):
+    tool_only = {**PACKAGE_TREE, "pyproject.toml": "[tool.ruff]\nline-length = 100\n"}
+    assert not any(view.published for view in _views(tmp_path, tool_only).values())
+
+
+def test_setup_cfg_metadata_and_a_pyproject_project_table_declare_one(tmp_path):
+    for name, text in (
+        ("setup.cfg", "[metadata]\nname = pkg\n"),
+        ("pyproject.toml", "[project]\nname = 'pkg'\nversion = '1'\n"),
+    ):
+        folder = tmp_path / name
+        views = _views(folder, {**PACKAGE_TREE, name: text})
+        assert views["pkg/ops.py"].published == f"`pkg` (published by {name})"
+        assert not views["pkg/train.py"].published

@@ -43,8 +43,15 @@ def test_the_measured_facts_are_what_the_rules_say() -> None:
         check
         for check in recorded.keys() - {"date"}
         if _facts(observed.get(check)) != _facts(recorded[check])
+        and "not installed" not in _values(observed.get(check))
     )
     assert not differing, differing
+
+
+def _values(value: object) -> list[object]:
+    """A check's top-level values: a check of an optional library (ignite) that the XLA
+    Python lacks says "not installed", and is not compared."""
+    return list(value.values()) if isinstance(value, dict) else []
 
 
 def _facts(value: object) -> object:

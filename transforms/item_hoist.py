@@ -41,6 +41,7 @@ from trncodemod.analysis.loops import (
     top_level_expressions,
 )
 from trncodemod.analysis.nodes import find, walk
+from trncodemod.analysis.ranks import rank_zero_test
 from trncodemod.findings import Rule
 from trncodemod.passes import Pass
 from trncodemod.rewriting.closures import CLOSURE_NAME, step_closure
@@ -50,6 +51,10 @@ _XLA_MODEL = "torch_xla.core.xla_model"
 _DEFINITIONS = (cst.Import, cst.ImportFrom, cst.FunctionDef, cst.ClassDef)
 _STATEMENTS = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite)
 _JUMPS = (cst.Break, cst.Continue, cst.Return)
+# Flags that say this process is the master: accelerate's, Lightning's, a script's own.
+_MASTER_FLAGS = frozenset(
+    {"is_main_process", "is_local_main_process", "is_master", "master_process", "is_global_zero"}
+)
 
 
 @dataclass
@@ -606,6 +611,16 @@ class ItemHoist(Pass):
             and self._every_step(node, loop)
         ]
         staying += [Sync(node, node.func.value, "cpu") for node in copies]  # type: ignore[attr-defined]
+        # A metrics logger handed the loss tensor itself (`writer.add_scalar("loss", loss)`,
+        # `wandb.log({"loss": loss})`) reads it on the host every step too.
+        staying += [
+            Sync(node, tensor, "logger")
+            for node in own
+            if unguarded
+            and (tensor := self._logger_read(node, backward)) is not None
+            and node not in guarded_nodes
+            and self._every_step(node, loop)
+        ]
         if unguarded and staying:
             # A value read every step that feeds the print but cannot be kept as a tensor for it
             # (`{d_x}` would print the tensor): gating the print alone would thin the log and
@@ -761,13 +776,46 @@ class ItemHoist(Pass):
 
     def _every_step(self, node: cst.CSTNode, loop: cst.CSTNode) -> bool:
         """``node`` runs on every iteration of ``loop``: no ``if``, ``while`` or ``try`` handler
-        between them."""
-        current = self._parent(node)
+        between them, other than the body of an ``if`` that only asks whether this process is
+        the master (`if accelerator.is_main_process:`, `if rank == 0:`), which the master runs
+        every iteration."""
+        current, child = self._parent(node), node
         while current is not None and current is not loop:
-            if isinstance(current, cst.If | cst.While | cst.ExceptHandler | cst.IfExp):
+            if isinstance(current, cst.If) and current.body is child and self._master(current):
+                pass
+            elif isinstance(current, cst.If | cst.While | cst.ExceptHandler | cst.IfExp):
                 return False
-            current = self._parent(current)
+            current, child = self._parent(current), current
         return current is loop
+
+    def _master(self, guard: cst.If) -> bool:
+        """``guard`` tests only whether this process is the master."""
+        test = guard.test
+        if rank_zero_test(test, self.qualified_names) is not None:
+            return True
+        name = dotted(test)
+        return name is not None and name.rsplit(".", 1)[-1] in _MASTER_FLAGS
+
+    def _logger_read(self, node: cst.CSTNode, backward: set[str]) -> cst.Name | None:
+        """The loss handed as a tensor to a metrics logger's call, which reads it on the host:
+        `writer.add_scalar("loss", loss, step)` (TensorBoard's SummaryWriter, tensorboardX),
+        `wandb.log({"loss": loss})`."""
+        if not isinstance(node, cst.Call):
+            return None
+        func = node.func
+        if not (
+            isinstance(func, cst.Attribute) and func.attr.value in ("add_scalar", "add_scalars")
+        ) and not self.is_any(func, {"wandb.log"}):
+            return None
+        for arg in node.args:
+            for value in walk(arg.value):
+                if isinstance(value, cst.Name) and value.value in backward:
+                    parent = self._parent(value)
+                    if isinstance(parent, cst.Arg) and parent.value is value:
+                        return value
+                    if isinstance(parent, cst.DictElement | cst.Element) and parent.value is value:
+                        return value
+        return None
 
     @staticmethod
     def _can_add_counter(loop: cst.CSTNode) -> bool:

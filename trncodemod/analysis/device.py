@@ -43,11 +43,16 @@ NOT_HERE_CALLS = frozenset(
 # Attributes False on a Trainium host (Linux): `torch.has_mps` is False in torch 2.9.0's Linux
 # wheel (measured, benchmarks/xla_facts.py `has_mps`).
 NOT_HERE_ATTRIBUTES = frozenset({"torch.has_mps"})
+# ignite's `idist.device()` is the XLA device wherever torch_xla imports (its XLA backend; with
+# the torch_xla names it asks for restored, measured `xla:0`): on torch-xla 2.9 the call itself
+# raises, which the evaluator reports (``Facts.broken_calls``).
 _ACCELERATOR_CALLS = frozenset(
     {
         "torch.accelerator.current_accelerator",
         "torch_xla.device",
         "torch_xla.core.xla_model.xla_device",
+        "ignite.distributed.device",
+        "ignite.distributed.utils.device",
     }
 )
 _INDEX_CALLS = frozenset(

@@ -43,6 +43,15 @@ class Facts:
     quantizing_configs: frozenset[str]
     quantizing_flags: frozenset[str]
     model_preparers: frozenset[str]
+    # Library calls that raise on the backend (a name ending in "." covers those under it).
+    broken_calls: frozenset[str]
+
+    def broken(self, name: str) -> bool:
+        """Whether the library call of qualified name ``name`` raises on the backend."""
+        return any(
+            name.startswith(call) if call.endswith(".") else name == call
+            for call in self.broken_calls
+        )
 
 
 @cache

@@ -21,7 +21,7 @@ from trncodemod.analysis.loops import Loop, assigned_names, dotted, root_name, t
 from trncodemod.analysis.nodes import children, walk
 
 # What copies a value to the host, and so runs its graph: `loss.item()`, `y.tolist()`,
-# `out.cpu()`, `a.numpy()`, and the builtins `float(loss)`, `int(n)`, `bool(flag)`.
+# `out.cpu()` (or `out.to("cpu")`, ``_to_cpu``), `a.numpy()`, and the builtins `float(loss)`, `int(n)`, `bool(flag)`.
 _HOST_READS = frozenset({"item", "tolist", "cpu", "numpy"})
 _HOST_CONVERSIONS = frozenset({"float", "int", "bool"})
 # Functions that copy their first argument to the host: torchvision's `save_image` (it ends in
@@ -351,7 +351,7 @@ def _read_names(read: cst.Call) -> set[str]:
     func = read.func
     operand = (
         func.value
-        if isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS
+        if isinstance(func, cst.Attribute) and (func.attr.value in _HOST_READS or _to_cpu(read))
         else (read.args[0].value if read.args else read)
     )
     return _names_read(operand)
@@ -366,8 +366,10 @@ def _device_operand(node: cst.CSTNode, made: set[str]) -> bool:
         return False  # a function: its parameters are not the iteration's names
     if isinstance(node, cst.Call):
         func = node.func
-        if (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS | _SIZES) or (
-            isinstance(func, cst.Name) and func.value in _HOST_CONVERSIONS | _SIZES | {"str"}
+        if (
+            (isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS | _SIZES)
+            or (isinstance(func, cst.Name) and func.value in _HOST_CONVERSIONS | _SIZES | {"str"})
+            or _to_cpu(node)
         ):
             return False
     if isinstance(node, cst.Name):
@@ -764,7 +766,21 @@ def _is_move(value: cst.BaseExpression) -> bool:
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value in _MOVES
+        and not _to_cpu(value)
     )
+
+
+def _to_cpu(call: cst.Call) -> bool:
+    """``x.to("cpu")``, ``x.to(device="cpu")``, ``x.to(torch.device("cpu"), ...)``: a copy to the
+    host, as ``x.cpu()`` is (a dtype or a `non_blocking` beside it changes nothing)."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
+        return False
+    first = next(
+        (a.value for a in call.args if a.keyword is None or a.keyword.value == "device"), None
+    )
+    if isinstance(first, cst.Call) and (dotted(first.func) or "").endswith("device"):
+        first = first.args[0].value if len(first.args) == 1 else None
+    return isinstance(first, cst.SimpleString) and first.evaluated_value == "cpu"
 
 
 def reading(  # type: ignore[no-untyped-def]
@@ -791,7 +807,9 @@ def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
             for i in readers[func.value]
             if i < len(positional)
         )
-    if isinstance(func, cst.Attribute) and func.attr.value in _HOST_READS and not call.args:
+    if isinstance(func, cst.Attribute) and (
+        func.attr.value in _HOST_READS and not call.args or _to_cpu(call)
+    ):
         read = func.value
     elif (
         isinstance(func, cst.Name)
@@ -967,7 +985,9 @@ def _tensor_call(value: cst.BaseExpression) -> bool:
     func = value.func
     # `reduce_tensor(loss.data, n).item()`: the method's name, whatever it is called on.
     name = func.attr.value if isinstance(func, cst.Attribute) else (dotted(func) or "")
-    return name.rsplit(".", 1)[-1] not in _HOST_READS | _HOST_CONVERSIONS | _SIZES
+    return name.rsplit(".", 1)[-1] not in _HOST_READS | _HOST_CONVERSIONS | _SIZES and not (
+        _to_cpu(value)
+    )
 
 
 def _starts_on_host(name: str, loop: Loop, scope: cst.CSTNode) -> bool:

@@ -1417,6 +1417,9 @@ class LibraryCalls:
         if name in facts.cut_calls:
             self._event("cut", frame, node, name)
             return Const()
+        if facts.broken(name):
+            self._event("broken-call", frame, node, spelled)
+            return Unknown(at=at)
         if name == "torch.device":
             if not args:
                 return Unknown(at=at)

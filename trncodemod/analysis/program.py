@@ -750,6 +750,10 @@ class ModuleView:
     # The module, or one an entry point that reaches it also runs, turns `torch.distributions`
     # argument validation off for the process (``ModuleSummary.distribution_checks_off``).
     distribution_checks_off: bool = False
+    # Importing a package the repository publishes loads the module ("`x_transformers`
+    # (published by pyproject.toml)", ``pipeline.program._published``): its users run it on
+    # CPUs and GPUs, so its rewrites are reported, not applied.
+    published: str = ""
 
     @property
     def is_test(self) -> bool:
@@ -824,6 +828,7 @@ class ModuleView:
                 sorted(self.imported_drawn_slices.items()),
                 sorted(self.imported_drawing.items()),
                 self.distribution_checks_off,
+                self.published,
             )
         )
 

@@ -143,6 +143,19 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             "and Python raises NameError; drop the call on Trainium (or keep the option that "
             "leads to it off)",
         )
+    broken = next((e for e in trace.events if e.kind == "broken-call"), None)
+    if broken is not None:
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            broken.where,
+            f"it calls {broken.detail}, which raises wherever torch_xla imports: the library's "
+            "XLA backend asks torch_xla for `xm.xrt_world_size()` and `xm.get_ordinal()`, which "
+            "torch-xla 2.9 no longer has (AttributeError); make the call only where the device "
+            "is not XLA, or, before the library is imported, give torch_xla those names back "
+            "(`xm.xrt_world_size = torch_xla.runtime.world_size`, `xm.get_ordinal = "
+            "torch_xla.runtime.global_ordinal`)",
+        )
     found = _judge_run(entry, trace, facts)
     if found.value != RUNS:
         return found

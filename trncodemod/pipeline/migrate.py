@@ -103,6 +103,17 @@ _XLA_OPTIONAL = (
     "import it at the top, making it required; make the change under the file's guard by hand"
 )
 
+_PUBLISHED = (
+    " — not applied: importing the package {} loads this file, so every user of the package "
+    "runs it, on CPUs and GPUs too, where this rewrite would change or break it; port the "
+    "training script that uses the package, or make the change here under a check that the "
+    "device is XLA (and torch_xla imported under `try:` / `except ImportError:`) by hand"
+)
+
+# Passes whose rewrites run the same on every device and every torch from 1.x to 2.9 (names
+# that torch or Python removed, `x.data[0]` of a 0-d tensor): applied in a published package too.
+_PORTABLE = frozenset({"torch-imports", "zero-dim-index"})
+
 
 def _touches(
     needles: tuple[str, ...], old: str, new: str, imports_seen: frozenset[str] = frozenset()
@@ -305,6 +316,20 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                     replace(raw, message=raw.message + _XLA_OPTIONAL, fixed=False)
                     if raw.fixed
                     else raw
+                    for raw in instance.findings
+                ]
+            elif (
+                program.published
+                and pass_cls.name not in _PORTABLE
+                and any(raw.fixed for raw in instance.findings)
+            ):
+                # Importing a package the repository publishes loads the module: its users run
+                # it on CPUs and GPUs, where a port changes or breaks it (torch_xla made
+                # required, compiler flags set on import, an autocast or a dtype changed).
+                new_module, rewritten = wrapper.module, None
+                note = _PUBLISHED.format(program.published)
+                instance.findings = [
+                    replace(raw, message=raw.message + note, fixed=False) if raw.fixed else raw
                     for raw in instance.findings
                 ]
             elif stops and any(raw.fixed for raw in instance.findings):

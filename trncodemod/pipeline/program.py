@@ -21,7 +21,13 @@ else:  # pragma: no cover
 from trncodemod.analysis import config_files
 from trncodemod.analysis.device_facts import facts_for
 from trncodemod.analysis.evaluate import launch_decisions
-from trncodemod.analysis.program import ModuleSummary, ModuleView, build_program, summarize
+from trncodemod.analysis.program import (
+    ModuleSummary,
+    ModuleView,
+    Program,
+    build_program,
+    summarize,
+)
 from trncodemod.pipeline.cache import ResultCache
 from trncodemod.pipeline.files import open_regular, read_open, read_regular
 from trncodemod.pipeline.source import SourceError, decode_source
@@ -59,7 +65,11 @@ def program_views(
                 texts[display] = decode_source(raw).text
     folders = {PurePosixPath(d).parent: p.parent for p, d in modules}
     launched, scripts = _launches(folders, set(summaries))
-    views = build_program(summaries, [path for path, _ in launched], scripts, launched).views
+    program = build_program(summaries, [path for path, _ in launched], scripts, launched)
+    views = program.views
+    for path, packaging in _published(folders, program).items():
+        if path in views:
+            views[path] = replace(views[path], published=packaging)
     facts = facts_for("neuron" if target == "neuron" else "xla")
     found = launch_decisions(
         texts, facts, launched, scripts, config_reader(zip(paths, displays, strict=True))
@@ -167,6 +177,73 @@ def _launches(
             ):
                 launched += _launched(entry, shown, modules)
     return launched, scripts
+
+
+def _published(folders: dict[PurePosixPath, Path], program: Program) -> dict[str, str]:
+    """The modules of a package the repository publishes, each with what publishes it
+    ("`x_transformers` (published by pyproject.toml)"): the package is a folder with an
+    `__init__.py` beside a packaging file that declares a distribution (``_declares``); its
+    modules are those its users import, every one but a script in it (``_script``:
+    `pygcn/train.py`, launched as `python train.py`, which no `__init__.py` imports), and every given
+    module that importing the package loads, at any depth (`spinup/__init__.py` imports its
+    algorithms, entry points too)."""
+    found: dict[str, str] = {}
+    for shown, folder in sorted(_with_ancestors(folders).items()):
+        packaging = next(
+            (name for name in _PACKAGING if _declares(name, _read_small(folder / name))), None
+        )
+        if packaging is None:
+            continue
+        where = (shown / packaging).as_posix().removeprefix("./")
+        for init in sorted(program.imports):
+            package = PurePosixPath(init)
+            if package.name != "__init__.py" or package.parent.parent != shown:
+                continue
+            if package.parent.name in _NOT_SHIPPED:
+                continue
+            what = f"`{package.parent.name}` (published by {where})"
+            inside = f"{package.parent.as_posix()}/"
+            for path in program.imports:
+                if path.startswith(inside) and not _script(program, path):
+                    found.setdefault(path, what)
+            pending = [init]
+            loaded: set[str] = set()
+            while pending:
+                path = pending.pop()
+                if path not in loaded:
+                    loaded.add(path)
+                    found.setdefault(path, what)
+                    pending += sorted(program.imports.get(path, ()))
+    return {path: what for path, what in found.items() if path not in program.tests}
+
+
+def _script(program: Program, path: str) -> bool:
+    """Whether the module is a script: an entry point that a launch line runs or that reaches
+    a training step (a library module's `__main__` smoke test is neither)."""
+    if path not in program.entry_points:
+        return False
+    return bool(program.view(path).launch_lines or program.steps_of(path))
+
+
+_PACKAGING = ("pyproject.toml", "setup.py", "setup.cfg")
+# Top-level packages beside a packaging file that a distribution does not ship as a library.
+_NOT_SHIPPED = frozenset({"tests", "test", "examples", "example", "docs", "scripts", "benchmarks"})
+
+
+def _declares(name: str, text: str) -> bool:
+    """Whether a packaging file's text declares a distribution: a `[project]` or
+    `[tool.poetry]` table, a `setup(` call, a `[metadata]` section."""
+    if not text:
+        return False
+    if name == "pyproject.toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return False
+        return "project" in data or "poetry" in data.get("tool", {})
+    if name == "setup.py":
+        return re.search(r"\bsetup\s*\(", text) is not None
+    return re.search(r"^\[metadata\]", text, re.MULTILINE) is not None
 
 
 def _with_ancestors(folders: dict[PurePosixPath, Path]) -> dict[PurePosixPath, Path]:

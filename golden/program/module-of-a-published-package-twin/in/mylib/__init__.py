@@ -1,0 +1,1 @@
+from mylib.sampling import Sampler, orthogonal
