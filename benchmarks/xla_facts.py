@@ -2188,6 +2188,7 @@ def ignite_rank_queries() -> dict:
         import ignite.distributed as idist
         from ignite.engine import Engine, create_supervised_trainer
         from ignite.handlers import ModelCheckpoint
+        from ignite.metrics import Accuracy, RunningAverage
         from ignite.utils import setup_logger
     except ImportError:
         return {"ignite": "not installed"}
@@ -2201,6 +2202,11 @@ def ignite_rank_queries() -> dict:
         )
         return trainer.run(batches, max_epochs=1).iteration
 
+    def metric_run(make) -> int:
+        engine = Engine(lambda e, b: (torch.ones(2, 3), torch.zeros(2, dtype=torch.long)))
+        make().attach(engine, "metric")
+        return engine.run([1, 2]).iteration
+
     with tempfile.TemporaryDirectory() as folder:
         return {
             "ignite": ignite.__version__,
@@ -2212,6 +2218,10 @@ def ignite_rank_queries() -> dict:
             "idist.get_rank()": _outcome(idist.get_rank),
             "idist.get_world_size()": _outcome(idist.get_world_size),
             "setup_logger(...)": _outcome(lambda: setup_logger("trainer").name),
+            "Accuracy().attach(engine); engine.run": _outcome(lambda: metric_run(Accuracy)),
+            "RunningAverage(...).attach(engine); engine.run": _outcome(
+                lambda: metric_run(lambda: RunningAverage(output_transform=lambda x: x[0].sum()))
+            ),
             "ModelCheckpoint(...)": _outcome(
                 lambda: type(ModelCheckpoint(folder, "ckpt", require_empty=False)).__name__
             ),

@@ -39,7 +39,7 @@ from trncodemod.analysis.loops import (
     unwrap_iterable,
 )
 from trncodemod.analysis.no_device import own_run_without_device, trains_without_device
-from trncodemod.analysis.nodes import children, is_main_test, walk
+from trncodemod.analysis.nodes import children, find, is_main_test, walk
 from trncodemod.analysis.step_scan import StepLoop, may_have_step_loop, step_scan
 from trncodemod.findings import Rule, Safety, Severity
 from trncodemod.passes import Pass
@@ -606,6 +606,7 @@ class StepMarker(Pass):
             done_reading(token)
         self._plan_step_functions(node, loops)
         self._plan_called_steps(node)
+        self._plan_engine_steps(node)
 
     # -- a step function called from a loop -----------------------------------------------------
     def _plan_step_functions(self, module: cst.Module, loops: Mapping) -> None:
@@ -725,6 +726,44 @@ class StepMarker(Pass):
                 f"at {loop}, which cuts no graph: `{self._marker_api.expr}` inserted after the "
                 "optimizer step, before what the function reads or returns (otherwise the "
                 "graph grows by one step each iteration)",
+                True,
+            ):
+                continue
+            statements = list(function.body.body)  # type: ignore[union-attr]
+            self._after[function.body] = step_holder(statements, steps)
+
+    def _plan_engine_steps(self, module: cst.Module) -> None:
+        """A function of the module handed to ignite's `Engine` as its process function
+        (`trainer = Engine(step)`), whose own body steps the optimizer: `Engine.run` calls it
+        once per batch, and nothing cuts it (ignite's own supervised step calls
+        `xm.optimizer_step`; a function of the program's does what it says). The cut goes after
+        its optimizer step, before what it reads or returns (`errD.item()`), as for a step
+        function called from a loop."""
+        assert self._marker_api is not None
+        for call in find(module, cst.Call):
+            if not (call.args and self.is_any(call.func, _ENGINES)):
+                continue
+            handed = call.args[0].value
+            if call.args[0].keyword is not None or not isinstance(handed, cst.Name):
+                continue
+            functions = [
+                f
+                for f in find(module, cst.FunctionDef)
+                if f.name.value == handed.value and isinstance(f.body, cst.IndentedBlock)
+            ]
+            if len(functions) != 1 or functions[0].body in self._after:
+                continue  # several of that name (which one is handed is not said), or cut
+            function = functions[0]
+            steps = self._steps_to_cut(function)
+            if not steps:
+                continue
+            if not self.report(
+                steps[-1],
+                TrainLoopStepMarker,
+                f"`{handed.value}` steps the optimizer and is ignite's process function "
+                f"(`{_code(call)}` runs it once per batch), which cuts no graph: "
+                f"`{self._marker_api.expr}` inserted after the optimizer step, before what the "
+                "function reads or returns (otherwise the graph grows by one step each batch)",
                 True,
             ):
                 continue
@@ -1353,6 +1392,10 @@ def _main_guards(module: cst.Module) -> Iterator[cst.If]:
     for statement in module.body:
         if isinstance(statement, cst.If) and is_main_test(statement.test):
             yield statement
+
+
+# ignite's engine class, which calls its process function once per batch.
+_ENGINES = ("ignite.engine.Engine", "ignite.engine.engine.Engine")
 
 
 def _definitions(module: cst.Module) -> Iterator[tuple[str, cst.FunctionDef]]:

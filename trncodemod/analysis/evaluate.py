@@ -1420,6 +1420,10 @@ class Evaluator(LibraryCalls):
             if isinstance(arg, ast.Starred):
                 if isinstance(value, Seq):
                     args.extend(value.items)
+                elif isinstance(value, Each):
+                    # `model(*data)` after `data = tuple(d.to(device) for d in data)`: items
+                    # alike, however many (one stands for them all).
+                    args.append(value.item)
                 else:
                     args.append(Unknown(at=f"{frame.path}:{node.lineno}", reason="*args"))
             else:

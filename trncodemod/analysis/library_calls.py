@@ -1544,13 +1544,15 @@ class LibraryCalls:
         if name.endswith(("DataLoader", "data.DataLoader")):
             place = self._items_place(args, kwargs, at) or Device(kind="cpu")
             return self._new(Obj("loader", place=place, built=at, spelled=spelled))
-        if (
+        if ".lr_scheduler." not in name and (
             name.startswith("torch.optim.")
             and name[12:13].isupper()
             or ".optim." in name
             or _OPTIMIZER_NAME.search(name.rsplit(".", 1)[-1])
             and _models_in(args[0] if args else kwargs.get("params", Seq()))
         ):
+            # (A learning-rate scheduler, `torch.optim.lr_scheduler.StepLR(optimizer, 8)`, is no
+            # optimizer: its `step()` once an epoch is not the training step.)
             # torch's optimizers, and a package's (`MuonAdamAtan2(params=model.parameters())`,
             # `Lion(model.parameters())`): a class named for one, given a model's parameters.
             params = args[0] if args else kwargs.get("params", Seq())

@@ -149,10 +149,11 @@ def _judge(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             entry,
             DOES_NOT,
             broken.where,
-            f"it calls {broken.detail}, which raises wherever torch_xla imports: the library's "
-            "XLA backend asks torch_xla for `xm.xrt_world_size()` and `xm.get_ordinal()`, which "
-            "torch-xla 2.9 no longer has (AttributeError); make the call only where the device "
-            "is not XLA, or, before the library is imported, give torch_xla those names back "
+            f"it calls {broken.detail}, which fails wherever torch_xla imports (at the call, or "
+            "for a metric when an engine computes it): the library's XLA backend asks torch_xla "
+            "for `xm.xrt_world_size()` and `xm.get_ordinal()`, which torch-xla 2.9 no longer has "
+            "(AttributeError); make the call only where the device is not XLA, or, before the "
+            "library is imported, give torch_xla those names back "
             "(`xm.xrt_world_size = torch_xla.runtime.world_size`, `xm.get_ordinal = "
             "torch_xla.runtime.global_ordinal`)",
         )
