@@ -1284,6 +1284,18 @@ class Evaluator(LibraryCalls):
                     self._observe_key(node, key, v, frame)
                     return v
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}`")
+        if (
+            isinstance(owner, Dict)
+            and owner.items
+            and all(isinstance(v, Function | ClassRef) for _, v in owner.items)
+        ):
+            # A registry of the program's functions or classes looked up by a key the evaluator
+            # does not decide (`loss_registry[config.model.type](model, x, t)`): one of them.
+            values = tuple(dict.fromkeys(v for _, v in owner.items))
+            if len(values) == 1:
+                return values[0]
+            why = f"`{_code(node.slice, frame, self)}` is undecided"
+            return OneOf(choices=values, at=at, reason=why)
         if isinstance(owner, Ref) and isinstance(key, Const) and isinstance(key.value, str):
             obj = self.heap.get(owner.id)
             if obj is not None and obj.kind == "mapping" and key.value in obj.attrs:

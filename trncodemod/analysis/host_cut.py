@@ -837,7 +837,18 @@ def _device_result(value: cst.BaseExpression) -> bool:
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value in _DEVICE_RESULTS
+        and not _copied_to_host(value.func.value)
     )
+
+
+def _copied_to_host(receiver: cst.BaseExpression) -> bool:
+    """``receiver``'s chain of method calls copies to the host on the way (`(pred == y).cpu()
+    .numpy()` before its `.mean()`): what is called on it computes on the host."""
+    while isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute):
+        if receiver.func.attr.value in _HOST_READS or _to_cpu(receiver):
+            return True
+        receiver = receiver.func.value
+    return False
 
 
 def _keeps_tensor(node: cst.CSTNode) -> bool:
