@@ -30,3 +30,21 @@ def test_a_blocker_in_a_test_module_is_a_warning():
     found = [f for f in findings if f.code == "TRN154"]
     assert found and all(f.severity is Severity.WARNING for f in found)
     assert "not a training program" in found[0].message
+
+
+PUBLISHED = ModuleView("library", published="`mylib` (published by pyproject.toml)")
+LIBRARY_CODE = "import torch\n\n\ndef start(x):\n    return x.cuda()\n"
+
+
+def test_a_published_package_module_reports_its_rewrites():
+    migration = migrate_text(LIBRARY_CODE, "mylib/core.py", Settings(), PUBLISHED)
+    assert migration.text == LIBRARY_CODE
+    reported = [f for f in migration.findings if f.code == "TRN001"]
+    assert reported and not reported[0].fixed
+    assert "port-published = true" in reported[0].message
+
+
+def test_port_published_ports_it():
+    settings = Settings(port_published=True)
+    migration = migrate_text(LIBRARY_CODE, "mylib/core.py", settings, PUBLISHED)
+    assert "torch_xla.device()" in migration.text

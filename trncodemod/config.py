@@ -47,6 +47,10 @@ class Settings:
     scale_out: bool = False
     scale_lr: bool = False
     accumulation_cut: str = ACCUMULATION_CUTS[0]
+    # Port the modules of a package the repository publishes too (a fork that trains on
+    # Trainium only): by default their rewrites are reported, since the package's users run them
+    # on CPUs and GPUs.
+    port_published: bool = False
     plugins: tuple[str, ...] = ()  # `module:attr` or `file.py:attr`, run after the passes
     # Where `plugins` came from: "command line", or the configuration file that named them.
     plugins_source: str = "command line"
@@ -158,6 +162,7 @@ KEYS = {
     "scale-out": ("scale_out", _bool),
     "scale-lr": ("scale_lr", _bool),
     "accumulation-cut": ("accumulation_cut", _choice(ACCUMULATION_CUTS)),
+    "port-published": ("port_published", _bool),
     "plugins": ("plugins", _strings),
     "max-file-bytes": ("max_file_bytes", _non_negative_int),
     "max-worker-memory": ("max_worker_memory", _non_negative_int),

@@ -67,6 +67,7 @@ def settings_fingerprint(settings: Settings, enabled: frozenset[str]) -> str:
         settings.optimizer,
         f"scale-out={settings.scale_out},scale-lr={settings.scale_lr}",
         settings.accumulation_cut,
+        f"port-published={settings.port_published}",
         str(settings.max_file_bytes),
         *(f"{spec}={_plugin_fingerprint(spec)}" for spec in settings.plugins),
     ]

@@ -106,8 +106,9 @@ _XLA_OPTIONAL = (
 _PUBLISHED = (
     " — not applied: importing the package {} loads this file, so every user of the package "
     "runs it, on CPUs and GPUs too, where this rewrite would change or break it; port the "
-    "training script that uses the package, or make the change here under a check that the "
-    "device is XLA (and torch_xla imported under `try:` / `except ImportError:`) by hand"
+    "training script that uses the package, make the change here under a check that the "
+    "device is XLA (and torch_xla imported under `try:` / `except ImportError:`) by hand, or, "
+    "in a fork that trains on Trainium only, set `port-published = true` in [tool.trncodemod]"
 )
 
 # Passes whose rewrites run the same on every device and every torch from 1.x to 2.9 (names
@@ -320,6 +321,7 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
                 ]
             elif (
                 program.published
+                and not settings.port_published
                 and pass_cls.name not in _PORTABLE
                 and any(raw.fixed for raw in instance.findings)
             ):
