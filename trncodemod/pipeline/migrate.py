@@ -105,15 +105,36 @@ _XLA_OPTIONAL = (
 
 _PUBLISHED = (
     " — not applied: importing the package {} loads this file, so every user of the package "
-    "runs it, on CPUs and GPUs too, where this rewrite would change or break it; port the "
-    "training script that uses the package, make the change here under a check that the "
-    "device is XLA (and torch_xla imported under `try:` / `except ImportError:`) by hand, or, "
-    "in a fork that trains on Trainium only, set `port-published = true` in [tool.trncodemod]"
+    "runs it, on CPUs and GPUs too, and this rewrite only tunes the port (speed, precision, "
+    "logging, compiler flags) while it changes what they run; make it here under a check that "
+    "the device is XLA (torch_xla imported under `try:` / `except ImportError:`) by hand, or, in "
+    "a fork that trains on Trainium only, set `port-published = true` in [tool.trncodemod]"
 )
 
-# Passes whose rewrites run the same on every device and every torch from 1.x to 2.9 (names
-# that torch or Python removed, `x.data[0]` of a 0-d tensor): applied in a published package too.
-_PORTABLE = frozenset({"torch-imports", "zero-dim-index"})
+# Passes whose rewrites tune a port that runs without them (speed, precision, logging, the
+# compiler's flags), reported in a module of a published package (``_tunes``); the others make
+# the training run on the device at all (its device and moves, CUDA-only calls, removed names,
+# the order of the optimizer and the move, a `torch.compile` whose Inductor backend fails on
+# XLA tensors), and are applied there too.
+_TUNING = frozenset(
+    {
+        *("amp", "half-model", "float64", "optimizer", "checkpoint", "utilities"),
+        *("compiler-flags", "device-loader", "scale-out", "buckets"),
+        *("distribution-validation", "item-hoist", "host-sync", "cpu-fallback", "recompilation"),
+    }
+)
+
+
+def _tunes(name: str, findings: list) -> bool:
+    """Whether a pass's rewrites of a module only tune the port: a tuning pass that fixed
+    something, or the step marker's cut of an evaluation or sampling loop (TRN102; a training
+    loop's cut, TRN101, is what lets the training run)."""
+    fixed = [raw for raw in findings if raw.fixed]
+    if not fixed:
+        return False
+    if name == "step-marker":
+        return any(raw.rule.code == "TRN102" for raw in fixed)
+    return name in _TUNING
 
 
 def _touches(
@@ -322,12 +343,13 @@ def migrate_text(text: str, path: str, settings: Settings, program: ModuleView =
             elif (
                 program.published
                 and not settings.port_published
-                and pass_cls.name not in _PORTABLE
-                and any(raw.fixed for raw in instance.findings)
+                and _tunes(pass_cls.name, instance.findings)
             ):
                 # Importing a package the repository publishes loads the module: its users run
-                # it on CPUs and GPUs, where a port changes or breaks it (torch_xla made
-                # required, compiler flags set on import, an autocast or a dtype changed).
+                # it on CPUs and GPUs, where a rewrite that only tunes the port (a sampling
+                # loop's cut that imports torch_xla, a compiler flag set on import, an autocast
+                # or a dtype changed) changes or breaks what they run. What the training needs
+                # to run on the device at all (its device, the training step's cut) is applied.
                 new_module, rewritten = wrapper.module, None
                 note = _PUBLISHED.format(program.published)
                 instance.findings = [

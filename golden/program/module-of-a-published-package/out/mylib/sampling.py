@@ -2,6 +2,7 @@ import collections
 import collections.abc
 
 import torch
+import torch_xla
 from torch import nn
 from torch.amp import autocast
 
@@ -26,7 +27,7 @@ class Sampler(nn.Module):
     @autocast("cuda", enabled=False)
     @torch.no_grad()
     def generate(self, start, steps):
-        out = start.cuda()
+        out = start.to(torch_xla.device())
         for _ in range(steps):
             logits = self.net(out)
             out = torch.cat((out, logits.argmax(dim=-1, keepdim=True)), dim=-1)
