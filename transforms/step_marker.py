@@ -716,19 +716,19 @@ class StepMarker(Pass):
             function = functions.get(qualname)
             if function is None or function.body in self._after:
                 continue  # not found as summarised, or already cut by _plan_step_functions
-            steps = self._steps_to_cut(function)
-            if not steps:
-                continue
-            if not self.report(
-                steps[-1],
-                TrainLoopStepMarker,
+            self._cut_after_step(
+                function,
                 f"`{qualname}` steps the optimizer and is called once per iteration of the loop "
                 f"at {loop}, which cuts no graph: `{self._marker_api.expr}` inserted after the "
                 "optimizer step, before what the function reads or returns (otherwise the "
                 "graph grows by one step each iteration)",
-                True,
-            ):
-                continue
+            )
+
+    def _cut_after_step(self, function: cst.FunctionDef, message: str) -> None:
+        """Plan the cut after the last optimizer step of ``function``'s own body (none where it
+        has none, or cuts already), reported with ``message``."""
+        steps = self._steps_to_cut(function)
+        if steps and self.report(steps[-1], TrainLoopStepMarker, message, True):
             statements = list(function.body.body)  # type: ignore[union-attr]
             self._after[function.body] = step_holder(statements, steps)
 
@@ -753,22 +753,13 @@ class StepMarker(Pass):
             ]
             if len(functions) != 1 or functions[0].body in self._after:
                 continue  # several of that name (which one is handed is not said), or cut
-            function = functions[0]
-            steps = self._steps_to_cut(function)
-            if not steps:
-                continue
-            if not self.report(
-                steps[-1],
-                TrainLoopStepMarker,
+            self._cut_after_step(
+                functions[0],
                 f"`{handed.value}` steps the optimizer and is ignite's process function "
                 f"(`{_code(call)}` runs it once per batch), which cuts no graph: "
                 f"`{self._marker_api.expr}` inserted after the optimizer step, before what the "
                 "function reads or returns (otherwise the graph grows by one step each batch)",
-                True,
-            ):
-                continue
-            statements = list(function.body.body)  # type: ignore[union-attr]
-            self._after[function.body] = step_holder(statements, steps)
+            )
 
     def _stepped_elsewhere(self, loop: cst.CSTNode) -> bool:
         """A loop whose step is a function of the program that it calls once per iteration
