@@ -740,6 +740,9 @@ class StepMarker(Pass):
         its optimizer step, before what it reads or returns (`errD.item()`), as for a step
         function called from a loop."""
         assert self._marker_api is not None
+        facts = self.run.facts
+        if facts is not None and "Engine" not in facts.calls:
+            return  # no call spelled `Engine(...)`: no walk of the module
         for call in find(module, cst.Call):
             if not (call.args and self.is_any(call.func, _ENGINES)):
                 continue
