@@ -328,6 +328,15 @@ class _Stop(Exception):
     """The budget of the entry point is spent."""
 
 
+class _Exit(Exception):
+    """The run calls `sys.exit()` (or `exit()`, `os._exit()`) on a path the evaluator decided:
+    the program ends there."""
+
+
+# Calls that end the process.
+_EXITS = frozenset({"sys.exit", "os._exit", "exit", "quit", "builtins.exit", "builtins.quit"})
+
+
 class Evaluator(LibraryCalls):
     """Runs entry points of the program given as migrated texts, under ``facts``."""
 
@@ -377,7 +386,7 @@ class Evaluator(LibraryCalls):
                 target = env.get(function)
                 if isinstance(target, Function):
                     self._call(target, [], {}, f"{entry}:1")
-        except _Stop:
+        except (_Stop, _Exit):
             pass
         except RecursionError:
             self.trace.stopped = f"{entry}:1"
@@ -547,6 +556,18 @@ class Evaluator(LibraryCalls):
             self._bind(node.target, self._binop(node.op, left, right, node, frame), frame)
         elif isinstance(node, ast.Expr):
             self._expr(node.value, frame)
+            if (
+                self.observed is None
+                and isinstance(node.value, ast.Call)
+                and self._exits(node.value, frame)
+            ):
+                # `sys.exit(1)`: the process ends here, as a `raise` ends the function (a run
+                # that only observes the launch's flags goes on, to see them all).
+                frame.done = True
+                if not self._undecided:
+                    why = "; ".join(f"{w.text} ({w.path}:{w.line})" for w in frame.under[-2:])
+                    self._event("exit", frame, node.value, why)
+                    raise _Exit
         elif isinstance(node, ast.If):
             self._if(node, frame)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
@@ -1728,6 +1749,13 @@ class Evaluator(LibraryCalls):
                     else:
                         obj.attrs[name] = self._class_expr(owner, value)
                 index += 1
+
+    def _exits(self, call: ast.Call, frame: Frame) -> bool:
+        """``call`` ends the process (``_EXITS``)."""
+        func = self._expr(call.func, frame)
+        if isinstance(func, External):
+            return func.name in _EXITS
+        return isinstance(call.func, ast.Name) and call.func.id in ("exit", "quit")
 
     def _event(
         self, kind: str, frame: Frame, node: ast.AST, detail: str = "", on_cpu: bool = False

@@ -190,6 +190,15 @@ def _judge_run(entry: str, trace: Trace, facts: Facts) -> EntryVerdict:
             launch.where,
             f"{launch.detail[5:]}: it starts no process, so the function it launches never runs",
         )
+    exited = next((e for e in trace.events if e.kind == "exit"), None)
+    if step is None and exited is not None:
+        return EntryVerdict(
+            entry,
+            DOES_NOT,
+            exited.where,
+            "the program exits here on the target before any training step"
+            + (f", where {exited.detail}" if exited.detail else ""),
+        )
     if trace.stopped and step is None:
         return EntryVerdict(
             entry, CANNOT_TELL, trace.stopped, "the evaluator's work for one entry point ran out"
