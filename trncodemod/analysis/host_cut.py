@@ -830,9 +830,17 @@ def _reads_on_host(call: cst.Call, made: set[str]) -> bool:
 
 
 def _device_result(value: cst.BaseExpression) -> bool:
-    """``loss.detach()``, ``(pred == y).sum()``, ``a.detach() * n``: a tensor method's result."""
+    """``loss.detach()``, ``(pred == y).sum()``, ``a.detach() * n``, ``F.nll_loss(o, y).data``: a
+    tensor method's result."""
     if isinstance(value, cst.BinaryOperation):
         return _device_result(value.left) or _device_result(value.right)
+    if (
+        isinstance(value, cst.Attribute)
+        and value.attr.value == "data"
+        and isinstance(value.value, cst.Call)
+        and _tensor_call(value.value)
+    ):
+        return True  # `test_loss += F.nll_loss(output, target).data`: the tensor, detached
     return (
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
