@@ -1752,6 +1752,11 @@ class Evaluator(LibraryCalls):
 
     def _exits(self, call: ast.Call, frame: Frame) -> bool:
         """``call`` ends the process (``_EXITS``)."""
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+        if isinstance(call.func, ast.Name):
+            name = call.func.id
+        if name not in ("exit", "_exit", "quit"):
+            return False  # (only those spellings are looked up a second time)
         func = self._expr(call.func, frame)
         if isinstance(func, External):
             return func.name in _EXITS
