@@ -333,6 +333,9 @@ class _Exit(Exception):
     the program ends there."""
 
 
+# The most entries of a registry of the program's functions or classes that a lookup by an
+# undecided key follows, each as a choice (``_subscript``).
+_REGISTRY_CHOICES = 4
 # Calls that end the process.
 _EXITS = frozenset({"sys.exit", "os._exit", "exit", "quit", "builtins.exit", "builtins.quit"})
 
@@ -1307,11 +1310,13 @@ class Evaluator(LibraryCalls):
             return Unknown(at=at, reason=f"`{_code(node, frame, self)}`")
         if (
             isinstance(owner, Dict)
-            and owner.items
+            and 0 < len(owner.items) <= _REGISTRY_CHOICES
             and all(isinstance(v, Function | ClassRef) for _, v in owner.items)
         ):
             # A registry of the program's functions or classes looked up by a key the evaluator
-            # does not decide (`loss_registry[config.model.type](model, x, t)`): one of them.
+            # does not decide (`loss_registry[config.model.type](model, x, t)`): one of them. A
+            # larger one (a dict of a dozen model classes) stays undecided: following each class
+            # spent an entry point's budget (pytorch-semseg's `get_model`).
             values = tuple(dict.fromkeys(v for _, v in owner.items))
             if len(values) == 1:
                 return values[0]
