@@ -382,6 +382,7 @@ class Evaluator(LibraryCalls):
         self.held_parameters: dict[int, list[tuple[int, Value | None]]] = {}
         self.loaded: dict[str, dict[str, Value]] = {}
         self._absl: Ref | None = None  # absl's `flags.FLAGS`, once a run reads it
+        self._relaunched = False  # a child process was started (``_CHILD_LAUNCHES``)
         self.entry = entry
         try:
             env = self._load(entry, main=not function)
@@ -567,7 +568,9 @@ class Evaluator(LibraryCalls):
                 # `sys.exit(1)`: the process ends here, as a `raise` ends the function (a run
                 # that only observes the launch's flags goes on, to see them all).
                 frame.done = True
-                if not self._undecided:
+                if not self._undecided and not self._relaunched:
+                    # (After a child process that may run the program again, `mpirun ...
+                    # sys.argv` and `sys.exit()`, the exit ends this process only.)
                     why = "; ".join(f"{w.text} ({w.path}:{w.line})" for w in frame.under[-2:])
                     self._event("exit", frame, node.value, why)
                     raise _Exit

@@ -229,6 +229,8 @@ def _builds_model(name: str) -> bool:
 
 _NO_OBJ = Obj("")
 # The class names optimizer packages give (`Lion`, `MuonAdamAtan2`, `AdamW8bit`, `Adafactor`).
+# Calls that start a child process, which may run the program again.
+_CHILD_LAUNCHES = ("subprocess.", "os.system", "os.exec", "os.spawn", "os.posix_spawn")
 _OPTIMIZER_NAME = re.compile(
     r"^(?:[A-Z]\w*)?(Adam|SGD|Lion|Muon|Optim|Adafactor|Lamb|Sophia|Shampoo|Prodigy)"
 )
@@ -1403,6 +1405,10 @@ class LibraryCalls:
     def _external(self, name, args, kwargs, at, node, frame) -> Value:
         facts = self.facts
         path, line = _split(at)
+        if name.startswith(_CHILD_LAUNCHES):
+            # `subprocess.check_call(["mpirun", "-np", n, sys.executable, *sys.argv])`: a child
+            # process may run the program again, so an exit after it ends only this one.
+            self._relaunched = True
         spelled = f"`{_code(node, frame, self)}`"
         if name in facts.false_calls:
             return Const(value=False, why=(Why(path, line, f"{spelled} is False on the target"),))

@@ -1,14 +1,27 @@
 # Twin of exit-on-the-launch-path-before-training: the process exits with what `main()` returns,
-# after it trained (`sys.exit(main())`), and the check that would stop it asks for the CPU
-# flag, off by default: the step runs, and the exit after it changes nothing.
+# after it trained (`sys.exit(main())`); the check that would stop it asks for the CPU flag, off
+# by default; and the exit after relaunching the program under mpirun (Spinning Up's
+# `mpi_fork`) ends the parent only, whose children train: the step runs.
 import argparse
+import os
+import subprocess
 import sys
 
 import torch
 import torch_xla
 
 
+def relaunch(n):
+    if n <= 1:
+        return
+    if os.getenv("IN_MPI") is None:
+        env = dict(os.environ, IN_MPI="1")
+        subprocess.check_call(["mpirun", "-np", str(n), sys.executable, *sys.argv], env=env)
+        sys.exit()
+
+
 def main():
+    relaunch(4)
     parser = argparse.ArgumentParser()
     parser.add_argument("--cpu", action="store_true")
     args = parser.parse_args()
